@@ -1,0 +1,41 @@
+/**
+ * `hcc control-center`: the Kubernetes-compatible API server holding virtual HostedClusters,
+ * NodePools and ManagementClusters.
+ */
+import path from 'node:path';
+import { Command } from 'commander';
+import { allCRDs, SystemNamespace } from '@hcc/crds';
+import { startControlCenter } from '@hcc/control-center';
+import { createLogger } from '../logging.js';
+import { notifyReady, onShutdown } from '../lifecycle.js';
+
+export function controlCenterCommand(): Command {
+  return new Command('control-center')
+    .description('run the control center API server (use it with kubectl)')
+    .option('--data-dir <dir>', 'directory for the level database', '.hcc/control-center')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free port)', '6443')
+    .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
+    .option('--token <token>', 'admin bearer token (generated when absent)')
+    .option('--no-anonymous', 'reject requests without a bearer token')
+    .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
+    .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(async (o) => {
+      const log = createLogger('control-center', o.logLevel);
+      const cc = await startControlCenter({
+        dataDir: path.resolve(o.dataDir),
+        host: o.host,
+        port: Number(o.port),
+        kubeconfigPath: path.resolve(o.kubeconfig),
+        adminToken: o.token,
+        allowAnonymous: o.anonymous,
+        crds: o.installCrds ? allCRDs : [],
+        namespaces: [SystemNamespace],
+        watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
+        logger: log,
+      });
+      notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });
+      onShutdown(log, () => cc.close());
+    });
+}

@@ -1,0 +1,151 @@
+/**
+ * `hcc up`: everything on one machine, in the foreground until SIGINT/SIGTERM — the control
+ * center, the scheduler, N embedded management clusters `mgmt-1`…`mgmt-N` (API server +
+ * HyperShift CRDs + hypershift-sim each) and their syncers, as separate processes. Writes
+ * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { loadKubeconfig, RestClient } from '@hcc/client';
+import { ManagementClusterResource, ConditionReady, findCondition, type ManagementCluster } from '@hcc/crds';
+import { createLogger } from '../logging.js';
+import { Supervisor } from '../supervisor.js';
+import { parsePlatforms } from './syncer.js';
+
+const entry = fileURLToPath(new URL('../main.js', import.meta.url));
+
+/** Options of {@link runUp}. */
+export interface UpOptions {
+  stateDir: string;
+  managementClusters: number;
+  capacity: number;
+  platforms?: string;
+  heartbeatInterval: number;
+  availableDelay: number;
+  logLevel: string;
+}
+
+const withPort = (args: string[], url: string | undefined): string[] => {
+  if (!url) return args;
+  const port = new URL(url).port;
+  const out = [...args];
+  const i = out.indexOf('--port');
+  if (i >= 0) out[i + 1] = port;
+  else out.push('--port', port);
+  return out;
+};
+
+/** Starts everything; resolves with a stop function once every ManagementCluster is Ready. */
+export async function runUp(o: UpOptions, print: (line: string) => void): Promise<{ stop: () => Promise<void>; kubeconfig: string }> {
+  const dir = path.resolve(o.stateDir);
+  const logs = path.join(dir, 'logs');
+  const mcDir = path.join(dir, 'management-clusters');
+  mkdirSync(logs, { recursive: true });
+  mkdirSync(mcDir, { recursive: true });
+  const log = createLogger('up', o.logLevel);
+  const sup = new Supervisor(entry, logs, log, print);
+  const started = Date.now();
+  const ll = ['--log-level', o.logLevel];
+  const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
+  parsePlatforms(o.platforms); // fail early on a bad list
+  try {
+    print(`• starting the control center (data in ${path.join(dir, 'data')})`);
+    const cc = await sup.start({
+      name: 'control-center',
+      args: ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, ...ll],
+      restartArgs: (r) => withPort(['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, ...ll], r.url),
+    });
+    print(`✓ control center serving at ${cc.url}`);
+    const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
+    print(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
+    await Promise.all(
+      names.map(async (name) => {
+        const args = (port = '0') => [
+          'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
+          '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
+        ];
+        const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
+        print(`✓ ${name} serving at ${r.url}`);
+      }),
+    );
+    print('• starting the scheduler');
+    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', adminKubeconfig, ...ll] });
+    print('✓ scheduler running');
+    print(`• starting ${names.length} syncer(s)`);
+    await Promise.all(
+      names.map((name) =>
+        sup.start({
+          name: `syncer-${name}`,
+          args: [
+            'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
+            '--capacity', String(o.capacity), '--heartbeat-interval', String(o.heartbeatInterval),
+            ...(o.platforms ? ['--platforms', o.platforms] : []), ...ll,
+          ],
+        }),
+      ),
+    );
+    // Wait until every ManagementCluster reports Ready through the control center.
+    const client = new RestClient(loadKubeconfig(adminKubeconfig));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const list = await client.list<ManagementCluster>(ManagementClusterResource).catch(() => ({ items: [] as ManagementCluster[] }));
+      const ready = list.items.filter((mc) => names.includes(mc.metadata.name!) && findCondition(mc.status?.conditions, ConditionReady)?.status === 'True');
+      if (ready.length === names.length) break;
+      if (Date.now() > deadline) throw new Error(`management clusters not Ready after 60s: ${names.filter((n) => !ready.some((r) => r.metadata.name === n)).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    client.close();
+    print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
+  return { stop: () => sup.stopAll(), kubeconfig: adminKubeconfig };
+}
+
+export function upCommand(): Command {
+  return new Command('up')
+    .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
+    .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
+    .option('--management-clusters <n>', 'how many embedded management clusters (mgmt-1..mgmt-N)', '2')
+    .option('--capacity <k>', 'HostedClusters each management cluster may hold', '50')
+    .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all)')
+    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', '10')
+    .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', '2000')
+    .option('--log-level <level>', 'log level of every process (logs go to STATE_DIR/logs)', 'info')
+    .action(async (opts) => {
+      const n = Number(opts.managementClusters);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--management-clusters must be a positive integer, got ${opts.managementClusters}`);
+      const print = (l: string) => process.stdout.write(`${l}\n`);
+      const up = await runUp(
+        {
+          stateDir: opts.stateDir,
+          managementClusters: n,
+          capacity: Number(opts.capacity),
+          platforms: opts.platforms,
+          heartbeatInterval: Number(opts.heartbeatInterval),
+          availableDelay: Number(opts.availableDelay),
+          logLevel: opts.logLevel,
+        },
+        print,
+      );
+      print(`\nhcc is up. Try:\n  export KUBECONFIG=${up.kubeconfig}\n  kubectl get managementclusters\n\nLogs: ${path.resolve(opts.stateDir, 'logs')}. Press Ctrl-C to stop.`);
+      let stopping = false;
+      const stop = (sig: string) => {
+        if (stopping) return;
+        stopping = true;
+        print(`\n• ${sig}: stopping every process`);
+        up.stop().then(
+          () => {
+            print('✓ stopped');
+            process.exit(0);
+          },
+          () => process.exit(1),
+        );
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+    });
+}

@@ -1,0 +1,126 @@
+/**
+ * A small process supervisor for `hcc up`: forks hcc subcommands as child processes with an IPC
+ * channel, sends their output to one log file each, waits for their `ready` message, restarts a
+ * child that dies unexpectedly (with backoff, reusing the port it had), and stops them all.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { ReadyMessage } from './lifecycle.js';
+
+/** One supervised process. */
+export interface ChildSpec {
+  name: string;
+  /** hcc subcommand and its arguments. */
+  args: string[];
+  /** Rewrites args for a restart (e.g. to pin the port the first run got). */
+  restartArgs?: (ready: ReadyMessage) => string[];
+}
+
+interface Running {
+  spec: ChildSpec;
+  proc: ChildProcess;
+  ready?: ReadyMessage;
+  restarts: number;
+}
+
+export class Supervisor {
+  private readonly children = new Map<string, Running>();
+  private stopping = false;
+
+  /**
+   * @param entry - the hcc CLI entry module (dist/main.js)
+   * @param logDir - one `<name>.log` per child
+   */
+  constructor(
+    private readonly entry: string,
+    private readonly logDir: string,
+    private readonly log: Logger,
+    private readonly onEvent: (line: string) => void = () => {},
+  ) {}
+
+  /** Starts a child and resolves with its ready message. @throws when it exits before it is ready or takes longer than timeoutMs */
+  start(spec: ChildSpec, timeoutMs = 60_000): Promise<ReadyMessage> {
+    return new Promise((resolve, reject) => {
+      const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0 };
+      this.children.set(spec.name, r);
+      const timer = setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`)), timeoutMs);
+      const onMsg = (m: unknown) => {
+        if ((m as ReadyMessage)?.type === 'ready') {
+          clearTimeout(timer);
+          r.ready = m as ReadyMessage;
+          resolve(r.ready);
+        }
+      };
+      const onExit = (code: number | null) => {
+        if (r.ready) return;
+        clearTimeout(timer);
+        reject(new Error(`${spec.name} exited with code ${code} before it was ready; see ${this.logFile(spec.name)}`));
+      };
+      r.proc.on('message', onMsg);
+      r.proc.once('exit', onExit);
+    });
+  }
+
+  /** Path of a child's log file. */
+  logFile(name: string): string {
+    return path.join(this.logDir, `${name}.log`);
+  }
+
+  /** The running process of a child (tests and the demo kill them to show recovery). */
+  pid(name: string): number | undefined {
+    return this.children.get(name)?.proc.pid;
+  }
+
+  private spawn(spec: ChildSpec, args: string[]): ChildProcess {
+    const fd = openSync(this.logFile(spec.name), 'a');
+    const proc = fork(this.entry, args, { stdio: ['ignore', fd, fd, 'ipc'], env: { ...process.env } });
+    closeSync(fd);
+    proc.on('exit', (code, signal) => this.onExit(spec.name, proc, code, signal));
+    return proc;
+  }
+
+  private onExit(name: string, proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    const r = this.children.get(name);
+    if (!r || r.proc !== proc || this.stopping) return;
+    this.log.warn({ child: name, code, signal }, 'child exited');
+    if (!r.ready) return;
+    if (r.restarts >= 10) {
+      this.onEvent(`✗ ${name} keeps failing; not restarting it (see ${this.logFile(name)})`);
+      return;
+    }
+    r.restarts++;
+    const delay = Math.min(10_000, 250 * 2 ** r.restarts);
+    this.onEvent(`! ${name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+    setTimeout(() => {
+      if (this.stopping) return;
+      const args = r.spec.restartArgs ? r.spec.restartArgs(r.ready!) : r.spec.args;
+      r.proc = this.spawn(r.spec, args);
+      r.proc.on('message', (m: unknown) => {
+        if ((m as ReadyMessage)?.type === 'ready') this.onEvent(`✓ ${name} is back`);
+      });
+    }, delay);
+  }
+
+  /** Stops every child (SIGTERM, then SIGKILL after graceMs), in reverse start order. */
+  async stopAll(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    const list = [...this.children.values()].reverse();
+    await Promise.all(
+      list.map(
+        (r) =>
+          new Promise<void>((resolve) => {
+            const p = r.proc;
+            if (p.exitCode !== null || p.signalCode !== null) return resolve();
+            const kill = setTimeout(() => p.kill('SIGKILL'), graceMs);
+            p.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            p.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+}

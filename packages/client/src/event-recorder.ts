@@ -1,0 +1,94 @@
+/**
+ * Records core/v1 Events about objects, as client-go's EventRecorder does, so `kubectl describe`
+ * shows what controllers decided. Repeats of the same (object, type, reason, message) within
+ * `dedupWindowMs` bump `count` and `lastTimestamp` of the existing Event instead of creating
+ * another. Recording never throws: an Event that cannot be written is logged and dropped.
+ * @see https://github.com/kubernetes/client-go/blob/master/tools/record/event.go
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { RestClient } from './rest.js';
+import type { KubeObject, ResourceRef } from './types.js';
+
+const eventsRef: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true };
+
+/** Normal or Warning, as Kubernetes defines event types. */
+export type EventType = 'Normal' | 'Warning';
+
+/** Options of an EventRecorder. */
+export interface EventRecorderOptions {
+  client: Pick<RestClient, 'create' | 'patch'>;
+  /** `source.component` and `reportingComponent`, e.g. `hcc-scheduler`. */
+  component: string;
+  logger?: Logger;
+  /** Repeats within this window update one Event, in milliseconds. Default 10 minutes. */
+  dedupWindowMs?: number;
+  /** Namespace for Events about cluster-scoped objects. Default `default`. */
+  clusterScopedNamespace?: string;
+}
+
+interface Recorded {
+  namespace: string;
+  name: string;
+  count: number;
+  firstMs: number;
+}
+
+const seconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class EventRecorder {
+  private readonly seen = new Map<string, Recorded>();
+  private readonly window: number;
+
+  constructor(private readonly opts: EventRecorderOptions) {
+    this.window = opts.dedupWindowMs ?? 600_000;
+  }
+
+  /**
+   * Records an Event about obj (fire and forget).
+   * @param reason - UpperCamelCase reason, e.g. `Scheduled`, `FailedScheduling`
+   */
+  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    void this.record(obj, type, reason, message).catch((err) => this.opts.logger?.debug({ err, reason }, 'event not recorded'));
+  }
+
+  private async record(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+    const ns = obj.metadata.namespace || this.opts.clusterScopedNamespace || 'default';
+    const key = `${obj.metadata.uid ?? ''}/${type}/${reason}/${message}`;
+    const now = new Date();
+    const prev = this.seen.get(key);
+    if (prev && now.getTime() - prev.firstMs < this.window) {
+      prev.count++;
+      await this.opts.client.patch(eventsRef, prev.namespace, prev.name, { count: prev.count, lastTimestamp: seconds(now) }, 'merge');
+      return;
+    }
+    if (this.seen.size > 5000) this.seen.clear();
+    const name = `${obj.metadata.name}.${randomBytes(8).toString('hex')}`;
+    this.seen.set(key, { namespace: ns, name, count: 1, firstMs: now.getTime() });
+    const [group, version] = (obj.apiVersion ?? '').includes('/') ? obj.apiVersion!.split('/') : ['', obj.apiVersion ?? 'v1'];
+    await this.opts.client.create(eventsRef, ns, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: ns },
+      involvedObject: {
+        apiVersion: group ? `${group}/${version}` : version,
+        kind: obj.kind,
+        name: obj.metadata.name,
+        namespace: obj.metadata.namespace,
+        uid: obj.metadata.uid,
+        resourceVersion: obj.metadata.resourceVersion,
+      },
+      reason,
+      message,
+      type,
+      count: 1,
+      firstTimestamp: seconds(now),
+      lastTimestamp: seconds(now),
+      eventTime: null,
+      source: { component: this.opts.component },
+      reportingComponent: this.opts.component,
+      reportingInstance: this.opts.component,
+      action: reason,
+    } as unknown as KubeObject);
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKubeconfig, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hcc-kubeconfig-'));
+  mkdirSync(join(dir, 'certs'));
+  writeFileSync(join(dir, 'certs', 'ca.pem'), 'CA FROM FILE');
+  writeFileSync(join(dir, 'certs', 'client.pem'), 'CERT FROM FILE');
+  writeFileSync(join(dir, 'certs', 'client-key.pem'), 'KEY FROM FILE');
+  writeFileSync(join(dir, 'token'), 'file-token\n');
+  writeFileSync(
+    join(dir, 'config'),
+    `apiVersion: v1
+kind: Config
+current-context: inline
+clusters:
+- name: inline-cluster
+  cluster:
+    server: https://10.0.0.1:6443/
+    certificate-authority-data: ${b64('CA INLINE')}
+- name: file-cluster
+  cluster:
+    server: https://files.example:443
+    certificate-authority: certs/ca.pem
+- name: insecure-cluster
+  cluster:
+    server: http://127.0.0.1:8080
+    insecure-skip-tls-verify: true
+users:
+- name: inline-user
+  user:
+    token: abc123
+- name: cert-user
+  user:
+    client-certificate-data: ${b64('CERT INLINE')}
+    client-key-data: ${b64('KEY INLINE')}
+- name: file-user
+  user:
+    client-certificate: certs/client.pem
+    client-key: ${join(dir, 'certs', 'client-key.pem')}
+    tokenFile: token
+contexts:
+- name: inline
+  context: { cluster: inline-cluster, user: inline-user, namespace: clusters }
+- name: certs
+  context: { cluster: inline-cluster, user: cert-user }
+- name: files
+  context: { cluster: file-cluster, user: file-user }
+- name: insecure
+  context: { cluster: insecure-cluster }
+- name: broken
+  context: { cluster: nowhere, user: inline-user }
+`,
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const text = (c: ClusterConnection) => ({
+  ...c,
+  ca: c.ca?.toString(),
+  cert: c.cert?.toString(),
+  key: c.key?.toString(),
+});
+
+describe('loadKubeconfig', () => {
+  it.each([
+    { name: 'current-context, inline CA, token, namespace', input: undefined, want: { server: 'https://10.0.0.1:6443', ca: 'CA INLINE', token: 'abc123', namespace: 'clusters' } },
+    { name: 'inline client certificate and key', input: 'certs', want: { server: 'https://10.0.0.1:6443', ca: 'CA INLINE', cert: 'CERT INLINE', key: 'KEY INLINE' } },
+    { name: 'relative and absolute file paths, tokenFile', input: 'files', want: { server: 'https://files.example:443', ca: 'CA FROM FILE', cert: 'CERT FROM FILE', key: 'KEY FROM FILE', token: 'file-token' } },
+    { name: 'insecure, no user', input: 'insecure', want: { server: 'http://127.0.0.1:8080', insecureSkipTLSVerify: true } },
+  ])('$name', ({ input, want }) => {
+    const got = text(loadKubeconfig(join(dir, 'config'), input));
+    expect(Object.fromEntries(Object.entries(got).filter(([, v]) => v !== undefined))).toEqual(want);
+  });
+
+  it.each([
+    { name: 'unknown context', input: 'nope', want: /no context named "nope"/ },
+    { name: 'context naming a missing cluster', input: 'broken', want: /no cluster named "nowhere"/ },
+  ])('throws for $name', ({ input, want }) => {
+    expect(() => loadKubeconfig(join(dir, 'config'), input)).toThrow(want);
+  });
+
+  it('throws for a missing file', () => {
+    expect(() => loadKubeconfig(join(dir, 'missing'))).toThrow(/ENOENT/);
+  });
+});
+
+describe('writeKubeconfig', () => {
+  it('writes a 0600 file that loads back', () => {
+    const path = join(dir, 'out', '.hcc', 'admin.kubeconfig');
+    writeKubeconfig(path, { server: 'http://127.0.0.1:6443', token: 't0k', contextName: 'hcc', namespace: 'clusters', ca: Buffer.from('CA') });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(text(loadKubeconfig(path))).toEqual({ server: 'http://127.0.0.1:6443', token: 't0k', namespace: 'clusters', ca: 'CA', cert: undefined, key: undefined });
+    writeKubeconfig(path, { server: 'http://127.0.0.1:7000', contextName: 'other' });
+    expect(loadKubeconfig(path, 'other')).toEqual({ server: 'http://127.0.0.1:7000' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});

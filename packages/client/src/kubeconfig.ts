@@ -1,0 +1,136 @@
+/**
+ * Reads and writes kubeconfig files (the `clientcmd` v1 format kubectl uses), parsed with the
+ * `yaml` package. Only what a client needs to connect is read: the server URL, a bearer token,
+ * the CA and the client certificate and key. Exec and auth-provider plugins, basic auth, proxies
+ * and merging several files (`KUBECONFIG=a:b`) are not supported.
+ * @see https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+
+/**
+ * Everything needed to reach one API server as one user. Byte fields hold PEM data.
+ * `namespace` is the context's default namespace, when it names one.
+ */
+export interface ClusterConnection {
+  /** Base URL, e.g. `https://127.0.0.1:6443` (no trailing slash). */
+  server: string;
+  /** Bearer token (from `token` or `tokenFile`). */
+  token?: string;
+  /** PEM CA bundle to trust instead of the system roots. */
+  ca?: Buffer;
+  /** PEM client certificate (mutual TLS). */
+  cert?: Buffer;
+  /** PEM client private key (mutual TLS). */
+  key?: Buffer;
+  /** Skip server certificate verification (test clusters only). */
+  insecureSkipTLSVerify?: boolean;
+  /** The context's default namespace. */
+  namespace?: string;
+}
+
+function entry(list: unknown, name: string, field: 'cluster' | 'user' | 'context', file: string): Record<string, unknown> {
+  const found = Array.isArray(list) ? (list as Record<string, unknown>[]).find((e) => e?.name === name) : undefined;
+  if (!found) throw new Error(`kubeconfig ${file}: no ${field} named "${name}"`);
+  const value = found[field];
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
+
+function str(obj: Record<string, unknown>, key: string): string | undefined {
+  const v = obj[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * Loads the connection for one context of a kubeconfig file.
+ * Inline `certificate-authority-data`, `client-certificate-data` and `client-key-data` are
+ * base64; `certificate-authority`, `client-certificate`, `client-key` and `tokenFile` are file
+ * paths, relative to the kubeconfig's own folder when not absolute (as kubectl resolves them).
+ * @param path - kubeconfig file
+ * @param context - context name; defaults to `current-context`
+ * @throws Error when the file cannot be read or parsed, the context, its cluster or user is
+ *   missing, the cluster has no `server`, or a referenced file cannot be read
+ */
+export function loadKubeconfig(path: string, context?: string): ClusterConnection {
+  const doc = parse(readFileSync(path, 'utf8')) as Record<string, unknown> | null;
+  if (!doc || typeof doc !== 'object') throw new Error(`kubeconfig ${path}: not a YAML mapping`);
+  const contextName = context ?? (typeof doc['current-context'] === 'string' ? doc['current-context'] : '');
+  if (!contextName) throw new Error(`kubeconfig ${path}: no context given and no current-context set`);
+  const ctx = entry(doc.contexts, contextName, 'context', path);
+  const clusterName = str(ctx, 'cluster');
+  if (!clusterName) throw new Error(`kubeconfig ${path}: context "${contextName}" names no cluster`);
+  const cluster = entry(doc.clusters, clusterName, 'cluster', path);
+  const userName = str(ctx, 'user');
+  const user = userName ? entry(doc.users, userName, 'user', path) : {};
+
+  const server = str(cluster, 'server');
+  if (!server) throw new Error(`kubeconfig ${path}: cluster "${clusterName}" has no server`);
+  const base = dirname(resolve(path));
+  const fromFile = (p: string) => readFileSync(isAbsolute(p) ? p : resolve(base, p));
+  const bytes = (obj: Record<string, unknown>, dataKey: string, fileKey: string): Buffer | undefined => {
+    const data = str(obj, dataKey);
+    if (data) return Buffer.from(data, 'base64');
+    const file = str(obj, fileKey);
+    return file ? fromFile(file) : undefined;
+  };
+
+  const conn: ClusterConnection = { server: server.replace(/\/+$/, '') };
+  const tokenFile = str(user, 'tokenFile');
+  const token = str(user, 'token') ?? (tokenFile ? fromFile(tokenFile).toString('utf8').trim() : undefined);
+  if (token) conn.token = token;
+  const ca = bytes(cluster, 'certificate-authority-data', 'certificate-authority');
+  if (ca) conn.ca = ca;
+  const cert = bytes(user, 'client-certificate-data', 'client-certificate');
+  if (cert) conn.cert = cert;
+  const key = bytes(user, 'client-key-data', 'client-key');
+  if (key) conn.key = key;
+  if (cluster['insecure-skip-tls-verify'] === true) conn.insecureSkipTLSVerify = true;
+  const namespace = str(ctx, 'namespace');
+  if (namespace) conn.namespace = namespace;
+  return conn;
+}
+
+/** What `writeKubeconfig` writes: one cluster, one user and one context, all named `contextName`. */
+export interface KubeconfigSpec {
+  /** API server URL. */
+  server: string;
+  /** Bearer token for the user, if any. */
+  token?: string;
+  /** Name of the cluster, user and context (and `current-context`). */
+  contextName: string;
+  /** Default namespace of the context. */
+  namespace?: string;
+  /** PEM CA bundle, written inline as `certificate-authority-data`. */
+  ca?: Buffer;
+  /** Written as `insecure-skip-tls-verify: true`. */
+  insecureSkipTLSVerify?: boolean;
+}
+
+/**
+ * Writes a minimal kubeconfig (kubectl and `loadKubeconfig` read it back) with file mode 0600,
+ * creating the parent folder if needed. The file is written to a temporary name and renamed,
+ * so a reader never sees half a file.
+ * @throws Error from the filesystem
+ */
+export function writeKubeconfig(path: string, spec: KubeconfigSpec): void {
+  const cluster: Record<string, unknown> = { server: spec.server };
+  if (spec.ca) cluster['certificate-authority-data'] = spec.ca.toString('base64');
+  if (spec.insecureSkipTLSVerify) cluster['insecure-skip-tls-verify'] = true;
+  const context: Record<string, unknown> = { cluster: spec.contextName, user: spec.contextName };
+  if (spec.namespace) context.namespace = spec.namespace;
+  const doc = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: spec.contextName, cluster }],
+    users: [{ name: spec.contextName, user: spec.token ? { token: spec.token } : {} }],
+    contexts: [{ name: spec.contextName, context }],
+    'current-context': spec.contextName,
+    preferences: {},
+  };
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, stringify(doc), { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}

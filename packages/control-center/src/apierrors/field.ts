@@ -1,0 +1,103 @@
+/**
+ * Field paths and field errors, after k8s.io/apimachinery/pkg/util/validation/field.
+ * A FieldError becomes one entry of `Status.details.causes` (`reason`, `message`, `field`).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/util/validation/field/errors.go
+ */
+
+/** A field path such as `spec.platform.type` or `spec.config[0].name`. */
+export type FieldPath = string;
+
+/**
+ * Builds a field path from segments: strings are keys, numbers are list indexes.
+ * @example path('spec', 'config', 0, 'name') === 'spec.config[0].name'
+ */
+export function path(...segments: (string | number)[]): FieldPath {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else if (out === '') out = s;
+    else out += `.${s}`;
+  }
+  return out;
+}
+
+/** Appends segments to an existing path. */
+export function child(base: FieldPath, ...segments: (string | number)[]): FieldPath {
+  const tail = path(...segments);
+  if (!base) return tail;
+  if (tail.startsWith('[')) return base + tail;
+  return `${base}.${tail}`;
+}
+
+/** The `type` of a field error; also the Status cause `reason` (`FieldValueRequired`, ...). */
+export type FieldErrorType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueDuplicate'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid'
+  | 'FieldValueUnknown';
+
+/** One problem with one field. */
+export interface FieldError {
+  type: FieldErrorType;
+  field: FieldPath;
+  /** The offending value, when there is one (rendered into the message). */
+  badValue?: unknown;
+  /** Detail after the standard prefix, e.g. `must be greater than or equal to 0`. */
+  detail?: string;
+}
+
+const typeText: Record<FieldErrorType, string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  FieldValueTypeInvalid: 'Invalid value',
+  FieldValueUnknown: 'Unknown field',
+};
+
+export const required = (field: FieldPath, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, detail });
+export const invalid = (field: FieldPath, badValue: unknown, detail?: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
+export const typeInvalid = (field: FieldPath, badValue: unknown, detail?: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail });
+export const notSupported = (field: FieldPath, badValue: unknown, valid: unknown[]): FieldError => ({
+  type: 'FieldValueNotSupported',
+  field,
+  badValue,
+  detail: valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
+});
+export const forbidden = (field: FieldPath, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });
+export const duplicate = (field: FieldPath, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue });
+export const tooLong = (field: FieldPath, badValue: unknown, max: number): FieldError => ({
+  type: 'FieldValueTooLong', field, badValue, detail: `may not be more than ${max} bytes`,
+});
+export const tooMany = (field: FieldPath, actual: number, max: number): FieldError => ({
+  type: 'FieldValueTooMany', field, badValue: actual, detail: `must have at most ${max} items`,
+});
+export const unknownField = (field: FieldPath): FieldError => ({ type: 'FieldValueUnknown', field, detail: `unknown field "${field}"` });
+
+/** Renders a bad value as apimachinery does: strings quoted, other scalars bare, objects as JSON. */
+function renderValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/**
+ * The error text apimachinery prints: `spec.capacity: Invalid value: -1: must be greater than or equal to 0`.
+ */
+export function fieldErrorMessage(e: FieldError): string {
+  if (e.type === 'FieldValueUnknown') return `${e.detail ?? `unknown field "${e.field}"`}`;
+  let s = `${e.field}: ${typeText[e.type]}`;
+  const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate';
+  if (showValue && e.badValue !== undefined) s += `: ${renderValue(e.badValue)}`;
+  if (e.detail) s += `: ${e.detail}`;
+  return s;
+}

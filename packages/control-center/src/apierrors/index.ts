@@ -1,0 +1,2 @@
+export * as field from './field.js';
+export * from './status.js';

@@ -1,0 +1,151 @@
+/**
+ * Kubernetes `Status` errors, worded like k8s.io/apimachinery/pkg/api/errors so kubectl prints
+ * familiar text. Every non-2xx response body of the control center is one of these.
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/errors/errors.go
+ */
+import { type FieldError, fieldErrorMessage } from './field.js';
+
+/** metav1.StatusReason values hcc uses. */
+export type StatusReason =
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Expired'
+  | 'Invalid'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'UnsupportedMediaType'
+  | 'RequestEntityTooLarge'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'Timeout'
+  | 'TooManyRequests'
+  | '';
+
+/** metav1.Status as JSON. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, unknown>;
+  status: 'Failure' | 'Success';
+  message: string;
+  reason: StatusReason;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    uid?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+  code: number;
+}
+
+/** An Error carrying a Status; the HTTP layer serialises `status` as the response body. */
+export class StatusError extends Error {
+  readonly status: Status;
+  constructor(status: Status) {
+    super(status.message);
+    this.name = 'StatusError';
+    this.status = status;
+  }
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): StatusReason {
+    return this.status.reason;
+  }
+}
+
+/** A group + resource, as in schema.GroupResource (`hostedclusters.hypershift.openshift.io`). */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+/** Renders a GroupResource as apimachinery does: `resource.group`, or `resource` for the core group. */
+export function groupResourceString(gr: GroupResource): string {
+  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+}
+
+function make(code: number, reason: StatusReason, message: string, details?: Status['details']): StatusError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) status.details = details;
+  return new StatusError(status);
+}
+
+/** 404 NotFound: `hostedclusters.hypershift.openshift.io "example" not found`. */
+export const notFound = (gr: GroupResource, name: string): StatusError =>
+  make(404, 'NotFound', `${groupResourceString(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource });
+
+/** 409 AlreadyExists: `namespaces "clusters" already exists`. */
+export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
+  make(409, 'AlreadyExists', `${groupResourceString(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
+
+/** 409 Conflict, as for a stale resourceVersion. */
+export const conflict = (gr: GroupResource, name: string, detail: string): StatusError =>
+  make(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${detail}`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
+
+/** The Conflict detail apimachinery uses for a stale resourceVersion. */
+export const OptimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 422 Invalid with one cause per field error: `HostedCluster.hypershift.openshift.io "x" is invalid: [...]`. */
+export function invalid(gk: { group: string; kind: string }, name: string, errors: FieldError[]): StatusError {
+  const msgs = errors.map(fieldErrorMessage);
+  const qualified = gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
+  const list = msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
+  return make(422, 'Invalid', `${qualified} "${name}" is invalid: ${list}`, {
+    name,
+    group: gk.group,
+    kind: gk.kind,
+    causes: errors.map((e, i) => ({ reason: e.type, message: msgs[i], field: e.field })),
+  });
+}
+
+/** 400 BadRequest with a free-form message. */
+export const badRequest = (message: string): StatusError => make(400, 'BadRequest', message);
+/** 403 Forbidden, as the authorize stage returns it. */
+export const forbidden = (gr: GroupResource, name: string, reason: string): StatusError =>
+  make(403, 'Forbidden', `${groupResourceString(gr)} "${name}" is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });
+/** 405 MethodNotAllowed. */
+export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
+  make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);
+/** 410 Expired: a watch or continue token older than the kept history. */
+export const resourceExpired = (message: string): StatusError => make(410, 'Expired', message);
+/** 410 Gone (kept for clients that check the legacy reason). */
+export const gone = (message: string): StatusError => make(410, 'Gone', message);
+/** 413 RequestEntityTooLarge. */
+export const requestEntityTooLarge = (message: string): StatusError => make(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+/** 415 UnsupportedMediaType. */
+export const unsupportedMediaType = (contentType: string): StatusError =>
+  make(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf; got ${contentType}`);
+/** 404 for a URL that names no resource at all (`the server could not find the requested resource`). */
+export const noResource = (): StatusError => make(404, 'NotFound', 'the server could not find the requested resource', {});
+/** 500 InternalError; the cause goes to the log, not to the client. */
+export const internalError = (message = 'an internal error occurred'): StatusError =>
+  make(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+/** 503 ServiceUnavailable. */
+export const serviceUnavailable = (message: string): StatusError => make(503, 'ServiceUnavailable', message);
+/** 504 Timeout. */
+export const timeout = (message: string): StatusError => make(504, 'Timeout', message);
+
+/** Success Status (as returned by DELETE of a collection or by some subresources). */
+export function success(details?: Status['details']): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: '', reason: '', code: 200 };
+  if (details) s.details = details;
+  return s;
+}
+
+/** True when err is a StatusError with that HTTP code. */
+export const isStatusCode = (err: unknown, code: number): boolean => err instanceof StatusError && err.code === code;
+export const isNotFound = (err: unknown): boolean => isStatusCode(err, 404);
+export const isConflict = (err: unknown): boolean => err instanceof StatusError && err.code === 409 && err.reason === 'Conflict';
+export const isAlreadyExists = (err: unknown): boolean => err instanceof StatusError && err.reason === 'AlreadyExists';

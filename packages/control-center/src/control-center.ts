@@ -1,0 +1,145 @@
+/**
+ * Starts a control center API server: opens the store, serves the built-in resources and the
+ * CRDs in it, installs the CRDs it is given, makes the initial namespaces, listens, and writes
+ * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
+ */
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { KubeObject } from '@hcc/crds';
+import { writeKubeconfig } from '@hcc/client';
+import { LevelStore } from './storage/level/level-store.js';
+import type { Store } from './storage/store.js';
+import { Registry } from './registry/registry.js';
+import { buildServer } from './server.js';
+import { createMetrics } from './metrics.js';
+import { DeletionController } from './controllers/namespace-lifecycle.js';
+import { createObject, updateObject } from './handlers/object-ops.js';
+import { namespaces } from './registry/builtin/namespaces.js';
+import { customresourcedefinitions } from './registry/builtin/customresourcedefinitions.js';
+import { storageKey } from './registry/types.js';
+import * as apierrors from './apierrors/status.js';
+import type { UserInfo } from './pipeline/authenticate.js';
+import type { WatchOptions } from './handlers/watch.js';
+
+/** Options of {@link startControlCenter}. */
+export interface ControlCenterOptions {
+  /** Directory for the level database (created when missing). */
+  dataDir: string;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port to listen on; 0 picks a free one (default 0). */
+  port?: number;
+  /** Where to write the admin kubeconfig (optional). */
+  kubeconfigPath?: string;
+  /** Name of the cluster/context in the kubeconfig (default `hcc`). */
+  contextName?: string;
+  /** Admin bearer token; generated when absent. Written into the kubeconfig. */
+  adminToken?: string;
+  /** Accept requests without credentials (default true: local, loopback use). */
+  allowAnonymous?: boolean;
+  /** CRDs to install (created, or updated when they differ) before serving. */
+  crds?: KubeObject[];
+  /** Namespaces to create at start besides default, kube-system and kube-public. */
+  namespaces?: string[];
+  logger?: Logger;
+  /** Watch tunables (bookmark interval, ...). */
+  watch?: Partial<WatchOptions>;
+  /** Events a watch can resume from (a count). */
+  historyCapacity?: number;
+  /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
+  store?: Store;
+}
+
+/** A running control center. */
+export interface RunningControlCenter {
+  url: string;
+  port: number;
+  adminToken: string;
+  app: FastifyInstance;
+  store: Store;
+  registry: Registry;
+  close(): Promise<void>;
+}
+
+const sysCtx = () => ({ fieldValidation: 'Ignore' as const, warnings: [] as string[], now: new Date() });
+
+/** Creates a CRD, or updates it when its spec differs from what is stored. */
+async function installCRD(store: Store, crd: KubeObject): Promise<void> {
+  const obj = structuredClone(crd);
+  obj.apiVersion = 'apiextensions.k8s.io/v1';
+  obj.kind = 'CustomResourceDefinition';
+  const existing = store.get(storageKey(customresourcedefinitions, '', obj.metadata.name!));
+  if (!existing) {
+    await createObject(store, customresourcedefinitions, '', obj, sysCtx(), { dryRun: false });
+    return;
+  }
+  if (isDeepStrictEqual(existing.object.spec, obj.spec)) return;
+  await updateObject(store, customresourcedefinitions, '', obj.metadata.name!, (cur) => ({ ...cur!, spec: obj.spec }), sysCtx(), { dryRun: false, subresource: '' });
+}
+
+async function ensureNamespace(store: Store, name: string): Promise<void> {
+  if (store.get(storageKey(namespaces, '', name))) return;
+  try {
+    await createObject(store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, sysCtx(), { dryRun: false });
+  } catch (e) {
+    if (!apierrors.isAlreadyExists(e)) throw e;
+  }
+}
+
+/**
+ * Starts a control center and resolves once it listens.
+ * @throws when the data directory cannot be opened or the port is taken
+ */
+export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
+  const logger = opts.logger ?? pino({ name: 'control-center' });
+  mkdirSync(opts.dataDir, { recursive: true });
+  const store = opts.store ?? new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity });
+  await store.open();
+  const registry = new Registry();
+  registry.start(store);
+  let ready = false;
+  const adminToken = opts.adminToken ?? randomBytes(24).toString('hex');
+  const tokens = new Map<string, UserInfo>([[adminToken, { name: 'admin', groups: ['system:masters'] }]]);
+  const metrics = createMetrics();
+  const app = buildServer({
+    store,
+    registry,
+    logger,
+    metrics,
+    authentication: { tokens, allowAnonymous: opts.allowAnonymous ?? true },
+    watch: opts.watch,
+    ready: () => ready,
+  });
+  for (const ns of ['default', 'kube-system', 'kube-public', ...(opts.namespaces ?? [])]) await ensureNamespace(store, ns);
+  for (const crd of opts.crds ?? []) await installCRD(store, crd);
+  const deletion = new DeletionController(store, registry, logger);
+  deletion.start();
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  const url = `http://${host}:${port}`;
+  if (opts.kubeconfigPath) {
+    writeKubeconfig(opts.kubeconfigPath, { server: url, token: adminToken, contextName: opts.contextName ?? 'hcc' });
+  }
+  ready = true;
+  logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, 'control center serving');
+  return {
+    url,
+    port,
+    adminToken,
+    app,
+    store,
+    registry,
+    async close() {
+      ready = false;
+      deletion.stop();
+      await app.close();
+      registry.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * In-process controllers that finish deletions the API promises:
+ * - Namespace: once `deletionTimestamp` is set, delete everything in it (objects with
+ *   finalizers are marked and waited for), then drop the `kubernetes` finalizer and the
+ *   Namespace itself.
+ * - CustomResourceDefinition: delete every custom resource of it, then drop the
+ *   `customresourcecleanup.apiextensions.k8s.io` finalizer.
+ * Level-triggered: each pass reads the store; a pass that cannot finish is retried.
+ * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
+ */
+import type { Logger } from 'pino';
+import type { KubeObject } from '@hcc/crds';
+import type { Store, StoreWatch } from '../storage/store.js';
+import type { Registry } from '../registry/registry.js';
+import { storagePrefix } from '../registry/types.js';
+import { namespaces, FinalizerKubernetes } from '../registry/builtin/namespaces.js';
+import { customresourcedefinitions, FinalizerCRDCleanup, type CRDSpec } from '../registry/builtin/customresourcedefinitions.js';
+import { deleteObject } from '../handlers/object-ops.js';
+import * as apierrors from '../apierrors/status.js';
+
+const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
+
+export class DeletionController {
+  private watches: StoreWatch[] = [];
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private dirty = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly log: Logger,
+    private readonly resyncMs = 1000,
+  ) {}
+
+  start(): void {
+    const kick = () => this.kick();
+    for (const info of [namespaces, customresourcedefinitions]) {
+      this.watches.push(this.store.watch(storagePrefix(info), this.store.currentRevision(), kick));
+    }
+    // Contents of terminating namespaces change too; a periodic pass catches finalizers removed later.
+    this.timer = setInterval(kick, this.resyncMs);
+    this.kick();
+  }
+
+  stop(): void {
+    for (const w of this.watches) w.stop();
+    clearInterval(this.timer);
+  }
+
+  private kick(): void {
+    if (this.running) {
+      this.dirty = true;
+      return;
+    }
+    this.running = true;
+    void this.pass()
+      .catch((err) => this.log.warn({ err, controller: 'deletion' }, 'pass failed; retrying'))
+      .finally(() => {
+        this.running = false;
+        if (this.dirty) {
+          this.dirty = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    for (const { object } of this.store.list(storagePrefix(namespaces)).items) {
+      if (object.metadata.deletionTimestamp) await this.finalizeNamespace(object);
+    }
+    for (const { object } of this.store.list(storagePrefix(customresourcedefinitions)).items) {
+      if (object.metadata.deletionTimestamp) await this.finalizeCRD(object);
+    }
+  }
+
+  private async finalizeNamespace(ns: KubeObject): Promise<void> {
+    const name = ns.metadata.name!;
+    let remaining = 0;
+    for (const info of this.registry.all()) {
+      if (!info.namespaced || info.version !== info.storageVersion) continue;
+      for (const { object } of this.store.list(storagePrefix(info, name)).items) {
+        remaining++;
+        if (object.metadata.deletionTimestamp) continue;
+        await deleteObject(this.store, info, name, object.metadata.name!, ctx(), { dryRun: false }).catch((e) => {
+          if (!apierrors.isNotFound(e)) throw e;
+        });
+      }
+    }
+    if (remaining > 0) return;
+    await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
+      if (!cur) return { op: 'none' };
+      const fins = ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).filter((f) => f !== FinalizerKubernetes);
+      if ((cur.metadata.finalizers?.length ?? 0) === 0 && fins.length === 0) return { op: 'delete' };
+      return { op: 'put', object: { ...cur, spec: { ...(cur.spec as object), finalizers: fins } } };
+    });
+    this.log.info({ controller: 'namespace', key: name, result: 'finalized' }, 'namespace emptied and removed');
+  }
+
+  private async finalizeCRD(crd: KubeObject): Promise<void> {
+    const spec = crd.spec as CRDSpec;
+    const info = this.registry.all().find((r) => r.custom && r.group === spec.group && r.resource === spec.names.plural);
+    let remaining = 0;
+    if (info) {
+      for (const { object } of this.store.list(storagePrefix(info)).items) {
+        remaining++;
+        if (object.metadata.deletionTimestamp) continue;
+        await deleteObject(this.store, info, object.metadata.namespace ?? '', object.metadata.name!, ctx(), { dryRun: false }).catch((e) => {
+          if (!apierrors.isNotFound(e)) throw e;
+        });
+      }
+    }
+    if (remaining > 0) return;
+    await this.store.transact(`${storagePrefix(customresourcedefinitions)}${crd.metadata.name}`, (cur) => {
+      if (!cur) return { op: 'none' };
+      const fins = (cur.metadata.finalizers ?? []).filter((f) => f !== FinalizerCRDCleanup);
+      if (fins.length === 0) return { op: 'delete' };
+      return { op: 'put', object: { ...cur, metadata: { ...cur.metadata, finalizers: fins } } };
+    });
+    this.log.info({ controller: 'crd-cleanup', key: crd.metadata.name, result: 'finalized' }, 'custom resources removed');
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * API discovery: legacy documents (`/api`, `/api/v1`, `/apis`, `/apis/{g}`, `/apis/{g}/{v}`) and
+ * aggregated discovery (`apidiscovery.k8s.io/v2` and `v2beta1`, one document for all groups,
+ * what kubectl 1.26+ asks for first), both computed from the registry so a CRD change shows at
+ * once. `/version` answers like kube-apiserver's.
+ * @see https://kubernetes.io/docs/concepts/overview/kubernetes-api/#discovery-api
+ */
+import type { Registry } from '../registry/registry.js';
+import type { ResourceInfo } from '../registry/types.js';
+import { parseAccept } from '../pipeline/negotiate.js';
+
+/** The Kubernetes version hcc reports (the API level it follows), and its own version. */
+export const KubernetesVersion = { major: '1', minor: '34', gitVersion: 'v1.34.0' };
+export const HccVersion = '0.1.0';
+
+/** `/version`. */
+export function versionInfo(): Record<string, string> {
+  return {
+    major: KubernetesVersion.major,
+    minor: KubernetesVersion.minor,
+    gitVersion: `${KubernetesVersion.gitVersion}+hcc.${HccVersion}`,
+    gitCommit: 'hcc',
+    gitTreeState: 'clean',
+    buildDate: '2026-11-30T00:00:00Z',
+    goVersion: `node${process.versions.node}`,
+    compiler: 'tsc',
+    platform: `${process.platform}/${process.arch}`,
+  };
+}
+
+/** Status subresource verbs, as kube-apiserver lists them. */
+const subresourceVerbs = ['get', 'patch', 'update'];
+
+/** Legacy APIResourceList for one group-version: each resource, then its subresources. */
+export function apiResourceList(registry: Registry, group: string, version: string): Record<string, unknown> | undefined {
+  const resources = registry.resourcesFor(group, version);
+  if (resources.length === 0) return undefined;
+  const list: Record<string, unknown>[] = [];
+  for (const r of resources) {
+    list.push({
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.verbs,
+      ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+      ...(r.categories.length ? { categories: r.categories } : {}),
+      storageVersionHash: Buffer.from(`${r.group}/${r.storageVersion}/${r.kind}`).toString('base64').slice(0, 11),
+    });
+    if (r.subresources.status) list.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: subresourceVerbs });
+    if (r.subresources.scale) {
+      list.push({ name: `${r.resource}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: list };
+}
+
+/** Legacy `/api`. */
+export function apiVersions(serverAddress: string): Record<string, unknown> {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function apiGroup(name: string, versions: string[]): Record<string, unknown> {
+  const gv = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  return { name, versions: gv, preferredVersion: gv[0] };
+}
+
+/** Legacy `/apis`. */
+export function apiGroupList(registry: Registry): Record<string, unknown> {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: registry.groups().map((g) => apiGroup(g.name, g.versions)) };
+}
+
+/** Legacy `/apis/{group}`. */
+export function apiGroupDoc(registry: Registry, group: string): Record<string, unknown> | undefined {
+  const g = registry.groups().find((x) => x.name === group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
+}
+
+/** The aggregated discovery version a client asked for in Accept, if any. */
+export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as === 'APIGroupDiscoveryList' && r.params.g === 'apidiscovery.k8s.io' && (r.params.v === 'v2' || r.params.v === 'v2beta1')) {
+      return r.params.v;
+    }
+    if (r.type === 'application/json' && !r.params.as) return undefined;
+  }
+  return undefined;
+}
+
+function discoveryResource(r: ResourceInfo): Record<string, unknown> {
+  const responseKind = { group: r.group, version: r.version, kind: r.kind };
+  const subresources: Record<string, unknown>[] = [];
+  if (r.subresources.status) subresources.push({ subresource: 'status', responseKind, verbs: subresourceVerbs });
+  if (r.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
+  return {
+    resource: r.resource,
+    responseKind,
+    scope: r.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: r.singular,
+    verbs: r.verbs,
+    ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+    ...(r.categories.length ? { categories: r.categories } : {}),
+    ...(subresources.length ? { subresources } : {}),
+  };
+}
+
+/** Aggregated discovery: core (`/api`) or every group (`/apis`). */
+export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
+  const groups = core ? [{ name: '', versions: ['v1'] }] : registry.groups();
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${version}`,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g.name, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        resources: registry.resourcesFor(g.name, v).map(discoveryResource),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}

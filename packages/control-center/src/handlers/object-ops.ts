@@ -1,0 +1,324 @@
+/**
+ * The write semantics of the Kubernetes API, independent of HTTP: create, update (main resource
+ * and status), delete with finalizers and preconditions. Every check runs inside the store's
+ * transaction function, before anything is written, so a rejected request writes nothing.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/registry/generic/registry/store.go
+ * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { KubeObject } from '@hcc/crds';
+import * as apierrors from '../apierrors/status.js';
+import * as field from '../apierrors/field.js';
+import type { Store, StoredObject } from '../storage/store.js';
+import type { ResourceInfo, StrategyContext } from '../registry/types.js';
+import { storageKey, storagePrefix } from '../registry/types.js';
+import { validateObjectMeta, type NameRule } from '../registry/validation.js';
+import { namespaces } from '../registry/builtin/namespaces.js';
+
+/** RFC 3339 with second precision, as metav1.Time serialises. */
+export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+const groupResource = (info: ResourceInfo) => ({ group: info.group, resource: info.resource });
+const groupKind = (info: ResourceInfo) => ({ group: info.group, kind: info.kind });
+
+/** Characters generateName appends (no vowels, as apiserver's `utilrand.String`). */
+const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
+function randomSuffix(n = 5): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphanums[Math.floor(Math.random() * alphanums.length)];
+  return s;
+}
+
+function nameRuleOf(info: ResourceInfo): NameRule {
+  return info.resource === 'namespaces' ? 'label' : 'subdomain';
+}
+
+/** The apiVersion string of a resource version (`v1` for core). */
+export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);
+
+/** Returns a copy of a stored object as served in the requested version (None conversion). */
+export function toVersion(obj: KubeObject, info: ResourceInfo): KubeObject {
+  const apiVersion = apiVersionOf(info.group, info.version);
+  if (obj.apiVersion === apiVersion && obj.kind === info.kind) return obj;
+  return { ...obj, apiVersion, kind: info.kind };
+}
+
+/**
+ * Checks a request body names the resource it is sent to and fills in apiVersion/kind when
+ * absent. Throws 400 BadRequest otherwise.
+ */
+export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw apierrors.badRequest(`the body of the request must be a ${info.kind} object`);
+  }
+  const o = obj as KubeObject;
+  const want = apiVersionOf(info.group, info.version);
+  if (o.kind !== undefined && o.kind !== info.kind) {
+    throw apierrors.badRequest(`the kind in the data (${String(o.kind)}) does not match the expected kind (${info.kind})`);
+  }
+  if (o.apiVersion !== undefined && o.apiVersion !== want) {
+    // Another served version of the same resource is accepted and converted (None strategy).
+    const [g, v] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
+    if (g !== info.group || !v) {
+      throw apierrors.badRequest(`the API version in the data (${String(o.apiVersion)}) does not match the expected API version (${want})`);
+    }
+  }
+  o.apiVersion = want;
+  o.kind = info.kind;
+  if (o.metadata === undefined || o.metadata === null) o.metadata = {};
+  if (typeof o.metadata !== 'object' || Array.isArray(o.metadata)) {
+    throw apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: metadata must be an object`);
+  }
+  return o;
+}
+
+/** Storage form: apiVersion of the storage version. */
+function toStorage(obj: KubeObject, info: ResourceInfo): KubeObject {
+  return { ...obj, apiVersion: apiVersionOf(info.group, info.storageVersion), kind: info.kind };
+}
+
+/** Server-managed metadata a client may not set on create. Generation is kept by custom resources and CRDs, as in Kubernetes. */
+function resetServerMetadata(obj: KubeObject, now: Date, info: ResourceInfo): void {
+  const m = obj.metadata;
+  m.uid = randomUUID();
+  m.creationTimestamp = rfc3339(now);
+  delete m.deletionTimestamp;
+  delete m.deletionGracePeriodSeconds;
+  delete m.selfLink;
+  if (info.custom || info.resource === 'customresourcedefinitions') m.generation = 1;
+  else delete m.generation;
+  if (m.managedFields === undefined) delete m.managedFields;
+}
+
+/** Ensures the namespace of a namespaced object exists and is not terminating. */
+function checkNamespace(store: Store, info: ResourceInfo, namespace: string): void {
+  if (!info.namespaced) return;
+  const ns = store.get(storageKey(namespaces, '', namespace));
+  if (!ns) throw apierrors.notFound({ group: '', resource: 'namespaces' }, namespace);
+  if ((ns.object.status as { phase?: string } | undefined)?.phase === 'Terminating' || ns.object.metadata.deletionTimestamp) {
+    throw apierrors.forbidden(groupResource(info), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+  }
+}
+
+function throwIfInvalid(info: ResourceInfo, name: string, errs: field.FieldError[]): void {
+  if (errs.length) throw apierrors.invalid(groupKind(info), name, errs);
+}
+
+/** Options every write takes. */
+export interface WriteOptions {
+  dryRun: boolean;
+}
+
+/**
+ * Creates an object. `obj` is the decoded body (checkTypeMeta applied); it is mutated.
+ * @returns the stored object (or, for dryRun, what would be stored)
+ * @throws StatusError 400/403/404/409/422
+ */
+export async function createObject(store: Store, info: ResourceInfo, namespace: string, obj: KubeObject, ctx: StrategyContext, opts: WriteOptions): Promise<KubeObject> {
+  const m = obj.metadata;
+  if (info.namespaced) {
+    if (m.namespace && m.namespace !== namespace) {
+      throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    m.namespace = namespace;
+  }
+  if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
+  if (!m.name && m.generateName) m.name = `${m.generateName}${randomSuffix()}`;
+  resetServerMetadata(obj, ctx.now, info);
+  info.strategy.prepareForCreate(obj, ctx);
+  throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+  if (info.namespaced) checkNamespace(store, info, namespace);
+  const key = storageKey(info, namespace, m.name!);
+  if (opts.dryRun) {
+    if (store.get(key)) throw apierrors.alreadyExists(groupResource(info), m.name!);
+    return obj;
+  }
+  const stored = await store.transact(key, (cur) => {
+    if (cur) throw apierrors.alreadyExists(groupResource(info), m.name!);
+    return { op: 'put', object: toStorage(obj, info) };
+  });
+  return toVersion(stored!.object, info);
+}
+
+/** What an update computes from the current object; thrown errors abort it. */
+export type UpdateFn = (current: KubeObject | undefined) => KubeObject;
+
+/** Options of updateObject. */
+export interface UpdateOptions extends WriteOptions {
+  /** 'status' to update through the status subresource, '' for the main resource. */
+  subresource: '' | 'status';
+  /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
+  allowCreate?: boolean;
+}
+
+/**
+ * Updates an object: calls `fn` with the latest stored state, then applies the API's update
+ * rules: resourceVersion precondition (409), immutable metadata, status/spec separation,
+ * generation bump on spec change, finalizer rules, and deletion once the last finalizer is
+ * removed from an object being deleted. A no-op update writes nothing.
+ * @returns the object after the update, and whether it was created
+ * @throws StatusError 404 when absent (and creation not allowed), 409, 422
+ */
+export async function updateObject(
+  store: Store,
+  info: ResourceInfo,
+  namespace: string,
+  name: string,
+  fn: UpdateFn,
+  ctx: StrategyContext,
+  opts: UpdateOptions,
+): Promise<{ object: KubeObject; created: boolean }> {
+  const key = storageKey(info, namespace, name);
+  let created = false;
+  let result: KubeObject | undefined;
+  const stored = await store.transact(key, (curStored) => {
+    const cur = curStored ? toVersion(curStored, info) : undefined;
+    const obj = fn(cur ? structuredClone(cur) : undefined);
+    checkTypeMeta(obj, info);
+    const m = obj.metadata;
+    if (m.name === undefined || m.name === '') m.name = name;
+    if (m.name !== name) throw apierrors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
+    if (info.namespaced) {
+      if (m.namespace && m.namespace !== namespace) {
+        throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      m.namespace = namespace;
+    }
+    if (!cur) {
+      if (!opts.allowCreate && !info.strategy.allowCreateOnUpdate) throw apierrors.notFound(groupResource(info), name);
+      if (opts.subresource) throw apierrors.notFound(groupResource(info), name);
+      delete m.resourceVersion;
+      resetServerMetadata(obj, ctx.now, info);
+      info.strategy.prepareForCreate(obj, ctx);
+      throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+      if (info.namespaced) checkNamespace(store, info, namespace);
+      created = true;
+      result = obj;
+      return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
+    }
+    // Preconditions.
+    if (m.resourceVersion) {
+      if (m.resourceVersion !== cur.metadata.resourceVersion) {
+        throw apierrors.conflict(groupResource(info), name, apierrors.OptimisticLockErrorMsg);
+      }
+    } else if (!info.strategy.allowUnconditionalUpdate) {
+      throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+    }
+    if (m.uid && m.uid !== cur.metadata.uid) {
+      throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${cur.metadata.uid}, UID in object meta: ${m.uid}`);
+    }
+    // Immutable and server-managed metadata.
+    m.uid = cur.metadata.uid;
+    m.creationTimestamp = cur.metadata.creationTimestamp;
+    m.generation = cur.metadata.generation;
+    if (cur.metadata.deletionTimestamp) {
+      m.deletionTimestamp = cur.metadata.deletionTimestamp;
+      m.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+    }
+    m.resourceVersion = cur.metadata.resourceVersion;
+    if (opts.subresource === 'status') {
+      if (!info.strategy.prepareForStatusUpdate) throw apierrors.notFound(groupResource(info), name);
+      info.strategy.prepareForStatusUpdate(obj, cur, ctx);
+    } else {
+      info.strategy.prepareForUpdate(obj, cur, ctx);
+    }
+    const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validateUpdate(obj, cur, ctx)];
+    if (cur.metadata.deletionTimestamp) {
+      const before = new Set(cur.metadata.finalizers ?? []);
+      const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));
+      if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
+    }
+    throwIfInvalid(info, name, errs);
+    if (cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
+    // Removing the last finalizer of an object being deleted deletes it.
+    if (cur.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
+      result = obj;
+      return opts.dryRun ? { op: 'none' } : { op: 'delete' };
+    }
+    if (isDeepStrictEqual(obj, cur)) {
+      result = cur;
+      return { op: 'none' };
+    }
+    result = obj;
+    return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
+  });
+  if (stored && !opts.dryRun) return { object: toVersion(stored.object, info), created };
+  return { object: result!, created };
+}
+
+/** metav1.DeleteOptions fields hcc honours. */
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * Deletes an object. With finalizers it only sets `deletionTimestamp` (and bumps generation);
+ * the object goes away when the last finalizer is removed. Namespaces always pass through
+ * `Terminating` so their contents are deleted first.
+ * @returns the object as it is after the call and whether it is gone already
+ * @throws StatusError 404, 409 on failed preconditions
+ */
+export async function deleteObject(
+  store: Store,
+  info: ResourceInfo,
+  namespace: string,
+  name: string,
+  ctx: StrategyContext,
+  opts: DeleteOptions,
+): Promise<{ object: KubeObject; deleted: boolean }> {
+  const key = storageKey(info, namespace, name);
+  let deleted = false;
+  let result: KubeObject | undefined;
+  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+    throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+      field.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan']),
+    ]);
+  }
+  const stored = await store.transact(key, (curStored) => {
+    if (!curStored) throw apierrors.notFound(groupResource(info), name);
+    const cur = toVersion(curStored, info);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== cur.metadata.uid) {
+      throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
+      throw apierrors.conflict(
+        groupResource(info),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`,
+      );
+    }
+    const isNamespace = info.resource === namespaces.resource && info.group === '';
+    const nsFinalizers = isNamespace ? ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+    if ((cur.metadata.finalizers?.length ?? 0) > 0 || nsFinalizers.length > 0) {
+      if (cur.metadata.deletionTimestamp) {
+        result = cur;
+        return { op: 'none' };
+      }
+      const obj = structuredClone(cur);
+      obj.metadata.deletionTimestamp = rfc3339(ctx.now);
+      obj.metadata.deletionGracePeriodSeconds = 0;
+      if (obj.metadata.generation) obj.metadata.generation += 1;
+      if (isNamespace) obj.status = { ...(obj.status as object), phase: 'Terminating' };
+      result = obj;
+      return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
+    }
+    deleted = true;
+    result = cur;
+    return opts.dryRun ? { op: 'none' } : { op: 'delete' };
+  });
+  if (stored && !deleted && !opts.dryRun) return { object: toVersion(stored.object, info), deleted };
+  return { object: result!, deleted };
+}
+
+/** Lists the stored objects of a resource in a namespace ('' for all). */
+export function listStored(store: Store, info: ResourceInfo, namespace: string): { items: StoredObject[]; revision: number } {
+  return store.list(info.namespaced && namespace ? storagePrefix(info, namespace) : storagePrefix(info));
+}

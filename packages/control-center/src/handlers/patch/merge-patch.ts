@@ -1,0 +1,18 @@
+/**
+ * JSON merge patch (RFC 7386): objects merge recursively, `null` deletes, everything else
+ * (lists included) replaces.
+ * @see https://www.rfc-editor.org/rfc/rfc7386
+ */
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Returns `target` patched by `patch`; never mutates either. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+/**
+ * GET of one object and LIST of a collection, with label/field selectors and chunking
+ * (`limit`/`continue`), rendered as JSON, Table or PartialObjectMetadata.
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks
+ */
+import type { KubeObject } from '@hcc/crds';
+import * as apierrors from '../apierrors/status.js';
+import { storageKey } from '../registry/types.js';
+import type { RequestScope } from './scope.js';
+import { apiVersionOf, listStored, toVersion } from './object-ops.js';
+import { compileFilter } from './selectors.js';
+import type { ResponseShape } from '../pipeline/negotiate.js';
+import { parseIncludeObject, toTable } from '../pipeline/table.js';
+
+/** Reads one object; 404 when absent. */
+export function getObject(scope: RequestScope): KubeObject {
+  const { info, ri, store } = scope;
+  const stored = store.get(storageKey(info, ri.namespace, ri.name));
+  if (!stored) throw apierrors.notFound({ group: info.group, resource: info.resource }, ri.name);
+  return toVersion(stored.object, info);
+}
+
+/** Renders one object in the negotiated shape. */
+export function renderObject(scope: RequestScope, obj: KubeObject, shape: ResponseShape, query: Record<string, unknown>): unknown {
+  if (shape.kind === 'table') {
+    return toTable(scope.info, [obj], { version: shape.version, include: parseIncludeObject(query.includeObject), now: scope.ctx.now, listMeta: { resourceVersion: obj.metadata.resourceVersion } });
+  }
+  if (shape.kind === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: obj.metadata };
+  return obj;
+}
+
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start } satisfies ContinueToken)).toString('base64');
+}
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
+    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad token');
+    return t;
+  } catch {
+    throw apierrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+/** Lists a collection and renders it. */
+export function listObjects(scope: RequestScope, shape: ResponseShape, query: Record<string, unknown>): unknown {
+  const { info, ri, store } = scope;
+  const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
+  const limit = query.limit !== undefined ? Number(query.limit) : 0;
+  if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${String(query.limit)}`);
+  const { items, revision } = listStored(store, info, ri.namespace);
+  let start = '';
+  let listRV = revision;
+  if (typeof query.continue === 'string' && query.continue !== '') {
+    const t = decodeContinue(query.continue);
+    if (t.rv < store.oldestWatchableRevision()) {
+      throw apierrors.resourceExpired(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+      );
+    }
+    start = t.start;
+    listRV = t.rv;
+  }
+  const out: KubeObject[] = [];
+  let next = '';
+  let remaining = 0;
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (start && it.key < start) continue;
+    if (!filter.matches(it.object)) continue;
+    if (limit > 0 && out.length === limit) {
+      next = encodeContinue(listRV, out.length ? `${items[i - 1]!.key}\u0000` : it.key);
+      if (filter.empty) remaining = items.length - i;
+      break;
+    }
+    out.push(toVersion(it.object, info));
+  }
+  // The continue token starts after the last returned key.
+  if (next) next = encodeContinue(listRV, `${storageKey(info, out[out.length - 1]!.metadata.namespace ?? '', out[out.length - 1]!.metadata.name!)}\u0000`);
+  const listMeta: Record<string, unknown> = { resourceVersion: String(listRV) };
+  if (next) {
+    listMeta.continue = next;
+    if (remaining) listMeta.remainingItemCount = remaining;
+  }
+  if (shape.kind === 'table') {
+    return toTable(info, out, { version: shape.version, include: parseIncludeObject(query.includeObject), now: scope.ctx.now, listMeta });
+  }
+  if (shape.kind === 'metadata') {
+    return {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `meta.k8s.io/${shape.version}`,
+      metadata: listMeta,
+      items: out.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: o.metadata })),
+    };
+  }
+  return { kind: info.listKind, apiVersion: apiVersionOf(info.group, info.version), metadata: listMeta, items: out };
+}

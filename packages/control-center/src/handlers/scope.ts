@@ -1,0 +1,19 @@
+/**
+ * The state one resource request carries through the handlers: which resource, which object,
+ * and the server's shared parts (store, registry, clock).
+ */
+import type { Store } from '../storage/store.js';
+import type { Registry } from '../registry/registry.js';
+import type { ResourceInfo, StrategyContext } from '../registry/types.js';
+import type { RequestInfo } from '../pipeline/request-info.js';
+
+/** What every handler needs. */
+export interface RequestScope {
+  ri: RequestInfo;
+  info: ResourceInfo;
+  store: Store;
+  registry: Registry;
+  ctx: StrategyContext;
+  /** The authenticated user name (for managedFields and audit). */
+  user: string;
+}

@@ -1,0 +1,66 @@
+/**
+ * Label and field selector filtering of stored objects for list and watch.
+ * Field selectors support `metadata.name`, `metadata.namespace` and what the resource's strategy
+ * declares selectable; anything else is a 400, as in kube-apiserver.
+ */
+import type { KubeObject } from '@hcc/crds';
+import { parseSelector, parseFieldSelector, matchesFields, type Selector } from '@hcc/client';
+import * as apierrors from '../apierrors/status.js';
+import type { ResourceInfo } from '../registry/types.js';
+
+/** A compiled filter; `matches` says whether an object is selected. */
+export interface ObjectFilter {
+  empty: boolean;
+  matches(obj: KubeObject): boolean;
+}
+
+/**
+ * Compiles the labelSelector and fieldSelector query parameters.
+ * @throws StatusError 400 on syntax errors or unsupported field labels
+ */
+export function compileFilter(info: ResourceInfo, labelSelector: unknown, fieldSelector: unknown): ObjectFilter {
+  let labels: Selector | undefined;
+  if (typeof labelSelector === 'string' && labelSelector.trim() !== '') {
+    try {
+      labels = parseSelector(labelSelector);
+    } catch (e) {
+      throw apierrors.badRequest(`unable to parse requirement: ${(e as Error).message}`);
+    }
+  }
+  let fields: ReturnType<typeof parseFieldSelector> | undefined;
+  if (typeof fieldSelector === 'string' && fieldSelector.trim() !== '') {
+    try {
+      fields = parseFieldSelector(fieldSelector);
+    } catch (e) {
+      throw apierrors.badRequest(`invalid field selector: ${(e as Error).message}`);
+    }
+  }
+  if (fields) {
+    // Reject unsupported field labels up front, as kube-apiserver does.
+    const probe: KubeObject = { metadata: { name: '', namespace: '' } };
+    const supported = new Set(['metadata.name', 'metadata.namespace', ...Object.keys(info.strategy.selectableFields(probe))]);
+    for (const r of fields) {
+      if (!supported.has(r.field)) {
+        throw apierrors.badRequest(`field label not supported: ${r.field}`);
+      }
+    }
+  }
+  if (!labels && !fields) return { empty: true, matches: () => true };
+  return {
+    empty: false,
+    matches(obj: KubeObject): boolean {
+      if (labels && !labels.matches(obj.metadata.labels ?? {})) return false;
+      if (fields) {
+        let extra: Record<string, string> | undefined;
+        const get = (path: string): string | undefined => {
+          if (path === 'metadata.name') return obj.metadata.name ?? '';
+          if (path === 'metadata.namespace') return obj.metadata.namespace ?? '';
+          extra ??= info.strategy.selectableFields(obj);
+          return extra[path];
+        };
+        if (!matchesFields(fields, get)) return false;
+      }
+      return true;
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * WATCH: a long-lived response of newline-delimited JSON watch events, flushed per event.
+ * - No resourceVersion (or "0"): synthetic ADDED events for the current state, then changes.
+ * - resourceVersion=N: every change after N; when N is older than the kept history, one ERROR
+ *   event carrying a 410 `Expired` Status, then the stream ends (client-go relists).
+ * - sendInitialEvents=true: the initial ADDED events, then a BOOKMARK annotated
+ *   `k8s.io/initial-events-end: "true"` (watch-list, KEP-3157).
+ * - Label/field selectors: an object entering the selection is ADDED, leaving it is DELETED.
+ * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest resourceVersion.
+ * - timeoutSeconds ends the stream; a slow client that falls too far behind is disconnected.
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes
+ */
+import type { ServerResponse } from 'node:http';
+import type { KubeObject } from '@hcc/crds';
+import type { StoreEvent, StoreWatch } from '../storage/store.js';
+import { RevisionCompactedError } from '../storage/store.js';
+import * as apierrors from '../apierrors/status.js';
+import type { RequestScope } from './scope.js';
+import { apiVersionOf, listStored, toVersion } from './object-ops.js';
+import { compileFilter } from './selectors.js';
+import type { ResponseShape } from '../pipeline/negotiate.js';
+import { parseIncludeObject, toTable } from '../pipeline/table.js';
+import { storagePrefix } from '../registry/types.js';
+
+/** Tunables of watch streams. */
+export interface WatchOptions {
+  /** How often to send BOOKMARK events when asked for, in milliseconds. */
+  bookmarkIntervalMs: number;
+  /** Longest stream when the client gives no timeoutSeconds, in seconds. */
+  defaultTimeoutSeconds: number;
+  /** A client this many bytes behind is disconnected. */
+  maxBufferedBytes: number;
+}
+
+export const defaultWatchOptions: WatchOptions = {
+  bookmarkIntervalMs: 10_000,
+  defaultTimeoutSeconds: 1800,
+  maxBufferedBytes: 32 * 1024 * 1024,
+};
+
+/** Serialised event lines shared by every watcher with the same rendering (one JSON.stringify per event). */
+const lineCache = new WeakMap<StoreEvent, Map<string, string>>();
+
+/** Live watch count, for metrics. */
+export let activeWatches = 0;
+
+/**
+ * Serves one watch on a raw response. Resolves when the stream ends.
+ * @throws StatusError 400 for bad parameters (before anything is written)
+ */
+export function serveWatch(
+  scope: RequestScope,
+  shape: ResponseShape,
+  query: Record<string, unknown>,
+  res: ServerResponse,
+  onClose: (cb: () => void) => void,
+  opts: WatchOptions = defaultWatchOptions,
+): Promise<void> {
+  const { info, ri, store } = scope;
+  const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
+  const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
+  const nameFilter = ri.name; // /watch/namespaces/ns/kind/name (legacy) watches one object
+  const rvParam = typeof query.resourceVersion === 'string' ? query.resourceVersion : '';
+  const sendInitial = query.sendInitialEvents === 'true';
+  const bookmarks = query.allowWatchBookmarks === 'true' || query.allowWatchBookmarks === '1';
+  let timeoutSeconds = opts.defaultTimeoutSeconds;
+  if (query.timeoutSeconds !== undefined) {
+    const t = Number(query.timeoutSeconds);
+    if (!Number.isFinite(t) || t < 0) throw apierrors.badRequest(`timeoutSeconds must be a non-negative number, got ${String(query.timeoutSeconds)}`);
+    if (t > 0) timeoutSeconds = t;
+  }
+  if (rvParam !== '' && rvParam !== '0' && !/^\d+$/.test(rvParam)) {
+    throw apierrors.badRequest(`resourceVersion: Invalid value: "${rvParam}": must be an integer`);
+  }
+  const include = parseIncludeObject(query.includeObject);
+  const apiVersion = apiVersionOf(info.group, info.version);
+  const selected = (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
+  let wroteColumns = false;
+
+  const render = (o: KubeObject): unknown => {
+    const v = toVersion(o, info);
+    if (shape.kind === 'table') {
+      const t = toTable(info, [v], { version: shape.version, include, now: new Date(), listMeta: { resourceVersion: v.metadata.resourceVersion }, withColumns: !wroteColumns });
+      wroteColumns = true;
+      return t;
+    }
+    if (shape.kind === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: v.metadata };
+    return v;
+  };
+
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.flushHeaders();
+
+  return new Promise<void>((resolve) => {
+    let done = false;
+    let w: StoreWatch | undefined;
+    let bookmarkTimer: NodeJS.Timeout | undefined;
+    let lastRV = 0;
+    activeWatches++;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      activeWatches--;
+      w?.stop();
+      clearInterval(bookmarkTimer);
+      clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    const write = (line: string) => {
+      if (done) return;
+      res.write(line);
+      if (res.writableLength > opts.maxBufferedBytes) finish();
+    };
+    const sendEvent = (type: string, obj: KubeObject) => write(`${JSON.stringify({ type, object: render(obj) })}\n`);
+    const sendBookmark = (rv: number, annotations?: Record<string, string>) =>
+      write(
+        `${JSON.stringify({
+          type: 'BOOKMARK',
+          object: { kind: shape.kind === 'table' ? 'Table' : info.kind, apiVersion, metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) } },
+        })}\n`,
+      );
+    const timer = setTimeout(() => {
+      if (bookmarks) sendBookmark(store.currentRevision());
+      finish();
+    }, timeoutSeconds * 1000);
+    onClose(finish);
+
+    const onEvent = (ev: StoreEvent) => {
+      if (done) return;
+      lastRV = ev.revision;
+      const now = selected(ev.object);
+      const before = ev.prevObject ? selected(ev.prevObject) : false;
+      let type: string;
+      if (ev.type === 'DELETED') {
+        if (!before) return;
+        type = 'DELETED';
+      } else if (ev.type === 'ADDED') {
+        if (!now) return;
+        type = 'ADDED';
+      } else if (now && before) type = 'MODIFIED';
+      else if (now) type = 'ADDED';
+      else if (before) type = 'DELETED';
+      else return;
+      if (shape.kind === 'object') {
+        // Share the serialised line between watchers rendering the same version.
+        let m = lineCache.get(ev);
+        if (!m) lineCache.set(ev, (m = new Map()));
+        const k = `${type}/${apiVersion}`;
+        let line = m.get(k);
+        if (!line) {
+          line = `${JSON.stringify({ type, object: toVersion(ev.object, info) })}\n`;
+          m.set(k, line);
+        }
+        write(line);
+      } else sendEvent(type, ev.object);
+    };
+
+    let from: number;
+    if (rvParam === '' || rvParam === '0' || sendInitial) {
+      const { items, revision } = listStored(store, info, ri.namespace);
+      for (const it of items) if (selected(it.object)) sendEvent('ADDED', it.object);
+      from = revision;
+      lastRV = revision;
+      if (sendInitial && bookmarks) sendBookmark(revision, { 'k8s.io/initial-events-end': 'true' });
+    } else {
+      from = Number(rvParam);
+      lastRV = from;
+    }
+    try {
+      w = store.watch(prefix, from, onEvent);
+    } catch (e) {
+      if (e instanceof RevisionCompactedError) {
+        const st = apierrors.resourceExpired(`too old resource version: ${e.requested} (${e.oldest})`).status;
+        write(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
+        finish();
+        return;
+      }
+      throw e;
+    }
+    if (bookmarks) {
+      bookmarkTimer = setInterval(() => sendBookmark(Math.max(lastRV, store.currentRevision())), opts.bookmarkIntervalMs);
+    }
+  });
+}

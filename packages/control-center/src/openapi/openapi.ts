@@ -1,0 +1,201 @@
+/**
+ * OpenAPI documents built from the registry: `/openapi/v3` (a root listing one document per
+ * group-version, each with paths and component schemas from CRD schemas) and `/openapi/v2`
+ * (one Swagger 2.0 document). kubectl uses them to decide whether the server validates fields
+ * itself (the `fieldValidation` parameter on PATCH operations), for `kubectl explain`, and for
+ * client-side validation. Documents are rebuilt only when the registry changes.
+ * @see https://kubernetes.io/docs/concepts/overview/kubernetes-api/#openapi-interface-definition
+ */
+import { createHash } from 'node:crypto';
+import type { Registry } from '../registry/registry.js';
+import type { ResourceInfo } from '../registry/types.js';
+import { KubernetesVersion } from '../discovery/discovery.js';
+
+/** Reverse-DNS definition name prefix of a group: `hypershift.openshift.io` → `io.openshift.hypershift`. */
+function definitionPrefix(group: string): string {
+  if (group === '') return 'io.k8s.api.core';
+  return group.split('.').reverse().join('.');
+}
+
+/** The component/definition name of a kind. */
+export function definitionName(r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>): string {
+  return `${definitionPrefix(r.group)}.${r.version}.${r.kind}`;
+}
+
+const objectMetaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const objectMetaSchema = {
+  description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'Name must be unique within a namespace.' },
+    generateName: { type: 'string', description: 'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
+    namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
+    uid: { type: 'string', description: 'UID is the unique in time and space value for this object.' },
+    resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object.' },
+    generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
+    creationTimestamp: { type: 'string', format: 'date-time', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
+    deletionTimestamp: { type: 'string', format: 'date-time', description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' },
+    deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
+    labels: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Map of string keys and values that can be used to organize and categorize (scope and select) objects.' },
+    annotations: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Annotations is an unstructured key value map stored with a resource.' },
+    finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', description: 'Must be empty before the object is deleted from the registry.' },
+    ownerReferences: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    managedFields: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    selfLink: { type: 'string' },
+  },
+};
+
+/** The kind's schema with apiVersion/kind/metadata and the GVK extension. */
+function kindSchema(r: ResourceInfo, refPrefix: string): Record<string, unknown> {
+  const base = (r.schema ? structuredClone(r.schema) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Record<string, unknown>;
+  const props = { ...((base.properties as Record<string, unknown>) ?? {}) };
+  props.apiVersion = { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
+  props.kind = { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
+  props.metadata = { allOf: [{ $ref: `${refPrefix}${objectMetaName}` }], description: "Standard object's metadata." };
+  return { ...base, type: 'object', properties: props, 'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }] };
+}
+
+const fieldValidationParam = {
+  name: 'fieldValidation',
+  in: 'query',
+  description: 'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields. Valid values are: Ignore, Warn, Strict.',
+  schema: { type: 'string', uniqueItems: true },
+};
+const dryRunParam = { name: 'dryRun', in: 'query', description: 'When present, indicates that modifications should not be persisted.', schema: { type: 'string', uniqueItems: true } };
+const fieldManagerParam = { name: 'fieldManager', in: 'query', description: 'fieldManager is a name associated with the actor or entity that is making these changes.', schema: { type: 'string', uniqueItems: true } };
+
+function basePath(r: ResourceInfo): string {
+  return r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+}
+
+/** OpenAPI v3 paths of one resource. */
+function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
+  const gvk = { group: r.group, version: r.version, kind: r.kind };
+  const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
+  const json = (schemaRef: string) => ({ 'application/json': { schema: { $ref: schemaRef } } });
+  const ok = (schemaRef: string) => ({ '200': { description: 'OK', content: json(schemaRef) } });
+  const collection = r.namespaced ? `${basePath(r)}/namespaces/{namespace}/${r.resource}` : `${basePath(r)}/${r.resource}`;
+  const item = `${collection}/{name}`;
+  const patchBody = {
+    content: {
+      'application/json-patch+json': { schema: { type: 'object' } },
+      'application/merge-patch+json': { schema: { type: 'object' } },
+      'application/apply-patch+yaml': { schema: { type: 'object' } },
+    },
+    required: true,
+  };
+  const paths: Record<string, unknown> = {
+    [collection]: {
+      get: { description: `list or watch objects of kind ${r.kind}`, operationId: `list${r.kind}`, responses: ok(ref), ...ext('list') },
+      post: {
+        description: `create a ${r.kind}`,
+        operationId: `create${r.kind}`,
+        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        requestBody: { content: json(ref), required: true },
+        responses: { ...ok(ref), '201': { description: 'Created', content: json(ref) } },
+        ...ext('post'),
+      },
+    },
+    [item]: {
+      get: { description: `read the specified ${r.kind}`, operationId: `read${r.kind}`, responses: ok(ref), ...ext('get') },
+      put: {
+        description: `replace the specified ${r.kind}`,
+        operationId: `replace${r.kind}`,
+        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        requestBody: { content: json(ref), required: true },
+        responses: ok(ref),
+        ...ext('put'),
+      },
+      patch: {
+        description: `partially update the specified ${r.kind}`,
+        operationId: `patch${r.kind}`,
+        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam, { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } }],
+        requestBody: patchBody,
+        responses: ok(ref),
+        ...ext('patch'),
+      },
+      delete: { description: `delete a ${r.kind}`, operationId: `delete${r.kind}`, responses: ok(ref), ...ext('delete') },
+    },
+  };
+  if (r.subresources.status) {
+    paths[`${item}/status`] = {
+      get: { operationId: `read${r.kind}Status`, responses: ok(ref), ...ext('get') },
+      put: { operationId: `replace${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
+      patch: { operationId: `patch${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: patchBody, responses: ok(ref), ...ext('patch') },
+    };
+  }
+  return paths;
+}
+
+/** Caches documents per registry generation. */
+export class OpenAPIBuilder {
+  private generation = -1;
+  private v3Docs = new Map<string, { body: string; hash: string }>();
+  private v2Doc = '';
+
+  constructor(private readonly registry: Registry) {}
+
+  private refresh(): void {
+    if (this.generation === this.registry.generation) return;
+    this.generation = this.registry.generation;
+    this.v3Docs = new Map();
+    const byGV = new Map<string, ResourceInfo[]>();
+    for (const r of this.registry.all()) {
+      const key = r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`;
+      const list = byGV.get(key) ?? [];
+      list.push(r);
+      byGV.set(key, list);
+    }
+    const v2Definitions: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
+    const v2Paths: Record<string, unknown> = {};
+    for (const [gv, resources] of byGV) {
+      const schemas: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
+      let paths: Record<string, unknown> = {};
+      for (const r of resources) {
+        const name = definitionName(r);
+        schemas[name] = kindSchema(r, '#/components/schemas/');
+        paths = { ...paths, ...v3Paths(r, `#/components/schemas/${name}`) };
+        v2Definitions[name] = kindSchema(r, '#/definitions/');
+        for (const [p, item] of Object.entries(v3Paths(r, `#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, Record<string, unknown>>);
+      }
+      const doc = { openapi: '3.0.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths, components: { schemas } };
+      const body = JSON.stringify(doc);
+      this.v3Docs.set(gv, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
+    }
+    this.v2Doc = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths: v2Paths, definitions: v2Definitions });
+  }
+
+  /** `/openapi/v3`: the root listing. */
+  v3Root(): Record<string, unknown> {
+    this.refresh();
+    const paths: Record<string, unknown> = {};
+    for (const [gv, d] of this.v3Docs) paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${d.hash}` };
+    return { paths };
+  }
+
+  /** `/openapi/v3/{api/v1 | apis/g/v}`: the serialised document, or undefined. */
+  v3(gv: string): { body: string; hash: string } | undefined {
+    this.refresh();
+    return this.v3Docs.get(gv);
+  }
+
+  /** `/openapi/v2` as JSON. */
+  v2(): string {
+    this.refresh();
+    return this.v2Doc;
+  }
+}
+
+/** Converts a v3 path item to Swagger 2.0 shape (body parameters instead of requestBody). */
+function toV2PathItem(item: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [method, op] of Object.entries(item)) {
+    const { requestBody, responses, parameters, ...rest } = op as { requestBody?: { content: Record<string, { schema: unknown }> }; responses?: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: { name: string; in: string; schema?: { type?: string }; description?: string }[] };
+    const params: unknown[] = (parameters ?? []).map((p) => ({ name: p.name, in: p.in, type: p.schema?.type ?? 'string', uniqueItems: true, ...(p.description ? { description: p.description } : {}) }));
+    if (requestBody) params.push({ name: 'body', in: 'body', required: true, schema: Object.values(requestBody.content)[0]!.schema });
+    const resp: Record<string, unknown> = {};
+    for (const [code, r] of Object.entries(responses ?? {})) resp[code] = { description: r.description, ...(r.content ? { schema: Object.values(r.content)[0]!.schema } : {}) };
+    out[method] = { ...rest, parameters: params, responses: resp, consumes: requestBody ? Object.keys(requestBody.content) : undefined, produces: ['application/json'] };
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * Authentication stage: maps a request to a user. Bearer tokens from a static token map (the
+ * admin token written into the admin kubeconfig, syncer tokens); requests without credentials
+ * are `system:anonymous`, allowed only while anonymous access is on (the default for local use).
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/authentication/#static-token-file
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { StatusError } from '../apierrors/status.js';
+
+/** Who made a request. */
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserInfo;
+  }
+}
+
+/** Options of the authentication stage. */
+export interface AuthenticationOptions {
+  /** token → user. */
+  tokens: Map<string, UserInfo>;
+  /** Whether requests without credentials are accepted as system:anonymous. */
+  allowAnonymous: boolean;
+}
+
+const unauthorized = () =>
+  new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+
+/** Resolves the user of one request. @throws StatusError 401 */
+export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): UserInfo {
+  const h = req.headers.authorization;
+  if (h) {
+    const m = /^Bearer\s+(.+)$/i.exec(h);
+    const user = m ? opts.tokens.get(m[1]!.trim()) : undefined;
+    if (!user) throw unauthorized();
+    return user;
+  }
+  if (!opts.allowAnonymous) throw unauthorized();
+  return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+}
+
+/** Registers the stage as an onRequest hook; health and metrics endpoints stay open. */
+export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions): void {
+  app.decorateRequest('user', undefined as unknown as UserInfo);
+  const open = new Set(['/healthz', '/readyz', '/livez', '/metrics', '/version']);
+  app.addHook('onRequest', async (req) => {
+    const path = req.url.split('?')[0]!;
+    if (open.has(path)) {
+      req.user = { name: 'system:anonymous', groups: [] };
+      return;
+    }
+    req.user = authenticate(req, opts);
+  });
+}

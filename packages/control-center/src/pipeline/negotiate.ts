@@ -1,0 +1,65 @@
+/**
+ * Content negotiation for responses: JSON objects, `meta.k8s.io` Tables (what `kubectl get`
+ * asks for), PartialObjectMetadata, and aggregated discovery documents.
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables
+ */
+import * as apierrors from '../apierrors/status.js';
+
+/** One media range of an Accept header with its parameters. */
+export interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+}
+
+/** Parses an Accept header into media ranges, in order. */
+export function parseAccept(accept: string | undefined): MediaRange[] {
+  if (!accept) return [{ type: '*/*', params: {} }];
+  return accept.split(',').map((part) => {
+    const [type, ...ps] = part.split(';').map((s) => s.trim());
+    const params: Record<string, string> = {};
+    for (const p of ps) {
+      const i = p.indexOf('=');
+      if (i > 0) params[p.slice(0, i).trim()] = p.slice(i + 1).trim().replace(/^"|"$/g, '');
+    }
+    return { type: (type ?? '').toLowerCase(), params };
+  });
+}
+
+/** How a resource response is rendered. */
+export type ResponseShape =
+  | { kind: 'object' }
+  | { kind: 'table'; version: 'v1' | 'v1beta1' }
+  | { kind: 'metadata'; version: 'v1' | 'v1beta1' };
+
+const jsonTypes = new Set(['application/json', 'application/*', '*/*', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/json;stream=watch']);
+
+/**
+ * Picks the response shape for a resource request from its Accept header: the first range hcc
+ * can serve wins. Protobuf ranges are answered with JSON only when JSON is also acceptable.
+ * @throws StatusError 406 NotAcceptable when nothing acceptable can be produced
+ */
+export function negotiateResource(accept: string | undefined): ResponseShape {
+  const ranges = parseAccept(accept);
+  for (const r of ranges) {
+    if (r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
+      if (r.type === 'application/json' || r.type === '*/*') return { kind: 'table', version: r.params.v };
+      continue;
+    }
+    if ((r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.params.g === 'meta.k8s.io') {
+      if (r.type === 'application/json' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) return { kind: 'metadata', version: r.params.v };
+      continue;
+    }
+    if (r.params.as) continue;
+    if (r.type === 'application/vnd.kubernetes.protobuf') continue;
+    if (jsonTypes.has(r.type)) return { kind: 'object' };
+  }
+  throw new apierrors.StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    reason: 'NotAcceptable',
+    code: 406,
+  });
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { resolveRequestInfo } from './request-info.js';
+
+describe('resolveRequestInfo', () => {
+  it.each([
+    { name: 'core list', input: ['GET', '/api/v1/namespaces/clusters/secrets', {}], want: { verb: 'list', group: '', version: 'v1', namespace: 'clusters', resource: 'secrets', name: '' } },
+    { name: 'core get', input: ['GET', '/api/v1/namespaces/clusters/secrets/pull', {}], want: { verb: 'get', namespace: 'clusters', resource: 'secrets', name: 'pull' } },
+    { name: 'cluster list', input: ['GET', '/api/v1/namespaces', {}], want: { verb: 'list', namespace: '', resource: 'namespaces', name: '' } },
+    { name: 'namespace get', input: ['GET', '/api/v1/namespaces/clusters', {}], want: { verb: 'get', namespace: '', resource: 'namespaces', name: 'clusters' } },
+    { name: 'namespace status', input: ['PUT', '/api/v1/namespaces/clusters/status', {}], want: { verb: 'update', namespace: '', resource: 'namespaces', name: 'clusters', subresource: 'status' } },
+    { name: 'namespace finalize', input: ['PUT', '/api/v1/namespaces/clusters/finalize', {}], want: { verb: 'update', resource: 'namespaces', name: 'clusters', subresource: 'finalize' } },
+    { name: 'CR status', input: ['PATCH', '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters/ex/status', {}], want: { verb: 'patch', group: 'hypershift.openshift.io', version: 'v1beta1', namespace: 'clusters', resource: 'hostedclusters', name: 'ex', subresource: 'status' } },
+    { name: 'watch query', input: ['GET', '/apis/hypershift.openshift.io/v1beta1/hostedclusters?watch=true', { watch: 'true' }], want: { verb: 'watch', resource: 'hostedclusters', namespace: '' } },
+    { name: 'watch prefix', input: ['GET', '/api/v1/watch/namespaces/clusters/secrets', {}], want: { verb: 'watch', resource: 'secrets', namespace: 'clusters' } },
+    { name: 'delete collection', input: ['DELETE', '/api/v1/namespaces/clusters/configmaps', {}], want: { verb: 'deletecollection', resource: 'configmaps' } },
+    { name: 'create', input: ['POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', {}], want: { verb: 'create', group: 'controlcenter.hcc.dev', resource: 'managementclusters' } },
+  ])('$name', ({ input, want }) => {
+    const [method, url, query] = input as [string, string, Record<string, unknown>];
+    const got = resolveRequestInfo(method, url, query);
+    expect(got.isResourceRequest).toBe(true);
+    expect(got).toMatchObject(want);
+  });
+
+  it.each([
+    { name: 'version', input: '/version' },
+    { name: 'api root', input: '/api' },
+    { name: 'apis root', input: '/apis' },
+    { name: 'group', input: '/apis/hypershift.openshift.io' },
+    { name: 'group version', input: '/apis/hypershift.openshift.io/v1beta1' },
+  ])('non-resource: $name', ({ input }) => {
+    expect(resolveRequestInfo('GET', input, {}).isResourceRequest).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Parses a request URL into what the request is about, after k8s.io/apiserver's
+ * RequestInfoFactory: `/api/v1/namespaces/{ns}/{resource}/{name}/{subresource}` and
+ * `/apis/{group}/{version}/...`, the legacy `/watch/` prefix, and `?watch=true`.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/request/requestinfo.go
+ */
+
+/** The Kubernetes verb of a resource request. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** What a URL names. `isResourceRequest` false means a non-resource path such as `/version`. */
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  verb: Verb | string;
+  /** 'api' for the core group, 'apis' otherwise. */
+  apiPrefix?: 'api' | 'apis';
+  group: string;
+  version: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** The path segments after the prefix, for discovery requests (`/apis/{group}` has one). */
+  parts: string[];
+}
+
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/**
+ * Resolves a request.
+ * @param method - HTTP method (GET, POST, PUT, PATCH, DELETE)
+ * @param url - the raw URL, possibly with a query string
+ * @param query - parsed query parameters
+ */
+export function resolveRequestInfo(method: string, url: string, query: Record<string, unknown>): RequestInfo {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const info: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    group: '',
+    version: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+  let parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
+  info.apiPrefix = parts[0] as 'api' | 'apis';
+  parts = parts.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (parts.length < 2) {
+      info.parts = parts;
+      return info; // /apis or /apis/{group}: discovery
+    }
+    info.group = parts[0]!;
+    parts = parts.slice(1);
+  }
+  if (parts.length < 1) {
+    info.parts = parts;
+    return info; // /api
+  }
+  info.version = parts[0]!;
+  parts = parts.slice(1);
+  if (parts.length === 0) {
+    info.parts = [info.version];
+    return info; // /api/v1 or /apis/{g}/{v}: discovery
+  }
+  info.isResourceRequest = true;
+  let isWatchPrefix = false;
+  if (parts[0] === 'watch') {
+    isWatchPrefix = true;
+    parts = parts.slice(1);
+  }
+  if (parts[0] === 'namespaces' && parts.length >= 3 && !namespaceSubresources.has(parts[2]!)) {
+    // /namespaces/{ns}/{resource}[/{name}[/{subresource}]]
+    info.namespace = parts[1]!;
+    parts = parts.slice(2);
+  }
+  // {resource}[/{name}[/{subresource}]]; /namespaces/{ns}[/status|/finalize] is the Namespace itself.
+  info.resource = parts[0] ?? '';
+  info.name = parts[1] ?? '';
+  info.subresource = parts[2] ?? '';
+
+  const isWatchQuery = query.watch === 'true' || query.watch === '1' || query.watch === true;
+  switch (method.toUpperCase()) {
+    case 'GET':
+    case 'HEAD':
+      info.verb = isWatchPrefix || isWatchQuery ? 'watch' : info.name ? 'get' : 'list';
+      break;
+    case 'POST':
+      info.verb = 'create';
+      break;
+    case 'PUT':
+      info.verb = 'update';
+      break;
+    case 'PATCH':
+      info.verb = 'patch';
+      break;
+    case 'DELETE':
+      info.verb = info.name ? 'delete' : 'deletecollection';
+      break;
+    default:
+      info.verb = method.toLowerCase();
+  }
+  return info;
+}

@@ -1,0 +1,87 @@
+/**
+ * core/v1 Secret: `data` holds base64 values; `stringData` is write-only and merged into `data`
+ * on every write; `type` defaults to Opaque and cannot change; at most 1 MiB.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/secret/strategy.go
+ */
+import type { KubeObject } from '@hcc/crds';
+import { age, ageColumn, baseStrategy, column, nameColumn } from '../generic-strategy.js';
+import type { ResourceInfo } from '../types.js';
+import * as field from '../../apierrors/field.js';
+import { validateDataKeys, validateImmutable } from '../validation.js';
+
+const MaxSizeBytes = 1024 * 1024;
+
+/** Moves `stringData` into `data` (base64), as the API server does on every write. */
+function foldStringData(obj: KubeObject): void {
+  const sd = obj.stringData as Record<string, unknown> | undefined;
+  if (sd && typeof sd === 'object') {
+    const data = { ...((obj.data ?? {}) as Record<string, string>) };
+    for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v)).toString('base64');
+    obj.data = data;
+  }
+  delete obj.stringData;
+  if (!obj.type) obj.type = 'Opaque';
+}
+
+const requiredKeys: Record<string, string[]> = {
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/basic-auth': [],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+};
+
+function validateSecret(obj: KubeObject): field.FieldError[] {
+  const errs: field.FieldError[] = [];
+  const data = (obj.data ?? {}) as Record<string, unknown>;
+  if (typeof data !== 'object' || Array.isArray(data)) return [field.typeInvalid('data', data, 'must be an object')];
+  errs.push(...validateDataKeys(data, 'data'));
+  let size = 0;
+  for (const [k, v] of Object.entries(data)) {
+    if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v)) {
+      errs.push(field.invalid(`data[${k}]`, '<secret contents redacted>', 'must be a base64 encoded string'));
+    } else size += Buffer.from(v, 'base64').length;
+  }
+  if (size > MaxSizeBytes) errs.push(field.tooLong('data', '', MaxSizeBytes));
+  for (const k of requiredKeys[String(obj.type)] ?? []) {
+    if (!(k in data)) errs.push(field.required(`data[${k}]`));
+  }
+  if (obj.type === 'kubernetes.io/dockerconfigjson' && typeof data['.dockerconfigjson'] === 'string') {
+    try {
+      JSON.parse(Buffer.from(data['.dockerconfigjson'] as string, 'base64').toString());
+    } catch (e) {
+      errs.push(field.invalid('data[.dockerconfigjson]', '<secret contents redacted>', (e as Error).message));
+    }
+  }
+  return errs;
+}
+
+export const secrets: ResourceInfo = {
+  group: '',
+  version: 'v1',
+  resource: 'secrets',
+  kind: 'Secret',
+  listKind: 'SecretList',
+  singular: 'secret',
+  shortNames: [],
+  categories: [],
+  namespaced: true,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: { status: false },
+  storageVersion: 'v1',
+  custom: false,
+  strategy: baseStrategy({
+    prepareForCreate: foldStringData,
+    validate: validateSecret,
+    prepareForUpdate: foldStringData,
+    validateUpdate: (obj, old) => {
+      const errs = validateSecret(obj);
+      if ((old.type ?? 'Opaque') !== obj.type) errs.push(field.invalid('type', obj.type, 'field is immutable'));
+      return [...errs, ...validateImmutable(obj, old, ['data'])];
+    },
+    selectableFields: (obj) => ({ type: String(obj.type ?? '') }),
+    tableColumns: () => [nameColumn, column('Type', 'string', 'The type of the secret'), column('Data', 'string', 'The number of data entries'), ageColumn],
+    tableCells: (obj, now) => [obj.metadata.name, obj.type, Object.keys((obj.data ?? {}) as object).length, age(obj.metadata.creationTimestamp, now)],
+    bumpsGeneration: () => false,
+  }),
+};

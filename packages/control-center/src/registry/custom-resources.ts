@@ -1,0 +1,94 @@
+/**
+ * Serving resources defined by CRDs: builds one ResourceInfo per served version of a CRD, with a
+ * strategy that validates against the version's structural schema, prunes unknown fields,
+ * applies defaults, keeps spec and status apart when the status subresource is enabled, and
+ * renders `additionalPrinterColumns` in Tables.
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go
+ */
+import type { KubeObject } from '@hcc/crds';
+import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
+import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
+import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
+import { isDeepStrictEqual } from 'node:util';
+import { checkCustomResource } from './schema/index.js';
+import type { JSONSchemaProps } from './schema/types.js';
+import { compileJSONPath, printerColumnCell } from '../pipeline/jsonpath.js';
+import * as apierrors from '../apierrors/status.js';
+import type { FieldError } from '../apierrors/field.js';
+
+/** Validates a custom resource against its schema, turning unknown fields into errors or warnings per fieldValidation. */
+function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext): FieldError[] {
+  if (!schema) return [];
+  const { errors, unknownFields } = checkCustomResource(obj, schema, { fieldValidation: ctx.fieldValidation });
+  if (unknownFields.length) {
+    if (ctx.fieldValidation === 'Strict') {
+      throw apierrors.badRequest(
+        `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`,
+      );
+    }
+    if (ctx.fieldValidation === 'Warn') for (const f of unknownFields) ctx.warnings.push(`unknown field "${f}"`);
+  }
+  return errors;
+}
+
+/** Builds the ResourceInfo of one version of a CRD. */
+export function customResourceInfo(crd: KubeObject, version: CRDVersion): ResourceInfo {
+  const spec = crd.spec as CRDSpec;
+  const names = spec.names;
+  const storageVersion = spec.versions.find((v) => v.storage)?.name ?? version.name;
+  const schema = version.schema?.openAPIV3Schema as JSONSchemaProps | undefined;
+  const hasStatus = !!version.subresources?.status;
+  const printer = (version.additionalPrinterColumns ?? []).map((c) => ({ ...c, path: compileJSONPath(c.jsonPath) }));
+  const selectable = (version.selectableFields ?? []).map((f) => ({ name: f.jsonPath.replace(/^\./, ''), path: compileJSONPath(f.jsonPath) }));
+
+  const columns: ColumnDefinition[] = printer.length
+    ? [nameColumn, ...printer.map((c) => column(c.name, c.type, c.description ?? '', c.priority ?? 0, c.format ?? ''))]
+    : [nameColumn, ageColumn];
+
+  const strategy = baseStrategy({
+    prepareForCreate: (obj) => {
+      if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
+    },
+    validate: (obj, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
+    prepareForUpdate: (obj, old) => {
+      if (hasStatus) statusSubresource.keepOldStatus(obj, old);
+    },
+    validateUpdate: (obj, _old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
+    ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    selectableFields: (obj) => {
+      const out: Record<string, string> = {};
+      for (const f of selectable) {
+        const v = f.path.evaluate(obj)[0];
+        out[f.name] = v === undefined || v === null ? '' : String(v);
+      }
+      return out;
+    },
+    tableColumns: () => columns,
+    tableCells: (obj, now) =>
+      printer.length
+        ? [obj.metadata.name, ...printer.map((c) => printerColumnCell(c.path.evaluate(obj), c.type as never, now))]
+        : [obj.metadata.name, age(obj.metadata.creationTimestamp, now)],
+    bumpsGeneration: (obj, old) =>
+      hasStatus ? !isDeepStrictEqual(specPart(obj), specPart(old)) : !isDeepStrictEqual({ ...obj, metadata: undefined }, { ...old, metadata: undefined }),
+  });
+
+  return {
+    group: spec.group,
+    version: version.name,
+    resource: names.plural,
+    kind: names.kind,
+    listKind: names.listKind ?? `${names.kind}List`,
+    singular: names.singular ?? names.kind.toLowerCase(),
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    namespaced: spec.scope === 'Namespaced',
+    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+    subresources: { status: hasStatus, ...(version.subresources?.scale ? { scale: version.subresources.scale } : {}) },
+    storageVersion,
+    strategy,
+    schema: schema as Record<string, unknown> | undefined,
+    custom: true,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The registry: every resource the control center serves, built-in and from CRDs, looked up by
+ * group, version and resource. It follows the CRDs in the store, so a created, changed or deleted
+ * CRD changes what is served (and discovery) as soon as its write commits.
+ */
+import { EventEmitter } from 'node:events';
+import type { KubeObject } from '@hcc/crds';
+import type { Store, StoreWatch } from '../storage/store.js';
+import type { ResourceInfo } from './types.js';
+import { storagePrefix } from './types.js';
+import { namespaces } from './builtin/namespaces.js';
+import { secrets } from './builtin/secrets.js';
+import { configmaps } from './builtin/configmaps.js';
+import { events } from './builtin/events.js';
+import { leases } from './builtin/leases.js';
+import { customresourcedefinitions, type CRDSpec } from './builtin/customresourcedefinitions.js';
+import { customResourceInfo } from './custom-resources.js';
+
+/** The built-in resources, in discovery order. */
+export const builtinResources: ResourceInfo[] = [namespaces, configmaps, events, secrets, leases, customresourcedefinitions];
+
+/** One API group as discovery shows it. */
+export interface GroupInfo {
+  name: string;
+  /** Served versions, preferred (highest priority) first. */
+  versions: string[];
+}
+
+/**
+ * Orders versions the way Kubernetes does: GA > beta > alpha, higher numbers first, then others
+ * alphabetically.
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/#version-priority
+ */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return { rank: 0, major: 0, minor: 0 };
+    const rank = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    return { rank, major: Number(m[1]), minor: Number(m[3] ?? 0) };
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa.rank !== pb.rank) return pb.rank - pa.rank;
+  if (pa.rank === 0) return a.localeCompare(b);
+  if (pa.major !== pb.major) return pb.major - pa.major;
+  return pb.minor - pa.minor;
+}
+
+export class Registry extends EventEmitter {
+  /** `group/version/resource` → info. */
+  private readonly byGVR = new Map<string, ResourceInfo>();
+  /** CRD name → the infos built from it. */
+  private readonly fromCRD = new Map<string, ResourceInfo[]>();
+  private crdWatch?: StoreWatch;
+  /** Bumped on every change; discovery and OpenAPI caches key on it. */
+  generation = 0;
+
+  constructor() {
+    super();
+    for (const r of builtinResources) this.byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
+  }
+
+  /** Serves every CRD in the store and follows later changes. */
+  start(store: Store): void {
+    const prefix = storagePrefix(customresourcedefinitions);
+    const { items, revision } = store.list(prefix);
+    for (const it of items) this.applyCRD(it.object);
+    this.crdWatch = store.watch(prefix, revision, (ev) => {
+      if (ev.type === 'DELETED') this.removeCRD(ev.object.metadata.name!);
+      else this.applyCRD(ev.object);
+    });
+  }
+
+  stop(): void {
+    this.crdWatch?.stop();
+  }
+
+  /** Looks up a resource. */
+  lookup(group: string, version: string, resource: string): ResourceInfo | undefined {
+    return this.byGVR.get(`${group}/${version}/${resource}`);
+  }
+
+  /** Finds a resource by group and kind in any served version (preferred first). */
+  lookupKind(group: string, kind: string): ResourceInfo | undefined {
+    const found = [...this.byGVR.values()].filter((r) => r.group === group && r.kind === kind);
+    found.sort((a, b) => compareVersions(a.version, b.version));
+    return found[0];
+  }
+
+  /** Every served resource. */
+  all(): ResourceInfo[] {
+    return [...this.byGVR.values()];
+  }
+
+  /** Resources served in one group-version, in registration order. */
+  resourcesFor(group: string, version: string): ResourceInfo[] {
+    return this.all().filter((r) => r.group === group && r.version === version);
+  }
+
+  /** Served groups (core excluded), built-ins first, then CRD groups by name. */
+  groups(): GroupInfo[] {
+    const map = new Map<string, Set<string>>();
+    for (const r of this.byGVR.values()) {
+      if (r.group === '') continue;
+      let s = map.get(r.group);
+      if (!s) map.set(r.group, (s = new Set()));
+      s.add(r.version);
+    }
+    const builtinGroups = new Set(builtinResources.map((r) => r.group));
+    return [...map.entries()]
+      .sort(([a], [b]) => (builtinGroups.has(a) === builtinGroups.has(b) ? a.localeCompare(b) : builtinGroups.has(a) ? -1 : 1))
+      .map(([name, versions]) => ({ name, versions: [...versions].sort(compareVersions) }));
+  }
+
+  private applyCRD(crd: KubeObject): void {
+    const name = crd.metadata.name!;
+    const spec = crd.spec as CRDSpec | undefined;
+    this.removeCRD(name, false);
+    if (!spec?.versions || crd.metadata.deletionTimestamp) {
+      // A terminating CRD still serves its resources so the cleanup can delete them.
+      if (!crd.metadata.deletionTimestamp) {
+        this.changed();
+        return;
+      }
+    }
+    const infos: ResourceInfo[] = [];
+    for (const v of spec?.versions ?? []) {
+      if (!v.served) continue;
+      const info = customResourceInfo(crd, v);
+      infos.push(info);
+      this.byGVR.set(`${info.group}/${info.version}/${info.resource}`, info);
+    }
+    this.fromCRD.set(name, infos);
+    this.changed();
+  }
+
+  private removeCRD(name: string, emit = true): void {
+    for (const info of this.fromCRD.get(name) ?? []) this.byGVR.delete(`${info.group}/${info.version}/${info.resource}`);
+    this.fromCRD.delete(name);
+    if (emit) this.changed();
+  }
+
+  private changed(): void {
+    this.generation++;
+    this.emit('changed');
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What the registry knows about each served resource, and the per-resource strategy the generic
+ * handlers call, after k8s.io/apiserver's `rest.RESTCreateStrategy`/`RESTUpdateStrategy`.
+ * Handlers know verbs; strategies know resources.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/registry/rest/create.go
+ */
+import type { KubeObject } from '@hcc/crds';
+import type { FieldError } from '../apierrors/field.js';
+
+/** metav1.TableColumnDefinition. */
+export interface ColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+/** How `fieldValidation` asks the server to treat unknown or duplicate fields. */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** Per-request context a strategy may use. */
+export interface StrategyContext {
+  fieldValidation: FieldValidation;
+  /** Warnings to send in `Warning` headers (`299 - "text"`). */
+  warnings: string[];
+  /** Current time (injected so tests control it). */
+  now: Date;
+}
+
+/** Resource-specific behaviour the generic create/update/patch/delete handlers call. */
+export interface Strategy {
+  /** Clears or defaults fields on create (e.g. drops `status` when a status subresource exists). */
+  prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
+  /** Validates a new object (metadata checks are done by the handler). */
+  validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Carries over what an update of the main resource may not change (e.g. `status`). */
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Validates an update. */
+  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Status subresource: keeps everything from old but `status`. Absent: no status subresource. */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Whether PUT may create a missing object (Leases and Events: yes). */
+  allowCreateOnUpdate: boolean;
+  /** Whether PUT without resourceVersion is allowed (built-ins: yes; custom resources: no). */
+  allowUnconditionalUpdate: boolean;
+  /** Fields usable in field selectors, beyond metadata.name and metadata.namespace. */
+  selectableFields(obj: KubeObject): Record<string, string>;
+  /** Table columns (the first is Name), then one row's cells per object. */
+  tableColumns(): ColumnDefinition[];
+  tableCells(obj: KubeObject, now: Date): unknown[];
+  /** Whether a change from old to obj bumps `metadata.generation` (spec changes do). */
+  bumpsGeneration(obj: KubeObject, old: KubeObject): boolean;
+}
+
+/** One served resource (one group-version-resource). */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** Lowercase plural, e.g. `hostedclusters`. */
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  verbs: string[];
+  /** Subresources served; `status` and `scale` as in CRDs. */
+  subresources: {
+    status: boolean;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
+  /** Version objects are stored in (custom resources with several versions). */
+  storageVersion: string;
+  strategy: Strategy;
+  /** The OpenAPI v3 schema of the kind, when there is one (custom resources). */
+  schema?: Record<string, unknown>;
+  /** True for resources defined by a CRD. */
+  custom: boolean;
+}
+
+/** `group/resource` key, e.g. `hypershift.openshift.io/hostedclusters` or `/secrets`. */
+export const groupResourceKey = (group: string, resource: string): string => `${group}/${resource}`;
+
+/** The storage key prefix of a resource: `/{group or core}/{resource}/`. */
+export function storagePrefix(info: Pick<ResourceInfo, 'group' | 'resource'>, namespace?: string): string {
+  const base = `/${info.group || 'core'}/${info.resource}/`;
+  return namespace ? `${base}${namespace}/` : base;
+}
+
+/** The storage key of one object. */
+export function storageKey(info: Pick<ResourceInfo, 'group' | 'resource' | 'namespaced'>, namespace: string, name: string): string {
+  return info.namespaced ? `${storagePrefix(info, namespace)}${name}` : `${storagePrefix(info)}${name}`;
+}

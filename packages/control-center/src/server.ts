@@ -1,0 +1,233 @@
+/**
+ * Builds the control center's HTTP server. Reading this file top to bottom is reading the
+ * request path: authenticate → resolve request info → authorize → decode → admit/validate (in
+ * the resource strategy) → store → respond. Every failure leaves as a Kubernetes Status.
+ */
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import * as apierrors from './apierrors/status.js';
+import type { Store } from './storage/store.js';
+import type { Registry } from './registry/registry.js';
+import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
+import { alwaysAllow, authorize, type Authorizer } from './pipeline/authorize.js';
+import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
+import { MaxRequestBodyBytes } from './pipeline/decode.js';
+import { negotiateResource } from './pipeline/negotiate.js';
+import {
+  aggregatedDiscovery,
+  apiGroupDoc,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  versionInfo,
+  wantsAggregated,
+} from './discovery/discovery.js';
+import { OpenAPIBuilder } from './openapi/openapi.js';
+import type { RequestScope } from './handlers/scope.js';
+import { getObject, listObjects, renderObject } from './handlers/read.js';
+import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
+import { handleDeleteCollection } from './handlers/delete-collection.js';
+import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
+import type { ControlCenterMetrics } from './metrics.js';
+import type { FieldValidation } from './registry/types.js';
+
+/** What buildServer needs. */
+export interface ServerDeps {
+  store: Store;
+  registry: Registry;
+  logger: Logger;
+  metrics: ControlCenterMetrics;
+  authentication: AuthenticationOptions;
+  authorizer?: Authorizer;
+  watch?: Partial<WatchOptions>;
+  /** Returns true once the server is ready for traffic (store open, built-ins in place). */
+  ready: () => boolean;
+  /** Clock (tests inject one). */
+  now?: () => Date;
+}
+
+/** A gzip-free JSON reply with Kubernetes headers. */
+function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json'): FastifyReply {
+  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(JSON.stringify(body));
+}
+
+function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
+  const v = query.fieldValidation;
+  if (v === undefined || v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw apierrors.badRequest(`fieldValidation: Unsupported value: "${String(v)}": supported values: "Ignore", "Strict", "Warn"`);
+}
+
+/** Builds the fastify instance (not listening yet). */
+export function buildServer(deps: ServerDeps): FastifyInstance {
+  const { store, registry, metrics } = deps;
+  const now = deps.now ?? (() => new Date());
+  const authorizer = deps.authorizer ?? alwaysAllow;
+  const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
+  const openapi = new OpenAPIBuilder(registry);
+  const app = Fastify({
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: MaxRequestBodyBytes,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+    keepAliveTimeout: 120_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+
+  // Decode: every body arrives as a Buffer; handlers decode it by Content-Type (pipeline/decode.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  // Authenticate.
+  registerAuthentication(app, deps.authentication);
+
+  // Respond: every error is a Status.
+  app.setErrorHandler((err: unknown, req, reply) => {
+    if (err instanceof apierrors.StatusError) return sendJSON(reply, err.code, err.status);
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendJSON(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status);
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return sendJSON(reply, e.statusCode, apierrors.badRequest(e.message ?? 'bad request').status);
+    req.log.error({ err }, 'internal error');
+    return sendJSON(reply, 500, apierrors.internalError(e.message).status);
+  });
+  app.setNotFoundHandler((_req, reply) => sendJSON(reply, 404, apierrors.noResource().status));
+
+  // Health, metrics, version.
+  app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('ok'));
+  app.get('/livez', async (_req, reply) => reply.type('text/plain').send('ok'));
+  app.get('/readyz', async (_req, reply) => (deps.ready() ? reply.type('text/plain').send('ok') : reply.code(503).type('text/plain').send('not ready')));
+  app.get('/metrics', async (_req, reply) => {
+    metrics.watches.set(activeWatches);
+    metrics.revision.set(store.currentRevision());
+    metrics.objects.reset();
+    for (const r of registry.all()) {
+      if (r.version !== r.storageVersion) continue;
+      metrics.objects.set({ resource: r.group ? `${r.resource}.${r.group}` : r.resource }, store.count(`/${r.group || 'core'}/${r.resource}/`));
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
+
+  // OpenAPI.
+  app.get('/openapi/v2', async (req, reply) => {
+    const accept = req.headers.accept ?? '';
+    if (accept.includes('protobuf') && !/application\/json/.test(accept)) {
+      // A minimal gnostic OpenAPIv2 Document: `swagger: "2.0"` only. kubectl before 1.27 then
+      // finds no client-side schema and leaves validation to the server.
+      return reply.type('application/com.github.proto-openapi.spec.v2.v1.0+protobuf').send(Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]));
+    }
+    return reply.type('application/json').send(openapi.v2());
+  });
+  app.get('/openapi/v3', async (_req, reply) => sendJSON(reply, 200, openapi.v3Root()));
+  app.get('/openapi/v3/*', async (req, reply) => {
+    const gv = (req.params as { '*': string })['*'];
+    const doc = openapi.v3(gv);
+    if (!doc) return sendJSON(reply, 404, apierrors.noResource().status);
+    return reply.type('application/json').header('etag', `"${doc.hash}"`).header('cache-control', 'public, immutable').send(doc.body);
+  });
+
+  // Discovery.
+  const serverAddress = () => `${app.server.address() && typeof app.server.address() === 'object' ? `127.0.0.1:${(app.server.address() as { port: number }).port}` : ''}`;
+  const discovery = (req: FastifyRequest, reply: FastifyReply, core: boolean, legacy: () => unknown) => {
+    const agg = wantsAggregated(req.headers.accept);
+    if (agg) {
+      return sendJSON(reply, 200, aggregatedDiscovery(registry, core, agg), `application/json;g=apidiscovery.k8s.io;v=${agg};as=APIGroupDiscoveryList`);
+    }
+    return sendJSON(reply, 200, legacy());
+  };
+  app.get('/api', async (req, reply) => discovery(req, reply, true, () => apiVersions(serverAddress())));
+  app.get('/apis', async (req, reply) => discovery(req, reply, false, () => apiGroupList(registry)));
+
+  // Resources (and per-group discovery under the same prefixes).
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const ri = resolveRequestInfo(req.method, req.url, query);
+    if (!ri.isResourceRequest) {
+      if (req.method !== 'GET') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: '' });
+      const doc =
+        ri.apiPrefix === 'api'
+          ? ri.parts.length === 1 ? apiResourceList(registry, '', ri.parts[0]!) : undefined
+          : ri.parts.length === 1 && ri.group === '' ? apiGroupDoc(registry, ri.parts[0]!) : ri.group ? apiResourceList(registry, ri.group, ri.version) : undefined;
+      if (!doc) throw apierrors.noResource();
+      return sendJSON(reply, 200, doc);
+    }
+    return serveResource(req, reply, ri, query);
+  };
+
+  const serveResource = async (req: FastifyRequest, reply: FastifyReply, ri: RequestInfo, query: Record<string, unknown>) => {
+    const started = process.hrtime.bigint();
+    const info = registry.lookup(ri.group, ri.version, ri.resource);
+    let code = 500;
+    try {
+      authorize(authorizer, req.user, ri);
+      if (!info) throw apierrors.noResource();
+      if (info.namespaced === false && ri.namespace) throw apierrors.noResource();
+      const scope: RequestScope = {
+        ri,
+        info,
+        store,
+        registry,
+        user: req.user.name,
+        ctx: { fieldValidation: fieldValidationOf(query), warnings: [], now: now() },
+      };
+      const body = req.body as Buffer | undefined;
+      const ct = req.headers['content-type'];
+      let result: { code: number; body: unknown };
+      switch (ri.verb) {
+        case 'get': {
+          const shape = negotiateResource(req.headers.accept);
+          if (ri.subresource && !(ri.subresource === 'status' && info.subresources.status)) throw apierrors.noResource();
+          result = { code: 200, body: renderObject(scope, getObject(scope), shape, query) };
+          break;
+        }
+        case 'list':
+          result = { code: 200, body: listObjects(scope, negotiateResource(req.headers.accept), query) };
+          break;
+        case 'watch': {
+          const shape = negotiateResource(req.headers.accept);
+          reply.hijack();
+          code = 200;
+          await serveWatch(scope, shape, query, reply.raw, (cb) => req.raw.socket.once('close', cb), watchOpts);
+          return;
+        }
+        case 'create':
+          result = await handleCreate(scope, ct, body, query);
+          break;
+        case 'update':
+          result = await handleUpdate(scope, ct, body, query);
+          break;
+        case 'patch':
+          result = await handlePatch(scope, ct, body, query);
+          break;
+        case 'delete':
+          result = await handleDelete(scope, ct, body, query);
+          break;
+        case 'deletecollection':
+          result = await handleDeleteCollection(scope, ct, body, query);
+          break;
+        default:
+          throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
+      }
+      code = result.code;
+      for (const w of scope.ctx.warnings) reply.header('warning', `299 - ${JSON.stringify(w)}`);
+      return sendJSON(reply, result.code, result.body);
+    } catch (err) {
+      if (err instanceof apierrors.StatusError) code = err.code;
+      if (reply.sent || (reply.raw.headersSent && ri.verb === 'watch')) {
+        if (!reply.raw.writableEnded) reply.raw.end();
+        return;
+      }
+      throw err;
+    } finally {
+      const labels = { verb: ri.verb, group: ri.group, resource: ri.resource };
+      metrics.requests.inc({ ...labels, code: String(code) });
+      if (ri.verb !== 'watch') metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
+
+  for (const prefix of ['/api/*', '/apis/*']) {
+    app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: prefix, handler });
+  }
+  return app;
+}

@@ -1,0 +1,232 @@
+/**
+ * The embedded default Store: every object in memory, persisted to a LevelDB directory
+ * (classic-level) with group commit. Writes that arrive while a batch is being fsync'd are
+ * gathered into the next batch, so durability costs one fsync per batch, not per write.
+ *
+ * Contract (see store.ts): a write resolves after its batch is durable (`sync: true`) and after
+ * `get`/`list`/watchers see it. If a batch fails to persist, the store is unusable: pending writes
+ * reject, later writes reject, and the process should exit (nothing acknowledged is lost).
+ */
+import { ClassicLevel } from 'classic-level';
+import type { KubeObject } from '@hcc/crds';
+import { EventHistory } from '../history.js';
+import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
+
+const REV_KEY = 'r';
+const OBJ_PREFIX = 'o';
+
+interface PendingWrite {
+  key: string;
+  entry: StoredObject | undefined; // undefined: delete
+  event: StoreEvent;
+  resolve: (v: StoredObject | undefined) => void;
+  reject: (e: unknown) => void;
+}
+
+interface PersistedValue {
+  c: number;
+  m: number;
+  o: KubeObject;
+}
+
+/** Options of {@link LevelStore}. */
+export interface LevelStoreOptions {
+  /** Directory of the LevelDB database (created when missing). */
+  dir: string;
+  /** How many events a watch can resume from (a count). Default 100,000. */
+  historyCapacity?: number;
+  /** fsync each batch (default true). Only benchmarks of the raw limit turn this off. */
+  sync?: boolean;
+}
+
+/** Returns the bucket of a key: its first two segments (`/group/resource/`). */
+function bucketOf(key: string): string {
+  const i = key.indexOf('/', 1);
+  const j = i < 0 ? -1 : key.indexOf('/', i + 1);
+  return j < 0 ? key : key.slice(0, j + 1);
+}
+
+export class LevelStore implements Store {
+  private readonly db: ClassicLevel<string, string>;
+  private readonly sync: boolean;
+  /** Latest state including writes in flight; what transact functions see. */
+  private readonly latest = new Map<string, StoredObject>();
+  /** Committed state, by bucket then key. */
+  private readonly committed = new Map<string, Map<string, StoredObject>>();
+  /** Sorted key arrays per bucket, rebuilt lazily after adds and deletes. */
+  private readonly sortedKeys = new Map<string, string[]>();
+  private latestRevision = 0;
+  private committedRevision = 0;
+  private pending: PendingWrite[] = [];
+  private flushing = false;
+  private failed: unknown = undefined;
+  private history!: EventHistory;
+  private readonly historyCapacity: number;
+
+  constructor(private readonly opts: LevelStoreOptions) {
+    this.db = new ClassicLevel<string, string>(opts.dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
+    this.sync = opts.sync ?? true;
+    this.historyCapacity = opts.historyCapacity ?? 100_000;
+  }
+
+  async open(): Promise<void> {
+    await this.db.open();
+    const rev = await this.db.get(REV_KEY);
+    this.latestRevision = this.committedRevision = rev ? Number(rev) : 0;
+    for await (const [k, v] of this.db.iterator({ gt: OBJ_PREFIX, lt: OBJ_PREFIX + '\uffff' })) {
+      const p = JSON.parse(v) as PersistedValue;
+      const key = k.slice(OBJ_PREFIX.length);
+      const entry: StoredObject = { key, object: p.o, createRevision: p.c, modRevision: p.m };
+      this.latest.set(key, entry);
+      this.setCommitted(key, entry);
+    }
+    this.history = new EventHistory(this.historyCapacity, this.committedRevision);
+  }
+
+  async close(): Promise<void> {
+    while (this.flushing || this.pending.length) await new Promise((r) => setTimeout(r, 1));
+    await this.db.close();
+  }
+
+  currentRevision(): number {
+    return this.committedRevision;
+  }
+
+  oldestWatchableRevision(): number {
+    return this.history.oldestWatchableRevision();
+  }
+
+  /** Number of live watchers (for metrics). */
+  watcherCount(): number {
+    return this.history.watcherCount();
+  }
+
+  get(key: string): StoredObject | undefined {
+    return this.committed.get(bucketOf(key))?.get(key);
+  }
+
+  list(prefix: string): { items: StoredObject[]; revision: number } {
+    const bucket = bucketOf(prefix);
+    const map = this.committed.get(bucket);
+    if (!map) return { items: [], revision: this.committedRevision };
+    let keys = this.sortedKeys.get(bucket);
+    if (!keys) {
+      keys = [...map.keys()].sort();
+      this.sortedKeys.set(bucket, keys);
+    }
+    const items: StoredObject[] = [];
+    if (prefix === bucket) {
+      for (const k of keys) items.push(map.get(k)!);
+    } else {
+      // Keys are sorted: find the first key >= prefix, then take while it matches.
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid]! < prefix) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) items.push(map.get(keys[i]!)!);
+    }
+    return { items, revision: this.committedRevision };
+  }
+
+  count(prefix: string): number {
+    const bucket = bucketOf(prefix);
+    if (prefix === bucket) return this.committed.get(bucket)?.size ?? 0;
+    return this.list(prefix).items.length;
+  }
+
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+    if (this.failed) return Promise.reject(this.failed);
+    const cur = this.latest.get(key);
+    let res: TransactResult;
+    try {
+      res = fn(cur?.object);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (res.op === 'none') return Promise.resolve(cur);
+    if (res.op === 'delete' && !cur) return Promise.resolve(undefined);
+    const revision = ++this.latestRevision;
+    const rv = String(revision);
+    let entry: StoredObject | undefined;
+    let event: StoreEvent;
+    if (res.op === 'put') {
+      const object = { ...res.object, metadata: { ...res.object.metadata, resourceVersion: rv } };
+      entry = { key, object, createRevision: cur ? cur.createRevision : revision, modRevision: revision };
+      this.latest.set(key, entry);
+      event = cur
+        ? { type: 'MODIFIED', key, revision, object, prevObject: cur.object }
+        : { type: 'ADDED', key, revision, object };
+    } else {
+      const last = cur!.object;
+      const object = { ...last, metadata: { ...last.metadata, resourceVersion: rv } };
+      this.latest.delete(key);
+      event = { type: 'DELETED', key, revision, object, prevObject: last };
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.push({ key, entry, event, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
+    return this.history.watch(prefix, fromRevision, onEvent);
+  }
+
+  private setCommitted(key: string, entry: StoredObject | undefined): void {
+    const bucket = bucketOf(key);
+    let map = this.committed.get(bucket);
+    if (!map) {
+      map = new Map();
+      this.committed.set(bucket, map);
+    }
+    const had = map.has(key);
+    if (entry) {
+      map.set(key, entry);
+      if (!had) this.sortedKeys.delete(bucket);
+    } else if (had) {
+      map.delete(key);
+      this.sortedKeys.delete(bucket);
+    }
+  }
+
+  /** Writes every pending write in one durable batch, then publishes them in revision order. */
+  private async flush(): Promise<void> {
+    while (this.pending.length) {
+      const batch = this.pending;
+      this.pending = [];
+      const ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[] = [];
+      for (const w of batch) {
+        if (w.entry) {
+          const v: PersistedValue = { c: w.entry.createRevision, m: w.entry.modRevision, o: w.entry.object };
+          ops.push({ type: 'put', key: OBJ_PREFIX + w.key, value: JSON.stringify(v) });
+        } else {
+          ops.push({ type: 'del', key: OBJ_PREFIX + w.key });
+        }
+      }
+      const lastRevision = batch[batch.length - 1]!.event.revision;
+      ops.push({ type: 'put', key: REV_KEY, value: String(lastRevision) });
+      try {
+        await this.db.batch(ops, { sync: this.sync });
+      } catch (err) {
+        this.failed = err;
+        for (const w of batch) w.reject(err);
+        for (const w of this.pending) w.reject(err);
+        this.pending = [];
+        break;
+      }
+      for (const w of batch) {
+        this.setCommitted(w.key, w.entry);
+        this.committedRevision = w.event.revision;
+        this.history.publish(w.event);
+      }
+      for (const w of batch) w.resolve(w.entry);
+    }
+    this.flushing = false;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The storage contract of the control center, modelled on etcd3 as kube-apiserver uses it
+ * (k8s.io/apiserver/pkg/storage/interfaces.go): keys are strings, values are Kubernetes objects,
+ * every committed write gets the next global revision, and that revision is the object's
+ * `metadata.resourceVersion`.
+ *
+ * Guarantees every implementation keeps:
+ * - `transact` is linearizable per key: `fn` sees the latest state, including writes not yet
+ *   durable; its result is committed atomically or not at all.
+ * - A write's promise resolves only after the write is durable (fsync'd), and after watchers
+ *   and `get`/`list` see it. Reads return committed (durable) state only.
+ * - Watch events are delivered in revision order, with no gaps, for every key under the prefix.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/interfaces.go
+ */
+import type { KubeObject } from '@hcc/crds';
+
+/** One object as stored. `object.metadata.resourceVersion === String(modRevision)`. */
+export interface StoredObject {
+  key: string;
+  object: KubeObject;
+  /** Revision of the write that created the key. */
+  createRevision: number;
+  /** Revision of the last write to the key. */
+  modRevision: number;
+}
+
+/** What `transact`'s function decides. */
+export type TransactResult =
+  | { op: 'put'; object: KubeObject }
+  | { op: 'delete' }
+  | { op: 'none' };
+
+/** A committed change, as watchers see it. */
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  revision: number;
+  /** The object after the write; for DELETED the last state, with resourceVersion set to the delete's revision. */
+  object: KubeObject;
+  /** The object before the write (undefined for ADDED). */
+  prevObject?: KubeObject;
+}
+
+/** Thrown by `watch` when `fromRevision` is older than the history the store keeps. */
+export class RevisionCompactedError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly oldest: number,
+  ) {
+    super(`too old resource version: ${requested} (${oldest})`);
+    this.name = 'RevisionCompactedError';
+  }
+}
+
+/** A registered watcher; call `stop()` to unsubscribe. */
+export interface StoreWatch {
+  stop(): void;
+}
+
+export interface Store {
+  /** Loads persisted state. Must be called once before any other method. */
+  open(): Promise<void>;
+  /** Flushes pending writes and closes. */
+  close(): Promise<void>;
+  /** The revision of the last committed write (0 for an empty store). */
+  currentRevision(): number;
+  /** Committed object at key, or undefined. */
+  get(key: string): StoredObject | undefined;
+  /**
+   * Committed objects whose key starts with prefix, sorted by key.
+   * @returns the objects and the revision the list is consistent at
+   */
+  list(prefix: string): { items: StoredObject[]; revision: number };
+  /** Number of committed objects under prefix (cheap; for metrics and quotas). */
+  count(prefix: string): number;
+  /**
+   * Reads the latest state of key (including writes in flight), calls fn, and commits what it
+   * returns durably. fn may throw (e.g. a Status error); then nothing is written.
+   * @returns the stored object after the write (or the current one for `none`), undefined if deleted or absent
+   */
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined>;
+  /**
+   * Delivers every committed event under prefix with revision > fromRevision, in order, first
+   * from history and then live.
+   * @throws RevisionCompactedError when fromRevision is older than the kept history
+   */
+  watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch;
+  /** The oldest revision a watch can still start from. */
+  oldestWatchableRevision(): number;
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Writes packages/crds/manifests/<crd name>.yaml from the TypeScript constants (built to dist/).
+// Run: npm run manifests -w @hcc/crds   (builds first). `--check` only compares and exits 1 on drift.
+// src/crds/manifests.test.ts runs the same comparison, so the YAML and the constants never drift.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
+
+/** Directory the manifests live in. */
+export const manifestsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'manifests');
+
+/**
+ * The exact text of a CRD manifest: a generated-file header, then YAML (2-space indent, no line
+ * folding, so `kubectl apply -f` and diffs see one line per field).
+ * @param {object} crd - an apiextensions.k8s.io/v1 CustomResourceDefinition
+ * @returns {string}
+ */
+export function manifestText(crd) {
+  const header = '# Generated from packages/crds/src/crds by scripts/write-manifests.mjs. Do not edit.\n';
+  return header + stringify(crd, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  const { allCRDs, manifestFileName } = await import('../dist/index.js');
+  await mkdir(manifestsDir, { recursive: true });
+  let drift = 0;
+  for (const crd of allCRDs) {
+    const file = join(manifestsDir, manifestFileName(crd));
+    const want = manifestText(crd);
+    const have = await readFile(file, 'utf8').catch(() => '');
+    if (have === want) continue;
+    drift++;
+    if (check) console.error(`out of date: ${file}`);
+    else await writeFile(file, want);
+  }
+  if (check && drift > 0) process.exit(1);
+  if (!check) console.log(`${allCRDs.length} manifests in ${manifestsDir} (${drift} rewritten)`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

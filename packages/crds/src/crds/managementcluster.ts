@@ -1,0 +1,112 @@
+/**
+ * The ManagementCluster CustomResourceDefinition (controlcenter.hcc.dev/v1alpha1, cluster-scoped): one
+ * object per management cluster, `spec` written by admins (or created by the syncer on first start),
+ * `status` written by that cluster's syncer every heartbeat. See DESIGN.md "Names that tests rely on".
+ */
+import {
+  ControlCenterGroup,
+  ControlCenterVersion,
+  ManagementClusterModes,
+  ManagementClusterTaintEffects,
+  PlatformTypes,
+  Resources,
+} from '../names.js';
+import type { CustomResourceDefinition, JSONSchemaProps } from './crd-types.js';
+import { arr, bool, cel, enumOf, int32, obj, str } from './schema/builders.js';
+import { conditionsSchema } from './schema/common.js';
+
+const count = (description: string): JSONSchemaProps => int32({ description, minimum: 0 });
+
+const specSchema: JSONSchemaProps = obj(
+  {
+    platforms: arr(enumOf(PlatformTypes), {
+      description: 'platforms lists the HyperShift platform types (spec.platform.type) this cluster can host. Empty: every platform.',
+      'x-kubernetes-list-type': 'set',
+    }),
+    capacity: count('capacity is the most HostedClusters this cluster may hold.'),
+    unschedulable: bool({ description: 'unschedulable cordons the cluster: no new placements, existing ones stay.' }),
+    mode: enumOf(ManagementClusterModes, {
+      description: 'mode is Pull (the syncer runs in the management cluster) or Push (the control center reaches it with kubeconfigSecretRef).',
+      default: 'Pull',
+    }),
+    kubeconfigSecretRef: obj(
+      {
+        name: str({ minLength: 1, maxLength: 253 }),
+        namespace: str({ maxLength: 63, description: 'namespace of the Secret; defaults to hcc-system.' }),
+        key: str({ maxLength: 253, description: 'key in the Secret holding the kubeconfig; defaults to kubeconfig.' }),
+      },
+      { description: 'kubeconfigSecretRef points at a Secret in the control center holding a kubeconfig for the cluster (Push mode).', required: ['name'] },
+    ),
+    taints: arr(
+      obj(
+        {
+          key: str({ minLength: 1, maxLength: 316 }),
+          value: str({ maxLength: 63 }),
+          effect: enumOf(ManagementClusterTaintEffects),
+        },
+        { required: ['key', 'effect'] },
+      ),
+      { description: 'taints keep HostedClusters away unless they tolerate them.', 'x-kubernetes-list-type': 'atomic' },
+    ),
+  },
+  {
+    description: 'spec is the desired state of the ManagementCluster.',
+    'x-kubernetes-validations': [
+      cel("!has(self.mode) || self.mode != 'Push' || has(self.kubeconfigSecretRef)", 'kubeconfigSecretRef is required when mode is Push'),
+    ],
+  },
+);
+
+const statusSchema: JSONSchemaProps = obj(
+  {
+    conditions: conditionsSchema('conditions: Ready reports whether the syncer heartbeats are current.'),
+    lastHeartbeatTime: str({ format: 'date-time', description: "lastHeartbeatTime is the RFC 3339 time of the syncer's last heartbeat." }),
+    namespaces: count('namespaces is the number of namespaces in the management cluster.'),
+    hostedClusters: count('hostedClusters is the number of HostedClusters the cluster holds.'),
+    budget: int32({ description: 'budget is the number of free slots: how many more HostedClusters the cluster can take.' }),
+    syncerVersion: str(),
+    supportedVersions: arr(str(), { description: "supportedVersions lists the OCP minor versions (4.17, ...) the cluster's HyperShift operator supports." }),
+    platforms: arr(str(), { description: 'platforms lists the platform types the syncer observed the cluster can host.' }),
+  },
+  { description: 'status is written by the syncer of this cluster.' },
+);
+
+/** `managementclusters.controlcenter.hcc.dev`. Treat as read-only; `structuredClone` before changing it. */
+export const managementClusterCRD: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${Resources.managementClusters}.${ControlCenterGroup}` },
+  spec: {
+    group: ControlCenterGroup,
+    names: {
+      kind: 'ManagementCluster',
+      listKind: 'ManagementClusterList',
+      plural: Resources.managementClusters,
+      singular: 'managementcluster',
+      shortNames: ['mc'],
+    },
+    scope: 'Cluster',
+    versions: [
+      {
+        name: ControlCenterVersion,
+        served: true,
+        storage: true,
+        additionalPrinterColumns: [
+          { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status', description: 'Syncer heartbeat current' },
+          { name: 'Budget', type: 'integer', jsonPath: '.status.budget', description: 'Free HostedCluster slots' },
+          { name: 'Hosted', type: 'integer', jsonPath: '.status.hostedClusters', description: 'HostedClusters held' },
+          { name: 'Capacity', type: 'integer', jsonPath: '.spec.capacity', description: 'Most HostedClusters allowed', priority: 1 },
+          { name: 'Platforms', type: 'string', jsonPath: '.spec.platforms', description: 'Platform types it can host', priority: 1 },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+        schema: {
+          openAPIV3Schema: obj(
+            { apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec: specSchema, status: statusSchema },
+            { description: 'ManagementCluster is a cluster running the HyperShift operator that hcc may place HostedClusters on.' },
+          ),
+        },
+        subresources: { status: {} },
+      },
+    ],
+  },
+};

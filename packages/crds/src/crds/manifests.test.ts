@@ -1,0 +1,23 @@
+/**
+ * The committed YAML under packages/crds/manifests/ is what `kubectl apply -f` installs; it must equal
+ * the TypeScript constants. On failure run `npm run manifests -w @hcc/crds` and commit the result.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+// @ts-expect-error: plain ESM script without type declarations
+import { manifestText, manifestsDir } from '../../scripts/write-manifests.mjs';
+import { allCRDs, manifestFileName } from './index.js';
+
+describe('manifests', () => {
+  it.each(allCRDs.map((crd) => ({ name: manifestFileName(crd), input: crd })))('$name matches the constant', ({ name, input }) => {
+    const text = readFileSync(join(manifestsDir as string, name), 'utf8');
+    expect(parse(text)).toEqual(JSON.parse(JSON.stringify(input)));
+    expect(text, 'formatting drifted: run npm run manifests -w @hcc/crds').toBe((manifestText as (crd: unknown) => string)(input));
+  });
+
+  it('holds no other files', () => {
+    expect(readdirSync(manifestsDir as string).sort()).toEqual(allCRDs.map(manifestFileName).sort());
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Names shared by every hcc component: API groups, labels, annotations, finalizers, condition
+ * types and reasons. Import these; never spell them again. See DESIGN.md "Names that tests rely on".
+ */
+
+/** hcc's own API group and version (ManagementCluster lives here). */
+export const ControlCenterGroup = 'controlcenter.hcc.dev';
+export const ControlCenterVersion = 'v1alpha1';
+export const ControlCenterAPIVersion = `${ControlCenterGroup}/${ControlCenterVersion}`;
+
+/** HyperShift's API group and the one version current HyperShift serves. */
+export const HyperShiftGroup = 'hypershift.openshift.io';
+export const HyperShiftVersion = 'v1beta1';
+export const HyperShiftAPIVersion = `${HyperShiftGroup}/${HyperShiftVersion}`;
+
+/** Resource (lowercase plural) names. */
+export const Resources = {
+  hostedClusters: 'hostedclusters',
+  nodePools: 'nodepools',
+  managementClusters: 'managementclusters',
+} as const;
+
+/** Placement label on a virtual HostedCluster and its NodePools; value: the ManagementCluster name. */
+export const LabelManagementCluster = 'controlcenter.hcc.dev/management-cluster';
+
+/**
+ * Annotation on a HostedCluster holding a label selector (Kubernetes selector string syntax,
+ * e.g. `region=us-east,provider in (aws)`) matched against ManagementCluster labels.
+ */
+export const AnnotationManagementClusterSelector = 'controlcenter.hcc.dev/management-cluster-selector';
+
+/** Finalizer the syncer puts on virtual objects it replicated. */
+export const FinalizerSyncer = 'controlcenter.hcc.dev/syncer';
+
+/**
+ * Per-cluster state label on Secrets and ConfigMaps referenced by objects placed on a
+ * management cluster, after kcp's `state.workload.kcp.io/<syncTarget>` labels: key
+ * `state.controlcenter.hcc.dev/<ManagementCluster name>`, value {@link StateSync}.
+ * The syncer of that cluster watches with this label as its selector.
+ * @param managementCluster - ManagementCluster name (a DNS label, at most 63 characters)
+ */
+export const stateLabelKey = (managementCluster: string): string =>
+  `state.controlcenter.hcc.dev/${managementCluster}`;
+export const StateSync = 'Sync';
+
+/** Label the syncer puts on every object it created downstream; value: ManagementCluster name. */
+export const LabelSyncedBy = 'controlcenter.hcc.dev/synced-by';
+/** Annotation on downstream copies: the upstream object's uid. */
+export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
+/** Annotation on downstream copies: the upstream object's metadata.generation they were built from. */
+export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-generation';
+
+/** Namespace in the control center holding syncer Leases and hcc's own Events. */
+export const SystemNamespace = 'hcc-system';
+
+/** Placement condition on a virtual HostedCluster. */
+export const ConditionScheduled = 'Scheduled';
+export const ReasonScheduled = 'Scheduled';
+export const ReasonUnschedulable = 'Unschedulable';
+
+/** ManagementCluster condition set from the syncer's heartbeat. */
+export const ConditionReady = 'Ready';
+export const ReasonHeartbeat = 'SyncerHeartbeat';
+export const ReasonHeartbeatExpired = 'HeartbeatExpired';
+
+/** HyperShift's own finalizer on HostedClusters and NodePools (added by its operator). */
+export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';
+
+/** HyperShift platform types (`spec.platform.type`). */
+export const PlatformTypes = ['AWS', 'Azure', 'KubeVirt', 'Agent', 'None', 'IBMCloud', 'PowerVS', 'OpenStack', 'GCP'] as const;
+export type PlatformType = (typeof PlatformTypes)[number];
+
+/** ManagementCluster `spec.mode` values: Pull = syncer inside the cluster, Push = control center dials out. */
+export const ManagementClusterModes = ['Pull', 'Push'] as const;
+
+/** Effects a ManagementCluster `spec.taints[]` entry may carry (kube-scheduler's, minus NoExecute). */
+export const ManagementClusterTaintEffects = ['NoSchedule', 'PreferNoSchedule'] as const;
+export type ManagementClusterTaintEffect = (typeof ManagementClusterTaintEffects)[number];

@@ -1,0 +1,109 @@
+/**
+ * Step: make sure the two Secrets users fetch from a HostedCluster's namespace exist, owned by the
+ * HostedCluster (controller ownerReference) and annotated with its key:
+ * - `<name>-admin-kubeconfig`, key `kubeconfig`: an admin kubeconfig for
+ *   `https://api.<name>.<spec.dns.baseDomain>:6443` (certificate data is a placeholder: there is no
+ *   real API server behind it);
+ * - `<name>-kubeadmin-password`, key `password`: a random `xxxxx-xxxxx-xxxxx-xxxxx` password, unless
+ *   `spec.configuration.oauth` is set (HyperShift then makes no kubeadmin user).
+ * Existing Secrets are left alone: the password is generated once.
+ */
+import { keyOf, type KubeObject } from '@hcc/client';
+import { HyperShiftAPIVersion, type HostedCluster, type OwnerReference } from '@hcc/crds';
+import { AnnotationHostedCluster, DefaultBaseDomain, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import type { Step } from '../../step.js';
+import { randomString } from './hostedcluster-reconcile-default-ids.js';
+import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const placeholderPEM = (kind: string) =>
+  `-----BEGIN ${kind}-----\naHlwZXJzaGlmdC1zaW06IG5vdCBhIHJlYWwga2V5\n-----END ${kind}-----\n`;
+
+/** `spec.dns.baseDomain`, or {@link DefaultBaseDomain}. */
+export function baseDomainOf(hc: HostedCluster): string {
+  const dns = hc.spec.dns as { baseDomain?: string } | undefined;
+  return dns?.baseDomain || DefaultBaseDomain;
+}
+
+/** The hosted cluster's API server URL as its kubeconfig names it. */
+export const apiServerURL = (hc: HostedCluster): string => `https://api.${hc.metadata.name}.${baseDomainOf(hc)}:6443`;
+
+/** True when `spec.configuration.oauth` is set: no kubeadmin password then. */
+export const hasExplicitOAuth = (hc: HostedCluster): boolean =>
+  Boolean((hc.spec.configuration as { oauth?: unknown } | undefined)?.oauth);
+
+/** An admin kubeconfig (YAML) for the hosted cluster, shaped like the one HyperShift writes. */
+export function adminKubeconfig(hc: HostedCluster): string {
+  return [
+    'apiVersion: v1',
+    'clusters:',
+    '- cluster:',
+    `    certificate-authority-data: ${b64(placeholderPEM('CERTIFICATE'))}`,
+    `    server: ${apiServerURL(hc)}`,
+    '  name: cluster',
+    'contexts:',
+    '- context:',
+    '    cluster: cluster',
+    '    namespace: default',
+    '    user: admin',
+    '  name: admin',
+    'current-context: admin',
+    'kind: Config',
+    'preferences: {}',
+    'users:',
+    '- name: admin',
+    '  user:',
+    `    client-certificate-data: ${b64(placeholderPEM('CERTIFICATE'))}`,
+    `    client-key-data: ${b64(placeholderPEM('RSA PRIVATE KEY'))}`,
+    '',
+  ].join('\n');
+}
+
+/** A kubeadmin-style password: four groups of five characters. */
+export const kubeadminPassword = (random: () => number): string =>
+  Array.from({ length: 4 }, () => randomString(5, random)).join('-');
+
+/** The controller ownerReference pointing at a HostedCluster. */
+export function hostedClusterOwnerReference(hc: HostedCluster): OwnerReference {
+  return {
+    apiVersion: HyperShiftAPIVersion,
+    kind: 'HostedCluster',
+    name: hc.metadata.name!,
+    uid: hc.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+function secret(hc: HostedCluster, name: string, key: string, value: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name,
+      namespace: hc.metadata.namespace,
+      annotations: { [AnnotationHostedCluster]: keyOf(hc) },
+      ownerReferences: [hostedClusterOwnerReference(hc)],
+    },
+    type: 'Opaque',
+    data: { [key]: b64(value) },
+  };
+}
+
+export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'random'>): Step<HostedCluster> {
+  return {
+    name: 'ensureCLISecrets',
+    async run(hc) {
+      const namespace = hc.metadata.namespace!;
+      const kubeconfigName = kubeconfigSecretName(hc.metadata.name!);
+      if (!deps.getSecret(namespace, kubeconfigName)) {
+        await deps.createSecret(secret(hc, kubeconfigName, 'kubeconfig', adminKubeconfig(hc)));
+      }
+      const passwordName = kubeadminPasswordSecretName(hc.metadata.name!);
+      if (!hasExplicitOAuth(hc) && !deps.getSecret(namespace, passwordName)) {
+        await deps.createSecret(secret(hc, passwordName, 'password', kubeadminPassword(deps.random)));
+      }
+      return 'continue';
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * What the sim can tell about an OCP release image without pulling it: the version from the tag
+ * (`quay.io/openshift-release-dev/ocp-release:4.14.0-x86_64` → `4.14.0`), the payload
+ * architecture from the arch suffix, and whether the operator's supported versions allow it
+ * (the checks and messages of HyperShift's `supportedversion.IsValidReleaseVersion`).
+ * @see https://github.com/openshift/hypershift/blob/main/support/supportedversion/version.go
+ */
+import { DefaultReleaseVersion } from './names.js';
+
+/** A parsed `major.minor.patch[-pre]` version. */
+export interface ReleaseVersion {
+  major: number;
+  minor: number;
+  patch: number;
+  /** Pre-release part without the dash (`rc.1`, `0.nightly-2024-05-01-123456`), or `''`. */
+  pre: string;
+}
+
+const archSuffix = /-(x86_64|amd64|aarch64|arm64|ppc64le|s390x|multi)$/;
+const semverRe = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
+
+/** Parses `4.14.0` or `4.16.0-rc.1`; undefined when it is not such a version. */
+export function parseVersion(s: string): ReleaseVersion | undefined {
+  const m = semverRe.exec(s);
+  if (!m) return undefined;
+  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), pre: m[4] ?? '' };
+}
+
+/** `4.14.0` / `4.16.0-rc.1`. */
+export const formatVersion = (v: ReleaseVersion): string => `${v.major}.${v.minor}.${v.patch}${v.pre ? `-${v.pre}` : ''}`;
+
+/** The image's tag, or `''` for a digest reference or an image without a tag. */
+function imageTag(image: string): string {
+  if (image.includes('@')) return '';
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  return colon > lastSlash ? image.slice(colon + 1) : '';
+}
+
+/**
+ * The OCP version a release image carries in its tag, without the arch suffix:
+ * `ocp-release:4.14.0-x86_64` → `4.14.0`, `ocp-release:4.16.0-rc.2-multi` → `4.16.0-rc.2`.
+ * Anything else (a digest, `latest`) gives {@link DefaultReleaseVersion}.
+ */
+export function versionFromImage(image: string | undefined): string {
+  const tag = imageTag(image ?? '').replace(archSuffix, '');
+  const v = parseVersion(tag);
+  return v ? formatVersion(v) : DefaultReleaseVersion;
+}
+
+/**
+ * `status.payloadArch` as HyperShift reports it: `Multi`, `ARM64`, `PPC64LE`, `S390X`, else `AMD64`.
+ */
+export function payloadArchFromImage(image: string | undefined): string {
+  const m = archSuffix.exec(imageTag(image ?? ''));
+  switch (m?.[1]) {
+    case 'multi':
+      return 'Multi';
+    case 'aarch64':
+    case 'arm64':
+      return 'ARM64';
+    case 'ppc64le':
+      return 'PPC64LE';
+    case 's390x':
+      return 'S390X';
+    default:
+      return 'AMD64';
+  }
+}
+
+/** `4.18` → `{4, 18, 0}`; undefined when unparsable. */
+function minorVersion(s: string): ReleaseVersion | undefined {
+  const m = /^(\d+)\.(\d+)$/.exec(s.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: 0, pre: '' } : undefined;
+}
+
+const quoted = (v: ReleaseVersion) => JSON.stringify(formatVersion(v));
+
+/**
+ * Checks a release version against the operator's supported minors, as HyperShift does before it
+ * rolls a release out. Returns the upstream error message, or undefined when the version is fine.
+ * @param version - version to roll out, e.g. `4.19.1`
+ * @param currentVersion - version the cluster is at (for the y-stream downgrade check), if any
+ * @param supportedVersions - supported `major.minor` list in any order, e.g. `['4.18', '4.17']`
+ * @param platformType - `spec.platform.type`, named in the minimum-version message
+ */
+export function validateReleaseVersion(
+  version: string,
+  currentVersion: string | undefined,
+  supportedVersions: readonly string[],
+  platformType: string,
+): string | undefined {
+  const v = parseVersion(version);
+  if (!v) return undefined; // nothing to compare; the tag was not a version
+  if (v.major < 4 || (v.major === 4 && v.minor < 8)) return `releases before 4.8 are not supported. Attempting to use: ${quoted(v)}`;
+  const cur = currentVersion ? parseVersion(currentVersion) : undefined;
+  if (cur && cur.major === v.major && cur.minor > v.minor) {
+    return `y-stream downgrade from ${quoted(cur)} to ${quoted(v)} is not supported`;
+  }
+  const minors = supportedVersions.map(minorVersion).filter((x): x is ReleaseVersion => x !== undefined);
+  if (minors.length === 0) return undefined;
+  const byAge = (a: ReleaseVersion, b: ReleaseVersion) => a.major - b.major || a.minor - b.minor;
+  const sorted = [...minors].sort(byAge);
+  const min = sorted[0]!;
+  const max = sorted[sorted.length - 1]!;
+  if (v.major > max.major || (v.major === max.major && v.minor > max.minor)) {
+    return `the latest version supported is: ${quoted(max)}. Attempting to use: ${quoted(v)}`;
+  }
+  if (v.major < min.major || (v.major === min.major && v.minor < min.minor)) {
+    return `the minimum version supported for platform ${platformType} is: ${quoted(min)}. Attempting to use: ${quoted(v)}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,91 @@
+/**
+ * Propagates a HostedCluster's placement to what travels with it, so each syncer can watch just
+ * its own objects with a label selector:
+ * - a NodePool gets the HostedCluster's placement label (`spec.clusterName` names the HC);
+ * - a Secret or ConfigMap referenced by a placed HostedCluster or NodePool gets the state label
+ *   `state.controlcenter.hcc.dev/<cluster>: Sync` for every cluster that needs it, and loses it
+ *   when nothing placed there references it any more (kcp's syncer does the same with
+ *   `state.workload.kcp.io/<syncTarget>`).
+ * Keys are `<Kind>/<namespace>/<name>`. A placement label, once set on a NodePool, is never changed.
+ */
+import {
+  hostedClusterReferences,
+  LabelManagementCluster,
+  nodePoolReferences,
+  stateLabelKey,
+  StateSync,
+  type HostedCluster,
+  type KubeObject,
+  type NodePool,
+} from '@hcc/crds';
+import type { Lister, ReconcileResult } from '@hcc/client';
+
+/** Label key prefix of per-cluster state labels. */
+export const StateLabelPrefix = 'state.controlcenter.hcc.dev/';
+
+/** Index names used by the propagation controller. */
+export const Indexes = {
+  /** HostedClusters and NodePools by referenced Secret key `ns/name`. */
+  bySecret: 'bySecret',
+  /** ... by referenced ConfigMap key. */
+  byConfigMap: 'byConfigMap',
+  /** NodePools by their HostedCluster key `ns/clusterName`. */
+  byHostedCluster: 'byHostedCluster',
+} as const;
+
+/** Keys `ns/name` of the Secrets and ConfigMaps an HC or NP references. */
+export function referencedKeys(obj: HostedCluster | NodePool, kind: 'HostedCluster' | 'NodePool'): { secrets: string[]; configMaps: string[] } {
+  const refs = kind === 'HostedCluster' ? hostedClusterReferences(obj as HostedCluster) : nodePoolReferences(obj as NodePool);
+  const ns = obj.metadata.namespace ?? '';
+  return { secrets: refs.secrets.map((n) => `${ns}/${n}`), configMaps: refs.configMaps.map((n) => `${ns}/${n}`) };
+}
+
+/** What the reconciler reads and writes. */
+export interface PropagationDeps {
+  hostedClusters: Lister<HostedCluster>;
+  nodePools: Lister<NodePool>;
+  secrets: Lister<KubeObject>;
+  configMaps: Lister<KubeObject>;
+  /** Merge-patches metadata.labels (null removes a label) of `kind` ns/name. */
+  patchLabels(kind: 'NodePool' | 'Secret' | 'ConfigMap', namespace: string, name: string, labels: Record<string, string | null>): Promise<void>;
+}
+
+/** The cluster a NodePool belongs on: its own label, else its HostedCluster's. */
+function clusterOfNodePool(deps: PropagationDeps, np: NodePool): string | undefined {
+  const own = np.metadata.labels?.[LabelManagementCluster];
+  if (own) return own;
+  const hc = deps.hostedClusters.get(`${np.metadata.namespace}/${np.spec?.clusterName}`);
+  return hc?.metadata.labels?.[LabelManagementCluster];
+}
+
+/** Reconciles one key `<Kind>/<ns>/<name>`. */
+export async function reconcilePropagation(deps: PropagationDeps, key: string): Promise<ReconcileResult> {
+  const [kind, ns, name] = key.split('/') as ['NodePool' | 'Secret' | 'ConfigMap', string, string];
+  const objKey = `${ns}/${name}`;
+  if (kind === 'NodePool') {
+    const np = deps.nodePools.get(objKey);
+    if (!np || np.metadata.labels?.[LabelManagementCluster]) return;
+    const hc = deps.hostedClusters.get(`${ns}/${np.spec?.clusterName}`);
+    const cluster = hc?.metadata.labels?.[LabelManagementCluster];
+    if (cluster) await deps.patchLabels('NodePool', ns, name, { [LabelManagementCluster]: cluster });
+    return;
+  }
+  const lister = kind === 'Secret' ? deps.secrets : deps.configMaps;
+  const obj = lister.get(objKey);
+  if (!obj) return;
+  const index = kind === 'Secret' ? Indexes.bySecret : Indexes.byConfigMap;
+  const want = new Set<string>();
+  for (const hc of deps.hostedClusters.byIndex(index, objKey)) {
+    const c = hc.metadata.labels?.[LabelManagementCluster];
+    if (c) want.add(c);
+  }
+  for (const np of deps.nodePools.byIndex(index, objKey)) {
+    const c = clusterOfNodePool(deps, np);
+    if (c) want.add(c);
+  }
+  const patch: Record<string, string | null> = {};
+  const labels = obj.metadata.labels ?? {};
+  for (const c of want) if (labels[stateLabelKey(c)] !== StateSync) patch[stateLabelKey(c)] = StateSync;
+  for (const k of Object.keys(labels)) if (k.startsWith(StateLabelPrefix) && !want.has(k.slice(StateLabelPrefix.length))) patch[k] = null;
+  if (Object.keys(patch).length) await deps.patchLabels(kind, ns, name, patch);
+}

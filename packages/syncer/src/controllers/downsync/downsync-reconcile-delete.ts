@@ -1,0 +1,37 @@
+/**
+ * Deletion, both ways it happens:
+ * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
+ *   hcc made (only copies carrying `synced-by: <this cluster>`);
+ * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
+ *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream.
+ * Nothing is orphaned in the management cluster.
+ */
+import { FinalizerSyncer, LabelSyncedBy } from '@hcc/crds';
+import { finalizedKinds, type DownsyncDeps, type Step } from './types.js';
+
+/** How often to look again while the operator tears a HostedCluster down, in milliseconds. */
+export const teardownPollMs = 2000;
+
+export const deleteDownstream = (deps: DownsyncDeps): Step => ({
+  name: 'deleteDownstream',
+  async run(req) {
+    const { upstream: up, downstream: down } = req;
+    const ours = down?.metadata.labels?.[LabelSyncedBy] === deps.cluster;
+    if (!up) {
+      if (down && ours && !down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
+      return 'stop';
+    }
+    if (!up.metadata.deletionTimestamp) return 'continue';
+    if (down && ours) {
+      if (!down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
+      // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.
+      return { requeueAfterMs: teardownPollMs };
+    }
+    if (finalizedKinds.has(req.kind) && up.metadata.finalizers?.includes(FinalizerSyncer)) {
+      await deps.upstream.patch(req.kind, req.namespace, req.name, {
+        metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: up.metadata.finalizers.filter((f) => f !== FinalizerSyncer) },
+      });
+    }
+    return 'stop';
+  },
+});

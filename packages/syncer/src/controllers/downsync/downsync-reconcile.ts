@@ -1,0 +1,37 @@
+/**
+ * Downsync: makes the management cluster hold exactly what is placed on it. One key is
+ * `<Kind>/<namespace>/<name>` for a HostedCluster, NodePool, Secret or ConfigMap. Read the steps
+ * in order; each decides one thing and may stop the pass.
+ */
+import type { ReconcileResult } from '@hcc/client';
+import { deleteDownstream } from './downsync-reconcile-delete.js';
+import { ensureSyncerFinalizer } from './downsync-reconcile-finalizer.js';
+import { adoptOperatorFields } from './downsync-reconcile-adopt.js';
+import { applyDownstream } from './downsync-reconcile-apply.js';
+import type { DownsyncDeps, Step, SyncKind } from './types.js';
+
+/** The ordered steps of one pass. */
+export const downsyncSteps = (deps: DownsyncDeps): Step[] => [
+  deleteDownstream(deps), // upstream gone or terminating: remove the copy, then our finalizer
+  ensureSyncerFinalizer(deps), // adds the upstream finalizer, then stops (the write returns as an event)
+  adoptOperatorFields(deps), // clusterID/infraID the operator generated go up before anything can wipe them
+  applyDownstream(deps), // create or update the copy
+];
+
+/** Splits a downsync key `<Kind>/<ns>/<name>`. */
+export function parseSyncKey(key: string): { kind: SyncKind; namespace: string; name: string; objKey: string } {
+  const [kind, namespace, name] = key.split('/') as [SyncKind, string, string];
+  return { kind, namespace, name, objKey: `${namespace}/${name}` };
+}
+
+/** Reconciles one key. */
+export async function reconcileDownsync(deps: DownsyncDeps, steps: Step[], key: string): Promise<ReconcileResult> {
+  const { kind, namespace, name, objKey } = parseSyncKey(key);
+  const req = { kind, key, namespace, name, upstream: deps.getUpstream(kind, objKey), downstream: deps.getDownstream(kind, objKey) };
+  for (const step of steps) {
+    const r = await step.run(req);
+    if (r === 'continue') continue;
+    if (r === 'stop') return;
+    return r;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Shapes shared by the downsync steps: the kinds it replicates, what each copies, and the
+ * getters and writers a step receives (never an informer or a raw client; STYLE.md §2).
+ */
+import type { KubeObject } from '@hcc/crds';
+import type { Logger } from 'pino';
+
+/** The kinds the syncer replicates downstream. */
+export type SyncKind = 'HostedCluster' | 'NodePool' | 'Secret' | 'ConfigMap';
+
+/** Top-level fields copied from upstream to downstream, per kind. */
+export const payloadKeys: Record<SyncKind, string[]> = {
+  HostedCluster: ['spec'],
+  NodePool: ['spec'],
+  Secret: ['type', 'data', 'immutable'],
+  ConfigMap: ['data', 'binaryData', 'immutable'],
+};
+
+/** Kinds the syncer holds with its finalizer upstream (and waits on downstream finalizers for). */
+export const finalizedKinds = new Set<SyncKind>(['HostedCluster', 'NodePool']);
+
+/** Writes to one side; every method throws the API error (409s are retried by the worker). */
+export interface SideWriter {
+  /** Reads the live object (bypassing caches); undefined when absent. */
+  get(kind: SyncKind, namespace: string, name: string): Promise<KubeObject | undefined>;
+  create(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
+  update(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
+  /** JSON merge patch of the main resource. */
+  patch(kind: SyncKind, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  delete(kind: SyncKind, namespace: string, name: string): Promise<void>;
+}
+
+/** What a downsync step may use. */
+export interface DownsyncDeps {
+  /** This management cluster's name. */
+  cluster: string;
+  /** Upstream (control center) object from the informer cache. */
+  getUpstream(kind: SyncKind, key: string): KubeObject | undefined;
+  /** Downstream (management cluster) object from the informer cache. */
+  getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
+  upstream: SideWriter;
+  downstream: SideWriter;
+  /** Creates the namespace downstream when missing. */
+  ensureDownstreamNamespace(name: string): Promise<void>;
+  log: Logger;
+}
+
+/** One pass over one key. */
+export interface DownsyncRequest {
+  kind: SyncKind;
+  key: string;
+  namespace: string;
+  name: string;
+  upstream: KubeObject | undefined;
+  downstream: KubeObject | undefined;
+}
+
+/** What a step decides: go on, stop this pass (done, or a write will bring an event), or look again later. */
+export type StepResult = 'continue' | 'stop' | { requeueAfterMs: number };
+
+/** A named step of a reconcile. */
+export interface Step {
+  name: string;
+  run(req: DownsyncRequest): Promise<StepResult>;
+}

@@ -1,0 +1,129 @@
+/**
+ * Registers this syncer's ManagementCluster in the control center (creating it with the
+ * configured platforms and capacity when absent), then every heartbeat interval renews the
+ * Lease `hcc-system/<cluster>` and writes the cluster's status. A failed heartbeat is retried at
+ * the next tick; the scheduler marks the cluster not Ready if heartbeats stop.
+ */
+import type { Logger } from 'pino';
+import { isAlreadyExists, isConflict, isNotFound, type RestClient } from '@hcc/client';
+import {
+  ControlCenterAPIVersion,
+  LeaseResource,
+  ManagementClusterResource,
+  SystemNamespace,
+  type ManagementCluster,
+} from '@hcc/crds';
+import { heartbeatStatus, type Observation } from './heartbeat-status.js';
+
+export interface HeartbeatOptions {
+  cluster: string;
+  upstream: RestClient;
+  /** Observes the management cluster (counts), fresh for each heartbeat. */
+  observe(): Promise<Observation>;
+  /** spec for a ManagementCluster created by this syncer. */
+  initialSpec: ManagementCluster['spec'];
+  /** Labels for a ManagementCluster created by this syncer. */
+  labels?: Record<string, string>;
+  identity: string;
+  syncerVersion: string;
+  /** Between heartbeats, in milliseconds (default 10 000). */
+  intervalMs: number;
+  /** Lease duration written to the Lease, in seconds. */
+  leaseDurationSeconds: number;
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+/** Creates the ManagementCluster if absent; fills spec fields it lacks. */
+export async function register(opts: HeartbeatOptions): Promise<ManagementCluster> {
+  try {
+    const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster);
+    const missing: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(opts.initialSpec ?? {})) if (v !== undefined && (mc.spec ?? {})[k] === undefined) missing[k] = v;
+    if (Object.keys(missing).length) {
+      return await opts.upstream.patch<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster, { spec: missing }, 'merge');
+    }
+    return mc;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  try {
+    return await opts.upstream.create<ManagementCluster>(ManagementClusterResource, undefined, {
+      apiVersion: ControlCenterAPIVersion,
+      kind: 'ManagementCluster',
+      metadata: { name: opts.cluster, labels: opts.labels ?? {} },
+      spec: opts.initialSpec ?? {},
+    });
+  } catch (err) {
+    if (isAlreadyExists(err)) return register(opts);
+    throw err;
+  }
+}
+
+const microTime = (d: Date) => d.toISOString().replace(/Z$/, '000Z');
+
+/** Renews the syncer's Lease. */
+async function renewLease(opts: HeartbeatOptions, now: Date): Promise<void> {
+  const spec = { holderIdentity: opts.identity, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: microTime(now) };
+  try {
+    const lease = await opts.upstream.get<{ metadata: { resourceVersion?: string }; spec?: Record<string, unknown> }>(LeaseResource, SystemNamespace, opts.cluster);
+    await opts.upstream.update(LeaseResource, SystemNamespace, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: opts.cluster, namespace: SystemNamespace, resourceVersion: lease.metadata.resourceVersion },
+      spec: { ...(lease.spec ?? {}), ...spec, ...(lease.spec?.holderIdentity !== opts.identity ? { acquireTime: microTime(now) } : {}) },
+    });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await opts.upstream.create(LeaseResource, SystemNamespace, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: opts.cluster, namespace: SystemNamespace },
+      spec: { ...spec, acquireTime: microTime(now) },
+    });
+  }
+}
+
+/** One heartbeat: Lease, then status. */
+export async function beat(opts: HeartbeatOptions): Promise<void> {
+  const now = new Date();
+  const obs = await opts.observe();
+  await renewLease(opts, now);
+  const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster).catch(async (err) => {
+    if (isNotFound(err)) return register(opts); // deleted centrally: register again
+    throw err;
+  });
+  const status = heartbeatStatus(mc, obs, now, opts.syncerVersion);
+  await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
+    subresource: 'status',
+  });
+}
+
+/** Runs heartbeats until the signal aborts. Resolves after the first successful heartbeat. */
+export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
+  await register(opts);
+  let first = true;
+  let resolveFirst!: () => void;
+  const firstDone = new Promise<void>((r) => (resolveFirst = r));
+  const tick = async () => {
+    if (opts.signal.aborted) return;
+    try {
+      await beat(opts);
+      if (first) {
+        first = false;
+        resolveFirst();
+      }
+      opts.logger.debug({ controller: 'heartbeat', cluster: opts.cluster }, 'heartbeat');
+    } catch (err) {
+      if (isConflict(err)) setTimeout(() => void tick(), 100);
+      else opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
+    }
+  };
+  const timer = setInterval(() => void tick(), opts.intervalMs);
+  opts.signal.addEventListener('abort', () => {
+    clearInterval(timer);
+    resolveFirst();
+  });
+  await tick();
+  await firstDone;
+}

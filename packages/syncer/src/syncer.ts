@@ -1,0 +1,235 @@
+/**
+ * Wiring of one syncer: the upstream side (the control center, where it watches only what is
+ * placed on its management cluster) and the downstream side (the management cluster). Informers
+ * feed two keyed work queues: downsync (copies and deletions downstream) and upsync (status and
+ * status-referenced Secrets upstream). Heartbeats register the ManagementCluster and report its
+ * budget. Decisions live in controllers/; this file only connects events to keys.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import client from 'prom-client';
+import {
+  deletedObject,
+  Informer,
+  isAlreadyExists,
+  isNotFound,
+  keyOf,
+  WorkQueue,
+  type RestClient,
+} from '@hcc/client';
+import {
+  ConfigMapResource,
+  HostedClusterResource,
+  LabelManagementCluster,
+  LabelSyncedBy,
+  NamespaceResource,
+  NodePoolResource,
+  SecretResource,
+  stateLabelKey,
+  StateSync,
+  type KubeObject,
+  type ManagementCluster,
+  type ResourceAddress,
+} from '@hcc/crds';
+import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
+import type { DownsyncDeps, SideWriter, SyncKind } from './controllers/downsync/types.js';
+import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
+import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
+
+/** The syncer's version, reported in ManagementCluster status. */
+export const SyncerVersion = '0.1.0';
+
+const refs: Record<SyncKind, ResourceAddress> = {
+  HostedCluster: HostedClusterResource,
+  NodePool: NodePoolResource,
+  Secret: SecretResource,
+  ConfigMap: ConfigMapResource,
+};
+const kinds = Object.keys(refs) as SyncKind[];
+const apiVersions: Record<SyncKind, string> = {
+  HostedCluster: 'hypershift.openshift.io/v1beta1',
+  NodePool: 'hypershift.openshift.io/v1beta1',
+  Secret: 'v1',
+  ConfigMap: 'v1',
+};
+
+/** Options of {@link runSyncer}. */
+export interface SyncerOptions {
+  /** The ManagementCluster name (a DNS label). */
+  cluster: string;
+  /** Client of the control center. */
+  upstream: RestClient;
+  /** Client of the management cluster. */
+  downstream: RestClient;
+  logger: Logger;
+  signal: AbortSignal;
+  /** spec of the ManagementCluster when this syncer creates it. */
+  initialSpec?: ManagementCluster['spec'];
+  /** Labels of the ManagementCluster when this syncer creates it (region, provider, ...). */
+  labels?: Record<string, string>;
+  /** Between heartbeats, in milliseconds (default 10 000). */
+  heartbeatIntervalMs?: number;
+  /** Concurrent workers per queue (default 4). */
+  workers?: number;
+  /** Namespace of the operator's supported-versions ConfigMap (default `hypershift`). */
+  operatorNamespace?: string;
+  metricsRegistry?: client.Registry;
+}
+
+/** A running syncer. */
+export interface RunningSyncer {
+  /** '' when ready, else why not. */
+  readiness(): string;
+  done: Promise<void>;
+}
+
+/** Starts a syncer; it runs until `signal` aborts. */
+export function runSyncer(opts: SyncerOptions): RunningSyncer {
+  let state = 'starting';
+  const done = run(opts, (s) => (state = s));
+  return { readiness: () => (state === 'ready' ? '' : state), done };
+}
+
+function writer(c: RestClient): SideWriter {
+  return {
+    get: async (kind, ns, name) => {
+      try {
+        return await c.get<KubeObject>(refs[kind], ns, name);
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
+    create: (kind, obj) => c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
+    update: (kind, obj) => c.update(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
+    patch: (kind, ns, name, patch) => c.patch(refs[kind], ns, name, patch, 'merge'),
+    delete: async (kind, ns, name) => {
+      try {
+        await c.delete(refs[kind], ns, name);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
+  };
+}
+
+async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<void> {
+  const { cluster, upstream, downstream, logger: log, signal } = opts;
+  const registry = opts.metricsRegistry ?? new client.Registry();
+  const upInformers = {} as Record<SyncKind, Informer<KubeObject>>;
+  const downInformers = {} as Record<SyncKind, Informer<KubeObject>>;
+  const placed = `${LabelManagementCluster}=${cluster}`;
+  const state = `${stateLabelKey(cluster)}=${StateSync}`;
+  const ours = `${LabelSyncedBy}=${cluster}`;
+  for (const k of kinds) {
+    const workload = k === 'HostedCluster' || k === 'NodePool';
+    upInformers[k] = new Informer({ client: upstream, ref: refs[k], labelSelector: workload ? placed : state, logger: log });
+    // Downstream HostedClusters and NodePools are watched whole: every HostedCluster counts against the budget.
+    downInformers[k] = new Informer({ client: downstream, ref: refs[k], labelSelector: workload ? undefined : ours, logger: log });
+  }
+  const downsync = new WorkQueue();
+  const upsync = new WorkQueue();
+  for (const k of kinds) {
+    const toKey = (o: KubeObject | Parameters<typeof deletedObject>[0]) => `${k}/${keyOf(o as KubeObject)}`;
+    const both = (o: KubeObject) => {
+      downsync.add(toKey(o));
+      if (k === 'HostedCluster' || k === 'NodePool') upsync.add(toKey(o));
+    };
+    upInformers[k].addEventHandler({ onAdd: both, onUpdate: (_o, n) => both(n), onDelete: (d) => downsync.add(toKey(deletedObject(d))) });
+    downInformers[k].addEventHandler({ onAdd: both, onUpdate: (_o, n) => both(n), onDelete: (d) => downsync.add(toKey(deletedObject(d))) });
+  }
+  const knownNamespaces = new Set<string>();
+  const deps: DownsyncDeps = {
+    cluster,
+    getUpstream: (k, key) => upInformers[k].lister.get(key),
+    getDownstream: (k, key) => downInformers[k].lister.get(key),
+    upstream: writer(upstream),
+    downstream: writer(downstream),
+    ensureDownstreamNamespace: async (ns) => {
+      if (knownNamespaces.has(ns)) return;
+      try {
+        await downstream.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [LabelSyncedBy]: cluster } } });
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+      knownNamespaces.add(ns);
+    },
+    log,
+  };
+  const upW = writer(upstream);
+  const upsyncDeps: UpsyncDeps = {
+    cluster,
+    getUpstream: deps.getUpstream,
+    getDownstream: deps.getDownstream,
+    updateUpstreamStatus: async (k, obj) => {
+      await upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k });
+    },
+    getDownstreamSecret: (ns, name) => writer(downstream).get('Secret', ns, name),
+    getUpstreamSecret: (ns, name) => upW.get('Secret', ns, name),
+    createUpstreamSecret: async (obj) => {
+      await upW.create('Secret', obj);
+    },
+    updateUpstreamSecret: async (obj) => {
+      await upW.update('Secret', obj);
+    },
+  };
+
+  const queueDepth = new client.Gauge({ name: 'hcc_syncer_queue_depth', help: 'Keys waiting per queue.', labelNames: ['queue'], registers: [registry] });
+  const gauges = setInterval(() => {
+    queueDepth.set({ queue: 'downsync' }, downsync.len());
+    queueDepth.set({ queue: 'upsync' }, upsync.len());
+  }, 1000);
+
+  setState('registering');
+  const heartbeat = runHeartbeats({
+    cluster,
+    upstream,
+    initialSpec: opts.initialSpec ?? {},
+    labels: opts.labels,
+    identity: `${hostname()}_${randomUUID()}`,
+    syncerVersion: SyncerVersion,
+    intervalMs: opts.heartbeatIntervalMs ?? 10_000,
+    leaseDurationSeconds: Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000),
+    logger: log,
+    signal,
+    observe: async () => {
+      const nsList = await downstream.list(NamespaceResource, { limit: 1 });
+      const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;
+      let supportedVersions: string[] = [];
+      try {
+        const cm = await downstream.get<KubeObject>(ConfigMapResource, opts.operatorNamespace ?? 'hypershift', 'supported-versions');
+        const raw = (cm.data as Record<string, string> | undefined)?.['supported-versions'];
+        if (raw) supportedVersions = (JSON.parse(raw) as { versions?: string[] }).versions ?? [];
+      } catch {
+        // No operator ConfigMap (yet): nothing to report.
+      }
+      const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list().length : (await downstream.list(HostedClusterResource, {})).items.length;
+      return { namespaces, hostedClusters: hcs, supportedVersions };
+    },
+  });
+  const all = [...Object.values(upInformers), ...Object.values(downInformers)];
+  for (const i of all) i.start();
+  setState('syncing caches');
+  try {
+    await Promise.all([...all.map((i) => i.waitForSync(signal)), heartbeat]);
+  } catch (err) {
+    if (!signal.aborted) log.error({ err }, 'syncer failed to start');
+    await Promise.all(all.map((i) => i.stop()));
+    clearInterval(gauges);
+    return;
+  }
+  setState('ready');
+  log.info({ cluster }, 'syncer ready');
+  const steps = downsyncSteps(deps);
+  const workers = opts.workers ?? 4;
+  try {
+    await Promise.all([
+      downsync.runWorkers(workers, (key) => reconcileDownsync(deps, steps, key), { signal, logger: log, name: 'downsync' }),
+      upsync.runWorkers(workers, (key) => reconcileUpsync(upsyncDeps, key), { signal, logger: log, name: 'upsync', successLogLevel: 'debug' }),
+    ]);
+  } finally {
+    clearInterval(gauges);
+    await Promise.all(all.map((i) => i.stop()));
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * How an upstream (control center) object becomes its downstream (management cluster) copy,
+ * and what of the downstream copy belongs to the operator and must survive every sync.
+ *
+ * Downstream copy = upstream spec (and data for Secrets/ConfigMaps), upstream labels and
+ * annotations without hcc's own placement labels, plus `controlcenter.hcc.dev/synced-by`,
+ * the upstream uid and generation. Server-owned metadata (uid, resourceVersion, managedFields,
+ * ...) never crosses. What the operator added downstream — finalizers, ownerReferences, labels
+ * and annotations hcc did not put there, and spec fields it fills when empty (`clusterID`,
+ * `infraID`) — is kept.
+ */
+import {
+  AnnotationUpstreamGeneration,
+  AnnotationUpstreamUID,
+  LabelManagementCluster,
+  LabelSyncedBy,
+  type KubeObject,
+} from '@hcc/crds';
+import { isDeepStrictEqual } from 'node:util';
+
+/** Annotation on downstream copies listing the label and annotation keys hcc synced last time. */
+export const AnnotationSyncedKeys = 'controlcenter.hcc.dev/synced-keys';
+
+/** Label key prefixes that stay in the control center. */
+const upstreamOnlyLabelPrefixes = ['state.controlcenter.hcc.dev/'];
+const upstreamOnlyLabels = new Set([LabelManagementCluster]);
+/** Annotation keys that stay in the control center. */
+const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration', 'controlcenter.hcc.dev/management-cluster-selector']);
+
+/** Spec fields the HyperShift operator fills in when empty; an empty upstream value never wipes them. */
+export const operatorDefaultedSpecFields = ['clusterID', 'infraID'] as const;
+
+const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys;
+
+function syncedLabels(up: KubeObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(up.metadata.labels ?? {})) {
+    if (upstreamOnlyLabels.has(k) || upstreamOnlyLabelPrefixes.some((p) => k.startsWith(p))) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function syncedAnnotations(up: KubeObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(up.metadata.annotations ?? {})) {
+    if (upstreamOnlyAnnotations.has(k) || isHccKey(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Merges synced keys into what the downstream copy has, dropping keys hcc synced before that upstream no longer has. */
+function mergeKeys(down: Record<string, string> | undefined, want: Record<string, string>, previouslySynced: string[]): Record<string, string> {
+  const out: Record<string, string> = { ...(down ?? {}) };
+  for (const k of previouslySynced) if (!(k in want)) delete out[k];
+  return Object.assign(out, want);
+}
+
+function previouslySynced(down: KubeObject | undefined): { labels: string[]; annotations: string[] } {
+  const raw = down?.metadata.annotations?.[AnnotationSyncedKeys];
+  if (!raw) return { labels: [], annotations: [] };
+  try {
+    const p = JSON.parse(raw) as { labels?: string[]; annotations?: string[] };
+    return { labels: p.labels ?? [], annotations: p.annotations ?? [] };
+  } catch {
+    return { labels: [], annotations: [] };
+  }
+}
+
+/**
+ * The desired downstream copy of an upstream object.
+ * @param up - the upstream object (HostedCluster, NodePool, Secret or ConfigMap)
+ * @param down - the current downstream copy, if any (its operator-owned parts are kept)
+ * @param cluster - the ManagementCluster name (for `synced-by`)
+ * @param payloadKeys - top-level fields copied as a whole (`['spec']`, or `['data', 'binaryData', 'type', 'immutable']`)
+ */
+export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[]): KubeObject {
+  const wantLabels = syncedLabels(up);
+  const wantAnnotations = syncedAnnotations(up);
+  const prev = previouslySynced(down);
+  const labels = mergeKeys(down?.metadata.labels, wantLabels, prev.labels);
+  labels[LabelSyncedBy] = cluster;
+  const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);
+  annotations[AnnotationUpstreamUID] = up.metadata.uid ?? '';
+  annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
+  annotations[AnnotationSyncedKeys] = JSON.stringify({ labels: Object.keys(wantLabels).sort(), annotations: Object.keys(wantAnnotations).sort() });
+  const metadata: KubeObject['metadata'] = {
+    ...(down ? structuredClone(down.metadata) : {}),
+    name: up.metadata.name,
+    namespace: up.metadata.namespace,
+    labels,
+    annotations,
+  };
+  if (!down) {
+    delete metadata.finalizers;
+    delete metadata.ownerReferences;
+  }
+  const out: KubeObject = { apiVersion: up.apiVersion, kind: up.kind, metadata };
+  for (const k of Object.keys(down ?? {})) if (!['apiVersion', 'kind', 'metadata', ...payloadKeys].includes(k)) out[k] = down![k];
+  for (const k of payloadKeys) if (up[k] !== undefined) out[k] = structuredClone(up[k]);
+  if (payloadKeys.includes('spec') && down?.spec && out.spec) {
+    const spec = out.spec as Record<string, unknown>;
+    const dspec = down.spec as Record<string, unknown>;
+    for (const f of operatorDefaultedSpecFields) if (!spec[f] && dspec[f]) spec[f] = dspec[f];
+  }
+  return out;
+}
+
+/** Whether the downstream copy already equals the desired one in what hcc manages. */
+export function inSync(desired: KubeObject, down: KubeObject, payloadKeys: string[]): boolean {
+  if (!isDeepStrictEqual(desired.metadata.labels ?? {}, down.metadata.labels ?? {})) return false;
+  if (!isDeepStrictEqual(desired.metadata.annotations ?? {}, down.metadata.annotations ?? {})) return false;
+  for (const k of payloadKeys) if (!isDeepStrictEqual(desired[k], down[k])) return false;
+  return true;
+}
