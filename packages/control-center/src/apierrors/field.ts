@@ -95,8 +95,17 @@ function renderValue(v: unknown): string {
  */
 export function fieldErrorMessage(e: FieldError): string {
   if (e.type === 'FieldValueUnknown') return `${e.detail ?? `unknown field "${e.field}"`}`;
-  let s = `${e.field}: ${typeText[e.type]}`;
-  const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate';
+  return `${e.field}: ${fieldErrorBody(e)}`;
+}
+
+/**
+ * The message without the field path, as apimachinery's `ErrorBody()` (what Status causes carry:
+ * kubectl prints `<field>: <body>`): `Invalid value: -1: must be greater than or equal to 0`.
+ */
+export function fieldErrorBody(e: FieldError): string {
+  if (e.type === 'FieldValueUnknown') return `${e.detail ?? `unknown field "${e.field}"`}`;
+  let s = `${typeText[e.type]}`;
+  const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTooMany';
   if (showValue && e.badValue !== undefined) s += `: ${renderValue(e.badValue)}`;
   if (e.detail) s += `: ${e.detail}`;
   return s;

@@ -3,7 +3,7 @@
  * familiar text. Every non-2xx response body of the control center is one of these.
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/errors/errors.go
  */
-import { type FieldError, fieldErrorMessage } from './field.js';
+import { type FieldError, fieldErrorBody, fieldErrorMessage } from './field.js';
 
 /** metav1.StatusReason values hcc uses. */
 export type StatusReason =
@@ -106,7 +106,7 @@ export function invalid(gk: { group: string; kind: string }, name: string, error
     name,
     group: gk.group,
     kind: gk.kind,
-    causes: errors.map((e, i) => ({ reason: e.type, message: msgs[i], field: e.field })),
+    causes: errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
   });
 }
 

@@ -83,9 +83,10 @@ export const statusSubresource: Pick<Strategy, 'prepareForStatusUpdate'> & {
   },
   prepareForStatusUpdate: (obj, old) => {
     const status = obj.status;
-    for (const k of Object.keys(obj)) if (k !== 'metadata') delete obj[k];
-    Object.assign(obj, structuredClone({ ...old, metadata: undefined }));
-    obj.metadata = { ...structuredClone(old.metadata), resourceVersion: obj.metadata.resourceVersion };
+    const resourceVersion = obj.metadata.resourceVersion;
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, structuredClone(old));
+    obj.metadata.resourceVersion = resourceVersion;
     if (status === undefined) delete obj.status;
     else obj.status = status;
   },

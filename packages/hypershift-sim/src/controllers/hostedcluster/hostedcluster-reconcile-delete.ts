@@ -10,7 +10,7 @@ import type { HostedCluster } from '@hcc/crds';
 import { hasHyperShiftFinalizer, removeHyperShiftFinalizer } from '../../finalizer.js';
 import { controlPlaneNamespaceName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
 import { requeueAfter, type Step } from '../../step.js';
-import { parseTime, remainingMs } from '../../time.js';
+import { remainingMs, startTime } from '../../time.js';
 import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
 
 /** How often to look again while waiting for the namespace and Secrets to go (their deletion events also requeue). */
@@ -47,7 +47,7 @@ export function deleteHostedCluster(
       }
       if (waiting) return requeueAfter(DeletionPollMs);
 
-      const deletedAtMs = parseTime(hc.metadata.deletionTimestamp) ?? deps.clock.now();
+      const deletedAtMs = startTime(hc.metadata.deletionTimestamp) ?? deps.clock.now();
       const wait = remainingMs(deps.clock.now(), deletedAtMs, deps.deleteDelayMs);
       if (wait > 0) return requeueAfter(wait);
 

@@ -12,7 +12,7 @@
  * @see https://github.com/openshift/hypershift/blob/main/hypershift-operator/controllers/hostedcluster/hostedcluster_controller.go (computeClusterVersionStatus)
  */
 import { versionFromImage } from '../../release.js';
-import { formatTime, parseTime, remainingMs } from '../../time.js';
+import { formatTime, remainingMs, startTime } from '../../time.js';
 import type { ClusterVersionStatus, UpdateHistory } from '../../types.js';
 
 /** Input of {@link computeVersionStatus}. */
@@ -69,7 +69,7 @@ export function computeVersionStatus(input: VersionInput): VersionOutput {
   const head = version.history[0]!;
   if (head.state === 'Partial' && head.completionTime === null && head.image === version.desired.image) {
     if (input.releaseValid && input.controlPlaneReady) {
-      const startMs = Math.max(parseTime(head.startedTime) ?? input.nowMs, input.gateMs ?? 0);
+      const startMs = Math.max(startTime(head.startedTime) ?? input.nowMs, input.gateMs ?? 0);
       const wait = remainingMs(input.nowMs, startMs, input.availableDelayMs);
       if (wait === 0) {
         head.state = 'Completed';

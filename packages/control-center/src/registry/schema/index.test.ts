@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { fieldErrorMessage } from '../../apierrors/field.js';
+import { checkCustomResource, strictDecodingErrorMessage, unknownFieldWarnings, type FieldValidation, type JSONSchemaProps } from './index.js';
+
+const schema: JSONSchemaProps = {
+  type: 'object',
+  required: ['spec'],
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'string' }, // wrong on purpose: metadata is never validated here
+    spec: {
+      type: 'object',
+      required: ['platform', 'release'],
+      properties: {
+        platform: {
+          type: 'object',
+          required: ['type'],
+          properties: {
+            type: { type: 'string', enum: ['AWS', 'Azure', 'KubeVirt', 'Agent', 'None'] },
+            kubevirt: { type: 'object', properties: { baseDomainPassthrough: { type: 'boolean' } } },
+          },
+        },
+        release: { type: 'object', required: ['image'], properties: { image: { type: 'string', minLength: 1 } } },
+        controllerAvailabilityPolicy: { type: 'string', default: 'SingleReplica', enum: ['SingleReplica', 'HighlyAvailable'] },
+        etcd: { type: 'object', default: { managementType: 'Managed' }, properties: { managementType: { type: 'string', enum: ['Managed', 'Unmanaged'] } } },
+      },
+    },
+    status: { type: 'object', properties: { version: { type: 'string' } } },
+  },
+};
+
+const hostedCluster = (spec: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'HostedCluster',
+  metadata: { name: 'example', namespace: 'clusters' },
+  spec,
+  ...extra,
+});
+
+describe('checkCustomResource', () => {
+  it.each<{
+    name: string;
+    input: { obj: Record<string, unknown>; fieldValidation: FieldValidation };
+    want: { errors: string[]; unknownFields: string[]; spec?: unknown };
+  }>([
+    {
+      name: 'valid object gets defaults',
+      input: { obj: hostedCluster({ platform: { type: 'AWS' }, release: { image: 'quay.io/x:4.16' } }), fieldValidation: 'Strict' },
+      want: {
+        errors: [],
+        unknownFields: [],
+        spec: { platform: { type: 'AWS' }, release: { image: 'quay.io/x:4.16' }, controllerAvailabilityPolicy: 'SingleReplica', etcd: { managementType: 'Managed' } },
+      },
+    },
+    {
+      name: 'Strict with unknown fields: pruned, not validated',
+      input: { obj: hostedCluster({ platform: { type: 'Foo', kubevirt: { baseDomain: 'x' } } }), fieldValidation: 'Strict' },
+      want: { errors: [], unknownFields: ['spec.platform.kubevirt.baseDomain'], spec: { platform: { type: 'Foo', kubevirt: {} } } },
+    },
+    {
+      name: 'Warn: unknown fields reported and validation runs',
+      input: { obj: hostedCluster({ platform: { type: 'Foo', kubevirt: { baseDomain: 'x' } }, release: { image: 'i' } }, { bogus: 1 }), fieldValidation: 'Warn' },
+      want: {
+        errors: ['spec.platform.type: Unsupported value: "Foo": supported values: "AWS", "Azure", "KubeVirt", "Agent", "None"'],
+        unknownFields: ['bogus', 'spec.platform.kubevirt.baseDomain'],
+      },
+    },
+    {
+      name: 'Ignore: pruned silently',
+      input: { obj: hostedCluster({ platform: { type: 'AWS', junk: true }, release: { image: 'i' } }), fieldValidation: 'Ignore' },
+      want: { errors: [], unknownFields: [] },
+    },
+    {
+      name: 'defaults apply before validation (a bad default would show)',
+      input: { obj: hostedCluster({ platform: { type: 'None' }, release: { image: 'i' }, etcd: {} }), fieldValidation: 'Strict' },
+      want: { errors: [], unknownFields: [], spec: { platform: { type: 'None' }, release: { image: 'i' }, etcd: {}, controllerAvailabilityPolicy: 'SingleReplica' } },
+    },
+    {
+      name: 'null spec is dropped, then required',
+      input: { obj: hostedCluster(null), fieldValidation: 'Strict' },
+      want: { errors: ['spec: Required value'], unknownFields: [] },
+    },
+    {
+      name: 'several errors at once',
+      input: { obj: hostedCluster({ platform: {}, release: { image: '' }, controllerAvailabilityPolicy: 'Three' }), fieldValidation: 'Strict' },
+      want: {
+        errors: [
+          'spec.platform.type: Required value',
+          'spec.release.image: Invalid value: "": spec.release.image in body should be at least 1 chars long',
+          'spec.controllerAvailabilityPolicy: Unsupported value: "Three": supported values: "SingleReplica", "HighlyAvailable"',
+        ],
+        unknownFields: [],
+      },
+    },
+  ])('$name', ({ input, want }) => {
+    const obj = structuredClone(input.obj);
+    const got = checkCustomResource(obj, schema, { fieldValidation: input.fieldValidation });
+    expect({ errors: got.errors.map(fieldErrorMessage), unknownFields: got.unknownFields }).toEqual({ errors: want.errors, unknownFields: want.unknownFields });
+    if (want.spec !== undefined) expect(obj.spec).toEqual(want.spec);
+    expect(obj.metadata).toEqual({ name: 'example', namespace: 'clusters' });
+  });
+
+  it.each([
+    { name: 'strict message', input: ['spec.a', 'spec.b'], want: 'strict decoding error: unknown field "spec.a", unknown field "spec.b"' },
+    { name: 'warnings', input: ['spec.a'], want: ['unknown field "spec.a"'] },
+  ])('$name', ({ name, input, want }) => {
+    expect(name === 'warnings' ? unknownFieldWarnings(input) : strictDecodingErrorMessage(input)).toEqual(want);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The HostedCluster controller: wiring only. HostedCluster events enqueue their key; Secret events
+ * enqueue the HostedClusters whose pull secret they are (index) or that own them (annotation);
+ * control-plane Namespace events enqueue their HostedCluster (annotation). Workers run
+ * {@link reconcileHostedCluster} with deps built on the informer caches and the REST client.
+ */
+import type { Logger } from 'pino';
+import {
+  deletedObject,
+  isAlreadyExists,
+  isNotFound,
+  keyOf,
+  splitKey,
+  WorkQueue,
+  type Clock,
+  type DeletedFinalStateUnknown,
+  type Informer,
+  type KubeObject,
+  type RestClient,
+} from '@hcc/client';
+import type { HostedCluster, NodePool } from '@hcc/crds';
+import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from '../../resources.js';
+import { NodePoolsByHostedCluster } from '../nodepool/nodepool-indexes.js';
+import { HostedClustersByPullSecret, hostedClusterKeyOf, hostedClustersByPullSecret } from './hostedcluster-indexes.js';
+import { reconcileHostedCluster, type HostedClusterDeps } from './hostedcluster-reconcile.js';
+
+/** Field manager of the sim's writes. */
+export const FieldManager = 'hypershift-sim';
+
+/** Options of a {@link HostedClusterController}. */
+export interface HostedClusterControllerOptions {
+  client: RestClient;
+  hostedClusters: Informer<HostedCluster>;
+  nodePools: Informer<NodePool>;
+  secrets: Informer<KubeObject>;
+  namespaces: Informer<KubeObject>;
+  logger: Logger;
+  clock: Clock;
+  availableDelayMs: number;
+  deleteDelayMs: number;
+  supportedVersions: readonly string[];
+  random: () => number;
+  newUUID: () => string;
+}
+
+const ignore = (pred: (e: unknown) => boolean) => (e: unknown) => {
+  if (!pred(e)) throw e;
+};
+
+export class HostedClusterController {
+  readonly queue: WorkQueue;
+  readonly #o: HostedClusterControllerOptions;
+  readonly #deps: HostedClusterDeps;
+
+  /** Registers the pull-secret index and the event handlers; call before the informers start. */
+  constructor(o: HostedClusterControllerOptions) {
+    this.#o = o;
+    this.queue = new WorkQueue({ clock: o.clock, baseDelayMs: 100, maxDelayMs: 30_000 });
+    o.hostedClusters.addIndexer(HostedClustersByPullSecret, hostedClustersByPullSecret);
+
+    const enqueue = (obj: HostedCluster | DeletedFinalStateUnknown<HostedCluster>) => this.queue.add(keyOf(obj));
+    o.hostedClusters.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj), onDelete: enqueue });
+
+    const fromSecret = (obj: KubeObject | DeletedFinalStateUnknown) => {
+      const secret = deletedObject(obj);
+      const owner = hostedClusterKeyOf(secret);
+      if (owner) this.queue.add(owner);
+      for (const hc of o.hostedClusters.lister.byIndex(HostedClustersByPullSecret, keyOf(secret))) this.queue.add(keyOf(hc));
+    };
+    o.secrets.addEventHandler({ onAdd: fromSecret, onUpdate: (_old, obj) => fromSecret(obj), onDelete: fromSecret });
+
+    const fromNamespace = (obj: KubeObject | DeletedFinalStateUnknown) => {
+      const owner = hostedClusterKeyOf(deletedObject(obj));
+      if (owner) this.queue.add(owner);
+    };
+    o.namespaces.addEventHandler({ onAdd: fromNamespace, onUpdate: (_old, obj) => fromNamespace(obj), onDelete: fromNamespace });
+
+    const { client } = o;
+    const write = { fieldManager: FieldManager };
+    this.#deps = {
+      clock: o.clock,
+      availableDelayMs: o.availableDelayMs,
+      deleteDelayMs: o.deleteDelayMs,
+      supportedVersions: o.supportedVersions,
+      random: o.random,
+      newUUID: o.newUUID,
+      getSecret: (ns, name) => o.secrets.lister.get(`${ns}/${name}`),
+      getNamespace: (name) => o.namespaces.lister.get(name),
+      listNodePools: (ns, clusterName) => o.nodePools.lister.byIndex(NodePoolsByHostedCluster, `${ns}/${clusterName}`),
+      updateHostedCluster: async (hc) => void (await client.update(hostedClustersRef, hc.metadata.namespace, hc, write)),
+      updateHostedClusterStatus: async (hc) => void (await client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write)),
+      createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
+      createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
+      deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore(isNotFound)),
+      deleteSecret: (ns, name) => client.delete(secretsRef, ns, name).then(() => undefined, ignore(isNotFound)),
+      deleteNodePool: (ns, name) => client.delete(nodePoolsRef, ns, name).then(() => undefined, ignore(isNotFound)),
+    };
+  }
+
+  /** Runs `workers` workers until `signal` aborts; resolves once they have drained. */
+  run(signal: AbortSignal, workers = 2): Promise<void> {
+    const log = this.#o.logger;
+    return this.queue.runWorkers(
+      workers,
+      async (key) => {
+        const { namespace, name } = splitKey(key);
+        const { result, stoppedAt } = await reconcileHostedCluster(this.#o.hostedClusters.lister.get(`${namespace}/${name}`), this.#deps);
+        log.debug({ controller: 'hostedcluster', key, stoppedAt }, 'pass done');
+        return result;
+      },
+      { signal, logger: log, name: 'hostedcluster' },
+    );
+  }
+}

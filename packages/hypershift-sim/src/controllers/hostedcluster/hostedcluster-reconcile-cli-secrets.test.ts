@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FakeWorld, hostedCluster, secret } from '../../testing/fixtures.js';
+import { adminKubeconfig, apiServerURL, ensureCLISecrets } from './hostedcluster-reconcile-cli-secrets.js';
+
+const decode = (s: string) => Buffer.from(s, 'base64').toString();
+
+describe('ensureCLISecrets', () => {
+  it.each([
+    {
+      name: 'creates both',
+      input: { hc: hostedCluster(), existing: [] },
+      want: ['create secrets clusters/example-admin-kubeconfig', 'create secrets clusters/example-kubeadmin-password'],
+    },
+    {
+      name: 'keeps existing ones (the password is generated once)',
+      input: { hc: hostedCluster(), existing: [secret('clusters', 'example-admin-kubeconfig'), secret('clusters', 'example-kubeadmin-password')] },
+      want: [],
+    },
+    {
+      name: 'no kubeadmin password with an explicit OAuth configuration',
+      input: { hc: hostedCluster({ spec: { configuration: { oauth: { identityProviders: [] } } } }), existing: [] },
+      want: ['create secrets clusters/example-admin-kubeconfig'],
+    },
+  ])('$name', async ({ input, want }) => {
+    const world = new FakeWorld(input.existing);
+    expect(await ensureCLISecrets(world.hostedClusterDeps()).run(input.hc)).toBe('continue');
+    expect(world.calls).toEqual(want);
+  });
+
+  it('writes an owned kubeconfig for api.<name>.<baseDomain>:6443 and a kubeadmin-style password', async () => {
+    const world = new FakeWorld();
+    await ensureCLISecrets(world.hostedClusterDeps()).run(hostedCluster());
+    const kubeconfig = world.secrets.get('clusters/example-admin-kubeconfig')!;
+    expect(kubeconfig.metadata.ownerReferences).toEqual([
+      { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'example', uid: 'uid-hc', controller: true, blockOwnerDeletion: true },
+    ]);
+    expect(kubeconfig.metadata.annotations).toEqual({ 'hypershift.openshift.io/cluster': 'clusters/example' });
+    const doc = parse(decode((kubeconfig.data as Record<string, string>).kubeconfig!));
+    expect(doc['current-context']).toBe('admin');
+    expect(doc.clusters[0].cluster.server).toBe('https://api.example.hcc.example.com:6443');
+    const password = decode((world.secrets.get('clusters/example-kubeadmin-password')!.data as Record<string, string>).password!);
+    expect(password).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}-[a-z0-9]{5}-[a-z0-9]{5}$/);
+  });
+
+  it('falls back to example.com without a base domain', () => {
+    const hc = hostedCluster({ spec: { dns: undefined } });
+    expect(apiServerURL(hc)).toBe('https://api.example.example.com:6443');
+    expect(adminKubeconfig(hc)).toContain('server: https://api.example.example.com:6443');
+  });
+});

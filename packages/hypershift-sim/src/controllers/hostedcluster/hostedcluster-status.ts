@@ -1,0 +1,197 @@
+/**
+ * The whole `status` of a HostedCluster, computed from the object and a few observed facts, the
+ * way HyperShift's hostedcluster controller fills it in (conditions worded as upstream's, version
+ * history from {@link computeVersionStatus}, Secret refs, endpoints). Pure: no I/O, time comes in
+ * as `nowMs`; every condition carries `observedGeneration = metadata.generation`, and a
+ * condition's `lastTransitionTime` changes only when its status flips.
+ *
+ * Timeline of a valid cluster: Available=False (WaitingForAvailable) and Progressing=True until the
+ * first rollout completes `availableDelayMs` after it started; then Available=True (AsExpected,
+ * "The hosted control plane is available") and Progressing=False. An upgrade adds a Partial
+ * history entry and Progressing=True while Available stays True.
+ *
+ * A missing pull secret reads as upstream reports it: ValidReleaseImage=False (SecretNotFound),
+ * ReconciliationSucceeded=False (ReconciliationError, the lookup error), Progressing=False
+ * (Blocked); the cluster does not become Available until the Secret exists.
+ */
+import type { Condition, HostedCluster } from '@hcc/crds';
+import { findCondition, setConditions, type ConditionInput } from '../../conditions.js';
+import { HostedClusterConditions as C, Messages, Reasons, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { payloadArchFromImage, validateReleaseVersion, versionFromImage } from '../../release.js';
+import { formatTime, startTime } from '../../time.js';
+import type { ClusterVersionStatus, HostedClusterStatus } from '../../types.js';
+import { baseDomainOf, hasExplicitOAuth } from './hostedcluster-reconcile-cli-secrets.js';
+import { computeVersionStatus, hasCompletedRollout } from './hostedcluster-version.js';
+
+/** What the status step observed besides the HostedCluster itself. */
+export interface HostedClusterFacts {
+  /** The `spec.pullSecret` Secret: there with `.dockerconfigjson`, missing, or without that key. */
+  pullSecret: 'found' | 'missing' | 'invalid';
+  /** The control-plane namespace exists and is not terminating. */
+  controlPlaneNamespace: boolean;
+  kubeconfigSecret: boolean;
+  kubeadminPasswordSecret: boolean;
+}
+
+/** Input of {@link computeHostedClusterStatus}. */
+export interface StatusInput {
+  hc: HostedCluster;
+  facts: HostedClusterFacts;
+  nowMs: number;
+  availableDelayMs: number;
+  supportedVersions: readonly string[];
+}
+
+/** The computed status, and how long until the running rollout may finish (if one waits). */
+export interface StatusOutput {
+  status: HostedClusterStatus;
+  requeueAfterMs?: number;
+}
+
+/** Why the release cannot be rolled out (ValidReleaseImage=False), or undefined when it can. */
+interface ReleaseProblem {
+  reason: string;
+  message: string;
+  /** The reconcile error upstream returns for it (ReconciliationSucceeded=False), if any. */
+  reconcileError?: string;
+}
+
+function releaseProblem(hc: HostedCluster, facts: HostedClusterFacts, current: ClusterVersionStatus | undefined, supportedVersions: readonly string[]): ReleaseProblem | undefined {
+  const pullSecretName = hc.spec.pullSecret?.name ?? '';
+  if (facts.pullSecret === 'missing') {
+    const message = `failed to get pull secret: secrets "${pullSecretName}" not found`;
+    return { reason: Reasons.SecretNotFound, message, reconcileError: `failed to lookup release image: ${message}` };
+  }
+  if (facts.pullSecret === 'invalid') {
+    const message = 'expected .dockerconfigjson key in pull secret';
+    return { reason: Reasons.InvalidImage, message, reconcileError: `failed to lookup release image: ${message}` };
+  }
+  const image = hc.spec.release?.image ?? '';
+  const desired = current?.desired;
+  const currentVersion = desired && desired.image !== image ? (desired.version ?? versionFromImage(desired.image)) : undefined;
+  const message = validateReleaseVersion(versionFromImage(image), currentVersion, supportedVersions, hc.spec.platform?.type ?? '');
+  return message ? { reason: Reasons.InvalidImage, message } : undefined;
+}
+
+/** Conditions HyperShift bubbles up from the HostedControlPlane: unknown without one, waiting, then fine. */
+function controlPlaneConditions(gen: number, namespaceExists: boolean, available: boolean): ConditionInput[] {
+  const unknown = (type: string): ConditionInput => ({
+    type,
+    status: 'Unknown',
+    reason: Reasons.StatusUnknown,
+    message: Messages.ControlPlaneNotFound,
+    observedGeneration: gen,
+  });
+  if (!namespaceExists) {
+    return [
+      unknown(C.EtcdAvailable),
+      unknown(C.KubeAPIServerAvailable),
+      unknown(C.InfrastructureReady),
+      { type: C.IgnitionEndpointAvailable, status: 'False', reason: Reasons.NotFound, message: 'Ignition server deployment not found', observedGeneration: gen },
+    ];
+  }
+  if (!available) {
+    return [
+      { type: C.EtcdAvailable, status: 'False', reason: Reasons.EtcdWaitingForQuorum, message: 'Waiting for etcd to reach quorum', observedGeneration: gen },
+      { type: C.KubeAPIServerAvailable, status: 'False', reason: Reasons.WaitingForAvailable, message: 'Waiting for Kube APIServer deployment to become available', observedGeneration: gen },
+      { type: C.InfrastructureReady, status: 'False', reason: Reasons.WaitingOnInfrastructureReady, message: 'Waiting on infrastructure', observedGeneration: gen },
+      { type: C.IgnitionEndpointAvailable, status: 'False', reason: Reasons.WaitingForAvailable, message: 'Ignition server deployment is not yet available', observedGeneration: gen },
+    ];
+  }
+  return [
+    { type: C.EtcdAvailable, status: 'True', reason: Reasons.EtcdQuorumAvailable, message: '', observedGeneration: gen },
+    { type: C.KubeAPIServerAvailable, status: 'True', reason: Reasons.AsExpected, message: 'Kube APIServer deployment is available', observedGeneration: gen },
+    { type: C.InfrastructureReady, status: 'True', reason: Reasons.AsExpected, message: Messages.AllIsWell, observedGeneration: gen },
+    { type: C.IgnitionEndpointAvailable, status: 'True', reason: Reasons.AsExpected, message: 'Ignition server deployment is available', observedGeneration: gen },
+  ];
+}
+
+/** Progressing, from the conditions set so far and the newest rollout (upstream's isProgressing). */
+function progressingCondition(gen: number, conditions: readonly Condition[], version: ClusterVersionStatus): ConditionInput {
+  const gates = [C.SupportedHostedCluster, C.ValidConfiguration, C.ValidReleaseImage, C.ReconciliationActive];
+  const blockedBy = gates.find((t) => findCondition(conditions, t)?.status === 'False');
+  if (blockedBy) {
+    return { type: C.Progressing, status: 'False', reason: Reasons.Blocked, message: `${blockedBy} condition is false`, observedGeneration: gen };
+  }
+  const head = version.history[0];
+  if (head && head.state === 'Partial' && head.completionTime === null) {
+    return {
+      type: C.Progressing,
+      status: 'True',
+      reason: Reasons.Progressing,
+      message: `HostedCluster is deploying, upgrading, or reconfiguring: rolling out version ${head.version}`,
+      observedGeneration: gen,
+    };
+  }
+  return { type: C.Progressing, status: 'False', reason: Reasons.AsExpected, message: Messages.AtExpectedVersion, observedGeneration: gen };
+}
+
+export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
+  const { hc, facts } = input;
+  const gen = hc.metadata.generation ?? 1;
+  const now = formatTime(input.nowMs);
+  const old = (hc.status ?? {}) as HostedClusterStatus;
+  const name = hc.metadata.name!;
+  const namespace = hc.metadata.namespace!;
+
+  // Validation first: its outcome gates the rollout.
+  const problem = releaseProblem(hc, facts, old.version, input.supportedVersions);
+  let conditions = setConditions(
+    old.conditions,
+    [
+      { type: C.ValidConfiguration, status: 'True', reason: Reasons.AsExpected, message: Messages.ValidConfiguration, observedGeneration: gen },
+      { type: C.SupportedHostedCluster, status: 'True', reason: Reasons.AsExpected, message: Messages.SupportedHostedCluster, observedGeneration: gen },
+      problem
+        ? { type: C.ValidReleaseImage, status: 'False', reason: problem.reason, message: problem.message, observedGeneration: gen }
+        : { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: Messages.ValidReleaseImage, observedGeneration: gen },
+      { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+    ],
+    now,
+  );
+  const validRelease = findCondition(conditions, C.ValidReleaseImage)!;
+
+  const { version, requeueAfterMs } = computeVersionStatus({
+    releaseImage: hc.spec.release?.image ?? '',
+    generation: gen,
+    current: old.version,
+    nowMs: input.nowMs,
+    availableDelayMs: input.availableDelayMs,
+    releaseValid: !problem,
+    controlPlaneReady: facts.controlPlaneNamespace && facts.kubeconfigSecret,
+    gateMs: problem ? undefined : startTime(validRelease.lastTransitionTime),
+  });
+
+  const controlPlaneAvailable = facts.controlPlaneNamespace && hasCompletedRollout(version);
+  const available = controlPlaneAvailable && facts.kubeconfigSecret;
+  conditions = setConditions(
+    conditions,
+    [
+      available
+        ? { type: C.Available, status: 'True', reason: Reasons.AsExpected, message: Messages.Available, observedGeneration: gen }
+        : { type: C.Available, status: 'False', reason: Reasons.WaitingForAvailable, message: Messages.WaitingForAvailable, observedGeneration: gen },
+      progressingCondition(gen, conditions, version),
+      facts.controlPlaneNamespace
+        ? { type: C.Degraded, status: 'False', reason: Reasons.AsExpected, message: Messages.NotDegraded, observedGeneration: gen }
+        : { type: C.Degraded, status: 'Unknown', reason: Reasons.StatusUnknown, message: Messages.ControlPlaneNotFound, observedGeneration: gen },
+      ...controlPlaneConditions(gen, facts.controlPlaneNamespace, controlPlaneAvailable),
+      problem?.reconcileError
+        ? { type: C.ReconciliationSucceeded, status: 'False', reason: Reasons.ReconciliationError, message: problem.reconcileError, observedGeneration: gen }
+        : { type: C.ReconciliationSucceeded, status: 'True', reason: Reasons.ReconciliationSucceeded, message: Messages.ReconciliationSucceeded, observedGeneration: gen },
+    ],
+    now,
+  );
+
+  const status: HostedClusterStatus = { ...old, conditions, version };
+  // Upstream sets the refs once the Secrets exist and never clears them (kubeadminPassword aside).
+  if (facts.kubeconfigSecret) status.kubeconfig = { name: kubeconfigSecretName(name) };
+  if (hasExplicitOAuth(hc)) delete status.kubeadminPassword;
+  else if (facts.kubeadminPasswordSecret) status.kubeadminPassword = { name: kubeadminPasswordSecretName(name) };
+  const baseDomain = baseDomainOf(hc);
+  if (facts.controlPlaneNamespace) {
+    status.controlPlaneEndpoint = { host: `api.${name}.${baseDomain}`, port: 6443 };
+    status.oauthCallbackURLTemplate = `https://oauth-${namespace}-${name}.apps.${baseDomain}:443/oauth2callback/[identity-provider-name]`;
+  }
+  if (controlPlaneAvailable) status.ignitionEndpoint = `ignition-server-${namespace}-${name}.apps.${baseDomain}`;
+  status.payloadArch = payloadArchFromImage(hc.spec.release?.image);
+  return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
+}

@@ -1,0 +1,69 @@
+/**
+ * The NodePool controller: wiring only. NodePool events enqueue their key; HostedCluster events
+ * enqueue the NodePools that name it (index), so a NodePool waiting for its cluster, or for it to
+ * become Available, is looked at again. Workers run {@link reconcileNodePool}.
+ */
+import type { Logger } from 'pino';
+import { keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
+import type { HostedCluster, NodePool } from '@hcc/crds';
+import { nodePoolsRef } from '../../resources.js';
+import { FieldManager } from '../hostedcluster/hostedcluster-controller.js';
+import { NodePoolsByHostedCluster, nodePoolsByHostedCluster } from './nodepool-indexes.js';
+import { reconcileNodePool, type NodePoolDeps } from './nodepool-reconcile.js';
+
+/** Options of a {@link NodePoolController}. */
+export interface NodePoolControllerOptions {
+  client: RestClient;
+  hostedClusters: Informer<HostedCluster>;
+  nodePools: Informer<NodePool>;
+  logger: Logger;
+  clock: Clock;
+  availableDelayMs: number;
+  deleteDelayMs: number;
+}
+
+export class NodePoolController {
+  readonly queue: WorkQueue;
+  readonly #o: NodePoolControllerOptions;
+  readonly #deps: NodePoolDeps;
+
+  /** Registers the by-HostedCluster index and the event handlers; call before the informers start. */
+  constructor(o: NodePoolControllerOptions) {
+    this.#o = o;
+    this.queue = new WorkQueue({ clock: o.clock, baseDelayMs: 100, maxDelayMs: 30_000 });
+    o.nodePools.addIndexer(NodePoolsByHostedCluster, nodePoolsByHostedCluster);
+
+    const enqueue = (obj: NodePool | DeletedFinalStateUnknown<NodePool>) => this.queue.add(keyOf(obj));
+    o.nodePools.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj), onDelete: enqueue });
+    const fromHostedCluster = (obj: HostedCluster | DeletedFinalStateUnknown<HostedCluster>) => {
+      for (const np of o.nodePools.lister.byIndex(NodePoolsByHostedCluster, keyOf(obj))) this.queue.add(keyOf(np));
+    };
+    o.hostedClusters.addEventHandler({ onAdd: fromHostedCluster, onUpdate: (_old, obj) => fromHostedCluster(obj), onDelete: fromHostedCluster });
+
+    const { client } = o;
+    const write = { fieldManager: FieldManager };
+    this.#deps = {
+      clock: o.clock,
+      availableDelayMs: o.availableDelayMs,
+      deleteDelayMs: o.deleteDelayMs,
+      getHostedCluster: (ns, name) => o.hostedClusters.lister.get(`${ns}/${name}`),
+      updateNodePool: async (np) => void (await client.update(nodePoolsRef, np.metadata.namespace, np, write)),
+      updateNodePoolStatus: async (np) => void (await client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write)),
+    };
+  }
+
+  /** Runs `workers` workers until `signal` aborts; resolves once they have drained. */
+  run(signal: AbortSignal, workers = 2): Promise<void> {
+    const log = this.#o.logger;
+    return this.queue.runWorkers(
+      workers,
+      async (key) => {
+        const { namespace, name } = splitKey(key);
+        const { result, stoppedAt } = await reconcileNodePool(this.#o.nodePools.lister.get(`${namespace}/${name}`), this.#deps);
+        log.debug({ controller: 'nodepool', key, stoppedAt }, 'pass done');
+        return result;
+      },
+      { signal, logger: log, name: 'nodepool' },
+    );
+  }
+}

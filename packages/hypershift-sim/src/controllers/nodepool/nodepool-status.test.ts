@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Condition, HostedCluster } from '@hcc/crds';
+import { findCondition } from '../../conditions.js';
+import { Image415, T0, at, hostedCluster, nodePool } from '../../testing/fixtures.js';
+import type { NodePoolStatus } from '../../types.js';
+import { computeNodePoolStatus, wantedReplicas } from './nodepool-status.js';
+
+const availableHC = (sinceMs = 0): HostedCluster =>
+  hostedCluster({ status: { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', lastTransitionTime: at(sinceMs) }] } });
+const unavailableHC = hostedCluster({ status: { conditions: [{ type: 'Available', status: 'False', reason: 'WaitingForAvailable', lastTransitionTime: at() }] } });
+
+const compute = (status: NodePoolStatus | undefined, hc: HostedCluster, nowMs: number, spec = {}, generation = 1) =>
+  computeNodePoolStatus({ np: nodePool({ metadata: { generation }, spec, status: status as never }), hc, nowMs, availableDelayMs: 2000 });
+const pick = (conditions: Condition[] | undefined, type: string) => {
+  const c = findCondition(conditions, type);
+  return c && { status: c.status, reason: c.reason, message: c.message };
+};
+
+describe('wantedReplicas', () => {
+  it.each([
+    { name: 'replicas', input: { replicas: 3 }, want: 3 },
+    { name: 'autoscaling min', input: { replicas: undefined, autoScaling: { min: 1, max: 5 } }, want: 1 },
+    { name: 'nothing', input: { replicas: undefined }, want: 0 },
+  ])('$name', ({ input, want }) => expect(wantedReplicas(nodePool({ spec: input }))).toBe(want));
+});
+
+describe('computeNodePoolStatus', () => {
+  it('waits for the HostedCluster: no ignition endpoint, Ready=False, 0 replicas, no version', () => {
+    const { status, requeueAfterMs } = compute(undefined, unavailableHC, T0);
+    expect(requeueAfterMs).toBeUndefined();
+    expect(status.replicas).toBe(0);
+    expect(status.version).toBeUndefined();
+    expect(pick(status.conditions, 'IgnitionEndpointAvailable')).toEqual({ status: 'False', reason: 'IgnitionEndpointMissing', message: 'Ignition endpoint not available, waiting' });
+    expect(pick(status.conditions, 'Ready')).toEqual({ status: 'False', reason: 'WaitingForAvailableMachines', message: 'Minimum availability requires 2 replicas, current 0 available' });
+    expect(pick(status.conditions, 'UpdatingVersion')).toEqual({ status: 'True', reason: 'AsExpected', message: 'Updating version in progress. Target version: 4.14.0' });
+    expect(pick(status.conditions, 'AutoscalingEnabled')).toEqual({ status: 'False', reason: 'AsExpected', message: '' });
+    expect(pick(status.conditions, 'AutorepairEnabled')).toEqual({ status: 'False', reason: 'AsExpected', message: '' });
+    expect(pick(status.conditions, 'UpdatingConfig')).toEqual({ status: 'False', reason: 'AsExpected', message: '' });
+    expect(pick(status.conditions, 'ValidReleaseImage')?.message).toBe('Using release image: quay.io/openshift-release-dev/ocp-release:4.14.0-x86_64');
+  });
+
+  it('comes up availableDelayMs after the HostedCluster became Available', () => {
+    const waiting = compute(undefined, unavailableHC, T0).status;
+    const early = compute(waiting, availableHC(10_000), T0 + 11_000);
+    expect(early.requeueAfterMs).toBe(1999);
+    expect(findCondition(early.status.conditions, 'IgnitionEndpointAvailable')).toBeUndefined();
+    expect(pick(early.status.conditions, 'Ready')?.status).toBe('False');
+
+    const { status, requeueAfterMs } = compute(early.status, availableHC(10_000), T0 + 13_000);
+    expect(requeueAfterMs).toBeUndefined();
+    expect(status.replicas).toBe(2);
+    expect(status.version).toBe('4.14.0');
+    expect(pick(status.conditions, 'Ready')).toEqual({ status: 'True', reason: 'AsExpected', message: '' });
+    expect(pick(status.conditions, 'UpdatingVersion')?.status).toBe('False');
+    expect(findCondition(status.conditions, 'Ready')?.lastTransitionTime).toBe(at(13_000));
+    expect(compute(status, availableHC(10_000), T0 + 60_000)).toEqual({ status });
+  });
+
+  it.each([
+    { name: 'scale up', input: 5, want: { reason: 'WaitingForAvailableMachines', message: 'Minimum availability requires 5 replicas, current 2 available' } },
+    { name: 'scale down', input: 1, want: { reason: 'ScalingDown', message: 'Scaling down from 2 to 1 replicas' } },
+  ])('$name after the delay, Ready=False meanwhile', ({ input, want }) => {
+    const ready = compute(compute(undefined, availableHC(), T0).status, availableHC(), T0 + 3000).status;
+    const changing = compute(ready, availableHC(), T0 + 10_000, { replicas: input }, 2);
+    expect(changing.requeueAfterMs).toBe(2000);
+    expect(changing.status.replicas).toBe(2);
+    expect(pick(changing.status.conditions, 'Ready')).toEqual({ status: 'False', ...want });
+    const done = compute(changing.status, availableHC(), T0 + 13_000, { replicas: input }, 2);
+    expect(done.status.replicas).toBe(input);
+    expect(pick(done.status.conditions, 'Ready')?.status).toBe('True');
+  });
+
+  it('follows a new release after the delay with UpdatingVersion=True meanwhile', () => {
+    const ready = compute(compute(undefined, availableHC(), T0).status, availableHC(), T0 + 3000).status;
+    const updating = compute(ready, availableHC(), T0 + 10_000, { release: { image: Image415 } }, 2);
+    expect(updating.status.version).toBe('4.14.0');
+    expect(pick(updating.status.conditions, 'UpdatingVersion')).toEqual({ status: 'True', reason: 'AsExpected', message: 'Updating version in progress. Target version: 4.15.2' });
+    expect(pick(updating.status.conditions, 'Ready')?.status).toBe('True');
+    const done = compute(updating.status, availableHC(), T0 + 13_000, { release: { image: Image415 } }, 2);
+    expect(done.status.version).toBe('4.15.2');
+    expect(pick(done.status.conditions, 'UpdatingVersion')?.status).toBe('False');
+  });
+
+  it('autoscaling and autorepair', () => {
+    const { status } = compute(undefined, availableHC(), T0, { replicas: undefined, autoScaling: { min: 1, max: 4 }, management: { upgradeType: 'Replace', autoRepair: true } });
+    expect(pick(status.conditions, 'AutoscalingEnabled')).toEqual({ status: 'True', reason: 'AsExpected', message: 'Maximum nodes: 4, Minimum nodes: 1' });
+    expect(pick(status.conditions, 'AutorepairEnabled')?.status).toBe('True');
+  });
+
+  it('every condition carries observedGeneration = metadata.generation', () => {
+    const { status } = compute(undefined, availableHC(), T0, {}, 4);
+    for (const c of status.conditions!) expect(c.observedGeneration, c.type).toBe(4);
+  });
+});

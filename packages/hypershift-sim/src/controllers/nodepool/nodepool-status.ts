@@ -1,0 +1,136 @@
+/**
+ * The `status` of a NodePool, computed from the NodePool and its HostedCluster, with the machines
+ * imitated by a timer. Pure: no I/O, time comes in as `nowMs`; every condition carries
+ * `observedGeneration = metadata.generation`, and `lastTransitionTime` changes only on a flip.
+ *
+ * - Until the HostedCluster is Available there is no ignition endpoint: IgnitionEndpointAvailable=
+ *   False (IgnitionEndpointMissing), Ready=False, no replicas come up.
+ * - Once it is, a difference between the wanted replicas (`spec.replicas`, or `autoScaling.min`)
+ *   and `status.replicas` closes `availableDelayMs` after it was first seen (or after the
+ *   HostedCluster became Available, if later); meanwhile Ready=False (WaitingForAvailableMachines
+ *   when scaling up, ScalingDown when scaling down), then Ready=True.
+ * - Likewise `status.version` follows `spec.release.image` after the delay, with
+ *   UpdatingVersion=True meanwhile.
+ * Condition names and wording follow HyperShift's nodepool controller and the CAPI
+ * MachineDeployment conditions it bubbles up.
+ * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/nodepool_conditions.go
+ */
+import type { HostedCluster, NodePool } from '@hcc/crds';
+import { findCondition, removeCondition, setConditions, type ConditionInput } from '../../conditions.js';
+import { HostedClusterConditions, Messages, NodePoolConditions as C, Reasons } from '../../names.js';
+import { versionFromImage } from '../../release.js';
+import { formatTime, remainingMs, startTime } from '../../time.js';
+import type { NodePoolStatus } from '../../types.js';
+
+/** Input of {@link computeNodePoolStatus}. */
+export interface NodePoolStatusInput {
+  np: NodePool;
+  hc: HostedCluster;
+  nowMs: number;
+  availableDelayMs: number;
+}
+
+/** The computed status, and how long until a pending change may land (if one waits). */
+export interface NodePoolStatusOutput {
+  status: NodePoolStatus;
+  requeueAfterMs?: number;
+}
+
+interface AutoScaling {
+  min: number;
+  max: number;
+}
+
+/** Nodes the pool should have: `spec.replicas`, or `autoScaling.min` when autoscaling. */
+export function wantedReplicas(np: NodePool): number {
+  const auto = np.spec.autoScaling as AutoScaling | undefined;
+  return auto ? auto.min : (np.spec.replicas ?? 0);
+}
+
+const minAvailability = (want: number, have: number) => `Minimum availability requires ${want} replicas, current ${have} available`;
+
+export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatusOutput {
+  const { np, hc, nowMs } = input;
+  const gen = np.metadata.generation ?? 1;
+  const now = formatTime(nowMs);
+  const old = (np.status ?? {}) as NodePoolStatus;
+  const image = np.spec.release?.image ?? '';
+  const want = wantedReplicas(np);
+  const have = old.replicas ?? 0;
+  const targetVersion = versionFromImage(image);
+  const auto = np.spec.autoScaling as AutoScaling | undefined;
+  const autoRepair = Boolean((np.spec.management as { autoRepair?: boolean } | undefined)?.autoRepair);
+
+  const base: ConditionInput[] = [
+    auto
+      ? { type: C.AutoscalingEnabled, status: 'True', reason: Reasons.AsExpected, message: `Maximum nodes: ${auto.max}, Minimum nodes: ${auto.min}`, observedGeneration: gen }
+      : { type: C.AutoscalingEnabled, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
+    { type: C.UpdateManagementEnabled, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
+    { type: C.AutorepairEnabled, status: autoRepair ? 'True' : 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
+    { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
+    { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+    { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
+  ];
+
+  const hcAvailable = findCondition(hc.status?.conditions, HostedClusterConditions.Available);
+  const updatingVersion = (on: boolean): ConditionInput =>
+    on
+      ? { type: C.UpdatingVersion, status: 'True', reason: Reasons.AsExpected, message: `Updating version in progress. Target version: ${targetVersion}`, observedGeneration: gen }
+      : { type: C.UpdatingVersion, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
+
+  if (hcAvailable?.status !== 'True') {
+    const conditions = setConditions(
+      old.conditions,
+      [
+        ...base,
+        updatingVersion(old.version !== targetVersion),
+        { type: C.IgnitionEndpointAvailable, status: 'False', reason: Reasons.IgnitionEndpointMissing, message: 'Ignition endpoint not available, waiting', observedGeneration: gen },
+        { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen },
+      ],
+      now,
+    );
+    return { status: { ...old, conditions, replicas: have } };
+  }
+
+  const availableSinceMs = startTime(hcAvailable.lastTransitionTime) ?? nowMs;
+  // A pending change started when its condition last flipped (or now, if this pass flips it).
+  const startOf = (type: string, pendingStatus: 'True' | 'False') => {
+    const c = findCondition(old.conditions, type);
+    const since = c?.status === pendingStatus ? (startTime(c.lastTransitionTime) ?? nowMs) : nowMs;
+    return Math.max(since, availableSinceMs);
+  };
+  let requeueAfterMs: number | undefined;
+  const pending = (ms: number) => {
+    requeueAfterMs = requeueAfterMs === undefined ? ms : Math.min(requeueAfterMs, ms);
+  };
+
+  let replicas = have;
+  let ready: ConditionInput = { type: C.Ready, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
+  if (have !== want) {
+    const wait = remainingMs(nowMs, startOf(C.Ready, 'False'), input.availableDelayMs);
+    if (wait === 0) replicas = want;
+    else {
+      pending(wait);
+      ready =
+        want > have
+          ? { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen }
+          : { type: C.Ready, status: 'False', reason: Reasons.ScalingDown, message: `Scaling down from ${have} to ${want} replicas`, observedGeneration: gen };
+    }
+  }
+
+  let version = old.version;
+  let versionUpdating = false;
+  if (version !== targetVersion) {
+    const wait = remainingMs(nowMs, startOf(C.UpdatingVersion, 'True'), input.availableDelayMs);
+    if (wait === 0) version = targetVersion;
+    else {
+      pending(wait);
+      versionUpdating = true;
+    }
+  }
+
+  const conditions = setConditions(removeCondition(old.conditions, C.IgnitionEndpointAvailable), [...base, updatingVersion(versionUpdating), ready], now);
+  const status: NodePoolStatus = { ...old, conditions, replicas };
+  if (version !== undefined) status.version = version;
+  return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
+}

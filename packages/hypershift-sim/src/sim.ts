@@ -1,0 +1,113 @@
+/**
+ * The hypershift-sim: a stand-in for the HyperShift operator's observable behaviour on one
+ * management cluster, for the demo and tests where no real operator runs. Wiring only: it writes
+ * the supported-versions ConfigMap, starts four informers (HostedClusters, NodePools, Secrets,
+ * control-plane Namespaces), and runs the HostedCluster and NodePool controllers on them.
+ *
+ * What it imitates (see the controllers' reconcile files): finalizers, clusterID/infraID defaults,
+ * the control-plane namespace `<namespace>-<name>`, the admin kubeconfig and kubeadmin password
+ * Secrets, conditions and version history with a timed rollout (`availableDelayMs`), upgrades,
+ * NodePool replicas and versions, and timed teardown on delete (`deleteDelayMs`). No pods, no
+ * real control plane: the kubeconfig points at a host that does not exist.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Informer, realClock, type Clock, type KubeObject, type RestClient } from '@hcc/client';
+import type { HostedCluster, NodePool } from '@hcc/crds';
+import { HostedClusterController } from './controllers/hostedcluster/hostedcluster-controller.js';
+import { NodePoolController } from './controllers/nodepool/nodepool-controller.js';
+import { DefaultSupportedVersions, LabelHostedControlPlane } from './names.js';
+import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
+import { ensureSupportedVersions } from './supported-versions.js';
+
+/** Options of {@link startHyperShiftSim}. */
+export interface HyperShiftSimOptions {
+  /** Client for the management cluster's API server. */
+  client: RestClient;
+  logger: Logger;
+  /** Time from a rollout's start to its completion (and for NodePool changes), in milliseconds. Default 2000. */
+  availableDelayMs?: number;
+  /** Least time from `deletionTimestamp` to a finalizer's removal, in milliseconds. Default 500. */
+  deleteDelayMs?: number;
+  /** Supported OCP minors, newest first. Default `['4.18', '4.17', '4.16', '4.15', '4.14']`. */
+  supportedVersions?: readonly string[];
+  /** Stops the sim when aborted (like calling `stop()`). */
+  signal?: AbortSignal;
+  /** Time source (tests). Default: the process clock. */
+  clock?: Clock;
+  /** Workers per controller. Default 2. */
+  workers?: number;
+  /** Randomness in [0, 1) for infraIDs and passwords (tests). Default Math.random. */
+  random?: () => number;
+}
+
+/** A running sim. */
+export interface HyperShiftSim {
+  /** Stops the controllers (letting running passes finish) and the informers. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the sim and resolves once its caches are synced and its workers run.
+ * @throws when the supported-versions ConfigMap cannot be written, or `signal` aborts before the caches sync
+ */
+export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise<HyperShiftSim> {
+  const { client } = options;
+  const logger = options.logger.child({ component: 'hypershift-sim' });
+  const clock = options.clock ?? realClock;
+  const availableDelayMs = options.availableDelayMs ?? 2000;
+  const deleteDelayMs = options.deleteDelayMs ?? 500;
+  const supportedVersions = options.supportedVersions ?? DefaultSupportedVersions;
+
+  await ensureSupportedVersions(client, supportedVersions);
+
+  const hostedClusters = new Informer<HostedCluster>({ client, ref: hostedClustersRef, logger, clock });
+  const nodePools = new Informer<NodePool>({ client, ref: nodePoolsRef, logger, clock });
+  const secrets = new Informer<KubeObject>({ client, ref: secretsRef, logger, clock });
+  const namespaces = new Informer<KubeObject>({ client, ref: namespacesRef, labelSelector: `${LabelHostedControlPlane}=true`, logger, clock });
+  const informers = [hostedClusters, nodePools, secrets, namespaces];
+
+  const hostedClusterController = new HostedClusterController({
+    client,
+    hostedClusters,
+    nodePools,
+    secrets,
+    namespaces,
+    logger,
+    clock,
+    availableDelayMs,
+    deleteDelayMs,
+    supportedVersions,
+    random: options.random ?? Math.random,
+    newUUID: randomUUID,
+  });
+  const nodePoolController = new NodePoolController({ client, hostedClusters, nodePools, logger, clock, availableDelayMs, deleteDelayMs });
+
+  for (const informer of informers) informer.start();
+  const stopInformers = () => Promise.all(informers.map((i) => i.stop()));
+  try {
+    await Promise.all(informers.map((i) => i.waitForSync(options.signal)));
+  } catch (err) {
+    await stopInformers();
+    throw err;
+  }
+
+  const stopWorkers = new AbortController();
+  const workers = options.workers ?? 2;
+  const running = Promise.all([hostedClusterController.run(stopWorkers.signal, workers), nodePoolController.run(stopWorkers.signal, workers)]);
+  logger.info({ availableDelayMs, deleteDelayMs, supportedVersions }, 'hypershift-sim running');
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      stopWorkers.abort();
+      await running;
+      await stopInformers();
+      logger.info('hypershift-sim stopped');
+    })());
+  const onAbort = () => void stop();
+  if (options.signal?.aborted) await stop();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  return { stop };
+}

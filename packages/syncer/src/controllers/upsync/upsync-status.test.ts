@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { mapGeneration, upstreamStatus } from './upsync-status.js';
+
+describe('mapGeneration', () => {
+  it.each([
+    { name: 'current', input: [4, 4, 9], want: 9 },
+    { name: 'one behind', input: [3, 4, 9], want: 8 },
+    { name: 'never below 1', input: [1, 9, 2], want: 1 },
+    { name: 'absent', input: [undefined, 4, 9], want: undefined },
+  ])('$name', ({ input, want }) => {
+    const [o, d, u] = input as [number | undefined, number, number];
+    expect(mapGeneration(o, d, u)).toBe(want);
+  });
+});
+
+describe('upstreamStatus', () => {
+  const down: KubeObject = {
+    metadata: { name: 'ex', generation: 2, annotations: { 'controlcenter.hcc.dev/upstream-generation': '5' } },
+    status: {
+      conditions: [
+        { type: 'Available', status: 'True', observedGeneration: 2 },
+        { type: 'Progressing', status: 'False', observedGeneration: 1 },
+        { type: 'Scheduled', status: 'True', reason: 'Bogus' },
+      ],
+      version: { observedGeneration: 2, history: [{ state: 'Completed' }] },
+      kubeconfig: { name: 'ex-admin-kubeconfig' },
+    },
+  };
+  const up: KubeObject = {
+    metadata: { name: 'ex', generation: 5 },
+    status: { conditions: [{ type: 'Scheduled', status: 'True', reason: 'Scheduled', message: 'Placed on management cluster mgmt-1' }] },
+  };
+
+  it('translates generations and keeps the control-center-owned condition', () => {
+    const s = upstreamStatus(down, up) as { conditions: { type: string; reason?: string; observedGeneration?: number }[]; version: { observedGeneration: number }; kubeconfig: unknown };
+    expect(s.conditions.find((c) => c.type === 'Available')!.observedGeneration).toBe(5);
+    expect(s.conditions.find((c) => c.type === 'Progressing')!.observedGeneration).toBe(4);
+    expect(s.conditions.filter((c) => c.type === 'Scheduled')).toEqual([up.status!.conditions![0]]);
+    expect(s.version.observedGeneration).toBe(5);
+    expect(s.kubeconfig).toEqual({ name: 'ex-admin-kubeconfig' });
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { desiredDownstream, inSync, AnnotationSyncedKeys } from './transform.js';
+
+const up: KubeObject = {
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'HostedCluster',
+  metadata: {
+    name: 'ex',
+    namespace: 'clusters',
+    uid: 'u-1',
+    generation: 3,
+    resourceVersion: '77',
+    labels: { team: 'a', 'controlcenter.hcc.dev/management-cluster': 'mgmt-1' },
+    annotations: { note: 'x', 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+    finalizers: ['controlcenter.hcc.dev/syncer'],
+    managedFields: [{}],
+  },
+  spec: { release: { image: 'img:4.16' }, clusterID: '', infraID: '' },
+  status: { conditions: [] },
+};
+
+describe('desiredDownstream', () => {
+  it('copies spec and user metadata, never server fields or hcc placement', () => {
+    const d = desiredDownstream(up, undefined, 'mgmt-1', ['spec']);
+    expect(d.metadata).toMatchObject({ name: 'ex', namespace: 'clusters' });
+    expect(d.metadata.labels).toEqual({ team: 'a', 'controlcenter.hcc.dev/synced-by': 'mgmt-1' });
+    expect(d.metadata.annotations).toMatchObject({ note: 'x', 'controlcenter.hcc.dev/upstream-uid': 'u-1', 'controlcenter.hcc.dev/upstream-generation': '3' });
+    expect(d.metadata.annotations).not.toHaveProperty('kubectl.kubernetes.io/last-applied-configuration');
+    for (const f of ['uid', 'resourceVersion', 'finalizers', 'managedFields', 'generation']) expect(d.metadata).not.toHaveProperty(f);
+    expect(d.spec).toEqual(up.spec);
+    expect(d).not.toHaveProperty('status');
+  });
+
+  it('keeps what the operator owns downstream', () => {
+    const down: KubeObject = {
+      ...desiredDownstream(up, undefined, 'mgmt-1', ['spec']),
+      status: { conditions: [{ type: 'Available', status: 'True' }] },
+    };
+    down.metadata = {
+      ...down.metadata,
+      uid: 'd-1',
+      resourceVersion: '5',
+      finalizers: ['hypershift.openshift.io/finalizer'],
+      ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'y', uid: 'z' }],
+      labels: { ...down.metadata.labels, 'hypershift.openshift.io/auto-created-for-infra': 'ex' },
+    };
+    (down.spec as Record<string, unknown>).clusterID = 'generated-by-operator';
+    const d = desiredDownstream(up, down, 'mgmt-1', ['spec']);
+    expect(d.metadata.finalizers).toEqual(['hypershift.openshift.io/finalizer']);
+    expect(d.metadata.ownerReferences).toHaveLength(1);
+    expect(d.metadata.labels).toHaveProperty('hypershift.openshift.io/auto-created-for-infra', 'ex');
+    expect((d.spec as Record<string, unknown>).clusterID).toBe('generated-by-operator');
+    expect(d.status).toEqual(down.status);
+    expect(inSync(d, down, ['spec'])).toBe(true);
+  });
+
+  it('removes a label the user removed upstream, but not the operator-added ones', () => {
+    const first = desiredDownstream(up, undefined, 'mgmt-1', ['spec']);
+    const down = { ...first, metadata: { ...first.metadata, labels: { ...first.metadata.labels, operator: 'yes' } } };
+    const up2 = { ...up, metadata: { ...up.metadata, labels: { 'controlcenter.hcc.dev/management-cluster': 'mgmt-1' } } };
+    const d = desiredDownstream(up2, down, 'mgmt-1', ['spec']);
+    expect(d.metadata.labels).toEqual({ operator: 'yes', 'controlcenter.hcc.dev/synced-by': 'mgmt-1' });
+    expect(JSON.parse(d.metadata.annotations![AnnotationSyncedKeys]!)).toEqual({ labels: [], annotations: ['note'] });
+  });
+
+  it('corrects local drift of spec', () => {
+    const first = desiredDownstream(up, undefined, 'mgmt-1', ['spec']);
+    const drifted = { ...first, spec: { ...(first.spec as object), release: { image: 'edited-locally' } } };
+    expect(inSync(desiredDownstream(up, drifted, 'mgmt-1', ['spec']), drifted, ['spec'])).toBe(false);
+    expect((desiredDownstream(up, drifted, 'mgmt-1', ['spec']).spec as { release: { image: string } }).release.image).toBe('img:4.16');
+  });
+});

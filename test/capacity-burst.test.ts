@@ -1,0 +1,90 @@
+/**
+ * Capacity safety under a burst: HostedClusters created concurrently with
+ * @kubernetes/client-node never put more on a management cluster than its capacity, whatever the
+ * heartbeat timing; the ones that fit nowhere say why; a fleet change (more capacity) places them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { kubectl, waitFor } from './helpers/tools.js';
+import { startHccUp, type HccUp } from './helpers/processes.js';
+
+const Label = 'controlcenter.hcc.dev/management-cluster';
+const group = 'hypershift.openshift.io';
+const version = 'v1beta1';
+
+/** A minimal valid platform-None HostedCluster. */
+function hostedCluster(name: string) {
+  return {
+    apiVersion: `${group}/${version}`,
+    kind: 'HostedCluster',
+    metadata: { name, namespace: 'burst' },
+    spec: {
+      release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' },
+      pullSecret: { name: 'pull-secret' },
+      dns: { baseDomain: 'example.com' },
+      networking: { clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }], networkType: 'OVNKubernetes' },
+      platform: { type: 'None' },
+      services: ['APIServer', 'OAuthServer', 'Konnectivity', 'Ignition'].map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.1' } } })),
+    },
+  };
+}
+
+interface HC {
+  metadata: { name: string; labels?: Record<string, string> };
+  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+}
+
+describe('a burst of creates against a small fleet', () => {
+  let hcc: HccUp;
+  let api: CustomObjectsApi;
+  const list = async () => ((await api.listNamespacedCustomObject({ group, version, namespace: 'burst', plural: 'hostedclusters' })) as { items: HC[] }).items;
+
+  beforeAll(async () => {
+    hcc = await startHccUp(['--management-clusters', '3', '--capacity', '4']);
+    const kc = new KubeConfig();
+    kc.loadFromFile(hcc.kubeconfig);
+    api = kc.makeApiClient(CustomObjectsApi);
+    expect((await kubectl('1.35', hcc.kubeconfig, ['create', 'namespace', 'burst'])).code).toBe(0);
+    expect((await kubectl('1.35', hcc.kubeconfig, ['create', 'secret', 'generic', 'pull-secret', '-n', 'burst', '--from-literal=.dockerconfigjson={}'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await hcc?.stop();
+  });
+
+  it('places exactly the capacity and never overbooks', async () => {
+    const n = 30;
+    await Promise.all(Array.from({ length: n }, (_, i) => api.createNamespacedCustomObject({ group, version, namespace: 'burst', plural: 'hostedclusters', body: hostedCluster(`hc-${String(i).padStart(2, '0')}`) })));
+    const settled = await waitFor('every HostedCluster to have a Scheduled condition', async () => {
+      const items = await list();
+      return items.length === n && items.every((h) => h.status?.conditions?.some((c) => c.type === 'Scheduled')) ? items : undefined;
+    }, 60_000);
+    const perCluster: Record<string, number> = {};
+    for (const h of settled) {
+      const c = h.metadata.labels?.[Label];
+      if (c) perCluster[c] = (perCluster[c] ?? 0) + 1;
+    }
+    expect(perCluster).toEqual({ 'mgmt-1': 4, 'mgmt-2': 4, 'mgmt-3': 4 });
+    const pending = settled.filter((h) => !h.metadata.labels?.[Label]);
+    expect(pending).toHaveLength(18);
+    for (const h of pending) {
+      const cond = h.status!.conditions!.find((c) => c.type === 'Scheduled')!;
+      expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+      expect(cond.message).toBe('0/3 management clusters are available: 3 no budget.');
+    }
+    // Later heartbeats do not change the outcome: still nobody over capacity.
+    await new Promise((r) => setTimeout(r, 2500));
+    const again = await list();
+    expect(again.filter((h) => h.metadata.labels?.[Label]).length).toBe(12);
+  });
+
+  it('places waiting HostedClusters when the fleet gains room', async () => {
+    const p = await kubectl('1.35', hcc.kubeconfig, ['patch', 'managementcluster', 'mgmt-2', '--type=merge', '-p', '{"spec":{"capacity":6}}']);
+    expect(p.code, p.stderr).toBe(0);
+    const items = await waitFor('two more placements on mgmt-2', async () => {
+      const l = await list();
+      return l.filter((h) => h.metadata.labels?.[Label] === 'mgmt-2').length === 6 ? l : undefined;
+    }, 30_000);
+    expect(items.filter((h) => h.metadata.labels?.[Label]).length).toBe(14);
+    expect(items.filter((h) => h.metadata.labels?.[Label] === 'mgmt-1').length).toBe(4);
+  });
+});

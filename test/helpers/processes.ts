@@ -1,0 +1,121 @@
+/**
+ * Starts real hcc processes for end-to-end tests — `hcc up` or `hcc control-center` — on free
+ * ports in a temporary state dir, and stops them (and removes the dir) afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { hccBin, tempDir } from './tools.js';
+
+/** A running `hcc up`. */
+export interface HccUp {
+  stateDir: string;
+  kubeconfig: string;
+  mgmtKubeconfig(name: string): string;
+  proc: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Waits for `marker` on stdout or for the process to exit. */
+function waitForOutput(proc: ChildProcess, marker: string | RegExp, timeoutMs: number, collected: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hcc did not print ${marker} within ${timeoutMs} ms:\n${collected()}`)), timeoutMs);
+    const check = () => {
+      const out = collected();
+      if (typeof marker === 'string' ? out.includes(marker) : marker.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', check);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hcc exited with code ${code} before it was up:\n${collected()}`));
+    });
+  });
+}
+
+/** Stops a process with SIGTERM (SIGKILL after graceMs); resolves when it exited. */
+export function stopProcess(proc: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+    proc.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+/** Runs `hcc up` with the given extra flags and waits until it says it is up. */
+export async function startHccUp(args: string[] = [], timeoutMs = 90_000): Promise<HccUp> {
+  const { dir, cleanup } = tempDir('hcc-up-');
+  let out = '';
+  const proc = spawn(process.execPath, [hccBin, 'up', '--state-dir', dir, '--heartbeat-interval', '1', '--available-delay', '500', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  try {
+    await waitForOutput(proc, 'hcc is up', timeoutMs, () => out);
+  } catch (e) {
+    await stopProcess(proc);
+    cleanup();
+    throw e;
+  }
+  return {
+    stateDir: dir,
+    kubeconfig: path.join(dir, 'admin.kubeconfig'),
+    mgmtKubeconfig: (name) => path.join(dir, 'management-clusters', `${name}.kubeconfig`),
+    proc,
+    output: () => out,
+    stop: async () => {
+      await stopProcess(proc);
+      cleanup();
+    },
+  };
+}
+
+/** A running `hcc control-center`. */
+export interface ControlCenterProcess {
+  dir: string;
+  kubeconfig: string;
+  url: string;
+  proc: ChildProcess;
+  /** Stops the process but keeps the data dir (for restart tests). */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs `hcc control-center` on a free port. `dir` reuses a data dir (restarts). */
+export async function startControlCenterProcess(opts: { dir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ControlCenterProcess> {
+  const t = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir('hcc-cc-');
+  const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
+  let out = '';
+  const proc = spawn(
+    process.execPath,
+    [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--port', String(opts.port ?? 0), '--kubeconfig', kubeconfig, ...(opts.extraArgs ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  await waitForOutput(proc, /"msg":"control center serving"/, 30_000, () => out);
+  const url = /"url":"([^"]+)"/.exec(out)![1]!;
+  return {
+    dir: t.dir,
+    kubeconfig,
+    url,
+    proc,
+    kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+      proc.kill(signal);
+      await exited;
+    },
+    stop: async () => {
+      await stopProcess(proc);
+      t.cleanup();
+    },
+  };
+}
