@@ -127,7 +127,7 @@ spec:
   platform:
     type: Moon
 `;
-  info(kubectl(['apply', '-f', '-'], { input: bad, allowFail: true }).trim());
+  console.log(kubectl(['apply', '-f', '-'], { input: bad, allowFail: true }).trim().replace(/^/gm, '         '));
   const found = kubectl(['get', 'hostedcluster', 'demo-broken', '-n', 'clusters', '--ignore-not-found'], { allowFail: true }).trim();
   if (found) throw new Error('the malformed HostedCluster was stored');
   info('kubectl get hostedcluster demo-broken: not found (nothing was written)');

@@ -41,7 +41,7 @@ export interface ControlCenterOptions {
   /** Accept requests without credentials (default true: local, loopback use). */
   allowAnonymous?: boolean;
   /** CRDs to install (created, or updated when they differ) before serving. */
-  crds?: KubeObject[];
+  crds?: readonly object[];
   /** Namespaces to create at start besides default, kube-system and kube-public. */
   namespaces?: string[];
   logger?: Logger;
@@ -114,7 +114,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     ready: () => ready,
   });
   for (const ns of ['default', 'kube-system', 'kube-public', ...(opts.namespaces ?? [])]) await ensureNamespace(store, ns);
-  for (const crd of opts.crds ?? []) await installCRD(store, crd);
+  for (const crd of opts.crds ?? []) await installCRD(store, crd as KubeObject);
   const deletion = new DeletionController(store, registry, logger);
   deletion.start();
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });

@@ -74,6 +74,9 @@ export const Messages = {
   AllIsWell: 'All is well',
 } as const;
 
+/** Field manager of every write the sim makes. */
+export const FieldManager = 'hypershift-sim';
+
 /** Label on control-plane namespaces. */
 export const LabelHostedControlPlane = 'hypershift.openshift.io/hosted-control-plane';
 /** Annotation on objects the operator made for a HostedCluster; value: the HostedCluster key `namespace/name`. */

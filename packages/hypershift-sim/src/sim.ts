@@ -16,6 +16,7 @@ import { Informer, realClock, type Clock, type KubeObject, type RestClient } fro
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { HostedClusterController } from './controllers/hostedcluster/hostedcluster-controller.js';
 import { NodePoolController } from './controllers/nodepool/nodepool-controller.js';
+import { NodePoolsByHostedCluster, nodePoolsByHostedCluster } from './controllers/nodepool/nodepool-indexes.js';
 import { DefaultSupportedVersions, LabelHostedControlPlane } from './names.js';
 import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { ensureSupportedVersions } from './supported-versions.js';
@@ -66,6 +67,7 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
   const secrets = new Informer<KubeObject>({ client, ref: secretsRef, logger, clock });
   const namespaces = new Informer<KubeObject>({ client, ref: namespacesRef, labelSelector: `${LabelHostedControlPlane}=true`, logger, clock });
   const informers = [hostedClusters, nodePools, secrets, namespaces];
+  nodePools.addIndexer(NodePoolsByHostedCluster, nodePoolsByHostedCluster); // used by both controllers
 
   const hostedClusterController = new HostedClusterController({
     client,

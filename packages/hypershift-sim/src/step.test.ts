@@ -23,7 +23,8 @@ describe('runSteps', () => {
     { name: 'a later stop still returns an earlier requeue', input: [requeueAfter(50, 'continue'), 'stop'] as StepResult[], want: { seen: ['a', 'b'], result: { requeueAfterMs: 50 }, stoppedAt: 'b' } },
   ])('$name', async ({ input, want }) => {
     const seen: string[] = [];
-    const out = await runSteps([step('a', input[0]!, seen), step('b', input[1]!, seen)], {});
+    const [a, b] = input as [StepResult, StepResult];
+    const out = await runSteps([step('a', a, seen), step('b', b, seen)], {});
     expect({ seen, result: out.result, stoppedAt: out.stoppedAt }).toEqual(want);
   });
 

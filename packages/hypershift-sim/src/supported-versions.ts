@@ -7,7 +7,7 @@
  * @see https://hypershift.pages.dev/reference/versioning-support/
  */
 import { isAlreadyExists, isNotFound, type KubeObject, type RestClient } from '@hcc/client';
-import { LabelSupportedVersions, OperatorNamespace, SupportedVersionsConfigMapName } from './names.js';
+import { FieldManager, LabelSupportedVersions, OperatorNamespace, SupportedVersionsConfigMapName } from './names.js';
 import { semanticEqual } from './equality.js';
 import { configMapsRef, namespacesRef } from './resources.js';
 
@@ -36,7 +36,7 @@ export function supportedVersionsConfigMap(versions: readonly string[]): KubeObj
  * data up to date (other labels, annotations and data keys it holds stay).
  * @throws ApiError or RequestError when the API server refuses or cannot be reached
  */
-export async function ensureSupportedVersions(client: RestClient, versions: readonly string[], fieldManager = 'hypershift-sim'): Promise<void> {
+export async function ensureSupportedVersions(client: RestClient, versions: readonly string[], fieldManager = FieldManager): Promise<void> {
   const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: OperatorNamespace } };
   await client.create(namespacesRef, undefined, ns, { fieldManager }).catch((e) => {
     if (!isAlreadyExists(e)) throw e;

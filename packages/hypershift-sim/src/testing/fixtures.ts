@@ -5,8 +5,8 @@
  * changes status, an object with `deletionTimestamp` and no finalizers disappears, deleting an
  * object with finalizers only marks it.
  */
-import { FakeClock, type KubeObject } from '@hcc/client';
-import type { HostedCluster, NodePool } from '@hcc/crds';
+import { FakeClock } from '@hcc/client';
+import type { HostedCluster, KubeObject, NodePool } from '@hcc/crds';
 import type { HostedClusterDeps } from '../controllers/hostedcluster/hostedcluster-reconcile.js';
 import type { NodePoolDeps } from '../controllers/nodepool/nodepool-reconcile.js';
 import { formatTime } from '../time.js';

@@ -19,18 +19,17 @@ import {
   type RestClient,
 } from '@hcc/client';
 import type { HostedCluster, NodePool } from '@hcc/crds';
+import { FieldManager } from '../../names.js';
 import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from '../../resources.js';
 import { NodePoolsByHostedCluster } from '../nodepool/nodepool-indexes.js';
 import { HostedClustersByPullSecret, hostedClusterKeyOf, hostedClustersByPullSecret } from './hostedcluster-indexes.js';
 import { reconcileHostedCluster, type HostedClusterDeps } from './hostedcluster-reconcile.js';
 
-/** Field manager of the sim's writes. */
-export const FieldManager = 'hypershift-sim';
-
 /** Options of a {@link HostedClusterController}. */
 export interface HostedClusterControllerOptions {
   client: RestClient;
   hostedClusters: Informer<HostedCluster>;
+  /** Must carry the {@link NodePoolsByHostedCluster} index (sim.ts adds it). */
   nodePools: Informer<NodePool>;
   secrets: Informer<KubeObject>;
   namespaces: Informer<KubeObject>;

@@ -7,14 +7,15 @@ import type { Logger } from 'pino';
 import { keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { nodePoolsRef } from '../../resources.js';
-import { FieldManager } from '../hostedcluster/hostedcluster-controller.js';
-import { NodePoolsByHostedCluster, nodePoolsByHostedCluster } from './nodepool-indexes.js';
+import { FieldManager } from '../../names.js';
+import { NodePoolsByHostedCluster } from './nodepool-indexes.js';
 import { reconcileNodePool, type NodePoolDeps } from './nodepool-reconcile.js';
 
 /** Options of a {@link NodePoolController}. */
 export interface NodePoolControllerOptions {
   client: RestClient;
   hostedClusters: Informer<HostedCluster>;
+  /** Must carry the {@link NodePoolsByHostedCluster} index (shared with the HostedCluster controller; sim.ts adds it). */
   nodePools: Informer<NodePool>;
   logger: Logger;
   clock: Clock;
@@ -27,11 +28,10 @@ export class NodePoolController {
   readonly #o: NodePoolControllerOptions;
   readonly #deps: NodePoolDeps;
 
-  /** Registers the by-HostedCluster index and the event handlers; call before the informers start. */
+  /** Registers the event handlers; call before the informers start. */
   constructor(o: NodePoolControllerOptions) {
     this.#o = o;
     this.queue = new WorkQueue({ clock: o.clock, baseDelayMs: 100, maxDelayMs: 30_000 });
-    o.nodePools.addIndexer(NodePoolsByHostedCluster, nodePoolsByHostedCluster);
 
     const enqueue = (obj: NodePool | DeletedFinalStateUnknown<NodePool>) => this.queue.add(keyOf(obj));
     o.nodePools.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj), onDelete: enqueue });

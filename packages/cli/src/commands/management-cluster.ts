@@ -1,0 +1,95 @@
+/**
+ * `hcc management-cluster`: an embedded management cluster, i.e. the control-center API server
+ * started on its own port and data dir with only the HyperShift CRDs installed, plus the
+ * hypershift-sim acting as the HyperShift operator against it. Stands in for a kind or real
+ * cluster where none can run (`hcc up`, the demo, tests). Writes an admin kubeconfig whose context
+ * is the cluster's name; a syncer uses it as its management-cluster kubeconfig.
+ */
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadKubeconfig, RestClient } from '@hcc/client';
+import { hyperShiftCRDs } from '@hcc/crds';
+import { startControlCenter } from '@hcc/control-center';
+import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
+import { createLogger } from '../logging.js';
+import { notifyReady, onShutdown } from '../lifecycle.js';
+
+/** Parses a non-negative integer option (milliseconds, a port). */
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Parses `4.18,4.17` into `['4.18', '4.17']`. */
+function versionList(value: string): string[] {
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((v) => !/^\d+\.\d+$/.test(v))) {
+    throw new InvalidArgumentError(`must be a comma-separated list of major.minor versions (e.g. 4.18,4.17), got "${value}"`);
+  }
+  return list;
+}
+
+interface ManagementClusterOptions {
+  name: string;
+  dataDir?: string;
+  host: string;
+  port: number;
+  kubeconfig?: string;
+  availableDelay: number;
+  deleteDelay: number;
+  supportedVersions: string[];
+  logLevel: string;
+}
+
+export function managementClusterCommand(): Command {
+  return new Command('management-cluster')
+    .description('run an embedded management cluster: an API server with the HyperShift CRDs and the hypershift-sim')
+    .option('--name <name>', 'name of the management cluster (kubeconfig context, log name)', 'mgmt-1')
+    .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free port)', nonNegativeInt, 0)
+    .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', nonNegativeInt, 2000)
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', nonNegativeInt, 500)
+    .option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first', versionList, [...DefaultSupportedVersions])
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(async (o: ManagementClusterOptions) => {
+      const name = o.name;
+      const log = createLogger(name, o.logLevel);
+      const dataDir = path.resolve(o.dataDir ?? path.join('.hcc', 'data', name));
+      const kubeconfig = path.resolve(o.kubeconfig ?? path.join('.hcc', 'management-clusters', `${name}.kubeconfig`));
+      const cc = await startControlCenter({
+        dataDir,
+        host: o.host,
+        port: o.port,
+        kubeconfigPath: kubeconfig,
+        contextName: name,
+        // Spread: @hcc/crds' CRD interface has no index signature, the option wants KubeObject[].
+        crds: hyperShiftCRDs.map((crd) => ({ ...crd })),
+        logger: log,
+      });
+      const client = new RestClient(loadKubeconfig(kubeconfig, name), { userAgent: `hcc-hypershift-sim/${name}`, logger: log });
+      let sim: Awaited<ReturnType<typeof startHyperShiftSim>>;
+      try {
+        sim = await startHyperShiftSim({
+          client,
+          logger: log,
+          availableDelayMs: o.availableDelay,
+          deleteDelayMs: o.deleteDelay,
+          supportedVersions: o.supportedVersions,
+        });
+      } catch (err) {
+        client.close();
+        await cc.close();
+        throw err;
+      }
+      log.info({ name, url: cc.url, kubeconfig, dataDir }, 'management cluster ready');
+      notifyReady({ type: 'ready', name, url: cc.url, kubeconfig });
+      onShutdown(log, async () => {
+        await sim.stop();
+        client.close();
+        await cc.close();
+      });
+    });
+}
