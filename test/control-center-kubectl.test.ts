@@ -9,15 +9,20 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { kubectl, kubectlPath, testdata, waitFor, type KubectlVersion } from './helpers/tools.js';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { ApiError, loadKubeconfig, RestClient } from '@hcc/client';
+import { ConfigMapResource, HostedClusterResource, NodePoolResource } from '@hcc/crds';
 
 const versions: KubectlVersion[] = ['1.35', '1.28', '1.20'];
 
 describe('control center with real kubectl', () => {
   let cc: ControlCenterProcess;
+  let rest: RestClient | undefined;
+  const client = () => (rest ??= new RestClient(loadKubeconfig(cc.kubeconfig)));
   beforeAll(async () => {
     cc = await startControlCenterProcess();
   });
   afterAll(async () => {
+    rest?.close();
     await cc?.stop();
   });
 
@@ -43,7 +48,7 @@ describe('control center with real kubectl', () => {
     });
 
     it('applies a real HyperShift manifest and shows printer columns', async () => {
-      const manifest = (await import('node:fs')).readFileSync(path.join(testdata, '08-kubevirt-v1beta1-cli-render-storage-tolerations-nads.yaml'), 'utf8').replaceAll('namespace: clusters', `namespace: ${ns}`).replace(/name: clusters\n/, `name: ${ns}\n`);
+      const manifest = (await import('node:fs')).readFileSync(path.join(testdata, '08-kubevirt-v1beta1-cli-render-storage-tolerations-nads.yaml'), 'utf8').replaceAll('namespace: clusters', `namespace: ${ns}`).replace(/name: clusters\n/, `name: ${ns}\n`).replace(/\nstatus:\n  controlPlaneEndpoint:\n    host: ""\n    port: 0\n/, '\n').replace(/\nstatus:\n  replicas: 0\n/, '\n');
       const a = await k(['apply', '-f', '-'], manifest);
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout).toContain('hostedcluster.hypershift.openshift.io/test1 created');
@@ -90,12 +95,8 @@ describe('control center with real kubectl', () => {
       await new Promise((r) => setTimeout(r, 500));
       const cur = JSON.parse((await k(['get', 'hc', 'test1', '-n', ns, '-o', 'json'])).stdout);
       const status = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', message: 'ok', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'), observedGeneration: cur.metadata.generation }] };
-      const res = await fetch(`${cc.url}/apis/hypershift.openshift.io/v1beta1/namespaces/${ns}/hostedclusters/test1/status`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/merge-patch+json' },
-        body: JSON.stringify({ status }),
-      });
-      expect(res.status).toBe(200);
+      const patched = await client().patch<{ status: typeof status }>(HostedClusterResource, ns, 'test1', { status }, 'merge', { subresource: 'status' });
+      expect(patched.status.conditions[0]!.type).toBe('Available');
       expect(await done).toBe(0);
       expect(out).toContain('condition met');
     });
@@ -129,29 +130,25 @@ describe('control center with real kubectl', () => {
   });
 
   it('answers a stale resourceVersion with 409 Conflict', async () => {
-    const base = `${cc.url}/api/v1/namespaces/default/configmaps`;
-    const created = await (await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } }) })).json();
-    const first = await fetch(`${base}/c1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...created, data: { a: '2' } }) });
-    expect(first.status).toBe(200);
-    const stale = await fetch(`${base}/c1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...created, data: { a: '3' } }) });
-    expect(stale.status).toBe(409);
-    const body = await stale.json();
-    expect(body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
-    expect(body.message).toContain('the object has been modified');
+    const c = client();
+    const created = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } });
+    await c.update(ConfigMapResource, 'default', { ...created, data: { a: '2' } });
+    const err = await c.update(ConfigMapResource, 'default', { ...created, data: { a: '3' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
+    expect((err as ApiError).message).toContain('the object has been modified');
   });
 
   it('rejects invalid objects with 422 and field causes, writing nothing', async () => {
-    const res = await fetch(`${cc.url}/apis/hypershift.openshift.io/v1beta1/namespaces/default/nodepools`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'np1' }, spec: { replicas: 'two', management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'x' } } }),
-    });
-    expect(res.status).toBe(422);
-    const st = await res.json();
+    const c = client();
+    const err = await c
+      .create(NodePoolResource, 'default', { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'np1' }, spec: { replicas: 'two', management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'x' } } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    const st = (err as ApiError).status;
+    expect(st.code).toBe(422);
     expect(st.reason).toBe('Invalid');
-    const fields = st.details.causes.map((c: { field: string }) => c.field);
-    expect(fields).toEqual(expect.arrayContaining(['spec.replicas', 'spec.clusterName']));
-    const after = await fetch(`${cc.url}/apis/hypershift.openshift.io/v1beta1/namespaces/default/nodepools/np1`);
-    expect(after.status).toBe(404);
+    expect(st.details!.causes!.map((x) => x.field)).toEqual(expect.arrayContaining(['spec.replicas', 'spec.clusterName']));
+    expect(await c.get(NodePoolResource, 'default', 'np1').catch((e: unknown) => (e as ApiError).code)).toBe(404);
   });
 });

@@ -4,6 +4,7 @@
  * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
  */
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import pino, { type Logger } from 'pino';
@@ -15,6 +16,7 @@ import type { Store } from './storage/store.js';
 import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
 import { createMetrics } from './metrics.js';
+import { ensureServingCerts } from './pki.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { namespaces } from './registry/builtin/namespaces.js';
@@ -51,6 +53,10 @@ export interface ControlCenterOptions {
   historyCapacity?: number;
   /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
   store?: Store;
+  /** Serve HTTPS with a CA and serving certificate kept in `<dataDir>/pki` (default true). */
+  tls?: boolean;
+  /** Extra DNS names or IPs for the serving certificate (beyond localhost, 127.0.0.1, the hostname). */
+  tlsSANs?: string[];
 }
 
 /** A running control center. */
@@ -104,7 +110,9 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const adminToken = opts.adminToken ?? randomBytes(24).toString('hex');
   const tokens = new Map<string, UserInfo>([[adminToken, { name: 'admin', groups: ['system:masters'] }]]);
   const metrics = createMetrics();
+  const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
   const app = buildServer({
+    https: certs,
     store,
     registry,
     logger,
@@ -121,9 +129,15 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
-  const url = `http://${host}:${port}`;
+  const url = `${certs ? 'https' : 'http'}://${host}:${port}`;
   if (opts.kubeconfigPath) {
-    writeKubeconfig(opts.kubeconfigPath, { server: url, token: adminToken, contextName: opts.contextName ?? 'hcc' });
+    writeKubeconfig(opts.kubeconfigPath, {
+      server: url,
+      token: adminToken,
+      contextName: opts.contextName ?? 'hcc',
+      // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.
+      ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
+    });
   }
   ready = true;
   logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, 'control center serving');

@@ -44,6 +44,8 @@ export interface ServerDeps {
   ready: () => boolean;
   /** Clock (tests inject one). */
   now?: () => Date;
+  /** Serve HTTPS with this key and certificate (PEM); plain HTTP when absent. */
+  https?: { key: string; cert: string };
 }
 
 /** A gzip-free JSON reply with Kubernetes headers. */
@@ -66,6 +68,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
   const app = Fastify({
+    ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert } } : {}),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
@@ -73,7 +76,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     forceCloseConnections: true,
     keepAliveTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-  });
+  }) as unknown as FastifyInstance;
 
   // Decode: every body arrives as a Buffer; handlers decode it by Content-Type (pipeline/decode.ts).
   app.removeAllContentTypeParsers();

@@ -53,8 +53,7 @@ export interface HyperShiftSim {
  * @throws when the supported-versions ConfigMap cannot be written, or `signal` aborts before the caches sync
  */
 export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise<HyperShiftSim> {
-  const { client } = options;
-  const logger = options.logger.child({ component: 'hypershift-sim' });
+  const { client, logger } = options; // its lines carry `controller` (hostedcluster, nodepool) or `informer`
   const clock = options.clock ?? realClock;
   const availableDelayMs = options.availableDelayMs ?? 2000;
   const deleteDelayMs = options.deleteDelayMs ?? 500;

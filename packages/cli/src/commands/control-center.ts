@@ -18,6 +18,8 @@ export function controlCenterCommand(): Command {
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
     .option('--token <token>', 'admin bearer token (generated when absent)')
     .option('--no-anonymous', 'reject requests without a bearer token')
+    .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
+    .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
     .option('--log-level <level>', 'pino log level', 'info')
@@ -30,6 +32,8 @@ export function controlCenterCommand(): Command {
         kubeconfigPath: path.resolve(o.kubeconfig),
         adminToken: o.token,
         allowAnonymous: o.anonymous,
+        tls: o.tls,
+        tlsSANs: o.tlsSan ? String(o.tlsSan).split(',').map((x: string) => x.trim()).filter(Boolean) : [],
         crds: o.installCrds ? allCRDs : [],
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },

@@ -6,7 +6,7 @@
  * is the cluster's name; a syncer uses it as its management-cluster kubeconfig.
  */
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadKubeconfig, RestClient } from '@hcc/client';
 import { hyperShiftCRDs } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
@@ -52,7 +52,11 @@ export function managementClusterCommand(): Command {
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
     .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', nonNegativeInt, 2000)
     .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', nonNegativeInt, 500)
-    .option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first', versionList, [...DefaultSupportedVersions])
+    .addOption(
+      new Option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first (comma-separated)')
+        .argParser(versionList)
+        .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
+    )
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o: ManagementClusterOptions) => {
       const name = o.name;
@@ -65,8 +69,7 @@ export function managementClusterCommand(): Command {
         port: o.port,
         kubeconfigPath: kubeconfig,
         contextName: name,
-        // Spread: @hcc/crds' CRD interface has no index signature, the option wants KubeObject[].
-        crds: hyperShiftCRDs.map((crd) => ({ ...crd })),
+        crds: hyperShiftCRDs,
         logger: log,
       });
       const client = new RestClient(loadKubeconfig(kubeconfig, name), { userAgent: `hcc-hypershift-sim/${name}`, logger: log });

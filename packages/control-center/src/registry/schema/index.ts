@@ -5,27 +5,38 @@
  * Upstream order (apiextensions-apiserver customresource_handler.go + strategy): decode (with
  * unknown-field detection) → prune unknown fields (reported for `fieldValidation=Strict|Warn`) →
  * drop non-nullable nulls without defaults → default → validate (schema, list types, embedded
- * resources). With `Strict`, a body with unknown fields is rejected at decode time, before
+ * resources) → CEL `x-kubernetes-validations` rules (cel.ts), only when the structural errors include
+ * no blocking one. With `Strict`, a body with unknown fields is rejected at decode time, before
  * defaulting and validation.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/customresource_handler.go (schemaCoercingDecoder, unstructuredSchemaCoercer)
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/validator.go
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go (Validate, ValidateUpdate, hasBlockingErr)
  */
 import type { FieldError } from '../../apierrors/field.js';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
 import { prune } from './prune.js';
 import type { FieldValidation, JSONSchemaProps } from './types.js';
 import { validateValue } from './validate.js';
+import { hasValidationRules, validateCEL } from './cel.js';
 
 export * from './types.js';
 export { validateValue, jsonEqual, canonicalJSON } from './validate.js';
 export { prune } from './prune.js';
 export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
 export { checkFormat, isSupportedFormat, normalizeFormat } from './formats.js';
+export { validateCEL, hasValidationRules, unsupportedRules, resetUnsupportedRules, type UnsupportedRule, type CELValidationOptions, type CELValidationResult } from './cel.js';
 
 /** Options of {@link checkCustomResource}. */
 export interface CheckOptions {
   /** The request's `fieldValidation`; `Ignore` prunes silently. */
   fieldValidation: FieldValidation;
+  /**
+   * The stored object on update/patch (as stored: pruned and defaulted). Enables CEL transition
+   * rules (`oldSelf`) and ratcheting; leave it out on create.
+   */
+  oldObj?: Record<string, unknown>;
+  /** Wall-clock budget for the CEL rules of this object, in milliseconds (default: cel.ts `defaultCELBudgetMs`). */
+  celBudgetMs?: number;
 }
 
 /** Outcome of {@link checkCustomResource}. */
@@ -34,7 +45,24 @@ export interface CheckResult {
   errors: FieldError[];
   /** Sorted paths of pruned unknown fields, e.g. `spec.platform.kubevirt.baseDomain`; empty for `Ignore`. */
   unknownFields: string[];
+  /** CEL rule failures ratcheted on update (the old value already failed them), for `Warning` headers. */
+  warnings: string[];
 }
+
+/** The error upstream adds instead of running CEL rules when structural validation found a blocking error. */
+export const celSkippedError: FieldError = {
+  type: 'FieldValueInvalid',
+  field: '<nil>',
+  badValue: 'null',
+  detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
+
+/**
+ * strategy.go hasBlockingErr: type, required, enum, too-long and too-many errors mean the object
+ * does not have the shape its CEL rules were written for.
+ */
+export const hasBlockingError = (errs: readonly FieldError[]): boolean =>
+  errs.some((e) => ['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid'].includes(e.type));
 
 /** The message of upstream's strict decoding error for these paths (the server answers 400 BadRequest). */
 export const strictDecodingErrorMessage = (unknownFields: readonly string[]): string =>
@@ -54,20 +82,28 @@ function withoutMetadata(schema: JSONSchemaProps): JSONSchemaProps {
 }
 
 /**
- * Prunes, defaults and validates a custom resource in place, in upstream's order. Root `apiVersion`,
- * `kind` and `metadata` are never pruned, defaulted or validated here.
+ * Prunes, defaults and validates a custom resource in place, in upstream's order, then evaluates its
+ * CEL rules (with `opts.oldObj` on update) unless structural validation found a blocking error, in
+ * which case upstream's `<nil>: Invalid value: "null": some validation rules were not checked ...`
+ * error is added instead ({@link celSkippedError}). Root `apiVersion`, `kind` and `metadata` are
+ * never pruned, defaulted or structurally validated here (CEL rules see `metadata.name` and
+ * `metadata.generateName`).
  * @param obj - the decoded object; mutated (pruned, defaulted)
- * @returns validation errors and the unknown fields that were pruned. When `Strict` finds unknown
- *   fields the object is only pruned and `errors` is empty: the caller must answer 400
- *   `strict decoding error: unknown field "..."` (see {@link strictDecodingErrorMessage}).
+ * @returns validation errors, the unknown fields that were pruned and ratcheted CEL warnings. When
+ *   `Strict` finds unknown fields the object is only pruned and `errors` is empty: the caller must
+ *   answer 400 `strict decoding error: unknown field "..."` (see {@link strictDecodingErrorMessage}).
  */
 export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps, opts: CheckOptions): CheckResult {
   const pruned = prune(obj, schema, true);
   const unknownFields = opts.fieldValidation === 'Ignore' ? [] : pruned;
   pruneNonNullableNullsWithoutDefaults(obj, schema, true);
-  if (opts.fieldValidation === 'Strict' && unknownFields.length) return { errors: [], unknownFields };
+  if (opts.fieldValidation === 'Strict' && unknownFields.length) return { errors: [], unknownFields, warnings: [] };
   const root = withoutMetadata(schema);
   applyDefaults(obj, root);
   const { metadata: _m, ...rest } = obj;
-  return { errors: validateValue(rest, root, ''), unknownFields };
+  const errors = validateValue(rest, root, '');
+  if (!hasValidationRules(schema)) return { errors, unknownFields, warnings: [] };
+  if (hasBlockingError(errors)) return { errors: [...errors, celSkippedError], unknownFields, warnings: [] };
+  const cel = validateCEL(obj, schema, { ...(opts.oldObj ? { oldObj: opts.oldObj } : {}), ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}) });
+  return { errors: [...errors, ...cel.errors], unknownFields, warnings: cel.warnings };
 }

@@ -19,6 +19,7 @@ import {
   type RestClient,
 } from '@hcc/client';
 import type { HostedCluster, NodePool } from '@hcc/crds';
+import { ignore } from '../../errors.js';
 import { FieldManager } from '../../names.js';
 import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from '../../resources.js';
 import { NodePoolsByHostedCluster } from '../nodepool/nodepool-indexes.js';
@@ -42,9 +43,6 @@ export interface HostedClusterControllerOptions {
   newUUID: () => string;
 }
 
-const ignore = (pred: (e: unknown) => boolean) => (e: unknown) => {
-  if (!pred(e)) throw e;
-};
 
 export class HostedClusterController {
   readonly queue: WorkQueue;
@@ -86,8 +84,9 @@ export class HostedClusterController {
       getSecret: (ns, name) => o.secrets.lister.get(`${ns}/${name}`),
       getNamespace: (name) => o.namespaces.lister.get(name),
       listNodePools: (ns, clusterName) => o.nodePools.lister.byIndex(NodePoolsByHostedCluster, `${ns}/${clusterName}`),
-      updateHostedCluster: async (hc) => void (await client.update(hostedClustersRef, hc.metadata.namespace, hc, write)),
-      updateHostedClusterStatus: async (hc) => void (await client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write)),
+      // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
+      updateHostedCluster: (hc) => client.update(hostedClustersRef, hc.metadata.namespace, hc, write).then(() => undefined, ignore(isNotFound)),
+      updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then(() => undefined, ignore(isNotFound)),
       createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
       createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
       deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore(isNotFound)),

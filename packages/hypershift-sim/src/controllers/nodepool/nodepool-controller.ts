@@ -4,9 +4,10 @@
  * become Available, is looked at again. Workers run {@link reconcileNodePool}.
  */
 import type { Logger } from 'pino';
-import { keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
+import { isNotFound, keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { nodePoolsRef } from '../../resources.js';
+import { ignore } from '../../errors.js';
 import { FieldManager } from '../../names.js';
 import { NodePoolsByHostedCluster } from './nodepool-indexes.js';
 import { reconcileNodePool, type NodePoolDeps } from './nodepool-reconcile.js';
@@ -47,8 +48,9 @@ export class NodePoolController {
       availableDelayMs: o.availableDelayMs,
       deleteDelayMs: o.deleteDelayMs,
       getHostedCluster: (ns, name) => o.hostedClusters.lister.get(`${ns}/${name}`),
-      updateNodePool: async (np) => void (await client.update(nodePoolsRef, np.metadata.namespace, np, write)),
-      updateNodePoolStatus: async (np) => void (await client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write)),
+      // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
+      updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),
+      updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),
     };
   }
 
