@@ -78,6 +78,15 @@ describe('control center with real kubectl', () => {
       expect(d.stdout).toContain('tier=gold');
     });
 
+    it('scales a NodePool through the scale subresource', async () => {
+      const sc = await k(['scale', 'nodepool', 'test1', '-n', ns, '--replicas=5']);
+      expect(sc.code, sc.stderr).toBe(0);
+      expect(sc.stdout).toContain('nodepool.hypershift.openshift.io/test1 scaled');
+      const np = JSON.parse((await k(['get', 'np', 'test1', '-n', ns, '-o', 'json'])).stdout);
+      expect(np.spec.replicas).toBe(5);
+      expect(np.metadata.generation).toBe(2);
+    });
+
     it('lists api-resources from discovery', async () => {
       const r = await k(['api-resources']);
       expect(r.code, r.stderr).toBe(0);

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import selfsigned from 'selfsigned';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -313,24 +313,20 @@ describe('RestClient.watch', { timeout: 10_000 }, () => {
   });
 });
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!hasOpenssl)('RestClient over TLS', { timeout: 10_000 }, () => {
+describe('RestClient over TLS', { timeout: 10_000 }, () => {
   let dir: string;
   let server: https.Server;
   let url: string;
   let ca: Buffer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hcc-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    writeFileSync(join(dir, 'key.pem'), pems.private);
+    writeFileSync(join(dir, 'cert.pem'), pems.cert);
     ca = readFileSync(join(dir, 'cert.pem'));
     server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: ca }, (_req, res) => json(res, 200, { ok: true }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -26,6 +26,7 @@ import { OpenAPIBuilder } from './openapi/openapi.js';
 import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
+import { toScale } from './handlers/scale.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import type { ControlCenterMetrics } from './metrics.js';
@@ -180,6 +181,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       switch (ri.verb) {
         case 'get': {
           const shape = negotiateResource(req.headers.accept);
+          if (ri.subresource === 'scale' && info.subresources.scale) {
+            result = { code: 200, body: toScale(info, getObject(scope)) };
+            break;
+          }
           if (ri.subresource && !(ri.subresource === 'status' && info.subresources.status)) throw apierrors.noResource();
           result = { code: 200, body: renderObject(scope, getObject(scope), shape, query) };
           break;

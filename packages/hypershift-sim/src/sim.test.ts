@@ -99,7 +99,7 @@ describe('hypershift-sim on an embedded management cluster', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hcc-sim-'));
-    cc = await startControlCenter({ dataDir: dir, port: 0, crds: hyperShiftCRDs, logger: silent });
+    cc = await startControlCenter({ dataDir: dir, port: 0, crds: hyperShiftCRDs, logger: silent, tls: false });
     client = new RestClient({ server: cc.url, token: cc.adminToken });
     sim = await startHyperShiftSim({ client, logger: silent, availableDelayMs: 400, deleteDelayMs: 300 });
     await client.create(namespacesRef, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

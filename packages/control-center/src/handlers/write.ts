@@ -8,6 +8,7 @@ import { checkTypeMeta, createObject, deleteObject, updateObject } from './objec
 import type { RequestScope } from './scope.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
+import { fromScale, toScale } from './scale.js';
 
 /** The result of a write: HTTP status code and body. */
 export interface WriteResult {
@@ -24,10 +25,11 @@ export function isDryRun(query: Record<string, unknown>): boolean {
   return true;
 }
 
-function checkSubresource(scope: RequestScope): '' | 'status' {
+function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' {
   const sub = scope.ri.subresource;
   if (sub === '') return '';
   if (sub === 'status' && scope.info.subresources.status) return 'status';
+  if (sub === 'scale' && scope.info.subresources.scale) return 'scale';
   throw apierrors.notFound({ group: scope.info.group, resource: `${scope.info.resource}/${sub}` }, scope.ri.name);
 }
 
@@ -44,6 +46,14 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
 /** PUT a whole object (main resource or status). */
 export async function handleUpdate(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
+  if (subresource === 'scale') {
+    const scale = decodeObjectBody(contentType, body) as KubeObject;
+    const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, (cur) => {
+      if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+      return fromScale(scope.info, cur, scale);
+    }, scope.ctx, { dryRun: isDryRun(query), subresource: '' });
+    return { code: 200, body: toScale(scope.info, res.object) };
+  }
   const obj = checkTypeMeta(decodeObjectBody(contentType, body), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
@@ -73,6 +83,11 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
         const fresh = structuredClone(patch) as KubeObject;
         return checkTypeMeta(fresh, scope.info);
       }
+      if (subresource === 'scale') {
+        const scale = toScale(scope.info, current);
+        const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
+        return fromScale(scope.info, current, { ...patchedScale, metadata: { ...patchedScale.metadata, resourceVersion: (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion ?? '' } });
+      }
       const patched = applyPatch(type, scope.info, current, patch);
       // A patch that does not name a resourceVersion updates whatever is current.
       const patchRV = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
@@ -80,8 +95,9 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
       return patched;
     },
     scope.ctx,
-    { dryRun: isDryRun(query), subresource, allowCreate: type === 'apply' },
+    { dryRun: isDryRun(query), subresource: subresource === 'scale' ? '' : subresource, allowCreate: type === 'apply' && subresource === '' },
   );
+  if (subresource === 'scale') return { code: 200, body: toScale(scope.info, res.object) };
   return { code: res.created ? 201 : 200, body: res.object };
 }
 

@@ -31,7 +31,7 @@ import * as field from '../../apierrors/field.js';
 import type { FieldError } from '../../apierrors/field.js';
 import { compileExpression, errorSummary, noteUnsupported, type CompiledExpression } from './cel-compile.js';
 import { kubernetesErrorCode } from './cel-library.js';
-import { correlateMapListItem, isMapList, sizeOf, toCEL, toCELAligned, type ConversionCache } from './cel-values.js';
+import { correlateMapListItem, isMapList, mapListKey, sizeOf, toCEL, toCELAligned, type ConversionCache } from './cel-values.js';
 import type { JSONSchemaProps, ValidationRule } from './types.js';
 import { additionalOf, isJSONObject, itemsOf, jsonEqual } from './validate.js';
 
@@ -337,6 +337,17 @@ function validateExpressions(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaPr
   }
 }
 
+/** The old items of a list-type map by key, first one wins (common.MapList); undefined for other lists. */
+function oldMapListIndex(s: JSONSchemaProps, old: unknown): Map<string, unknown> | undefined {
+  if (!isMapList(s) || !Array.isArray(old)) return undefined;
+  const out = new Map<string, unknown>();
+  for (const o of old) {
+    const k = mapListKey(s, o);
+    if (k !== undefined && !out.has(k)) out.set(k, o);
+  }
+  return out;
+}
+
 /** validation.go validate: a node's rules, its allOf overlays, then its children. */
 function walk(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaProps, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {
   if (w.stopped || value === null || value === undefined) return;
@@ -348,9 +359,11 @@ function walk(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaProps, value: unk
   if (Array.isArray(value)) {
     const [vItems, nItems] = [itemsOf(valS), itemsOf(nodeS)];
     if (!vItems || !nItems || !hasValidationRules(vItems)) return;
+    const oldByKey = oldMapListIndex(nodeS, old);
     value.forEach((x, i) => {
       if (w.stopped) return;
-      const oldItem = correlateMapListItem(nodeS, old, x);
+      const key = oldByKey && mapListKey(nodeS, x);
+      const oldItem = key === undefined ? undefined : oldByKey?.get(key);
       walk(w, vItems, nItems, x, oldItem, `${path}[${i}]`, ratchetIndex(r, i), !!nItems['x-kubernetes-embedded-resource']);
     });
   } else if (isJSONObject(value)) {

@@ -103,7 +103,7 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
   const { metadata: _m, ...rest } = obj;
   const errors = validateValue(rest, root, '');
   if (!hasValidationRules(schema)) return { errors, unknownFields, warnings: [] };
-  if (hasBlockingError(errors)) return { errors: [...errors, celSkippedError], unknownFields, warnings: [] };
+  if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], unknownFields, warnings: [] };
   const cel = validateCEL(obj, schema, { ...(opts.oldObj ? { oldObj: opts.oldObj } : {}), ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}) });
   return { errors: [...errors, ...cel.errors], unknownFields, warnings: cel.warnings };
 }
