@@ -30,7 +30,7 @@ function hostedCluster(name: string, pullSecret: string): HostedCluster {
       release: { image: image414 },
       pullSecret: { name: pullSecret },
       dns: { baseDomain: 'hcc.example.com' },
-      etcd: { managementType: 'Managed' },
+      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
       networking: {
         networkType: 'OVNKubernetes',
         clusterNetwork: [{ cidr: '10.132.0.0/14' }],

@@ -17,9 +17,10 @@ import * as apierrors from '../apierrors/status.js';
 import type { FieldError } from '../apierrors/field.js';
 
 /** Validates a custom resource against its schema, turning unknown fields into errors or warnings per fieldValidation. */
-function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext): FieldError[] {
+function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, old?: KubeObject): FieldError[] {
   if (!schema) return [];
-  const { errors, unknownFields } = checkCustomResource(obj, schema, { fieldValidation: ctx.fieldValidation });
+  const { errors, unknownFields, warnings } = checkCustomResource(obj, schema, { fieldValidation: ctx.fieldValidation, ...(old ? { oldObj: old } : {}) });
+  ctx.warnings.push(...warnings);
   if (unknownFields.length) {
     if (ctx.fieldValidation === 'Strict') {
       throw apierrors.badRequest(
@@ -53,7 +54,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
     prepareForUpdate: (obj, old) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
     },
-    validateUpdate: (obj, _old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
+    validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,

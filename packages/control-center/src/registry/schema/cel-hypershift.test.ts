@@ -95,15 +95,7 @@ describe('HyperShift CRD rules: 15-negative-crd-validation-cases.yaml', () => {
  * Manifests that are meant to be valid but that a copied upstream rule rejects (the real
  * kube-apiserver rejects them too): kept as expected errors here, reported, not weakened.
  */
-const etcdRule = 'spec.etcd: Invalid value: "object": Only managed configuration must be set when managementType is Managed';
 const knownRejections: Record<string, string[]> = {
-  // `etcd: {managementType: Managed}` without `managed`: the schema default (which adds managed.storage)
-  // only applies when `etcd` is absent, and upstream's EtcdSpec rule requires `managed` for Managed.
-  'demo/manifests/10-aws.yaml: HostedCluster demo-aws': [etcdRule],
-  'demo/manifests/20-kubevirt.yaml: HostedCluster demo-kubevirt': [etcdRule],
-  'demo/manifests/30-agent.yaml: HostedCluster demo-agent': [etcdRule],
-  'demo/manifests/40-none.yaml: HostedCluster demo-none': [etcdRule],
-  'demo/manifests/50-azure.yaml: HostedCluster demo-azure': [etcdRule],
   // CLI --render fixture with fake values: `fakeInfraID` has upper case, `fakeSubnetID` is no Azure resource ID.
   'testdata/hypershift/09-azure-v1beta1-cli-render-managed-identities.yaml: HostedCluster bryans-cluster': [
     `spec.infraID: Invalid value: "string": infraID must consist of lowercase alphanumeric characters or '-', start and end with an alphanumeric character, and be between 1 and 253 characters`,

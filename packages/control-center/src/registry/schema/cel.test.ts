@@ -210,6 +210,11 @@ describe('validateCEL: transition rules and ratcheting', () => {
       lm: listMap,
       lmWhole: { ...listMap, ...rules(immutable) },
       n: { type: 'integer', ...rules(rule('self < 10', 'n below 10')) },
+      parent: {
+        type: 'object',
+        properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } }, lm: listMap },
+        ...rules(rule('self == oldSelf', 'parent immutable')),
+      },
     },
   });
   it.each<Case>([
@@ -228,6 +233,15 @@ describe('validateCEL: transition rules and ratcheting', () => {
         old: obj({ lm: [{ name: 'k', v: '1' }], lmWhole: [{ name: 'a', v: '1' }, { name: 'b', v: '1' }] }),
       },
       want: { errors: ['spec.lm[1].v: Invalid value: "string": immutable'], warnings: [] },
+    },
+    {
+      name: 'update: nested set and map-list order does not change equality of the parent',
+      input: {
+        schema,
+        obj: obj({ parent: { tags: ['b', 'a'], lm: [{ name: 'y' }, { name: 'x' }] } }),
+        old: obj({ parent: { tags: ['a', 'b'], lm: [{ name: 'x' }, { name: 'y' }] } }),
+      },
+      want: { errors: [], warnings: [] },
     },
     {
       name: 'update: atomic list items never correlate',
