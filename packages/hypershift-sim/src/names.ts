@@ -88,7 +88,7 @@ export const LabelSupportedVersions = 'hypershift.openshift.io/supported-version
 export const OperatorNamespace = 'hypershift';
 export const SupportedVersionsConfigMapName = 'supported-versions';
 /** OCP minor versions the sim claims to support, newest first (the ConfigMap's `versions`). */
-export const DefaultSupportedVersions: readonly string[] = ['4.18', '4.17', '4.16', '4.15', '4.14'];
+export const DefaultSupportedVersions: readonly string[] = ['4.22', '4.21', '4.20', '4.19', '4.18', '4.17', '4.16', '4.15', '4.14'];
 
 /** Version reported for a release image whose tag holds no `x.y.z` (e.g. a digest). */
 export const DefaultReleaseVersion = '4.16.0';

@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { isNotFound, RestClient, type KubeObject } from '@hcc/client';
 import { FinalizerHyperShift, hyperShiftCRDs, type HostedCluster, type NodePool } from '@hcc/crds';
 import { startControlCenter, type RunningControlCenter } from '@hcc/control-center';
+import { DefaultSupportedVersions } from './names.js';
 import { findCondition } from './conditions.js';
 import { configMapsRef, hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { startHyperShiftSim, type HyperShiftSim } from './sim.js';
@@ -115,7 +116,7 @@ describe('hypershift-sim on an embedded management cluster', () => {
   it('writes the supported-versions ConfigMap', async () => {
     const cm = await client.get<KubeObject>(configMapsRef, 'hypershift', 'supported-versions');
     expect(cm.metadata.labels).toMatchObject({ 'hypershift.openshift.io/supported-versions': 'true' });
-    expect(JSON.parse((cm.data as Record<string, string>)['supported-versions']!)).toEqual({ versions: ['4.18', '4.17', '4.16', '4.15', '4.14'] });
+    expect(JSON.parse((cm.data as Record<string, string>)['supported-versions']!)).toEqual({ versions: [...DefaultSupportedVersions] });
   });
 
   it('reports a missing pull secret and becomes Available once it exists', async () => {

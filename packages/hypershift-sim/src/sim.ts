@@ -30,7 +30,7 @@ export interface HyperShiftSimOptions {
   availableDelayMs?: number;
   /** Least time from `deletionTimestamp` to a finalizer's removal, in milliseconds. Default 500. */
   deleteDelayMs?: number;
-  /** Supported OCP minors, newest first. Default `['4.18', '4.17', '4.16', '4.15', '4.14']`. */
+  /** Supported OCP minors, newest first. Default 4.22 down to 4.14 (DefaultSupportedVersions). */
   supportedVersions?: readonly string[];
   /** Stops the sim when aborted (like calling `stop()`). */
   signal?: AbortSignal;
