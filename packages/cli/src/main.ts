@@ -8,6 +8,7 @@ import { managementClusterCommand } from './commands/management-cluster.js';
 import { schedulerCommand } from './commands/scheduler.js';
 import { syncerCommand } from './commands/syncer.js';
 import { upCommand } from './commands/up.js';
+import { hypershiftSimCommand } from './commands/hypershift-sim.js';
 
 const program = new Command('hcc')
   .description('hcc, the HostedCluster control center: one front door for a fleet of HyperShift management clusters')
@@ -18,5 +19,6 @@ program.addCommand(controlCenterCommand());
 program.addCommand(schedulerCommand());
 program.addCommand(syncerCommand());
 program.addCommand(managementClusterCommand());
+program.addCommand(hypershiftSimCommand());
 
 await program.parseAsync(process.argv);

@@ -18,6 +18,8 @@ export interface ClusterConnection {
   server: string;
   /** Bearer token (from `token` or `tokenFile`). */
   token?: string;
+  /** File to re-read the bearer token from (rotated service-account tokens); takes precedence over `token`. */
+  tokenFile?: string;
   /** PEM CA bundle to trust instead of the system roots. */
   ca?: Buffer;
   /** PEM client certificate (mutual TLS). */
@@ -53,7 +55,17 @@ function str(obj: Record<string, unknown>, key: string): string | undefined {
  *   missing, the cluster has no `server`, or a referenced file cannot be read
  */
 export function loadKubeconfig(path: string, context?: string): ClusterConnection {
-  const doc = parse(readFileSync(path, 'utf8')) as Record<string, unknown> | null;
+  return parseKubeconfig(readFileSync(path, 'utf8'), path, context);
+}
+
+/**
+ * Parses kubeconfig text (e.g. from a Secret) the way {@link loadKubeconfig} reads a file.
+ * @param path - where the text came from: relative file references resolve against its folder,
+ *   and errors name it (a Secret's `namespace/name` works too; relative references then resolve
+ *   against the working directory)
+ */
+export function parseKubeconfig(text: string, path: string, context?: string): ClusterConnection {
+  const doc = parse(text) as Record<string, unknown> | null;
   if (!doc || typeof doc !== 'object') throw new Error(`kubeconfig ${path}: not a YAML mapping`);
   const contextName = context ?? (typeof doc['current-context'] === 'string' ? doc['current-context'] : '');
   if (!contextName) throw new Error(`kubeconfig ${path}: no context given and no current-context set`);
@@ -79,6 +91,7 @@ export function loadKubeconfig(path: string, context?: string): ClusterConnectio
   const tokenFile = str(user, 'tokenFile');
   const token = str(user, 'token') ?? (tokenFile ? fromFile(tokenFile).toString('utf8').trim() : undefined);
   if (token) conn.token = token;
+  if (tokenFile) conn.tokenFile = isAbsolute(tokenFile) ? tokenFile : resolve(dirname(path), tokenFile);
   const ca = bytes(cluster, 'certificate-authority-data', 'certificate-authority');
   if (ca) conn.ca = ca;
   const cert = bytes(user, 'client-certificate-data', 'client-certificate');
@@ -133,4 +146,30 @@ export function writeKubeconfig(path: string, spec: KubeconfigSpec): void {
   writeFileSync(tmp, stringify(doc), { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, path);
+}
+
+/** Where Kubernetes mounts a pod's service-account credentials. */
+export const ServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * The connection of a process running in a pod, as client-go's `rest.InClusterConfig`: the API
+ * server from `KUBERNETES_SERVICE_HOST`/`KUBERNETES_SERVICE_PORT`, the service-account token
+ * (re-read from its file, since bound tokens rotate) and CA from `ServiceAccountDir`.
+ * @throws Error when not running in a pod (variables or files missing)
+ * @see https://kubernetes.io/docs/tasks/run-application/access-api-from-pod/
+ */
+export function inClusterConnection(dir = ServiceAccountDir, env: NodeJS.ProcessEnv = process.env): ClusterConnection {
+  const host = env.KUBERNETES_SERVICE_HOST;
+  const port = env.KUBERNETES_SERVICE_PORT;
+  if (!host || !port) throw new Error('not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set');
+  const tokenFile = `${dir}/token`;
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  const h = host.includes(':') ? `[${host}]` : host;
+  const conn: ClusterConnection = { server: `https://${h}:${port}`, token, tokenFile, ca: readFileSync(`${dir}/ca.crt`) };
+  try {
+    conn.namespace = readFileSync(`${dir}/namespace`, 'utf8').trim();
+  } catch {
+    // no namespace file: fine
+  }
+  return conn;
 }

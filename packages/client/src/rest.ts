@@ -12,6 +12,7 @@
  *   bounded by `timeoutSeconds` instead (server side, plus a client-side guard).
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/
  */
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Logger } from 'pino';
@@ -44,6 +45,9 @@ export class RestClient {
   readonly #agent: http.Agent;
   readonly #watchAgent: http.Agent;
   readonly #headers: Record<string, string>;
+  /** Service-account token file re-read at most once a minute (client-go's cached file token source). */
+  readonly #tokenFile: string | undefined;
+  #tokenReadAt = 0;
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
 
@@ -68,6 +72,8 @@ export class RestClient {
     this.#watchAgent = new Agent(agentOptions);
     this.#headers = { accept: 'application/json', 'user-agent': options.userAgent ?? 'hcc-client' };
     if (conn.token) this.#headers.authorization = `Bearer ${conn.token}`;
+    this.#tokenFile = conn.tokenFile;
+    this.#tokenReadAt = Date.now();
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#logger = options.logger;
   }
@@ -266,6 +272,14 @@ export class RestClient {
   }
 
   #send(spec: RequestSpec, agent: http.Agent, payload?: Buffer): http.ClientRequest {
+    if (this.#tokenFile && Date.now() - this.#tokenReadAt > 60_000) {
+      this.#tokenReadAt = Date.now();
+      try {
+        this.#headers.authorization = `Bearer ${readFileSync(this.#tokenFile, 'utf8').trim()}`;
+      } catch {
+        // keep the last token; the next request tries again in a minute
+      }
+    }
     const headers: Record<string, string | number> = { ...this.#headers };
     if (payload) {
       headers['content-type'] = spec.contentType ?? 'application/json';

@@ -83,6 +83,8 @@ async function installCRD(store: Store, crd: KubeObject): Promise<void> {
     return;
   }
   if (isDeepStrictEqual(existing.object.spec, obj.spec)) return;
+  // A CRD a syncer pulled from a management cluster (`--pull-crds`) is the operator's own schema: keep it.
+  if (existing.object.metadata.annotations?.['controlcenter.hcc.dev/pulled-from']) return;
   await updateObject(store, customresourcedefinitions, '', obj.metadata.name!, (cur) => ({ ...cur!, spec: obj.spec }), sysCtx(), { dryRun: false, subresource: '' });
 }
 

@@ -36,6 +36,7 @@ import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsyn
 import type { DownsyncDeps, SideWriter, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
+import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
@@ -75,6 +76,10 @@ export interface SyncerOptions {
   /** Namespace of the operator's supported-versions ConfigMap (default `hypershift`). */
   operatorNamespace?: string;
   metricsRegistry?: client.Registry;
+  /** Copy newer HostedCluster/NodePool CRDs from the management cluster up (at start, then every `crdPullIntervalMs`). */
+  pullCRDs?: boolean;
+  /** Between CRD pulls, in milliseconds (default 300 000). */
+  crdPullIntervalMs?: number;
 }
 
 /** A running syncer. */
@@ -221,6 +226,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   }
   setState('ready');
   log.info({ cluster }, 'syncer ready');
+  let crdTimer: NodeJS.Timeout | undefined;
+  if (opts.pullCRDs) {
+    const pull = () => void pullCRDsOnce({ cluster, upstream, downstream, log }).catch((err) => log.warn({ err, controller: 'crd-puller' }, 'CRD pull failed'));
+    pull();
+    crdTimer = setInterval(pull, opts.crdPullIntervalMs ?? 300_000);
+  }
   const steps = downsyncSteps(deps);
   const workers = opts.workers ?? 4;
   try {
@@ -230,6 +241,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     ]);
   } finally {
     clearInterval(gauges);
+    clearInterval(crdTimer);
     await Promise.all(all.map((i) => i.stop()));
   }
 }

@@ -22,6 +22,7 @@ export function controlCenterCommand(): Command {
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
+    .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', '100000')
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
@@ -37,6 +38,7 @@ export function controlCenterCommand(): Command {
         crds: o.installCrds ? allCRDs : [],
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
+        historyCapacity: Number(o.watchHistory),
         logger: log,
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });

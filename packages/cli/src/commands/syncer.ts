@@ -1,14 +1,18 @@
 /**
- * `hcc syncer`: the agent of one management cluster (pull mode). Registers its
- * ManagementCluster, heartbeats its budget, replicates what is placed on it and copies status up.
+ * `hcc syncer`: the agent of one management cluster (pull mode: it runs in or next to that
+ * cluster), or, with `--push`, the agent of every ManagementCluster with `spec.mode: Push`
+ * (it runs next to the control center and reaches each cluster with the kubeconfig in its
+ * `kubeconfigSecretRef`). Registers, heartbeats the budget, replicates what is placed on the
+ * cluster and copies status up.
  */
 import { Command } from 'commander';
 import client from 'prom-client';
-import { loadKubeconfig, RestClient, serveOps } from '@hcc/client';
+import { RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
-import { runSyncer } from '@hcc/syncer';
+import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger } from '../logging.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
+import { connectionFor } from '../connection.js';
 
 /** Parses `k=v,k2=v2` into labels. */
 export function parseLabels(s: string | undefined): Record<string, string> {
@@ -33,45 +37,52 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
 
 export function syncerCommand(): Command {
   return new Command('syncer')
-    .description('run the syncer of one management cluster: heartbeat + budget, downsync of what is placed on it, upsync of status')
-    .requiredOption('--name <name>', 'ManagementCluster name (a DNS label)')
+    .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
+    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push')
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
-    .requiredOption('--management-kubeconfig <path>', 'kubeconfig of the management cluster')
+    .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
+    .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
     .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', '50')
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)')
+    .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
     .option('--heartbeat-interval <seconds>', 'between heartbeats', '10')
     .option('--workers <n>', 'concurrent workers per queue', '4')
+    .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
-      const log = createLogger(`syncer-${o.name}`, o.logLevel);
-      const upstream = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: `hcc-syncer/${o.name}`, logger: log });
-      const downstream = new RestClient(loadKubeconfig(o.managementKubeconfig), { userAgent: `hcc-syncer/${o.name}`, logger: log });
+      if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
+      const name = o.push ? 'push' : o.name;
+      const log = createLogger(`syncer-${name}`, o.logLevel);
+      const upstream = new RestClient(connectionFor(o.kubeconfig, 'control center'), { userAgent: `hcc-syncer/${name}`, logger: log });
       const ac = new AbortController();
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const s = runSyncer({
-        cluster: o.name,
-        upstream,
-        downstream,
-        logger: log,
-        signal: ac.signal,
-        initialSpec: { capacity: Number(o.capacity), platforms: parsePlatforms(o.platforms), mode: 'Pull' },
-        labels: parseLabels(o.labels),
-        heartbeatIntervalMs: Number(o.heartbeatInterval) * 1000,
-        workers: Number(o.workers),
-        metricsRegistry: registry,
-      });
-      const ops = await serveOps({ port: Number(o.metricsPort), metrics: registry, readiness: s.readiness });
-      log.info({ metrics: `${ops.url}/metrics` }, 'syncer started');
-      notifyReady({ type: 'ready', name: `syncer-${o.name}`, url: ops.url });
+      const common = { heartbeatIntervalMs: Number(o.heartbeatInterval) * 1000, workers: Number(o.workers), pullCRDs: !!o.pullCrds };
+      let downstream: RestClient | undefined;
+      const s = o.push
+        ? runPushSyncers({ upstream, logger: log, signal: ac.signal, ...common })
+        : runSyncer({
+            cluster: o.name,
+            upstream,
+            downstream: (downstream = new RestClient(connectionFor(o.managementKubeconfig, 'management cluster'), { userAgent: `hcc-syncer/${name}`, logger: log })),
+            logger: log,
+            signal: ac.signal,
+            initialSpec: { capacity: Number(o.capacity), platforms: parsePlatforms(o.platforms), mode: 'Pull' },
+            labels: parseLabels(o.labels),
+            metricsRegistry: registry,
+            ...common,
+          });
+      const ops = await serveOps({ host: o.metricsHost, port: Number(o.metricsPort), metrics: registry, readiness: s.readiness });
+      log.info({ metrics: `${ops.url}/metrics`, mode: o.push ? 'Push' : 'Pull' }, 'syncer started');
+      notifyReady({ type: 'ready', name: `syncer-${name}`, url: ops.url });
       onShutdown(log, async () => {
         ac.abort();
         await s.done;
         await ops.close();
         upstream.close();
-        downstream.close();
+        downstream?.close();
       });
     });
 }

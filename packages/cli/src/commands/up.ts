@@ -4,12 +4,12 @@
  * HyperShift CRDs + hypershift-sim each) and their syncers, as separate processes. Writes
  * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { loadKubeconfig, RestClient } from '@hcc/client';
-import { ManagementClusterResource, ConditionReady, findCondition, type ManagementCluster } from '@hcc/crds';
+import { isAlreadyExists, loadKubeconfig, RestClient } from '@hcc/client';
+import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger } from '../logging.js';
 import { Supervisor } from '../supervisor.js';
 import { parsePlatforms } from './syncer.js';
@@ -25,6 +25,8 @@ export interface UpOptions {
   heartbeatInterval: number;
   availableDelay: number;
   logLevel: string;
+  /** Pull: one syncer process per management cluster; Push: one `hcc syncer --push` for all. */
+  mode: 'Pull' | 'Push';
 }
 
 const withPort = (args: string[], url: string | undefined): string[] => {
@@ -73,19 +75,38 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
     print('• starting the scheduler');
     await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', adminKubeconfig, ...ll] });
     print('✓ scheduler running');
-    print(`• starting ${names.length} syncer(s)`);
-    await Promise.all(
-      names.map((name) =>
-        sup.start({
-          name: `syncer-${name}`,
-          args: [
-            'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
-            '--capacity', String(o.capacity), '--heartbeat-interval', String(o.heartbeatInterval),
-            ...(o.platforms ? ['--platforms', o.platforms] : []), ...ll,
-          ],
-        }),
-      ),
-    );
+    if (o.mode === 'Push') {
+      print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
+      const cc = new RestClient(loadKubeconfig(adminKubeconfig));
+      for (const name of names) {
+        const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
+        const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: SystemNamespace }, data: { kubeconfig: kubeconfig.toString('base64') } };
+        await cc.create(SecretResource, SystemNamespace, secret).catch((e) => (isAlreadyExists(e) ? cc.update(SecretResource, SystemNamespace, secret) : Promise.reject(e)));
+        const mc = {
+          apiVersion: ControlCenterAPIVersion,
+          kind: 'ManagementCluster',
+          metadata: { name },
+          spec: { mode: 'Push', capacity: o.capacity, kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' }, ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}) },
+        };
+        await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
+      }
+      cc.close();
+      await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...ll] });
+    } else {
+      print(`• starting ${names.length} syncer(s)`);
+      await Promise.all(
+        names.map((name) =>
+          sup.start({
+            name: `syncer-${name}`,
+            args: [
+              'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
+              '--capacity', String(o.capacity), '--heartbeat-interval', String(o.heartbeatInterval),
+              ...(o.platforms ? ['--platforms', o.platforms] : []), ...ll,
+            ],
+          }),
+        ),
+      );
+    }
     // Wait until every ManagementCluster reports Ready through the control center.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
@@ -114,10 +135,13 @@ export function upCommand(): Command {
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all)')
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', '10')
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', '2000')
+    .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
     .option('--log-level <level>', 'log level of every process (logs go to STATE_DIR/logs)', 'info')
     .action(async (opts) => {
       const n = Number(opts.managementClusters);
       if (!Number.isInteger(n) || n < 1) throw new Error(`--management-clusters must be a positive integer, got ${opts.managementClusters}`);
+      const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
+      if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);
       const print = (l: string) => process.stdout.write(`${l}\n`);
       const up = await runUp(
         {
@@ -128,6 +152,7 @@ export function upCommand(): Command {
           heartbeatInterval: Number(opts.heartbeatInterval),
           availableDelay: Number(opts.availableDelay),
           logLevel: opts.logLevel,
+          mode,
         },
         print,
       );

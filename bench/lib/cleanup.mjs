@@ -1,0 +1,62 @@
+/**
+ * Cleanup that runs even when a scenario fails: a Scope collects undo functions (stop a
+ * process, remove a temp dir) and runs them in reverse order on close(). As a last resort,
+ * every child process still alive is SIGKILLed and every registered temp dir removed when the
+ * bench process exits, whatever the reason (uncaught error, SIGINT).
+ */
+import { rmSync } from 'node:fs';
+
+/** Children and directories that must not outlive the bench. */
+const liveChildren = new Set();
+const liveDirs = new Set();
+
+/** Registers a child process for the exit-time kill; unregisters itself when it exits. */
+export function trackChild(proc) {
+  liveChildren.add(proc);
+  proc.once('exit', () => liveChildren.delete(proc));
+}
+
+/** Registers a directory for the exit-time removal. */
+export function trackDir(dir) {
+  liveDirs.add(dir);
+  return () => {
+    liveDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+process.on('exit', () => {
+  for (const p of liveChildren) {
+    try {
+      p.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const d of liveDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Undo functions run last-in first-out; a failing one is reported and the rest still run. */
+export class Scope {
+  #fns = [];
+  #closed = false;
+
+  /** Adds an undo function (sync or async). */
+  defer(fn) {
+    if (this.#closed) throw new Error('scope already closed');
+    this.#fns.push(fn);
+  }
+
+  /** Runs every undo function, newest first. Never throws. */
+  async close() {
+    this.#closed = true;
+    while (this.#fns.length) {
+      const fn = this.#fns.pop();
+      try {
+        await fn();
+      } catch (err) {
+        process.stderr.write(`cleanup failed: ${err?.stack ?? err}\n`);
+      }
+    }
+  }
+}

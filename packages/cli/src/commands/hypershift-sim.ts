@@ -1,0 +1,42 @@
+/**
+ * `hcc hypershift-sim`: the HyperShift operator stand-in against an existing cluster (a kind
+ * cluster with the HyperShift CRDs installed, for the kind demo), from a kubeconfig or in-cluster.
+ */
+import { Command } from 'commander';
+import client from 'prom-client';
+import { RestClient, serveOps } from '@hcc/client';
+import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-sim';
+import { createLogger } from '../logging.js';
+import { notifyReady, onShutdown } from '../lifecycle.js';
+import { connectionFor } from '../connection.js';
+
+export function hypershiftSimCommand(): Command {
+  return new Command('hypershift-sim')
+    .description("run the HyperShift operator stand-in against a cluster that has the HyperShift CRDs (kind demo); no real control planes are started")
+    .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)')
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', '2000')
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', '500')
+    .option('--supported-versions <list>', 'OCP minor versions it supports, newest first', DefaultSupportedVersions.join(','))
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(async (o) => {
+      const log = createLogger('hypershift-sim', o.logLevel);
+      const rest = new RestClient(connectionFor(o.kubeconfig, 'cluster'), { userAgent: 'hcc-hypershift-sim', logger: log });
+      const sim = await startHyperShiftSim({
+        client: rest,
+        logger: log,
+        availableDelayMs: Number(o.availableDelay),
+        deleteDelayMs: Number(o.deleteDelay),
+        supportedVersions: String(o.supportedVersions).split(',').map((v) => v.trim()).filter(Boolean),
+      });
+      const registry = new client.Registry();
+      client.collectDefaultMetrics({ register: registry });
+      const ops = await serveOps({ host: '0.0.0.0', port: Number(o.metricsPort), metrics: registry, readiness: () => '' });
+      notifyReady({ type: 'ready', name: 'hypershift-sim', url: ops.url });
+      onShutdown(log, async () => {
+        await sim.stop();
+        await ops.close();
+        rest.close();
+      });
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * Push mode: one process next to the control center serves every ManagementCluster with
+ * `spec.mode: Push`. For each, it reads the Secret named by `spec.kubeconfigSecretRef` (in the
+ * control center; namespace `hcc-system` and key `kubeconfig` unless given), connects to the
+ * management cluster with it, and runs the same syncer (heartbeat, downsync, upsync) as pull mode.
+ * A changed Secret or spec restarts that cluster's syncer; a cluster leaving Push mode, or
+ * deleted, stops it. Level-triggered over a ManagementCluster informer and a work queue.
+ */
+import type { Logger } from 'pino';
+import { Informer, isNotFound, parseKubeconfig, RestClient, WorkQueue, type ReconcileResult } from '@hcc/client';
+import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
+import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
+
+/** Options of {@link runPushSyncers}; per-cluster options are shared by every pushed cluster. */
+export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' | 'workers' | 'pullCRDs'> {
+  upstream: RestClient;
+  logger: Logger;
+  signal: AbortSignal;
+  /** How often to re-read kubeconfig Secrets for changes, in milliseconds (default 30 000). */
+  resyncMs?: number;
+}
+
+interface Running {
+  /** uid/resourceVersion of the Secret and generation of the spec the syncer was started with. */
+  fingerprint: string;
+  abort: AbortController;
+  syncer: RunningSyncer;
+  downstream: RestClient;
+}
+
+/** Where a cluster's kubeconfig lives. */
+export function kubeconfigRef(mc: ManagementCluster): { namespace: string; name: string; key: string } | undefined {
+  const ref = mc.spec?.kubeconfigSecretRef;
+  if (!ref?.name) return undefined;
+  return { namespace: ref.namespace || SystemNamespace, name: ref.name, key: ref.key || 'kubeconfig' };
+}
+
+/** Serves every Push-mode ManagementCluster until the signal aborts. */
+export function runPushSyncers(opts: PushOptions): { readiness(): string; done: Promise<void> } {
+  const log = opts.logger.child({ controller: 'push' });
+  const running = new Map<string, Running>();
+  const mcs = new Informer<ManagementCluster>({ client: opts.upstream, ref: ManagementClusterResource, logger: log });
+  const queue = new WorkQueue();
+  mcs.addEventHandler({ onAdd: (o) => queue.add(o.metadata.name!), onUpdate: (_o, n) => queue.add(n.metadata.name!), onDelete: () => mcs.lister.keys().forEach((k) => queue.add(k)) });
+  let synced = false;
+
+  const stop = async (name: string) => {
+    const r = running.get(name);
+    if (!r) return;
+    running.delete(name);
+    r.abort.abort();
+    await r.syncer.done;
+    r.downstream.close();
+    log.info({ cluster: name }, 'stopped push syncer');
+  };
+
+  const reconcile = async (name: string): Promise<ReconcileResult> => {
+    const mc = mcs.lister.get(name);
+    const ref = mc ? kubeconfigRef(mc) : undefined;
+    if (!mc || mc.metadata.deletionTimestamp || mc.spec?.mode !== 'Push' || !ref) {
+      await stop(name);
+      return;
+    }
+    let secret: KubeObject;
+    try {
+      secret = await opts.upstream.get<KubeObject>(SecretResource, ref.namespace, ref.name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret not found; retrying');
+      await stop(name);
+      return { requeueAfterMs: 5000 };
+    }
+    const fingerprint = `${secret.metadata.uid}/${secret.metadata.resourceVersion}/${ref.key}/${mc.metadata.uid}`;
+    if (running.get(name)?.fingerprint === fingerprint) return { requeueAfterMs: opts.resyncMs ?? 30_000 };
+    await stop(name);
+    const raw = (secret.data as Record<string, string> | undefined)?.[ref.key];
+    if (!raw) {
+      log.warn({ cluster: name, key: ref.key }, 'kubeconfig Secret has no such key');
+      return { requeueAfterMs: 5000 };
+    }
+    const downstream = new RestClient(parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`), {
+      userAgent: `hcc-syncer/${name} (push)`,
+      logger: log,
+    });
+    const abort = new AbortController();
+    const onParentAbort = () => abort.abort();
+    opts.signal.addEventListener('abort', onParentAbort, { once: true });
+    const syncer = runSyncer({
+      cluster: name,
+      upstream: opts.upstream,
+      downstream,
+      logger: opts.logger.child({ cluster: name, mode: 'Push' }),
+      signal: abort.signal,
+      heartbeatIntervalMs: opts.heartbeatIntervalMs,
+      workers: opts.workers,
+      pullCRDs: opts.pullCRDs,
+    });
+    running.set(name, { fingerprint, abort, syncer, downstream });
+    log.info({ cluster: name }, 'started push syncer');
+    return { requeueAfterMs: opts.resyncMs ?? 30_000 };
+  };
+
+  const done = (async () => {
+    mcs.start();
+    await mcs.waitForSync(opts.signal).catch(() => undefined);
+    synced = true;
+    await queue.runWorkers(2, reconcile, { signal: opts.signal, logger: log, name: 'push', successLogLevel: 'debug' });
+    await Promise.all([...running.keys()].map(stop));
+    await mcs.stop();
+  })();
+  return {
+    readiness: () => {
+      if (!synced) return 'syncing ManagementClusters';
+      for (const [name, r] of running) {
+        const why = r.syncer.readiness();
+        if (why) return `${name}: ${why}`;
+      }
+      return '';
+    },
+    done,
+  };
+}
