@@ -4,7 +4,7 @@
  * child that dies unexpectedly (with backoff, reusing the port it had), and stops them all.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ReadyMessage } from './lifecycle.js';
@@ -78,7 +78,20 @@ export class Supervisor {
     const proc = fork(this.entry, args, { stdio: ['ignore', fd, fd, 'ipc'], env: { ...process.env } });
     closeSync(fd);
     proc.on('exit', (code, signal) => this.onExit(spec.name, proc, code, signal));
+    this.pids.set(spec.name, proc.pid ?? 0);
+    this.writePids();
     return proc;
+  }
+
+  private readonly pids = new Map<string, number>();
+
+  /** Writes `<logDir>/../processes.json` (name → pid) so operators and tests can find each process. */
+  private writePids(): void {
+    try {
+      writeFileSync(path.join(this.logDir, '..', 'processes.json'), `${JSON.stringify(Object.fromEntries(this.pids), null, 2)}\n`);
+    } catch {
+      // informational only
+    }
   }
 
   private onExit(name: string, proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {

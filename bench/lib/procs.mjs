@@ -1,0 +1,165 @@
+/**
+ * Starts real hcc processes (the CLI in packages/cli/bin/hcc.js) and helper processes for the
+ * bench, each with its output in a log file, and stops them through a Scope. Also reads a
+ * process's memory and CPU time from /proc (Linux).
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trackChild, trackDir } from './cleanup.mjs';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const hccBin = path.join(repoRoot, 'packages/cli/bin/hcc.js');
+
+/** Process-wide settings chosen on the command line (bench.mjs sets them). */
+export const settings = {
+  /** Parent of every temporary directory (data dirs live here: same filesystem for hcc and the level baseline). */
+  dataRoot: os.tmpdir(),
+  /** When set, hcc processes run with `--cpu-prof` and write .cpuprofile files here. */
+  cpuProfDir: undefined,
+  /** Keep temp dirs (and logs) after the run. */
+  keep: false,
+};
+
+/** A fresh temporary directory removed when scope closes (unless --keep). */
+export function tempDir(scope, prefix) {
+  mkdirSync(settings.dataRoot, { recursive: true });
+  const dir = mkdtempSync(path.join(settings.dataRoot, `hcc-bench-${prefix}-`));
+  if (!settings.keep) {
+    const remove = trackDir(dir);
+    scope.defer(remove);
+  }
+  return dir;
+}
+
+/**
+ * Spawns `node <script> ...args` with stdout and stderr appended to logFile, and waits until the
+ * output matches `ready` (a string or RegExp). Stopped (SIGTERM, then SIGKILL) when scope closes.
+ * @returns the process, the matched output and a stop function
+ * @throws when the process exits or prints nothing matching within timeoutMs
+ */
+export async function startProcess(scope, { name, script, args, logFile, ready, timeoutMs = 60_000, env = {}, nodeArgs = [] }) {
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const childEnv = { ...process.env, ...env };
+  if (settings.cpuProfDir && script === hccBin) {
+    mkdirSync(settings.cpuProfDir, { recursive: true });
+    childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${settings.cpuProfDir}`.trim();
+  }
+  const proc = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  trackChild(proc);
+  let tail = '';
+  const onData = (d) => {
+    log.write(d);
+    tail = (tail + d.toString()).slice(-256 * 1024);
+  };
+  proc.stdout.on('data', onData);
+  proc.stderr.on('data', onData);
+  const stop = () => stopProcess(proc).finally(() => log.end());
+  scope.defer(stop);
+  const matched = await new Promise((resolve, reject) => {
+    const test = () => (typeof ready === 'string' ? tail.includes(ready) : ready.test(tail));
+    const timer = setTimeout(() => fail(new Error(`${name} printed nothing matching ${ready} within ${timeoutMs} ms; see ${logFile}`)), timeoutMs);
+    const check = () => {
+      if (!test()) return;
+      done();
+      resolve(tail);
+    };
+    const onExit = (code, signal) => fail(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready; see ${logFile}:\n${tail.slice(-2000)}`));
+    const done = () => {
+      clearTimeout(timer);
+      proc.stdout.off('data', check);
+      proc.stderr.off('data', check);
+      proc.off('exit', onExit);
+    };
+    const fail = (err) => {
+      done();
+      reject(err);
+    };
+    proc.stdout.on('data', check);
+    proc.stderr.on('data', check);
+    proc.once('exit', onExit);
+  });
+  return { proc, pid: proc.pid, output: () => tail, matched, stop };
+}
+
+/** SIGTERM, then SIGKILL after graceMs; resolves when the process exited. */
+export function stopProcess(proc, graceMs = 15_000) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+    proc.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+/** Kills a process with a signal (default SIGKILL) and waits for it to exit. */
+export function killProcess(proc, signal = 'SIGKILL') {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.kill(signal);
+  });
+}
+
+/**
+ * `hcc control-center` on a free loopback port with its own data dir.
+ * @returns url, kubeconfig path, data dir, pid and stop/kill functions
+ */
+export async function startControlCenter(scope, { tls = true, dir, name = 'control-center', extraArgs = [] } = {}) {
+  const base = dir ?? tempDir(scope, 'cc');
+  const kubeconfig = path.join(base, 'admin.kubeconfig');
+  const p = await startProcess(scope, {
+    name,
+    script: hccBin,
+    args: ['control-center', '--data-dir', path.join(base, 'data'), '--port', '0', '--kubeconfig', kubeconfig, ...(tls ? [] : ['--no-tls']), ...extraArgs],
+    logFile: path.join(base, 'logs', `${name}.log`),
+    ready: /"msg":"control center serving"[^\n]*\n/,
+    timeoutMs: 120_000,
+  });
+  const line = p.matched.split('\n').find((l) => l.includes('"msg":"control center serving"'));
+  const url = JSON.parse(line).url;
+  return { ...p, url, kubeconfig, dir: base };
+}
+
+/** `hcc scheduler` against a control center; resolves once its caches are synced. */
+export async function startScheduler(scope, { kubeconfig, dir, extraArgs = [] }) {
+  return startProcess(scope, {
+    name: 'scheduler',
+    script: hccBin,
+    args: ['scheduler', '--kubeconfig', kubeconfig, ...extraArgs],
+    logFile: path.join(dir, 'logs', 'scheduler.log'),
+    ready: '"msg":"caches synced; scheduling"',
+    timeoutMs: 60_000,
+  });
+}
+
+/** Resident set size now and at its peak, in bytes, from /proc/<pid>/status. */
+export function memoryOf(pid) {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN) * 1024;
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
+}
+
+const clockTicks = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) a process used so far, in milliseconds, from /proc/<pid>/stat. */
+export function cpuTimeMsOf(pid) {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+/** PIDs of the direct children of a process (for `hcc up`'s forks). */
+export function childPidsOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Latency samples and summaries. Percentiles use the nearest-rank method on the sorted samples
+ * (p99 of 1,000 samples is the 990th smallest).
+ */
+
+/** A growable buffer of latency samples in milliseconds. */
+export class Samples {
+  #a = new Float64Array(1024);
+  #n = 0;
+  push(v) {
+    if (this.#n === this.#a.length) {
+      const b = new Float64Array(this.#a.length * 2);
+      b.set(this.#a);
+      this.#a = b;
+    }
+    this.#a[this.#n++] = v;
+  }
+  get length() {
+    return this.#n;
+  }
+  /** A sorted copy of the samples. */
+  sorted() {
+    return this.#a.slice(0, this.#n).sort();
+  }
+  /** Appends every sample of another buffer. */
+  concat(other) {
+    const s = other.sorted();
+    for (let i = 0; i < s.length; i++) this.push(s[i]);
+    return this;
+  }
+}
+
+/** Nearest-rank percentile (q in 0..100) of a sorted array. */
+export function percentile(sorted, q) {
+  if (!sorted.length) return NaN;
+  const rank = Math.ceil((q / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+/** count, p50, p90, p99, p99.9, max and mean of samples (Samples or array), in their unit. */
+export function summarize(samples) {
+  const s = samples instanceof Samples ? samples.sorted() : Float64Array.from(samples).sort();
+  let sum = 0;
+  for (let i = 0; i < s.length; i++) sum += s[i];
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    p999: percentile(s, 99.9),
+    max: s.length ? s[s.length - 1] : NaN,
+    mean: s.length ? sum / s.length : NaN,
+  };
+}
+
+/** Median of numbers (the mean of the middle two for an even count). */
+export function median(nums) {
+  const s = [...nums].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Rounds to 3 significant digits (at most 2 decimals): the precision every table cell and the JSON carry. */
+export function round(x) {
+  if (x === undefined || x === null || !Number.isFinite(x)) return x ?? null;
+  if (x === 0) return 0;
+  const digits = Math.max(0, Math.min(2, 2 - Math.floor(Math.log10(Math.abs(x)))));
+  const r = Number(x.toFixed(digits));
+  return Math.abs(r) >= 1000 ? Math.round(r) : r;
+}

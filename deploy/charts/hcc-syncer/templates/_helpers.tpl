@@ -1,0 +1,126 @@
+{{/*
+Helpers of the hcc-syncer chart: names, labels, the image reference, the kubeconfig Secret, and
+the `hcc syncer` arguments built from values. Every template includes these; none renders alone.
+*/}}
+
+{{/* Chart name, overridable with nameOverride. */}}
+{{- define "hcc-syncer.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Full name of the release's objects: <release>-hcc-syncer, or the release name when it already contains the chart name. */}}
+{{- define "hcc-syncer.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Labels that select the syncer pod (never change them on upgrade: Deployment selectors are immutable). */}}
+{{- define "hcc-syncer.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "hcc-syncer.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Labels of every object. */}}
+{{- define "hcc-syncer.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "hcc-syncer.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: syncer
+app.kubernetes.io/part-of: hcc
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Name of the ServiceAccount the syncer runs as. */}}
+{{- define "hcc-syncer.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "hcc-syncer.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* repository:tag or repository@digest. */}}
+{{- define "hcc-syncer.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of the Secret holding the control-center kubeconfig. */}}
+{{- define "hcc-syncer.kubeconfigSecretName" -}}
+{{- if .Values.controlCenter.existingSecret -}}
+{{- .Values.controlCenter.existingSecret -}}
+{{- else -}}
+{{- printf "%s-control-center" (include "hcc-syncer.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Key of the kubeconfig in that Secret. */}}
+{{- define "hcc-syncer.kubeconfigSecretKey" -}}
+{{- if .Values.controlCenter.existingSecret -}}{{ .Values.controlCenter.existingSecretKey }}{{- else -}}kubeconfig{{- end -}}
+{{- end -}}
+
+{{/*
+The control-center kubeconfig, base64-encoded, from exactly one of controlCenter.kubeconfig and
+controlCenter.kubeconfigBase64 (fails the render otherwise). Only used when existingSecret is empty.
+*/}}
+{{- define "hcc-syncer.kubeconfigBase64" -}}
+{{- $cc := .Values.controlCenter -}}
+{{- $given := 0 -}}
+{{- range (list $cc.kubeconfig $cc.kubeconfigBase64 $cc.existingSecret) }}{{ if . }}{{ $given = add1 $given }}{{ end }}{{ end -}}
+{{- if ne $given 1 -}}
+{{- fail "set exactly one of controlCenter.kubeconfig (e.g. --set-file controlCenter.kubeconfig=control-center.kubeconfig), controlCenter.kubeconfigBase64 and controlCenter.existingSecret" -}}
+{{- end -}}
+{{- if $cc.kubeconfig -}}
+{{- $cc.kubeconfig | b64enc -}}
+{{- else -}}
+{{- $cc.kubeconfigBase64 | nospace -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Where the control-center kubeconfig is mounted in the container. */}}
+{{- define "hcc-syncer.kubeconfigDir" -}}/etc/hcc/control-center{{- end -}}
+
+{{/*
+Arguments of `hcc syncer`, one per line as a YAML list. No --management-kubeconfig: in a pod the
+syncer reaches its management cluster with the ServiceAccount's in-cluster credentials.
+Labels are sorted by key so the rendering is stable.
+*/}}
+{{- define "hcc-syncer.args" -}}
+{{- $mc := .Values.managementCluster -}}
+- syncer
+- --name={{ required "managementCluster.name is required (the ManagementCluster name, a DNS label)" $mc.name }}
+- --kubeconfig={{ include "hcc-syncer.kubeconfigDir" . }}/kubeconfig
+- --capacity={{ int64 $mc.capacity }}
+{{- if $mc.platforms }}
+- --platforms={{ join "," $mc.platforms }}
+{{- end }}
+{{- if $mc.labels }}
+{{- $pairs := list }}
+{{- range $k := keys $mc.labels | sortAlpha }}
+{{- $pairs = append $pairs (printf "%s=%s" $k (toString (index $mc.labels $k))) }}
+{{- end }}
+- {{ printf "--labels=%s" (join "," $pairs) | quote }}
+{{- end }}
+- --heartbeat-interval={{ int64 .Values.syncer.heartbeatIntervalSeconds }}
+- --workers={{ int64 .Values.syncer.workers }}
+- --metrics-host=0.0.0.0
+- --metrics-port={{ int64 .Values.syncer.metricsPort }}
+- --log-level={{ .Values.syncer.logLevel }}
+{{- if .Values.syncer.pullCRDs }}
+- --pull-crds
+{{- end }}
+{{- range .Values.syncer.extraArgs }}
+- {{ . | quote }}
+{{- end }}
+{{- end -}}

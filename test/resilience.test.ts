@@ -1,0 +1,133 @@
+/**
+ * Resilience: with `hcc up` running and HostedClusters being created, updated and deleted,
+ * every process is killed (SIGKILL) once — the control center, a syncer, a management cluster,
+ * the scheduler — and restarted by `hcc up`. Afterwards the state converges exactly: each
+ * management cluster holds what is placed on it and nothing else, with the current spec, and
+ * every virtual HostedCluster shows its cluster's status for its current generation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { kubectl, waitFor } from './helpers/tools.js';
+import { startHccUp, type HccUp } from './helpers/processes.js';
+
+const Label = 'controlcenter.hcc.dev/management-cluster';
+const image = (v: string) => `quay.io/openshift-release-dev/ocp-release:${v}-x86_64`;
+
+function manifests(names: string[], version: string): string {
+  return names
+    .map(
+      (n) => `apiVersion: v1
+kind: Secret
+metadata: {name: ${n}-pull-secret, namespace: fleet}
+stringData: {.dockerconfigjson: '{"auths":{}}'}
+---
+apiVersion: hypershift.openshift.io/v1beta1
+kind: HostedCluster
+metadata: {name: ${n}, namespace: fleet}
+spec:
+  release: {image: "${image(version)}"}
+  pullSecret: {name: ${n}-pull-secret}
+  dns: {baseDomain: example.com}
+  networking:
+    clusterNetwork: [{cidr: 10.132.0.0/14}]
+    serviceNetwork: [{cidr: 172.31.0.0/16}]
+    networkType: OVNKubernetes
+  platform: {type: None}
+  services:
+  - {service: APIServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: OAuthServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: Konnectivity, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: Ignition, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+---
+apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata: {name: ${n}-workers, namespace: fleet}
+spec:
+  clusterName: ${n}
+  replicas: 2
+  management: {upgradeType: Replace}
+  release: {image: "${image(version)}"}
+  platform: {type: None}
+`,
+    )
+    .join('---\n');
+}
+
+interface Obj {
+  metadata: { name: string; generation?: number; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: { release: { image: string } };
+  status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
+}
+
+describe('convergence after every process is killed', () => {
+  let hcc: HccUp;
+  const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+  const list = async (kubeconfig: string, resource: string): Promise<Obj[]> => {
+    const r = await kubectl('1.35', kubeconfig, ['get', resource, '-n', 'fleet', '-o', 'json']);
+    if (r.code !== 0) throw new Error(r.stderr);
+    return (JSON.parse(r.stdout) as { items: Obj[] }).items;
+  };
+  const pids = () => JSON.parse(readFileSync(path.join(hcc.stateDir, 'processes.json'), 'utf8')) as Record<string, number>;
+  const killAndWaitForRestart = async (name: string) => {
+    const before = pids()[name]!;
+    process.kill(before, 'SIGKILL');
+    await waitFor(`${name} to be restarted`, () => pids()[name] !== before, 20_000);
+  };
+
+  beforeAll(async () => {
+    hcc = await startHccUp(['--management-clusters', '2', '--capacity', '50']);
+  });
+  afterAll(async () => {
+    await hcc?.stop();
+  });
+
+  it('converges exactly', async () => {
+    expect((await k(['create', 'namespace', 'fleet'])).code).toBe(0);
+    const all = Array.from({ length: 16 }, (_, i) => `hc-${String(i).padStart(2, '0')}`);
+    const first = await k(['apply', '-f', '-'], manifests(all.slice(0, 10), '4.16.12'));
+    expect(first.code, first.stderr).toBe(0);
+    await killAndWaitForRestart('control-center');
+    // Writes keep coming while processes die: kubectl retries nothing, so retry until accepted.
+    await waitFor('the second batch to be accepted', async () => (await k(['apply', '-f', '-'], manifests(all.slice(10), '4.16.12'))).code === 0, 30_000, 500);
+    await killAndWaitForRestart('syncer-mgmt-1');
+    await waitFor('an upgrade to be accepted', async () => (await k(['apply', '-f', '-'], manifests(all.slice(0, 4), '4.17.3'))).code === 0, 30_000, 500);
+    await killAndWaitForRestart('mgmt-2');
+    await waitFor('deletions to be accepted', async () => (await k(['delete', 'hc', 'hc-14', 'hc-15', '-n', 'fleet', '--wait=false'])).code === 0, 30_000, 500);
+    await killAndWaitForRestart('scheduler');
+    await killAndWaitForRestart('syncer-mgmt-2');
+
+    const expected = new Map(all.slice(0, 14).map((n) => [n, image(all.indexOf(n) < 4 ? '4.17.3' : '4.16.12')]));
+    await waitFor(
+      'every management cluster to hold exactly what is placed on it',
+      async () => {
+        const up = await list(hcc.kubeconfig, 'hostedclusters');
+        if (up.length !== expected.size) return false;
+        for (const h of up) {
+          if (expected.get(h.metadata.name) !== h.spec.release.image) return false;
+          const owner = h.metadata.labels?.[Label];
+          if (!owner) return false;
+          const avail = h.status?.conditions?.find((c) => c.type === 'Available');
+          if (avail?.status !== 'True' || avail.observedGeneration !== h.metadata.generation) return false;
+        }
+        for (const mc of ['mgmt-1', 'mgmt-2']) {
+          const down = (await list(hcc.mgmtKubeconfig(mc), 'hostedclusters')).filter((d) => d.metadata.labels?.['controlcenter.hcc.dev/synced-by']);
+          const want = up.filter((h) => h.metadata.labels?.[Label] === mc);
+          if (down.map((d) => d.metadata.name).sort().join() !== want.map((h) => h.metadata.name).sort().join()) return false;
+          for (const d of down) if (d.spec.release.image !== expected.get(d.metadata.name)) return false;
+          const nps = await list(hcc.mgmtKubeconfig(mc), 'nodepools');
+          if (nps.map((n) => n.metadata.name).sort().join() !== want.map((h) => `${h.metadata.name}-workers`).sort().join()) return false;
+        }
+        return true;
+      },
+      120_000,
+      1000,
+    );
+    // Nothing is duplicated or orphaned: no copies of the deleted ones anywhere, no leftover Secrets.
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const secrets = (await list(hcc.mgmtKubeconfig(mc), 'secrets')).map((s) => s.metadata.name);
+      expect(secrets).not.toContain('hc-14-pull-secret');
+      expect(secrets).not.toContain('hc-15-pull-secret');
+    }
+  }, 240_000);
+});
