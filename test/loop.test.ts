@@ -147,6 +147,9 @@ spec:
     // Its Secrets leave the management cluster once nothing placed there references them.
     await waitFor('the pull secret to leave the management cluster', async () =>
       (await mk(owner, ['get', 'secret', 'demo-agent-pull-secret', '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 20_000);
+    // The kubeconfig Secrets copied up for users go with their HostedCluster (owner references).
+    await waitFor('the admin kubeconfig Secret to go', async () =>
+      (await k(['get', 'secret', 'demo-agent-admin-kubeconfig', '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 20_000);
     // The freed slot shows in the budget the syncer reports.
     const placedThere = (await json<{ items: Obj[] }>(['get', 'hc', '-n', 'clusters', '-l', `${Label}=${owner}`])).items.length;
     await waitFor('the budget to go up', async () => {

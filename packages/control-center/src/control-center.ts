@@ -17,6 +17,7 @@ import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
 import { createMetrics } from './metrics.js';
 import { ensureServingCerts } from './pki.js';
+import { GarbageCollector } from './controllers/garbage-collector.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { namespaces } from './registry/builtin/namespaces.js';
@@ -127,6 +128,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   for (const crd of opts.crds ?? []) await installCRD(store, crd as KubeObject);
   const deletion = new DeletionController(store, registry, logger);
   deletion.start();
+  const gc = new GarbageCollector(store, registry, logger);
+  gc.start();
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -153,6 +156,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     async close() {
       ready = false;
       deletion.stop();
+      gc.stop();
       await app.close();
       registry.stop();
       await store.close();

@@ -23,6 +23,7 @@ import {
   wantsAggregated,
 } from './discovery/discovery.js';
 import { OpenAPIBuilder } from './openapi/openapi.js';
+import { OpenAPIV2ProtobufMediaType } from './openapi/v2-protobuf.js';
 import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
@@ -117,9 +118,9 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.get('/openapi/v2', async (req, reply) => {
     const accept = req.headers.accept ?? '';
     if (accept.includes('protobuf') && !/application\/json/.test(accept)) {
-      // A minimal gnostic OpenAPIv2 Document: `swagger: "2.0"` only. kubectl before 1.27 then
-      // finds no client-side schema and leaves validation to the server.
-      return reply.type('application/com.github.proto-openapi.spec.v2.v1.0+protobuf').send(Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]));
+      // The gnostic protobuf form client-go asks for: kubectl before 1.27 reads `explain`,
+      // client-side validation and dry-run support (`kubectl diff`) from it.
+      return reply.type(OpenAPIV2ProtobufMediaType).send(openapi.v2Protobuf());
     }
     return reply.type('application/json').send(openapi.v2());
   });

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { KubernetesVersion } from '../discovery/discovery.js';
+import { encodeOpenAPIV2 } from './v2-protobuf.js';
 
 /** Reverse-DNS definition name prefix of a group: `hypershift.openshift.io` → `io.openshift.hypershift`. */
 function definitionPrefix(group: string): string {
@@ -53,6 +54,57 @@ function kindSchema(r: ResourceInfo, refPrefix: string): Record<string, unknown>
   props.kind = { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
   props.metadata = { allOf: [{ $ref: `${refPrefix}${objectMetaName}` }], description: "Standard object's metadata." };
   return { ...base, type: 'object', properties: props, 'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }] };
+}
+
+/**
+ * The kind's schema as kube-apiserver publishes CRD schemas in `/openapi/v2`: what Swagger 2.0
+ * cannot say is dropped (`allOf`/`anyOf`/`oneOf`/`not`; `nullable` makes a field untyped and not
+ * required), and objects that preserve unknown fields lose their `properties`/`items`, so kubectl's
+ * client-side validation (which reads v2) accepts what the server accepts. `metadata` is a plain
+ * `$ref`, the only form kubectl before 1.27 resolves.
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/controller/openapi/v2/conversion.go
+ */
+function kindSchemaV2(r: ResourceInfo): Record<string, unknown> {
+  const s = toV2Schema(kindSchema(r, '#/definitions/'));
+  const props = s.properties as Record<string, unknown> | undefined;
+  if (props?.metadata) props.metadata = { $ref: `#/definitions/${objectMetaName}`, description: "Standard object's metadata." };
+  return s;
+}
+
+/** ToStructuralOpenAPIV2 of apiextensions-apiserver, on a plain JSON schema (a copy is returned). */
+export function toV2Schema(schema: Record<string, unknown>): Record<string, unknown> {
+  const s: Record<string, unknown> = { ...schema };
+  for (const k of ['allOf', 'anyOf', 'oneOf', 'not']) delete s[k];
+  if (s.nullable === true) {
+    delete s.type;
+    delete s.items;
+    delete s.properties;
+  }
+  delete s.nullable;
+  if (s['x-kubernetes-preserve-unknown-fields'] === true) {
+    delete s.items;
+    delete s.properties;
+  }
+  const isSchema = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isSchema(s.items)) s.items = toV2Schema(s.items);
+  else delete s.items;
+  if (s.type === 'array' && s.items === undefined) delete s.type;
+  if (isSchema(s.additionalProperties)) {
+    if (s.additionalProperties.nullable === true) delete s.required;
+    s.additionalProperties = toV2Schema(s.additionalProperties);
+  }
+  if (isSchema(s.properties)) {
+    const props: Record<string, unknown> = {};
+    const nullable = new Set<string>();
+    for (const [name, p] of Object.entries(s.properties)) {
+      if (!isSchema(p)) continue;
+      if (p.nullable === true) nullable.add(name);
+      props[name] = toV2Schema(p);
+    }
+    s.properties = props;
+    if (Array.isArray(s.required) && nullable.size) s.required = s.required.filter((f) => !nullable.has(f as string));
+  }
+  return s;
 }
 
 const fieldValidationParam = {
@@ -132,6 +184,7 @@ export class OpenAPIBuilder {
   private generation = -1;
   private v3Docs = new Map<string, { body: string; hash: string }>();
   private v2Doc = '';
+  private v2Proto: Buffer | undefined;
 
   constructor(private readonly registry: Registry) {}
 
@@ -155,7 +208,7 @@ export class OpenAPIBuilder {
         const name = definitionName(r);
         schemas[name] = kindSchema(r, '#/components/schemas/');
         paths = { ...paths, ...v3Paths(r, `#/components/schemas/${name}`) };
-        v2Definitions[name] = kindSchema(r, '#/definitions/');
+        v2Definitions[name] = kindSchemaV2(r);
         for (const [p, item] of Object.entries(v3Paths(r, `#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, Record<string, unknown>>);
       }
       const doc = { openapi: '3.0.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths, components: { schemas } };
@@ -163,6 +216,7 @@ export class OpenAPIBuilder {
       this.v3Docs.set(gv, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
     }
     this.v2Doc = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths: v2Paths, definitions: v2Definitions });
+    this.v2Proto = undefined;
   }
 
   /** `/openapi/v3`: the root listing. */
@@ -183,6 +237,13 @@ export class OpenAPIBuilder {
   v2(): string {
     this.refresh();
     return this.v2Doc;
+  }
+
+  /** `/openapi/v2` as a gnostic protobuf `Document` (encoded on first use after a change). */
+  v2Protobuf(): Buffer {
+    this.refresh();
+    this.v2Proto ??= encodeOpenAPIV2(JSON.parse(this.v2Doc) as Record<string, unknown>);
+    return this.v2Proto;
   }
 }
 

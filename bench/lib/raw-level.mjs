@@ -1,0 +1,89 @@
+/**
+ * The storage-limit baseline (a child process of the bench): raw classic-level in a fresh
+ * directory, values shaped as the control center's LevelStore persists a HostedCluster
+ * (`{"c":rev,"m":rev,"o":object}` under `o/<group>/<resource>/<ns>/<name>`), with the durability
+ * the control center uses (`sync: true`, an fsync per write or per batch).
+ *
+ * Cases, each as warm-up then `runs` timed runs of `durationMs`:
+ * - put-1:      one put at a time (one fsync per write)
+ * - put-C:      C puts in flight, unbatched (LevelDB may merge concurrent writers into one log write)
+ * - batch-C:    one db.batch of C puts at a time (what group commit does with C writers)
+ * - get-1, get-C: gets of existing keys, one at a time and C in flight
+ *
+ * Usage: node raw-level.mjs <dir> <value.json> <config json>; prints one JSON result line.
+ */
+import { readFileSync } from 'node:fs';
+import { ClassicLevel } from 'classic-level';
+
+const [dir, valueFile, configJson] = process.argv.slice(2);
+const cfg = JSON.parse(configJson); // { connections, durationMs, warmupMs, runs }
+const object = JSON.parse(readFileSync(valueFile, 'utf8'));
+const db = new ClassicLevel(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
+await db.open();
+
+let rev = 0;
+const keyOf = (i) => `o/hypershift.openshift.io/hostedclusters/bench/hc-${i}`;
+const valueOf = (i) => {
+  rev++;
+  return JSON.stringify({ c: rev, m: rev, o: { ...object, metadata: { ...object.metadata, name: `hc-${i}`, resourceVersion: String(rev) } } });
+};
+
+function pct(sorted, q) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1))];
+}
+
+/** Runs `op(i)` with `inflight` concurrent loops for durationMs; latency per op in ms. */
+async function timed(durationMs, inflight, writesPerOp, op) {
+  const lat = [];
+  let n = 0;
+  const start = performance.now();
+  const end = start + durationMs;
+  await Promise.all(
+    Array.from({ length: inflight }, async () => {
+      while (performance.now() < end) {
+        const i = n++;
+        const t0 = performance.now();
+        await op(i);
+        lat.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = performance.now() - start;
+  lat.sort((a, b) => a - b);
+  return { opsPerSec: (lat.length * writesPerOp * 1000) / elapsed, p50: pct(lat, 50), p99: pct(lat, 99), n: lat.length };
+}
+
+let next = 0;
+const C = cfg.connections;
+const cases = {
+  'put-1': () => timed(cfg.durationMs, 1, 1, () => { const i = next++; return db.put(keyOf(i), valueOf(i), { sync: true }); }),
+  [`put-${C}`]: () => timed(cfg.durationMs, C, 1, () => { const i = next++; return db.put(keyOf(i), valueOf(i), { sync: true }); }),
+  [`batch-${C}`]: () =>
+    timed(cfg.durationMs, 1, C, () => {
+      const ops = [];
+      for (let k = 0; k < C; k++) {
+        const i = next++;
+        ops.push({ type: 'put', key: keyOf(i), value: valueOf(i) });
+      }
+      ops.push({ type: 'put', key: 'r', value: String(rev) });
+      return db.batch(ops, { sync: true });
+    }),
+  'get-1': () => timed(cfg.durationMs, 1, 1, () => db.get(keyOf(Math.floor(Math.random() * next)))),
+  [`get-${C}`]: () => timed(cfg.durationMs, C, 1, () => db.get(keyOf(Math.floor(Math.random() * next)))),
+};
+
+const out = {};
+for (const [name, run] of Object.entries(cases)) {
+  const save = cfg.durationMs;
+  cfg.durationMs = cfg.warmupMs;
+  await run(); // warm-up
+  cfg.durationMs = save;
+  out[name] = [];
+  for (let r = 0; r < cfg.runs; r++) {
+    out[name].push(await run());
+    process.stderr.write(`${name} run ${r + 1}/${cfg.runs}: ${Math.round(out[name].at(-1).opsPerSec)} ops/s\n`);
+  }
+}
+await db.close();
+process.stdout.write(`${JSON.stringify(out)}\n`);
