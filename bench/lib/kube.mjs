@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { loadKubeconfig } from '@hcc/client';
+import { closedLoop } from './load.mjs';
 
 export const HC_PATH = (ns) => `/apis/hypershift.openshift.io/v1beta1/namespaces/${ns}/hostedclusters`;
 export const NP_PATH = (ns) => `/apis/hypershift.openshift.io/v1beta1/namespaces/${ns}/nodepools`;
@@ -107,4 +108,22 @@ export function managementCluster(name, capacity) {
     metadata: { name },
     spec: { platforms: ['AWS', 'Azure', 'KubeVirt', 'Agent', 'None'], capacity },
   };
+}
+
+/**
+ * Creates objects as fast as the server takes them (closed loop, `connections` in flight);
+ * not a measurement. `objects[i]` is { path, body }; onCreated(i, storedObject) sees each answer.
+ * @throws Error with the first failure when any create fails
+ */
+export async function populate(pool, ep, connections, objects, onCreated) {
+  const headers = { ...ep.headers, 'content-type': 'application/json' };
+  const r = await closedLoop({
+    pool,
+    connections,
+    count: objects.length,
+    next: (i) => ({ method: 'POST', path: objects[i].path, headers, body: JSON.stringify(objects[i].body), i }),
+    onBody: onCreated ? (text, _i, _w, req) => onCreated(req.i, JSON.parse(text)) : undefined,
+  });
+  if (r.errors) throw new Error(`populate: ${r.errors} of ${objects.length} creates failed; first: ${r.firstError}`);
+  return r;
 }

@@ -12,10 +12,11 @@ import { nowMs } from './progress.mjs';
  * Runs requests until durationMs passes or `count` requests were sent, whichever comes first.
  * @param opts.next - (i, worker) → { method, path, headers, body } for request i, or null to stop this worker
  * @param opts.ok - (statusCode) → whether the answer counts as a success (default 2xx)
- * @param opts.onBody - when given, the body is read as text and passed here (else bytes are drained)
+ * @param opts.onBody - when given, the body is read as text and passed here as (text, i, worker, req) (else bytes are drained)
+ * @param opts.onOk - called as (req, i, worker) for every successful request
  * @returns requests, errors (non-ok or transport), requests/s over the run, latency samples, status counts
  */
-export async function closedLoop({ pool, connections, durationMs = Infinity, count = Infinity, next, ok = (s) => s >= 200 && s < 300, onBody }) {
+export async function closedLoop({ pool, connections, durationMs = Infinity, count = Infinity, next, ok = (s) => s >= 200 && s < 300, onBody, onOk }) {
   const latencies = new Samples();
   const statuses = {};
   let issued = 0;
@@ -42,6 +43,7 @@ export async function closedLoop({ pool, connections, durationMs = Infinity, cou
           latencies.push(t1 - t0);
           completed++;
           if (onBody) onBody(text, i, w, req);
+          if (onOk) onOk(req, i, w);
         } else {
           errors++;
           firstError ??= `${req.method} ${req.path}: ${res.statusCode} ${(text ?? '').slice(0, 300)}`;

@@ -27,6 +27,10 @@ export interface UpOptions {
   logLevel: string;
   /** Pull: one syncer process per management cluster; Push: one `hcc syncer --push` for all. */
   mode: 'Pull' | 'Push';
+  /** Syncers copy newer HyperShift CRDs from their management clusters up. */
+  pullCrds?: boolean;
+  /** Scheduler configuration file (profiles, plugins, scale-out signal). */
+  schedulerConfig?: string;
 }
 
 const withPort = (args: string[], url: string | undefined): string[] => {
@@ -73,7 +77,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
       }),
     );
     print('• starting the scheduler');
-    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', adminKubeconfig, ...ll] });
+    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', adminKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
     print('✓ scheduler running');
     if (o.mode === 'Push') {
       print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
@@ -91,7 +95,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
         await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
       }
       cc.close();
-      await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...ll] });
+      await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
     } else {
       print(`• starting ${names.length} syncer(s)`);
       await Promise.all(
@@ -101,7 +105,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
             args: [
               'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
               '--capacity', String(o.capacity), '--heartbeat-interval', String(o.heartbeatInterval),
-              ...(o.platforms ? ['--platforms', o.platforms] : []), ...ll,
+              ...(o.platforms ? ['--platforms', o.platforms] : []), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll,
             ],
           }),
         ),
@@ -136,6 +140,8 @@ export function upCommand(): Command {
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', '10')
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', '2000')
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
+    .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
+    .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
     .option('--log-level <level>', 'log level of every process (logs go to STATE_DIR/logs)', 'info')
     .action(async (opts) => {
       const n = Number(opts.managementClusters);
@@ -153,6 +159,8 @@ export function upCommand(): Command {
           availableDelay: Number(opts.availableDelay),
           logLevel: opts.logLevel,
           mode,
+          pullCrds: !!opts.pullCrds,
+          schedulerConfig: opts.schedulerConfig ? path.resolve(opts.schedulerConfig) : undefined,
         },
         print,
       );

@@ -1,13 +1,23 @@
 /**
- * The scheduler's view of the fleet: ManagementClusters from the informer, how many
- * HostedClusters are bound to each (from the HostedCluster informer), and *assumed* placements —
- * binds the scheduler made that the informer has not shown yet — like kube-scheduler's assume
+ * The scheduler's view of the fleet: ManagementClusters from the informer, which HostedClusters
+ * are bound to each (from the HostedCluster informer), and *assumed* placements — binds the
+ * scheduler started or made that the informer has not shown yet — like kube-scheduler's assume
  * cache. Free slots count both, so a burst of placements between two heartbeats can never put
  * more HostedClusters on a cluster than its capacity or its reported budget.
  *
  * Free slots of a cluster = min(capacity − placed, reportedBudget − unreported), where
  * placed = bound (informer) + assumed, and unreported = max(0, placed − reportedHosted): the
  * placements its syncer has not counted in its last heartbeat.
+ *
+ * Contract:
+ * - An assumption lives until the informer shows the HostedCluster on the assumed cluster
+ *   (confirm), shows it gone, shows a newer version after the bind finished (the label was
+ *   changed or removed since: the informer view is the truth then), or the bind fails (forget).
+ *   With `assumeTtlMs > 0` it also expires that long after the bind finished — off by default,
+ *   since an expiry that beats a slow informer could overbook.
+ * - Per cluster it also keeps, for bound and assumed HostedClusters together, how many use each
+ *   control-plane namespace name (`<namespace>-<name>`) and each namespace: the
+ *   ControlPlaneNamespace filter and the SpreadByLabel score read them from the snapshot.
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/backend/cache/interface.go
  */
 import { ConditionReady, LabelManagementCluster, type HostedCluster, type ManagementCluster } from '@hcc/crds';
@@ -15,6 +25,10 @@ import type { ClusterInfo } from '../framework/types.js';
 
 interface Assumed {
   cluster: string;
+  /** resourceVersion of the HostedCluster the bind was computed from. */
+  preBindResourceVersion: string | undefined;
+  bindFinished: boolean;
+  /** Infinity until the bind finished (and forever without a TTL), in ms since the epoch. */
   deadlineMs: number;
 }
 
@@ -22,49 +36,118 @@ interface Assumed {
 export interface ClusterCacheOptions {
   /** A heartbeat older than this makes a cluster not ready, in milliseconds. */
   heartbeatGraceMs: number;
-  /** How long an assumed placement lives without being confirmed, in milliseconds. */
-  assumeTtlMs: number;
+  /** How long an assumed placement lives after its bind finished without being confirmed, in milliseconds; 0 (default) = until the informer shows it. */
+  assumeTtlMs?: number;
   now: () => number;
 }
 
+/** Control-plane namespace name HyperShift creates for a HostedCluster key `namespace/name`: `namespace-name`. */
+export const controlPlaneNamespaceOfKey = (key: string): string => key.replace('/', '-');
+
+const namespaceOfKey = (key: string): string => key.slice(0, key.indexOf('/'));
+
+const inc = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+const dec = (m: Map<string, number>, k: string) => {
+  const n = (m.get(k) ?? 0) - 1;
+  if (n > 0) m.set(k, n);
+  else m.delete(k);
+};
+
+/** What the cache holds per ManagementCluster name. */
+class ClusterState {
+  readonly bound = new Set<string>();
+  assumed = 0;
+  readonly controlPlaneNamespaces = new Map<string, number>();
+  readonly namespaces = new Map<string, number>();
+
+  add(key: string): void {
+    inc(this.controlPlaneNamespaces, controlPlaneNamespaceOfKey(key));
+    inc(this.namespaces, namespaceOfKey(key));
+  }
+
+  remove(key: string): void {
+    dec(this.controlPlaneNamespaces, controlPlaneNamespaceOfKey(key));
+    dec(this.namespaces, namespaceOfKey(key));
+  }
+
+  get placed(): number {
+    return this.bound.size + this.assumed;
+  }
+}
+
+const emptyState = new ClusterState();
+
+/** Bound and assumed HostedClusters per ManagementCluster; see the module comment. */
 export class ClusterCache {
   private readonly assumed = new Map<string, Assumed>();
-  /** Bound HostedClusters per cluster, as the informer shows them: cluster → set of HC keys. */
-  private readonly bound = new Map<string, Set<string>>();
+  private readonly clusters = new Map<string, ClusterState>();
   private readonly boundOf = new Map<string, string>();
 
   constructor(private readonly opts: ClusterCacheOptions) {}
 
-  /** Records what the HostedCluster informer shows for key (undefined: gone). Confirms an assumption it matches. */
-  observeHostedCluster(key: string, hc: HostedCluster | undefined): void {
-    const cluster = hc && !isTerminated(hc) ? hc.metadata.labels?.[LabelManagementCluster] : undefined;
-    const prev = this.boundOf.get(key);
-    if (prev !== cluster) {
-      if (prev) this.bound.get(prev)?.delete(key);
-      if (cluster) {
-        let s = this.bound.get(cluster);
-        if (!s) this.bound.set(cluster, (s = new Set()));
-        s.add(key);
-        this.boundOf.set(key, cluster);
-      } else this.boundOf.delete(key);
-    }
-    const a = this.assumed.get(key);
-    if (a && (cluster === a.cluster || !hc)) this.assumed.delete(key);
+  private state(cluster: string): ClusterState {
+    let s = this.clusters.get(cluster);
+    if (!s) this.clusters.set(cluster, (s = new ClusterState()));
+    return s;
   }
 
   /**
-   * Reserves a slot for key on cluster until the informer shows the bind (observeHostedCluster)
-   * or the bind fails (forget).
-   * @throws Error if key is already assumed (a bug, never user input)
+   * Records what the HostedCluster informer shows for key (undefined: gone) and settles an
+   * assumption it answers (see the module comment).
+   * @param key - `namespace/name`
    */
-  assume(key: string, cluster: string): void {
-    if (this.assumed.has(key)) throw new Error(`HostedCluster ${key} is already assumed on ${this.assumed.get(key)!.cluster}`);
-    this.assumed.set(key, { cluster, deadlineMs: this.opts.now() + this.opts.assumeTtlMs });
+  observeHostedCluster(key: string, hc: HostedCluster | undefined): void {
+    const cluster = hc?.metadata.labels?.[LabelManagementCluster] || undefined;
+    const prev = this.boundOf.get(key);
+    if (prev !== cluster) {
+      if (prev) {
+        const s = this.state(prev);
+        s.bound.delete(key);
+        s.remove(key);
+        this.boundOf.delete(key);
+      }
+      if (cluster) {
+        const s = this.state(cluster);
+        s.bound.add(key);
+        s.add(key);
+        this.boundOf.set(key, cluster);
+      }
+    }
+    const a = this.assumed.get(key);
+    if (!a) return;
+    const newer = a.bindFinished && hc?.metadata.resourceVersion !== a.preBindResourceVersion;
+    if (!hc || cluster === a.cluster || newer) this.dropAssumed(key, a);
   }
 
-  /** Drops a reservation (the bind failed). */
+  /**
+   * Reserves a slot for key on cluster before the bind starts. The counterpart of
+   * kube-scheduler's AssumePod.
+   * @param key - HostedCluster key, `namespace/name`
+   * @param preBindResourceVersion - resourceVersion of the object the decision was made from
+   * @throws Error if key is already assumed (a bug, never user input)
+   */
+  assume(key: string, cluster: string, preBindResourceVersion?: string): void {
+    const a = this.assumed.get(key);
+    if (a) throw new Error(`HostedCluster ${key} is already assumed on ${a.cluster}`);
+    this.assumed.set(key, { cluster, preBindResourceVersion, bindFinished: false, deadlineMs: Infinity });
+    const s = this.state(cluster);
+    s.assumed++;
+    s.add(key);
+  }
+
+  /** Marks the bind of an assumed key done; from now on a newer informer view settles it (and the TTL runs, if any). */
+  finishBinding(key: string): void {
+    const a = this.assumed.get(key);
+    if (!a) return;
+    a.bindFinished = true;
+    const ttl = this.opts.assumeTtlMs ?? 0;
+    if (ttl > 0) a.deadlineMs = this.opts.now() + ttl;
+  }
+
+  /** Drops a reservation (the bind failed). The counterpart of kube-scheduler's ForgetPod. */
   forget(key: string): void {
-    this.assumed.delete(key);
+    const a = this.assumed.get(key);
+    if (a) this.dropAssumed(key, a);
   }
 
   /** Whether key has a reservation in flight. */
@@ -81,37 +164,50 @@ export class ClusterCache {
   /** HostedClusters bound to a cluster, including reservations. */
   placedOn(cluster: string): number {
     this.expire();
-    let n = this.bound.get(cluster)?.size ?? 0;
-    for (const a of this.assumed.values()) if (a.cluster === cluster) n++;
-    return n;
+    return this.clusters.get(cluster)?.placed ?? 0;
+  }
+
+  private dropAssumed(key: string, a: Assumed): void {
+    this.assumed.delete(key);
+    const s = this.state(a.cluster);
+    s.assumed--;
+    s.remove(key);
   }
 
   private expire(): void {
+    if (!this.opts.assumeTtlMs) return;
     const now = this.opts.now();
-    for (const [k, a] of this.assumed) if (a.deadlineMs < now) this.assumed.delete(k);
+    for (const [k, a] of this.assumed) if (a.deadlineMs < now) this.dropAssumed(k, a);
   }
 
-  /** Snapshot of every cluster for one scheduling cycle. */
-  snapshot(clusters: ManagementCluster[]): ClusterInfo[] {
+  /**
+   * Snapshot of every cluster for one scheduling cycle. The per-cluster maps are live views: use
+   * the snapshot synchronously (schedule-one does: snapshot → filter → score → assume, no await).
+   */
+  snapshot(clusters: readonly ManagementCluster[]): ClusterInfo[] {
     this.expire();
-    const assumedPer = new Map<string, number>();
-    for (const a of this.assumed.values()) assumedPer.set(a.cluster, (assumedPer.get(a.cluster) ?? 0) + 1);
     const now = this.opts.now();
     return clusters.map((mc) => {
-      const name = mc.metadata.name!;
-      const placed = (this.bound.get(name)?.size ?? 0) + (assumedPer.get(name) ?? 0);
-      return clusterInfo(mc, placed, now, this.opts.heartbeatGraceMs);
+      const s = this.clusters.get(mc.metadata.name!) ?? emptyState;
+      return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s);
     });
   }
 }
 
-/** A HostedCluster that is being deleted still holds its slot until it is gone. */
-function isTerminated(_hc: HostedCluster): boolean {
-  return false;
-}
-
-/** Computes readiness and free slots of one cluster (pure; exported for tests). */
-export function clusterInfo(mc: ManagementCluster, placed: number, nowMs: number, heartbeatGraceMs: number): ClusterInfo {
+/**
+ * Computes readiness and free slots of one cluster (pure; exported for tests and plugin tests).
+ * @param placed - HostedClusters bound or assumed on it (a count)
+ * @param nowMs - the cycle's time, ms since the epoch
+ * @param heartbeatGraceMs - a heartbeat older than this makes it not ready, in milliseconds
+ * @param members - per-namespace counts of what is placed (empty when omitted)
+ */
+export function clusterInfo(
+  mc: ManagementCluster,
+  placed: number,
+  nowMs: number,
+  heartbeatGraceMs: number,
+  members: Pick<ClusterInfo, 'controlPlaneNamespaces' | 'namespaces'> = emptyState,
+): ClusterInfo {
   const capacity = typeof mc.spec?.capacity === 'number' ? mc.spec.capacity : Infinity;
   const st = mc.status ?? {};
   const reportedHosted = typeof st.hostedClusters === 'number' ? st.hostedClusters : 0;
@@ -123,5 +219,15 @@ export function clusterInfo(mc: ManagementCluster, placed: number, nowMs: number
   let notReadyReason = '';
   if (!readyCond || readyCond.status !== 'True') notReadyReason = readyCond?.reason ?? 'NoHeartbeat';
   else if (!Number.isFinite(hb) || nowMs - hb > heartbeatGraceMs) notReadyReason = 'HeartbeatExpired';
-  return { name: mc.metadata.name!, cluster: mc, capacity, placed, freeSlots, ready: notReadyReason === '', notReadyReason };
+  return {
+    name: mc.metadata.name!,
+    cluster: mc,
+    capacity,
+    placed,
+    freeSlots,
+    ready: notReadyReason === '',
+    notReadyReason,
+    controlPlaneNamespaces: members.controlPlaneNamespaces,
+    namespaces: members.namespaces,
+  };
 }

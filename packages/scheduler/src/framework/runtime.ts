@@ -1,15 +1,22 @@
 /**
- * Runs a profile over a snapshot: every filter on every cluster, then the scores of the feasible
- * ones, then selection (highest weighted score; ties by fewer placed HostedClusters, then at
- * random from an injected source). Only this file composes the "0/N management clusters are
+ * Runs a profile over a snapshot: every filter on every cluster (in profile order, stopping at
+ * the first that fails), then the scores of the feasible ones (preScore → score → normalizeScore,
+ * times the weight), then selection: highest total; ties by fewer placed HostedClusters, then at
+ * random from an injected source. Only this file composes the "0/N management clusters are
  * available: ..." message, in kube-scheduler's style.
+ *
+ * Guaranteed: the result depends only on the arguments (plugins are pure, randomness is injected),
+ * so a seeded source gives the same decision for the same snapshot.
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/types.go (FitError)
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/schedule_one.go (selectHost)
  */
 import type { HostedCluster } from '@hcc/crds';
-import type { ClusterInfo, Profile, ScheduleResult } from './types.js';
+import { MaxScore, type ClusterInfo, type Profile, type ScheduleResult } from './types.js';
 
 /**
- * Composes the unschedulable message from per-cluster reasons.
+ * Composes the unschedulable message from per-cluster reasons, most frequent first (then
+ * alphabetically), e.g. `0/4 management clusters are available: 2 no budget, 1 cordoned,
+ * 1 platform KubeVirt not supported.`
  * @param total - clusters considered (a count)
  * @param reasons - reason → number of clusters it ruled out
  */
@@ -22,12 +29,35 @@ export function unschedulableMessage(total: number, reasons: Record<string, numb
 }
 
 /**
+ * Maps raw scores to [0, MaxScore] relative to the largest (kube-scheduler's
+ * DefaultNormalizeScore): `score * MaxScore / max`, or `MaxScore - that` when `reverse` (lower raw
+ * is better). Negative raw scores shift the range so the lowest maps to 0. All equal → all MaxScore.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/plugins/helper/normalize_score.go
+ */
+export function defaultNormalizeScore(scores: readonly number[], reverse = false): number[] {
+  if (scores.length === 0) return [];
+  const max = Math.max(...scores);
+  const min = Math.min(...scores, 0);
+  const span = max - min;
+  return scores.map((v) => {
+    if (span === 0 || !Number.isFinite(span)) return MaxScore;
+    const x = ((v - min) / span) * MaxScore;
+    return reverse ? MaxScore - x : x;
+  });
+}
+
+/** Clamps a plugin's normalized score to [0, MaxScore]; NaN becomes 0. */
+const clamp = (v: number): number => (Number.isNaN(v) ? 0 : Math.min(MaxScore, Math.max(0, v)));
+
+/**
  * Schedules one HostedCluster against a snapshot.
+ * @param clusters - every ManagementCluster, as the cache saw them at the start of the cycle
  * @param random - source of randomness in [0, 1) for the final tie-break
  */
-export function runProfile(profile: Profile, hc: HostedCluster, clusters: ClusterInfo[], random: () => number): ScheduleResult {
+export function runProfile(profile: Profile, hc: HostedCluster, clusters: readonly ClusterInfo[], random: () => number): ScheduleResult {
   const feasible: ClusterInfo[] = [];
   const reasons: Record<string, number> = {};
+  const rejectedBy: Record<string, number> = {};
   for (const c of clusters) {
     let ok = true;
     for (const f of profile.filters) {
@@ -37,36 +67,42 @@ export function runProfile(profile: Profile, hc: HostedCluster, clusters: Cluste
         // One reason per cluster: the first failing filter's, like kube-scheduler's default (no RunAllFilters).
         const r = st.reasons[0] ?? f.name;
         reasons[r] = (reasons[r] ?? 0) + 1;
+        rejectedBy[f.name] = (rejectedBy[f.name] ?? 0) + 1;
         break;
       }
     }
     if (ok) feasible.push(c);
   }
-  if (feasible.length === 0) return { feasible: false, message: unschedulableMessage(clusters.length, reasons), evaluated: clusters.length, reasons };
-  const totals = new Map<string, number>(feasible.map((c) => [c.name, 0]));
-  for (const { plugin, weight } of profile.scores) {
-    const raw = feasible.map((c) => plugin.score(hc, c));
-    let norm = raw;
-    if (!plugin.normalized) {
-      const max = Math.max(...raw);
-      const min = Math.min(...raw, 0);
-      norm = raw.map((v) => (max === min ? 100 : ((v - min) / (max - min)) * 100));
-    }
-    feasible.forEach((c, i) => totals.set(c.name, totals.get(c.name)! + norm[i]! * weight));
+  if (feasible.length === 0) {
+    return { feasible: false, message: unschedulableMessage(clusters.length, reasons), evaluated: clusters.length, reasons, rejectedBy };
   }
-  let best: ClusterInfo[] = [];
+  const totals = new Array<number>(feasible.length).fill(0);
+  if (feasible.length > 1) {
+    for (const { plugin, weight } of profile.scores) {
+      const state = plugin.preScore?.(hc, feasible, clusters);
+      const raw = feasible.map((c) => plugin.score(hc, c, state));
+      const norm = plugin.normalizeScore ? plugin.normalizeScore(raw) : raw;
+      for (let i = 0; i < feasible.length; i++) totals[i]! += clamp(norm[i] ?? 0) * weight;
+    }
+  }
+  let best: number[] = [];
   let bestScore = -Infinity;
-  for (const c of feasible) {
-    const s = totals.get(c.name)!;
+  for (let i = 0; i < feasible.length; i++) {
+    const s = totals[i]!;
     if (s > bestScore + 1e-9) {
-      best = [c];
+      best = [i];
       bestScore = s;
-    } else if (Math.abs(s - bestScore) <= 1e-9) best.push(c);
+    } else if (Math.abs(s - bestScore) <= 1e-9) best.push(i);
   }
   if (best.length > 1) {
-    const fewest = Math.min(...best.map((c) => c.placed));
-    best = best.filter((c) => c.placed === fewest);
+    const fewest = Math.min(...best.map((i) => feasible[i]!.placed));
+    best = best.filter((i) => feasible[i]!.placed === fewest);
   }
-  const chosen = best.length === 1 ? best[0]! : best[Math.floor(random() * best.length)]!;
-  return { feasible: true, cluster: chosen.name, scores: Object.fromEntries(totals), evaluated: clusters.length };
+  const chosen = best.length === 1 ? best[0]! : best[Math.min(best.length - 1, Math.floor(random() * best.length))]!;
+  return {
+    feasible: true,
+    cluster: feasible[chosen]!.name,
+    scores: Object.fromEntries(feasible.map((c, i) => [c.name, totals[i]!])),
+    evaluated: clusters.length,
+  };
 }

@@ -1,13 +1,19 @@
 /**
- * The scheduling framework's types, after kube-scheduler's framework (pkg/scheduler/framework):
- * filter plugins say whether a HostedCluster may go to a ManagementCluster, score plugins rank
- * the ones that may. Plugins are pure: data in, Status or number out; no client, no clock, no
- * randomness (the runtime owns those).
+ * The scheduling framework's types, after kube-scheduler's framework (pkg/scheduler/framework).
+ * Every plugin implements one interface, {@link Plugin}: a name plus any of the extension points
+ * - filter: may the HostedCluster go to this ManagementCluster? (a {@link Status})
+ * - preScore / score / normalizeScore: how good is each feasible cluster, in [0, 100];
+ * - bind: make the placement durable (the only extension point that talks to the API).
+ * Filter and score plugins are pure: data in, Status or number out; no client, no clock, no
+ * randomness (the runtime and the cache own those, so tests can fix them).
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/scheduling-framework/
  */
 import type { HostedCluster, ManagementCluster } from '@hcc/crds';
 
-/** What the scheduler knows of one ManagementCluster at the start of a cycle. */
+/** Highest score a cluster can get from one score plugin (kube-scheduler's MaxNodeScore). */
+export const MaxScore = 100;
+
+/** What the scheduler knows of one ManagementCluster at the start of a cycle (read-only). */
 export interface ClusterInfo {
   name: string;
   cluster: ManagementCluster;
@@ -21,17 +27,23 @@ export interface ClusterInfo {
   ready: boolean;
   /** Why it is not ready (for messages), '' when ready. */
   notReadyReason: string;
+  /** Control-plane namespace names (`<namespace>-<name>`) of the HostedClusters placed here → how many. */
+  controlPlaneNamespaces: ReadonlyMap<string, number>;
+  /** Namespaces of the HostedClusters placed here → how many (tenants, for spreading). */
+  namespaces: ReadonlyMap<string, number>;
 }
 
-/** Result of a filter. */
+/** Result code of a filter. */
 export type Code = 'Success' | 'Unschedulable' | 'Error';
 
+/** What a filter says about one cluster. */
 export interface Status {
   code: Code;
   /** Short reasons, shown in the `0/N management clusters are available: ...` message. */
   reasons: string[];
 }
 
+/** Constructors of {@link Status}. */
 export const Status = {
   success: (): Status => ({ code: 'Success', reasons: [] }),
   unschedulable: (...reasons: string[]): Status => ({ code: 'Unschedulable', reasons }),
@@ -44,22 +56,76 @@ export interface FilterPlugin {
   filter(hc: HostedCluster, cluster: ClusterInfo): Status;
 }
 
-/** A score plugin: how good is the cluster for the HostedCluster, in [0, 100] after normalisation. */
+/**
+ * A score plugin: how good is the cluster for the HostedCluster. `score` returns a raw number;
+ * `normalizeScore` (kube-scheduler's NormalizeScore extension) maps the raw scores of all feasible
+ * clusters to [0, {@link MaxScore}]. Without it, `score` must already return [0, MaxScore].
+ */
 export interface ScorePlugin {
   name: string;
-  /** Raw score; the runtime normalises raw scores to [0, 100] across feasible clusters unless `normalized` is true. */
-  score(hc: HostedCluster, cluster: ClusterInfo): number;
-  /** True when `score` already returns [0, 100]. */
-  normalized?: boolean;
+  /**
+   * Computes state shared by every `score` call of one cycle (kube-scheduler's PreScore).
+   * @param feasible - the clusters that passed every filter
+   * @param all - every cluster in the snapshot
+   */
+  preScore?(hc: HostedCluster, feasible: readonly ClusterInfo[], all: readonly ClusterInfo[]): unknown;
+  /** Raw score of one feasible cluster; `state` is what `preScore` returned (undefined without it). */
+  score(hc: HostedCluster, cluster: ClusterInfo, state: unknown): number;
+  /** Maps raw scores (one per feasible cluster, same order) to [0, MaxScore]. */
+  normalizeScore?(scores: readonly number[]): number[];
 }
 
-/** A configured profile: which plugins run, with which score weights. */
+/** What a bind plugin may do: the one API call the framework hands out. */
+export interface BindHandle {
+  /**
+   * Merge-patches a HostedCluster's metadata with a resourceVersion precondition (so a stale view
+   * fails with 409 Conflict instead of binding twice) and returns the updated object.
+   * @throws ApiError (409 Conflict, 404 NotFound, ...) or RequestError
+   */
+  patchMetadata(hc: HostedCluster, metadata: { labels?: Record<string, string>; annotations?: Record<string, string> }): Promise<HostedCluster>;
+}
+
+/** A bind plugin: makes the decision durable. Runs after the slot was assumed; a throw forgets it. */
+export interface BindPlugin {
+  name: string;
+  bind(hc: HostedCluster, cluster: string, handle: BindHandle): Promise<HostedCluster>;
+}
+
+/** The one plugin interface: a name plus any extension points (like kube-scheduler's plugins). */
+export type Plugin = { name: string } & Partial<Omit<FilterPlugin, 'name'>> & Partial<Omit<ScorePlugin, 'name'>> & Partial<Omit<BindPlugin, 'name'>>;
+
+/** Whether a plugin has a filter extension point. */
+export const isFilterPlugin = (p: Plugin): p is FilterPlugin => typeof p.filter === 'function';
+/** Whether a plugin has a score extension point. */
+export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof p.score === 'function';
+/** Whether a plugin has a bind extension point. */
+export const isBindPlugin = (p: Plugin): p is BindPlugin => typeof p.bind === 'function';
+
+/** A configured profile: which filters run (in order), which scores with which weights, which binder. */
 export interface Profile {
+  name: string;
   filters: FilterPlugin[];
   scores: { plugin: ScorePlugin; weight: number }[];
+  bind: BindPlugin;
 }
 
 /** The outcome of one scheduling attempt. */
 export type ScheduleResult =
-  | { feasible: true; cluster: string; scores: Record<string, number>; evaluated: number }
-  | { feasible: false; message: string; evaluated: number; reasons: Record<string, number> };
+  | {
+      feasible: true;
+      cluster: string;
+      /** Weighted total per feasible cluster. */
+      scores: Record<string, number>;
+      /** Clusters considered (a count). */
+      evaluated: number;
+    }
+  | {
+      feasible: false;
+      /** `0/N management clusters are available: ...` */
+      message: string;
+      evaluated: number;
+      /** Reason → number of clusters it ruled out. */
+      reasons: Record<string, number>;
+      /** Filter plugin name → number of clusters it ruled out. */
+      rejectedBy: Record<string, number>;
+    };

@@ -8,6 +8,7 @@ import { Status, type FilterPlugin } from '../../framework/types.js';
 import type { HostedCluster } from '@hcc/crds';
 import { PluginNames } from '../names.js';
 
+/** Plugin name in configuration files. */
 export const Name = PluginNames.PlatformSupported;
 /** Reason, e.g. `platform KubeVirt not supported`. */
 export const errReasonPlatform = (type: string): string => `platform ${type} not supported`;
@@ -15,6 +16,7 @@ export const errReasonPlatform = (type: string): string => `platform ${type} not
 /** The platform type of a HostedCluster (`None` when absent). */
 export const platformOf = (hc: HostedCluster): string => hc.spec?.platform?.type || 'None';
 
+/** The PlatformSupported filter plugin. */
 export const platformSupported = {
   name: Name,
   filter: (hc, cluster) => {

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * hcc's benchmark: `npm run bench [-- --scenario NAME] [-- --quick]`.
+ *
+ * Runs scenarios (bench/scenarios/<name>.mjs) against real hcc processes over loopback, with the
+ * baselines (bare fastify, raw classic-level) measured in the same run, prints one table, and
+ * writes bench/results/<timestamp>.json (the table's numbers, machine, settings, raw per-run
+ * data), .md (the table in Markdown) and .svg (latency percentiles). Progress goes to stderr.
+ *
+ * Every scenario gets a Scope: the processes and temp dirs it started are stopped and removed
+ * when it ends, fails, or the bench is interrupted (SIGINT/SIGTERM).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Scope } from './lib/cleanup.mjs';
+import { settings } from './lib/procs.mjs';
+import { machineInfo, machineLine } from './lib/machine.mjs';
+import { elapsedS, progress } from './lib/progress.mjs';
+import { latencySvg, markdownTable, tableRow, textTable } from './lib/report.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
+
+const usage = `usage: npm run bench [-- options]
+
+  --scenario NAME[,NAME]  run only these (${order.join(', ')}); repeatable. api also runs baseline.
+  --quick                 small sizes, short runs (under 2 minutes in total); for smoke checks
+  --no-tls                measure hcc and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default)
+  --connections N         connections of the load generator (default 32)
+  --runs N                timed runs per case after the warm-up (default 5; quick 2)
+  --duration S            seconds per timed run (default 5; quick 1)
+  --data-dir DIR          where temporary data dirs go (default: the OS temp dir)
+  --out DIR               where results go (default bench/results)
+  --cpu-prof              run hcc processes with node --cpu-prof; profiles go to <out>/profiles-<timestamp>/
+  --keep                  keep temp dirs and logs
+`;
+
+function parseArgs(argv) {
+  const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--') continue; // `npm run bench -- --scenario api -- --quick` passes the second `--` through
+    else if (a === '--scenario' || a === '-s') o.scenarios.push(...val().split(','));
+    else if (a.startsWith('--scenario=')) o.scenarios.push(...a.slice(11).split(','));
+    else if (a === '--quick') o.quick = true;
+    else if (a === '--no-tls') o.tls = false;
+    else if (a === '--connections') o.connections = Number(val());
+    else if (a === '--runs') o.runs = Number(val());
+    else if (a === '--duration') o.duration = Number(val());
+    else if (a === '--data-dir') o.dataDir = path.resolve(val());
+    else if (a === '--out') o.out = path.resolve(val());
+    else if (a === '--cpu-prof') o.cpuProf = true;
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(usage);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}\n\n${usage}`);
+  }
+  for (const s of o.scenarios) if (!order.includes(s)) throw new Error(`unknown scenario ${s}; known: ${order.join(', ')}`);
+  return o;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+const stem = `${stamp}${opts.quick ? '-quick' : ''}`;
+settings.dataRoot = opts.dataDir;
+settings.keep = opts.keep;
+if (opts.cpuProf) settings.cpuProfDir = path.join(opts.out, `profiles-${stem}`);
+
+let selected = opts.scenarios.length ? order.filter((s) => opts.scenarios.includes(s)) : order;
+if (selected.includes('api') && !selected.includes('baseline')) selected = ['baseline', ...selected];
+
+const ctx = {
+  quick: opts.quick,
+  tls: opts.tls,
+  connections: opts.connections,
+  runs: opts.runs ?? (opts.quick ? 2 : 5),
+  durationMs: (opts.duration ?? (opts.quick ? 1 : 5)) * 1000,
+  warmupMs: opts.quick ? 500 : 2000,
+  storageDurationMs: opts.quick ? 500 : 3000,
+  results: {},
+};
+
+let active;
+let interrupted = false;
+const onSignal = (sig) => {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  progress(`${sig}: stopping processes and removing temp dirs`);
+  Promise.resolve(active?.close()).finally(() => process.exit(130));
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+const machine = machineInfo(opts.dataDir);
+progress(`hcc bench${opts.quick ? ' --quick' : ''}: ${selected.join(', ')}`);
+progress(`machine: ${machineLine(machine)}`);
+progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : 'plain HTTP (--no-tls)'}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
+
+const table = [];
+const latencies = [];
+const failures = [];
+for (const name of selected) {
+  const mod = await import(`./scenarios/${name}.mjs`);
+  progress(`── ${name}: ${mod.description}`);
+  const scope = new Scope();
+  active = scope;
+  const t0 = elapsedS();
+  try {
+    const res = await mod.run({ ...ctx, scope });
+    ctx.results[name] = res;
+    for (const r of res.rows) table.push(tableRow(name, r));
+    for (const l of res.latencies ?? []) latencies.push({ ...l, label: `${name}: ${l.label}` });
+  } catch (err) {
+    progress(`${name} FAILED: ${err?.stack ?? err}`);
+    failures.push({ scenario: name, error: String(err?.message ?? err) });
+    table.push(tableRow(name, { case: 'FAILED', text: String(err?.message ?? err).split('\n')[0].slice(0, 120) }));
+  } finally {
+    progress(`${name}: cleaning up`);
+    await scope.close();
+    active = undefined;
+  }
+  progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s`);
+  if (interrupted) break;
+}
+
+const totalS = elapsedS();
+const heading = `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; median of ${ctx.runs} runs; total ${totalS.toFixed(0)} s`;
+const text = textTable(table);
+process.stdout.write(`\n${heading}\n\n${text}\n\n`);
+
+mkdirSync(opts.out, { recursive: true });
+const json = {
+  date: new Date().toISOString(),
+  quick: opts.quick,
+  machine,
+  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
+  totalSeconds: Math.round(totalS),
+  table,
+  failures,
+  details: Object.fromEntries(Object.entries(ctx.results).map(([k, v]) => [k, v.data])),
+};
+const base = path.join(opts.out, stem);
+writeFileSync(`${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
+writeFileSync(`${base}.md`, `${heading}\n\n${markdownTable(table)}\n`);
+if (latencies.length) writeFileSync(`${base}.svg`, latencySvg(latencies, `hcc bench ${stamp}: latency p50 / p99 (ms)`));
+progress(`wrote ${path.relative(process.cwd(), base)}.{json,md${latencies.length ? ',svg' : ''}}${settings.cpuProfDir ? `; CPU profiles in ${settings.cpuProfDir}` : ''}`);
+process.exit(failures.length ? 1 : 0);

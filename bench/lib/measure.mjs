@@ -1,0 +1,79 @@
+/**
+ * Repeated measurement: a warm-up run (discarded), then `runs` timed runs; each run gives a rate
+ * and latency percentiles, and the case reports the median of each over the runs. Progress goes
+ * to stderr after every run.
+ */
+import { closedLoop } from './load.mjs';
+import { median, summarize } from './stats.mjs';
+import { progress } from './progress.mjs';
+import { cpuTimeMsOf } from './procs.mjs';
+
+/** CPU use of this process (the load generator) and of serverPid between start() and stop(), in % of one core. */
+export function cpuMeter(serverPid) {
+  const c0 = process.cpuUsage();
+  const s0 = serverPid ? cpuTimeMsOf(serverPid) : 0;
+  const t0 = performance.now();
+  return () => {
+    const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    return {
+      clientCpuPct: ((c.user + c.system) / 1000 / wall) * 100,
+      serverCpuPct: serverPid ? ((cpuTimeMsOf(serverPid) - s0) / wall) * 100 : undefined,
+    };
+  };
+}
+
+/** Median over runs of rate, p50 and p99, plus the spread of the rate. */
+export function aggregate(runs) {
+  const rates = runs.map((r) => r.rate);
+  return {
+    rate: median(rates),
+    rateMin: Math.min(...rates),
+    rateMax: Math.max(...rates),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    clientCpuPct: median(runs.map((r) => r.clientCpuPct)),
+    serverCpuPct: median(runs.map((r) => r.serverCpuPct)),
+    runs,
+  };
+}
+
+/**
+ * Measures one HTTP case with the closed-loop load generator.
+ * @param label - for progress lines, e.g. `api create`
+ * @param o.next - (i, worker, run) → request; `run` is -1 for the warm-up
+ * @param o.count - requests per run instead of (or besides) a duration; a number or (run) → number
+ * @param o.onBody, o.onOk - as in closedLoop, with the run index (-1: warm-up) as last argument
+ * @param o.serverPid - the server process, whose CPU use is recorded with the load generator's
+ * @returns aggregate() of the timed runs; each run has rate (req/s), p50, p90, p99, p999 (ms), requests, errors
+ * @throws when a run has errors (the first error is in the message)
+ */
+export async function measureHttp(label, { pool, connections, durationMs, warmupMs, runs, count, warmupCount, next, onBody, onOk, ok, allowErrors = false, serverPid }) {
+  const once = async (run) => {
+    const cpu = cpuMeter(serverPid);
+    const r = await closedLoop({
+      pool,
+      connections,
+      durationMs: run < 0 ? warmupMs ?? durationMs : durationMs,
+      count: typeof count === 'function' ? count(run) : run < 0 ? warmupCount ?? count : count,
+      next: (i, w) => next(i, w, run),
+      onBody: onBody && ((text, i, w, req) => onBody(text, i, w, req, run)),
+      onOk: onOk && ((req, i, w) => onOk(req, i, w, run)),
+      ok,
+    });
+    if (r.errors && !allowErrors) throw new Error(`${label}: ${r.errors} failed requests; first: ${r.firstError}`);
+    const s = summarize(r.latencies);
+    return { ...cpu(), rate: r.rps, p50: s.p50, p90: s.p90, p99: s.p99, p999: s.p999, max: s.max, requests: r.requests, errors: r.errors, elapsedMs: r.elapsedMs };
+  };
+  if ((warmupMs ?? 1) > 0 && (warmupCount ?? 1) > 0) {
+    const w = await once(-1);
+    progress(`${label}: warm-up ${Math.round(w.rate)} req/s`);
+  }
+  const results = [];
+  for (let run = 0; run < runs; run++) {
+    const r = await once(run);
+    results.push(r);
+    progress(`${label}: run ${run + 1}/${runs} ${Math.round(r.rate)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: load generator ${Math.round(r.clientCpuPct)}%${r.serverCpuPct !== undefined ? `, server ${Math.round(r.serverCpuPct)}%` : ''}`);
+  }
+  return aggregate(results);
+}

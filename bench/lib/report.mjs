@@ -1,0 +1,115 @@
+/**
+ * The bench's output: one table (printed as text, written as Markdown), the JSON results file
+ * (its `table` holds exactly the numbers the table shows: every number is rounded once, here,
+ * and both renderings print that rounded value), and an SVG chart of latency percentiles drawn
+ * by hand (no chart library).
+ */
+import { round } from './stats.mjs';
+
+const columns = [
+  ['scenario', 'scenario'],
+  ['case', 'case'],
+  ['value', 'result'],
+  ['p50', 'p50 ms'],
+  ['p99', 'p99 ms'],
+  ['vsBaseline', 'vs baseline'],
+  ['target', 'target'],
+  ['met', 'met'],
+];
+
+/** Groups digits of a rounded number: 15800 → "15,800", 0.123 → "0.123". */
+export function fmt(x) {
+  if (x === null || x === undefined || Number.isNaN(x)) return '';
+  if (typeof x !== 'number') return String(x);
+  const [i, d] = String(x).split('.');
+  return `${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${d ? `.${d}` : ''}`;
+}
+
+/**
+ * Turns a scenario row into a table row with rounded numbers.
+ * Row fields: case, rate+unit (or value+unit, or text), p50, p99 (ms), vsBaseline, target, met (true/false), note.
+ */
+export function tableRow(scenario, r) {
+  const value = r.text !== undefined ? null : round(r.rate ?? r.value);
+  return {
+    scenario,
+    case: r.case,
+    value,
+    unit: r.unit ?? '',
+    text: r.text,
+    p50: round(r.p50),
+    p99: round(r.p99),
+    vsBaseline: r.vsBaseline ?? '',
+    target: r.target ?? '',
+    met: r.met === undefined ? null : r.met,
+    note: r.note ?? '',
+  };
+}
+
+function cell(row, key) {
+  if (key === 'value') return row.text ?? `${fmt(row.value)} ${row.unit}`.trim();
+  if (key === 'met') return row.met === null ? '' : row.met ? 'yes' : 'NO';
+  if (key === 'p50' || key === 'p99') return fmt(row[key]);
+  return String(row[key] ?? '');
+}
+
+/** The table as aligned plain text. */
+export function textTable(rows) {
+  const header = columns.map(([, h]) => h);
+  const body = rows.map((r) => columns.map(([k]) => cell(r, k)));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const numeric = new Set([2, 3, 4]);
+  const line = (cells) => cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** The table as GitHub Markdown. */
+export function markdownTable(rows) {
+  const header = columns.map(([, h]) => h);
+  const align = columns.map((_, i) => ([2, 3, 4].includes(i) ? '---:' : '---'));
+  const esc = (s) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${align.join(' | ')} |`,
+    ...rows.map((r) => `| ${columns.map(([k]) => esc(cell(r, k))).join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * A horizontal bar chart of p50 and p99 latency per case on a log scale, as SVG text.
+ * @param items - { label, p50, p99 } in milliseconds
+ */
+export function latencySvg(items, title) {
+  const rows = items.filter((i) => Number.isFinite(i.p99) && i.p99 > 0);
+  const labelW = 330;
+  const plotW = 560;
+  const rowH = 18;
+  const top = 48;
+  const height = top + rows.length * rowH + 40;
+  const width = labelW + plotW + 90;
+  const lo = Math.pow(10, Math.floor(Math.log10(Math.max(1e-3, Math.min(...rows.map((r) => Math.max(r.p50, 1e-3)))))));
+  const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...rows.map((r) => r.p99)))));
+  const x = (v) => labelW + (Math.log10(Math.max(v, lo) / lo) / Math.log10(hi / lo)) * plotW;
+  const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+  out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
+  out.push(`<text x="10" y="18" font-size="13" font-weight="bold">${esc(title)}</text>`);
+  out.push(`<rect x="${labelW}" y="26" width="10" height="10" fill="#1f77b4"/><text x="${labelW + 14}" y="35">p50</text>`);
+  out.push(`<rect x="${labelW + 50}" y="26" width="10" height="10" fill="#aec7e8"/><text x="${labelW + 64}" y="35">p99</text>`);
+  out.push(`<text x="${labelW + 110}" y="35" fill="#555">milliseconds, log scale</text>`);
+  for (let d = lo; d <= hi * 1.0001; d *= 10) {
+    const xx = x(d).toFixed(1);
+    out.push(`<line x1="${xx}" y1="${top - 4}" x2="${xx}" y2="${top + rows.length * rowH}" stroke="#ddd"/>`);
+    out.push(`<text x="${xx}" y="${top + rows.length * rowH + 14}" text-anchor="middle" fill="#555">${fmt(round(d))}</text>`);
+  }
+  rows.forEach((r, i) => {
+    const y = top + i * rowH;
+    out.push(`<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(r.label)}</text>`);
+    out.push(`<rect x="${labelW}" y="${y + 2}" width="${(x(r.p99) - labelW).toFixed(1)}" height="${rowH - 5}" fill="#aec7e8"/>`);
+    out.push(`<rect x="${labelW}" y="${y + 2}" width="${(x(r.p50) - labelW).toFixed(1)}" height="${rowH - 5}" fill="#1f77b4"/>`);
+    out.push(`<text x="${(x(r.p99) + 4).toFixed(1)}" y="${y + 12}" fill="#333">${fmt(round(r.p50))} / ${fmt(round(r.p99))}</text>`);
+  });
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}

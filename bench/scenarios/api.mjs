@@ -1,0 +1,186 @@
+/**
+ * `api`: the control center's request path for HostedClusters, one verb at a time, driven by
+ * the same load generator and connection count as the bare-fastify baseline.
+ *
+ * Cases (each: warm-up, then timed runs): create; delete (count-based: run r deletes what create
+ * run r made); get (random names among 1,000); list of 1,000 and of 10,000 objects in a namespace,
+ * each also with a label selector matching 10% of them; update (PUT of the whole object with a
+ * changed annotation, read-modify-write on objects each connection owns); status update (PUT
+ * .../status). Then a durability check: creates under load, SIGKILL of the control center,
+ * restart on the same data dir, and every acknowledged create must be there.
+ *
+ * Targets: get ≥ 50% of the bare-fastify GET rate; create ≥ 30% of the bare-fastify POST rate,
+ * with writes durable before the response.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { startControlCenter, killProcess, tempDir } from '../lib/procs.mjs';
+import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate } from '../lib/kube.mjs';
+import { closedLoop } from '../lib/load.mjs';
+import { measureHttp } from '../lib/measure.mjs';
+import { progress } from '../lib/progress.mjs';
+
+export const description = 'create, get, list (1,000 / 10,000, with and without label selector), update, status update, delete of HostedClusters';
+
+const ShardLabel = 'bench.hcc.dev/shard';
+const pct = (a, b) => `${Math.round((a / b) * 100)}%`;
+
+export async function run(ctx) {
+  const C = ctx.connections;
+  const dir = tempDir(ctx.scope, 'api');
+  const cc = await startControlCenter(ctx.scope, { tls: ctx.tls, dir });
+  const ep = endpointOf(cc.kubeconfig);
+  const pool = poolFor(ep, C);
+  ctx.scope.defer(() => pool.close());
+  const jsonHeaders = { ...ep.headers, 'content-type': 'application/json' };
+  for (const ns of ['create', 'list-1k', 'list-10k', 'update', 'status', 'durable']) await ensureNamespace(pool, ep, ns);
+  const common = { pool, connections: C, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, runs: ctx.runs, serverPid: cc.pid };
+  const results = {};
+
+  // create: unique names; remember what each run made for the delete runs.
+  const made = new Map(); // run → names
+  results.create = await measureHttp('api create', {
+    ...common,
+    next: (i, _w, run) => {
+      const name = `r${run + 1}-${i}`;
+      return { method: 'POST', path: HC_PATH('create'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('create', name)), name };
+    },
+    onOk: (req, _i, _w, run) => {
+      if (!made.has(run)) made.set(run, []);
+      made.get(run).push(req.name);
+    },
+  });
+
+  // delete: run r deletes what create run r made (the warm-up deletes the warm-up's objects).
+  results.delete = await measureHttp('api delete', {
+    ...common,
+    durationMs: Infinity,
+    warmupMs: Infinity,
+    count: (run) => made.get(run)?.length ?? 0,
+    next: (i, _w, run) => ({ method: 'DELETE', path: `${HC_PATH('create')}/${made.get(run)[i]}`, headers: ep.headers }),
+  });
+
+  // Objects for reads and updates.
+  const nList10k = 10_000;
+  progress(`api: creating 1,000 + ${nList10k.toLocaleString('en-US')} HostedClusters to list, 1,000 to update, 1,000 to update status`);
+  const labeled = (ns, i) => hostedCluster(ns, `hc-${String(i).padStart(5, '0')}`, { labels: { [ShardLabel]: String(i % 10) } });
+  await populate(pool, ep, C, Array.from({ length: 1000 }, (_, i) => ({ path: HC_PATH('list-1k'), body: labeled('list-1k', i) })));
+  await populate(pool, ep, C, Array.from({ length: nList10k }, (_, i) => ({ path: HC_PATH('list-10k'), body: labeled('list-10k', i) })));
+  const objects = { update: new Map(), status: new Map() };
+  for (const ns of ['update', 'status']) {
+    await populate(pool, ep, C, Array.from({ length: 1000 }, (_, i) => ({ path: HC_PATH(ns), body: hostedCluster(ns, `hc-${i}`) })), (_i, o) => objects[ns].set(o.metadata.name, o));
+  }
+
+  // get: random names among the 1,000.
+  results.get = await measureHttp('api get', {
+    ...common,
+    next: () => ({ method: 'GET', path: `${HC_PATH('list-1k')}/hc-${String(Math.floor(Math.random() * 1000)).padStart(5, '0')}`, headers: ep.headers }),
+  });
+
+  // lists: whole namespace, and 10% by label selector.
+  const listBytes = {};
+  for (const [key, ns, selector] of [
+    ['list1k', 'list-1k', ''],
+    ['list1kSel', 'list-1k', `?labelSelector=${encodeURIComponent(`${ShardLabel}=3`)}`],
+    ['list10k', 'list-10k', ''],
+    ['list10kSel', 'list-10k', `?labelSelector=${encodeURIComponent(`${ShardLabel}=3`)}`],
+  ]) {
+    const path = `${HC_PATH(ns)}${selector}`;
+    const sample = await call(pool, ep, 'GET', path);
+    listBytes[key] = { items: sample.items.length, bytes: Buffer.byteLength(JSON.stringify(sample)) };
+    results[key] = await measureHttp(`api list ${ns}${selector ? ' with selector' : ''} (${sample.items.length} items)`, { ...common, next: () => ({ method: 'GET', path, headers: ep.headers }) });
+  }
+
+  // update and status update: each connection owns a slice of the objects and PUTs them in turn,
+  // with the resourceVersion of its last answer (no conflicts, no extra GET).
+  const rmw = (ns, subresource, mutate) => {
+    const names = [...objects[ns].keys()];
+    const owned = Array.from({ length: C }, (_, w) => names.filter((_, k) => k % C === w));
+    const cursor = new Array(C).fill(0);
+    return {
+      next: (i, w) => {
+        const name = owned[w][cursor[w]++ % owned[w].length];
+        const obj = mutate(structuredClone(objects[ns].get(name)), i);
+        return { method: 'PUT', path: `${HC_PATH(ns)}/${name}${subresource}`, headers: jsonHeaders, body: JSON.stringify(obj), name };
+      },
+      onBody: (text, _i, _w, req) => objects[ns].set(req.name, JSON.parse(text)),
+    };
+  };
+  results.update = await measureHttp('api update', {
+    ...common,
+    ...rmw('update', '', (o, i) => ((o.metadata.annotations = { ...o.metadata.annotations, 'bench.hcc.dev/seq': String(i) }), o)),
+  });
+  results.status = await measureHttp('api status update', {
+    ...common,
+    ...rmw('status', '/status', (o, i) => {
+      o.status = {
+        conditions: [{ type: 'Available', status: 'False', reason: 'Bench', message: `update ${i}`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), observedGeneration: 1 }],
+      };
+      return o;
+    }),
+  });
+
+  // Durability: creates under load, SIGKILL mid-stream, restart, every acknowledged create present.
+  progress('api: durability check (SIGKILL during creates, restart, count acknowledged creates)');
+  const acked = [];
+  const burst = closedLoop({
+    pool,
+    connections: C,
+    durationMs: 10_000,
+    next: (i) => ({ method: 'POST', path: HC_PATH('durable'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('durable', `d-${i}`)), name: `d-${i}` }),
+    onOk: (req) => acked.push(req.name),
+  });
+  await delay(ctx.quick ? 500 : 1500);
+  await killProcess(cc.proc, 'SIGKILL');
+  await burst;
+  await pool.close();
+  const cc2 = await startControlCenter(ctx.scope, { tls: ctx.tls, dir, name: 'control-center-restarted' });
+  const ep2 = endpointOf(cc2.kubeconfig);
+  const pool2 = poolFor(ep2, 2);
+  ctx.scope.defer(() => pool2.close());
+  const present = new Set((await call(pool2, ep2, 'GET', HC_PATH('durable'))).items.map((o) => o.metadata.name));
+  const lost = acked.filter((n) => !present.has(n));
+  progress(`api: ${acked.length} creates acknowledged before SIGKILL, ${present.size} present after restart, ${lost.length} lost`);
+
+  const base = ctx.results.baseline?.data?.http;
+  const storage = ctx.results.baseline?.data?.storage?.[`batch-${C}`];
+  const vsGet = (r) => (base ? `${pct(r.rate, base.get.rate)} of GET` : '');
+  const vsPost = (r) => (base ? `${pct(r.rate, base.post.rate)} of POST` : '');
+  const createMet = base ? results.create.rate / base.post.rate >= 0.3 && lost.length === 0 : undefined;
+  const getMet = base ? results.get.rate / base.get.rate >= 0.5 : undefined;
+  const row = (name, r, extra) => ({ case: name, rate: r.rate, unit: 'req/s', p50: r.p50, p99: r.p99, ...extra });
+  const rows = [
+    row('create', results.create, {
+      vsBaseline: [vsPost(results.create), storage ? `${pct(results.create.rate, storage.rate)} of level batch` : ''].filter(Boolean).join(', '),
+      target: '≥ 30% of POST, durable',
+      met: createMet,
+    }),
+    row('get', results.get, { vsBaseline: vsGet(results.get), target: '≥ 50% of GET', met: getMet }),
+    row(`list 1,000 (${listBytes.list1k.bytes >> 10} KiB)`, results.list1k, {}),
+    row(`list 1,000, label selector → ${listBytes.list1kSel.items}`, results.list1kSel, {}),
+    row(`list 10,000 (${(listBytes.list10k.bytes / 2 ** 20).toFixed(1)} MiB)`, results.list10k, {}),
+    row(`list 10,000, label selector → ${listBytes.list10kSel.items}`, results.list10kSel, {}),
+    row('update (PUT)', results.update, { vsBaseline: vsPost(results.update) }),
+    row('status update (PUT /status)', results.status, { vsBaseline: vsPost(results.status) }),
+    row('delete', results.delete, { vsBaseline: vsPost(results.delete) }),
+    {
+      case: 'durability: SIGKILL during creates',
+      text: `${acked.length.toLocaleString('en-US')} acked, ${lost.length} lost`,
+      target: '0 lost',
+      met: lost.length === 0,
+    },
+  ];
+  return {
+    rows,
+    data: { ...results, listBytes, durability: { acknowledged: acked.length, presentAfterRestart: present.size, lost: lost.length } },
+    latencies: [
+      ['create', results.create],
+      ['get', results.get],
+      ['list 1,000', results.list1k],
+      ['list 10,000', results.list10k],
+      ['list 10,000 selector', results.list10kSel],
+      ['update', results.update],
+      ['status update', results.status],
+      ['delete', results.delete],
+    ].map(([label, r]) => ({ label, p50: r.p50, p99: r.p99 })),
+  };
+}

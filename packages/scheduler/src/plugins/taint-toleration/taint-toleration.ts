@@ -1,0 +1,107 @@
+/**
+ * TaintToleration, a filter and a score like kube-scheduler's: a ManagementCluster's
+ * `spec.taints` (`{key, value, effect: NoSchedule|PreferNoSchedule}`) repel HostedClusters that do
+ * not tolerate them. The HostedCluster annotation `controlcenter.hcc.dev/tolerations` holds a JSON
+ * list of Kubernetes tolerations (`[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]`).
+ * - filter: an untolerated NoSchedule taint rules the cluster out;
+ * - score: each untolerated PreferNoSchedule taint lowers the score (fewer is better).
+ * An annotation that is not a valid toleration list rules out every cluster (reason
+ * `invalid tolerations annotation`), so the mistake shows instead of being silently ignored.
+ * @see https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ * @see https://github.com/kubernetes/kubernetes/tree/master/pkg/scheduler/framework/plugins/tainttoleration
+ */
+import type { HostedCluster, ManagementCluster } from '@hcc/crds';
+import { defaultNormalizeScore } from '../../framework/runtime.js';
+import { Status, type FilterPlugin, type ScorePlugin } from '../../framework/types.js';
+import { PluginNames } from '../names.js';
+
+/** Plugin name in configuration files (filters and scores). */
+export const Name = PluginNames.TaintToleration;
+/** HostedCluster annotation holding a JSON list of tolerations. */
+export const AnnotationTolerations = 'controlcenter.hcc.dev/tolerations';
+/** Reason when the annotation is not a valid toleration list. */
+export const ErrReasonBadTolerations = 'invalid tolerations annotation';
+/** Reason, e.g. `had untolerated taint {dedicated: gpu}` (kube-scheduler's wording). */
+export const errReasonUntolerated = (t: Taint): string => `had untolerated taint {${t.key}: ${t.value ?? ''}}`;
+
+/** A ManagementCluster taint. */
+export type Taint = NonNullable<ManagementCluster['spec']['taints']>[number];
+
+/** A Kubernetes toleration (corev1.Toleration; `tolerationSeconds` is accepted and ignored). */
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: '' | 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  tolerationSeconds?: number;
+}
+
+const effects = new Set(['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+/**
+ * Parses and validates the tolerations annotation like the API server validates pod tolerations.
+ * @returns the list, or an Error naming the first problem (e.g. `[0].operator: must be Exists when key is empty`)
+ */
+export function parseTolerations(text: string): Toleration[] | Error {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return new Error(`not JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(v)) return new Error('must be a JSON list of tolerations');
+  for (const [i, t] of v.entries()) {
+    if (!t || typeof t !== 'object' || Array.isArray(t)) return new Error(`[${i}]: must be an object`);
+    const o = t as Record<string, unknown>;
+    for (const f of ['key', 'operator', 'value', 'effect'] as const) {
+      if (o[f] !== undefined && typeof o[f] !== 'string') return new Error(`[${i}].${f}: must be a string`);
+    }
+    const op = (o.operator as string | undefined) ?? '';
+    if (op !== '' && op !== 'Exists' && op !== 'Equal') return new Error(`[${i}].operator: must be Exists or Equal`);
+    if (!o.key && op !== 'Exists') return new Error(`[${i}].operator: must be Exists when key is empty`);
+    if (op === 'Exists' && o.value) return new Error(`[${i}].value: must be empty when operator is Exists`);
+    if (!effects.has((o.effect as string | undefined) ?? '')) return new Error(`[${i}].effect: must be NoSchedule, PreferNoSchedule or NoExecute`);
+  }
+  return v as Toleration[];
+}
+
+/** Whether one toleration tolerates one taint (corev1 Toleration.ToleratesTaint). */
+export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  if (t.operator === 'Exists') return true;
+  return (t.value ?? '') === (taint.value ?? '');
+}
+
+const memo = new Map<string, Toleration[] | Error>();
+/** The HostedCluster's tolerations (memoised by annotation text; [] without the annotation). */
+export function tolerationsOf(hc: HostedCluster): Toleration[] | Error {
+  const s = hc.metadata.annotations?.[AnnotationTolerations];
+  if (!s || !s.trim()) return [];
+  let v = memo.get(s);
+  if (!v) {
+    v = parseTolerations(s);
+    if (memo.size > 1000) memo.clear();
+    memo.set(s, v);
+  }
+  return v;
+}
+
+const untolerated = (taints: readonly Taint[], tolerations: readonly Toleration[], effect: Taint['effect']): Taint[] =>
+  taints.filter((taint) => taint.effect === effect && !tolerations.some((t) => toleratesTaint(t, taint)));
+
+/** The TaintToleration plugin: filter (NoSchedule) and score (PreferNoSchedule). */
+export const taintToleration = {
+  name: Name,
+  filter: (hc, cluster) => {
+    const tolerations = tolerationsOf(hc);
+    if (tolerations instanceof Error) return Status.unschedulable(ErrReasonBadTolerations);
+    const [first] = untolerated(cluster.cluster.spec?.taints ?? [], tolerations, 'NoSchedule');
+    return first ? Status.unschedulable(errReasonUntolerated(first)) : Status.success();
+  },
+  score: (hc, cluster) => {
+    const tolerations = tolerationsOf(hc);
+    return untolerated(cluster.cluster.spec?.taints ?? [], tolerations instanceof Error ? [] : tolerations, 'PreferNoSchedule').length;
+  },
+  normalizeScore: (scores) => defaultNormalizeScore(scores, true),
+} satisfies FilterPlugin & ScorePlugin;

@@ -1,0 +1,154 @@
+/**
+ * The syncer end to end: what reaches a management cluster and what comes back — Secret
+ * rotation and deletion, NodePool spec changes (replicas, upgradeType, config references),
+ * drift correction, the CRD puller, and push mode.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, waitFor } from './helpers/tools.js';
+import { startHccUp, type HccUp } from './helpers/processes.js';
+
+const Label = 'controlcenter.hcc.dev/management-cluster';
+
+const hostedCluster = (name: string, ns: string, extraSpec = '') => `apiVersion: hypershift.openshift.io/v1beta1
+kind: HostedCluster
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  release: {image: "quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64"}
+  pullSecret: {name: ${name}-pull-secret}
+  dns: {baseDomain: example.com}
+  networking:
+    clusterNetwork: [{cidr: 10.132.0.0/14}]
+    serviceNetwork: [{cidr: 172.31.0.0/16}]
+    networkType: OVNKubernetes
+  platform: {type: None}
+  services:
+  - {service: APIServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: OAuthServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: Konnectivity, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+  - {service: Ignition, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
+${extraSpec}`;
+
+describe('syncer: pull mode details', () => {
+  let hcc: HccUp;
+  let owner = '';
+  const ns = 'sync';
+  const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+  const mk = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(owner), args, { input });
+  const downJSON = async (args: string[]) => JSON.parse((await mk([...args, '-o', 'json'])).stdout);
+
+  beforeAll(async () => {
+    hcc = await startHccUp(['--management-clusters', '2', '--capacity', '10', '--pull-crds']);
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    expect((await k(['create', 'secret', 'generic', 'ex-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"v":1}'])).code).toBe(0);
+    expect((await k(['create', 'configmap', 'mc-a', '-n', ns, '--from-literal=config=a'])).code).toBe(0);
+    expect((await k(['create', 'configmap', 'mc-b', '-n', ns, '--from-literal=config=b'])).code).toBe(0);
+    const np = `---
+apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata: {name: ex-workers, namespace: ${ns}}
+spec:
+  clusterName: ex
+  replicas: 2
+  management: {upgradeType: Replace}
+  release: {image: "quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64"}
+  platform: {type: None}
+  config: [{name: mc-a}]
+`;
+    const r = await k(['apply', '-f', '-'], hostedCluster('ex', ns) + np);
+    expect(r.code, r.stderr).toBe(0);
+    owner = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    await waitFor('the copy', async () => (await mk(['get', 'hc', 'ex', '-n', ns])).code === 0, 20_000);
+  });
+  afterAll(async () => {
+    await hcc?.stop();
+  });
+
+  it('rotates a referenced Secret into the management cluster', async () => {
+    const yaml = (await k(['create', 'secret', 'generic', 'ex-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"v":2}', '--dry-run=client', '-o', 'yaml'])).stdout;
+    expect((await k(['apply', '-f', '-'], yaml)).code).toBe(0);
+    await waitFor('the rotated value downstream', async () => {
+      const s = await downJSON(['get', 'secret', 'ex-pull-secret', '-n', ns]);
+      return Buffer.from(s.data['.dockerconfigjson'], 'base64').toString() === '{"v":2}';
+    }, 20_000);
+  });
+
+  it('follows NodePool spec changes: replicas and config references', async () => {
+    await waitFor('mc-a downstream', async () => (await mk(['get', 'configmap', 'mc-a', '-n', ns])).code === 0, 20_000);
+    expect((await mk(['get', 'configmap', 'mc-b', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    const p = await k(['patch', 'np', 'ex-workers', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":4,"config":[{"name":"mc-b"}]}}']);
+    expect(p.code, p.stderr).toBe(0);
+    await waitFor('the change downstream', async () => {
+      const np = await downJSON(['get', 'np', 'ex-workers', '-n', ns]);
+      return np.spec.replicas === 4 && np.spec.config[0].name === 'mc-b';
+    }, 20_000);
+    // The newly referenced ConfigMap arrives, the one no longer referenced leaves.
+    await waitFor('mc-b downstream and mc-a gone', async () =>
+      (await mk(['get', 'configmap', 'mc-b', '-n', ns])).code === 0 && (await mk(['get', 'configmap', 'mc-a', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 20_000);
+    // Status comes back: the operator scaled to 4.
+    await waitFor('replicas upstream', async () => JSON.parse((await k(['get', 'np', 'ex-workers', '-n', ns, '-o', 'json'])).stdout).status?.replicas === 4, 20_000);
+  });
+
+  it('corrects local drift of spec but keeps what the operator wrote', async () => {
+    const before = await downJSON(['get', 'hc', 'ex', '-n', ns]);
+    expect(before.metadata.finalizers).toContain('hypershift.openshift.io/finalizer');
+    expect(before.spec.clusterID).toMatch(/^[0-9a-f-]{36}$/);
+    const d = await mk(['patch', 'hc', 'ex', '-n', ns, '--type=merge', '-p', '{"spec":{"release":{"image":"edited.locally/ocp-release:4.16.99-x86_64"}}}']);
+    expect(d.code, d.stderr).toBe(0);
+    await waitFor('the drift to be corrected', async () => (await downJSON(['get', 'hc', 'ex', '-n', ns])).spec.release.image === 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64', 20_000);
+    const after = await downJSON(['get', 'hc', 'ex', '-n', ns]);
+    expect(after.spec.clusterID).toBe(before.spec.clusterID);
+    expect(after.metadata.finalizers).toContain('hypershift.openshift.io/finalizer');
+    // The generated clusterID was adopted into the control center.
+    expect(JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID).toBe(before.spec.clusterID);
+  });
+
+  it('deletes a referenced Secret downstream when it is deleted upstream', async () => {
+    expect((await k(['delete', 'secret', 'ex-pull-secret', '-n', ns])).code).toBe(0);
+    await waitFor('the copy to go', async () => (await mk(['get', 'secret', 'ex-pull-secret', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 20_000);
+  });
+
+  it('pulls a newer HostedCluster CRD from the management cluster', async () => {
+    // The "operator" in mgmt-1 upgrades its CRD: a new platform type appears.
+    const crd = JSON.parse((await kubectl('1.35', hcc.mgmtKubeconfig('mgmt-1'), ['get', 'crd', 'hostedclusters.hypershift.openshift.io', '-o', 'json'])).stdout);
+    const platformType = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.platform.properties.type;
+    platformType.enum = [...platformType.enum, 'Moon'];
+    delete crd.metadata.resourceVersion;
+    const r = await kubectl('1.35', hcc.mgmtKubeconfig('mgmt-1'), ['replace', '-f', '-'], { input: JSON.stringify(crd) });
+    expect(r.code, r.stderr).toBe(0);
+    // The syncer pulls at start and every few minutes; restart it to pull now.
+    const { readFileSync } = await import('node:fs');
+    const pids = JSON.parse(readFileSync(`${hcc.stateDir}/processes.json`, 'utf8')) as Record<string, number>;
+    process.kill(pids['syncer-mgmt-1']!, 'SIGTERM');
+    const pulled = await waitFor('the CRD in the control center', async () => {
+      const up = JSON.parse((await k(['get', 'crd', 'hostedclusters.hypershift.openshift.io', '-o', 'json'])).stdout);
+      return up.metadata.annotations?.['controlcenter.hcc.dev/pulled-from'] === 'mgmt-1' ? up : undefined;
+    }, 30_000);
+    expect(pulled.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.platform.properties.type.enum).toContain('Moon');
+    expect(pulled.spec.versions[0].additionalPrinterColumns.map((c: { name: string }) => c.name)).toContain('Management Cluster');
+  });
+});
+
+describe('syncer: push mode', () => {
+  let hcc: HccUp;
+  beforeAll(async () => {
+    hcc = await startHccUp(['--management-clusters', '2', '--capacity', '5', '--mode', 'Push']);
+  });
+  afterAll(async () => {
+    await hcc?.stop();
+  });
+
+  it('serves Push-mode clusters from next to the control center with the same guarantees', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+    const mcs = JSON.parse((await k(['get', 'mc', '-o', 'json'])).stdout).items;
+    expect(mcs.map((m: { spec: { mode: string } }) => m.spec.mode)).toEqual(['Push', 'Push']);
+    expect((await k(['create', 'namespace', 'p'])).code).toBe(0);
+    expect((await k(['create', 'secret', 'generic', 'px-pull-secret', '-n', 'p', '--from-literal=.dockerconfigjson={}'])).code).toBe(0);
+    expect((await k(['apply', '-f', '-'], hostedCluster('px', 'p'))).code).toBe(0);
+    const w = await k(['wait', '--for=condition=Available', 'hc/px', '-n', 'p', '--timeout=60s']);
+    expect(w.code, w.stderr).toBe(0);
+    const owner = JSON.parse((await k(['get', 'hc', 'px', '-n', 'p', '-o', 'json'])).stdout).metadata.labels[Label];
+    expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '-o', 'name'])).stdout.trim()).toBe('hostedcluster.hypershift.openshift.io/px');
+    expect((await k(['delete', 'hc', 'px', '-n', 'p', '--timeout=60s'])).code).toBe(0);
+    expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+  });
+});
