@@ -10,49 +10,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { kubectl, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
+import { nodePool, noneHostedCluster, pullSecret, releaseImage } from './helpers/manifests.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
-const image = (v: string) => `quay.io/openshift-release-dev/ocp-release:${v}-x86_64`;
-
 function manifests(names: string[], version: string): string {
-  return names
-    .map(
-      (n) => `apiVersion: v1
-kind: Secret
-metadata: {name: ${n}-pull-secret, namespace: fleet}
-stringData: {.dockerconfigjson: '{"auths":{}}'}
----
-apiVersion: hypershift.openshift.io/v1beta1
-kind: HostedCluster
-metadata: {name: ${n}, namespace: fleet}
-spec:
-  release: {image: "${image(version)}"}
-  pullSecret: {name: ${n}-pull-secret}
-  dns: {baseDomain: example.com}
-  networking:
-    clusterNetwork: [{cidr: 10.132.0.0/14}]
-    serviceNetwork: [{cidr: 172.31.0.0/16}]
-    networkType: OVNKubernetes
-  platform: {type: None}
-  services:
-  - {service: APIServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: OAuthServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: Konnectivity, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: Ignition, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
----
-apiVersion: hypershift.openshift.io/v1beta1
-kind: NodePool
-metadata: {name: ${n}-workers, namespace: fleet}
-spec:
-  clusterName: ${n}
-  replicas: 2
-  management: {upgradeType: Replace}
-  release: {image: "${image(version)}"}
-  platform: {type: None}
-`,
-    )
-    .join('---\n');
+  return names.map((n) => [pullSecret(n, 'fleet'), noneHostedCluster(n, 'fleet', version), nodePool(`${n}-workers`, n, 'fleet', version)].join('---\n')).join('---\n');
 }
+const image = releaseImage;
 
 interface Obj {
   metadata: { name: string; generation?: number; labels?: Record<string, string>; annotations?: Record<string, string> };

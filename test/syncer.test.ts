@@ -6,27 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
+import { nodePool, noneHostedCluster } from './helpers/manifests.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
 
-const hostedCluster = (name: string, ns: string, extraSpec = '') => `apiVersion: hypershift.openshift.io/v1beta1
-kind: HostedCluster
-metadata: {name: ${name}, namespace: ${ns}}
-spec:
-  release: {image: "quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64"}
-  pullSecret: {name: ${name}-pull-secret}
-  dns: {baseDomain: example.com}
-  networking:
-    clusterNetwork: [{cidr: 10.132.0.0/14}]
-    serviceNetwork: [{cidr: 172.31.0.0/16}]
-    networkType: OVNKubernetes
-  platform: {type: None}
-  services:
-  - {service: APIServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: OAuthServer, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: Konnectivity, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-  - {service: Ignition, servicePublishingStrategy: {type: NodePort, nodePort: {address: 10.0.0.1}}}
-${extraSpec}`;
+const hostedCluster = (name: string, ns: string) => noneHostedCluster(name, ns);
 
 describe('syncer: pull mode details', () => {
   let hcc: HccUp;
@@ -42,18 +26,7 @@ describe('syncer: pull mode details', () => {
     expect((await k(['create', 'secret', 'generic', 'ex-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"v":1}'])).code).toBe(0);
     expect((await k(['create', 'configmap', 'mc-a', '-n', ns, '--from-literal=config=a'])).code).toBe(0);
     expect((await k(['create', 'configmap', 'mc-b', '-n', ns, '--from-literal=config=b'])).code).toBe(0);
-    const np = `---
-apiVersion: hypershift.openshift.io/v1beta1
-kind: NodePool
-metadata: {name: ex-workers, namespace: ${ns}}
-spec:
-  clusterName: ex
-  replicas: 2
-  management: {upgradeType: Replace}
-  release: {image: "quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64"}
-  platform: {type: None}
-  config: [{name: mc-a}]
-`;
+    const np = `---\n${nodePool('ex-workers', 'ex', ns, '4.16.12', '  config: [{name: mc-a}]\n')}`;
     const r = await k(['apply', '-f', '-'], hostedCluster('ex', ns) + np);
     expect(r.code, r.stderr).toBe(0);
     owner = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);

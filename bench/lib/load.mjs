@@ -14,9 +14,10 @@ import { nowMs } from './progress.mjs';
  * @param opts.ok - (statusCode) → whether the answer counts as a success (default 2xx)
  * @param opts.onBody - when given, the body is read as text and passed here as (text, i, worker, req) (else bytes are drained)
  * @param opts.onOk - called as (req, i, worker) for every successful request
+ * @param opts.stop - () → true to stop early (e.g. the server was killed on purpose)
  * @returns requests, errors (non-ok or transport), requests/s over the run, latency samples, status counts
  */
-export async function closedLoop({ pool, connections, durationMs = Infinity, count = Infinity, next, ok = (s) => s >= 200 && s < 300, onBody, onOk }) {
+export async function closedLoop({ pool, connections, durationMs = Infinity, count = Infinity, next, ok = (s) => s >= 200 && s < 300, onBody, onOk, stop = () => false }) {
   const latencies = new Samples();
   const statuses = {};
   let issued = 0;
@@ -27,7 +28,7 @@ export async function closedLoop({ pool, connections, durationMs = Infinity, cou
   const deadline = start + durationMs;
   const worker = async (w) => {
     for (;;) {
-      if (issued >= count || performance.now() >= deadline) return;
+      if (issued >= count || performance.now() >= deadline || stop()) return;
       const i = issued++;
       const req = next(i, w);
       if (!req) return;

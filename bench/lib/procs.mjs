@@ -43,12 +43,13 @@ export function tempDir(scope, prefix) {
 export async function startProcess(scope, { name, script, args, logFile, ready, timeoutMs = 60_000, env = {}, nodeArgs = [] }) {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  const childEnv = { ...process.env, ...env };
+  const execArgs = [...nodeArgs];
   if (settings.cpuProfDir && script === hccBin) {
+    // Not allowed in NODE_OPTIONS; `hcc up` passes its execArgv on to the children it forks.
     mkdirSync(settings.cpuProfDir, { recursive: true });
-    childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${settings.cpuProfDir}`.trim();
+    execArgs.push('--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`);
   }
-  const proc = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  const proc = spawn(process.execPath, [...execArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   trackChild(proc);
   let tail = '';
   const onData = (d) => {

@@ -30,7 +30,7 @@ export async function run(ctx) {
   const cc = await startControlCenter(ctx.scope, { tls: ctx.tls, dir });
   const ep = endpointOf(cc.kubeconfig);
   const pool = poolFor(ep, C);
-  ctx.scope.defer(() => pool.close());
+  ctx.scope.defer(() => pool.destroy());
   const jsonHeaders = { ...ep.headers, 'content-type': 'application/json' };
   for (const ns of ['create', 'list-1k', 'list-10k', 'update', 'status', 'durable']) await ensureNamespace(pool, ep, ns);
   const common = { pool, connections: C, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, runs: ctx.runs, serverPid: cc.pid };
@@ -122,7 +122,9 @@ export async function run(ctx) {
   // Durability: creates under load, SIGKILL mid-stream, restart, every acknowledged create present.
   progress('api: durability check (SIGKILL during creates, restart, count acknowledged creates)');
   const acked = [];
+  let killed = false;
   const burst = closedLoop({
+    stop: () => killed,
     pool,
     connections: C,
     durationMs: 10_000,
@@ -131,12 +133,12 @@ export async function run(ctx) {
   });
   await delay(ctx.quick ? 500 : 1500);
   await killProcess(cc.proc, 'SIGKILL');
+  killed = true;
   await burst;
-  await pool.close();
   const cc2 = await startControlCenter(ctx.scope, { tls: ctx.tls, dir, name: 'control-center-restarted' });
   const ep2 = endpointOf(cc2.kubeconfig);
   const pool2 = poolFor(ep2, 2);
-  ctx.scope.defer(() => pool2.close());
+  ctx.scope.defer(() => pool2.destroy());
   const present = new Set((await call(pool2, ep2, 'GET', HC_PATH('durable'))).items.map((o) => o.metadata.name));
   const lost = acked.filter((n) => !present.has(n));
   progress(`api: ${acked.length} creates acknowledged before SIGKILL, ${present.size} present after restart, ${lost.length} lost`);

@@ -110,7 +110,7 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
   }
 
   // pluginConfig: args per plugin name, one instance per plugin per profile.
-  const args = new Map<string, Obj>();
+  const args = new Map<string, { index: number; args: Obj }>();
   if (raw.pluginConfig !== undefined) {
     if (!Array.isArray(raw.pluginConfig)) p.add(`${path}.pluginConfig`, 'Invalid value: must be a list of {name, args}');
     else
@@ -121,17 +121,16 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
         if (typeof pc.name !== 'string' || !isPluginName(pc.name)) return p.add(`${at}.name`, `Unsupported value: ${show(pc.name)}: supported values: ${quoteList(Object.keys(registry).sort())}`);
         if (args.has(pc.name)) return p.add(`${at}.name`, `Duplicate value: ${show(pc.name)}`);
         if (pc.args !== undefined && !isObj(pc.args)) return p.add(`${at}.args`, 'Invalid value: must be an object');
-        args.set(pc.name, (pc.args as Obj | undefined) ?? {});
+        args.set(pc.name, { index: i, args: (pc.args as Obj | undefined) ?? {} });
       });
   }
   const instances = new Map<string, Plugin | null>();
   const instance = (n: PluginName): Plugin | undefined => {
     if (!instances.has(n)) {
       try {
-        instances.set(n, registry[n](args.get(n)));
+        instances.set(n, registry[n](args.get(n)?.args));
       } catch (e) {
-        const i = [...args.keys()].indexOf(n);
-        const at = `${path}.pluginConfig[${i}].args`;
+        const at = `${path}.pluginConfig[${args.get(n)?.index ?? 0}].args`;
         if (e instanceof ArgsError) for (const m of e.problems) p.add(at, m);
         else p.add(at, (e as Error).message);
         instances.set(n, null);

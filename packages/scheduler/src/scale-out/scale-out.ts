@@ -1,0 +1,182 @@
+/**
+ * The scale-out signal: when HostedClusters wait because the fleet is out of budget, say so where
+ * an autoscaler or a person can act — a metric (`hcc_scheduler_missing_slots`, next to
+ * `hcc_pending_hostedclusters`), a Warning Event `FleetOutOfBudget` in `hcc-system`, and the
+ * optional webhook and command of the configuration's `scaleOut`, called with how many slots are
+ * missing (the seed's "auto-scaling of clusters").
+ *
+ * Contract:
+ * - Missing slots = waiting HostedClusters that budget alone keeps out: at least one cluster
+ *   passed every other filter and failed only Budget (Budget runs last), or no cluster is
+ *   registered at all. HostedClusters that wait for a platform, selector, taint or release no
+ *   cluster offers are not counted: more of the same clusters would not place them.
+ * - Debounced: a signal goes out once slots have been missing for `debounceSeconds`, then at most
+ *   once per `minIntervalSeconds` while they stay missing (failures count: no hammering).
+ * - Only the leader signals; the decision ({@link ScaleOutDebouncer}, {@link fleetDemand}) is pure
+ *   and the calls ({@link notifyWebhook}, {@link runCommand}) never throw.
+ */
+import { spawn } from 'node:child_process';
+import { ControlCenterAPIVersion } from '@hcc/crds';
+import type { ClusterInfo } from '../framework/types.js';
+
+/** Why a HostedCluster waits, as the last scheduling attempt found. */
+export interface PendingInfo {
+  /** True when only budget keeps it out (see the module comment). */
+  budgetBound: boolean;
+  /** Its `spec.platform.type` (`None` when absent). */
+  platform: string;
+  /** When it was first found unschedulable in this wait, ms since the epoch. */
+  sinceMs: number;
+}
+
+/** What the fleet lacks right now. */
+export interface FleetDemand {
+  /** HostedClusters waiting for any reason. */
+  pending: number;
+  /** HostedClusters waiting for budget only: the slots to add. */
+  missingSlots: number;
+  /** missingSlots by platform type, so an autoscaler can add the right kind of cluster. */
+  byPlatform: Record<string, number>;
+  /** Registered ManagementClusters. */
+  managementClusters: number;
+  /** Free slots over Ready clusters (what placement could still use), a count. */
+  freeSlots: number;
+  /** Key `namespace/name` of the budget-bound HostedCluster waiting longest, '' when none. */
+  oldestPending: string;
+}
+
+/** Sums up the pending set against a fleet snapshot (pure). */
+export function fleetDemand(pending: ReadonlyMap<string, PendingInfo>, clusters: readonly ClusterInfo[]): FleetDemand {
+  let missingSlots = 0;
+  const byPlatform: Record<string, number> = {};
+  let oldest = '';
+  let oldestMs = Infinity;
+  for (const [key, p] of pending) {
+    if (!p.budgetBound) continue;
+    missingSlots++;
+    byPlatform[p.platform] = (byPlatform[p.platform] ?? 0) + 1;
+    if (p.sinceMs < oldestMs || (p.sinceMs === oldestMs && key < oldest)) {
+      oldestMs = p.sinceMs;
+      oldest = key;
+    }
+  }
+  let freeSlots = 0;
+  for (const c of clusters) if (c.ready && !c.cluster.spec?.unschedulable && Number.isFinite(c.freeSlots)) freeSlots += c.freeSlots;
+  return { pending: pending.size, missingSlots, byPlatform, managementClusters: clusters.length, freeSlots, oldestPending: oldest };
+}
+
+/** The JSON body of a webhook call (and stdin of the command). */
+export interface ScaleOutRequest extends FleetDemand {
+  apiVersion: string;
+  kind: 'ScaleOutRequest';
+  /** RFC 3339 time of the signal. */
+  time: string;
+}
+
+/** Builds the request body for a demand. */
+export const scaleOutRequest = (d: FleetDemand, now: Date): ScaleOutRequest => ({
+  apiVersion: ControlCenterAPIVersion,
+  kind: 'ScaleOutRequest',
+  time: now.toISOString(),
+  ...d,
+});
+
+/** The Event message for a signal, e.g. `12 HostedClusters wait for budget: 12 slots missing ...`. */
+export function scaleOutMessage(d: FleetDemand): string {
+  const platforms = Object.entries(d.byPlatform)
+    .sort(([a, na], [b, nb]) => nb - na || a.localeCompare(b))
+    .map(([p, n]) => `${n} ${p}`)
+    .join(', ');
+  return (
+    `${d.missingSlots} HostedClusters wait for budget: ${d.missingSlots} slots missing (${platforms}) across ` +
+    `${d.managementClusters} management clusters with ${d.freeSlots} free slots; oldest waiting: ${d.oldestPending}. ` +
+    'Add a management cluster or raise a capacity.'
+  );
+}
+
+/** Debounce settings, in seconds (see ScaleOutSettings). */
+export interface DebounceSettings {
+  debounceSeconds: number;
+  minIntervalSeconds: number;
+}
+
+/** Decides when to signal; see the module comment. Pure: the caller passes the time. */
+export class ScaleOutDebouncer {
+  #sinceMs: number | undefined;
+  #lastMs: number | undefined;
+
+  constructor(private readonly settings: DebounceSettings) {}
+
+  /**
+   * Records the current number of missing slots.
+   * @param nowMs - ms since the epoch (or any monotonic clock)
+   * @returns true when a signal should go out now
+   */
+  observe(missingSlots: number, nowMs: number): boolean {
+    if (missingSlots <= 0) {
+      this.#sinceMs = undefined;
+      return false;
+    }
+    this.#sinceMs ??= nowMs;
+    if (nowMs - this.#sinceMs < this.settings.debounceSeconds * 1000) return false;
+    if (this.#lastMs !== undefined && nowMs - this.#lastMs < this.settings.minIntervalSeconds * 1000) return false;
+    this.#lastMs = nowMs;
+    return true;
+  }
+}
+
+/** Outcome of one call. */
+export interface SignalResult {
+  ok: boolean;
+  /** e.g. `HTTP 200`, `exit code 0`, or the error. */
+  detail: string;
+}
+
+/**
+ * POSTs the request as JSON (`content-type: application/json`). 2xx is success.
+ * @param timeoutMs - the whole call, in milliseconds
+ */
+export async function notifyWebhook(url: string, body: ScaleOutRequest, timeoutMs: number): Promise<SignalResult> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'hcc-scheduler' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return { ok: res.ok, detail: `HTTP ${res.status}` };
+  } catch (err) {
+    return { ok: false, detail: (err as Error).message };
+  }
+}
+
+/**
+ * Runs the command (argv, no shell) with `HCC_MISSING_SLOTS`, `HCC_PENDING_HOSTEDCLUSTERS` and
+ * `HCC_SCALE_OUT_REQUEST` (the JSON body) in its environment and the JSON body on stdin. Exit 0 is
+ * success; past `timeoutMs` it is killed (SIGKILL) and fails. Its output is discarded.
+ */
+export function runCommand(argv: readonly string[], body: ScaleOutRequest, timeoutMs: number): Promise<SignalResult> {
+  return new Promise((resolve) => {
+    const json = JSON.stringify(body);
+    let settled = false;
+    const done = (r: SignalResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { ...process.env, HCC_MISSING_SLOTS: String(body.missingSlots), HCC_PENDING_HOSTEDCLUSTERS: String(body.pending), HCC_SCALE_OUT_REQUEST: json },
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      done({ ok: false, detail: `timed out after ${timeoutMs} ms` });
+    }, timeoutMs);
+    child.on('error', (err) => done({ ok: false, detail: err.message }));
+    child.on('exit', (code, signal) => done({ ok: code === 0, detail: signal ? `killed by ${signal}` : `exit code ${code}` }));
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(json);
+  });
+}

@@ -1,0 +1,743 @@
+/**
+ * What ships the syncer into a management cluster, checked without a cluster: the Helm chart
+ * (deploy/charts/hcc-syncer) with the real `helm lint` and `helm template` (helm from
+ * .tools/kubectl-1.35), the plain manifests (deploy/syncer, rendered with `kubectl kustomize`),
+ * the hypershift-sim manifests of the kind demo (deploy/hypershift-sim), the Dockerfile and its
+ * .dockerignore, and demo/kind.sh's preflight and cleanup.
+ *
+ * Kinds the embedded API server serves (Namespace, ConfigMap, Secret) are also sent to a real
+ * `hcc management-cluster` with `kubectl apply --dry-run=server`; kinds it does not serve
+ * (ServiceAccount, RBAC, apps/v1 Deployment) are parsed and their structure asserted.
+ * The RBAC rules are compared with `SyncerRules`, the list of what the syncer calls in its cluster.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadKubeconfig } from '@hcc/client';
+import { PlatformTypes } from '@hcc/crds';
+import { hccBin, kubectlPath, repoRoot, tempDir } from './helpers/tools.js';
+import { stopProcess } from './helpers/processes.js';
+
+// ---------------------------------------------------------------------------------------------
+// What the syncer needs in its management cluster (packages/syncer/src/syncer.ts and
+// controllers/): informers list+watch HostedClusters and NodePools (all of them: each counts
+// against the budget) and the Secrets/ConfigMaps it labelled; downsync gets, creates, updates
+// and deletes copies (no patch downstream); upsync reads status from the objects (no status
+// subresource calls) and gets the operator's kubeconfig/kubeadmin Secrets; heartbeat lists
+// namespaces (limit 1) and gets hypershift/supported-versions; ensureDownstreamNamespace creates.
+// The CRD puller (--pull-crds) gets the two HyperShift CRDs by name.
+// ---------------------------------------------------------------------------------------------
+const SyncerRules = [
+  { apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters', 'nodepools'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'create'] },
+];
+const PullCRDsRule = {
+  apiGroups: ['apiextensions.k8s.io'],
+  resources: ['customresourcedefinitions'],
+  resourceNames: ['hostedclusters.hypershift.openshift.io', 'nodepools.hypershift.openshift.io'],
+  verbs: ['get'],
+};
+
+const chartDir = path.join(repoRoot, 'deploy', 'charts', 'hcc-syncer');
+const ciValues = path.join(chartDir, 'ci', 'test-values.yaml');
+const plainDir = path.join(repoRoot, 'deploy', 'syncer');
+const simDir = path.join(repoRoot, 'deploy', 'hypershift-sim');
+const kindSh = path.join(repoRoot, 'demo', 'kind.sh');
+const helmPath = path.join(repoRoot, '.tools', 'kubectl-1.35', 'helm');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program; never throws on a non-zero exit. */
+function run(bin: string, args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(bin, args, { env: opts.env ?? process.env, cwd: opts.cwd, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    );
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
+  });
+}
+
+function helm(args: string[]): Promise<Run> {
+  if (!existsSync(helmPath)) throw new Error(`${helmPath} is missing: run \`npm run tools\` (npm test does it first)`);
+  // Own HOME and cache dirs: nothing from the user's helm setup leaks in.
+  const home = path.join(repoRoot, '.tools', 'helm-home');
+  return run(helmPath, args, { env: { PATH: process.env.PATH ?? '', HOME: home, HELM_CACHE_HOME: path.join(home, 'cache'), HELM_CONFIG_HOME: path.join(home, 'config'), HELM_DATA_HOME: path.join(home, 'data') } });
+}
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+function parseObjects(text: string): K8sObject[] {
+  return parseAllDocuments(text)
+    .map((d) => {
+      if (d.errors.length) throw new Error(`invalid YAML: ${d.errors[0]!.message}`);
+      return d.toJS() as K8sObject | null;
+    })
+    .filter((o): o is K8sObject => o !== null);
+}
+
+function one(objs: K8sObject[], kind: string): K8sObject {
+  const found = objs.filter((o) => o.kind === kind);
+  expect(found, `exactly one ${kind}`).toHaveLength(1);
+  return found[0]!;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Any = any;
+
+/** Renders the chart with the CI values plus `--set` overrides; throws with helm's stderr on failure. */
+async function template(sets: string[] = [], extra: string[] = []): Promise<K8sObject[]> {
+  const r = await helm(['template', 'hcc-syncer', chartDir, '--namespace', 'hcc-system', '-f', ciValues, ...sets.flatMap((s) => ['--set', s]), ...extra]);
+  if (r.code !== 0) throw new Error(`helm template failed: ${r.stderr}`);
+  return parseObjects(r.stdout);
+}
+
+/** The parts of a syncer container both the chart and the plain manifests must agree on. */
+function checkSyncerPod(dep: K8sObject, want: { secretName: string }) {
+  const spec = (dep as Any).spec;
+  expect(spec.replicas).toBe(1);
+  expect(spec.strategy).toEqual({ type: 'Recreate' });
+  expect(spec.selector.matchLabels).toBeTruthy();
+  for (const [k, v] of Object.entries(spec.selector.matchLabels)) expect(spec.template.metadata.labels[k]).toBe(v);
+  const pod = spec.template.spec;
+  expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+  expect(pod.containers).toHaveLength(1);
+  const c = pod.containers[0];
+  const args: string[] = c.args;
+  expect(args[0]).toBe('syncer');
+  // In a pod the syncer reaches its own cluster with in-cluster credentials.
+  expect(args.some((a) => a.startsWith('--management-kubeconfig'))).toBe(false);
+  expect(args).toContain('--metrics-host=0.0.0.0');
+  const metricsPort = Number(args.find((a) => a.startsWith('--metrics-port='))!.split('=')[1]);
+  expect(c.ports).toEqual([{ name: 'metrics', containerPort: metricsPort, protocol: 'TCP' }]);
+  expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+  expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+  expect(c.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+  expect(c.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+  expect(c.securityContext).toEqual({
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  });
+  // The control-center kubeconfig: --kubeconfig points into the read-only Secret mount.
+  const kubeconfigArg = args.find((a) => a.startsWith('--kubeconfig='))!.split('=')[1]!;
+  const mount = c.volumeMounts.find((m: Any) => m.name === 'control-center-kubeconfig');
+  expect(mount).toMatchObject({ readOnly: true });
+  expect(path.posix.join(mount.mountPath, 'kubeconfig')).toBe(kubeconfigArg);
+  const vol = pod.volumes.find((v: Any) => v.name === 'control-center-kubeconfig');
+  expect(vol.secret.secretName).toBe(want.secretName);
+  expect(vol.secret.items).toEqual([{ key: expect.any(String), path: 'kubeconfig' }]);
+  // A read-only root filesystem still gets a writable /tmp.
+  expect(c.volumeMounts.find((m: Any) => m.mountPath === '/tmp')).toBeTruthy();
+  return { args, container: c, pod };
+}
+
+// ---------------------------------------------------------------------------------------------
+// An embedded management cluster (`hcc management-cluster`) for server-side dry runs.
+// ---------------------------------------------------------------------------------------------
+let mc: { proc: ChildProcess; kubeconfig: string; cleanup: () => void } | undefined;
+
+async function startManagementCluster(): Promise<{ proc: ChildProcess; kubeconfig: string; cleanup: () => void }> {
+  const { dir, cleanup } = tempDir('hcc-deploy-mc-');
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  const proc = spawn(process.execPath, [hccBin, 'management-cluster', '--name', 'deploy-test', '--data-dir', path.join(dir, 'data'), '--port', '0', '--kubeconfig', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`management cluster did not start:\n${out}`)), 30_000);
+    proc.stdout!.on('data', () => {
+      if (out.includes('"msg":"management cluster ready"')) {
+        clearTimeout(t);
+        resolve();
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(t);
+      reject(new Error(`management cluster exited with ${code}:\n${out}`));
+    });
+  });
+  return { proc, kubeconfig, cleanup };
+}
+
+function k(args: string[], input?: string): Promise<Run> {
+  const kubeconfig = mc?.kubeconfig ?? '/nonexistent';
+  return run(kubectlPath('1.35'), [...args, `--cache-dir=${path.join(path.dirname(kubeconfig), '.kube-cache')}`], {
+    input,
+    env: { PATH: process.env.PATH ?? '', HOME: path.dirname(kubeconfig), KUBECONFIG: kubeconfig },
+  });
+}
+
+/** Sends the served kinds of `objs` to the embedded server with a server-side dry run (namespaces for real first). */
+async function serverDryRun(objs: K8sObject[]): Promise<void> {
+  const served = objs.filter((o) => ['Namespace', 'ConfigMap', 'Secret'].includes(o.kind));
+  const namespaces = new Set(served.map((o) => o.metadata.namespace).filter((n): n is string => !!n));
+  for (const ns of namespaces) {
+    const r = await k(['create', 'namespace', ns]);
+    if (r.code !== 0) expect(r.stderr).toContain('AlreadyExists');
+  }
+  const input = served.map((o) => JSON.stringify(o)).join('\n');
+  const r = await k(['apply', '--dry-run=server', '-f', '-'], input);
+  expect(r.code, r.stderr).toBe(0);
+  for (const o of served) expect(r.stdout).toContain(`${o.kind.toLowerCase()}/${o.metadata.name}`);
+  const c = await k(['apply', '--dry-run=client', '-f', '-'], input);
+  expect(c.code, c.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  mc = await startManagementCluster();
+});
+afterAll(async () => {
+  if (mc) {
+    await stopProcess(mc.proc);
+    mc.cleanup();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('Helm chart deploy/charts/hcc-syncer', () => {
+  it('passes helm lint --strict', async () => {
+    const r = await helm(['lint', chartDir, '--strict', '-f', ciValues]);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('0 chart(s) failed');
+  });
+
+  it('renders a ServiceAccount, the control-center Secret, least-privilege RBAC and the Deployment', async () => {
+    const objs = await template();
+    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Secret', 'ServiceAccount']);
+    for (const o of objs) if (!o.kind.startsWith('Cluster')) expect(o.metadata.namespace, o.kind).toBe('hcc-system');
+
+    const sa = one(objs, 'ServiceAccount');
+    const role = one(objs, 'ClusterRole');
+    expect((role as Any).rules).toEqual(SyncerRules);
+    const binding = one(objs, 'ClusterRoleBinding') as Any;
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: 'hcc-system' }]);
+
+    const secret = one(objs, 'Secret') as Any;
+    const dep = one(objs, 'Deployment') as Any;
+    const { args, pod } = checkSyncerPod(dep, { secretName: secret.metadata.name });
+    expect(pod.serviceAccountName).toBe(sa.metadata.name);
+    expect(args).toEqual([
+      'syncer',
+      '--name=mgmt-eu-1',
+      '--kubeconfig=/etc/hcc/control-center/kubeconfig',
+      '--capacity=80',
+      '--platforms=AWS,KubeVirt',
+      '--labels=provider=aws,region=eu-west-1',
+      '--heartbeat-interval=10',
+      '--workers=4',
+      '--metrics-host=0.0.0.0',
+      '--metrics-port=8080',
+      '--log-level=info',
+    ]);
+    expect(dep.spec.template.spec.containers[0].image).toBe('registry.example.com/hcc:0.1.0');
+    expect(dep.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } });
+
+    // The Secret holds the kubeconfig from values, readable by the syncer's own loader; the pod
+    // restarts when it changes.
+    const b64 = secret.data.kubeconfig as string;
+    const values = parse(readFileSync(ciValues, 'utf8'));
+    expect(Buffer.from(b64, 'base64').toString('utf8')).toBe(values.controlCenter.kubeconfig);
+    const { dir, cleanup } = tempDir('hcc-deploy-kc-');
+    try {
+      writeFileSync(path.join(dir, 'kubeconfig'), Buffer.from(b64, 'base64'));
+      expect(loadKubeconfig(path.join(dir, 'kubeconfig'))).toMatchObject({ server: 'https://control-center.example.com:6443', token: 'not-a-real-token' });
+    } finally {
+      cleanup();
+    }
+    expect(dep.spec.template.metadata.annotations['checksum/control-center-kubeconfig']).toBe(createHash('sha256').update(b64).digest('hex'));
+  });
+
+  it('builds the syncer arguments from values', async () => {
+    const objs = await template(
+      ['managementCluster.name=kind-1', 'managementCluster.capacity=3', 'managementCluster.platforms=null', 'managementCluster.labels=null', 'syncer.pullCRDs=true', 'syncer.logLevel=debug', 'syncer.metricsPort=9090', 'syncer.extraArgs={--workers=8}'],
+    );
+    const dep = one(objs, 'Deployment') as Any;
+    const c = dep.spec.template.spec.containers[0];
+    expect(c.args).toEqual([
+      'syncer',
+      '--name=kind-1',
+      '--kubeconfig=/etc/hcc/control-center/kubeconfig',
+      '--capacity=3',
+      '--heartbeat-interval=10',
+      '--workers=4',
+      '--metrics-host=0.0.0.0',
+      '--metrics-port=9090',
+      '--log-level=debug',
+      '--pull-crds',
+      '--workers=8',
+    ]);
+    expect(c.ports[0].containerPort).toBe(9090);
+    // --pull-crds adds read access to the two HyperShift CRDs, by name, and nothing else.
+    expect((one(objs, 'ClusterRole') as Any).rules).toEqual([...SyncerRules, PullCRDsRule]);
+  });
+
+  it('takes the kubeconfig base64-encoded, or from an existing Secret (then renders none)', async () => {
+    const text = 'apiVersion: v1\nkind: Config\n';
+    const b64 = Buffer.from(text).toString('base64');
+    const fromB64 = await template(['controlCenter.kubeconfig=', `controlCenter.kubeconfigBase64=${b64}`]);
+    expect((one(fromB64, 'Secret') as Any).data.kubeconfig).toBe(b64);
+
+    const existing = await template(['controlCenter.kubeconfig=', 'controlCenter.existingSecret=my-cc', 'controlCenter.existingSecretKey=cfg']);
+    expect(existing.some((o) => o.kind === 'Secret')).toBe(false);
+    const dep = one(existing, 'Deployment') as Any;
+    checkSyncerPod(dep, { secretName: 'my-cc' });
+    expect(dep.spec.template.spec.volumes[0].secret.items).toEqual([{ key: 'cfg', path: 'kubeconfig' }]);
+    expect(dep.spec.template.metadata.annotations?.['checksum/control-center-kubeconfig']).toBeUndefined();
+  });
+
+  it('can leave RBAC and the ServiceAccount to the cluster admin', async () => {
+    const objs = await template(['rbac.create=false', 'serviceAccount.create=false', 'serviceAccount.name=preexisting']);
+    expect(objs.map((o) => o.kind).sort()).toEqual(['Deployment', 'Secret']);
+    expect((one(objs, 'Deployment') as Any).spec.template.spec.serviceAccountName).toBe('preexisting');
+  });
+
+  it.each([
+    { name: 'no ManagementCluster name', input: ['managementCluster.name='], want: 'managementCluster.name is required' },
+    { name: 'no kubeconfig', input: ['controlCenter.kubeconfig='], want: 'set exactly one of controlCenter.kubeconfig' },
+    { name: 'two kubeconfig sources', input: ['controlCenter.existingSecret=x'], want: 'set exactly one of controlCenter.kubeconfig' },
+    { name: 'an unknown platform', input: ['managementCluster.platforms={AWS,Moon}'], want: "value must be one of 'AWS'" },
+    { name: 'a name that is not a DNS label', input: ['managementCluster.name=Mgmt_1'], want: 'does not match pattern' },
+    { name: 'a misspelt value', input: ['managementCluster.capcity=3'], want: "additional properties 'capcity' not allowed" },
+    { name: 'a negative capacity', input: ['managementCluster.capacity=-1'], want: 'managementCluster/capacity' },
+  ])('rejects $name with a clear error', async ({ input, want }) => {
+    const r = await helm(['template', 'hcc-syncer', chartDir, '-f', ciValues, ...input.flatMap((s) => ['--set', s])]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(want);
+  });
+
+  it('offers exactly the platforms hcc knows (values.schema.json mirrors PlatformTypes)', () => {
+    const schema = JSON.parse(readFileSync(path.join(chartDir, 'values.schema.json'), 'utf8'));
+    expect(schema.properties.managementCluster.properties.platforms.items.enum).toEqual([...PlatformTypes]);
+  });
+
+  it('renders a Secret the API server accepts (server-side dry run)', async () => {
+    await serverDryRun(await template());
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('plain manifests deploy/syncer', () => {
+  const kustomize = async (dir: string) => {
+    const r = await run(kubectlPath('1.35'), ['kustomize', dir]);
+    if (r.code !== 0) throw new Error(`kubectl kustomize ${dir} failed: ${r.stderr}`);
+    return parseObjects(r.stdout);
+  };
+
+  it('lists every manifest in kustomization.yaml', () => {
+    const kust = parse(readFileSync(path.join(plainDir, 'kustomization.yaml'), 'utf8'));
+    const files = readdirSync(plainDir).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
+    expect([...kust.resources].sort()).toEqual(files.sort());
+  });
+
+  it('renders the same objects as the chart, with the same RBAC rules, probes and security settings', async () => {
+    const objs = await kustomize(plainDir);
+    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Secret', 'ServiceAccount']);
+    const ns = one(objs, 'Namespace');
+    expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    for (const o of objs) if (!['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind)) expect(o.metadata.namespace, o.kind).toBe(ns.metadata.name);
+
+    const sa = one(objs, 'ServiceAccount');
+    const role = one(objs, 'ClusterRole') as Any;
+    expect(role.rules).toEqual(SyncerRules);
+    const binding = one(objs, 'ClusterRoleBinding') as Any;
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: ns.metadata.name }]);
+
+    const secret = one(objs, 'Secret');
+    const dep = one(objs, 'Deployment') as Any;
+    const { args, container, pod } = checkSyncerPod(dep, { secretName: secret.metadata.name });
+    expect(pod.serviceAccountName).toBe(sa.metadata.name);
+    expect(container.image).toBe('hcc:0.1.0');
+
+    // Same pod settings as the chart renders by default.
+    const chartDep = one(await template(), 'Deployment') as Any;
+    const chartC = chartDep.spec.template.spec.containers[0];
+    for (const key of ['livenessProbe', 'readinessProbe', 'resources', 'securityContext', 'ports']) expect(container[key], key).toEqual(chartC[key]);
+    expect(pod.securityContext).toEqual(chartDep.spec.template.spec.securityContext);
+
+    // Flags come from the ConfigMap: every $(VAR) in args is an env var from one of its keys.
+    const cm = one(objs, 'ConfigMap') as Any;
+    const env = new Map<string, Any>(container.env.map((e: Any) => [e.name, e.valueFrom.configMapKeyRef]));
+    const used = args.flatMap((a) => [...a.matchAll(/\$\(([A-Z_]+)\)/g)].map((m) => m[1]!));
+    expect(used.sort()).toEqual([...env.keys()].sort());
+    for (const ref of env.values()) {
+      expect(ref.name).toBe(cm.metadata.name);
+      expect(Object.keys(cm.data)).toContain(ref.key);
+    }
+    expect(args).toEqual(expect.arrayContaining(['--name=$(HCC_MANAGEMENT_CLUSTER)', '--capacity=$(HCC_CAPACITY)', '--platforms=$(HCC_PLATFORMS)', '--labels=$(HCC_LABELS)']));
+  });
+
+  it('takes the cluster settings and kubeconfig from an overlay (as the README shows)', async () => {
+    const { dir, cleanup } = tempDir('hcc-deploy-overlay-');
+    try {
+      const kubeconfigText = 'apiVersion: v1\nkind: Config\nclusters: []\n';
+      writeFileSync(path.join(dir, 'control-center.kubeconfig'), kubeconfigText);
+      writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        [
+          'apiVersion: kustomize.config.k8s.io/v1beta1',
+          'kind: Kustomization',
+          'resources:',
+          `  - ${path.relative(dir, plainDir)}`,
+          'images:',
+          '  - name: hcc',
+          '    newName: registry.example.com/hcc',
+          '    newTag: 0.1.0',
+          'configMapGenerator:',
+          '  - name: hcc-syncer',
+          '    namespace: hcc-system',
+          '    behavior: merge',
+          '    literals:',
+          '      - name=mgmt-eu-1',
+          '      - capacity=80',
+          '      - platforms=AWS',
+          '      - labels=region=eu-west-1,provider=aws',
+          'secretGenerator:',
+          '  - name: hcc-syncer-control-center',
+          '    namespace: hcc-system',
+          '    behavior: replace',
+          '    files:',
+          '      - kubeconfig=control-center.kubeconfig',
+          '',
+        ].join('\n'),
+      );
+      const objs = await kustomize(dir);
+      const cm = one(objs, 'ConfigMap') as Any;
+      expect(cm.data).toMatchObject({ name: 'mgmt-eu-1', capacity: '80', platforms: 'AWS', labels: 'region=eu-west-1,provider=aws', 'heartbeat-interval': '10' });
+      const secret = one(objs, 'Secret') as Any;
+      expect(Buffer.from(secret.data.kubeconfig, 'base64').toString()).toBe(kubeconfigText);
+      expect(secret.stringData).toBeUndefined();
+      const dep = one(objs, 'Deployment') as Any;
+      expect(dep.spec.template.spec.containers[0].image).toBe('registry.example.com/hcc:0.1.0');
+      // References follow whatever names kustomize gave the generated objects.
+      const c = dep.spec.template.spec.containers[0];
+      for (const e of c.env) expect(e.valueFrom.configMapKeyRef.name).toBe(cm.metadata.name);
+      expect(dep.spec.template.spec.volumes[0].secret.secretName).toBe(secret.metadata.name);
+      await serverDryRun(objs);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('has a Namespace, ConfigMap and Secret the API server accepts (server-side dry run)', async () => {
+    await serverDryRun(await kustomize(plainDir));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('hypershift-sim manifests deploy/hypershift-sim (kind demo)', () => {
+  it('run `hcc hypershift-sim` in-cluster with the rights the sim uses and probes on its metrics port', async () => {
+    const r = await run(kubectlPath('1.35'), ['kustomize', simDir]);
+    expect(r.code, r.stderr).toBe(0);
+    const objs = parseObjects(r.stdout);
+    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'ServiceAccount']);
+    // The operator's namespace: where the sim writes the supported-versions ConfigMap the syncer reads.
+    expect(one(objs, 'Namespace').metadata.name).toBe('hypershift');
+    const dep = one(objs, 'Deployment') as Any;
+    const c = dep.spec.template.spec.containers[0];
+    expect(c.args[0]).toBe('hypershift-sim');
+    expect(c.args.some((a: string) => a.startsWith('--kubeconfig'))).toBe(false);
+    const port = Number(c.args.find((a: string) => a.startsWith('--metrics-port=')).split('=')[1]);
+    expect(c.ports[0]).toMatchObject({ name: 'metrics', containerPort: port });
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(c.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(c.image).toBe('hcc:0.1.0');
+
+    const sa = one(objs, 'ServiceAccount');
+    expect(dep.spec.template.spec.serviceAccountName).toBe(sa.metadata.name);
+    const allows = (rules: Any[], group: string, resource: string, verb: string) =>
+      rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+    const cr = (one(objs, 'ClusterRole') as Any).rules;
+    for (const [res, verbs] of Object.entries({ hostedclusters: ['list', 'watch', 'update'], nodepools: ['list', 'watch', 'update', 'delete'], 'hostedclusters/status': ['update'], 'nodepools/status': ['update'] })) {
+      for (const v of verbs) expect(allows(cr, 'hypershift.openshift.io', res, v), `${res} ${v}`).toBe(true);
+    }
+    for (const res of ['namespaces', 'secrets']) for (const v of ['list', 'watch', 'create', 'delete']) expect(allows(cr, '', res, v), `${res} ${v}`).toBe(true);
+    const role = one(objs, 'Role') as Any;
+    expect(role.metadata.namespace).toBe('hypershift');
+    for (const v of ['get', 'create', 'update']) expect(allows(role.rules, '', 'configmaps', v), `configmaps ${v}`).toBe(true);
+    for (const b of [one(objs, 'ClusterRoleBinding'), one(objs, 'RoleBinding')] as Any[]) {
+      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: 'hypershift' }]);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * Which paths of the repository the docker build context holds, per .dockerignore as Docker
+ * reads it: patterns in order, the last match wins, `!` re-includes, a pattern that matches a
+ * parent directory matches everything below it, `*` stays within one path segment and `**` spans any.
+ * @see https://docs.docker.com/build/concepts/context/#dockerignore-files
+ */
+function dockerContext(): (rel: string) => boolean {
+  const toRegExp = (p: string) => {
+    let re = '';
+    for (let i = 0; i < p.length; i++) {
+      const ch = p[i]!;
+      if (ch === '*' && p[i + 1] === '*') {
+        re += '.*';
+        i++;
+        if (p[i + 1] === '/') i++;
+      } else if (ch === '*') re += '[^/]*';
+      else if (ch === '?') re += '[^/]';
+      else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    return new RegExp(`^${re}$`);
+  };
+  const rules = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const negate = l.startsWith('!');
+      return { negate, re: toRegExp(path.posix.normalize((negate ? l.slice(1) : l).replace(/\/+$/, ''))) };
+    });
+  return (rel) => {
+    const parts = rel.split('/');
+    let excluded = false;
+    for (const r of rules) {
+      for (let n = parts.length; n >= 1; n--) {
+        if (r.re.test(parts.slice(0, n).join('/'))) {
+          excluded = !r.negate;
+          break;
+        }
+      }
+    }
+    return !excluded;
+  };
+}
+
+/** Files of the repository (without .git and node_modules), relative, with '/' separators. */
+function repoFiles(dir = '', out: string[] = []): string[] {
+  for (const e of readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
+    if (e.name === '.git' || e.name === 'node_modules') continue;
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isDirectory()) repoFiles(rel, out);
+    else out.push(rel);
+  }
+  return out;
+}
+
+/** Bare module specifiers imported by the CLI at run time, following relative and @hcc/* imports from packages/cli/src/main.ts. */
+function runtimeImports(): Set<string> {
+  const seen = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const src = readFileSync(file, 'utf8');
+    for (const m of src.matchAll(/(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+      const spec = (m[1] ?? m[2])!;
+      if (spec.startsWith('.')) {
+        const ts = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
+        if (existsSync(ts)) visit(ts);
+        else if (existsSync(path.join(ts.replace(/\.ts$/, ''), 'index.ts'))) visit(path.join(ts.replace(/\.ts$/, ''), 'index.ts'));
+      } else if (spec.startsWith('@hcc/')) {
+        visit(path.join(repoRoot, 'packages', spec.slice('@hcc/'.length), 'src', 'index.ts'));
+      } else if (!spec.startsWith('node:')) {
+        bare.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+  };
+  visit(path.join(repoRoot, 'packages', 'cli', 'src', 'main.ts'));
+  return bare;
+}
+
+describe('Dockerfile and .dockerignore', () => {
+  const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
+  const lines = dockerfile.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const rootPkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+
+  it('builds on node:20 bookworm-slim in two stages and runs the CLI as a numeric non-root user', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    expect(stages.map((s) => s.split('\n')[0])).toEqual(['${NODE_IMAGE} AS build', '${NODE_IMAGE} AS runtime']);
+    const [build, runtime] = stages as [string, string];
+    expect(build).toMatch(/RUN npm ci\b/);
+    expect(build).toMatch(/npm run build/);
+    expect(build).toMatch(/npm prune --omit=dev/);
+    expect(runtime).not.toMatch(/npm (ci|install)/);
+    const user = /^USER (\S+)$/m.exec(runtime)?.[1];
+    expect(user).toMatch(/^[1-9]\d*(:\d+)?$/); // numeric, not 0: runAsNonRoot can verify it
+    expect(runtime).toMatch(/^ENTRYPOINT \["node", "packages\/cli\/bin\/hcc\.js"\]$/m);
+    expect(lines.indexOf(lines.find((l) => l.startsWith('USER'))!)).toBeLessThan(lines.indexOf(lines.find((l) => l.startsWith('ENTRYPOINT'))!));
+  });
+
+  it('copies the package.json of every workspace before npm ci', () => {
+    const build = stages[0]!;
+    const npmCi = build.indexOf('RUN npm ci');
+    for (const ws of rootPkg.workspaces as string[]) {
+      const at = build.indexOf(`COPY ${ws}/package.json ${ws}/`);
+      expect(at, `${ws}/package.json`).toBeGreaterThan(-1);
+      expect(at).toBeLessThan(npmCi);
+    }
+  });
+
+  it('sends only sources and manifests in the build context, and everything the build copies', () => {
+    const inContext = dockerContext();
+    const files = repoFiles();
+    const sent = files.filter(inContext);
+    for (const f of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.base.json', 'packages/cli/bin/hcc.js', 'packages/crds/manifests/hostedclusters.hypershift.openshift.io.yaml']) {
+      expect(sent, f).toContain(f);
+    }
+    for (const ws of rootPkg.workspaces as string[]) {
+      expect(sent).toContain(`${ws}/package.json`);
+      expect(sent).toContain(`${ws}/tsconfig.json`);
+      const sources = files.filter((f) => f.startsWith(`${ws}/src/`) && !f.endsWith('.test.ts'));
+      expect(sources.length).toBeGreaterThan(0);
+      for (const s of sources) expect(sent, s).toContain(s);
+    }
+    // Never: tests, build output, tools, state (kubeconfigs with tokens), VCS, dependencies.
+    for (const f of sent) expect(f).not.toMatch(/(^|\/)(\.git|node_modules|dist|\.tools|\.hcc|test|testdata|bench|demo|deploy)\/|\.test\.ts$|\.tsbuildinfo$/);
+    for (const f of ['.git/HEAD', 'node_modules/yaml/package.json', 'packages/cli/node_modules/x/index.js', 'packages/cli/dist/main.js', '.hcc/admin.kubeconfig', '.tools/kubectl-1.35/kubectl', 'packages/syncer/src/syncer.test.ts', 'Dockerfile', 'README.md']) {
+      expect(inContext(f), f).toBe(false);
+    }
+    // Every COPY of the build stage reads from the context.
+    for (const m of stages[0]!.matchAll(/^COPY (?!--from)(.+)$/gm)) {
+      const parts = m[1]!.trim().split(/\s+/);
+      for (const src of parts.slice(0, -1)) {
+        const rel = src.replace(/\/$/, '');
+        const present = sent.some((f) => f === rel || f.startsWith(`${rel}/`));
+        expect(present, `COPY ${src}`).toBe(true);
+      }
+    }
+  });
+
+  it('needs no dev dependency at run time (npm prune --omit=dev keeps what the CLI imports)', () => {
+    const deps = new Set(Object.keys(rootPkg.dependencies));
+    const imports = [...runtimeImports()];
+    expect(imports.length).toBeGreaterThan(3);
+    for (const spec of imports) expect(deps.has(spec), `${spec} is imported at run time but is not in package.json dependencies`).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('demo/kind.sh', () => {
+  const bash = '/bin/bash';
+  /** A directory of fake tools (shell scripts) to put on PATH instead of the real ones. */
+  const fakeBin = (dir: string, tools: Record<string, string>) => {
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    for (const [name, body] of Object.entries(tools)) writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    return bin;
+  };
+  /** Environment whose PATH holds only the fake tools (and node), with kubectl and helm given explicitly. */
+  const isolated = (dir: string, bin: string): NodeJS.ProcessEnv => ({
+    PATH: bin,
+    HOME: dir,
+    HCC_KIND_STATE_DIR: path.join(dir, 'state'),
+    KUBECTL: path.join(bin, 'kubectl'),
+    HELM: path.join(bin, 'helm'),
+  });
+  const runKind = (args: string[], env: NodeJS.ProcessEnv) => run(bash, [kindSh, ...args], { env });
+
+  it('is valid bash and executable', async () => {
+    expect(statSync(kindSh).mode & 0o111).not.toBe(0);
+    const r = await run(bash, ['-n', kindSh]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(kindSh, 'utf8')).toMatch(/^#!\/usr\/bin\/env bash\n[\s\S]*^set -euo pipefail$/m);
+  });
+
+  const shellcheck = ['/usr/bin/shellcheck', '/usr/local/bin/shellcheck'].find((p) => existsSync(p));
+  it.runIf(shellcheck)('passes shellcheck', async () => {
+    const r = await run(shellcheck!, ['-x', kindSh]);
+    expect(r.code, r.stdout).toBe(0);
+  });
+
+  it('says what is missing when docker and kind are not installed, and does nothing', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    try {
+      const bin = fakeBin(dir, { npm: 'exit 0', kubectl: 'exit 0', helm: 'exit 0' });
+      const env = isolated(dir, bin);
+      const r = await runKind([], env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('docker is not installed');
+      expect(r.stderr).toContain('https://docs.docker.com/get-docker/');
+      expect(r.stderr).toContain('kind is not installed');
+      expect(r.stderr).toContain('https://kind.sigs.k8s.io/');
+      expect(r.stderr).not.toMatch(/kubectl|helm|node|npm/);
+      expect(existsSync(env.HCC_KIND_STATE_DIR!)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('says so when the Docker daemon is not running', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    try {
+      const bin = fakeBin(dir, { docker: 'echo "Cannot connect to the Docker daemon" >&2; exit 1', kind: 'exit 0', npm: 'exit 0', kubectl: 'exit 0', helm: 'exit 0' });
+      const r = await runKind([], isolated(dir, bin));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('cannot reach the Docker daemon');
+      expect(r.stderr).not.toContain('not installed');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('names only kind when docker is there but kind is not', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    try {
+      const bin = fakeBin(dir, { docker: 'exit 0', npm: 'exit 0', kubectl: 'exit 0', helm: 'exit 0' });
+      const r = await runKind([], isolated(dir, bin));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('kind is not installed');
+      expect(r.stderr).not.toContain('docker');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('rejects an unknown flag with its usage (exit 2)', async () => {
+    const r = await runKind(['--bogus'], { PATH: '/usr/bin:/bin' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('usage: demo/kind.sh');
+  });
+
+  it('--cleanup deletes only its own kind clusters and stops only its own processes', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    const bystander = spawn('sleep', ['60']);
+    try {
+      const log = path.join(dir, 'calls.log');
+      const bin = fakeBin(dir, {
+        docker: 'exit 0',
+        kind: `echo "kind $*" >> '${log}'\nif [ "$1 $2" = "get clusters" ]; then printf 'hcc-mgmt-1\\nsomeone-else\\nhcc-mgmt-2\\n'; fi`,
+      });
+      const state = path.join(dir, 'state');
+      mkdirSync(path.join(state, 'logs'), { recursive: true });
+      // A pid file naming a process that is not an hcc one (pid reuse): it must survive.
+      writeFileSync(path.join(state, 'control-center.pid'), String(bystander.pid));
+      writeFileSync(path.join(state, 'admin.kubeconfig'), 'x');
+      const r = await runKind(['--cleanup'], { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, HCC_KIND_STATE_DIR: state });
+      expect(r.code, r.stderr).toBe(0);
+      const calls = readFileSync(log, 'utf8');
+      expect(calls).toContain('kind delete cluster --name hcc-mgmt-1');
+      expect(calls).toContain('kind delete cluster --name hcc-mgmt-2');
+      expect(calls).not.toContain('someone-else');
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+      expect(existsSync(state)).toBe(false);
+    } finally {
+      bystander.kill();
+      cleanup();
+    }
+  });
+});
