@@ -6,20 +6,25 @@
 import { closedLoop } from './load.mjs';
 import { median, summarize } from './stats.mjs';
 import { progress } from './progress.mjs';
-import { cpuTimeMsOf } from './procs.mjs';
+import { cpuTimeMsOf, machineBusyMs } from './procs.mjs';
 
-/** CPU use of this process (the load generator) and of serverPid between start() and stop(), in % of one core. */
+/**
+ * CPU use between cpuMeter() and the call of what it returns, in % of one core: this process
+ * (the load generator), serverPid, and everything else on the machine (other processes; a
+ * shared machine shows here).
+ */
 export function cpuMeter(serverPid) {
+  const m0 = machineBusyMs();
   const c0 = process.cpuUsage();
   const s0 = serverPid ? cpuTimeMsOf(serverPid) : 0;
   const t0 = performance.now();
   return () => {
     const wall = performance.now() - t0;
     const c = process.cpuUsage(c0);
-    return {
-      clientCpuPct: ((c.user + c.system) / 1000 / wall) * 100,
-      serverCpuPct: serverPid ? ((cpuTimeMsOf(serverPid) - s0) / wall) * 100 : undefined,
-    };
+    const clientCpuPct = ((c.user + c.system) / 1000 / wall) * 100;
+    const serverCpuPct = serverPid ? ((cpuTimeMsOf(serverPid) - s0) / wall) * 100 : undefined;
+    const machineCpuPct = ((machineBusyMs() - m0) / wall) * 100;
+    return { clientCpuPct, serverCpuPct, otherCpuPct: Math.max(0, machineCpuPct - clientCpuPct - (serverCpuPct ?? 0)) };
   };
 }
 
@@ -34,6 +39,7 @@ export function aggregate(runs) {
     p99: median(runs.map((r) => r.p99)),
     clientCpuPct: median(runs.map((r) => r.clientCpuPct)),
     serverCpuPct: median(runs.map((r) => r.serverCpuPct)),
+    otherCpuPct: median(runs.map((r) => r.otherCpuPct)),
     runs,
   };
 }
@@ -73,7 +79,7 @@ export async function measureHttp(label, { pool, connections, durationMs, warmup
   for (let run = 0; run < runs; run++) {
     const r = await once(run);
     results.push(r);
-    progress(`${label}: run ${run + 1}/${runs} ${Math.round(r.rate)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: load generator ${Math.round(r.clientCpuPct)}%${r.serverCpuPct !== undefined ? `, server ${Math.round(r.serverCpuPct)}%` : ''}`);
+    progress(`${label}: run ${run + 1}/${runs} ${Math.round(r.rate)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: load generator ${Math.round(r.clientCpuPct)}%${r.serverCpuPct !== undefined ? `, server ${Math.round(r.serverCpuPct)}%` : ''}, other processes ${Math.round(r.otherCpuPct)}%`);
   }
   return aggregate(results);
 }

@@ -164,3 +164,10 @@ export function childPidsOf(pid) {
     return [];
   }
 }
+
+/** Busy CPU time of the whole machine so far (all cores, in milliseconds), from /proc/stat. */
+export function machineBusyMs() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
+  return ((user + nice + system + irq + softirq + (steal ?? 0)) * 1000) / clockTicks;
+}

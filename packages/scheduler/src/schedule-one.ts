@@ -1,9 +1,16 @@
 /**
  * One scheduling cycle for one HostedCluster key: read it from the cache, and either make sure
- * its `Scheduled` condition says where it is, or snapshot the fleet → filter → score → select →
- * assume → bind. Bind is a PATCH of the placement label with a resourceVersion precondition (so
- * a stale view can never bind twice); the `Scheduled` condition follows through the status
- * subresource. Placements never move: a labelled HostedCluster is never rescheduled.
+ * its `Scheduled` condition says where it is, or pick its profile → snapshot the fleet → filter →
+ * score → select → assume → bind. Bind (the profile's bind plugin) is a PATCH of the placement
+ * label with a resourceVersion precondition, so a stale view can never bind twice; the
+ * `Scheduled` condition follows through the status subresource, and an Event
+ * (`Normal Scheduled` / `Warning FailedScheduling`, kube-scheduler's reasons) says the same in
+ * `kubectl describe hc`.
+ *
+ * Guarantees: placements never move (a labelled HostedCluster is never rescheduled); snapshot →
+ * filter → score → assume runs without an await, so concurrent workers never decide on the same
+ * free slot; a failed bind forgets its reservation and is retried by the work queue.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/schedule_one.go
  */
 import {
   ConditionScheduled,
@@ -19,26 +26,36 @@ import {
 } from '@hcc/crds';
 import type { EventRecorder, Lister, ReconcileResult } from '@hcc/client';
 import type { ClusterCache } from './cache/cluster-cache.js';
-import type { Profile } from './framework/types.js';
+import { profileFor, type SchedulerConfig } from './config/config.js';
+import type { BindHandle } from './framework/types.js';
 import { runProfile } from './framework/runtime.js';
 import type { SchedulerMetrics } from './metrics.js';
+import { ErrReasonNoBudget } from './plugins/budget/budget.js';
+import { platformOf } from './plugins/platform-supported/platform-supported.js';
+import type { PendingInfo } from './scale-out/scale-out.js';
+
+/** Event reason for a bind (kube-scheduler's). */
+export const EventReasonScheduled = 'Scheduled';
+/** Event reason when nothing fits (kube-scheduler's). */
+export const EventReasonFailedScheduling = 'FailedScheduling';
 
 /** What a cycle needs; everything injected so tests run without a server. */
 export interface ScheduleDeps {
   hostedClusters: Lister<HostedCluster>;
   managementClusters: Lister<ManagementCluster>;
   cache: ClusterCache;
-  profile: Profile;
+  config: Pick<SchedulerConfig, 'profiles' | 'defaultProfile'>;
+  /** Tie-break randomness in [0, 1). */
   random: () => number;
   now: () => Date;
-  /** Sets the placement label with a resourceVersion precondition; returns the updated object. */
-  bind(hc: HostedCluster, cluster: string): Promise<HostedCluster>;
+  /** Handed to the bind plugin: the merge PATCH with a resourceVersion precondition. */
+  bindHandle: BindHandle;
   /** Writes status.conditions with a resourceVersion precondition. */
   writeConditions(hc: HostedCluster, conditions: Condition[]): Promise<void>;
   recorder: Pick<EventRecorder, 'event'>;
   metrics: SchedulerMetrics;
-  /** Keys known to be unschedulable (re-queued when the fleet changes). */
-  unschedulable: Set<string>;
+  /** Keys known to be unschedulable and why (re-queued when the fleet changes; read by the scale-out signal). */
+  pending: Map<string, PendingInfo>;
   /** How long to wait before trying an unschedulable HostedCluster again anyway, in milliseconds. */
   unschedulableRetryMs: number;
 }
@@ -52,21 +69,31 @@ export const scheduledCondition = (hc: HostedCluster, cluster: string): Conditio
   observedGeneration: hc.metadata.generation,
 });
 
-/** Schedules (or confirms) one HostedCluster. */
+/** The Scheduled=False condition for a HostedCluster that fits nowhere. */
+export const unschedulableCondition = (hc: HostedCluster, message: string): Condition => ({
+  type: ConditionScheduled,
+  status: 'False',
+  reason: ReasonUnschedulable,
+  message,
+  observedGeneration: hc.metadata.generation,
+});
+
+/**
+ * Schedules (or confirms) one HostedCluster.
+ * @param key - `namespace/name`
+ * @returns a requeue for unschedulable HostedClusters
+ * @throws ApiError on a failed bind or condition write (the queue retries; 409s are normal)
+ */
 export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<ReconcileResult> {
   const hc = deps.hostedClusters.get(key);
-  if (!hc) {
-    deps.cache.forget(key);
-    deps.unschedulable.delete(key);
-    return;
-  }
-  if (hc.metadata.deletionTimestamp) {
-    deps.unschedulable.delete(key);
+  if (!hc || hc.metadata.deletionTimestamp) {
+    if (!hc) deps.cache.forget(key);
+    deps.pending.delete(key);
     return;
   }
   const placed = hc.metadata.labels?.[LabelManagementCluster];
   if (placed) {
-    deps.unschedulable.delete(key);
+    deps.pending.delete(key);
     const cond = scheduledCondition(hc, placed);
     const cur = findCondition(hc.status?.conditions, ConditionScheduled);
     // Keep the observedGeneration of an existing True condition: a placement is made once.
@@ -74,40 +101,52 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
     return;
   }
-  if (deps.cache.isAssumed(key)) return; // a bind is in flight; the informer update re-queues it
+  if (deps.cache.isAssumed(key)) return; // a bind is in flight or not yet seen; the informer update re-queues it
+
+  const profile = profileFor(deps.config, hc);
+  if (profile instanceof Error) {
+    deps.metrics.attempts.inc({ result: 'unschedulable', profile: '' });
+    return unschedulable(deps, key, hc, profile.message, false);
+  }
   const started = performance.now();
   const snapshot = deps.cache.snapshot(deps.managementClusters.list());
-  const result = runProfile(deps.profile, hc, snapshot, deps.random);
+  const result = runProfile(profile, hc, snapshot, deps.random);
   deps.metrics.schedulingDuration.observe((performance.now() - started) / 1000);
   if (!result.feasible) {
-    deps.metrics.attempts.inc({ result: 'unschedulable' });
-    deps.unschedulable.add(key);
-    const cond: Condition = {
-      type: ConditionScheduled,
-      status: 'False',
-      reason: ReasonUnschedulable,
-      message: result.message,
-      observedGeneration: hc.metadata.generation,
-    };
-    if (!conditionUpToDate(hc.status?.conditions, cond)) {
-      await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
-      deps.recorder.event(hc, 'Warning', 'FailedScheduling', result.message);
-    }
-    return { requeueAfterMs: deps.unschedulableRetryMs };
+    deps.metrics.attempts.inc({ result: 'unschedulable', profile: profile.name });
+    for (const plugin of Object.keys(result.rejectedBy)) deps.metrics.rejections.inc({ plugin });
+    const budgetBound = (result.reasons[ErrReasonNoBudget] ?? 0) > 0 || result.evaluated === 0;
+    return unschedulable(deps, key, hc, result.message, budgetBound);
   }
-  deps.cache.assume(key, result.cluster);
+
+  deps.cache.assume(key, result.cluster, hc.metadata.resourceVersion);
   let bound: HostedCluster;
+  const bindStarted = performance.now();
   try {
-    bound = await deps.bind(hc, result.cluster);
+    bound = await profile.bind.bind(hc, result.cluster, deps.bindHandle);
   } catch (err) {
     deps.cache.forget(key);
-    deps.metrics.attempts.inc({ result: 'error' });
+    deps.metrics.attempts.inc({ result: 'error', profile: profile.name });
     throw err;
   }
-  deps.unschedulable.delete(key);
-  deps.metrics.attempts.inc({ result: 'scheduled' });
+  deps.cache.finishBinding(key);
+  deps.metrics.bindingDuration.observe((performance.now() - bindStarted) / 1000);
+  deps.pending.delete(key);
+  deps.metrics.attempts.inc({ result: 'scheduled', profile: profile.name });
   const created = Date.parse(hc.metadata.creationTimestamp ?? '');
   if (Number.isFinite(created)) deps.metrics.e2eLatency.observe(Math.max(0, deps.now().getTime() - created) / 1000);
-  deps.recorder.event(bound, 'Normal', 'Scheduled', `Successfully assigned ${key} to management cluster ${result.cluster}`);
+  deps.recorder.event(bound, 'Normal', EventReasonScheduled, `Successfully assigned ${key} to management cluster ${result.cluster}`);
   await deps.writeConditions(bound, setCondition(bound.status?.conditions, scheduledCondition(bound, result.cluster), deps.now()));
+}
+
+/** Records a HostedCluster that fits nowhere: pending set, condition and Event (when the message changed), requeue. */
+async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster, message: string, budgetBound: boolean): Promise<ReconcileResult> {
+  const prev = deps.pending.get(key);
+  deps.pending.set(key, { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? deps.now().getTime() });
+  const cond = unschedulableCondition(hc, message);
+  if (!conditionUpToDate(hc.status?.conditions, cond)) {
+    await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
+    deps.recorder.event(hc, 'Warning', EventReasonFailedScheduling, message);
+  }
+  return { requeueAfterMs: deps.unschedulableRetryMs };
 }

@@ -112,10 +112,11 @@ describe('HyperShift CRD rules: valid manifests pass', () => {
   it.each(valid.map((v) => ({ ...v, want: knownRejections[v.name] ?? [] })))('$name', ({ input, want }) => {
     const { errors, stored } = create(input);
     expect(errors).toEqual(want);
-    // an update that changes nothing passes every transition rule, and ratchets what already failed
+    // an update that changes nothing passes: unchanged top-level fields are not validated again
+    // (every error they could raise would be ratcheted), so nothing is reported
     const obj = structuredClone(input);
     const got = checkCustomResource(obj, schemas[input.kind as string]!, { fieldValidation: 'Strict', oldObj: stored });
-    expect({ errors: got.errors.map(fieldErrorMessage), warnings: got.warnings }).toEqual({ errors: [], warnings: want });
+    expect({ errors: got.errors.map(fieldErrorMessage), warnings: got.warnings }).toEqual({ errors: [], warnings: [] });
   });
 
   it('skipped no HyperShift rule as unsupported', () => {

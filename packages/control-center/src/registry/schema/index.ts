@@ -16,7 +16,7 @@ import type { FieldError } from '../../apierrors/field.js';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
 import { prune } from './prune.js';
 import type { FieldValidation, JSONSchemaProps } from './types.js';
-import { validateValue } from './validate.js';
+import { jsonEqual, validateValue } from './validate.js';
 import { hasValidationRules, validateCEL } from './cel.js';
 
 export * from './types.js';
@@ -98,12 +98,33 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
   const unknownFields = opts.fieldValidation === 'Ignore' ? [] : pruned;
   pruneNonNullableNullsWithoutDefaults(obj, schema, true);
   if (opts.fieldValidation === 'Strict' && unknownFields.length) return { errors: [], unknownFields, warnings: [] };
-  const root = withoutMetadata(schema);
+  let root = withoutMetadata(schema);
   applyDefaults(obj, root);
   const { metadata: _m, ...rest } = obj;
-  const errors = validateValue(rest, root, '');
-  if (!hasValidationRules(schema)) return { errors, unknownFields, warnings: [] };
+  let target: Record<string, unknown> = rest;
+  let celTarget: Record<string, unknown> = obj;
+  let celOld = opts.oldObj;
+  // Ratcheting, taken to the top level: on update, a top-level field (spec, status) equal to the
+  // stored one is not validated again — every error it could raise is ratcheted away anyway
+  // (KEP-4008). Status writes and label patches of large objects then cost almost nothing.
+  // Only when the root itself carries no rules, which could relate several top-level fields.
+  if (opts.oldObj && !schema['x-kubernetes-validations']?.length) {
+    const unchanged = Object.keys(rest).filter((k) => k in opts.oldObj! && jsonEqual(rest[k], opts.oldObj![k]));
+    if (unchanged.length) {
+      const skip = new Set(unchanged);
+      target = Object.fromEntries(Object.entries(rest).filter(([k]) => !skip.has(k)));
+      celTarget = Object.fromEntries(Object.entries(obj).filter(([k]) => !skip.has(k)));
+      celOld = Object.fromEntries(Object.entries(opts.oldObj).filter(([k]) => !skip.has(k)));
+      const properties = Object.fromEntries(Object.entries(root.properties ?? {}).filter(([k]) => !skip.has(k)));
+      root = { ...root, ...(root.properties ? { properties } : {}), ...(root.required ? { required: root.required.filter((r) => !skip.has(r)) } : {}) };
+    }
+  }
+  const errors = validateValue(target, root, '');
+  if (!hasValidationRules(root)) return { errors, unknownFields, warnings: [] };
   if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], unknownFields, warnings: [] };
-  const cel = validateCEL(obj, schema, { ...(opts.oldObj ? { oldObj: opts.oldObj } : {}), ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}) });
+  const cel = validateCEL(celTarget, { ...root, properties: { ...(root.properties ?? {}), ...(schema.properties?.metadata ? { metadata: schema.properties.metadata } : {}) } }, {
+    ...(celOld ? { oldObj: celOld } : {}),
+    ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}),
+  });
   return { errors: [...errors, ...cel.errors], unknownFields, warnings: cel.warnings };
 }

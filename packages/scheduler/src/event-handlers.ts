@@ -1,0 +1,115 @@
+/**
+ * Informer events → work-queue keys (and cache updates), nothing else: which change makes which
+ * key worth another look. Decisions stay in schedule-one.ts and controllers/.
+ *
+ * - HostedCluster: the cache learns its placement; its key goes to the scheduling queue; its
+ *   NodePools (when the placement changed) and referenced Secrets/ConfigMaps to propagation.
+ *   A deleted HostedCluster re-queues waiting ones that share its control-plane namespace name.
+ * - NodePool, Secret, ConfigMap: propagation keys `<Kind>/<namespace>/<name>`.
+ * - ManagementCluster: its name goes to the health queue; a change that could let a waiting
+ *   HostedCluster fit (see {@link fleetChangeMayHelp}) re-queues every waiting one.
+ */
+import { deletedObject, keyOf, type Informer, type WorkQueue } from '@hcc/client';
+import { LabelManagementCluster, type HostedCluster, type KubeObject, type ManagementCluster, type NodePool } from '@hcc/crds';
+import { clusterInfo, controlPlaneNamespaceOfKey, type ClusterCache } from './cache/cluster-cache.js';
+import { Indexes, referencedKeys } from './controllers/placement-propagation.js';
+
+/** What the handlers feed. */
+export interface EventHandlerDeps {
+  managementClusters: Informer<ManagementCluster>;
+  hostedClusters: Informer<HostedCluster>;
+  nodePools: Informer<NodePool>;
+  secrets: Informer<KubeObject>;
+  configMaps: Informer<KubeObject>;
+  cache: ClusterCache;
+  scheduling: WorkQueue;
+  propagation: WorkQueue;
+  health: WorkQueue;
+  /** Keys of HostedClusters waiting for a placement. */
+  pending: ReadonlyMap<string, unknown>;
+  /** A heartbeat older than this makes a cluster not ready, in milliseconds. */
+  heartbeatGraceMs: number;
+  nowMs: () => number;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether a ManagementCluster change could let a waiting HostedCluster fit (or change why it
+ * waits): a new cluster, more reported room, readiness flipped, or any change of labels, spec
+ * (capacity, cordon, platforms, taints) or reported platforms/supported versions. Heartbeats that
+ * only confirm or shrink the budget do not qualify, so a full fleet is not re-evaluated every
+ * heartbeat.
+ */
+export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: ManagementCluster, nowMs: number, heartbeatGraceMs: number): boolean {
+  if (!old) return true;
+  const a = clusterInfo(old, 0, nowMs, heartbeatGraceMs);
+  const b = clusterInfo(cur, 0, nowMs, heartbeatGraceMs);
+  return (
+    b.freeSlots > a.freeSlots ||
+    b.ready !== a.ready ||
+    !same(cur.spec, old.spec) ||
+    !same(cur.metadata.labels, old.metadata.labels) ||
+    !same(cur.status?.supportedVersions, old.status?.supportedVersions) ||
+    !same(cur.status?.platforms, old.status?.platforms)
+  );
+}
+
+/** Registers every handler on the informers (before they start). */
+export function registerEventHandlers(d: EventHandlerDeps): void {
+  const requeuePending = (match?: (key: string) => boolean) => {
+    for (const k of d.pending.keys()) if (!match || match(k)) d.scheduling.add(k);
+  };
+  const enqueueRefs = (o: HostedCluster | NodePool, kind: 'HostedCluster' | 'NodePool') => {
+    const r = referencedKeys(o, kind);
+    for (const k of r.secrets) d.propagation.add(`Secret/${k}`);
+    for (const k of r.configMaps) d.propagation.add(`ConfigMap/${k}`);
+  };
+
+  const onHC = (o: HostedCluster, old?: HostedCluster) => {
+    const key = keyOf(o);
+    d.cache.observeHostedCluster(key, o);
+    d.scheduling.add(key);
+    if (old?.metadata.labels?.[LabelManagementCluster] !== o.metadata.labels?.[LabelManagementCluster]) {
+      for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) d.propagation.add(`NodePool/${keyOf(np)}`);
+    }
+    enqueueRefs(o, 'HostedCluster');
+    if (old) enqueueRefs(old, 'HostedCluster');
+  };
+  d.hostedClusters.addEventHandler({
+    onAdd: (o) => onHC(o),
+    onUpdate: (old, o) => onHC(o, old),
+    onDelete: (tombstone) => {
+      const o = deletedObject(tombstone);
+      const key = keyOf(o);
+      d.cache.observeHostedCluster(key, undefined);
+      d.scheduling.add(key);
+      enqueueRefs(o, 'HostedCluster');
+      const cp = controlPlaneNamespaceOfKey(key);
+      requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
+    },
+  });
+
+  const onNP = (o: NodePool) => {
+    d.propagation.add(`NodePool/${keyOf(o)}`);
+    enqueueRefs(o, 'NodePool');
+  };
+  d.nodePools.addEventHandler({
+    onAdd: onNP,
+    onUpdate: (old, o) => (onNP(o), enqueueRefs(old, 'NodePool')),
+    onDelete: (t) => enqueueRefs(deletedObject(t), 'NodePool'),
+  });
+  d.secrets.addEventHandler({ onAdd: (o) => d.propagation.add(`Secret/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`Secret/${keyOf(o)}`) });
+  d.configMaps.addEventHandler({ onAdd: (o) => d.propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`ConfigMap/${keyOf(o)}`) });
+
+  const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
+    d.health.add(o.metadata.name!);
+    if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs)) requeuePending();
+  };
+  d.managementClusters.addEventHandler({
+    onAdd: (o) => onMC(o),
+    onUpdate: (old, o) => onMC(o, old),
+    // The "0/N management clusters" count changed: refresh the messages of what waits.
+    onDelete: () => requeuePending(),
+  });
+}
