@@ -32,6 +32,8 @@ COPY packages/scheduler/package.json packages/scheduler/
 COPY packages/syncer/package.json packages/syncer/
 COPY packages/cli/package.json packages/cli/
 COPY packages/cli/bin/ packages/cli/bin/
+# classic-level (the level store) installs a prebuilt addon for linux x64/arm64 glibc; another
+# platform would need python3, make and g++ here to compile it.
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages/ packages/

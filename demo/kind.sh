@@ -323,11 +323,11 @@ run_demo() {
   step "Waiting until each is Available (status from the hypershift-sim in kind, copied up by the syncer)"
   kc wait --for=condition=Available hostedclusters --all -n clusters --timeout=180s | indent
   kc get hostedclusters -n clusters | indent
-  kc get nodepools -n clusters | indent
 
-  step "Budgets after (kubectl get mc)"
+  step "Budgets after (kubectl get mc), and the NodePools' status copied up"
   sleep 5 # two heartbeats
   kc get managementclusters | indent
+  kc get nodepools -n clusters | indent
 
   for c in "${CLUSTERS[@]}"; do
     step "Inside $c (kubectl against the kind cluster itself)"

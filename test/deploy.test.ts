@@ -9,17 +9,20 @@
  * `hcc management-cluster` with `kubectl apply --dry-run=server`; kinds it does not serve
  * (ServiceAccount, RBAC, apps/v1 Deployment) are parsed and their structure asserted.
  * The RBAC rules are compared with `SyncerRules`, the list of what the syncer calls in its cluster.
+ * The container arguments the chart and the manifests build are run with the real `hcc` CLI
+ * (kubeconfig paths swapped for local ones), so a renamed flag fails here, not in a cluster.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadKubeconfig } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
 import { hccBin, kubectlPath, repoRoot, tempDir } from './helpers/tools.js';
-import { stopProcess } from './helpers/processes.js';
+import { startControlCenterProcess, stopProcess, type ControlCenterProcess } from './helpers/processes.js';
 
 // ---------------------------------------------------------------------------------------------
 // What the syncer needs in its management cluster (packages/syncer/src/syncer.ts and
@@ -94,7 +97,6 @@ function one(objs: K8sObject[], kind: string): K8sObject {
   return found[0]!;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Any = any;
 
 /** Renders the chart with the CI values plus `--set` overrides; throws with helm's stderr on failure. */
@@ -480,6 +482,136 @@ describe('hypershift-sim manifests deploy/hypershift-sim (kind demo)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+/** A free TCP port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `hcc` with a container's arguments, swapping in-pod paths and ports for local ones, and
+ * resolves once its ops server answers /readyz with 200. The caller stops the returned process.
+ */
+async function runContainerArgs(args: string[], swap: { from: string; to: string }[], extra: string[], port: number): Promise<{ proc: ChildProcess; output: () => string }> {
+  const local = args.map((a) => swap.reduce((acc, s) => (acc === s.from ? s.to : acc), a));
+  let out = '';
+  const proc = spawn(process.execPath, [hccBin, ...local, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`hcc ${local.join(' ')} exited with ${proc.exitCode}:\n${out}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stopProcess(proc);
+      throw new Error(`hcc ${local.join(' ')} not ready within 30 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { proc, output: () => out };
+}
+
+describe('the rendered container arguments run the real hcc CLI', () => {
+  let cc: ControlCenterProcess;
+  const mcObject = async (name: string) => {
+    const r = await run(kubectlPath('1.35'), ['get', 'managementcluster', name, '-o', 'json', `--cache-dir=${path.join(cc.dir, '.kube-cache')}`], {
+      env: { PATH: process.env.PATH ?? '', HOME: cc.dir, KUBECONFIG: cc.kubeconfig },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Any;
+  };
+  beforeAll(async () => {
+    cc = await startControlCenterProcess();
+  });
+  afterAll(async () => {
+    await cc?.stop();
+  });
+
+  it('chart: the syncer registers its ManagementCluster with the capacity, platforms and labels from values', async () => {
+    const port = await freePort();
+    const dep = one(await template([`syncer.metricsPort=${port}`]), 'Deployment') as Any;
+    const args: string[] = dep.spec.template.spec.containers[0].args;
+    // In a pod, no --management-kubeconfig means in-cluster credentials; here it is the embedded cluster.
+    const s = await runContainerArgs(args, [{ from: '--kubeconfig=/etc/hcc/control-center/kubeconfig', to: `--kubeconfig=${cc.kubeconfig}` }], [`--management-kubeconfig=${mc!.kubeconfig}`], port);
+    try {
+      const got = await mcObject('mgmt-eu-1');
+      expect(got.spec).toMatchObject({ capacity: 80, platforms: ['AWS', 'KubeVirt'], mode: 'Pull' });
+      expect(got.metadata.labels).toMatchObject({ region: 'eu-west-1', provider: 'aws' });
+      const healthz = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(healthz.status).toBe(200);
+    } finally {
+      await stopProcess(s.proc);
+    }
+  });
+
+  it('plain manifests: the same, with the flags the kubelet expands from the ConfigMap', async () => {
+    const objs = parseObjects((await run(kubectlPath('1.35'), ['kustomize', plainDir])).stdout);
+    const c = (one(objs, 'Deployment') as Any).spec.template.spec.containers[0];
+    const data = { ...(one(objs, 'ConfigMap') as Any).data, name: 'mgmt-plain', capacity: '7', platforms: 'None', labels: 'tier=dev' };
+    const env = new Map<string, string>(c.env.map((e: Any) => [e.name, data[e.valueFrom.configMapKeyRef.key]]));
+    const expanded = (c.args as string[]).map((a) => a.replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => env.get(v) ?? `$(${v})`));
+    const port = await freePort();
+    const s = await runContainerArgs(
+      expanded,
+      [
+        { from: '--kubeconfig=/etc/hcc/control-center/kubeconfig', to: `--kubeconfig=${cc.kubeconfig}` },
+        { from: '--metrics-port=8080', to: `--metrics-port=${port}` },
+      ],
+      [`--management-kubeconfig=${mc!.kubeconfig}`],
+      port,
+    );
+    try {
+      const got = await mcObject('mgmt-plain');
+      expect(got.spec).toMatchObject({ capacity: 7, platforms: ['None'] });
+      expect(got.metadata.labels).toMatchObject({ tier: 'dev' });
+    } finally {
+      await stopProcess(s.proc);
+    }
+  });
+
+  it('plain manifests with the defaults (no platforms, no labels) are valid flags', async () => {
+    const objs = parseObjects((await run(kubectlPath('1.35'), ['kustomize', plainDir])).stdout);
+    const c = (one(objs, 'Deployment') as Any).spec.template.spec.containers[0];
+    const data = { ...(one(objs, 'ConfigMap') as Any).data, name: 'mgmt-defaults' };
+    const env = new Map<string, string>(c.env.map((e: Any) => [e.name, data[e.valueFrom.configMapKeyRef.key]]));
+    const expanded = (c.args as string[]).map((a) => a.replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => env.get(v) ?? `$(${v})`));
+    const port = await freePort();
+    const s = await runContainerArgs(
+      expanded,
+      [
+        { from: '--kubeconfig=/etc/hcc/control-center/kubeconfig', to: `--kubeconfig=${cc.kubeconfig}` },
+        { from: '--metrics-port=8080', to: `--metrics-port=${port}` },
+      ],
+      [`--management-kubeconfig=${mc!.kubeconfig}`],
+      port,
+    );
+    try {
+      const got = await mcObject('mgmt-defaults');
+      expect(got.spec.capacity).toBe(50);
+      expect(got.spec.platforms ?? []).toEqual([]);
+    } finally {
+      await stopProcess(s.proc);
+    }
+  });
+
+  it('hypershift-sim Deployment: `hcc hypershift-sim` starts with its arguments', async () => {
+    const objs = parseObjects((await run(kubectlPath('1.35'), ['kustomize', simDir])).stdout);
+    const c = (one(objs, 'Deployment') as Any).spec.template.spec.containers[0];
+    const port = await freePort();
+    // The embedded cluster runs a sim already; a second one for a moment changes nothing there.
+    const s = await runContainerArgs(c.args, [{ from: '--metrics-port=8080', to: `--metrics-port=${port}` }], [`--kubeconfig=${mc!.kubeconfig}`], port);
+    await stopProcess(s.proc);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 /**
  * Which paths of the repository the docker build context holds, per .dockerignore as Docker
  * reads it: patterns in order, the last match wins, `!` re-includes, a pattern that matches a
@@ -605,7 +737,7 @@ describe('Dockerfile and .dockerignore', () => {
       for (const s of sources) expect(sent, s).toContain(s);
     }
     // Never: tests, build output, tools, state (kubeconfigs with tokens), VCS, dependencies.
-    for (const f of sent) expect(f).not.toMatch(/(^|\/)(\.git|node_modules|dist|\.tools|\.hcc|test|testdata|bench|demo|deploy)\/|\.test\.ts$|\.tsbuildinfo$/);
+    for (const f of sent) expect(f).not.toMatch(/^(\.git|\.tools|\.hcc|test|testdata|bench|demo|deploy|scripts)\/|(^|\/)(node_modules|dist)\/|\.test\.ts$|\.tsbuildinfo$/);
     for (const f of ['.git/HEAD', 'node_modules/yaml/package.json', 'packages/cli/node_modules/x/index.js', 'packages/cli/dist/main.js', '.hcc/admin.kubeconfig', '.tools/kubectl-1.35/kubectl', 'packages/syncer/src/syncer.test.ts', 'Dockerfile', 'README.md']) {
       expect(inContext(f), f).toBe(false);
     }

@@ -37,6 +37,8 @@ export interface ControlCenterOptions {
   port?: number;
   /** Where to write the admin kubeconfig (optional). */
   kubeconfigPath?: string;
+  /** Server URL written into the kubeconfig instead of the listen address (e.g. what other machines reach). */
+  kubeconfigServer?: string;
   /** Name of the cluster/context in the kubeconfig (default `hcc`). */
   contextName?: string;
   /** Admin bearer token; generated when absent. Written into the kubeconfig. */
@@ -137,7 +139,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const url = `${certs ? 'https' : 'http'}://${host}:${port}`;
   if (opts.kubeconfigPath) {
     writeKubeconfig(opts.kubeconfigPath, {
-      server: url,
+      server: opts.kubeconfigServer ?? url,
       token: adminToken,
       contextName: opts.contextName ?? 'hcc',
       // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.

@@ -1,26 +1,23 @@
 /**
  * Wiring of the scheduler process (the cluster controller): informers on ManagementClusters,
  * HostedClusters, NodePools, Secrets and ConfigMaps in the control center; three work queues
- * (scheduling, placement propagation, cluster health); leader election on the Lease
- * `hcc-system/hcc-scheduler` so only one replica acts. Decisions live in schedule-one.ts and
- * controllers/; this file only connects events to keys.
+ * (scheduling, placement propagation, cluster health); the scale-out signal; leader election on
+ * the Lease `hcc-system/hcc-scheduler` so only one replica acts. Decisions live in
+ * schedule-one.ts, controllers/ and scale-out/; event-handlers.ts maps events to keys.
+ *
+ * Availability contract: replicas campaign for the Lease (client-go's rules, see
+ * `@hcc/client` leader-election); the leader builds its caches from a fresh list before it
+ * schedules, so a successor sees every placement its predecessor made, and every bind is guarded
+ * by resourceVersion, so no HostedCluster is ever bound twice across a failover. A replica that
+ * loses the Lease stops its workers and resets its gauges.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import {
-  EventRecorder,
-  Informer,
-  keyOf,
-  deletedObject,
-  runLeaderElection,
-  WorkQueue,
-  type RestClient,
-} from '@hcc/client';
+import { EventRecorder, Informer, leaseResource, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
 import {
   ConfigMapResource,
   HostedClusterResource,
-  LabelManagementCluster,
   ManagementClusterResource,
   NodePoolResource,
   SecretResource,
@@ -31,13 +28,18 @@ import {
   type ManagementCluster,
   type NodePool,
 } from '@hcc/crds';
-import { ClusterCache, clusterInfo } from './cache/cluster-cache.js';
-import { scheduleOne, type ScheduleDeps } from './schedule-one.js';
-import { defaultProfile } from './plugins/registry.js';
-import { Indexes, reconcilePropagation, referencedKeys, type PropagationDeps } from './controllers/placement-propagation.js';
+import { ClusterCache } from './cache/cluster-cache.js';
+import { defaultSchedulerConfig, type SchedulerConfig } from './config/config.js';
 import { reconcileClusterHealth } from './controllers/cluster-health.js';
+import { Indexes, reconcilePropagation, referencedKeys, type PropagationDeps } from './controllers/placement-propagation.js';
+import { registerEventHandlers } from './event-handlers.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
-import type { Profile } from './framework/types.js';
+import type { PendingInfo } from './scale-out/scale-out.js';
+import { createScaleOutController } from './scale-out/scale-out-controller.js';
+import { scheduleOne, type ScheduleDeps } from './schedule-one.js';
+
+/** Name of the scheduler's Lease in `hcc-system`. */
+export const SchedulerLeaseName = 'hcc-scheduler';
 
 /** Options of {@link runScheduler}. */
 export interface SchedulerOptions {
@@ -45,17 +47,24 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Stops everything. */
   signal: AbortSignal;
+  /** Profiles and scale-out settings (default: {@link defaultSchedulerConfig}). */
+  config?: SchedulerConfig;
   /** Run leader election (default true); false acts at once (single replica, tests). */
   leaderElect?: boolean;
-  /** This replica's identity in the Lease. */
+  /** This replica's identity in the Lease (default `hostname_uuid`). */
   identity?: string;
+  /** Lease validity after its last observed renewal, in seconds (default 15, client-go's). */
+  leaseDurationSeconds?: number;
+  /** A leader that cannot renew for this long steps down, in seconds (default 10). */
+  renewDeadlineSeconds?: number;
+  /** Between election attempts and renewals, in seconds (default 2). */
+  retryPeriodSeconds?: number;
   /** A heartbeat older than this makes a cluster not ready, in milliseconds (default 40 000). */
   heartbeatGraceMs?: number;
   /** Concurrent scheduling workers (default 4). */
   workers?: number;
-  profile?: Profile;
   metrics?: SchedulerMetrics;
-  /** Source of randomness for tie-breaks (seed it in tests). */
+  /** Source of randomness for tie-breaks in [0, 1) (seed it in tests: `seededRandom`). */
   random?: () => number;
   /** Retry an unschedulable HostedCluster at least this often, in milliseconds (default 60 000). */
   unschedulableRetryMs?: number;
@@ -72,24 +81,39 @@ export interface RunningScheduler {
   done: Promise<void>;
 }
 
-/** Starts the scheduler; it runs until `signal` aborts. */
+/**
+ * Starts the scheduler; it runs until `signal` aborts.
+ * @throws Error at once for invalid leader-election durations (see `runLeaderElection`)
+ */
 export function runScheduler(opts: SchedulerOptions): RunningScheduler {
   const metrics = opts.metrics ?? createSchedulerMetrics();
   const log = opts.logger;
   let state = 'starting';
+  const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
+  const durations = {
+    leaseDurationSeconds: opts.leaseDurationSeconds ?? 15,
+    renewDeadlineSeconds: opts.renewDeadlineSeconds ?? 10,
+    retryPeriodSeconds: opts.retryPeriodSeconds ?? 2,
+  };
+  if (opts.leaderElect !== false) {
+    const { leaseDurationSeconds: l, renewDeadlineSeconds: r, retryPeriodSeconds: p } = durations;
+    if (!(l > r)) throw new Error(`lease duration (${l}s) must be greater than the renew deadline (${r}s)`);
+    if (!(r > 1.2 * p)) throw new Error(`renew deadline (${r}s) must be greater than 1.2 × the retry period (${p}s)`);
+    if (!(p > 0)) throw new Error('retry period must be greater than 0');
+  }
   const done = (async () => {
     if (opts.leaderElect === false) {
       await lead(opts, metrics, opts.signal, (s) => (state = s));
       return;
     }
-    const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
     while (!opts.signal.aborted) {
       state = 'standby';
       await runLeaderElection({
         client: opts.client,
         namespace: SystemNamespace,
-        name: 'hcc-scheduler',
+        name: SchedulerLeaseName,
         identity,
+        ...durations,
         signal: opts.signal,
         logger: log,
         onStartedLeading: async (leading) => {
@@ -113,6 +137,7 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
 /** Everything the leader does, until `signal` aborts. */
 async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: AbortSignal, setState: (s: string) => void): Promise<void> {
   const { client, logger: log } = opts;
+  const config = opts.config ?? defaultSchedulerConfig();
   const graceMs = opts.heartbeatGraceMs ?? 40_000;
   const now = () => new Date();
   const informer = <T extends KubeObject>(ref: typeof HostedClusterResource) => new Informer<T>({ client, ref, logger: log });
@@ -127,66 +152,26 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   nps.addIndexer(Indexes.byConfigMap, (o) => referencedKeys(o, 'NodePool').configMaps);
   nps.addIndexer(Indexes.byHostedCluster, (o) => [`${o.metadata.namespace}/${o.spec?.clusterName ?? ''}`]);
 
-  const cache = new ClusterCache({ heartbeatGraceMs: graceMs, assumeTtlMs: 30_000, now: () => Date.now() });
+  const cache = new ClusterCache({ heartbeatGraceMs: graceMs, now: () => Date.now() });
   const scheduling = new WorkQueue();
   const propagation = new WorkQueue();
   const health = new WorkQueue();
-  const unschedulable = new Set<string>();
+  const pending = new Map<string, PendingInfo>();
   const recorder = new EventRecorder({ client, component: 'hcc-scheduler', logger: log });
-
-  // Events → keys.
-  const enqueueRefs = (o: HostedCluster | NodePool, kind: 'HostedCluster' | 'NodePool') => {
-    const r = referencedKeys(o, kind);
-    for (const k of r.secrets) propagation.add(`Secret/${k}`);
-    for (const k of r.configMaps) propagation.add(`ConfigMap/${k}`);
-  };
-  const onHC = (o: HostedCluster, old?: HostedCluster) => {
-    const key = keyOf(o);
-    cache.observeHostedCluster(key, o);
-    scheduling.add(key);
-    if (old?.metadata.labels?.[LabelManagementCluster] !== o.metadata.labels?.[LabelManagementCluster]) {
-      for (const np of nps.lister.byIndex(Indexes.byHostedCluster, key)) propagation.add(`NodePool/${keyOf(np)}`);
-    }
-    enqueueRefs(o, 'HostedCluster');
-    if (old) enqueueRefs(old, 'HostedCluster');
-  };
-  hcs.addEventHandler({
-    onAdd: (o) => onHC(o),
-    onUpdate: (old, o) => onHC(o, old),
-    onDelete: (d) => {
-      const o = deletedObject(d);
-      cache.observeHostedCluster(keyOf(o), undefined);
-      scheduling.add(keyOf(o));
-      enqueueRefs(o, 'HostedCluster');
-    },
+  registerEventHandlers({
+    managementClusters: mcs,
+    hostedClusters: hcs,
+    nodePools: nps,
+    secrets,
+    configMaps: cms,
+    cache,
+    scheduling,
+    propagation,
+    health,
+    pending,
+    heartbeatGraceMs: graceMs,
+    nowMs: () => Date.now(),
   });
-  const onNP = (o: NodePool) => {
-    propagation.add(`NodePool/${keyOf(o)}`);
-    enqueueRefs(o, 'NodePool');
-  };
-  nps.addEventHandler({ onAdd: onNP, onUpdate: (old, o) => (onNP(o), enqueueRefs(old, 'NodePool')), onDelete: (d) => enqueueRefs(deletedObject(d), 'NodePool') });
-  secrets.addEventHandler({ onAdd: (o) => propagation.add(`Secret/${keyOf(o)}`), onUpdate: (_old, o) => propagation.add(`Secret/${keyOf(o)}`) });
-  cms.addEventHandler({ onAdd: (o) => propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => propagation.add(`ConfigMap/${keyOf(o)}`) });
-  // A fleet change that could make room re-queues what waits.
-  const roomChanged = (old: ManagementCluster | undefined, o: ManagementCluster) => {
-    if (!old) return true;
-    const t = Date.now();
-    const a = clusterInfo(old, 0, t, graceMs);
-    const b = clusterInfo(o, 0, t, graceMs);
-    return (
-      b.freeSlots > a.freeSlots ||
-      (b.ready && !a.ready) ||
-      (!o.spec?.unschedulable && !!old.spec?.unschedulable) ||
-      JSON.stringify(o.spec?.platforms) !== JSON.stringify(old.spec?.platforms) ||
-      JSON.stringify(o.metadata.labels) !== JSON.stringify(old.metadata.labels) ||
-      o.spec?.capacity !== old.spec?.capacity
-    );
-  };
-  const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
-    health.add(o.metadata.name!);
-    if (roomChanged(old, o)) for (const k of unschedulable) scheduling.add(k);
-  };
-  mcs.addEventHandler({ onAdd: (o) => onMC(o), onUpdate: (old, o) => onMC(o, old) });
 
   const informers = [mcs, hcs, nps, secrets, cms];
   setState('syncing caches');
@@ -198,7 +183,10 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     return;
   }
   setState('ready');
-  log.info({ managementClusters: mcs.lister.list().length, hostedClusters: hcs.lister.list().length }, 'caches synced; scheduling');
+  log.info(
+    { managementClusters: mcs.lister.list().length, hostedClusters: hcs.lister.list().length, profiles: config.profiles.map((p) => p.name) },
+    'caches synced; scheduling',
+  );
 
   const writeStatusConditions = async (ref: typeof HostedClusterResource, obj: KubeObject, conditions: Condition[]) => {
     await client.patch(ref, obj.metadata.namespace, obj.metadata.name!, { metadata: { resourceVersion: obj.metadata.resourceVersion }, status: { conditions } }, 'merge', {
@@ -209,17 +197,17 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     hostedClusters: hcs.lister,
     managementClusters: mcs.lister,
     cache,
-    profile: opts.profile ?? defaultProfile(),
+    config,
     random: opts.random ?? Math.random,
     now,
-    bind: (hc, cluster) =>
-      client.patch<HostedCluster>(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!, {
-        metadata: { resourceVersion: hc.metadata.resourceVersion, labels: { [LabelManagementCluster]: cluster } },
-      }, 'merge'),
+    bindHandle: {
+      patchMetadata: (hc, metadata) =>
+        client.patch<HostedCluster>(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!, { metadata: { resourceVersion: hc.metadata.resourceVersion, ...metadata } }, 'merge'),
+    },
     writeConditions: (hc, c) => writeStatusConditions(HostedClusterResource, hc, c),
     recorder,
     metrics,
-    unschedulable,
+    pending,
     unschedulableRetryMs: opts.unschedulableRetryMs ?? 60_000,
   };
   const propagationDeps: PropagationDeps = {
@@ -232,24 +220,52 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
       await client.patch(ref, ns, name, { metadata: { labels } }, 'merge');
     },
   };
-  const gauges = setInterval(() => {
-    metrics.pending.set(unschedulable.size);
+  const scaleOut = createScaleOutController({
+    settings: config.scaleOut,
+    pending,
+    snapshot: () => cache.snapshot(mcs.lister.list()),
+    eventObject: async () => {
+      const lease = await client.get<KubeObject>(leaseResource, SystemNamespace, SchedulerLeaseName).catch(() => undefined);
+      return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: SchedulerLeaseName, namespace: SystemNamespace, uid: lease?.metadata.uid } };
+    },
+    recorder,
+    metrics,
+    logger: log,
+    now,
+  });
+  const tick = () => {
     metrics.queueDepth.set(scheduling.len());
-    for (const c of cache.snapshot(mcs.lister.list())) metrics.freeSlots.set({ cluster: c.name }, Number.isFinite(c.freeSlots) ? c.freeSlots : -1);
-  }, 1000);
+    metrics.assumed.set(cache.assumedCount());
+    for (const g of [metrics.freeSlots, metrics.placed, metrics.capacity, metrics.clusterReady]) g.reset();
+    for (const c of cache.snapshot(mcs.lister.list())) {
+      metrics.freeSlots.set({ cluster: c.name }, Number.isFinite(c.freeSlots) ? c.freeSlots : -1);
+      metrics.placed.set({ cluster: c.name }, c.placed);
+      metrics.capacity.set({ cluster: c.name }, Number.isFinite(c.capacity) ? c.capacity : -1);
+      metrics.clusterReady.set({ cluster: c.name }, c.ready ? 1 : 0);
+    }
+    void scaleOut.tick()?.catch((err) => log.warn({ err }, 'scale-out signal failed'));
+  };
+  const gauges = setInterval(tick, 1000);
+  tick();
   const quiet = (name: string) => ({ signal, logger: log, name, successLogLevel: 'debug' as const });
   try {
     await Promise.all([
       scheduling.runWorkers(opts.workers ?? 4, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
       propagation.runWorkers(2, (key) => reconcilePropagation(propagationDeps, key), quiet('placement-propagation')),
-      health.runWorkers(1, (name) =>
-        reconcileClusterHealth(
-          { managementClusters: mcs.lister, now, heartbeatGraceMs: graceMs, writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c) },
-          name,
-        ), quiet('cluster-health')),
+      health.runWorkers(
+        1,
+        (name) =>
+          reconcileClusterHealth(
+            { managementClusters: mcs.lister, now, heartbeatGraceMs: graceMs, writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c) },
+            name,
+          ),
+        quiet('cluster-health'),
+      ),
     ]);
   } finally {
     clearInterval(gauges);
+    for (const g of [metrics.freeSlots, metrics.placed, metrics.capacity, metrics.clusterReady]) g.reset();
+    for (const g of [metrics.pending, metrics.missingSlots, metrics.queueDepth, metrics.assumed]) g.set(0);
     await Promise.all(informers.map((i) => i.stop()));
   }
 }

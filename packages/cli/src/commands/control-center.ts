@@ -16,6 +16,7 @@ export function controlCenterCommand(): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', '6443')
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
+    .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)')
     .option('--token <token>', 'admin bearer token (generated when absent)')
     .option('--no-anonymous', 'reject requests without a bearer token')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
@@ -31,6 +32,7 @@ export function controlCenterCommand(): Command {
         host: o.host,
         port: Number(o.port),
         kubeconfigPath: path.resolve(o.kubeconfig),
+        kubeconfigServer: o.kubeconfigServer,
         adminToken: o.token,
         allowAnonymous: o.anonymous,
         tls: o.tls,

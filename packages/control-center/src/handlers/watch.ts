@@ -20,6 +20,7 @@ import { apiVersionOf, listStored, toVersion } from './object-ops.js';
 import { compileFilter } from './selectors.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
+import { queryBool } from '../pipeline/request-info.js';
 import { storagePrefix } from '../registry/types.js';
 
 /** Tunables of watch streams. */
@@ -61,8 +62,8 @@ export function serveWatch(
   const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   const nameFilter = ri.name; // /watch/namespaces/ns/kind/name (legacy) watches one object
   const rvParam = typeof query.resourceVersion === 'string' ? query.resourceVersion : '';
-  const sendInitial = query.sendInitialEvents === 'true';
-  const bookmarks = query.allowWatchBookmarks === 'true' || query.allowWatchBookmarks === '1';
+  const sendInitial = queryBool(query.sendInitialEvents);
+  const bookmarks = queryBool(query.allowWatchBookmarks);
   let timeoutSeconds = opts.defaultTimeoutSeconds;
   if (query.timeoutSeconds !== undefined) {
     const t = Number(query.timeoutSeconds);

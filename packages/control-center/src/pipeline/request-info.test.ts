@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRequestInfo } from './request-info.js';
+import { queryBool, resolveRequestInfo } from './request-info.js';
 
 describe('resolveRequestInfo', () => {
   it.each([
@@ -12,6 +12,9 @@ describe('resolveRequestInfo', () => {
     { name: 'CR status', input: ['PATCH', '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters/ex/status', {}], want: { verb: 'patch', group: 'hypershift.openshift.io', version: 'v1beta1', namespace: 'clusters', resource: 'hostedclusters', name: 'ex', subresource: 'status' } },
     { name: 'watch query', input: ['GET', '/apis/hypershift.openshift.io/v1beta1/hostedclusters?watch=true', { watch: 'true' }], want: { verb: 'watch', resource: 'hostedclusters', namespace: '' } },
     { name: 'watch prefix', input: ['GET', '/api/v1/watch/namespaces/clusters/secrets', {}], want: { verb: 'watch', resource: 'secrets', namespace: 'clusters' } },
+    { name: 'watch=True (python client)', input: ['GET', '/api/v1/namespaces/clusters/configmaps?watch=True', { watch: 'True' }], want: { verb: 'watch', resource: 'configmaps' } },
+    { name: 'watch=false', input: ['GET', '/api/v1/namespaces/clusters/configmaps?watch=false', { watch: 'false' }], want: { verb: 'list', resource: 'configmaps' } },
+    { name: 'watch=0', input: ['GET', '/api/v1/namespaces/clusters/configmaps?watch=0', { watch: '0' }], want: { verb: 'list', resource: 'configmaps' } },
     { name: 'delete collection', input: ['DELETE', '/api/v1/namespaces/clusters/configmaps', {}], want: { verb: 'deletecollection', resource: 'configmaps' } },
     { name: 'create', input: ['POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', {}], want: { verb: 'create', group: 'controlcenter.hcc.dev', resource: 'managementclusters' } },
   ])('$name', ({ input, want }) => {
@@ -29,5 +32,19 @@ describe('resolveRequestInfo', () => {
     { name: 'group version', input: '/apis/hypershift.openshift.io/v1beta1' },
   ])('non-resource: $name', ({ input }) => {
     expect(resolveRequestInfo('GET', input, {}).isResourceRequest).toBe(false);
+  });
+
+  it.each([
+    { input: undefined, want: false },
+    { input: 'true', want: true },
+    { input: 'True', want: true },
+    { input: '1', want: true },
+    { input: '', want: true },
+    { input: 'false', want: false },
+    { input: 'FALSE', want: false },
+    { input: '0', want: false },
+    { input: ['true', 'false'], want: true },
+  ])('queryBool($input) = $want', ({ input, want }) => {
+    expect(queryBool(input)).toBe(want);
   });
 });

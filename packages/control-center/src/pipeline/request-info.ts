@@ -86,7 +86,7 @@ export function resolveRequestInfo(method: string, url: string, query: Record<st
   info.name = parts[1] ?? '';
   info.subresource = parts[2] ?? '';
 
-  const isWatchQuery = query.watch === 'true' || query.watch === '1' || query.watch === true;
+  const isWatchQuery = queryBool(query.watch);
   switch (method.toUpperCase()) {
     case 'GET':
     case 'HEAD':
@@ -108,4 +108,18 @@ export function resolveRequestInfo(method: string, url: string, query: Record<st
       info.verb = method.toLowerCase();
   }
   return info;
+}
+
+/**
+ * A boolean query parameter as apimachinery decodes one (`watch`, `allowWatchBookmarks`,
+ * `sendInitialEvents`): absent, `0` or `false` in any case is false; anything else, `True` and
+ * the empty string included, is true. Python's client sends `watch=True`.
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/runtime/conversion.go (Convert_Slice_string_To_bool)
+ */
+export function queryBool(v: unknown): boolean {
+  const first = Array.isArray(v) ? v[0] : v;
+  if (first === undefined || first === null || first === false) return false;
+  if (first === true) return true;
+  const s = String(first);
+  return !(s === '0' || s.toLowerCase() === 'false');
 }

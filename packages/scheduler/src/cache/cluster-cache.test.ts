@@ -3,15 +3,16 @@ import type { HostedCluster, ManagementCluster } from '@hcc/crds';
 import { ClusterCache, clusterInfo } from './cluster-cache.js';
 
 const now = Date.parse('2026-11-30T00:00:00Z');
-const mc = (capacity: number, budget: number, hosted: number): ManagementCluster => ({
-  metadata: { name: 'm' },
+const mc = (capacity: number, budget: number, hosted: number, name = 'm'): ManagementCluster => ({
+  metadata: { name },
   spec: { capacity },
   status: { conditions: [{ type: 'Ready', status: 'True' }], lastHeartbeatTime: new Date(now).toISOString(), budget, hostedClusters: hosted },
 });
-const placedHC = (name: string, cluster?: string): HostedCluster => ({
-  metadata: { name, namespace: 'ns', labels: cluster ? { 'controlcenter.hcc.dev/management-cluster': cluster } : {} },
-  spec: {},
-});
+const hcAt = (key: string, cluster: string | undefined, resourceVersion: string): HostedCluster => {
+  const [namespace, name] = key.split('/') as [string, string];
+  return { metadata: { name, namespace, resourceVersion, labels: cluster ? { 'controlcenter.hcc.dev/management-cluster': cluster } : {} }, spec: {} };
+};
+const newCache = (o: { ttlMs?: number; clock?: () => number } = {}) => new ClusterCache({ heartbeatGraceMs: 40_000, assumeTtlMs: o.ttlMs, now: o.clock ?? (() => now) });
 
 describe('clusterInfo free slots', () => {
   it.each([
@@ -21,6 +22,7 @@ describe('clusterInfo free slots', () => {
     { name: 'the cluster reports less room than capacity says', input: { capacity: 10, budget: 1, hosted: 2, placed: 2 }, want: 1 },
     { name: 'capacity lowered below what is placed', input: { capacity: 2, budget: 5, hosted: 3, placed: 3 }, want: 0 },
     { name: 'foreign HostedClusters in the cluster', input: { capacity: 5, budget: 1, hosted: 4, placed: 1 }, want: 1 },
+    { name: 'a report from before a deletion never frees more than capacity allows', input: { capacity: 5, budget: 0, hosted: 5, placed: 4 }, want: 0 },
   ])('$name', ({ input, want }) => {
     expect(clusterInfo(mc(input.capacity, input.budget, input.hosted), input.placed, now, 40_000).freeSlots).toBe(want);
   });
@@ -28,31 +30,105 @@ describe('clusterInfo free slots', () => {
 
 describe('ClusterCache assume/confirm/forget', () => {
   it('reserves until the informer shows the bind, then counts it once', () => {
-    const c = new ClusterCache({ heartbeatGraceMs: 40_000, assumeTtlMs: 30_000, now: () => now });
-    c.assume('ns/a', 'm');
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
     expect(c.placedOn('m')).toBe(1);
-    c.observeHostedCluster('ns/a', placedHC('a')); // stale view without the label: still reserved
+    c.observeHostedCluster('ns/a', hcAt('ns/a', undefined, '1')); // stale view without the label: still reserved
+    c.finishBinding('ns/a');
+    c.observeHostedCluster('ns/a', hcAt('ns/a', undefined, '1')); // a resync of the stale view: still reserved
     expect(c.placedOn('m')).toBe(1);
     expect(c.isAssumed('ns/a')).toBe(true);
-    c.observeHostedCluster('ns/a', placedHC('a', 'm'));
+    c.observeHostedCluster('ns/a', hcAt('ns/a', 'm', '2'));
     expect(c.isAssumed('ns/a')).toBe(false);
     expect(c.placedOn('m')).toBe(1);
   });
 
-  it('forgets a failed bind and expires lost reservations', () => {
-    let t = now;
-    const c = new ClusterCache({ heartbeatGraceMs: 40_000, assumeTtlMs: 1000, now: () => t });
-    c.assume('ns/a', 'm');
-    c.forget('ns/a');
-    expect(c.placedOn('m')).toBe(0);
-    c.assume('ns/b', 'm');
-    t += 1001;
+  it('confirms a bind the informer shows before the PATCH returns', () => {
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
+    c.observeHostedCluster('ns/a', hcAt('ns/a', 'm', '2'));
+    c.finishBinding('ns/a');
+    expect(c.isAssumed('ns/a')).toBe(false);
+    expect(c.placedOn('m')).toBe(1);
+  });
+
+  it('drops the reservation when a newer view shows the label removed after the bind', () => {
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
+    c.finishBinding('ns/a');
+    c.observeHostedCluster('ns/a', hcAt('ns/a', undefined, '3')); // relist collapsed bind + label removal
+    expect(c.isAssumed('ns/a')).toBe(false);
     expect(c.placedOn('m')).toBe(0);
   });
 
+  it('keeps the reservation while the bind is in flight, whatever the informer shows', () => {
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
+    c.observeHostedCluster('ns/a', hcAt('ns/a', undefined, '2')); // a concurrent user edit; the bind will 409
+    expect(c.isAssumed('ns/a')).toBe(true);
+    c.forget('ns/a');
+    expect(c.placedOn('m')).toBe(0);
+  });
+
+  it('drops the reservation when the HostedCluster is gone', () => {
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
+    c.observeHostedCluster('ns/a', undefined);
+    expect(c.placedOn('m')).toBe(0);
+  });
+
+  it('never expires reservations by default', () => {
+    let t = now;
+    const c = newCache({ clock: () => t });
+    c.assume('ns/a', 'm', '1');
+    c.finishBinding('ns/a');
+    t += 24 * 3600_000;
+    expect(c.placedOn('m')).toBe(1);
+  });
+
+  it('expires a finished bind after the TTL when one is set, never one in flight', () => {
+    let t = now;
+    const c = newCache({ ttlMs: 1000, clock: () => t });
+    c.assume('ns/a', 'm', '1');
+    c.assume('ns/b', 'm', '1');
+    c.finishBinding('ns/b');
+    t += 1001;
+    expect(c.isAssumed('ns/a')).toBe(true);
+    expect(c.isAssumed('ns/b')).toBe(false);
+    expect(c.placedOn('m')).toBe(1);
+  });
+
   it('refuses to assume twice (a bug, not user input)', () => {
-    const c = new ClusterCache({ heartbeatGraceMs: 40_000, assumeTtlMs: 1000, now: () => now });
-    c.assume('ns/a', 'm');
-    expect(() => c.assume('ns/a', 'm')).toThrow(/already assumed/);
+    const c = newCache();
+    c.assume('ns/a', 'm', '1');
+    expect(() => c.assume('ns/a', 'm', '1')).toThrow(/already assumed/);
+  });
+});
+
+describe('ClusterCache snapshot', () => {
+  it('counts bound and assumed HostedClusters per cluster, namespace and control-plane namespace', () => {
+    const c = newCache();
+    c.observeHostedCluster('a/b-c', hcAt('a/b-c', 'm1', '1'));
+    c.observeHostedCluster('a/x', hcAt('a/x', 'm1', '1'));
+    c.observeHostedCluster('t/y', hcAt('t/y', 'm2', '1'));
+    c.assume('t/z', 'm1', '1');
+    const [m1, m2] = c.snapshot([mc(10, 10, 0, 'm1'), mc(10, 10, 0, 'm2')]);
+    expect(m1!.placed).toBe(3);
+    expect(m1!.freeSlots).toBe(7);
+    expect(Object.fromEntries(m1!.namespaces)).toEqual({ a: 2, t: 1 });
+    expect([...m1!.controlPlaneNamespaces.keys()].sort()).toEqual(['a-b-c', 'a-x', 't-z']);
+    expect(m2!.placed).toBe(1);
+    c.forget('t/z');
+    c.observeHostedCluster('a/x', undefined);
+    const [m1b] = c.snapshot([mc(10, 10, 0, 'm1')]);
+    expect(m1b!.placed).toBe(1);
+    expect(Object.fromEntries(m1b!.namespaces)).toEqual({ a: 1 });
+    expect([...m1b!.controlPlaneNamespaces.keys()]).toEqual(['a-b-c']);
+  });
+
+  it('a cluster the cache never heard of is empty', () => {
+    const [m] = newCache().snapshot([mc(4, 4, 0, 'new')]);
+    expect(m).toMatchObject({ name: 'new', placed: 0, freeSlots: 4, ready: true });
+    expect(m!.namespaces.size).toBe(0);
   });
 });

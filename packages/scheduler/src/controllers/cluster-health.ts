@@ -1,7 +1,10 @@
 /**
- * Marks a ManagementCluster `Ready=False` (reason `HeartbeatExpired`) when its syncer has not
- * written a heartbeat for longer than the grace period, so it takes no new placements. What it
- * holds stays where it is. The syncer sets `Ready=True` again with its next heartbeat.
+ * Marks a ManagementCluster `Ready=False` (reason `HeartbeatExpired`, `lastTransitionTime` = when
+ * the scheduler noticed) when its syncer has not written a heartbeat for longer than the grace
+ * period, so `kubectl get mc` shows it and it takes no new placements (the Ready filter also
+ * checks the heartbeat age itself, so placements stop at the grace period even before this write
+ * lands). What it holds stays where it is: placements never move on their own. The syncer sets
+ * `Ready=True` again with its next heartbeat. Keys are ManagementCluster names.
  */
 import {
   ConditionReady,
@@ -13,15 +16,21 @@ import {
 } from '@hcc/crds';
 import type { Lister, ReconcileResult } from '@hcc/client';
 
+/** What the reconciler reads and writes. */
 export interface ClusterHealthDeps {
   managementClusters: Lister<ManagementCluster>;
   now: () => Date;
   /** A heartbeat older than this is expired, in milliseconds. */
   heartbeatGraceMs: number;
+  /** Writes status.conditions through the status subresource with a resourceVersion precondition. */
   writeConditions(mc: ManagementCluster, conditions: Condition[]): Promise<void>;
 }
 
-/** Reconciles one ManagementCluster name. */
+/**
+ * Reconciles one ManagementCluster name.
+ * @returns a requeue for when a fresh heartbeat would expire, in milliseconds
+ * @throws ApiError when the write fails (409 on a concurrent heartbeat: requeued, and re-read)
+ */
 export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: string): Promise<ReconcileResult> {
   const mc = deps.managementClusters.get(name);
   if (!mc) return;

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { HostedCluster, ManagementCluster } from '@hcc/crds';
-import { runProfile, unschedulableMessage } from './runtime.js';
+import { defaultNormalizeScore, runProfile, unschedulableMessage } from './runtime.js';
 import { defaultProfile } from '../plugins/registry.js';
 import { clusterInfo } from '../cache/cluster-cache.js';
+import { parseSchedulerConfig } from '../config/config.js';
+import { seededRandom } from './random.js';
+import { Status, type Profile, type ScorePlugin } from './types.js';
+import { hostedCluster, info } from '../testing/fixtures.js';
 
 const now = Date.parse('2026-11-30T00:00:00Z');
 const hc = (platform = 'AWS', annotations: Record<string, string> = {}): HostedCluster => ({
@@ -55,5 +59,115 @@ describe('runProfile with the default profile', () => {
 
   it('reports an empty fleet', () => {
     expect(unschedulableMessage(0, {})).toBe('0/0 management clusters are available: no management clusters are registered.');
+  });
+});
+
+describe('runProfile with the default profile: the newer filters', () => {
+  const ocp = (v: string) => `quay.io/openshift-release-dev/ocp-release:${v}-x86_64`;
+  it.each([
+    {
+      name: 'NoSchedule taint keeps a HostedCluster away',
+      input: { hc: hostedCluster(), clusters: [info('a', { budget: 9, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }), info('b', { budget: 1 })] },
+      want: 'b',
+    },
+    {
+      name: 'PreferNoSchedule taint lowers the score',
+      input: { hc: hostedCluster(), clusters: [info('a', { budget: 9, taints: [{ key: 'maintenance', effect: 'PreferNoSchedule' }] }), info('b', { budget: 2 })] },
+      want: 'b',
+    },
+    {
+      name: 'release support',
+      input: { hc: hostedCluster({ image: ocp('4.14.2') }), clusters: [info('a', { budget: 9, supportedVersions: ['4.16', '4.15'] }), info('b', { budget: 1, supportedVersions: ['4.15', '4.14'] })] },
+      want: 'b',
+    },
+    {
+      name: 'colliding control-plane namespace',
+      input: { hc: hostedCluster({ namespace: 'a-b', name: 'c' }), clusters: [info('a', { budget: 9, placedKeys: ['a/b-c'] }), info('b', { budget: 1 })] },
+      want: 'b',
+    },
+  ])('$name', ({ input, want }) => {
+    const r = runProfile(defaultProfile(), input.hc, input.clusters, () => 0);
+    expect(r.feasible && r.cluster).toBe(want);
+  });
+
+  it('names every reason, most frequent first, and which plugin ruled out how many', () => {
+    const clusters = [
+      info('a', { capacity: 1, hosted: 1 }),
+      info('b', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }),
+      info('c', { supportedVersions: ['4.18'] }),
+      info('d', { capacity: 2, hosted: 2 }),
+      info('e', { ready: false }),
+    ];
+    const r = runProfile(defaultProfile(), hostedCluster({ image: 'quay.io/openshift-release-dev/ocp-release:4.16.1-x86_64' }), clusters, () => 0);
+    expect(r.feasible).toBe(false);
+    if (r.feasible) return;
+    expect(r.message).toBe('0/5 management clusters are available: 2 no budget, 1 had untolerated taint {dedicated: gpu}, 1 not ready, 1 release 4.16 not supported.');
+    expect(r.rejectedBy).toEqual({ Budget: 2, TaintToleration: 1, Ready: 1, ReleaseSupported: 1 });
+  });
+});
+
+describe('runProfile scoring', () => {
+  const constant = (name: string, byCluster: Record<string, number>): ScorePlugin => ({ name, score: (_hc, c) => byCluster[c.name] ?? 0 });
+  const profile = (scores: Profile['scores']): Profile => ({ ...defaultProfile(), scores });
+  const two = [info('a'), info('b')];
+
+  it.each([
+    { name: 'weights multiply', input: profile([{ plugin: constant('X', { a: 60, b: 50 }), weight: 1 }, { plugin: constant('Y', { a: 0, b: 20 }), weight: 1 }]), want: 'b' },
+    { name: 'a heavier weight wins', input: profile([{ plugin: constant('X', { a: 60, b: 50 }), weight: 3 }, { plugin: constant('Y', { a: 0, b: 20 }), weight: 1 }]), want: 'a' },
+    { name: 'scores outside [0, 100] are clamped', input: profile([{ plugin: constant('X', { a: 500, b: 100 }), weight: 1 }, { plugin: constant('Y', { a: -50, b: 1 }), weight: 1 }]), want: 'b' },
+  ])('$name', ({ input, want }) => {
+    const r = runProfile(input, hostedCluster(), two, () => 0);
+    expect(r.feasible && r.cluster).toBe(want);
+  });
+
+  it('runs preScore once per cycle and hands its state to score', () => {
+    let calls = 0;
+    const plugin: ScorePlugin = {
+      name: 'S',
+      preScore: (_hc, feasible, all) => (calls++, { feasible: feasible.length, all: all.length }),
+      score: (_hc, c, state) => (c.name === 'a' ? (state as { all: number }).all : 0),
+    };
+    const r = runProfile(profile([{ plugin, weight: 1 }]), hostedCluster(), [info('a'), info('b'), info('c', { cordon: true })], () => 0);
+    expect(calls).toBe(1);
+    expect(r.feasible && r.scores).toEqual({ a: 3, b: 0 });
+  });
+
+  it('Pack fills the fullest cluster first (a profile from a configuration file)', () => {
+    const cfg = parseSchedulerConfig('profiles: [{name: cost, scores: [{name: Pack, weight: 1}]}]');
+    const r = runProfile(cfg.profiles[0]!, hostedCluster(), [info('a', { capacity: 10, hosted: 2 }), info('b', { capacity: 10, hosted: 7 })], () => 0);
+    expect(r.feasible && r.cluster).toBe('b');
+  });
+
+  it('a seeded source gives the same choices every run', () => {
+    const clusters = [info('a'), info('b'), info('c'), info('d')];
+    const run = () => {
+      const random = seededRandom(42);
+      return Array.from({ length: 20 }, () => {
+        const r = runProfile(defaultProfile(), hostedCluster(), clusters, random);
+        return r.feasible ? r.cluster : '';
+      });
+    };
+    const first = run();
+    expect(run()).toEqual(first);
+    expect(new Set(first).size).toBeGreaterThan(1);
+  });
+
+  it('a filter error counts as its reason', () => {
+    const broken = { name: 'Broken', filter: () => Status.error('internal error') };
+    const r = runProfile({ ...defaultProfile(), filters: [broken] }, hostedCluster(), [info('a')], () => 0);
+    expect(!r.feasible && r.message).toBe('0/1 management clusters are available: 1 internal error.');
+  });
+});
+
+describe('defaultNormalizeScore', () => {
+  it.each([
+    { name: 'relative to the largest', input: { scores: [0, 5, 10], reverse: false }, want: [0, 50, 100] },
+    { name: 'reverse', input: { scores: [0, 5, 10], reverse: true }, want: [100, 50, 0] },
+    { name: 'all equal', input: { scores: [3, 3], reverse: true }, want: [100, 100] },
+    { name: 'all zero', input: { scores: [0, 0], reverse: false }, want: [100, 100] },
+    { name: 'negative values shift', input: { scores: [-10, 0, 10], reverse: false }, want: [0, 50, 100] },
+    { name: 'empty', input: { scores: [], reverse: false }, want: [] },
+  ])('$name', ({ input, want }) => {
+    expect(defaultNormalizeScore(input.scores, input.reverse)).toEqual(want);
   });
 });

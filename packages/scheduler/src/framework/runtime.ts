@@ -39,8 +39,8 @@ export function defaultNormalizeScore(scores: readonly number[], reverse = false
   const max = Math.max(...scores);
   const min = Math.min(...scores, 0);
   const span = max - min;
+  if (scores.every((v) => v === scores[0]) || !Number.isFinite(span)) return scores.map(() => MaxScore);
   return scores.map((v) => {
-    if (span === 0 || !Number.isFinite(span)) return MaxScore;
     const x = ((v - min) / span) * MaxScore;
     return reverse ? MaxScore - x : x;
   });

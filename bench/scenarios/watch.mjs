@@ -1,0 +1,168 @@
+/**
+ * `watch`: W concurrent watchers of hostedclusters (cluster-wide, as informers watch) while a
+ * writer patches HostedClusters at a fixed rate. Each patch stamps the annotation
+ * `bench.hcc.dev/sent` with its send time; delivery latency is the time from that send to the
+ * event's arrival at a watcher (so it includes the write itself: decode, store, fsync, fan-out).
+ *
+ * The watchers run in a child process (bench/lib/watch-client.mjs, raw sockets, no JSON parsing)
+ * so their cost is small and measured; the writer runs in the bench process (open loop: a slow
+ * server does not slow it down). Per W: warm-up, then timed runs; after each run the bench waits
+ * until every watcher got every event (or 15 s pass). Latency is sampled on every watcher for
+ * W ≤ 100 and on every 10th watcher above.
+ *
+ * Target: 1,000 watchers, 500 writes/s, p99 delivery under 100 ms.
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trackChild } from '../lib/cleanup.mjs';
+import { startControlCenter, memoryOf, tempDir, cpuTimeMsOf } from '../lib/procs.mjs';
+import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate } from '../lib/kube.mjs';
+import { fixedRate } from '../lib/load.mjs';
+import { median } from '../lib/stats.mjs';
+import { progress, sleep } from '../lib/progress.mjs';
+import { cpuMeter } from '../lib/measure.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const description = 'W watchers of hostedclusters while writing at a fixed rate: delivery latency, throughput, memory';
+
+/** Starts the watcher child and waits until every watch answered 200. */
+async function startWatchers(scope, ep, count, sampleEvery, rv) {
+  const cfg = {
+    host: ep.host,
+    port: ep.port,
+    tls: ep.tls,
+    ca: ep.ca?.toString(),
+    headers: ep.headers,
+    path: `/apis/hypershift.openshift.io/v1beta1/hostedclusters?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`,
+    count,
+    sampleEvery,
+  };
+  const child = fork(path.join(here, '../lib/watch-client.mjs'), [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  trackChild(child);
+  scope.defer(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const waiters = [];
+  child.on('message', (m) => waiters.shift()?.(m));
+  const next = () => new Promise((resolve) => waiters.push(resolve));
+  const ready = await Promise.race([
+    next(),
+    new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`watch client exited with code ${code}`)))),
+  ]);
+  if (ready.type !== 'ready') throw new Error(`watch client: ${ready.message}`);
+  const ask = async (cmd) => {
+    const p = next();
+    child.send({ cmd });
+    return p;
+  };
+  return { child, ask, stop: () => child.kill('SIGKILL') };
+}
+
+export async function run(ctx) {
+  const dir = tempDir(ctx.scope, 'watch');
+  const cc = await startControlCenter(ctx.scope, { tls: ctx.tls, dir });
+  const ep = endpointOf(cc.kubeconfig);
+  const pool = poolFor(ep, 64);
+  ctx.scope.defer(() => pool.destroy());
+  await ensureNamespace(pool, ep, 'watch');
+  const K = 100;
+  await populate(pool, ep, 16, Array.from({ length: K }, (_, i) => ({ path: HC_PATH('watch'), body: hostedCluster('watch', `hc-${i}`) })));
+
+  const rate = ctx.quick ? 200 : 500;
+  const counts = ctx.quick ? [100, 1000] : [100, 1000];
+  const durationMs = ctx.quick ? 1000 : ctx.durationMs;
+  const runs = ctx.quick ? 1 : ctx.runs;
+  const headers = { ...ep.headers, 'content-type': 'application/merge-patch+json' };
+  const write = (i, sentAt) =>
+    call(pool, ep, 'PATCH', `${HC_PATH('watch')}/hc-${i % K}`, { metadata: { annotations: { 'bench.hcc.dev/sent': sentAt.toFixed(3) } } }, headers['content-type']);
+
+  const rows = [];
+  const data = {};
+  const latencies = [];
+  for (const W of counts) {
+    const sampleEvery = W <= 100 ? 1 : 10;
+    const { resourceVersion } = (await call(pool, ep, 'GET', `${HC_PATH('watch')}?limit=1`)).metadata;
+    progress(`watch: opening ${W} watchers`);
+    const rssBefore = memoryOf(cc.pid).rssBytes;
+    const watchers = await startWatchers(ctx.scope, ep, W, sampleEvery, resourceVersion);
+    const rssOpen = memoryOf(cc.pid).rssBytes;
+    const once = async (label, ms) => {
+      await watchers.ask('reset');
+      const cpu = cpuMeter(cc.pid);
+      const clientCpu0 = cpuTimeMsOf(watchers.child.pid);
+      const t0 = performance.now();
+      const w = await fixedRate({ ratePerSec: rate, durationMs: ms, send: (i, sentAt) => write(i, sentAt) });
+      if (w.failed) throw new Error(`watch: ${w.failed} writes failed; first: ${w.firstError}`);
+      const expected = (w.sent - w.failed) * W;
+      let rep;
+      const drainDeadline = performance.now() + 15_000;
+      for (;;) {
+        rep = await watchers.ask('report');
+        if (rep.events >= expected || performance.now() > drainDeadline) break;
+        await sleep(50);
+      }
+      const elapsedMs = performance.now() - t0;
+      const c = cpu();
+      const r = {
+        writes: w.sent - w.failed,
+        writeRate: w.achievedRate,
+        expectedEvents: expected,
+        events: rep.events,
+        missing: expected - rep.events,
+        deliveredPerSec: (rep.events * 1000) / elapsedMs,
+        drainMs: elapsedMs - ms,
+        p50: rep.latency.p50,
+        p90: rep.latency.p90,
+        p99: rep.latency.p99,
+        max: rep.latency.max,
+        samples: rep.latency.n,
+        closedWatches: rep.closed,
+        serverCpuPct: c.serverCpuPct,
+        watchClientCpuPct: ((cpuTimeMsOf(watchers.child.pid) - clientCpu0) / elapsedMs) * 100,
+        writerCpuPct: c.clientCpuPct,
+        otherCpuPct: Math.max(0, c.otherCpuPct - ((cpuTimeMsOf(watchers.child.pid) - clientCpu0) / elapsedMs) * 100),
+        serverRssBytes: memoryOf(cc.pid).rssBytes,
+      };
+      progress(
+        `watch ${W} watchers ${label}: ${r.writes} writes (${Math.round(r.writeRate)}/s), ${r.events}/${expected} events, ${Math.round(r.deliveredPerSec)} events/s, ` +
+          `p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms (${r.samples} samples); CPU: server ${Math.round(r.serverCpuPct)}%, watchers ${Math.round(r.watchClientCpuPct)}%, writer ${Math.round(r.writerCpuPct)}%, other ${Math.round(r.otherCpuPct)}%` +
+          `${r.closedWatches ? `; ${r.closedWatches} watches closed by the server` : ''}`,
+      );
+      return r;
+    };
+    await once('warm-up', ctx.quick ? 500 : ctx.warmupMs);
+    const results = [];
+    for (let i = 0; i < runs; i++) results.push(await once(`run ${i + 1}/${runs}`, durationMs));
+    await watchers.ask('close').catch(() => {});
+    watchers.stop();
+    await sleep(200);
+    const agg = {
+      rate: median(results.map((r) => r.deliveredPerSec)),
+      p50: median(results.map((r) => r.p50)),
+      p99: median(results.map((r) => r.p99)),
+      missing: results.reduce((a, r) => a + r.missing, 0),
+      closed: Math.max(...results.map((r) => r.closedWatches)),
+      serverRssBytes: Math.max(...results.map((r) => r.serverRssBytes)),
+      rssBeforeBytes: rssBefore,
+      rssWatchersOpenBytes: rssOpen,
+      runs: results,
+    };
+    data[`w${W}`] = agg;
+    const isTarget = W === 1000 && rate === 500;
+    rows.push({
+      case: `${W.toLocaleString('en-US')} watchers, ${rate} writes/s`,
+      rate: agg.rate,
+      unit: 'events/s',
+      p50: agg.p50,
+      p99: agg.p99,
+      vsBaseline: `${Math.round((agg.rate / (rate * W)) * 100)}% of ${(rate * W).toLocaleString('en-US')}/s written`,
+      target: W === 1000 ? 'p99 < 100 ms at 500 writes/s' : '',
+      met: isTarget ? agg.p99 < 100 && agg.missing === 0 && agg.closed === 0 : undefined,
+      note: `server RSS ${Math.round(agg.serverRssBytes / 2 ** 20)} MiB${agg.missing ? `, ${agg.missing} events missing` : ''}${agg.closed ? `, ${agg.closed} watches closed` : ''}`,
+    });
+    rows.push({ case: `${W.toLocaleString('en-US')} watchers: server RSS`, value: agg.serverRssBytes / 2 ** 20, unit: 'MiB', note: `${Math.round(rssBefore / 2 ** 20)} MiB before the watchers` });
+    latencies.push({ label: `${W} watchers, ${rate} writes/s`, p50: agg.p50, p99: agg.p99 });
+  }
+  return { rows, data: { writesPerSec: rate, objects: K, ...data }, latencies };
+}

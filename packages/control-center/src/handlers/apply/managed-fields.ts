@@ -1,0 +1,326 @@
+/**
+ * `metadata.managedFields`: which field manager owns which fields, and how every write that is
+ * not an apply (create, update, patch, status and scale writes) updates it, after
+ * k8s.io/apimachinery/pkg/util/managedfields/internal (FieldManager with its layers: strip meta,
+ * managed-fields updater, build manager info, cap managers).
+ *
+ * Guarantees:
+ * - One entry per manager identity: `manager` + `operation` + `subresource`, and `apiVersion` for
+ *   `Update` entries (an applier keeps one entry across versions). Entries are sorted as upstream
+ *   sorts them: Apply before Update, then by time, manager, apiVersion, subresource.
+ * - An Update takes ownership of every field it added or changed (other managers lose them) and
+ *   every manager loses the fields it removed; its `time` moves only when it took a field.
+ * - Never tracked: apiVersion, kind, metadata.{name, namespace, uid, resourceVersion, generation,
+ *   creationTimestamp, selfLink, managedFields}; `status` on the main resource of a kind with a
+ *   status subresource; `spec` through the status subresource.
+ * - The request's own managedFields replace the stored ones when they decode and are non-empty;
+ *   `[]` or `[{}]` resets them; anything else (or any subresource write) keeps the stored ones.
+ * - At most 10 Update entries: the oldest merge into `ancient-changes` per apiVersion.
+ * @see https://github.com/kubernetes/kubernetes/tree/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal
+ * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/#field-management
+ */
+import type { KubeObject } from '@hcc/crds';
+import type { FieldError } from '../../apierrors/field.js';
+import * as field from '../../apierrors/field.js';
+import type { ResourceInfo } from '../../registry/types.js';
+import { fieldPE, fromFieldsV1, PathSet, toFieldsV1 } from './fieldpath.js';
+import type { FieldType } from './schema.js';
+import { compare, jsonEqual, TypedValueError, type Comparison } from './typed.js';
+
+/** metav1.ManagedFieldsEntry as JSON. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: unknown;
+  subresource?: string;
+}
+
+/** One manager's decoded entry. */
+export interface ManagerFields {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  subresource: string;
+  time?: string;
+  set: PathSet;
+}
+
+/** Decoded managedFields, by manager identity (see {@link managerIdentity}). */
+export type Managed = Map<string, ManagerFields>;
+
+/** Longest accepted `fieldManager`, in bytes. */
+export const FieldManagerMaxLength = 128;
+
+/** The manager recorded when a request names none and sends no User-Agent. */
+export const UnknownManager = 'unknown';
+
+/**
+ * The identity of an entry, as upstream's BuildManagerIdentifier: the JSON of manager, operation,
+ * apiVersion (Update only) and subresource.
+ */
+export function managerIdentity(manager: string, operation: 'Apply' | 'Update', apiVersion: string, subresource: string): string {
+  const id: Record<string, string> = {};
+  if (manager) id.manager = manager;
+  id.operation = operation;
+  if (operation === 'Update' && apiVersion) id.apiVersion = apiVersion;
+  if (subresource) id.subresource = subresource;
+  return JSON.stringify(id);
+}
+
+/**
+ * How conflict messages name a manager: `"kubectl"`, `"x" with subresource "status"`, and
+ * ` using <apiVersion>` for Update entries.
+ */
+export function printManager(m: Pick<ManagerFields, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  let s = JSON.stringify(m.manager);
+  if (m.subresource) s += ` with subresource ${JSON.stringify(m.subresource)}`;
+  if (m.operation === 'Update') s += ` using ${m.apiVersion}`;
+  return s;
+}
+
+/**
+ * Decodes stored or requested managedFields.
+ * @throws Error naming the first invalid entry (bad operation, empty apiVersion, fieldsType other than FieldsV1, malformed FieldsV1)
+ */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed: Managed = new Map();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new Error('managedFields must be a list');
+  entries.forEach((raw: unknown, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`managed fields entry ${i} must be an object`);
+    const e = raw as ManagedFieldsEntry;
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new Error('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new Error('apiVersion must not be empty');
+    if (!e.fieldsType) throw new Error(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    const set = fromFieldsV1(e.fieldsV1);
+    const m: ManagerFields = { manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource ?? '', set };
+    if (e.time) m.time = e.time;
+    managed.set(managerIdentity(m.manager, m.operation, m.apiVersion, m.subresource), m);
+  });
+  return managed;
+}
+
+const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) || 0 : 0);
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Encodes managedFields, sorted as upstream; undefined when no manager owns anything. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  const list = [...managed.values()].filter((m) => !m.set.isEmpty());
+  if (!list.length) return undefined;
+  list.sort(
+    (p, q) =>
+      cmpStr(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      cmpStr(p.manager, q.manager) ||
+      cmpStr(p.apiVersion, q.apiVersion) ||
+      cmpStr(p.subresource, q.subresource),
+  );
+  return list.map((m) => {
+    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+    if (m.time) e.time = m.time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = toFieldsV1(m.set);
+    if (m.subresource) e.subresource = m.subresource;
+    return e;
+  });
+}
+
+/** Fields no manager ever owns (upstream's stripMetaManager). Removed as members only. */
+export const stripSet = PathSet.of(
+  [fieldPE('apiVersion')],
+  [fieldPE('kind')],
+  [fieldPE('metadata')],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => [fieldPE('metadata'), fieldPE(f)]),
+);
+
+const statusSet = PathSet.of([fieldPE('status')]);
+const specSet = PathSet.of([fieldPE('spec')]);
+
+/**
+ * The fields a write through `subresource` may not set, so never owns (the strategy's
+ * GetResetFields): `status` on the main resource of a kind with a status subresource, `spec`
+ * through `status`.
+ */
+export function resetFieldsOf(info: Pick<ResourceInfo, 'subresources'>, subresource: string): PathSet | undefined {
+  if (subresource === 'status') return specSet;
+  if (subresource === '' && info.subresources.status) return statusSet;
+  return undefined;
+}
+
+/** Removes `excluded` (recursively) from every set of a comparison. */
+export function excludeFields(c: Comparison, excluded: PathSet | undefined): Comparison {
+  if (!excluded) return c;
+  return { removed: c.removed.recursiveDifference(excluded), modified: c.modified.recursiveDifference(excluded), added: c.added.recursiveDifference(excluded) };
+}
+
+/** A shallow copy of an object without `metadata.managedFields` (what is compared and merged). */
+export function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _mf, ...metadata } = obj.metadata as KubeObject['metadata'] & { managedFields?: unknown };
+  return { ...obj, metadata } as KubeObject;
+}
+
+/** Whether a request asks to clear managedFields: `[]` or `[{}]`. */
+export function isResetManagedFields(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  if (v.length === 0) return true;
+  if (v.length !== 1 || typeof v[0] !== 'object' || v[0] === null) return false;
+  return Object.values(v[0] as Record<string, unknown>).every((x) => x === undefined || x === null || x === '');
+}
+
+/** Upstream's DefaultMaxUpdateManagers. */
+export const MaxUpdateManagers = 10;
+
+/**
+ * Merges the oldest Update entries into `ancient-changes` buckets (one per apiVersion) until at
+ * most `max` Update entries remain (upstream's capManagersManager).
+ */
+export function capUpdateManagers(managed: Managed, max = MaxUpdateManagers): void {
+  const updaters = [...managed.entries()].filter(([, m]) => m.operation === 'Update');
+  if (updaters.length <= max) return;
+  updaters.sort(([ia, a], [ib, b]) => seconds(a.time) - seconds(b.time) || cmpStr(ia, ib));
+  const firstByVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > max; i++) {
+    const [id, m] = updaters[i]!;
+    const bucket = managerIdentity('ancient-changes', 'Update', m.apiVersion, '');
+    const first = firstByVersion.get(m.apiVersion);
+    if (first === undefined) {
+      firstByVersion.set(m.apiVersion, id);
+      continue;
+    }
+    if (!managed.has(bucket)) {
+      const f = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucket, { ...f, manager: 'ancient-changes', subresource: '' });
+    }
+    const b = managed.get(bucket)!;
+    managed.set(bucket, { ...b, set: m.set.union(b.set), ...(m.time ? { time: m.time } : {}) });
+    managed.delete(id);
+    length--;
+  }
+}
+
+/** What an Update operation needs. */
+export interface UpdateTracking {
+  /** The stored object; undefined on create. */
+  live: KubeObject | undefined;
+  /** The object about to be stored (its managedFields are ignored). */
+  obj: KubeObject;
+  /** `metadata.managedFields` as the request sent them. */
+  requestManagedFields: unknown;
+  /** Stands in for `live` on create: the kind's zero value. */
+  zero: KubeObject;
+  manager: string;
+  /** The request's apiVersion (`group/version`). */
+  apiVersion: string;
+  /** '' for the main resource, else `status` or `scale`. */
+  subresource: string;
+  type: FieldType;
+  reset: PathSet | undefined;
+  /** RFC 3339 time of the write. */
+  now: string;
+}
+
+/**
+ * Computes managedFields after an Update operation: the stored (or requested) entries, with the
+ * manager owning what it added or changed.
+ * @returns the entries to store; undefined when nothing is owned. If the objects cannot be
+ * compared (a map-list item without its key), the stored entries unchanged, as upstream's
+ * UpdateNoErrors does.
+ */
+export function trackUpdate(u: UpdateTracking): ManagedFieldsEntry[] | undefined {
+  const liveEntries = u.live?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
+  let comparison: Comparison;
+  try {
+    comparison = excludeFields(compare(withoutManagedFields(u.live ?? u.zero), withoutManagedFields(u.obj), u.type), u.reset);
+  } catch (e) {
+    if (e instanceof TypedValueError) return liveEntries;
+    throw e;
+  }
+  let managed: Managed | undefined;
+  const req = u.requestManagedFields;
+  if (!u.subresource && req !== undefined && req !== liveEntries && !jsonEqual(req, liveEntries)) {
+    if (isResetManagedFields(req)) managed = new Map();
+    else {
+      try {
+        const decoded = decodeManagedFields(req);
+        if (decoded.size) managed = decoded;
+      } catch {
+        // Invalid managedFields in a request: keep the stored ones.
+      }
+    }
+  }
+  const nothingChanged = comparison.removed.isEmpty() && comparison.modified.isEmpty() && comparison.added.isEmpty();
+  if (!managed && nothingChanged) return liveEntries;
+  if (!managed) {
+    try {
+      managed = decodeManagedFields(liveEntries);
+    } catch {
+      managed = new Map();
+    }
+  }
+  const changed = comparison.modified.union(comparison.added);
+  for (const [id, m] of managed) {
+    const set = m.set.difference(changed).difference(comparison.removed);
+    if (set.isEmpty()) managed.delete(id);
+    else if (set !== m.set) managed.set(id, { ...m, set });
+  }
+  const mine = changed.difference(comparison.removed).difference(stripSet);
+  if (!mine.isEmpty()) {
+    const manager = u.manager || UnknownManager;
+    const id = managerIdentity(manager, 'Update', u.apiVersion, u.subresource);
+    const prev = managed.get(id);
+    managed.set(id, { manager, operation: 'Update', apiVersion: u.apiVersion, subresource: u.subresource, time: u.now, set: prev ? mine.union(prev.set) : mine });
+  }
+  capUpdateManagers(managed);
+  return encodeManagedFields(managed);
+}
+
+/**
+ * The manager name kube-apiserver derives from a User-Agent when a request names none: the part
+ * before the first `/`, printable characters only, at most 128 bytes (`kubectl/v1.35.0 (linux/amd64)`
+ * → `kubectl`).
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/rest.go (prefixFromUserAgent)
+ */
+export function prefixFromUserAgent(userAgent: string): string {
+  const head = userAgent.split('/')[0] ?? '';
+  let out = '';
+  let bytes = 0;
+  for (const ch of head) {
+    if (!isPrint(ch)) continue;
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > FieldManagerMaxLength) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+/** The manager of a non-apply write: `fieldManager` when given, else derived from the User-Agent. */
+export const managerOrUserAgent = (fieldManager: string, userAgent: string): string => fieldManager || prefixFromUserAgent(userAgent);
+
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const isPrint = (ch: string): boolean => printable.test(ch);
+
+/**
+ * Validates a `fieldManager` query parameter: at most 128 bytes of printable characters.
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/v1/validation/validation.go (ValidateFieldManager)
+ */
+export function validateFieldManager(fieldManager: string, fieldPath = 'fieldManager'): FieldError[] {
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager) > FieldManagerMaxLength) errs.push(field.tooLong(fieldPath, fieldManager, FieldManagerMaxLength));
+  let pos = 0;
+  for (const ch of fieldManager) {
+    if (!isPrint(ch)) {
+      const cp = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      errs.push(field.invalid(fieldPath, fieldManager, `invalid character U+${cp} (at position ${pos})`));
+    }
+    pos += Buffer.byteLength(ch);
+  }
+  return errs;
+}

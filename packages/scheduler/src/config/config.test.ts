@@ -1,0 +1,175 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hostedCluster } from '../testing/fixtures.js';
+import { defaultSchedulerConfig, loadSchedulerConfig, parseSchedulerConfig, profileFor, SchedulerConfigError } from './config.js';
+
+const problems = (text: string): string[] => {
+  try {
+    parseSchedulerConfig(text, 'test.yaml');
+  } catch (e) {
+    if (e instanceof SchedulerConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+};
+
+describe('parseSchedulerConfig: valid documents', () => {
+  it('empty text is the default configuration', () => {
+    const c = parseSchedulerConfig('');
+    expect(c.defaultProfile).toBe('default');
+    expect(c.profiles.map((p) => p.name)).toEqual(['default']);
+    expect(c.profiles[0]!.filters.map((f) => f.name)).toEqual([
+      'Ready',
+      'Unschedulable',
+      'PlatformSupported',
+      'ClusterSelector',
+      'TaintToleration',
+      'ReleaseSupported',
+      'ControlPlaneNamespace',
+      'Budget',
+    ]);
+    expect(c.profiles[0]!.scores.map((s) => [s.plugin.name, s.weight])).toEqual([
+      ['MostBudget', 1],
+      ['TaintToleration', 1],
+    ]);
+    expect(c.profiles[0]!.bind.name).toBe('DefaultBinder');
+    expect(c.scaleOut).toEqual({ minIntervalSeconds: 300, debounceSeconds: 10, timeoutSeconds: 30 });
+  });
+
+  it('a full document', () => {
+    const c = parseSchedulerConfig(`
+apiVersion: controlcenter.hcc.dev/v1alpha1
+kind: SchedulerConfiguration
+defaultProfile: spread
+profiles:
+- name: spread
+  filters: [Ready, Budget]
+  scores:
+  - {name: SpreadByLabel, weight: 3}
+  - MostBudget
+  pluginConfig:
+  - {name: SpreadByLabel, args: {topologyKey: example.com/zone}}
+- name: cost
+  scores: [{name: Pack, weight: 1}]
+scaleOut:
+  webhook: http://127.0.0.1:9/scale
+  command: [/bin/true, --flag]
+  minIntervalSeconds: 1
+  debounceSeconds: 0
+`);
+    expect(c.defaultProfile).toBe('spread');
+    expect(c.profiles.map((p) => [p.name, p.filters.map((f) => f.name), p.scores.map((s) => `${s.plugin.name}×${s.weight}`)])).toEqual([
+      ['spread', ['Ready', 'Budget'], ['SpreadByLabel×3', 'MostBudget×1']],
+      ['cost', expect.arrayContaining(['Ready', 'Budget', 'TaintToleration']), ['Pack×1']],
+    ]);
+    expect(c.scaleOut).toEqual({ webhook: 'http://127.0.0.1:9/scale', command: ['/bin/true', '--flag'], minIntervalSeconds: 1, debounceSeconds: 0, timeoutSeconds: 30 });
+    expect(c.effective).toMatchObject({ defaultProfile: 'spread', profiles: [{ name: 'spread', pluginConfig: [{ name: 'SpreadByLabel', args: { topologyKey: 'example.com/zone' } }] }, { name: 'cost' }] });
+  });
+
+  it('JSON works too (YAML is a superset)', () => {
+    expect(parseSchedulerConfig('{"profiles":[{"name":"p","scores":[]}]}').profiles[0]!.scores).toEqual([]);
+  });
+});
+
+describe('parseSchedulerConfig: every problem, with its path', () => {
+  it.each([
+    { name: 'YAML syntax', input: 'profiles: [', want: [expect.stringMatching(/^YAML: /)] },
+    { name: 'not a mapping', input: '- a', want: ['Invalid value: the document must be a mapping'] },
+    { name: 'unknown top-level field', input: 'profile: []', want: ['profile: Unknown field'] },
+    { name: 'wrong kind', input: 'kind: KubeSchedulerConfiguration', want: ['kind: Unsupported value: "KubeSchedulerConfiguration": supported values: "SchedulerConfiguration"'] },
+    { name: 'no profiles', input: 'profiles: []', want: ['profiles: Required value: must list at least one profile'] },
+    {
+      name: 'unknown filter',
+      input: 'profiles: [{filters: [Ready, Readyy, Budget]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.filters\[1\]: Unsupported value: "Readyy": supported values: "Budget", "ClusterSelector", /)],
+    },
+    {
+      name: 'a score plugin as a filter',
+      input: 'profiles: [{filters: [Ready, Budget, Pack]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.filters\[2\]: Unsupported value: "Pack"/)],
+    },
+    {
+      name: 'Budget is required',
+      input: 'profiles: [{filters: [Ready]}]',
+      want: ['profiles[0].filters: Required value: must include "Budget" (without it nothing keeps a management cluster under its capacity)'],
+    },
+    { name: 'Ready is required', input: 'profiles: [{filters: [Budget]}]', want: [expect.stringMatching(/^profiles\[0\]\.filters: Required value: must include "Ready"/)] },
+    { name: 'duplicate filter', input: 'profiles: [{filters: [Ready, Budget, Ready]}]', want: ['profiles[0].filters[2]: Duplicate value: "Ready"'] },
+    {
+      name: 'unknown score',
+      input: 'profiles: [{scores: [{name: Packk}]}]',
+      want: ['profiles[0].scores[0].name: Unsupported value: "Packk": supported values: "LeastAllocated", "MostBudget", "Pack", "SpreadByLabel", "TaintToleration"'],
+    },
+    { name: 'weight 0', input: 'profiles: [{scores: [{name: Pack, weight: 0}]}]', want: ['profiles[0].scores[0].weight: Invalid value: 0: must be an integer from 1 to 100'] },
+    { name: 'fractional weight', input: 'profiles: [{scores: [{name: Pack, weight: 1.5}]}]', want: ['profiles[0].scores[0].weight: Invalid value: 1.5: must be an integer from 1 to 100'] },
+    { name: 'unknown score field', input: 'profiles: [{scores: [{name: Pack, wieght: 2}]}]', want: ['profiles[0].scores[0].wieght: Unknown field'] },
+    { name: 'duplicate profile', input: 'profiles: [{name: a}, {name: a}]', want: ['profiles[1].name: Duplicate value: "a"'] },
+    { name: 'bad profile name', input: 'profiles: [{name: Big_Name}]', want: [expect.stringMatching(/^profiles\[0\]\.name: Invalid value: "Big_Name": must be a DNS label/)] },
+    { name: 'unknown defaultProfile', input: 'defaultProfile: x\nprofiles: [{name: a}]', want: ['defaultProfile: Not found: "x": profiles are "a"'] },
+    {
+      name: 'bad plugin args',
+      input: 'profiles: [{scores: [SpreadByLabel], pluginConfig: [{name: SpreadByLabel, args: {topologyKey: "a b"}}]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.pluginConfig\[0\]\.args: topologyKey: Invalid value: "a b": /)],
+    },
+    {
+      name: 'args for a plugin that takes none',
+      input: 'profiles: [{pluginConfig: [{name: Budget, args: {x: 1}}]}]',
+      want: ['profiles[0].pluginConfig[0].args: x: unknown field (this plugin takes no args)'],
+    },
+    {
+      name: 'args for a plugin not enabled',
+      input: 'profiles: [{pluginConfig: [{name: SpreadByLabel, args: {}}]}]',
+      want: ['profiles[0].pluginConfig: Invalid value: "SpreadByLabel": has args but is not enabled in filters or scores'],
+    },
+    { name: 'webhook not http', input: 'scaleOut: {webhook: "ftp://x"}', want: ['scaleOut.webhook: Invalid value: "ftp://x": must be an http or https URL'] },
+    { name: 'command not argv', input: 'scaleOut: {command: "add-cluster --now"}', want: ['scaleOut.command: Invalid value: "add-cluster --now": must be a non-empty list of strings (argv, no shell)'] },
+    { name: 'interval 0', input: 'scaleOut: {minIntervalSeconds: 0}', want: ['scaleOut.minIntervalSeconds: Invalid value: 0: must be a number > 0'] },
+    {
+      name: 'several problems at once',
+      input: 'profiles: [{filters: [Ready], scores: [{name: Pack, weight: -1}]}]\nscaleOut: {webhookk: x}',
+      want: [
+        'profiles[0].filters: Required value: must include "Budget" (without it nothing keeps a management cluster under its capacity)',
+        'profiles[0].scores[0].weight: Invalid value: -1: must be an integer from 1 to 100',
+        'scaleOut.webhookk: Unknown field',
+      ],
+    },
+  ])('$name', ({ input, want }) => {
+    expect(problems(input)).toEqual(want);
+  });
+
+  it('the error message names the file and lists the problems', () => {
+    expect(() => parseSchedulerConfig('profiles: [{filters: [Ready]}]', 'sched.yaml')).toThrow(/^invalid scheduler configuration sched\.yaml:\n {2}- profiles\[0\]\.filters: Required value/);
+  });
+});
+
+describe('loadSchedulerConfig', () => {
+  it('reads a file, and says which one it could not read', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-sched-cfg-'));
+    try {
+      const file = path.join(dir, 'scheduler.yaml');
+      writeFileSync(file, 'profiles: [{name: only}]\n');
+      expect(loadSchedulerConfig(file).defaultProfile).toBe('only');
+      expect(() => loadSchedulerConfig(path.join(dir, 'missing.yaml'))).toThrow(/invalid scheduler configuration .*missing\.yaml:\n {2}- ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('profileFor', () => {
+  const cfg = parseSchedulerConfig('profiles: [{name: default}, {name: cost, scores: [Pack]}]');
+  it.each([
+    { name: 'no annotation: the default profile', input: {}, want: 'default' },
+    { name: 'annotation names a profile', input: { 'controlcenter.hcc.dev/scheduler-profile': 'cost' }, want: 'cost' },
+    { name: 'unknown profile', input: { 'controlcenter.hcc.dev/scheduler-profile': 'nope' }, want: 'scheduler profile "nope" is not configured (profiles: default, cost)' },
+  ])('$name', ({ input, want }) => {
+    const p = profileFor(cfg, hostedCluster({ annotations: input }));
+    expect(p instanceof Error ? p.message : p.name).toBe(want);
+  });
+
+  it('the built-in defaults have one profile', () => {
+    expect(profileFor(defaultSchedulerConfig(), hostedCluster())).toMatchObject({ name: 'default' });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { Store } from '@hcc/client';
+import type { Condition, ManagementCluster } from '@hcc/crds';
+import { reconcileClusterHealth } from './cluster-health.js';
+
+const now = new Date('2026-11-30T00:00:00Z');
+const mc = (o: { ready?: 'True' | 'False'; heartbeatAgeMs?: number; reason?: string }): ManagementCluster => ({
+  metadata: { name: 'm' },
+  spec: {},
+  status: {
+    conditions: o.ready ? [{ type: 'Ready', status: o.ready, reason: o.reason ?? 'SyncerHeartbeat', lastTransitionTime: '2026-11-29T00:00:00Z' }] : [],
+    lastHeartbeatTime: o.heartbeatAgeMs === undefined ? undefined : new Date(now.getTime() - o.heartbeatAgeMs).toISOString(),
+  },
+});
+
+describe('reconcileClusterHealth', () => {
+  it.each([
+    { name: 'fresh heartbeat: look again when it would expire', input: mc({ ready: 'True', heartbeatAgeMs: 10_000 }), want: { result: { requeueAfterMs: 30_100 }, write: undefined } },
+    {
+      name: 'expired heartbeat: Ready=False, HeartbeatExpired, transition time now',
+      input: mc({ ready: 'True', heartbeatAgeMs: 41_000 }),
+      want: {
+        result: undefined,
+        write: {
+          type: 'Ready',
+          status: 'False',
+          reason: 'HeartbeatExpired',
+          lastTransitionTime: '2026-11-30T00:00:00Z',
+          message: `No heartbeat from the syncer for more than 40s (last: ${new Date(now.getTime() - 41_000).toISOString()}); no new HostedClusters are placed here`,
+        },
+      },
+    },
+    { name: 'never heartbeated but Ready=True: expired', input: mc({ ready: 'True' }), want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired', message: expect.stringContaining('(last: never)') }) } },
+    { name: 'already not ready: nothing to do', input: mc({ ready: 'False', heartbeatAgeMs: 100_000, reason: 'HeartbeatExpired' }), want: { result: undefined, write: undefined } },
+    { name: 'no Ready condition yet: the syncer has not reported', input: mc({ heartbeatAgeMs: 100_000 }), want: { result: undefined, write: undefined } },
+  ])('$name', async ({ input, want }) => {
+    const store = new Store<ManagementCluster>();
+    store.set('m', input);
+    const writes: Condition[][] = [];
+    const result = await reconcileClusterHealth({ managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, writeConditions: async (_mc, c) => void writes.push(c) }, 'm');
+    expect(result).toEqual(want.result);
+    expect(writes[0]?.find((c) => c.type === 'Ready')).toEqual(want.write);
+  });
+
+  it('a deleted cluster finishes quietly', async () => {
+    expect(await reconcileClusterHealth({ managementClusters: new Store(), now: () => now, heartbeatGraceMs: 1, writeConditions: async () => {} }, 'gone')).toBeUndefined();
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { ManagementCluster } from '@hcc/crds';
+import { fleetChangeMayHelp } from './event-handlers.js';
+import { fixedNow, managementCluster } from './testing/fixtures.js';
+
+const base = managementCluster('a', { capacity: 10, hosted: 5 });
+const with_ = (f: (m: ManagementCluster) => void): ManagementCluster => {
+  const m = structuredClone(base);
+  f(m);
+  return m;
+};
+
+describe('fleetChangeMayHelp', () => {
+  it.each([
+    { name: 'a new cluster', input: { old: undefined, cur: base }, want: true },
+    { name: 'a heartbeat that changes nothing', input: { old: base, cur: with_((m) => (m.status!.lastHeartbeatTime = new Date(fixedNow).toISOString())) }, want: false },
+    { name: 'a heartbeat reporting less room', input: { old: base, cur: with_((m) => ((m.status!.budget = 4), (m.status!.hostedClusters = 6))) }, want: false },
+    { name: 'a heartbeat reporting more room', input: { old: base, cur: with_((m) => ((m.status!.budget = 6), (m.status!.hostedClusters = 4))) }, want: true },
+    { name: 'capacity raised', input: { old: base, cur: with_((m) => (m.spec.capacity = 20)) }, want: true },
+    { name: 'uncordoned', input: { old: with_((m) => (m.spec.unschedulable = true)), cur: base }, want: true },
+    { name: 'taints changed', input: { old: base, cur: with_((m) => (m.spec.taints = [{ key: 'k', effect: 'NoSchedule' }])) }, want: true },
+    { name: 'labels changed', input: { old: base, cur: with_((m) => (m.metadata.labels = { region: 'eu' })) }, want: true },
+    { name: 'supported versions changed', input: { old: base, cur: with_((m) => (m.status!.supportedVersions = ['4.18'])) }, want: true },
+    { name: 'Ready again', input: { old: with_((m) => (m.status!.conditions![0]!.status = 'False')), cur: base }, want: true },
+    { name: 'lost (messages of waiting ones change)', input: { old: base, cur: with_((m) => (m.status!.conditions![0]!.status = 'False')) }, want: true },
+  ])('$name', ({ input, want }) => {
+    expect(fleetChangeMayHelp(input.old, input.cur, fixedNow, 40_000)).toBe(want);
+  });
+});

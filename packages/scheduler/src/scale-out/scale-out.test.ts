@@ -1,0 +1,130 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createSchedulerMetrics } from '../metrics.js';
+import { info } from '../testing/fixtures.js';
+import { createScaleOutController } from './scale-out-controller.js';
+import { fleetDemand, notifyWebhook, runCommand, ScaleOutDebouncer, scaleOutMessage, scaleOutRequest, type PendingInfo, type ScaleOutRequest } from './scale-out.js';
+
+const p = (budgetBound: boolean, platform = 'AWS', sinceMs = 0): PendingInfo => ({ budgetBound, platform, sinceMs });
+
+describe('fleetDemand', () => {
+  it.each([
+    { name: 'nothing waits', input: { pending: {}, clusters: [info('a')] }, want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 10, oldestPending: '' } },
+    {
+      name: 'only budget-bound HostedClusters are missing slots',
+      input: { pending: { 'n/a': p(true, 'AWS', 5), 'n/b': p(true, 'KubeVirt', 3), 'n/c': p(false, 'Agent', 1) }, clusters: [info('a', { capacity: 1, hosted: 1 })] },
+      want: { pending: 3, missingSlots: 2, byPlatform: { AWS: 1, KubeVirt: 1 }, freeSlots: 0, oldestPending: 'n/b' },
+    },
+    {
+      name: 'free slots count only clusters that take placements',
+      input: { pending: {}, clusters: [info('a', { capacity: 5, hosted: 1 }), info('b', { cordon: true }), info('c', { ready: false })] },
+      want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 4, oldestPending: '' },
+    },
+  ])('$name', ({ input, want }) => {
+    expect(fleetDemand(new Map(Object.entries(input.pending)), input.clusters)).toEqual({ ...want, managementClusters: input.clusters.length });
+  });
+});
+
+describe('ScaleOutDebouncer', () => {
+  it.each([
+    {
+      name: 'waits for the debounce period, then at most once per interval',
+      input: { debounceSeconds: 2, minIntervalSeconds: 10, steps: [[0, 5], [1000, 5], [2000, 6], [3000, 6], [11_999, 6], [12_000, 7]] },
+      want: [false, false, true, false, false, true],
+    },
+    {
+      name: 'missing slots going back to 0 restart the debounce, not the interval',
+      input: { debounceSeconds: 1, minIntervalSeconds: 5, steps: [[0, 1], [1000, 1], [2000, 0], [3000, 1], [4000, 1], [6000, 1]] },
+      want: [false, true, false, false, false, true],
+    },
+    { name: 'no debounce', input: { debounceSeconds: 0, minIntervalSeconds: 1, steps: [[0, 0], [10, 3], [20, 3]] }, want: [false, true, false] },
+  ])('$name', ({ input, want }) => {
+    const d = new ScaleOutDebouncer(input);
+    expect(input.steps.map(([t, n]) => d.observe(n!, t!))).toEqual(want);
+  });
+});
+
+describe('scaleOutMessage', () => {
+  it('says how many, of which platforms, where', () => {
+    const d = fleetDemand(new Map([['n/a', p(true, 'AWS', 1)], ['n/b', p(true, 'AWS', 2)], ['n/c', p(true, 'KubeVirt', 3)]]), [info('a', { capacity: 1, hosted: 1 })]);
+    expect(scaleOutMessage(d)).toBe(
+      '3 HostedClusters wait for budget: 3 slots missing (2 AWS, 1 KubeVirt) across 1 management clusters with 0 free slots; oldest waiting: n/a. Add a management cluster or raise a capacity.',
+    );
+  });
+});
+
+const body = (): ScaleOutRequest => scaleOutRequest({ pending: 4, missingSlots: 3, byPlatform: { None: 3 }, managementClusters: 2, freeSlots: 0, oldestPending: 'n/a' }, new Date(0));
+
+describe('notifyWebhook', () => {
+  it('POSTs the JSON body; 2xx is success, anything else a failure', async () => {
+    const got: unknown[] = [];
+    let status = 200;
+    const server = createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        got.push({ method: req.method, type: req.headers['content-type'], body: JSON.parse(b) });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/scale`;
+    try {
+      expect(await notifyWebhook(url, body(), 5000)).toEqual({ ok: true, detail: 'HTTP 200' });
+      status = 503;
+      expect(await notifyWebhook(url, body(), 5000)).toEqual({ ok: false, detail: 'HTTP 503' });
+      expect(got[0]).toEqual({ method: 'POST', type: 'application/json', body: { ...body(), apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ScaleOutRequest' } });
+    } finally {
+      server.close();
+    }
+    expect((await notifyWebhook(url, body(), 2000)).ok).toBe(false);
+  });
+});
+
+describe('runCommand', () => {
+  const node = process.execPath;
+  const checks = 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.exit(process.env.HCC_MISSING_SLOTS==="3"&&JSON.parse(s).missingSlots===3&&process.env.HCC_PENDING_HOSTEDCLUSTERS==="4"?0:7))';
+  it.each([
+    { name: 'env and stdin carry the request; exit 0 succeeds', input: { argv: [node, '-e', checks], timeoutMs: 10_000 }, want: { ok: true, detail: 'exit code 0' } },
+    { name: 'non-zero exit fails', input: { argv: [node, '-e', 'process.exit(3)'], timeoutMs: 10_000 }, want: { ok: false, detail: 'exit code 3' } },
+    { name: 'missing binary fails', input: { argv: ['/nonexistent/hcc-scale-out'], timeoutMs: 10_000 }, want: { ok: false, detail: expect.stringContaining('ENOENT') } },
+    { name: 'timeout kills it', input: { argv: [node, '-e', 'setTimeout(()=>{}, 60000)'], timeoutMs: 300 }, want: { ok: false, detail: 'timed out after 300 ms' } },
+  ])('$name', async ({ input, want }) => {
+    expect(await runCommand(input.argv, body(), input.timeoutMs)).toEqual(want);
+  });
+});
+
+describe('the scale-out controller', () => {
+  it('updates the gauges every tick and signals (event, webhook, command) when the debouncer says so', async () => {
+    let t = 0;
+    const pending = new Map<string, PendingInfo>([['n/a', p(true, 'None', 0)], ['n/b', p(false, 'None', 0)]]);
+    const events: string[] = [];
+    const calls: string[] = [];
+    const metrics = createSchedulerMetrics();
+    const c = createScaleOutController({
+      settings: { webhook: 'http://example.invalid/x', command: ['add-cluster'], minIntervalSeconds: 60, debounceSeconds: 5, timeoutSeconds: 1 },
+      pending,
+      snapshot: () => [info('a', { capacity: 1, hosted: 1 })],
+      eventObject: async () => ({ kind: 'Lease', metadata: { name: 'hcc-scheduler', namespace: 'hcc-system' } }),
+      recorder: { event: (obj, type, reason, message) => void events.push(`${obj.kind} ${type} ${reason}: ${message}`) },
+      metrics,
+      logger: pino({ enabled: false }),
+      now: () => new Date(t),
+      webhook: async (url, b) => (calls.push(`webhook ${url} ${b.missingSlots}`), { ok: true, detail: 'HTTP 204' }),
+      command: async (argv, b) => (calls.push(`command ${argv.join(' ')} ${b.missingSlots}`), { ok: false, detail: 'exit code 1' }),
+    });
+    expect(c.tick()).toBeUndefined();
+    expect((await metrics.pending.get()).values[0]!.value).toBe(2);
+    expect((await metrics.missingSlots.get()).values[0]!.value).toBe(1);
+    t = 5000;
+    await c.tick();
+    expect(events).toEqual([expect.stringMatching(/^Lease Warning FleetOutOfBudget: 1 HostedClusters wait for budget: 1 slots missing \(1 None\)/)]);
+    expect(calls.sort()).toEqual(['command add-cluster 1', 'webhook http://example.invalid/x 1']);
+    t = 6000;
+    expect(c.tick()).toBeUndefined();
+    const signals = (await metrics.scaleOutSignals.get()).values.map((v) => `${v.labels.target}/${v.labels.result}=${v.value}`).sort();
+    expect(signals).toEqual(['command/failure=1', 'event/success=1', 'webhook/success=1']);
+  });
+});
