@@ -134,7 +134,6 @@ export async function run(ctx) {
     await once('warm-up', ctx.quick ? 500 : ctx.warmupMs);
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await once(`run ${i + 1}/${runs}`, durationMs));
-    await watchers.ask('close').catch(() => {});
     watchers.stop();
     await sleep(200);
     const agg = {

@@ -119,3 +119,51 @@ export async function startControlCenterProcess(opts: { dir?: string; port?: num
     },
   };
 }
+
+/** A running `hcc scheduler`. */
+export interface SchedulerProcess {
+  /** Base URL of its ops server: `${url}/metrics`, `/healthz`, `/readyz`. */
+  url: string;
+  proc: ChildProcess;
+  output(): string;
+  /** Sends a signal (default SIGKILL) and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGTERM, then SIGKILL after a grace period. */
+  stop(): Promise<void>;
+  /** The value of one unlabelled metric sample line, e.g. `hcc_pending_hostedclusters`, or undefined. */
+  metric(nameWithLabels: string): Promise<number | undefined>;
+}
+
+/** Runs `hcc scheduler` against a control center kubeconfig with extra flags; waits until it serves /metrics. */
+export async function startSchedulerProcess(opts: { kubeconfig: string; args?: string[] }): Promise<SchedulerProcess> {
+  let out = '';
+  const proc = spawn(process.execPath, [hccBin, 'scheduler', '--kubeconfig', opts.kubeconfig, '--metrics-port', '0', ...(opts.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  try {
+    await waitForOutput(proc, /"msg":"scheduler started"/, 30_000, () => out);
+  } catch (e) {
+    await stopProcess(proc);
+    throw e;
+  }
+  const url = /"metrics":"([^"]+)\/metrics"/.exec(out)![1]!;
+  return {
+    url,
+    proc,
+    output: () => out,
+    kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+      proc.kill(signal);
+      await exited;
+    },
+    stop: () => stopProcess(proc),
+    metric: async (name) => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line ? Number(line.slice(name.length + 1)) : undefined;
+    },
+  };
+}

@@ -72,6 +72,19 @@ export interface SchedulerOptions {
   onLeading?: (leading: boolean) => void;
 }
 
+/**
+ * Checks leader-election durations the way client-go does: lease duration > renew deadline >
+ * 1.2 × retry period > 0, all in seconds.
+ * @returns '' when valid, else the problem (for a flag error)
+ */
+export function leaderElectionProblem(d: { leaseDurationSeconds: number; renewDeadlineSeconds: number; retryPeriodSeconds: number }): string {
+  const { leaseDurationSeconds: l, renewDeadlineSeconds: r, retryPeriodSeconds: p } = d;
+  if (!(p > 0)) return `retry period (${p}s) must be greater than 0`;
+  if (!(l > r)) return `lease duration (${l}s) must be greater than the renew deadline (${r}s)`;
+  if (!(r > 1.2 * p)) return `renew deadline (${r}s) must be greater than 1.2 × the retry period (${p}s)`;
+  return '';
+}
+
 /** A running scheduler: readiness for /readyz and its metrics. */
 export interface RunningScheduler {
   metrics: SchedulerMetrics;
@@ -96,10 +109,8 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
     retryPeriodSeconds: opts.retryPeriodSeconds ?? 2,
   };
   if (opts.leaderElect !== false) {
-    const { leaseDurationSeconds: l, renewDeadlineSeconds: r, retryPeriodSeconds: p } = durations;
-    if (!(l > r)) throw new Error(`lease duration (${l}s) must be greater than the renew deadline (${r}s)`);
-    if (!(r > 1.2 * p)) throw new Error(`renew deadline (${r}s) must be greater than 1.2 × the retry period (${p}s)`);
-    if (!(p > 0)) throw new Error('retry period must be greater than 0');
+    const problem = leaderElectionProblem(durations);
+    if (problem) throw new Error(problem);
   }
   const done = (async () => {
     if (opts.leaderElect === false) {

@@ -27,6 +27,8 @@ def check(row):
             out = {"row": row, "ok": True, "detail": ""}
         except ApiException as e:
             out = {"row": row, "ok": False, "detail": "ApiException %s: %s" % (e.status, body_text(e) if e.body else e.reason)}
+        except AssertionError as e:
+            out = {"row": row, "ok": False, "detail": str(e)}
         except Exception as e:  # noqa: BLE001 - every failure is reported, none stops the run
             out = {"row": row, "ok": False, "detail": "%s: %s | %s" % (type(e).__name__, e, traceback.format_exc().splitlines()[-3].strip())}
         print(json.dumps(out), flush=True)
@@ -150,7 +152,7 @@ def _():
         body = json.loads(body_text(e))
         expect(e.status == 415 and body["reason"] == "UnsupportedMediaType", "status %s %s" % (e.status, e.body))
         want = "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"
-        expect(body["message"] == want, "message %r" % body["message"])
+        expect(body["message"] == want, 'server message: got "%s"' % body["message"])
 
 
 @check("update with a stale resourceVersion (409)")

@@ -3,11 +3,18 @@
  * NodePools and ManagementClusters.
  */
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { createLogger } from '../logging.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
+
+/** `--watch-history`: a positive integer. */
+function parseEventCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`must be a positive integer, got "${value}"`);
+  return n;
+}
 
 export function controlCenterCommand(): Command {
   return new Command('control-center')
@@ -23,7 +30,7 @@ export function controlCenterCommand(): Command {
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
-    .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', '100000')
+    .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', parseEventCount, 100_000)
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
@@ -40,7 +47,7 @@ export function controlCenterCommand(): Command {
         crds: o.installCrds ? allCRDs : [],
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
-        historyCapacity: Number(o.watchHistory),
+        historyCapacity: o.watchHistory,
         logger: log,
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });

@@ -1,23 +1,78 @@
 /**
- * `hcc scheduler`: the cluster controller that places HostedClusters on ManagementClusters.
+ * `hcc scheduler`: the cluster controller that places HostedClusters on ManagementClusters, with
+ * the profiles and scale-out signal of an optional configuration file (`--config`) and
+ * client-go-style leader election (`--lease-duration`, `--renew-deadline`, `--retry-period`).
+ * A configuration file that does not validate stops the process before it connects, with every
+ * problem listed on stderr (exit code 1).
  */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { loadKubeconfig, RestClient, serveOps } from '@hcc/client';
-import { runScheduler } from '@hcc/scheduler';
+import {
+  defaultSchedulerConfig,
+  formatSchedulerConfig,
+  leaderElectionProblem,
+  loadSchedulerConfig,
+  runScheduler,
+  SchedulerConfigError,
+  seededRandom,
+  type SchedulerConfig,
+} from '@hcc/scheduler';
 import { createLogger } from '../logging.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
 
+/** Parses a flag value as a number, optionally requiring an integer, within [min, ∞). */
+const number =
+  (what: string, o: { integer?: boolean; min?: number; exclusiveMin?: boolean } = {}) =>
+  (v: string): number => {
+    const n = Number(v);
+    const min = o.min ?? 0;
+    const tooSmall = o.exclusiveMin ? n <= min : n < min;
+    if (v.trim() === '' || !Number.isFinite(n) || tooSmall || (o.integer && !Number.isInteger(n))) {
+      throw new InvalidArgumentError(`${what} must be ${o.integer ? 'an integer' : 'a number'} ${o.exclusiveMin ? '>' : '>='} ${min}`);
+    }
+    return n;
+  };
+
+/** Loads the configuration or exits 1 with its problems. */
+function configOrExit(file: string | undefined): SchedulerConfig {
+  try {
+    return file ? loadSchedulerConfig(file) : defaultSchedulerConfig();
+  } catch (err) {
+    if (!(err instanceof SchedulerConfigError)) throw err;
+    process.stderr.write(`hcc scheduler: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** The `hcc scheduler` command. */
 export function schedulerCommand(): Command {
   return new Command('scheduler')
-    .description('run the scheduler: places each HostedCluster on the management cluster with the most budget')
+    .description('run the scheduler: places each HostedCluster on a management cluster (filters, scores and profiles from --config)')
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
-    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
-    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', '40')
-    .option('--workers <n>', 'concurrent scheduling workers', '4')
+    .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
+    .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', number('--metrics-port', { integer: true }), 0)
+    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', number('--heartbeat-grace', { min: 0, exclusiveMin: true }), 40)
+    .option('--workers <n>', 'concurrent scheduling workers', number('--workers', { integer: true, min: 1 }), 4)
     .option('--no-leader-elect', 'act without leader election (only one replica may run)')
-    .option('--id <identity>', 'identity in the leader election Lease')
+    .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')
+    .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', number('--lease-duration', { integer: true, min: 1 }), 15)
+    .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', number('--renew-deadline', { min: 0, exclusiveMin: true }), 10)
+    .option('--retry-period <seconds>', 'between election attempts and renewals', number('--retry-period', { min: 0, exclusiveMin: true }), 2)
+    .option('--seed <n>', 'seed for the random last tie-break (reproducible placements)', number('--seed', { integer: true }))
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
+      const config = configOrExit(o.config);
+      if (o.printConfig) {
+        process.stdout.write(formatSchedulerConfig(config));
+        return;
+      }
+      const durations = { leaseDurationSeconds: o.leaseDuration, renewDeadlineSeconds: o.renewDeadline, retryPeriodSeconds: o.retryPeriod };
+      const problem = o.leaderElect ? leaderElectionProblem(durations) : '';
+      if (problem) {
+        process.stderr.write(`hcc scheduler: ${problem} (--lease-duration, --renew-deadline, --retry-period)\n`);
+        process.exit(1);
+      }
       const log = createLogger('scheduler', o.logLevel);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
       const ac = new AbortController();
@@ -25,13 +80,16 @@ export function schedulerCommand(): Command {
         client,
         logger: log,
         signal: ac.signal,
+        config,
         leaderElect: o.leaderElect,
         identity: o.id,
-        heartbeatGraceMs: Number(o.heartbeatGrace) * 1000,
-        workers: Number(o.workers),
+        ...durations,
+        heartbeatGraceMs: o.heartbeatGrace * 1000,
+        workers: o.workers,
+        random: o.seed === undefined ? undefined : seededRandom(o.seed),
       });
-      const ops = await serveOps({ port: Number(o.metricsPort), metrics: s.metrics.registry, readiness: s.readiness });
-      log.info({ metrics: `${ops.url}/metrics` }, 'scheduler started');
+      const ops = await serveOps({ port: o.metricsPort, metrics: s.metrics.registry, readiness: s.readiness });
+      log.info({ metrics: `${ops.url}/metrics`, config: o.config ?? '(defaults)', profiles: config.profiles.map((p) => p.name) }, 'scheduler started');
       notifyReady({ type: 'ready', name: 'scheduler', url: ops.url });
       onShutdown(log, async () => {
         ac.abort();

@@ -124,9 +124,15 @@ export const resourceExpired = (message: string): StatusError => make(410, 'Expi
 export const gone = (message: string): StatusError => make(410, 'Gone', message);
 /** 413 RequestEntityTooLarge. */
 export const requestEntityTooLarge = (message: string): StatusError => make(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
-/** 415 UnsupportedMediaType. */
-export const unsupportedMediaType = (contentType: string): StatusError =>
-  make(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf; got ${contentType}`);
+/** Media types a create or update of a built-in kind accepts (custom resources: JSON and YAML only). */
+export const objectMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+/**
+ * 415 UnsupportedMediaType listing what the endpoint accepts, worded like apimachinery's
+ * negotiation error (for a strategic merge patch of a custom resource: json-patch, merge-patch, apply-patch+yaml).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/runtime/serializer/negotiation.go (errUnsupportedMediaType)
+ */
+export const unsupportedMediaType = (accepted: readonly string[] = objectMediaTypes): StatusError =>
+  make(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 /** 404 for a URL that names no resource at all (`the server could not find the requested resource`). */
 export const noResource = (): StatusError => make(404, 'NotFound', 'the server could not find the requested resource', {});
 /** 500 InternalError; the cause goes to the log, not to the client. */

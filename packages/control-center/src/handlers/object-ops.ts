@@ -15,6 +15,8 @@ import type { ResourceInfo, StrategyContext } from '../registry/types.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
 import { validateObjectMeta, type NameRule } from '../registry/validation.js';
 import { namespaces } from '../registry/builtin/namespaces.js';
+import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
+import { typeOf, zeroObject } from './apply/schema.js';
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -105,9 +107,49 @@ function throwIfInvalid(info: ResourceInfo, name: string, errs: field.FieldError
   if (errs.length) throw apierrors.invalid(groupKind(info), name, errs);
 }
 
+/** Who makes a write, for `metadata.managedFields`. */
+export interface FieldManagerRef {
+  /** The manager: the `fieldManager` parameter, or a name derived from the User-Agent. */
+  name: string;
+  /**
+   * `Update`: ownership follows from what the write changed (create, update, patch).
+   * `Apply`: the update function already computed managedFields (server-side apply); they are kept.
+   */
+  operation: 'Update' | 'Apply';
+  /** The subresource the entry records (`scale`); defaults to the write's subresource. */
+  subresource?: string;
+}
+
 /** Options every write takes. */
 export interface WriteOptions {
   dryRun: boolean;
+  /** Records the write in managedFields; absent for the server's own writes (managedFields left as they are). */
+  manager?: FieldManagerRef;
+}
+
+/**
+ * Sets `metadata.managedFields` of the object about to be stored, once the strategy prepared and
+ * validated it: an Update takes ownership of what it changed (from `live`, or the kind's zero value
+ * on create); an Apply keeps what the update function computed (`requested`).
+ */
+function recordManagedFields(info: ResourceInfo, live: KubeObject | undefined, obj: KubeObject, requested: unknown, manager: FieldManagerRef, subresource: string, now: Date): void {
+  const entries =
+    manager.operation === 'Apply'
+      ? requested
+      : trackUpdate({
+          live,
+          obj,
+          requestManagedFields: requested,
+          zero: zeroObject(info),
+          manager: manager.name,
+          apiVersion: apiVersionOf(info.group, info.version),
+          subresource: manager.subresource ?? subresource,
+          type: typeOf(info),
+          reset: resetFieldsOf(info, subresource),
+          now: rfc3339(now),
+        });
+  if (entries === undefined) delete obj.metadata.managedFields;
+  else obj.metadata.managedFields = entries as KubeObject['metadata']['managedFields'];
 }
 
 /**
@@ -125,9 +167,11 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   }
   if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
   if (!m.name && m.generateName) m.name = `${m.generateName}${randomSuffix()}`;
+  const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+  if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   if (info.namespaced) checkNamespace(store, info, namespace);
   const key = storageKey(info, namespace, m.name!);
   if (opts.dryRun) {
@@ -177,6 +221,7 @@ export async function updateObject(
     const obj = fn(cur ? structuredClone(cur) : undefined);
     checkTypeMeta(obj, info);
     const m = obj.metadata;
+    const requestedManagedFields = m.managedFields;
     if (m.name === undefined || m.name === '') m.name = name;
     if (m.name !== name) throw apierrors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
     if (info.namespaced) {
@@ -192,6 +237,7 @@ export async function updateObject(
       resetServerMetadata(obj, ctx.now, info);
       info.strategy.prepareForCreate(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+      if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
       if (info.namespaced) checkNamespace(store, info, namespace);
       created = true;
       result = obj;
@@ -235,6 +281,7 @@ export async function updateObject(
     throwIfInvalid(info, name, errs);
     if (cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
+    if (opts.manager) recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
     // Removing the last finalizer of an object being deleted deletes it.
     if (cur.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
       result = obj;

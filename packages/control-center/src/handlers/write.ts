@@ -4,10 +4,13 @@
  */
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
-import { checkTypeMeta, createObject, deleteObject, updateObject } from './object-ops.js';
+import * as field from '../apierrors/field.js';
+import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
+import { applyConfiguration } from './apply/apply.js';
+import { managerOrUserAgent, validateFieldManager } from './apply/managed-fields.js';
 import { fromScale, toScale } from './scale.js';
 
 /** The result of a write: HTTP status code and body. */
@@ -25,6 +28,35 @@ export function isDryRun(query: Record<string, unknown>): boolean {
   return true;
 }
 
+/** The request's User-Agent, when the server put it on the scope (`userAgent`). */
+const userAgentOf = (scope: RequestScope): string => (scope as RequestScope & { userAgent?: string }).userAgent ?? '';
+
+/** One query parameter as a string ('' when absent). */
+const param = (query: Record<string, unknown>, name: string): string => {
+  const v = query[name];
+  return v === undefined ? '' : String(Array.isArray(v) ? v[0] : v);
+};
+
+/**
+ * The `fieldManager` parameter, validated (at most 128 printable characters).
+ * @throws StatusError 422 naming `fieldManager`, for kind CreateOptions/UpdateOptions/PatchOptions
+ */
+function fieldManagerParam(query: Record<string, unknown>, optionsKind: string): string {
+  const fm = param(query, 'fieldManager');
+  const errs = validateFieldManager(fm);
+  if (errs.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+  return fm;
+}
+
+/** Parses a boolean query parameter as Go's strconv.ParseBool; undefined when absent. */
+function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = param(query, name);
+  if (v === '') return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  throw apierrors.badRequest(`${name}: invalid value ${JSON.stringify(v)}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
 function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' {
   const sub = scope.ri.subresource;
   if (sub === '') return '';
@@ -38,64 +70,95 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
   if (scope.ri.name && scope.ri.resource !== 'namespaces') {
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: scope.info.resource });
   }
+  const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
   const obj = checkTypeMeta(decodeObjectBody(contentType, body), scope.info);
-  const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query) });
+  const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
 }
 
 /** PUT a whole object (main resource or status). */
 export async function handleUpdate(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
+  const manager = managerOrUserAgent(fieldManagerParam(query, 'UpdateOptions'), userAgentOf(scope));
   if (subresource === 'scale') {
     const scale = decodeObjectBody(contentType, body) as KubeObject;
     const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, (cur) => {
       if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       return fromScale(scope.info, cur, scale);
-    }, scope.ctx, { dryRun: isDryRun(query), subresource: '' });
+    }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
   const obj = checkTypeMeta(decodeObjectBody(contentType, body), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
     subresource,
+    manager: { name: manager, operation: 'Update' },
   });
   return { code: res.created ? 201 : 200, body: res.object };
 }
 
-/** PATCH an object (main resource or status) with any patch type. */
+/**
+ * PATCH an object (main resource, status or scale) with any patch type. Server-side apply
+ * (`apply-patch+yaml`) of the main resource or status goes through handlers/apply; on scale it
+ * only merges.
+ */
 export async function handlePatch(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
   const type = patchTypeOf(contentType);
   const patch = decodePatchBody(type, body);
-  if (type === 'apply' && !query.fieldManager) {
-    throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [
-      { type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' },
-    ]);
+  const fieldManager = fieldManagerParam(query, 'PatchOptions');
+  const force = boolParam(query, 'force');
+  if (type === 'apply' && !fieldManager) {
+    throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.required('fieldManager', 'is required for apply patch')]);
   }
+  if (type !== 'apply' && force !== undefined) {
+    throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.forbidden('force', 'may not be specified for non-apply patch')]);
+  }
+  const dryRun = isDryRun(query);
+  const patchRV = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
+  if (type === 'apply' && subresource !== 'scale') {
+    const res = await updateObject(
+      scope.store,
+      scope.info,
+      scope.ri.namespace,
+      scope.ri.name,
+      (current) =>
+        applyConfiguration({
+          info: scope.info,
+          live: current,
+          config: patch,
+          namespace: scope.ri.namespace,
+          name: scope.ri.name,
+          manager: fieldManager,
+          force: force ?? false,
+          subresource,
+          now: rfc3339(scope.ctx.now),
+        }),
+      scope.ctx,
+      { dryRun, subresource, allowCreate: subresource === '', manager: { name: fieldManager, operation: 'Apply' } },
+    );
+    return { code: res.created ? 201 : 200, body: res.object };
+  }
+  const manager = { name: managerOrUserAgent(fieldManager, userAgentOf(scope)), operation: 'Update' as const };
   const res = await updateObject(
     scope.store,
     scope.info,
     scope.ri.namespace,
     scope.ri.name,
     (current) => {
-      if (!current) {
-        if (type !== 'apply') throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
-        const fresh = structuredClone(patch) as KubeObject;
-        return checkTypeMeta(fresh, scope.info);
-      }
+      if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       if (subresource === 'scale') {
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
-        return fromScale(scope.info, current, { ...patchedScale, metadata: { ...patchedScale.metadata, resourceVersion: (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion ?? '' } });
+        return fromScale(scope.info, current, { ...patchedScale, metadata: { ...patchedScale.metadata, resourceVersion: patchRV ?? '' } });
       }
       const patched = applyPatch(type, scope.info, current, patch);
       // A patch that does not name a resourceVersion updates whatever is current.
-      const patchRV = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
       if (typeof patched === 'object' && patched !== null && patched.metadata && !patchRV) patched.metadata.resourceVersion = current.metadata.resourceVersion;
       return patched;
     },
     scope.ctx,
-    { dryRun: isDryRun(query), subresource: subresource === 'scale' ? '' : subresource, allowCreate: type === 'apply' && subresource === '' },
+    { dryRun, subresource: subresource === 'scale' ? '' : subresource, manager: subresource === 'scale' ? { ...manager, subresource: 'scale' } : manager },
   );
   if (subresource === 'scale') return { code: 200, body: toScale(scope.info, res.object) };
   return { code: res.created ? 201 : 200, body: res.object };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOpenAPIV2, encodeOpenAPIV2 } from './v2-protobuf.js';
-import { toV2Schema } from './openapi.js';
+import { OpenAPIBuilder, toV2Schema } from './openapi.js';
+import { builtinSchema } from './builtin-schemas.js';
+import { builtinResources, Registry } from '../registry/registry.js';
 
 describe('encodeOpenAPIV2', () => {
   it('writes gnostic field numbers: `swagger: "2.0"` is field 1', () => {
@@ -119,5 +121,25 @@ describe('toV2Schema (ToStructuralOpenAPIV2)', () => {
     },
   ])('$name', ({ input, want }) => {
     expect(toV2Schema(input)).toEqual(want);
+  });
+});
+
+describe('the /openapi/v2 document', () => {
+  it('describes every built-in kind (old kubectl validates and patches them from it)', () => {
+    for (const r of builtinResources) expect(builtinSchema(r.group, r.version, r.kind), `${r.group}/${r.version}/${r.kind}`).toBeDefined();
+  });
+
+  it('carries the kinds, and PATCH operations with dryRun tagged with their kind (what kubectl 1.20 looks for before `kubectl diff`)', () => {
+    const builder = new OpenAPIBuilder(new Registry());
+    const doc = decodeOpenAPIV2(builder.v2Protobuf()) as {
+      definitions: { additional_properties: { name: string; value: { vendor_extension?: { name: string; value: { yaml: string } }[]; properties?: unknown } }[] };
+      paths: { path: { name: string; value: { patch?: { parameters: { parameter?: { non_body_parameter?: { query_parameter_sub_schema?: { name: string } } } }[]; vendor_extension: { name: string; value: { yaml: string } }[] } } }[] };
+    };
+    const secret = doc.definitions.additional_properties.find((d) => d.name === 'io.k8s.api.core.v1.Secret')!;
+    expect(JSON.parse(secret.value.vendor_extension!.find((e) => e.name === 'x-kubernetes-group-version-kind')!.value.yaml)).toEqual([{ group: '', version: 'v1', kind: 'Secret' }]);
+    expect(secret.value.properties).toBeDefined();
+    const ns = doc.paths.path.find((p) => p.name === '/api/v1/namespaces/{name}')!;
+    expect(JSON.parse(ns.value.patch!.vendor_extension.find((e) => e.name === 'x-kubernetes-group-version-kind')!.value.yaml)).toEqual({ group: '', version: 'v1', kind: 'Namespace' });
+    expect(ns.value.patch!.parameters.map((p) => p.parameter?.non_body_parameter?.query_parameter_sub_schema?.name)).toContain('dryRun');
   });
 });

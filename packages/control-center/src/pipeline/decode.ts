@@ -30,17 +30,8 @@ export function mediaType(contentType: string | undefined): string {
 /** Returns the patch type of a PATCH request, or throws 415. */
 export function patchTypeOf(contentType: string | undefined): PatchType {
   const t = patchTypes[mediaType(contentType)];
-  if (!t) {
-    throw new apierrors.StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
-      reason: 'UnsupportedMediaType',
-      code: 415,
-    });
-  }
+  // kube-apiserver's order for built-in kinds (custom resources leave strategic merge out).
+  if (!t) throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
   return t;
 }
 
@@ -71,7 +62,7 @@ export function decodeObjectBody(contentType: string | undefined, body: Buffer |
   if (mt === 'application/json' || mt === '') return parseJSON(body.toString('utf8'));
   if (mt === 'application/yaml' || mt === 'application/x-yaml' || mt === 'text/yaml') return parseYAML(body.toString('utf8'));
   if (mt === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
-  throw apierrors.unsupportedMediaType(mt);
+  throw apierrors.unsupportedMediaType();
 }
 
 /** Decodes a patch body: JSON for json/merge/strategic, YAML or JSON for apply. */

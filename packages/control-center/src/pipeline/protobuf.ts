@@ -92,7 +92,8 @@ export function decodeProtobuf(body: Buffer): Record<string, unknown> {
   }
   const tm = (env.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const type = kinds[`${tm.apiVersion}/${tm.kind}`];
-  if (!type) throw apierrors.unsupportedMediaType(`application/vnd.kubernetes.protobuf (kind ${tm.apiVersion}/${tm.kind})`);
+  // Only built-in kinds have protobuf; custom resources take JSON and YAML, as in kube-apiserver.
+  if (!type) throw apierrors.unsupportedMediaType(['application/json', 'application/yaml']);
   let msg: Record<string, unknown>;
   try {
     msg = type.toObject(type.decode(env.raw as Uint8Array), { defaults: false, longs: Number, bytes: Buffer, objects: false }) as Record<string, unknown>;

@@ -160,7 +160,7 @@ describe('loadSchedulerConfig', () => {
 
 describe('profileFor', () => {
   const cfg = parseSchedulerConfig('profiles: [{name: default}, {name: cost, scores: [Pack]}]');
-  it.each([
+  it.each<{ name: string; input: Record<string, string>; want: string }>([
     { name: 'no annotation: the default profile', input: {}, want: 'default' },
     { name: 'annotation names a profile', input: { 'controlcenter.hcc.dev/scheduler-profile': 'cost' }, want: 'cost' },
     { name: 'unknown profile', input: { 'controlcenter.hcc.dev/scheduler-profile': 'nope' }, want: 'scheduler profile "nope" is not configured (profiles: default, cost)' },

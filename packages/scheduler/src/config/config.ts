@@ -30,7 +30,7 @@
  * annotation `controlcenter.hcc.dev/scheduler-profile`.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { HostedCluster } from '@hcc/crds';
 import { isBindPlugin, isFilterPlugin, isScorePlugin, type Plugin, type Profile } from '../framework/types.js';
 import { ArgsError } from '../plugins/args.js';
@@ -322,3 +322,6 @@ export function profileFor(config: Pick<SchedulerConfig, 'profiles' | 'defaultPr
   const pr = config.profiles.find((x) => x.name === want);
   return pr ?? new Error(`scheduler profile "${want}" is not configured (profiles: ${config.profiles.map((x) => x.name).join(', ')})`);
 }
+
+/** The effective configuration as YAML (for `hcc scheduler --print-config`). */
+export const formatSchedulerConfig = (config: SchedulerConfig): string => toYaml(config.effective);

@@ -111,22 +111,16 @@ const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   const list = [...managed.values()].filter((m) => !m.set.isEmpty());
   if (!list.length) return undefined;
-  list.sort(
-    (p, q) =>
-      cmpStr(p.operation, q.operation) ||
-      seconds(p.time) - seconds(q.time) ||
-      cmpStr(p.manager, q.manager) ||
-      cmpStr(p.apiVersion, q.apiVersion) ||
-      cmpStr(p.subresource, q.subresource),
+  return sortEntries(
+    list.map((m) => {
+      const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+      if (m.time) e.time = m.time;
+      e.fieldsType = 'FieldsV1';
+      e.fieldsV1 = toFieldsV1(m.set);
+      if (m.subresource) e.subresource = m.subresource;
+      return e;
+    }),
   );
-  return list.map((m) => {
-    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
-    if (m.time) e.time = m.time;
-    e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = toFieldsV1(m.set);
-    if (m.subresource) e.subresource = m.subresource;
-    return e;
-  });
 }
 
 /** Fields no manager ever owns (upstream's stripMetaManager). Removed as members only. */
@@ -257,13 +251,121 @@ export function trackUpdate(u: UpdateTracking): ManagedFieldsEntry[] | undefined
   }
   const nothingChanged = comparison.removed.isEmpty() && comparison.modified.isEmpty() && comparison.added.isEmpty();
   if (!managed && nothingChanged) return liveEntries;
+  const updater = { manager: u.manager || UnknownManager, operation: 'Update' as const, apiVersion: u.apiVersion, subresource: u.subresource };
   if (!managed) {
+    const fast = updateEntries(liveEntries, comparison, updater, u.now);
+    if (fast !== SLOW) return fast;
     try {
       managed = decodeManagedFields(liveEntries);
     } catch {
       managed = new Map();
     }
   }
+  updateManaged(managed, comparison, updater, u.now);
+  capUpdateManagers(managed);
+  return encodeManagedFields(managed);
+}
+
+/** {@link updateEntries} could not take the fast path. */
+export const SLOW = Symbol('slow');
+
+/** Whether a raw FieldsV1 node marks its path as a member: `{}` or `{".": {}, ...}`. */
+const isMemberNode = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  for (const k in v) return k === '.' || '.' in v;
+  return true;
+};
+
+/** Whether any member of `set` is a member of the raw FieldsV1 object. */
+function intersectsRaw(raw: Record<string, unknown>, set: PathSet): boolean {
+  for (const k of set.members.keys()) if (isMemberNode(raw[k])) return true;
+  for (const [k, c] of set.children) {
+    const sub = raw[k];
+    if (typeof sub === 'object' && sub !== null && intersectsRaw(sub as Record<string, unknown>, c.set)) return true;
+  }
+  return false;
+}
+
+/** Whether every member of `set` is a member of the raw FieldsV1 object. */
+function containsAllRaw(raw: Record<string, unknown>, set: PathSet): boolean {
+  for (const k of set.members.keys()) if (!isMemberNode(raw[k])) return false;
+  for (const [k, c] of set.children) {
+    const sub = raw[k];
+    if (c.set.isEmpty()) continue;
+    if (typeof sub !== 'object' || sub === null || !containsAllRaw(sub as Record<string, unknown>, c.set)) return false;
+  }
+  return true;
+}
+
+const sortEntries = (list: ManagedFieldsEntry[]): ManagedFieldsEntry[] =>
+  list.sort(
+    (p, q) =>
+      cmpStr(p.operation ?? '', q.operation ?? '') ||
+      seconds(p.time) - seconds(q.time) ||
+      cmpStr(p.manager ?? '', q.manager ?? '') ||
+      cmpStr(p.apiVersion ?? '', q.apiVersion ?? '') ||
+      cmpStr(p.subresource ?? '', q.subresource ?? ''),
+  );
+
+/**
+ * {@link updateManaged} on stored (canonically encoded) entries without decoding the ones the
+ * update does not touch: the common case of a manager changing fields it already owns costs a
+ * few lookups. Returns SLOW when the entries need the general path (malformed entries, or more
+ * than {@link MaxUpdateManagers} updaters).
+ */
+export function updateEntries(entries: ManagedFieldsEntry[] | undefined, comparison: Comparison, updater: Omit<ManagerFields, 'set' | 'time'>, now: string): ManagedFieldsEntry[] | undefined | typeof SLOW {
+  const list = entries ?? [];
+  if (!Array.isArray(list)) return SLOW;
+  const changed = comparison.modified.union(comparison.added);
+  const touched = changed.union(comparison.removed);
+  const mine = changed.difference(comparison.removed).difference(stripSet);
+  const out: ManagedFieldsEntry[] = [];
+  let updaters = 0;
+  let selfDone = mine.isEmpty();
+  for (const e of list) {
+    if (typeof e !== 'object' || e === null || (e.operation !== 'Apply' && e.operation !== 'Update') || !e.apiVersion || e.fieldsType !== 'FieldsV1') return SLOW;
+    const raw = (e.fieldsV1 ?? {}) as Record<string, unknown>;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return SLOW;
+    if (e.operation === 'Update') updaters++;
+    const isSelf = !selfDone && e.operation === 'Update' && (e.manager ?? '') === updater.manager && e.apiVersion === updater.apiVersion && (e.subresource ?? '') === updater.subresource;
+    if (isSelf && containsAllRaw(raw, mine) && !intersectsRaw(raw, comparison.removed)) {
+      // Already owns everything it changed: only the time moves.
+      out.push({ ...e, time: now });
+      selfDone = true;
+      continue;
+    }
+    if (!isSelf && !intersectsRaw(raw, touched)) {
+      out.push(e);
+      continue;
+    }
+    let set: PathSet;
+    try {
+      set = fromFieldsV1(raw).difference(changed).difference(comparison.removed);
+    } catch {
+      return SLOW;
+    }
+    if (isSelf) {
+      out.push({ ...e, time: now, fieldsV1: toFieldsV1(set.union(mine)) });
+      selfDone = true;
+    } else if (!set.isEmpty()) out.push({ ...e, fieldsV1: toFieldsV1(set) });
+  }
+  if (!selfDone) {
+    updaters++;
+    const e: ManagedFieldsEntry = { manager: updater.manager, operation: 'Update', apiVersion: updater.apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(mine) };
+    if (updater.subresource) e.subresource = updater.subresource;
+    out.push(e);
+  }
+  if (updaters > MaxUpdateManagers) return SLOW;
+  return out.length ? sortEntries(out) : undefined;
+}
+
+/**
+ * Records an Update in decoded managers (mutated): every manager loses the fields the update
+ * changed or removed; the updater gains what it changed (never the strip-set fields) and its time
+ * moves, if it gained anything. structured-merge-diff's `Updater.Update` with upstream's
+ * managed-fields updater around it.
+ */
+export function updateManaged(managed: Managed, comparison: Comparison, updater: Omit<ManagerFields, 'set' | 'time'>, now: string): void {
   const changed = comparison.modified.union(comparison.added);
   for (const [id, m] of managed) {
     const set = m.set.difference(changed).difference(comparison.removed);
@@ -271,14 +373,10 @@ export function trackUpdate(u: UpdateTracking): ManagedFieldsEntry[] | undefined
     else if (set !== m.set) managed.set(id, { ...m, set });
   }
   const mine = changed.difference(comparison.removed).difference(stripSet);
-  if (!mine.isEmpty()) {
-    const manager = u.manager || UnknownManager;
-    const id = managerIdentity(manager, 'Update', u.apiVersion, u.subresource);
-    const prev = managed.get(id);
-    managed.set(id, { manager, operation: 'Update', apiVersion: u.apiVersion, subresource: u.subresource, time: u.now, set: prev ? mine.union(prev.set) : mine });
-  }
-  capUpdateManagers(managed);
-  return encodeManagedFields(managed);
+  if (mine.isEmpty()) return;
+  const id = managerIdentity(updater.manager, 'Update', updater.apiVersion, updater.subresource);
+  const prev = managed.get(id);
+  managed.set(id, { ...updater, operation: 'Update', time: now, set: prev ? mine.union(prev.set) : mine });
 }
 
 /**

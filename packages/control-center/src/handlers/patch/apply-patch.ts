@@ -3,9 +3,8 @@
  * - `json` (RFC 6902) through fast-json-patch;
  * - `merge` (RFC 7386);
  * - `strategic` for built-in kinds (custom resources answer 415, as kube-apiserver does);
- * - `apply` (server-side apply): the applied configuration merged over the live object.
- *   Field ownership (managedFields, conflicts, removal of fields a manager stopped applying) is
- *   not tracked yet: applying never removes fields.
+ * - `apply` on the scale subresource only: the applied Scale merged over the current one. Server-side
+ *   apply of objects (ownership, conflicts, removal) lives in handlers/apply/apply.ts.
  * @see https://kubernetes.io/docs/tasks/manage-kubernetes-objects/update-api-object-kubectl-patch/
  */
 import fjp from 'fast-json-patch';
@@ -18,7 +17,7 @@ import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Server-side apply without ownership: maps merge, everything else replaces, nothing is removed. */
+/** Apply to a Scale (no ownership): maps merge, everything else replaces, nothing is removed. */
 function applyMerge(live: unknown, applied: unknown): unknown {
   if (!isObject(applied) || !isObject(live)) return structuredClone(applied);
   const out: Record<string, unknown> = { ...live };
@@ -55,15 +54,8 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
       return mergePatch(current, patch) as KubeObject;
     case 'strategic':
       if (info.custom) {
-        throw new apierrors.StatusError({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'strategic merge patch is not supported for custom resources; use a JSON merge patch (--type=merge) or a JSON patch (--type=json)',
-          reason: 'UnsupportedMediaType',
-          code: 415,
-        });
+        // As kube-apiserver: custom resources take no strategic merge patch.
+        throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
       }
       if (!isObject(patch)) throw apierrors.badRequest('strategic merge patch must be a JSON object');
       return strategicMergePatch(current, patch, patchMetaFor(info.kind)) as KubeObject;

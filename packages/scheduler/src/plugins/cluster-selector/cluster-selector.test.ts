@@ -5,7 +5,7 @@ import { clusterSelector, ErrReasonBadSelector, ErrReasonSelectorMismatch } from
 const sel = (s: string) => ({ 'controlcenter.hcc.dev/management-cluster-selector': s });
 
 describe('ClusterSelector filter', () => {
-  it.each([
+  it.each<{ name: string; input: { annotations: Record<string, string>; labels: Record<string, string> }; want: string[] }>([
     { name: 'no annotation', input: { annotations: {}, labels: {} }, want: [] },
     { name: 'blank annotation', input: { annotations: sel('  '), labels: {} }, want: [] },
     { name: 'equality matches', input: { annotations: sel('region=eu'), labels: { region: 'eu' } }, want: [] },

@@ -3,7 +3,10 @@ import { hostedCluster, info } from '../../testing/fixtures.js';
 import { ArgsError } from '../args.js';
 import { spreadByLabel, spreadByLabelArgs } from './spread-by-label.js';
 
-const region = (r: string | undefined, placedKeys: string[] = []) => ({ labels: r ? { 'topology.kubernetes.io/region': r } : {}, placedKeys });
+const region = (r: string | undefined, placedKeys: string[] = []): { labels: Record<string, string>; placedKeys: string[] } => ({
+  labels: r ? { 'topology.kubernetes.io/region': r } : {},
+  placedKeys,
+});
 
 describe('SpreadByLabel score', () => {
   it.each([
