@@ -37,10 +37,11 @@ export function tempDir(scope, prefix) {
 /**
  * Spawns `node <script> ...args` with stdout and stderr appended to logFile, and waits until the
  * output matches `ready` (a string or RegExp). Stopped (SIGTERM, then SIGKILL) when scope closes.
+ * `onOutput(text)` sees every piece of output as it arrives.
  * @returns the process, the matched output and a stop function
  * @throws when the process exits or prints nothing matching within timeoutMs
  */
-export async function startProcess(scope, { name, script, args, logFile, ready, timeoutMs = 60_000, env = {}, nodeArgs = [] }) {
+export async function startProcess(scope, { name, script, args, logFile, ready, timeoutMs = 60_000, env = {}, nodeArgs = [], onOutput }) {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   const execArgs = [...nodeArgs];
@@ -54,6 +55,7 @@ export async function startProcess(scope, { name, script, args, logFile, ready, 
   let tail = '';
   const onData = (d) => {
     log.write(d);
+    onOutput?.(d.toString());
     tail = (tail + d.toString()).slice(-256 * 1024);
   };
   proc.stdout.on('data', onData);

@@ -1,0 +1,210 @@
+/**
+ * `e2e`: the whole loop with `hcc up` (control center, scheduler, 3 embedded management clusters
+ * with the hypershift-sim, 3 syncers, all real processes). The bench creates, per HostedCluster,
+ * its pull secret, the HostedCluster and one NodePool in the control center, and watches
+ * (@hcc/client RestClient) the control center and every management cluster:
+ *
+ * - create-to-replicated: from the first create of the set (the secret) until the HostedCluster,
+ *   its NodePool and its secret all exist in the management cluster it was placed on; also
+ *   HostedCluster-only (its create → its copy);
+ * - local-status-to-upstream: from Available=True appearing on the copy in the management
+ *   cluster (written there by the hypershift-sim) until Available=True appears on the virtual
+ *   HostedCluster in the control center (copied up by the syncer);
+ * - total: first create until every HostedCluster is Available in the control center.
+ *
+ * Two ways to create: `burst` (C connections, as fast as the API takes them) and `paced`
+ * (a fixed rate of sets per second). Each run starts a fresh `hcc up`.
+ *
+ * Target: create-to-replicated p99 under 1 s with 3 clusters and 1,000 HostedClusters.
+ */
+import path from 'node:path';
+import { HostedClusterResource, NodePoolResource, SecretResource } from '@hcc/crds';
+import { Scope } from '../lib/cleanup.mjs';
+import { hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf } from '../lib/procs.mjs';
+import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, nodePool, NP_PATH, PlacementLabel, poolFor, pullSecret, SECRET_PATH } from '../lib/kube.mjs';
+import { fixedRate } from '../lib/load.mjs';
+import { median, summarize } from '../lib/stats.mjs';
+import { nowMs, progress, waitFor, withTicker } from '../lib/progress.mjs';
+import { clientFor, watchFromNow } from '../lib/watch.mjs';
+
+export const description = 'hcc up with 3 management clusters: create-to-replicated and local-status-to-upstream latency for HostedClusters + NodePools + Secrets';
+
+const NS = 'e2e';
+const isAvailable = (o) => o?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
+
+async function oneRun(ctx, { N, mode, ratePerSec, label }) {
+  const scope = new Scope();
+  try {
+    const clusters = 3;
+    const dir = tempDir(scope, 'e2e');
+    const tUp = nowMs();
+    const up = await startProcess(scope, {
+      name: 'hcc up',
+      script: hccBin,
+      args: ['up', '--state-dir', dir, '--management-clusters', String(clusters), '--capacity', String(Math.ceil((N * 1.2) / clusters) + 10), '--heartbeat-interval', '2', '--available-delay', '1000', '--log-level', 'info'],
+      logFile: path.join(dir, 'up.log'),
+      ready: 'hcc is up',
+      timeoutMs: 180_000,
+    });
+    progress(`e2e ${label}: hcc up in ${((nowMs() - tUp) / 1000).toFixed(1)} s`);
+    const kubeconfig = path.join(dir, 'admin.kubeconfig');
+    const ep = endpointOf(kubeconfig);
+    const C = ctx.connections;
+    const pool = poolFor(ep, C);
+    scope.defer(() => pool.destroy());
+    await ensureNamespace(pool, ep, NS);
+
+    // Watches: the control center, and each management cluster.
+    const upstream = clientFor(scope, kubeconfig);
+    const t = { setStart: new Map(), hcSent: new Map(), hcDown: new Map(), npDown: new Map(), secretDown: new Map(), localAvail: new Map(), upAvail: new Map(), placed: new Map() };
+    const watches = [];
+    watches.push(
+      await watchFromNow(scope, upstream, HostedClusterResource, { namespace: NS }, (ev, at) => {
+        const n = ev.object?.metadata?.name;
+        if (!n || ev.type === 'BOOKMARK') return;
+        const c = ev.object.metadata.labels?.[PlacementLabel];
+        if (c && !t.placed.has(n)) t.placed.set(n, c);
+        if (isAvailable(ev.object) && !t.upAvail.has(n)) t.upAvail.set(n, at);
+      }),
+    );
+    for (let i = 1; i <= clusters; i++) {
+      const down = clientFor(scope, path.join(dir, 'management-clusters', `mgmt-${i}.kubeconfig`));
+      const first = (m) => (ev, at) => {
+        const n = ev.object?.metadata?.name;
+        if (n && ev.type !== 'BOOKMARK' && ev.type !== 'DELETED' && !m.has(n)) m.set(n, at);
+      };
+      watches.push(
+        await watchFromNow(scope, down, HostedClusterResource, { namespace: NS }, (ev, at) => {
+          const n = ev.object?.metadata?.name;
+          if (!n || ev.type === 'BOOKMARK' || ev.type === 'DELETED') return;
+          if (!t.hcDown.has(n)) t.hcDown.set(n, at);
+          if (isAvailable(ev.object) && !t.localAvail.has(n)) t.localAvail.set(n, at);
+        }),
+      );
+      watches.push(await watchFromNow(scope, down, NodePoolResource, { namespace: NS }, first(t.npDown)));
+      watches.push(await watchFromNow(scope, down, SecretResource, { namespace: NS }, first(t.secretDown)));
+    }
+
+    // Create the sets.
+    const jsonHeaders = { ...ep.headers, 'content-type': 'application/json' };
+    const post = async (p, body) => {
+      const res = await pool.request({ method: 'POST', path: p, headers: jsonHeaders, body: JSON.stringify(body) });
+      const text = await res.body.text();
+      if (res.statusCode !== 201) throw new Error(`POST ${p}: ${res.statusCode} ${text.slice(0, 300)}`);
+    };
+    const createSet = async (i) => {
+      const hc = `hc-${i}`;
+      t.setStart.set(hc, nowMs());
+      await post(SECRET_PATH(NS), pullSecret(NS, `ps-${i}`, 2048));
+      t.hcSent.set(hc, nowMs());
+      await post(HC_PATH(NS), hostedCluster(NS, hc, { pullSecret: `ps-${i}` }));
+      await post(NP_PATH(NS), nodePool(NS, `np-${i}`, hc));
+    };
+    const cpuPids = [up.pid, ...childPidsOf(up.pid)];
+    const cpu0 = cpuPids.map((p) => cpuTimeMsOf(p));
+    const t0 = nowMs();
+    if (mode === 'burst') {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: C }, async () => {
+          while (next < N) await createSet(next++);
+        }),
+      );
+    } else {
+      const r = await fixedRate({ ratePerSec, durationMs: (N / ratePerSec) * 1000, send: (i) => (i < N ? createSet(i) : undefined) });
+      if (r.failed) throw new Error(`e2e: ${r.failed} sets failed; first: ${r.firstError}`);
+    }
+    const tCreated = nowMs();
+    progress(`e2e ${label}: ${N} sets (${N * 3} objects) created in ${((tCreated - t0) / 1000).toFixed(1)} s`);
+
+    const replicated = (n) => t.hcDown.has(n) && t.npDown.has(n.replace('hc-', 'np-')) && t.secretDown.has(n.replace('hc-', 'ps-'));
+    const names = Array.from({ length: N }, (_, i) => `hc-${i}`);
+    const status = () => `e2e ${label}: ${t.placed.size}/${N} placed, ${names.filter(replicated).length}/${N} replicated, ${t.localAvail.size} Available downstream, ${t.upAvail.size} Available upstream`;
+    await withTicker(
+      waitFor('every HostedCluster Available in the control center', () => {
+        for (const w of watches) if (w.error()) throw w.error();
+        return t.upAvail.size >= N;
+      }, 900_000, 50),
+      status,
+      5000,
+    );
+    const tDone = nowMs();
+    const cpuS = (tDone - t0) / 1000;
+    const cpu = cpuPids.map((p, k) => {
+      try {
+        return (cpuTimeMsOf(p) - cpu0[k]) / 10 / cpuS;
+      } catch {
+        return 0;
+      }
+    });
+
+    const setLat = [];
+    const hcLat = [];
+    const upLat = [];
+    for (const n of names) {
+      const np = n.replace('hc-', 'np-');
+      const ps = n.replace('hc-', 'ps-');
+      setLat.push(Math.max(t.hcDown.get(n), t.npDown.get(np), t.secretDown.get(ps)) - t.setStart.get(n));
+      hcLat.push(t.hcDown.get(n) - t.hcSent.get(n));
+      upLat.push(t.upAvail.get(n) - t.localAvail.get(n));
+    }
+    const s = summarize(setLat);
+    const h = summarize(hcLat);
+    const u = summarize(upLat);
+    const perCluster = {};
+    for (const c of t.placed.values()) perCluster[c] = (perCluster[c] ?? 0) + 1;
+    const r = {
+      createS: (tCreated - t0) / 1000,
+      totalS: (tDone - t0) / 1000,
+      p50: s.p50,
+      p99: s.p99,
+      hcP50: h.p50,
+      hcP99: h.p99,
+      upP50: u.p50,
+      upP99: u.p99,
+      perCluster,
+      cpuPct: Object.fromEntries(cpuPids.map((p, k) => [p === up.pid ? 'up' : String(p), Math.round(cpu[k])])),
+    };
+    progress(
+      `e2e ${label}: create→replicated p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (HostedCluster only p99 ${r.hcP99.toFixed(0)} ms); ` +
+        `local status→upstream p50 ${r.upP50.toFixed(0)} ms, p99 ${r.upP99.toFixed(0)} ms; all Available upstream after ${r.totalS.toFixed(1)} s; placed ${JSON.stringify(perCluster)}`,
+    );
+    return r;
+  } finally {
+    await scope.close();
+  }
+}
+
+export async function run(ctx) {
+  const N = ctx.quick ? 100 : 1000;
+  const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
+  const modes = ctx.quick ? [['burst']] : [['burst'], ['paced', 50]];
+  const rows = [];
+  const data = { hostedClusters: N, managementClusters: 3, availableDelayMs: 1000 };
+  const latencies = [];
+  for (const [mode, ratePerSec] of modes) {
+    const how = mode === 'burst' ? `burst (${ctx.connections} conns)` : `paced ${ratePerSec}/s`;
+    const results = [];
+    for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, { N, mode, ratePerSec, label: `${how}, run ${i + 1}/${runs}` }));
+    const m = (k) => median(results.map((r) => r[k]));
+    const agg = { p50: m('p50'), p99: m('p99'), hcP50: m('hcP50'), hcP99: m('hcP99'), upP50: m('upP50'), upP99: m('upP99'), createS: m('createS'), totalS: m('totalS'), runs: results };
+    data[mode] = { ratePerSec, ...agg };
+    const what = `${N.toLocaleString('en-US')} HC+NP+Secret, ${how}`;
+    rows.push({
+      case: `${what}: create → replicated`,
+      value: agg.totalS,
+      unit: 's total',
+      p50: agg.p50,
+      p99: agg.p99,
+      vsBaseline: `created in ${agg.createS.toFixed(1)} s`,
+      target: 'p99 < 1 s',
+      met: N === 1000 ? agg.p99 < 1000 : undefined,
+      note: 'total: first create → all Available upstream',
+    });
+    rows.push({ case: `${what}: HostedCluster create → copy`, p50: agg.hcP50, p99: agg.hcP99 });
+    rows.push({ case: `${what}: local status → upstream`, p50: agg.upP50, p99: agg.upP99 });
+    latencies.push({ label: `${how}: create → replicated`, p50: agg.p50, p99: agg.p99 });
+    latencies.push({ label: `${how}: status → upstream`, p50: agg.upP50, p99: agg.upP99 });
+  }
+  return { rows, data, latencies };
+}
