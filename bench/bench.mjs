@@ -15,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Scope } from './lib/cleanup.mjs';
-import { settings } from './lib/procs.mjs';
+import { otherLoadSampler, settings } from './lib/procs.mjs';
+import { median } from './lib/stats.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
 import { latencySvg, markdownTable, tableRow, textTable } from './lib/report.mjs';
@@ -104,6 +105,14 @@ progress(`hcc bench${opts.quick ? ' --quick' : ''}: ${selected.join(', ')}`);
 progress(`machine: ${machineLine(machine)}`);
 progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : 'plain HTTP (--no-tls)'}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
 
+// A shared machine makes numbers noisy: measure what other processes use before and during the run.
+const before = otherLoadSampler(1000);
+await new Promise((r) => setTimeout(r, 3000));
+const idleLoad = median(before.stop());
+progress(`other processes on this machine: ${Math.round(idleLoad)}% of a core before the run${idleLoad > 20 ? ' — numbers will be noisy; a quiet machine gives steadier ones' : ''}`);
+const load = otherLoadSampler(2000);
+const otherLoad = {};
+
 const table = [];
 const latencies = [];
 const failures = [];
@@ -127,12 +136,20 @@ for (const name of selected) {
     await scope.close();
     active = undefined;
   }
-  progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s`);
+  const samples = load.peek().slice(otherLoad.__n ?? 0);
+  otherLoad.__n = (otherLoad.__n ?? 0) + samples.length;
+  otherLoad[name] = { medianPct: Math.round(median(samples)), maxPct: Math.round(Math.max(0, ...samples)) };
+  progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s (other processes used ${otherLoad[name].medianPct}% of a core, median)`);
   if (interrupted) break;
 }
 
 const totalS = elapsedS();
-const heading = `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; median of ${ctx.runs} runs; total ${totalS.toFixed(0)} s`;
+const allOther = load.stop();
+delete otherLoad.__n;
+const otherMedian = Math.round(median(allOther));
+const heading =
+  `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
+  `median of ${ctx.runs} runs; total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 
@@ -143,6 +160,7 @@ const json = {
   machine,
   settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
   totalSeconds: Math.round(totalS),
+  otherProcessesCpuPct: { beforeRun: Math.round(idleLoad), duringRunMedian: otherMedian, perScenario: otherLoad },
   table,
   failures,
   details: Object.fromEntries(Object.entries(ctx.results).map(([k, v]) => [k, v.data])),

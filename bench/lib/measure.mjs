@@ -54,7 +54,7 @@ export function aggregate(runs) {
  * @returns aggregate() of the timed runs; each run has rate (req/s), p50, p90, p99, p999 (ms), requests, errors
  * @throws when a run has errors (the first error is in the message)
  */
-export async function measureHttp(label, { pool, connections, durationMs, warmupMs, runs, count, warmupCount, next, onBody, onOk, ok, allowErrors = false, serverPid }) {
+export async function measureHttp(label, { pool, connections, durationMs, warmupMs, runs, count, warmupCount, next, onBody, onOk, ok, allowErrors = false, serverPid, runOffset = 0 }) {
   const once = async (run) => {
     const cpu = cpuMeter(serverPid);
     const r = await closedLoop({
@@ -76,10 +76,27 @@ export async function measureHttp(label, { pool, connections, durationMs, warmup
     progress(`${label}: warm-up ${Math.round(w.rate)} req/s`);
   }
   const results = [];
-  for (let run = 0; run < runs; run++) {
+  for (let run = runOffset; run < runOffset + runs; run++) {
     const r = await once(run);
     results.push(r);
-    progress(`${label}: run ${run + 1}/${runs} ${Math.round(r.rate)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: load generator ${Math.round(r.clientCpuPct)}%${r.serverCpuPct !== undefined ? `, server ${Math.round(r.serverCpuPct)}%` : ''}, other processes ${Math.round(r.otherCpuPct)}%`);
+    progress(`${label}: ${runs > 1 ? `run ${run + 1}/${runs} ` : ''}${Math.round(r.rate)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: load generator ${Math.round(r.clientCpuPct)}%${r.serverCpuPct !== undefined ? `, server ${Math.round(r.serverCpuPct)}%` : ''}, other processes ${Math.round(r.otherCpuPct)}%`);
   }
   return aggregate(results);
+}
+
+/**
+ * Measures two HTTP cases in alternation — warm-up of each, then A, B, A, B, ... — so that both
+ * see the same background load on a shared machine, and reports each case's aggregate plus the
+ * median of the per-pair ratios B/A (rate of B over rate of A).
+ */
+export async function measurePaired(a, b, runs) {
+  const ra = [];
+  const rb = [];
+  await measureHttp(a.label, { ...a, runs: 0 });
+  await measureHttp(b.label, { ...b, runs: 0 });
+  for (let r = 0; r < runs; r++) {
+    ra.push((await measureHttp(`${a.label} [pair ${r + 1}/${runs}]`, { ...a, warmupMs: 0, warmupCount: 0, runs: 1, runOffset: r })).runs[0]);
+    rb.push((await measureHttp(`${b.label} [pair ${r + 1}/${runs}]`, { ...b, warmupMs: 0, warmupCount: 0, runs: 1, runOffset: r })).runs[0]);
+  }
+  return { a: aggregate(ra), b: aggregate(rb), ratio: median(rb.map((x, i) => x.rate / ra[i].rate)) };
 }

@@ -4,7 +4,7 @@
  * process's memory and CPU time from /proc (Linux).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,4 +172,64 @@ export function machineBusyMs() {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
   return ((user + nice + system + irq + softirq + (steal ?? 0)) * 1000) / clockTicks;
+}
+
+/**
+ * CPU time (ms) used so far by a process and all its descendants, including descendants that
+ * already exited and were reaped (their time is in the parent's cutime/cstime).
+ */
+export function treeCpuMs(rootPid) {
+  const stats = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(d), { ppid: Number(f[1]), ms: ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / clockTicks });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const children = new Map();
+  for (const [pid, s] of stats) {
+    if (!children.has(s.ppid)) children.set(s.ppid, []);
+    children.get(s.ppid).push(pid);
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    total += stats.get(pid)?.ms ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/**
+ * Samples, every intervalMs, how much CPU the rest of the machine uses besides this process tree
+ * (other users of a shared machine), in % of one core. stop() returns the samples.
+ */
+export function otherLoadSampler(intervalMs = 2000) {
+  const samples = [];
+  let m = machineBusyMs();
+  let t = treeCpuMs(process.pid);
+  let at = performance.now();
+  const timer = setInterval(() => {
+    const m2 = machineBusyMs();
+    const t2 = treeCpuMs(process.pid);
+    const now = performance.now();
+    samples.push(Math.max(0, ((m2 - m - (t2 - t)) / (now - at)) * 100));
+    m = m2;
+    t = t2;
+    at = now;
+  }, intervalMs);
+  timer.unref();
+  return {
+    /** Samples so far (does not stop). */
+    peek: () => [...samples],
+    stop: () => {
+      clearInterval(timer);
+      return samples;
+    },
+  };
 }

@@ -15,6 +15,7 @@ const columns = [
   ['vsBaseline', 'vs baseline'],
   ['target', 'target'],
   ['met', 'met'],
+  ['note', 'notes'],
 ];
 
 /** Groups digits of a rounded number: 15800 → "15,800", 0.123 → "0.123". */

@@ -176,7 +176,7 @@ async function oneRun(ctx, { N, mode, ratePerSec, label }) {
 }
 
 export async function run(ctx) {
-  const N = ctx.quick ? 100 : 1000;
+  const N = ctx.quick ? 50 : 1000;
   const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
   const modes = ctx.quick ? [['burst']] : [['burst'], ['paced', 50]];
   const rows = [];

@@ -3,7 +3,7 @@
  * (pull secrets with ~2 KiB of data, the size of a real registry pull secret). RSS from
  * /proc/<pid>/status, heap from the control center's own /metrics (prom-client's
  * nodejs_heap_size_used_bytes):
- * - after the writes, once the process has been idle for 5 s (steady state), and the peak
+ * - after the writes, once the process has been idle for 5 s (1 s with --quick), and the peak
  *   (VmHWM) during the writes;
  * - after a restart on the same data dir (what a restarted control center holds), with the time
  *   the restart took.
@@ -40,7 +40,7 @@ async function oneRun(ctx, N, label) {
     await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: SECRET_PATH('mem'), body: pullSecret('mem', `ps-${i}`, 2048) })));
     await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: HC_PATH('mem'), body: hostedCluster('mem', `hc-${i}`, { pullSecret: `ps-${i}` }) })));
     const peak = memoryOf(cc.pid).peakRssBytes;
-    await sleep(5000);
+    await sleep(ctx.quick ? 1000 : 5000);
     const steady = memoryOf(cc.pid).rssBytes;
     const heap = await heapUsed(ep, pool);
     await pool.destroy();
@@ -51,7 +51,7 @@ async function oneRun(ctx, N, label) {
     const ep2 = endpointOf(cc2.kubeconfig);
     const pool2 = poolFor(ep2, 1);
     scope.defer(() => pool2.destroy());
-    await sleep(5000);
+    await sleep(ctx.quick ? 1000 : 5000);
     const restarted = memoryOf(cc2.pid).rssBytes;
     const heap2 = await heapUsed(ep2, pool2);
     const r = { emptyRssBytes: empty, rssBytes: steady, peakRssBytes: peak, heapUsedBytes: heap, restartedRssBytes: restarted, restartedHeapUsedBytes: heap2, restartS };
@@ -66,7 +66,7 @@ async function oneRun(ctx, N, label) {
 }
 
 export async function run(ctx) {
-  const N = ctx.quick ? 2000 : 10_000;
+  const N = ctx.quick ? 1000 : 10_000;
   const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, N, `run ${i + 1}/${runs}`));

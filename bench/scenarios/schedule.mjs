@@ -152,8 +152,8 @@ async function oneRun(ctx, { M, N, warmN, label }) {
 }
 
 export async function run(ctx) {
-  const N = ctx.quick ? 1000 : 10_000;
-  const warmN = ctx.quick ? 100 : 500;
+  const N = ctx.quick ? 300 : 10_000;
+  const warmN = ctx.quick ? 50 : 500;
   const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
   const rows = [];
   const data = { hostedClusters: N, warmup: warmN };

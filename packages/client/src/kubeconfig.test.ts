@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKubeconfig, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
+import { inClusterConnection, loadKubeconfig, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -76,7 +76,19 @@ describe('loadKubeconfig', () => {
     { name: 'insecure, no user', input: 'insecure', want: { server: 'http://127.0.0.1:8080', insecureSkipTLSVerify: true } },
   ])('$name', ({ input, want }) => {
     const got = text(loadKubeconfig(join(dir, 'config'), input));
-    expect(Object.fromEntries(Object.entries(got).filter(([, v]) => v !== undefined))).toEqual(want);
+    expect(Object.fromEntries(Object.entries(got).filter(([k, v]) => v !== undefined && k !== 'tokenFile'))).toEqual(want);
+  });
+
+  it('remembers the token file so a rotated token is re-read', () => {
+    expect(loadKubeconfig(join(dir, 'config'), 'files').tokenFile).toBe(join(dir, 'token'));
+  });
+
+  it('reads in-cluster service-account credentials', () => {
+    writeFileSync(join(dir, 'ca.crt'), 'IN CLUSTER CA');
+    writeFileSync(join(dir, 'namespace'), 'hcc-system');
+    const conn = inClusterConnection(dir, { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' });
+    expect({ ...conn, ca: conn.ca?.toString() }).toEqual({ server: 'https://10.96.0.1:443', token: 'file-token', tokenFile: join(dir, 'token'), ca: 'IN CLUSTER CA', namespace: 'hcc-system' });
+    expect(() => inClusterConnection(dir, {})).toThrow(/not running in a Kubernetes pod/);
   });
 
   it.each([
