@@ -233,3 +233,22 @@ export function otherLoadSampler(intervalMs = 2000) {
     },
   };
 }
+
+/**
+ * The bare-fastify baseline server (bench/lib/bare-fastify.mjs) answering `doc` on GET and POST
+ * /obj, with the serving certificate in `pkiDir` (server.key, server.crt, ca.crt) when tls.
+ * @returns the process, and an endpoint like kube.mjs endpointOf() gives
+ */
+export async function startBareFastify(scope, { tls, docFile, pkiDir, logFile }) {
+  const tlsArgs = tls ? [path.join(pkiDir, 'server.key'), path.join(pkiDir, 'server.crt')] : [];
+  const p = await startProcess(scope, {
+    name: 'bare-fastify',
+    script: fileURLToPath(new URL('./bare-fastify.mjs', import.meta.url)),
+    args: [docFile, ...tlsArgs],
+    logFile,
+    ready: /"url":"[^"]+"/,
+  });
+  const url = new URL(JSON.parse(p.matched.split('\n').find((l) => l.includes('"url"'))).url);
+  const ep = { origin: url.origin, tls, host: url.hostname, port: Number(url.port), ca: tls ? readFileSync(path.join(pkiDir, 'ca.crt')) : undefined, headers: { accept: 'application/json' } };
+  return { ...p, ep };
+}

@@ -76,3 +76,13 @@ export const ManagementClusterModes = ['Pull', 'Push'] as const;
 /** Effects a ManagementCluster `spec.taints[]` entry may carry (kube-scheduler's, minus NoExecute). */
 export const ManagementClusterTaintEffects = ['NoSchedule', 'PreferNoSchedule'] as const;
 export type ManagementClusterTaintEffect = (typeof ManagementClusterTaintEffects)[number];
+
+/**
+ * Annotation on a HostedCluster holding a JSON list of Kubernetes-style tolerations
+ * (`[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]`) for
+ * ManagementCluster `spec.taints`.
+ */
+export const AnnotationTolerations = 'controlcenter.hcc.dev/tolerations';
+
+/** Annotation on a HostedCluster naming the scheduler profile that places it (default profile otherwise). */
+export const AnnotationSchedulerProfile = 'controlcenter.hcc.dev/scheduler-profile';

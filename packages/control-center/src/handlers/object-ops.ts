@@ -257,7 +257,8 @@ export async function updateObject(
     // Immutable and server-managed metadata.
     m.uid = cur.metadata.uid;
     m.creationTimestamp = cur.metadata.creationTimestamp;
-    m.generation = cur.metadata.generation;
+    if (cur.metadata.generation === undefined) delete m.generation;
+    else m.generation = cur.metadata.generation;
     if (cur.metadata.deletionTimestamp) {
       m.deletionTimestamp = cur.metadata.deletionTimestamp;
       m.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds;

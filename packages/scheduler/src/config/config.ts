@@ -42,7 +42,8 @@ export const SchedulerConfigAPIVersion = 'controlcenter.hcc.dev/v1alpha1';
 /** `kind` of the configuration file (optional in the file; checked when present). */
 export const SchedulerConfigKind = 'SchedulerConfiguration';
 /** HostedCluster annotation naming the profile that schedules it. */
-export const AnnotationSchedulerProfile = 'controlcenter.hcc.dev/scheduler-profile';
+export { AnnotationSchedulerProfile } from '@hcc/crds';
+import { AnnotationSchedulerProfile } from '@hcc/crds';
 
 /** Where and how often to say that the fleet is out of budget. */
 export interface ScaleOutSettings {

@@ -18,7 +18,8 @@ import { PluginNames } from '../names.js';
 /** Plugin name in configuration files (filters and scores). */
 export const Name = PluginNames.TaintToleration;
 /** HostedCluster annotation holding a JSON list of tolerations. */
-export const AnnotationTolerations = 'controlcenter.hcc.dev/tolerations';
+export { AnnotationTolerations } from '@hcc/crds';
+import { AnnotationTolerations } from '@hcc/crds';
 /** Reason when the annotation is not a valid toleration list. */
 export const ErrReasonBadTolerations = 'invalid tolerations annotation';
 /** Reason, e.g. `had untolerated taint {dedicated: gpu}` (kube-scheduler's wording). */
