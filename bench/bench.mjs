@@ -36,10 +36,11 @@ const usage = `usage: npm run bench [-- options]
   --out DIR               where results go (default bench/results)
   --cpu-prof              run hcc processes with node --cpu-prof; profiles go to <out>/profiles-<timestamp>/
   --keep                  keep temp dirs and logs
+  --wait-quiet MINUTES    first wait (at most MINUTES) until other processes use under 15% of a core for 10 s
 `;
 
 function parseArgs(argv) {
-  const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false };
+  const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false, waitQuietMin: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -59,6 +60,7 @@ function parseArgs(argv) {
     else if (a === '--out') o.out = path.resolve(val());
     else if (a === '--cpu-prof') o.cpuProf = true;
     else if (a === '--keep') o.keep = true;
+    else if (a === '--wait-quiet') o.waitQuietMin = Number(val());
     else if (a === '--help' || a === '-h') {
       process.stdout.write(usage);
       process.exit(0);
@@ -106,6 +108,23 @@ progress(`machine: ${machineLine(machine)}`);
 progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : 'plain HTTP (--no-tls)'}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
 
 // A shared machine makes numbers noisy: measure what other processes use before and during the run.
+if (opts.waitQuietMin > 0) {
+  const sampler = otherLoadSampler(2000);
+  const deadline = Date.now() + opts.waitQuietMin * 60_000;
+  let quietSince;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const last = sampler.peek().at(-1) ?? 100;
+    quietSince = last < 15 ? quietSince ?? Date.now() : undefined;
+    if (quietSince && Date.now() - quietSince >= 10_000) break;
+    if (Date.now() > deadline) {
+      progress(`still busy after ${opts.waitQuietMin} min (other processes ${Math.round(last)}% of a core); running anyway`);
+      break;
+    }
+    progress(`waiting for a quiet machine: other processes use ${Math.round(last)}% of a core`);
+  }
+  sampler.stop();
+}
 const before = otherLoadSampler(1000);
 await new Promise((r) => setTimeout(r, 3000));
 const idleLoad = median(before.stop());

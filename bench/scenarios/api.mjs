@@ -1,22 +1,26 @@
 /**
  * `api`: the control center's request path for HostedClusters, one verb at a time, driven by
- * the same load generator and connection count as the bare-fastify baseline.
+ * the same load generator and connection count as the bare-fastify baseline (the HTTP limit),
+ * which runs here too: its GET and POST runs alternate with the control center's get and create
+ * runs, and the ratios are medians of those pairs, so a busy machine skews both alike.
  *
  * Cases (each: warm-up, then timed runs): create; delete (count-based: run r deletes what create
  * run r made); get (random names among 1,000); list of 1,000 and of 10,000 objects in a namespace,
  * each also with a label selector matching 10% of them; update (PUT of the whole object with a
  * changed annotation, read-modify-write on objects each connection owns); status update (PUT
- * .../status). Then a durability check: creates under load, SIGKILL of the control center,
+ * .../status). Then a durability check on a second control center: creates under load, SIGKILL,
  * restart on the same data dir, and every acknowledged create must be there.
  *
  * Targets: get ≥ 50% of the bare-fastify GET rate; create ≥ 30% of the bare-fastify POST rate,
  * with writes durable before the response.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startControlCenter, killProcess, tempDir } from '../lib/procs.mjs';
+import { startBareFastify, startControlCenter, killProcess, tempDir } from '../lib/procs.mjs';
 import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate } from '../lib/kube.mjs';
 import { closedLoop } from '../lib/load.mjs';
-import { measureHttp } from '../lib/measure.mjs';
+import { measureHttp, measurePaired } from '../lib/measure.mjs';
 import { progress } from '../lib/progress.mjs';
 
 export const description = 'create, get, list (1,000 / 10,000, with and without label selector), update, status update, delete of HostedClusters';
@@ -32,23 +36,44 @@ export async function run(ctx) {
   const pool = poolFor(ep, C);
   ctx.scope.defer(() => pool.destroy());
   const jsonHeaders = { ...ep.headers, 'content-type': 'application/json' };
-  for (const ns of ['create', 'list-1k', 'list-10k', 'update', 'status', 'durable']) await ensureNamespace(pool, ep, ns);
+  for (const ns of ['sample', 'create', 'list-1k', 'list-10k', 'update', 'status']) await ensureNamespace(pool, ep, ns);
   const common = { pool, connections: C, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, runs: ctx.runs, serverPid: cc.pid };
   const results = {};
 
-  // create: unique names; remember what each run made for the delete runs.
+  // The HTTP limit: bare fastify answering the same HostedCluster JSON (as this control center
+  // returns it), with this control center's serving certificate, same load generator and
+  // connections; measured in alternation with the control center's runs.
+  const createBody = JSON.stringify(hostedCluster('sample', 'hc-000001'));
+  await call(pool, ep, 'POST', HC_PATH('sample'), JSON.parse(createBody));
+  const doc = await (await pool.request({ method: 'GET', path: `${HC_PATH('sample')}/hc-000001`, headers: ep.headers })).body.text();
+  const docFile = path.join(dir, 'hostedcluster.json');
+  writeFileSync(docFile, doc);
+  const bare = await startBareFastify(ctx.scope, { tls: ctx.tls, docFile, pkiDir: path.join(dir, 'data', 'pki'), logFile: path.join(dir, 'logs', 'bare-fastify.log') });
+  const barePool = poolFor(bare.ep, C);
+  ctx.scope.defer(() => barePool.destroy());
+  const bareCommon = { pool: barePool, connections: C, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, serverPid: bare.pid };
+  const bareJson = { ...bare.ep.headers, 'content-type': 'application/json' };
+
+  // create (paired with bare POST): unique names; remember what each run made for the delete runs.
   const made = new Map(); // run → names
-  results.create = await measureHttp('api create', {
-    ...common,
-    next: (i, _w, run) => {
-      const name = `r${run + 1}-${i}`;
-      return { method: 'POST', path: HC_PATH('create'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('create', name)), name };
+  const createPair = await measurePaired(
+    { ...bareCommon, label: 'baseline fastify POST', next: () => ({ method: 'POST', path: '/obj', headers: bareJson, body: createBody }) },
+    {
+      ...common,
+      label: 'api create',
+      next: (i, _w, run) => {
+        const name = `r${run + 1}-${i}`;
+        return { method: 'POST', path: HC_PATH('create'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('create', name)), name };
+      },
+      onOk: (req, _i, _w, run) => {
+        if (!made.has(run)) made.set(run, []);
+        made.get(run).push(req.name);
+      },
     },
-    onOk: (req, _i, _w, run) => {
-      if (!made.has(run)) made.set(run, []);
-      made.get(run).push(req.name);
-    },
-  });
+    ctx.runs,
+  );
+  results.barePost = createPair.a;
+  results.create = createPair.b;
 
   // delete: run r deletes what create run r made (the warm-up deletes the warm-up's objects).
   results.delete = await measureHttp('api delete', {
@@ -72,11 +97,19 @@ export async function run(ctx) {
     await populate(pool, ep, C, Array.from({ length: nRmw }, (_, i) => ({ path: HC_PATH(ns), body: hostedCluster(ns, `hc-${i}`) })), (_i, o) => objects[ns].set(o.metadata.name, o));
   }
 
-  // get: random names among the 1,000.
-  results.get = await measureHttp('api get', {
-    ...common,
-    next: () => ({ method: 'GET', path: `${HC_PATH('list-1k')}/hc-${String(Math.floor(Math.random() * 1000)).padStart(5, '0')}`, headers: ep.headers }),
-  });
+  // get (paired with bare GET): random names among the 1,000.
+  const getPair = await measurePaired(
+    { ...bareCommon, label: 'baseline fastify GET', next: () => ({ method: 'GET', path: '/obj', headers: bare.ep.headers }) },
+    {
+      ...common,
+      label: 'api get',
+      next: () => ({ method: 'GET', path: `${HC_PATH('list-1k')}/hc-${String(Math.floor(Math.random() * 1000)).padStart(5, '0')}`, headers: ep.headers }),
+    },
+    ctx.runs,
+  );
+  results.bareGet = getPair.a;
+  results.get = getPair.b;
+  await bare.stop();
 
   // lists: whole namespace, and 10% by label selector; fewer connections (a list of 10,000 takes
   // long enough that 32 in flight only measure queueing).
@@ -130,23 +163,34 @@ export async function run(ctx) {
     }),
   });
 
-  // Durability: creates under load, SIGKILL mid-stream, restart, every acknowledged create present.
+  await pool.destroy();
+  await cc.stop(); // a graceful stop (CPU profiles are written then)
+
+  // Durability, on a control center of its own: creates under load, SIGKILL mid-stream, restart
+  // on the same data dir, and every acknowledged create must be there.
   progress('api: durability check (SIGKILL during creates, restart, count acknowledged creates)');
+  const durDir = tempDir(ctx.scope, 'api-durable');
+  const dcc = await startControlCenter(ctx.scope, { tls: ctx.tls, dir: durDir });
+  const dep = endpointOf(dcc.kubeconfig);
+  const dpool = poolFor(dep, C);
+  ctx.scope.defer(() => dpool.destroy());
+  await ensureNamespace(dpool, dep, 'durable');
+  const dHeaders = { ...dep.headers, 'content-type': 'application/json' };
   const acked = [];
   let killed = false;
   const burst = closedLoop({
     stop: () => killed,
-    pool,
+    pool: dpool,
     connections: C,
     durationMs: 10_000,
-    next: (i) => ({ method: 'POST', path: HC_PATH('durable'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('durable', `d-${i}`)), name: `d-${i}` }),
+    next: (i) => ({ method: 'POST', path: HC_PATH('durable'), headers: dHeaders, body: JSON.stringify(hostedCluster('durable', `d-${i}`)), name: `d-${i}` }),
     onOk: (req) => acked.push(req.name),
   });
   await delay(ctx.quick ? 500 : 1500);
-  await killProcess(cc.proc, 'SIGKILL');
+  await killProcess(dcc.proc, 'SIGKILL');
   killed = true;
   await burst;
-  const cc2 = await startControlCenter(ctx.scope, { tls: ctx.tls, dir, name: 'control-center-restarted' });
+  const cc2 = await startControlCenter(ctx.scope, { tls: ctx.tls, dir: durDir, name: 'control-center-restarted' });
   const ep2 = endpointOf(cc2.kubeconfig);
   const pool2 = poolFor(ep2, 2);
   ctx.scope.defer(() => pool2.destroy());
@@ -154,20 +198,21 @@ export async function run(ctx) {
   const lost = acked.filter((n) => !present.has(n));
   progress(`api: ${acked.length} creates acknowledged before SIGKILL, ${present.size} present after restart, ${lost.length} lost`);
 
-  const base = ctx.results.baseline?.data?.http;
   const storage = ctx.results.baseline?.data?.storage?.[`batch-${C}`];
-  const vsGet = (r) => (base ? `${pct(r.rate, base.get.rate)} of GET` : '');
-  const vsPost = (r) => (base ? `${pct(r.rate, base.post.rate)} of POST` : '');
-  const createMet = base ? results.create.rate / base.post.rate >= 0.3 && lost.length === 0 : undefined;
-  const getMet = base ? results.get.rate / base.get.rate >= 0.5 : undefined;
+  const vsPost = (r) => `${pct(r.rate, results.barePost.rate)} of POST`;
   const row = (name, r, extra) => ({ case: name, rate: r.rate, unit: 'req/s', p50: r.p50, p99: r.p99, ...extra });
+  const cpuNote = (r) => `CPU: server ${Math.round(r.serverCpuPct)}%, load generator ${Math.round(r.clientCpuPct)}%, other ${Math.round(r.otherCpuPct)}%`;
+  const transport = ctx.tls ? 'HTTPS' : 'HTTP';
   const rows = [
+    row(`bare fastify GET (${transport}, ${C} conns)`, results.bareGet, { note: `HTTP limit; ${cpuNote(results.bareGet)}` }),
+    row(`bare fastify POST (${transport}, ${C} conns)`, results.barePost, { note: `HTTP limit; ${cpuNote(results.barePost)}` }),
     row('create', results.create, {
-      vsBaseline: [vsPost(results.create), storage ? `${pct(results.create.rate, storage.rate)} of level batch` : ''].filter(Boolean).join(', '),
+      vsBaseline: `${Math.round(createPair.ratio * 100)}% of POST${storage ? `, ${pct(results.create.rate, storage.rate)} of level batch` : ''}`,
       target: '≥ 30% of POST, durable',
-      met: createMet,
+      met: createPair.ratio >= 0.3 && lost.length === 0,
+      note: cpuNote(results.create),
     }),
-    row('get', results.get, { vsBaseline: vsGet(results.get), target: '≥ 50% of GET', met: getMet }),
+    row('get', results.get, { vsBaseline: `${Math.round(getPair.ratio * 100)}% of GET`, target: '≥ 50% of GET', met: getPair.ratio >= 0.5, note: cpuNote(results.get) }),
     row(`list 1,000 (${listConns} conns)`, results.list1k, { note: `${(listBytes.list1k.bytes / 1e6).toFixed(1)} MB per answer` }),
     row(`list 1,000, label selector → ${listBytes.list1kSel.items} (${listConns} conns)`, results.list1kSel, {}),
     row(`list ${big} (${listConns} conns)`, results.list10k, { note: `${(listBytes.list10k.bytes / 1e6).toFixed(1)} MB per answer` }),
@@ -184,8 +229,19 @@ export async function run(ctx) {
   ];
   return {
     rows,
-    data: { ...results, listBytes, durability: { acknowledged: acked.length, presentAfterRestart: present.size, lost: lost.length } },
+    data: {
+      transport,
+      connections: C,
+      hostedClusterBytes: Buffer.byteLength(doc),
+      createBodyBytes: Buffer.byteLength(createBody),
+      ratios: { createToBarePost: createPair.ratio, getToBareGet: getPair.ratio, note: 'median of per-pair ratios (runs alternate bare fastify and control center)' },
+      ...results,
+      listBytes,
+      durability: { acknowledged: acked.length, presentAfterRestart: present.size, lost: lost.length },
+    },
     latencies: [
+      ['bare fastify GET', results.bareGet],
+      ['bare fastify POST', results.barePost],
       ['create', results.create],
       ['get', results.get],
       ['list 1,000', results.list1k],

@@ -40,7 +40,8 @@ function heartbeatStatus(capacity, now) {
   };
 }
 
-async function oneRun(ctx, { M, N, warmN, label }) {
+/** One run with fresh processes. `schedulerArgs` adds flags to `hcc scheduler` (experiments). */
+export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [] }) {
   const scope = new Scope();
   try {
     const C = ctx.connections;
@@ -61,7 +62,7 @@ async function oneRun(ctx, { M, N, warmN, label }) {
       await ensureNamespace(pool, ep, ns);
       await call(pool, ep, 'POST', SECRET_PATH(ns), pullSecret(ns, 'pull-secret'));
     }
-    const sched = await startScheduler(scope, { kubeconfig: cc.kubeconfig, dir });
+    const sched = await startScheduler(scope, { kubeconfig: cc.kubeconfig, dir, extraArgs: schedulerArgs });
 
     // Bind times from a watch (the bench sees what any client sees).
     const client = clientFor(scope, cc.kubeconfig);

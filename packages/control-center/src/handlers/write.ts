@@ -10,7 +10,7 @@ import type { RequestScope } from './scope.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration } from './apply/apply.js';
-import { managerOrUserAgent, validateFieldManager } from './apply/managed-fields.js';
+import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
 import { fromScale, toScale } from './scale.js';
 
 /** The result of a write: HTTP status code and body. */

@@ -1,4 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { hostedClusterCRD, nodePoolCRD } from '@hcc/crds';
+import { customResourceInfo } from '../../registry/custom-resources.js';
+import type { CRDVersion } from '../../registry/builtin/customresourcedefinitions.js';
+import { configmaps } from '../../registry/builtin/configmaps.js';
+import { namespaces } from '../../registry/builtin/namespaces.js';
+import { secrets } from '../../registry/builtin/secrets.js';
 import type { KubeObject } from '@hcc/crds';
 import type { ResourceInfo } from '../../registry/types.js';
 import { fromFieldsV1 } from './fieldpath.js';
@@ -7,16 +17,15 @@ import {
   decodeManagedFields,
   encodeManagedFields,
   managerIdentity,
-  prefixFromUserAgent,
   resetFieldsOf,
   SLOW,
   trackUpdate,
   updateEntries,
   updateManaged,
-  validateFieldManager,
   type ManagedFieldsEntry,
   type UpdateTracking,
 } from './managed-fields.js';
+import { prefixFromUserAgent, validateFieldManager } from './field-manager.js';
 import { typeOf, zeroObject } from './schema.js';
 import { compare } from './typed.js';
 
@@ -199,5 +208,44 @@ describe('fast path on stored entries', () => {
         live = next;
       }
     }
+  });
+});
+
+describe('fast path for creates', () => {
+  const testdata = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../testdata/hypershift');
+  const served = (crd: KubeObject) => {
+    const spec = crd.spec as { versions: CRDVersion[] };
+    return customResourceInfo(crd, spec.versions.find((x) => x.name === 'v1beta1')!);
+  };
+  const infos: Record<string, ResourceInfo> = {
+    'hypershift.openshift.io/v1beta1/HostedCluster': served(structuredClone(hostedClusterCRD) as unknown as KubeObject),
+    'hypershift.openshift.io/v1beta1/NodePool': served(structuredClone(nodePoolCRD) as unknown as KubeObject),
+    'v1/Secret': secrets,
+    'v1/ConfigMap': configmaps,
+    'v1/Namespace': namespaces,
+  };
+  const docs = readdirSync(testdata)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => YAML.parseAllDocuments(readFileSync(path.join(testdata, f), 'utf8')).map((d, i) => ({ name: `${f}#${i}`, obj: d.toJSON() as KubeObject | null })))
+    .filter((d) => d.obj && infos[`${d.obj.apiVersion}/${d.obj.kind}`])
+    .concat([
+      { name: 'namespace with an empty spec', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', labels: {} }, spec: {} } },
+      { name: 'namespace with finalizers', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', finalizers: ['a', 'b'], ownerReferences: [{ uid: 'x', name: 'o', kind: 'K', apiVersion: 'v1' }] }, spec: { finalizers: ['kubernetes'] } } },
+      { name: 'configmap with empty data and null', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', annotations: { a: 'b' } }, data: {}, binaryData: null } as unknown as KubeObject },
+      { name: 'duplicate set items', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', finalizers: ['a', 'a', 'b'] } } },
+    ]);
+
+  it('covers the real manifests', () => {
+    expect(docs.length).toBeGreaterThan(20);
+  });
+
+  it.each(docs)('gives what the general path gives: $name', ({ obj }) => {
+    const info = infos[`${obj!.apiVersion}/${obj!.kind}`]!;
+    const o = { ...obj!, metadata: { ...obj!.metadata, uid: 'u', creationTimestamp: 't', resourceVersion: '1' } } as KubeObject;
+    const base = { live: undefined, obj: o, zero: zeroObject(info), manager: 'm', apiVersion: String(o.apiVersion), subresource: '', type: typeOf(info), reset: resetFieldsOf(info, ''), now: 'now' };
+    const fast = trackUpdate({ ...base, requestManagedFields: undefined });
+    const slow = trackUpdate({ ...base, requestManagedFields: [] });
+    expect(fast).toEqual(slow);
+    expect(JSON.stringify(fast)).toEqual(JSON.stringify(slow));
   });
 });

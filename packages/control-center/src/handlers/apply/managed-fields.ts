@@ -16,14 +16,17 @@
  * - The request's own managedFields replace the stored ones when they decode and are non-empty;
  *   `[]` or `[{}]` resets them; anything else (or any subresource write) keeps the stored ones.
  * - At most 10 Update entries: the oldest merge into `ancient-changes` per apiVersion.
+ *
+ * Cost: a create writes its one entry straight from the object (created.ts); an update decodes
+ * only the stored entries it touches (a manager changing fields it already owns only moves its
+ * time). Both give what the general decode-update-encode path gives (tested).
  * @see https://github.com/kubernetes/kubernetes/tree/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/#field-management
  */
 import type { KubeObject } from '@hcc/crds';
-import type { FieldError } from '../../apierrors/field.js';
-import * as field from '../../apierrors/field.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { fieldPE, fromFieldsV1, PathSet, toFieldsV1 } from './fieldpath.js';
+import { createdFieldsV1 } from './created.js';
 import type { FieldType } from './schema.js';
 import { compare, jsonEqual, TypedValueError, type Comparison } from './typed.js';
 
@@ -50,9 +53,6 @@ export interface ManagerFields {
 
 /** Decoded managedFields, by manager identity (see {@link managerIdentity}). */
 export type Managed = Map<string, ManagerFields>;
-
-/** Longest accepted `fieldManager`, in bytes. */
-export const FieldManagerMaxLength = 128;
 
 /** The manager recorded when a request names none and sends no User-Agent. */
 export const UnknownManager = 'unknown';
@@ -228,6 +228,10 @@ export interface UpdateTracking {
  * UpdateNoErrors does.
  */
 export function trackUpdate(u: UpdateTracking): ManagedFieldsEntry[] | undefined {
+  if (!u.live && u.requestManagedFields === undefined) {
+    const fields = createdFields(u);
+    if (fields !== SLOW) return fields;
+  }
   const liveEntries = u.live?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
   let comparison: Comparison;
   try {
@@ -264,6 +268,23 @@ export function trackUpdate(u: UpdateTracking): ManagedFieldsEntry[] | undefined
   updateManaged(managed, comparison, updater, u.now);
   capUpdateManagers(managed);
   return encodeManagedFields(managed);
+}
+
+/** A create's single entry, written straight from the object (created.ts); SLOW when an item cannot be identified. */
+function createdFields(u: UpdateTracking): ManagedFieldsEntry[] | undefined | typeof SLOW {
+  const reset = new Set<string>();
+  for (const pe of u.reset?.members.values() ?? []) if (pe.kind === 'field') reset.add(pe.name);
+  let fieldsV1: Record<string, unknown> | undefined;
+  try {
+    fieldsV1 = createdFieldsV1(withoutManagedFields(u.obj) as Record<string, unknown>, u.zero as Record<string, unknown>, u.type, reset);
+  } catch (e) {
+    if (e instanceof TypedValueError) return SLOW;
+    throw e;
+  }
+  if (!fieldsV1) return undefined;
+  const e: ManagedFieldsEntry = { manager: u.manager || UnknownManager, operation: 'Update', apiVersion: u.apiVersion, time: u.now, fieldsType: 'FieldsV1', fieldsV1 };
+  if (u.subresource) e.subresource = u.subresource;
+  return [e];
 }
 
 /** {@link updateEntries} could not take the fast path. */
@@ -377,48 +398,4 @@ export function updateManaged(managed: Managed, comparison: Comparison, updater:
   const id = managerIdentity(updater.manager, 'Update', updater.apiVersion, updater.subresource);
   const prev = managed.get(id);
   managed.set(id, { ...updater, operation: 'Update', time: now, set: prev ? mine.union(prev.set) : mine });
-}
-
-/**
- * The manager name kube-apiserver derives from a User-Agent when a request names none: the part
- * before the first `/`, printable characters only, at most 128 bytes (`kubectl/v1.35.0 (linux/amd64)`
- * → `kubectl`).
- * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/rest.go (prefixFromUserAgent)
- */
-export function prefixFromUserAgent(userAgent: string): string {
-  const head = userAgent.split('/')[0] ?? '';
-  let out = '';
-  let bytes = 0;
-  for (const ch of head) {
-    if (!isPrint(ch)) continue;
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > FieldManagerMaxLength) break;
-    out += ch;
-    bytes += n;
-  }
-  return out;
-}
-
-/** The manager of a non-apply write: `fieldManager` when given, else derived from the User-Agent. */
-export const managerOrUserAgent = (fieldManager: string, userAgent: string): string => fieldManager || prefixFromUserAgent(userAgent);
-
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const isPrint = (ch: string): boolean => printable.test(ch);
-
-/**
- * Validates a `fieldManager` query parameter: at most 128 bytes of printable characters.
- * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/v1/validation/validation.go (ValidateFieldManager)
- */
-export function validateFieldManager(fieldManager: string, fieldPath = 'fieldManager'): FieldError[] {
-  const errs: FieldError[] = [];
-  if (Buffer.byteLength(fieldManager) > FieldManagerMaxLength) errs.push(field.tooLong(fieldPath, fieldManager, FieldManagerMaxLength));
-  let pos = 0;
-  for (const ch of fieldManager) {
-    if (!isPrint(ch)) {
-      const cp = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      errs.push(field.invalid(fieldPath, fieldManager, `invalid character U+${cp} (at position ${pos})`));
-    }
-    pos += Buffer.byteLength(ch);
-  }
-  return errs;
 }

@@ -1,0 +1,61 @@
+/**
+ * How objects sit in etcd: the etcd key is `<prefix><store key>` (e.g. `/hcc` +
+ * `/core/configmaps/ns/a`), the value is the object as JSON *without*
+ * `metadata.resourceVersion`, and the resourceVersion is filled from the key's `mod_revision` on
+ * every read — exactly what kube-apiserver's etcd3 store does (its APIObjectVersioner), so an
+ * object never carries a stale revision and writes need not know their revision in advance.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/etcd3/store.go
+ */
+import type { IKeyValue } from 'etcd3';
+import type { KubeObject } from '@hcc/crds';
+import type { StoredObject } from '../store.js';
+
+/** Maps store keys to etcd keys and back for one prefix. */
+export class KeySpace {
+  /** Prefix without a trailing slash, e.g. `/hcc`. */
+  readonly prefix: string;
+  /** First etcd key of the range (`<prefix>/`). */
+  readonly rangeStart: Buffer;
+  /** First etcd key after the range (`<prefix>0`: '0' follows '/' in byte order). */
+  readonly rangeEnd: Buffer;
+
+  /** @param prefix - etcd key prefix, e.g. `/hcc`; a trailing slash is ignored */
+  constructor(prefix: string) {
+    this.prefix = prefix.replace(/\/+$/, '');
+    this.rangeStart = Buffer.from(`${this.prefix}/`);
+    this.rangeEnd = Buffer.from(`${this.prefix}0`);
+  }
+
+  /** etcd key of a store key (store keys start with `/`). */
+  etcdKey(key: string): Buffer {
+    return Buffer.from(this.prefix + key);
+  }
+
+  /** Store key of an etcd key inside the range. */
+  storeKey(etcdKey: Buffer): string {
+    return etcdKey.toString('utf8').slice(this.prefix.length);
+  }
+}
+
+/** The JSON stored in etcd for an object: everything but `metadata.resourceVersion`. */
+export function encodeObject(object: KubeObject): Buffer {
+  const { resourceVersion: _rv, ...metadata } = object.metadata;
+  return Buffer.from(JSON.stringify({ ...object, metadata }));
+}
+
+/**
+ * Decodes a stored value and sets `metadata.resourceVersion` to `modRevision`.
+ * @throws SyntaxError when the value is not JSON (something else wrote under the prefix)
+ */
+export function decodeObject(value: Buffer, modRevision: number): KubeObject {
+  const object = JSON.parse(value.toString('utf8')) as KubeObject;
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new SyntaxError('not a JSON object');
+  (object.metadata ??= {}).resourceVersion = String(modRevision);
+  return object;
+}
+
+/** A StoredObject from an etcd key-value (from a range or a watch PUT event). */
+export function decodeKeyValue(keys: KeySpace, kv: IKeyValue): StoredObject {
+  const modRevision = Number(kv.mod_revision);
+  return { key: keys.storeKey(kv.key), object: decodeObject(kv.value, modRevision), createRevision: Number(kv.create_revision), modRevision };
+}
