@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { KubeObject } from '@hcc/crds';
 import { writeKubeconfig } from '@hcc/client';
 import { LevelStore } from './storage/level/level-store.js';
+import { EtcdStore } from './storage/etcd/etcd-store.js';
 import type { Store } from './storage/store.js';
 import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
@@ -56,6 +57,12 @@ export interface ControlCenterOptions {
   historyCapacity?: number;
   /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
   store?: Store;
+  /**
+   * Keep state in etcd instead of a level database in dataDir, so several control centers can
+   * serve the same objects (`endpoints`: client URLs; `prefix`: key prefix, default `/hcc`).
+   * dataDir then holds only the TLS files.
+   */
+  etcd?: { endpoints: string[]; prefix?: string };
   /** Serve HTTPS with a CA and serving certificate kept in `<dataDir>/pki` (default true). */
   tls?: boolean;
   /** Extra DNS names or IPs for the serving certificate (beyond localhost, 127.0.0.1, the hostname). */
@@ -74,6 +81,21 @@ export interface RunningControlCenter {
 }
 
 const sysCtx = () => ({ fieldValidation: 'Ignore' as const, warnings: [] as string[], now: new Date() });
+
+/**
+ * Installs a CRD; another control center on the same etcd may install it at the same moment, so
+ * AlreadyExists and Conflict mean "look again" (a few times), not failure.
+ */
+async function installCRDConcurrently(store: Store, crd: KubeObject): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await installCRD(store, crd);
+    } catch (e) {
+      if (attempt >= 5 || !(apierrors.isAlreadyExists(e) || apierrors.isConflict(e))) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt)); // let this replica's watch catch up
+    }
+  }
+}
 
 /** Creates a CRD, or updates it when its spec differs from what is stored. */
 async function installCRD(store: Store, crd: KubeObject): Promise<void> {
@@ -107,7 +129,11 @@ async function ensureNamespace(store: Store, name: string): Promise<void> {
 export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
   const logger = opts.logger ?? pino({ name: 'control-center' });
   mkdirSync(opts.dataDir, { recursive: true });
-  const store = opts.store ?? new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity });
+  const store =
+    opts.store ??
+    (opts.etcd
+      ? new EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ component: 'etcd-store' }) })
+      : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity }));
   await store.open();
   const registry = new Registry();
   registry.start(store);
@@ -127,7 +153,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     ready: () => ready,
   });
   for (const ns of ['default', 'kube-system', 'kube-public', ...(opts.namespaces ?? [])]) await ensureNamespace(store, ns);
-  for (const crd of opts.crds ?? []) await installCRD(store, crd as KubeObject);
+  for (const crd of opts.crds ?? []) await installCRDConcurrently(store, crd as KubeObject);
   const deletion = new DeletionController(store, registry, logger);
   deletion.start();
   const gc = new GarbageCollector(store, registry, logger);

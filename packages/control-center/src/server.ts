@@ -174,6 +174,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
         store,
         registry,
         user: req.user.name,
+        userAgent: req.headers['user-agent'] ?? '',
         ctx: { fieldValidation: fieldValidationOf(query), warnings: [], now: now() },
       };
       const body = req.body as Buffer | undefined;

@@ -3,7 +3,7 @@
  * NodePools and ManagementClusters.
  */
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { createLogger } from '../logging.js';
@@ -16,10 +16,22 @@ function parseEventCount(value: string): number {
   return n;
 }
 
+/** `--etcd-endpoints`: comma-separated etcd client URLs. */
+function parseEndpoints(value: string): string[] {
+  const endpoints = value.split(',').map((x) => x.trim()).filter(Boolean);
+  if (endpoints.length === 0) throw new InvalidArgumentError('needs at least one etcd client URL, e.g. http://127.0.0.1:2379');
+  // TLS to etcd (https, client certificates) is an EtcdStore option without flags so far.
+  for (const e of endpoints) if (!/^http:\/\/[^/]+\/?$/.test(e)) throw new InvalidArgumentError(`not a plain-HTTP etcd client URL (http://host:port): "${e}"`);
+  return endpoints;
+}
+
 export function controlCenterCommand(): Command {
   return new Command('control-center')
     .description('run the control center API server (use it with kubectl)')
-    .option('--data-dir <dir>', 'directory for the level database', '.hcc/control-center')
+    .option('--data-dir <dir>', 'directory for the level database (and the TLS files)', '.hcc/control-center')
+    .addOption(new Option('--storage <kind>', 'where objects live: level (embedded, one process) or etcd (shared by several control centers)').choices(['level', 'etcd']).default('level'))
+    .option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)', parseEndpoints, ['http://127.0.0.1:2379'])
+    .option('--etcd-prefix <prefix>', 'etcd key prefix of every object (with --storage etcd)', '/hcc')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', '6443')
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
@@ -48,6 +60,7 @@ export function controlCenterCommand(): Command {
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
         historyCapacity: o.watchHistory,
+        etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,
         logger: log,
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });

