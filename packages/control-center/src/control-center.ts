@@ -132,7 +132,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const store =
     opts.store ??
     (opts.etcd
-      ? new EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ component: 'etcd-store' }) })
+      ? new EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ storage: 'etcd' }) })
       : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity }));
   await store.open();
   const registry = new Registry();

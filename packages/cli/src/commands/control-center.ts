@@ -30,7 +30,7 @@ export function controlCenterCommand(): Command {
     .description('run the control center API server (use it with kubectl)')
     .option('--data-dir <dir>', 'directory for the level database (and the TLS files)', '.hcc/control-center')
     .addOption(new Option('--storage <kind>', 'where objects live: level (embedded, one process) or etcd (shared by several control centers)').choices(['level', 'etcd']).default('level'))
-    .option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)', parseEndpoints, ['http://127.0.0.1:2379'])
+    .addOption(new Option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)').argParser(parseEndpoints).default(['http://127.0.0.1:2379'], 'http://127.0.0.1:2379'))
     .option('--etcd-prefix <prefix>', 'etcd key prefix of every object (with --storage etcd)', '/hcc')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', '6443')

@@ -29,7 +29,7 @@ export function isDryRun(query: Record<string, unknown>): boolean {
 }
 
 /** The request's User-Agent, when the server put it on the scope (`userAgent`). */
-const userAgentOf = (scope: RequestScope): string => (scope as RequestScope & { userAgent?: string }).userAgent ?? '';
+const userAgentOf = (scope: RequestScope): string => scope.userAgent ?? '';
 
 /** One query parameter as a string ('' when absent). */
 const param = (query: Record<string, unknown>, name: string): string => {

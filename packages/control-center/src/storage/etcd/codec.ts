@@ -7,6 +7,7 @@
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/etcd3/store.go
  */
 import type { IKeyValue } from 'etcd3';
+import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import type { StoredObject } from '../store.js';
 
@@ -58,4 +59,14 @@ export function decodeObject(value: Buffer, modRevision: number): KubeObject {
 export function decodeKeyValue(keys: KeySpace, kv: IKeyValue): StoredObject {
   const modRevision = Number(kv.mod_revision);
   return { key: keys.storeKey(kv.key), object: decodeObject(kv.value, modRevision), createRevision: Number(kv.create_revision), modRevision };
+}
+
+/** decodeKeyValue, but a value that is not a JSON object (written by something else) is logged and skipped. */
+export function decodeOrSkip(keys: KeySpace, kv: IKeyValue, log: Logger): StoredObject | undefined {
+  try {
+    return decodeKeyValue(keys, kv);
+  } catch (err) {
+    log.error({ key: kv.key.toString('utf8'), modRevision: kv.mod_revision, err: err instanceof Error ? err.message : String(err) }, 'skipping an etcd value that is not a JSON object');
+    return undefined;
+  }
 }

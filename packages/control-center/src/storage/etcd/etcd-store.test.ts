@@ -168,6 +168,15 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([expect.stringContaining('AlreadyExists')]);
   });
 
+  it('skips values that are not JSON objects, and refuses to write over one', async () => {
+    const prefix = newPrefix();
+    await raw.put(`${prefix}${key('junk')}`).value('not json');
+    const a = await replica(prefix);
+    expect(a.get(key('junk'))).toBeUndefined();
+    await expect(a.transact(key('junk'), put('junk'))).rejects.toMatchObject({ code: 500 });
+    expect(await raw.get(`${prefix}${key('junk')}`).string()).toBe('not json');
+  });
+
   it('refuses watches older than its history, also from a replica opened after a compaction', async () => {
     const prefix = newPrefix();
     const a = await replica(prefix);
@@ -201,10 +210,19 @@ describe('EtcdStore: several replicas on one etcd', () => {
     await b.transact(key('k1'), put('k1', { v: '2' }));
     await b.transact(key('k1'), put('k1', { v: '3' }));
     await b.transact(key('k4'), put('k4'));
-    await new Promise((r) => setTimeout(r, 300));
+    // A cannot write while it cannot reach etcd: 503, and nothing hangs.
+    await expect(a.transact(key('k9'), put('k9'))).rejects.toMatchObject({ code: 503 });
+    // A client brings B's newer revision to lagging A: A must not replay what B already showed it.
+    const late: StoreEvent[] = [];
+    const wLate = a.watch('/core/configmaps/', b.currentRevision(), (e) => late.push(e));
     proxy.heal();
     await until('A to catch up after the partition', () => a.currentRevision() === b.currentRevision(), 30_000);
     expect(seen.map((e) => `${e.type} ${e.key.split('/').pop()}`)).toEqual(['MODIFIED k1', 'MODIFIED k1', 'ADDED k4']);
+    expect(late).toEqual([]);
+    wLate.stop();
+    seen.length = 0;
+    await b.transact(key('k4'), put('k4', { v: '2' }));
+    await until('A to see the next write', () => seen.length === 1);
     expect(a.stats().watchRestarts).toBeGreaterThanOrEqual(1);
     expect(a.stats().relists).toBe(0);
 

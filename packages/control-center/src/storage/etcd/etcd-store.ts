@@ -1,9 +1,9 @@
 /**
  * The Store for several control-center replicas: objects live in etcd (v3 API, via the `etcd3`
  * client), one key per object under a prefix (default `/hcc`), and each replica serves reads and
- * watches from an in-memory mirror kept current by one etcd watch. This is kube-apiserver's
- * design: the etcd3 store for writes (k8s.io/apiserver/pkg/storage/etcd3/store.go) and the cacher
- * for reads and watches (k8s.io/apiserver/pkg/storage/cacher).
+ * watches from an in-memory mirror kept current by one etcd watch (watch-cache.ts). This is
+ * kube-apiserver's design: the etcd3 store for writes (k8s.io/apiserver/pkg/storage/etcd3/store.go)
+ * and the cacher for reads and watches (k8s.io/apiserver/pkg/storage/cacher).
  *
  * Guaranteed (see store.ts):
  * - `resourceVersion` is the etcd `mod_revision`, so revisions are global across replicas; the
@@ -32,14 +32,13 @@
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/etcd3/store.go
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/cacher/cacher.go
  */
-import { Etcd3, isRecoverableError, type IDuplexStream, type IEvent, type IKeyValue, type IOptions, type IWatchRequest, type IWatchResponse } from 'etcd3';
+import { Etcd3, isRecoverableError, type IKeyValue, type IOptions } from 'etcd3';
 import pino, { type Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
-import { EventHistory } from '../history.js';
 import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
-import { Mirror } from './mirror.js';
+import { WatchCache, withResourceVersion } from './watch-cache.js';
 
 /** Options of {@link EtcdStore}. */
 export interface EtcdStoreOptions {
@@ -66,14 +65,6 @@ export interface EtcdStoreOptions {
   logger?: Logger;
 }
 
-/** A write waiting for the mirror to reach its revision. */
-interface RevisionWaiter {
-  revision: number;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-  timer: NodeJS.Timeout;
-}
-
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 
 /**
@@ -81,15 +72,15 @@ type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
  * errors, which would resend a transaction whose first attempt may have applied; EtcdStore
  * retries reads itself and never resends a write.
  */
+const neverAborted = new AbortController().signal; // one for all calls: a fresh AbortController per call costs measurable CPU
 const runOnce = {
-  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal: new AbortController().signal }),
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal: neverAborted }),
   onSuccess: () => ({ dispose: () => {} }),
   onFailure: () => ({ dispose: () => {} }),
 } as unknown as Policy;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const withResourceVersion = (object: KubeObject, revision: number): KubeObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } });
 
 /** Group/resource and name of a store key `/group/resource/[namespace/]name`, for Status messages. */
 function describeKey(key: string): { gr: apierrors.GroupResource; name: string } {
@@ -97,37 +88,31 @@ function describeKey(key: string): { gr: apierrors.GroupResource; name: string }
   return { gr: { group: group === 'core' ? '' : group, resource }, name: rest[rest.length - 1] ?? key };
 }
 
+/**
+ * A Store kept in etcd under one key prefix and served from an in-memory mirror; see the module
+ * comment for what it guarantees. Several instances (one per control-center replica) on the same
+ * endpoints and prefix share one linearizable history.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/etcd3/store.go
+ */
 export class EtcdStore implements Store {
   private readonly keys: KeySpace;
   private readonly log: Logger;
-  private readonly historyCapacity: number;
   private readonly maxConflictRetries: number;
   private readonly requestTimeoutMs: number;
   private readonly cacheWaitTimeoutMs: number;
   private readonly openTimeoutMs: number;
   private client!: Etcd3;
-  private readonly mirror = new Mirror();
-  private history!: EventHistory;
-  /** The revision the mirror reflects: every event under the prefix up to it is applied. */
-  private revision = 0;
-  private readonly waiters: RevisionWaiter[] = [];
+  private cache!: WatchCache;
   /** Tail of the queue of transactions per key on this replica. */
   private readonly keyQueues = new Map<string, Promise<unknown>>();
   private readonly inflight = new Set<Promise<unknown>>();
-  private stream: IDuplexStream<IWatchRequest, IWatchResponse> | undefined;
-  private watching = false;
-  private watchRetryMs = 100;
-  private reconnectTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  private relists = 0;
-  private watchRestarts = 0;
 
   constructor(private readonly opts: EtcdStoreOptions) {
     if (opts.endpoints.length === 0) throw new Error('EtcdStore needs at least one etcd endpoint');
     if (!opts.tls && opts.endpoints.some((e) => e.startsWith('https://'))) throw new Error('https etcd endpoints need the tls option (CA bundle)');
     this.keys = new KeySpace(opts.prefix ?? '/hcc');
     this.log = opts.logger ?? pino({ name: 'etcd-store' });
-    this.historyCapacity = opts.historyCapacity ?? 100_000;
     this.maxConflictRetries = opts.maxConflictRetries ?? 100;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
     this.cacheWaitTimeoutMs = opts.cacheWaitTimeoutMs ?? 30_000;
@@ -154,27 +139,18 @@ export class EtcdStore implements Store {
         'grpc.max_reconnect_backoff_ms': 5_000,
       },
     });
+    this.cache = new WatchCache({ client: this.client, keys: this.keys, log: this.log, historyCapacity: this.opts.historyCapacity ?? 100_000, listAll: () => this.rangeAll() });
     const deadline = Date.now() + this.openTimeoutMs;
     try {
       const { kvs, revision } = await this.retryUntil(deadline, () => this.rangeAll());
-      for (const kv of kvs) {
-        const entry = this.decode(kv);
-        if (entry) this.mirror.set(entry.key, entry);
-      }
-      this.revision = revision;
-      this.history = new EventHistory(this.historyCapacity, revision);
-      this.connectWatch();
-      while (!this.watching) {
-        if (Date.now() > deadline) throw new Error('the watch was not established');
-        await sleep(5);
-      }
+      await this.cache.start(kvs, revision, deadline);
     } catch (err) {
       this.closed = true;
-      this.stopWatch();
+      this.cache.stop();
       this.client.close();
       throw new Error(`etcd at ${this.opts.endpoints.join(',')} is unreachable: ${errorMessage(err)}`, { cause: err });
     }
-    this.log.info({ endpoints: this.opts.endpoints, prefix: this.keys.prefix, revision: this.revision, objects: this.mirror.count('') }, 'etcd store open');
+    this.log.info({ endpoints: this.opts.endpoints, prefix: this.keys.prefix, revision: this.cache.currentRevision(), objects: this.cache.size() }, 'etcd store open');
   }
 
   /** Waits for transactions in flight (each bounded by the cache wait), then stops the watch and disconnects. */
@@ -182,42 +158,43 @@ export class EtcdStore implements Store {
     if (this.closed) return;
     await Promise.allSettled([...this.inflight]);
     this.closed = true;
-    this.stopWatch();
-    for (const w of this.waiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.reject(new Error('etcd store closed'));
-    }
+    this.cache.stop();
     this.client.close();
   }
 
   currentRevision(): number {
-    return this.revision;
+    return this.cache.currentRevision();
   }
 
   oldestWatchableRevision(): number {
-    return this.history.oldestWatchableRevision();
+    return this.cache.oldestWatchableRevision();
   }
 
   /** Number of live watchers (for metrics). */
   watcherCount(): number {
-    return this.history.watcherCount();
+    return this.cache.watcherCount();
   }
 
   /** Counters for tests and metrics: full re-lists after compaction, and watch reconnects. */
   stats(): { relists: number; watchRestarts: number } {
-    return { relists: this.relists, watchRestarts: this.watchRestarts };
+    return this.cache.stats();
   }
 
   get(key: string): StoredObject | undefined {
-    return this.mirror.get(key);
+    return this.cache.get(key);
   }
 
   list(prefix: string): { items: StoredObject[]; revision: number } {
-    return { items: this.mirror.list(prefix), revision: this.revision };
+    return this.cache.list(prefix);
   }
 
   count(prefix: string): number {
-    return this.mirror.count(prefix);
+    return this.cache.count(prefix);
+  }
+
+  /** @see WatchCache.watch (events at or below fromRevision from a lagging replica are dropped) */
+  watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
+    return this.cache.watch(prefix, fromRevision, onEvent);
   }
 
   transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
@@ -237,22 +214,10 @@ export class EtcdStore implements Store {
     return run;
   }
 
-  /**
-   * Delivers events under prefix after fromRevision from the history, then live. Live events at or
-   * below fromRevision are dropped: a client may bring a revision from a replica that is ahead of
-   * this one, and must not see older events again.
-   * @throws RevisionCompactedError when fromRevision is older than the kept history
-   */
-  watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
-    return this.history.watch(prefix, fromRevision, (ev) => {
-      if (ev.revision > fromRevision) onEvent(ev);
-    });
-  }
-
   /** One transaction, run when the previous one on the same key (on this replica) finished. */
   private async transactNow(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
     const etcdKey = this.keys.etcdKey(key);
-    let current = this.mirror.get(key);
+    let current = this.cache.get(key);
     let confirmed = false; // current came from etcd in this call, not from the mirror
     for (let conflicts = 0; ; ) {
       let res: TransactResult;
@@ -286,14 +251,14 @@ export class EtcdStore implements Store {
           throw apierrors.conflict(gr, name, `storage: ${conflicts} concurrent writes by other control-center replicas won; please try again`);
         }
         const kv = txn.responses[0]?.response_range?.kvs[0];
-        current = kv ? this.decode(kv) : undefined;
+        current = kv ? this.decodeOrFail(kv) : undefined;
         confirmed = true;
         continue;
       }
       const revision = Number(txn.header.revision);
       const entry: StoredObject | undefined =
         res.op === 'put' ? { key, object: withResourceVersion(res.object, revision), createRevision: current?.createRevision ?? revision, modRevision: revision } : undefined;
-      await this.waitForRevision(revision);
+      await this.cache.waitForRevision(revision, this.cacheWaitTimeoutMs);
       return entry;
     }
   }
@@ -302,7 +267,20 @@ export class EtcdStore implements Store {
   private async readKey(etcdKey: Buffer): Promise<StoredObject | undefined> {
     const res = await this.call('read', () => this.client.kv.range({ key: etcdKey }));
     const kv = res.kvs[0];
-    return kv ? this.decode(kv) : undefined;
+    return kv ? this.decodeOrFail(kv) : undefined;
+  }
+
+  /**
+   * Decodes a value a transaction must act on.
+   * @throws StatusError 500 when it is not a JSON object (something else wrote it; never overwrite blindly)
+   */
+  private decodeOrFail(kv: IKeyValue): StoredObject {
+    try {
+      return decodeKeyValue(this.keys, kv);
+    } catch (err) {
+      this.log.error({ key: kv.key.toString('utf8'), err: errorMessage(err) }, 'etcd value is not a JSON object');
+      throw apierrors.internalError(`storage: the value at ${kv.key.toString('utf8')} is not a JSON object`);
+    }
   }
 
   /**
@@ -325,13 +303,16 @@ export class EtcdStore implements Store {
     }
   }
 
-  /** Retries fn with backoff until deadline; rethrows the last error. */
+  /** Retries fn with backoff until deadline; rethrows the last error that came from etcd itself. */
   private async retryUntil<T>(deadline: number, fn: () => Promise<T>): Promise<T> {
+    let cause: unknown;
     for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
       try {
         return await fn();
       } catch (err) {
-        if (Date.now() + delay > deadline) throw err;
+        // The client's circuit breaker fails calls fast for a while after repeated errors; the error before says why.
+        if (!(err as { isBrokenCircuitError?: boolean }).isBrokenCircuitError || cause === undefined) cause = err;
+        if (Date.now() + delay > deadline) throw cause;
         this.log.info({ err: errorMessage(err), retryInMs: delay }, 'waiting for etcd');
         await sleep(delay);
       }
@@ -350,197 +331,5 @@ export class EtcdStore implements Store {
       if (!res.more || res.kvs.length === 0) return { kvs, revision };
       from = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
     }
-  }
-
-  /** Decodes a key-value; logs and skips a value that is not JSON (written by something else). */
-  private decode(kv: IKeyValue): StoredObject | undefined {
-    try {
-      return decodeKeyValue(this.keys, kv);
-    } catch (err) {
-      this.log.error({ key: kv.key.toString('utf8'), modRevision: kv.mod_revision, err: errorMessage(err) }, 'skipping an etcd value that is not a JSON object');
-      return undefined;
-    }
-  }
-
-  /**
-   * Resolves once the mirror reflects revision.
-   * @throws StatusError 504 after cacheWaitTimeoutMs (the write is committed; this replica lags)
-   */
-  private waitForRevision(revision: number): Promise<void> {
-    if (this.revision >= revision) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter: RevisionWaiter = {
-        revision,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          reject(apierrors.timeout(`the write was committed at revision ${revision}, but this server's watch of etcd has not shown it within ${this.cacheWaitTimeoutMs} ms`));
-        }, this.cacheWaitTimeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
-  }
-
-  private resolveWaiters(): void {
-    if (this.waiters.length === 0) return;
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const w = this.waiters[i]!;
-      if (w.revision <= this.revision) {
-        this.waiters.splice(i, 1);
-        clearTimeout(w.timer);
-        w.resolve();
-      }
-    }
-  }
-
-  /** Opens a watch stream from the mirror's revision + 1. Failures schedule a retry. */
-  private connectWatch(): void {
-    this.reconnectTimer = undefined;
-    if (this.closed) return;
-    const from = this.revision + 1;
-    this.client.watchClient.watch().then(
-      (stream) => {
-        if (this.closed) {
-          stream.cancel();
-          return;
-        }
-        this.stream = stream;
-        stream.on('data', (res) => this.onWatchResponse(stream, res));
-        stream.on('error', (err) => this.onWatchBroken(stream, err));
-        stream.on('end', () => this.onWatchBroken(stream, new Error('watch stream ended')));
-        stream.write({ create_request: { key: this.keys.rangeStart, range_end: this.keys.rangeEnd, start_revision: from, progress_notify: true } });
-      },
-      (err: unknown) => this.onWatchBroken(undefined, err),
-    );
-  }
-
-  private stopWatch(): void {
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
-    const stream = this.stream;
-    this.stream = undefined;
-    this.watching = false;
-    try {
-      stream?.cancel();
-    } catch {
-      // already gone
-    }
-  }
-
-  /** The watch stream failed or ended: resume from the mirror's revision after a backoff. */
-  private onWatchBroken(stream: IDuplexStream<IWatchRequest, IWatchResponse> | undefined, err: unknown): void {
-    if (stream !== this.stream || this.closed) return; // a stream we already replaced or closed
-    this.stopWatch();
-    const delay = this.watchRetryMs;
-    this.watchRetryMs = Math.min(this.watchRetryMs * 2, 5_000);
-    this.watchRestarts++;
-    this.log.warn({ err: errorMessage(err), revision: this.revision, retryInMs: delay }, 'etcd watch broken; resuming');
-    this.reconnectTimer = setTimeout(() => this.connectWatch(), delay);
-  }
-
-  private onWatchResponse(stream: IDuplexStream<IWatchRequest, IWatchResponse>, res: IWatchResponse): void {
-    if (stream !== this.stream) return;
-    const compacted = Number(res.compact_revision);
-    if (compacted > 0) {
-      this.stopWatch();
-      this.log.warn({ revision: this.revision, compactRevision: compacted }, 'etcd compacted past the watch; listing again');
-      void this.relist();
-      return;
-    }
-    if (res.canceled) {
-      this.onWatchBroken(stream, new Error(`watch canceled by etcd: ${res.cancel_reason || 'no reason given'}`));
-      return;
-    }
-    if (res.created) {
-      this.watching = true;
-      this.watchRetryMs = 100;
-      return;
-    }
-    if (res.events.length === 0) {
-      // A progress notification: etcd sends it only when every event up to its revision was sent.
-      const rev = Number(res.header.revision);
-      if (rev > this.revision) {
-        this.revision = rev;
-        this.resolveWaiters();
-      }
-      return;
-    }
-    this.applyEvents(res.events);
-  }
-
-  /** Applies one watch response's events to the mirror and publishes them, in order. */
-  private applyEvents(events: IEvent[]): void {
-    // Events of one etcd transaction share a revision and arrive in one response; skip only what an
-    // earlier response (or a re-list) already covered.
-    const floor = this.revision;
-    for (const ev of events) {
-      const revision = Number(ev.kv.mod_revision);
-      if (revision <= floor) continue;
-      const key = this.keys.storeKey(ev.kv.key);
-      const prev = this.mirror.get(key);
-      this.revision = revision;
-      if (ev.type === 'Put') {
-        const entry = this.decode(ev.kv);
-        if (!entry) continue;
-        this.mirror.set(key, entry);
-        this.history.publish(prev ? { type: 'MODIFIED', key, revision, object: entry.object, prevObject: prev.object } : { type: 'ADDED', key, revision, object: entry.object });
-      } else if (prev) {
-        this.mirror.set(key, undefined);
-        this.history.publish({ type: 'DELETED', key, revision, object: withResourceVersion(prev.object, revision), prevObject: prev.object });
-      }
-    }
-    this.resolveWaiters();
-  }
-
-  /**
-   * Lists everything again after etcd compacted past the watch, publishes the difference to the
-   * mirror as events in revision order (deletions at the list's revision), then watches again.
-   */
-  private async relist(): Promise<void> {
-    for (let delay = 100; !this.closed; delay = Math.min(delay * 2, 5_000)) {
-      try {
-        const { kvs, revision } = await this.rangeAll();
-        if (this.closed) return;
-        this.replace(kvs, revision);
-        this.relists++;
-        break;
-      } catch (err) {
-        this.log.warn({ err: errorMessage(err), retryInMs: delay }, 'etcd re-list failed');
-        await sleep(delay);
-      }
-    }
-    this.connectWatch();
-  }
-
-  private replace(kvs: IKeyValue[], revision: number): void {
-    const fresh = new Map<string, StoredObject>();
-    for (const kv of kvs) {
-      const entry = this.decode(kv);
-      if (entry) fresh.set(entry.key, entry);
-    }
-    const events: StoreEvent[] = [];
-    for (const old of this.mirror.entries()) {
-      if (!fresh.has(old.key)) events.push({ type: 'DELETED', key: old.key, revision, object: withResourceVersion(old.object, revision), prevObject: old.object });
-    }
-    for (const entry of fresh.values()) {
-      const old = this.mirror.get(entry.key);
-      if (old?.modRevision === entry.modRevision) continue;
-      events.push(
-        old
-          ? { type: 'MODIFIED', key: entry.key, revision: entry.modRevision, object: entry.object, prevObject: old.object }
-          : { type: 'ADDED', key: entry.key, revision: entry.modRevision, object: entry.object },
-      );
-    }
-    events.sort((a, b) => a.revision - b.revision);
-    for (const ev of events) {
-      this.revision = Math.max(this.revision, ev.revision);
-      this.mirror.set(ev.key, ev.type === 'DELETED' ? undefined : fresh.get(ev.key));
-      this.history.publish(ev);
-    }
-    this.revision = Math.max(this.revision, revision);
-    this.log.info({ revision, changed: events.length }, 'etcd store re-listed');
-    this.resolveWaiters();
   }
 }

@@ -18,6 +18,7 @@ export function bucketOf(key: string): string {
   return j < 0 ? key : key.slice(0, j + 1);
 }
 
+/** The objects under one etcd prefix, by bucket and key; see the module comment. */
 export class Mirror {
   private readonly buckets = new Map<string, Map<string, StoredObject>>();
   private readonly sortedKeys = new Map<string, string[]>();

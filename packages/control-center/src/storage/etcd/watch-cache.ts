@@ -1,0 +1,325 @@
+/**
+ * The read side of EtcdStore, after kube-apiserver's cacher: a mirror of everything under the
+ * prefix (mirror.ts) plus an event history (../history.ts), both fed by ONE etcd watch that starts
+ * at the revision of the initial list + 1. `get`, `list`, `count` and `watch` are served from
+ * memory; writers wait with `waitForRevision` until the watch has shown their write.
+ *
+ * Guaranteed: the mirror and the history change only in etcd revision order, with no gaps. When
+ * the watch stream breaks (etcd restarted, network cut, keepalive timeout) it is re-created from
+ * the last applied revision + 1 with backoff (100 ms doubling to 5 s). When etcd has compacted past
+ * that revision, everything is listed again and the difference is published as events: changes
+ * and additions at their `mod_revision`, deletions at the list's revision (intermediate states
+ * between the two lists are not replayed, as with a relisting informer).
+ * Not guaranteed: freshness. Between a write (by any replica) and its watch event, reads here
+ * return the previous state.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/cacher/watch_cache.go
+ */
+import type { Etcd3, IDuplexStream, IEvent, IKeyValue, IWatchRequest, IWatchResponse } from 'etcd3';
+import type { Logger } from 'pino';
+import type { KubeObject } from '@hcc/crds';
+import * as apierrors from '../../apierrors/status.js';
+import { EventHistory } from '../history.js';
+import type { StoredObject, StoreEvent, StoreWatch } from '../store.js';
+import { decodeOrSkip, type KeySpace } from './codec.js';
+import { Mirror } from './mirror.js';
+
+/** What the cache needs from its store. */
+export interface WatchCacheDeps {
+  client: Etcd3;
+  keys: KeySpace;
+  log: Logger;
+  /** How many events a watch can resume from (a count). */
+  historyCapacity: number;
+  /** Lists every key-value under the prefix at one revision (again after a compaction). */
+  listAll: () => Promise<{ kvs: IKeyValue[]; revision: number }>;
+}
+
+/** A write waiting for the mirror to reach its revision. */
+interface RevisionWaiter {
+  revision: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Returns object with `metadata.resourceVersion` set to revision (a copy). */
+export const withResourceVersion = (object: KubeObject, revision: number): KubeObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } });
+
+/** The mirror, history and etcd watch of one EtcdStore; see the module comment. */
+export class WatchCache {
+  private readonly mirror = new Mirror();
+  private history!: EventHistory;
+  /** The revision the mirror reflects: every event under the prefix up to it is applied. */
+  private revision = 0;
+  private readonly waiters: RevisionWaiter[] = [];
+  private stream: WatchStream | undefined;
+  private watching = false;
+  private retryMs = 100;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private relists = 0;
+  private watchRestarts = 0;
+
+  constructor(private readonly deps: WatchCacheDeps) {}
+
+  /**
+   * Fills the mirror from a list taken at revision, then watches from revision + 1.
+   * @throws Error when etcd has not confirmed the watch by deadline (epoch milliseconds)
+   */
+  async start(kvs: IKeyValue[], revision: number, deadline: number): Promise<void> {
+    for (const kv of kvs) {
+      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log);
+      if (entry) this.mirror.set(entry.key, entry);
+    }
+    this.revision = revision;
+    this.history = new EventHistory(this.deps.historyCapacity, revision);
+    this.connect();
+    while (!this.watching) {
+      if (Date.now() > deadline) throw new Error('etcd did not confirm the watch in time');
+      await sleep(5);
+    }
+  }
+
+  /** Stops the watch; pending `waitForRevision` calls reject. */
+  stop(): void {
+    this.stopped = true;
+    this.disconnect();
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(new Error('etcd store closed'));
+    }
+  }
+
+  currentRevision(): number {
+    return this.revision;
+  }
+
+  oldestWatchableRevision(): number {
+    return this.history.oldestWatchableRevision();
+  }
+
+  watcherCount(): number {
+    return this.history.watcherCount();
+  }
+
+  /** Objects under the prefix (for `count('')`). */
+  size(): number {
+    let n = 0;
+    for (const _ of this.mirror.entries()) n++;
+    return n;
+  }
+
+  stats(): { relists: number; watchRestarts: number } {
+    return { relists: this.relists, watchRestarts: this.watchRestarts };
+  }
+
+  get(key: string): StoredObject | undefined {
+    return this.mirror.get(key);
+  }
+
+  list(prefix: string): { items: StoredObject[]; revision: number } {
+    return { items: this.mirror.list(prefix), revision: this.revision };
+  }
+
+  count(prefix: string): number {
+    return this.mirror.count(prefix);
+  }
+
+  /**
+   * Delivers events under prefix after fromRevision from the history, then live. Live events at or
+   * below fromRevision are dropped: a client may bring a revision from a replica that is ahead of
+   * this one, and must not see older events again.
+   * @throws RevisionCompactedError when fromRevision is older than the kept history
+   */
+  watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
+    return this.history.watch(prefix, fromRevision, (ev) => {
+      if (ev.revision > fromRevision) onEvent(ev);
+    });
+  }
+
+  /**
+   * Resolves once the mirror reflects revision.
+   * @param timeoutMs - how long to wait, in milliseconds
+   * @throws StatusError 504 after timeoutMs (the write is committed; this replica lags)
+   */
+  waitForRevision(revision: number, timeoutMs: number): Promise<void> {
+    if (this.revision >= revision) return Promise.resolve();
+    if (this.stopped) return Promise.reject(new Error('etcd store closed'));
+    return new Promise((resolve, reject) => {
+      const waiter: RevisionWaiter = {
+        revision,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(apierrors.timeout(`the write was committed at revision ${revision}, but this server's watch of etcd has not shown it within ${timeoutMs} ms`));
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private resolveWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i]!;
+      if (w.revision <= this.revision) {
+        this.waiters.splice(i, 1);
+        clearTimeout(w.timer);
+        w.resolve();
+      }
+    }
+  }
+
+  /** Opens a watch stream from the mirror's revision + 1. Failures schedule a retry. */
+  private connect(): void {
+    this.reconnectTimer = undefined;
+    if (this.stopped) return;
+    const { keys } = this.deps;
+    this.deps.client.watchClient.watch().then(
+      (stream) => {
+        if (this.stopped) {
+          stream.cancel();
+          return;
+        }
+        this.stream = stream;
+        stream.on('data', (res) => this.onResponse(stream, res));
+        stream.on('error', (err) => this.onBroken(stream, err));
+        stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
+        stream.write({ create_request: { key: keys.rangeStart, range_end: keys.rangeEnd, start_revision: this.revision + 1, progress_notify: true } });
+      },
+      (err: unknown) => this.onBroken(undefined, err),
+    );
+  }
+
+  private disconnect(): void {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    const stream = this.stream;
+    this.stream = undefined;
+    this.watching = false;
+    try {
+      stream?.cancel();
+    } catch {
+      // already gone
+    }
+  }
+
+  /** The watch stream failed or ended: resume from the mirror's revision after a backoff. */
+  private onBroken(stream: WatchStream | undefined, err: unknown): void {
+    if (stream !== this.stream || this.stopped) return; // a stream already replaced or closed
+    this.disconnect();
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, 5_000);
+    this.watchRestarts++;
+    this.deps.log.warn({ err: errorMessage(err), revision: this.revision, retryInMs: delay }, 'etcd watch broken; resuming');
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private onResponse(stream: WatchStream, res: IWatchResponse): void {
+    if (stream !== this.stream) return;
+    const compacted = Number(res.compact_revision);
+    if (compacted > 0) {
+      this.disconnect();
+      this.deps.log.warn({ revision: this.revision, compactRevision: compacted }, 'etcd compacted past the watch; listing again');
+      void this.relist();
+      return;
+    }
+    if (res.canceled) {
+      this.onBroken(stream, new Error(`watch canceled by etcd: ${res.cancel_reason || 'no reason given'}`));
+      return;
+    }
+    if (res.created) {
+      this.watching = true;
+      this.retryMs = 100;
+      return;
+    }
+    if (res.events.length === 0) {
+      // A progress notification: etcd sends it only when every event up to its revision was sent.
+      const revision = Number(res.header.revision);
+      if (revision > this.revision) {
+        this.revision = revision;
+        this.resolveWaiters();
+      }
+      return;
+    }
+    this.apply(res.events);
+  }
+
+  /** Applies one watch response's events to the mirror and publishes them, in order. */
+  private apply(events: IEvent[]): void {
+    // Events of one etcd transaction share a revision and arrive in one response; skip only what an
+    // earlier response (or a re-list) already covered.
+    const floor = this.revision;
+    for (const ev of events) {
+      const revision = Number(ev.kv.mod_revision);
+      if (revision <= floor) continue;
+      const key = this.deps.keys.storeKey(ev.kv.key);
+      const prev = this.mirror.get(key);
+      this.revision = revision;
+      if (ev.type === 'Put') {
+        const entry = decodeOrSkip(this.deps.keys, ev.kv, this.deps.log);
+        if (!entry) continue;
+        this.mirror.set(key, entry);
+        this.history.publish(prev ? { type: 'MODIFIED', key, revision, object: entry.object, prevObject: prev.object } : { type: 'ADDED', key, revision, object: entry.object });
+      } else if (prev) {
+        this.mirror.set(key, undefined);
+        this.history.publish({ type: 'DELETED', key, revision, object: withResourceVersion(prev.object, revision), prevObject: prev.object });
+      }
+    }
+    this.resolveWaiters();
+  }
+
+  /** Lists everything again after etcd compacted past the watch, publishes the difference, then watches again. */
+  private async relist(): Promise<void> {
+    for (let delay = 100; !this.stopped; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        const { kvs, revision } = await this.deps.listAll();
+        if (this.stopped) return;
+        this.replace(kvs, revision);
+        this.relists++;
+        break;
+      } catch (err) {
+        this.deps.log.warn({ err: errorMessage(err), retryInMs: delay }, 'etcd re-list failed');
+        await sleep(delay);
+      }
+    }
+    this.connect();
+  }
+
+  /** Moves the mirror to a fresh list, publishing each difference as an event in revision order. */
+  private replace(kvs: IKeyValue[], revision: number): void {
+    const fresh = new Map<string, StoredObject>();
+    for (const kv of kvs) {
+      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log);
+      if (entry) fresh.set(entry.key, entry);
+    }
+    const events: StoreEvent[] = [];
+    for (const old of this.mirror.entries()) {
+      if (!fresh.has(old.key)) events.push({ type: 'DELETED', key: old.key, revision, object: withResourceVersion(old.object, revision), prevObject: old.object });
+    }
+    for (const entry of fresh.values()) {
+      const old = this.mirror.get(entry.key);
+      if (old?.modRevision === entry.modRevision) continue;
+      events.push(
+        old
+          ? { type: 'MODIFIED', key: entry.key, revision: entry.modRevision, object: entry.object, prevObject: old.object }
+          : { type: 'ADDED', key: entry.key, revision: entry.modRevision, object: entry.object },
+      );
+    }
+    events.sort((a, b) => a.revision - b.revision);
+    for (const ev of events) {
+      this.revision = Math.max(this.revision, ev.revision);
+      this.mirror.set(ev.key, ev.type === 'DELETED' ? undefined : fresh.get(ev.key));
+      this.history.publish(ev);
+    }
+    this.revision = Math.max(this.revision, revision);
+    this.deps.log.info({ revision, changed: events.length }, 'etcd store re-listed');
+    this.resolveWaiters();
+  }
+}
