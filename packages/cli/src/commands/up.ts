@@ -12,6 +12,7 @@ import { isAlreadyExists, loadKubeconfig, RestClient } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger } from '../logging.js';
 import { Supervisor } from '../supervisor.js';
+import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms } from './syncer.js';
 
 const entry = fileURLToPath(new URL('../main.js', import.meta.url));
@@ -56,6 +57,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   const ll = ['--log-level', o.logLevel];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
   parsePlatforms(o.platforms); // fail early on a bad list
+  if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig); // and on a bad scheduler configuration
   try {
     print(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const cc = await sup.start({

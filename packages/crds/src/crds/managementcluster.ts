@@ -97,6 +97,8 @@ export const managementClusterCRD: CustomResourceDefinition = {
           { name: 'Hosted', type: 'integer', jsonPath: '.status.hostedClusters', description: 'HostedClusters held' },
           { name: 'Capacity', type: 'integer', jsonPath: '.spec.capacity', description: 'Most HostedClusters allowed', priority: 1 },
           { name: 'Platforms', type: 'string', jsonPath: '.spec.platforms', description: 'Platform types it can host', priority: 1 },
+          { name: 'Mode', type: 'string', jsonPath: '.spec.mode', description: 'Pull (syncer in the cluster) or Push (syncer next to the control center)', priority: 1 },
+          { name: 'Cordoned', type: 'boolean', jsonPath: '.spec.unschedulable', description: 'No new placements', priority: 1 },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
         schema: {
