@@ -38,7 +38,7 @@ describe('control center: two replicas on one etcd', () => {
     const dirs = [tempDir('hcc-cc-a-'), tempDir('hcc-cc-b-')];
     for (const d of dirs) for (const f of ['ca.crt', 'ca.key']) cpSync(path.join(pki.dir, f), path.join(d.dir, 'data', 'pki', f));
     const token = randomBytes(16).toString('hex');
-    const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token, '--no-anonymous'];
+    const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token];
     // Both start at once: each creates the default namespaces and installs the CRDs.
     [a, b] = await Promise.all(dirs.map((d) => startControlCenterProcess({ dir: d.dir, extraArgs: args })));
   });

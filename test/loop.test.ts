@@ -74,6 +74,11 @@ describe('hcc up: the whole loop', () => {
       expect((await mk(other, ['get', 'secret', secret, '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
       await waitFor(`control-plane namespace of ${name}`, async () => (await mk(owner, ['get', 'namespace', `clusters-${name}`])).code === 0, 30_000);
     }
+    // Placement is the scheduler's: users cannot move or set it.
+    const other = placement['demo-none'] === 'mgmt-1' ? 'mgmt-2' : 'mgmt-1';
+    const move = await k(['label', 'hc', 'demo-none', '-n', 'clusters', `${Label}=${other}`, '--overwrite']);
+    expect(move.code).not.toBe(0);
+    expect(move.stderr).toContain('the placement is immutable once set');
     // The NodePool follows its HostedCluster.
     const np = await json(['get', 'nodepool', 'demo-aws-us-east-1a', '-n', 'clusters']);
     expect(np.metadata.labels?.[Label]).toBe(placement['demo-aws']);

@@ -32,7 +32,7 @@ describe('scheduler: a burst of 2,000 HostedClusters against 1,500 slots', () =>
   beforeAll(async () => {
     cc = await startControlCenterProcess();
     client = new RestClient(loadKubeconfig(cc.kubeconfig));
-    sched = await startSchedulerProcess({ kubeconfig: cc.kubeconfig, args: ['--no-leader-elect', '--seed', '1'] });
+    sched = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--no-leader-elect', '--seed', '1'] });
     await client.create(NamespaceResource, undefined, { metadata: { name: ns } });
     await client.create(SecretResource, ns, { metadata: { name: 'pull-secret', namespace: ns }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{}').toString('base64') } });
     fleet = new FakeFleet(client, { heartbeatMs: [200, 1500], lagMs: [0, 3000] });

@@ -78,7 +78,7 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     );
     cc = await startControlCenterProcess();
     client = new RestClient(loadKubeconfig(cc.kubeconfig));
-    sched = await startSchedulerProcess({ kubeconfig: cc.kubeconfig, args: ['--config', config, '--heartbeat-grace', '4', '--seed', '7'] });
+    sched = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--config', config, '--heartbeat-grace', '4', '--seed', '7'] });
     for (const ns of ['fleet', 'a', 'a-b', 'tenant']) await namespace(ns);
     fleet = new FakeFleet(client, { heartbeatMs: [300, 700], lagMs: [0, 500] });
     await fleet.start();

@@ -38,9 +38,9 @@ describe('scheduler: leader failover mid-burst', () => {
     fleet = new FakeFleet(client);
     await fleet.start();
     for (let i = 1; i <= clusters; i++) await fleet.register({ name: `mgmt-${i}`, capacity });
-    scheds.a = await startSchedulerProcess({ kubeconfig: cc.kubeconfig, args: electionArgs('sched-a') });
+    scheds.a = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: electionArgs('sched-a') });
     await waitFor('sched-a to lead', async () => (await holder()) === 'sched-a', 20_000);
-    scheds.b = await startSchedulerProcess({ kubeconfig: cc.kubeconfig, args: electionArgs('sched-b') });
+    scheds.b = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: electionArgs('sched-b') });
   });
   afterAll(async () => {
     await fleet?.stop();

@@ -81,6 +81,8 @@ export async function startHccUp(args: string[] = [], timeoutMs = 90_000): Promi
 export interface ControlCenterProcess {
   dir: string;
   kubeconfig: string;
+  /** Kubeconfig of the scheduler's identity (group hcc:schedulers: may place HostedClusters). */
+  schedulerKubeconfig: string;
   url: string;
   proc: ChildProcess;
   /** Stops the process but keeps the data dir (for restart tests). */
@@ -92,10 +94,11 @@ export interface ControlCenterProcess {
 export async function startControlCenterProcess(opts: { dir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ControlCenterProcess> {
   const t = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir('hcc-cc-');
   const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
+  const schedulerKubeconfig = path.join(t.dir, 'scheduler.kubeconfig');
   let out = '';
   const proc = spawn(
     process.execPath,
-    [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--port', String(opts.port ?? 0), '--kubeconfig', kubeconfig, ...(opts.extraArgs ?? [])],
+    [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--port', String(opts.port ?? 0), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...(opts.extraArgs ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   proc.stdout!.on('data', (d) => (out += d.toString()));
@@ -105,6 +108,7 @@ export async function startControlCenterProcess(opts: { dir?: string; port?: num
   return {
     dir: t.dir,
     kubeconfig,
+    schedulerKubeconfig,
     url,
     proc,
     kill: async (signal: NodeJS.Signals = 'SIGKILL') => {

@@ -3,9 +3,8 @@
  * CRDs in it, installs the CRDs it is given, makes the initial namespaces, listens, and writes
  * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +17,8 @@ import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
 import { createMetrics } from './metrics.js';
 import { ensureServingCerts } from './pki.js';
+import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
+import { SchedulersGroup } from './pipeline/admit/validating/placement.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
@@ -44,8 +45,14 @@ export interface ControlCenterOptions {
   contextName?: string;
   /** Admin bearer token; generated when absent. Written into the kubeconfig. */
   adminToken?: string;
-  /** Accept requests without credentials (default true: local, loopback use). */
+  /** Accept requests without credentials, with full rights (default false; loopback experiments only). */
   allowAnonymous?: boolean;
+  /** The scheduler's bearer token (group `hcc:schedulers`); kept in `<dataDir>/pki/scheduler.token` when absent. */
+  schedulerToken?: string;
+  /** Where to write the scheduler's kubeconfig (optional). */
+  schedulerKubeconfigPath?: string;
+  /** Static token file with more users (`token,user,uid,"group1,group2"`). */
+  tokenFile?: string;
   /** CRDs to install (created, or updated when they differ) before serving. */
   crds?: readonly object[];
   /** Namespaces to create at start besides default, kube-system and kube-public. */
@@ -138,8 +145,14 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const registry = new Registry();
   registry.start(store);
   let ready = false;
-  const adminToken = opts.adminToken ?? randomBytes(24).toString('hex');
-  const tokens = new Map<string, UserInfo>([[adminToken, { name: 'admin', groups: ['system:masters'] }]]);
+  const pki = path.join(opts.dataDir, 'pki');
+  const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
+  const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
+  const tokens = new Map<string, UserInfo>([
+    ...(opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), opts.tokenFile) : []),
+    [schedulerToken, { name: 'system:hcc:scheduler', groups: [SchedulersGroup] }],
+    [adminToken, { name: 'admin', groups: ['system:masters'] }],
+  ]);
   const metrics = createMetrics();
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
   const app = buildServer({
@@ -148,7 +161,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     registry,
     logger,
     metrics,
-    authentication: { tokens, allowAnonymous: opts.allowAnonymous ?? true },
+    authentication: { tokens, allowAnonymous: opts.allowAnonymous ?? false },
     watch: opts.watch,
     ready: () => ready,
   });
@@ -163,6 +176,15 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
   const url = `${certs ? 'https' : 'http'}://${host}:${port}`;
+  const writeFor = (file: string, token: string, contextName: string) =>
+    writeKubeconfig(file, {
+      server: opts.kubeconfigServer ?? url,
+      token,
+      contextName,
+      // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.
+      ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
+    });
+  if (opts.schedulerKubeconfigPath) writeFor(opts.schedulerKubeconfigPath, schedulerToken, 'hcc-scheduler');
   if (opts.kubeconfigPath) {
     writeKubeconfig(opts.kubeconfigPath, {
       server: opts.kubeconfigServer ?? url,

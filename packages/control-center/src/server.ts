@@ -28,6 +28,8 @@ import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
 import { toScale } from './handlers/scale.js';
+import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
+import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import type { ControlCenterMetrics } from './metrics.js';
@@ -46,6 +48,8 @@ export interface ServerDeps {
   ready: () => boolean;
   /** Clock (tests inject one). */
   now?: () => Date;
+  /** Validating admission plugins, run on every create and update (default: placement). */
+  admission?: readonly ValidatingAdmission[];
   /** Serve HTTPS with this key and certificate (PEM); plain HTTP when absent. */
   https?: { key: string; cert: string };
 }
@@ -69,6 +73,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   const authorizer = deps.authorizer ?? alwaysAllow;
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
+  const admission = deps.admission ?? [placementAdmission];
   const app = Fastify({
     ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert } } : {}),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
@@ -175,7 +180,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
         registry,
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
-        ctx: { fieldValidation: fieldValidationOf(query), warnings: [], now: now() },
+        ctx: {
+          fieldValidation: fieldValidationOf(query),
+          warnings: [],
+          now: now(),
+          admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store }),
+        },
       };
       const body = req.body as Buffer | undefined;
       const ct = req.headers['content-type'];

@@ -37,7 +37,9 @@ export function controlCenterCommand(): Command {
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
     .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)')
     .option('--token <token>', 'admin bearer token (generated when absent)')
-    .option('--no-anonymous', 'reject requests without a bearer token')
+    .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
+    .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
+    .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
@@ -53,7 +55,9 @@ export function controlCenterCommand(): Command {
         kubeconfigPath: path.resolve(o.kubeconfig),
         kubeconfigServer: o.kubeconfigServer,
         adminToken: o.token,
-        allowAnonymous: o.anonymous,
+        allowAnonymous: !!o.anonymous,
+        schedulerKubeconfigPath: path.resolve(o.schedulerKubeconfig),
+        tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
         tls: o.tls,
         tlsSANs: o.tlsSan ? String(o.tlsSan).split(',').map((x: string) => x.trim()).filter(Boolean) : [],
         crds: o.installCrds ? allCRDs : [],

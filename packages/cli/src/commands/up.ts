@@ -56,14 +56,16 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   const started = Date.now();
   const ll = ['--log-level', o.logLevel];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
+  const schedulerKubeconfig = path.join(dir, 'scheduler.kubeconfig');
   parsePlatforms(o.platforms); // fail early on a bad list
   if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig); // and on a bad scheduler configuration
   try {
     print(`• starting the control center (data in ${path.join(dir, 'data')})`);
+    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
     const cc = await sup.start({
       name: 'control-center',
-      args: ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, ...ll],
-      restartArgs: (r) => withPort(['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, ...ll], r.url),
+      args: ccArgs,
+      restartArgs: (r) => withPort(ccArgs, r.url),
     });
     print(`✓ control center serving at ${cc.url}`);
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
@@ -79,7 +81,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
       }),
     );
     print('• starting the scheduler');
-    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', adminKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
+    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
     print('✓ scheduler running');
     if (o.mode === 'Push') {
       print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);

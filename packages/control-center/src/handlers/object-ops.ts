@@ -170,7 +170,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
-  throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+  throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   if (info.namespaced) checkNamespace(store, info, namespace);
   const key = storageKey(info, namespace, m.name!);
@@ -236,7 +236,7 @@ export async function updateObject(
       delete m.resourceVersion;
       resetServerMetadata(obj, ctx.now, info);
       info.strategy.prepareForCreate(obj, ctx);
-      throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx)]);
+      throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
       if (info.namespaced) checkNamespace(store, info, namespace);
       created = true;
@@ -273,7 +273,7 @@ export async function updateObject(
     } else {
       info.strategy.prepareForUpdate(obj, cur, ctx);
     }
-    const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validateUpdate(obj, cur, ctx)];
+    const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validateUpdate(obj, cur, ctx), ...(ctx.admit?.(info, obj, cur) ?? [])];
     if (cur.metadata.deletionTimestamp) {
       const before = new Set(cur.metadata.finalizers ?? []);
       const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));

@@ -26,6 +26,8 @@ export interface StrategyContext {
   warnings: string[];
   /** Current time (injected so tests control it). */
   now: Date;
+  /** Validating admission with the requesting user (absent for the server's own writes). */
+  admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined) => FieldError[];
 }
 
 /** Resource-specific behaviour the generic create/update/patch/delete handlers call. */

@@ -1,0 +1,33 @@
+/**
+ * Validating admission: checks that run after the resource strategy has prepared and validated
+ * an object and before it is stored, with the requesting user in view. They never mutate; a
+ * rejection is a list of field errors (422 Invalid), so nothing is half-written.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/
+ */
+import type { KubeObject } from '@hcc/crds';
+import type { FieldError } from '../../apierrors/field.js';
+import type { ResourceInfo } from '../../registry/types.js';
+import type { UserInfo } from '../authenticate.js';
+import type { Store } from '../../storage/store.js';
+
+/** What an admission check sees. `old` is undefined on create. */
+export interface AdmissionAttributes {
+  info: ResourceInfo;
+  obj: KubeObject;
+  old: KubeObject | undefined;
+  user: UserInfo;
+  store: Store;
+}
+
+/** One validating admission plugin. */
+export interface ValidatingAdmission {
+  name: string;
+  validate(a: AdmissionAttributes): FieldError[];
+}
+
+/** Runs every plugin; the errors of all of them are reported together. */
+export function runAdmission(plugins: readonly ValidatingAdmission[], a: AdmissionAttributes): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const p of plugins) errs.push(...p.validate(a));
+  return errs;
+}

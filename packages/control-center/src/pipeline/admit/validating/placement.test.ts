@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { placementAdmission, SchedulersGroup } from './placement.js';
+import type { AdmissionAttributes } from '../admission.js';
+import type { ResourceInfo } from '../../../registry/types.js';
+import type { Store } from '../../../storage/store.js';
+
+const hcInfo = { group: 'hypershift.openshift.io', resource: 'hostedclusters' } as ResourceInfo;
+const cmInfo = { group: '', resource: 'configmaps' } as ResourceInfo;
+const L = 'controlcenter.hcc.dev/management-cluster';
+const obj = (cluster?: string): KubeObject => ({ metadata: { name: 'x', namespace: 'ns', labels: cluster ? { [L]: cluster } : {} } });
+const store = { get: (k: string) => (k.endsWith('/mgmt-1') ? { object: obj() } : undefined) } as unknown as Store;
+const scheduler = { name: 'system:hcc:scheduler', groups: [SchedulersGroup] };
+const admin = { name: 'admin', groups: ['system:masters'] };
+const run = (a: Partial<AdmissionAttributes>) => placementAdmission.validate({ info: hcInfo, obj: obj(), old: undefined, user: admin, store, ...a }).map((e) => `${e.type}: ${e.detail ?? ''}`);
+
+describe('placement admission', () => {
+  it.each([
+    { name: 'the scheduler binds to an existing cluster', input: { obj: obj('mgmt-1'), old: obj(), user: scheduler }, want: 0 },
+    { name: 'unchanged placement', input: { obj: obj('mgmt-1'), old: obj('mgmt-1'), user: admin }, want: 0 },
+    { name: 'no placement', input: { obj: obj(), old: obj(), user: admin }, want: 0 },
+    { name: 'other kinds are not checked', input: { info: cmInfo, obj: obj('x'), old: obj('y'), user: admin }, want: 0 },
+    { name: 'a user cannot bind', input: { obj: obj('mgmt-1'), old: obj(), user: admin }, want: 1 },
+    { name: 'a user cannot create a placed HostedCluster', input: { obj: obj('mgmt-1'), old: undefined, user: admin }, want: 1 },
+    { name: 'nobody moves a placement', input: { obj: obj('mgmt-2'), old: obj('mgmt-1'), user: scheduler }, want: 1 },
+    { name: 'nobody removes a placement', input: { obj: obj(), old: obj('mgmt-1'), user: admin }, want: 1 },
+    { name: 'no binding to a missing cluster', input: { obj: obj('mgmt-9'), old: obj(), user: scheduler }, want: 1 },
+  ])('$name', ({ input, want }) => {
+    expect(run(input as Partial<AdmissionAttributes>)).toHaveLength(want);
+  });
+
+  it('explains itself', () => {
+    expect(run({ obj: obj('mgmt-2'), old: obj('mgmt-1') })[0]).toContain('immutable once set');
+    expect(run({ obj: obj('mgmt-1'), old: obj() })[0]).toContain('only the scheduler places HostedClusters');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Placement admission: the label `controlcenter.hcc.dev/management-cluster` on HostedClusters and
+ * NodePools is the scheduler's. Only users in the group `hcc:schedulers` may set it (once, from
+ * absent to present, naming an existing ManagementCluster); nobody may change or remove it
+ * afterwards — a running control plane is not moved by editing a label (like a Pod's
+ * `spec.nodeName`, set through the binding subresource and immutable). Pin a HostedCluster with
+ * the selector annotation `controlcenter.hcc.dev/management-cluster-selector` instead.
+ */
+import { HyperShiftGroup, LabelManagementCluster, ManagementClusterResource } from '@hcc/crds';
+import * as field from '../../../apierrors/field.js';
+import type { ValidatingAdmission } from '../admission.js';
+import { storageKey } from '../../../registry/types.js';
+
+/** The group whose members may bind HostedClusters. */
+export const SchedulersGroup = 'hcc:schedulers';
+
+const labelPath = `metadata.labels[${LabelManagementCluster}]`;
+const placed = new Set(['hostedclusters', 'nodepools']);
+
+export const placementAdmission: ValidatingAdmission = {
+  name: 'Placement',
+  validate({ info, obj, old, user, store }) {
+    if (info.group !== HyperShiftGroup || !placed.has(info.resource)) return [];
+    const want = obj.metadata.labels?.[LabelManagementCluster];
+    const had = old?.metadata.labels?.[LabelManagementCluster];
+    if (want === had) return [];
+    if (had !== undefined) {
+      return [field.forbidden(labelPath, `the placement is immutable once set (it is ${JSON.stringify(had)}); a placed HostedCluster never moves`)];
+    }
+    if (!user.groups.includes(SchedulersGroup)) {
+      return [field.forbidden(labelPath, 'only the scheduler places HostedClusters; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector')];
+    }
+    if (!want || !store.get(storageKey(ManagementClusterResource, '', want))) {
+      return [field.invalid(labelPath, want ?? '', 'no such ManagementCluster')];
+    }
+    return [];
+  },
+};
