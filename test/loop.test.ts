@@ -146,6 +146,8 @@ spec:
     const d = await k(['delete', 'hc', 'demo-agent', '-n', 'clusters', '--timeout=60s']);
     expect(d.code, d.stderr).toBe(0);
     expect((await k(['get', 'hc', 'demo-agent', '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // Its NodePools go with it, as the HyperShift operator deletes them.
+    await waitFor('the NodePool to go', async () => (await k(['get', 'np', 'demo-agent', '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 20_000);
     // By the time the virtual object is gone, the management cluster holds nothing of it.
     expect((await mk(owner, ['get', 'hc', 'demo-agent', '-n', 'clusters', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
     expect((await mk(owner, ['get', 'namespace', 'clusters-demo-agent', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
@@ -161,5 +163,17 @@ spec:
       const mc = await json(['get', 'mc', owner]);
       return mc.status?.hostedClusters === placedThere && mc.status?.budget === 3 - placedThere;
     }, 20_000);
+  });
+
+  it('keeps a ManagementCluster that still holds HostedClusters when it is deleted, and places nothing new on it', async () => {
+    const held = (await json<{ items: Obj[] }>(['get', 'hc', '-n', 'clusters'])).items;
+    const busy = held[0]!.metadata.labels![Label]!;
+    const d = await k(['delete', 'mc', busy, '--wait=false']);
+    expect(d.code, d.stderr).toBe(0);
+    const mc = await json<Obj & { metadata: { deletionTimestamp?: string; finalizers?: string[] } }>(['get', 'mc', busy]);
+    expect(mc.metadata.deletionTimestamp).toBeTruthy();
+    expect(mc.metadata.finalizers).toContain('controlcenter.hcc.dev/placements');
+    // Its HostedClusters are still served from it.
+    expect((await mk(busy, ['get', 'hc', held[0]!.metadata.name, '-n', 'clusters', '-o', 'name'])).code).toBe(0);
   });
 });

@@ -21,4 +21,14 @@ program.addCommand(syncerCommand());
 program.addCommand(managementClusterCommand());
 program.addCommand(hypershiftSimCommand());
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // User errors (bad flags, bad files, a state dir in use) get one clear line, not a stack trace.
+  const e = err as Error & { code?: string };
+  const locked = e.code === 'LEVEL_LOCKED' || (e.cause as { code?: string } | undefined)?.code === 'LEVEL_LOCKED';
+  const msg = locked ? 'the data directory is in use by another hcc process' : e.message;
+  process.stderr.write(`hcc: ${msg}\n`);
+  if (process.env.HCC_DEBUG) process.stderr.write(`${e.stack}\n`);
+  process.exit(1);
+}

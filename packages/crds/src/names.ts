@@ -86,3 +86,6 @@ export const AnnotationTolerations = 'controlcenter.hcc.dev/tolerations';
 
 /** Annotation on a HostedCluster naming the scheduler profile that places it (default profile otherwise). */
 export const AnnotationSchedulerProfile = 'controlcenter.hcc.dev/scheduler-profile';
+
+/** Finalizer the scheduler keeps on a ManagementCluster while HostedClusters are placed on it. */
+export const FinalizerPlacements = 'controlcenter.hcc.dev/placements';

@@ -68,6 +68,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
 
   const onHC = (o: HostedCluster, old?: HostedCluster) => {
     const key = keyOf(o);
+    if (o.metadata.deletionTimestamp && o.metadata.labels?.[LabelManagementCluster]) d.health.add(o.metadata.labels[LabelManagementCluster]);
     d.cache.observeHostedCluster(key, o);
     d.scheduling.add(key);
     if (old?.metadata.labels?.[LabelManagementCluster] !== o.metadata.labels?.[LabelManagementCluster]) {
@@ -84,6 +85,8 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
       const key = keyOf(o);
       d.cache.observeHostedCluster(key, undefined);
       d.scheduling.add(key);
+      const was = o.metadata.labels?.[LabelManagementCluster];
+      if (was) d.health.add(was);
       enqueueRefs(o, 'HostedCluster');
       const cp = controlPlaneNamespaceOfKey(key);
       requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);

@@ -267,7 +267,16 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
         1,
         (name) =>
           reconcileClusterHealth(
-            { managementClusters: mcs.lister, now, heartbeatGraceMs: graceMs, writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c) },
+            {
+              managementClusters: mcs.lister,
+              now,
+              heartbeatGraceMs: graceMs,
+              writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c),
+              placedOn: (c) => cache.placedOn(c),
+              writeFinalizers: async (mc, finalizers) => {
+                await client.patch(ManagementClusterResource, undefined, mc.metadata.name!, { metadata: { resourceVersion: mc.metadata.resourceVersion, finalizers } }, 'merge');
+              },
+            },
             name,
           ),
         quiet('cluster-health'),

@@ -151,6 +151,13 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     getDownstream: (k, key) => downInformers[k].lister.get(key),
     upstream: writer(upstream),
     downstream: writer(downstream),
+    deleteUpstreamNodePools: async (ns, clusterName) => {
+      const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
+      for (const np of nps.items) {
+        if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
+        await writer(upstream).delete('NodePool', ns, np.metadata.name!);
+      }
+    },
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
       try {

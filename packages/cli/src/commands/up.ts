@@ -4,7 +4,7 @@
  * HyperShift CRDs + hypershift-sim each) and their syncers, as separate processes. Writes
  * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -16,6 +16,36 @@ import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms } from './syncer.js';
 
 const entry = fileURLToPath(new URL('../main.js', import.meta.url));
+
+/**
+ * Takes `DIR/up.lock` (holding this pid) so two `hcc up` never share a state dir; a lock left by
+ * a process that no longer runs is taken over.
+ * @throws Error when another live hcc up holds it
+ */
+function lockStateDir(dir: string): void {
+  const lock = path.join(dir, 'up.lock');
+  if (existsSync(lock)) {
+    const pid = Number(readFileSync(lock, 'utf8').trim());
+    let alive = false;
+    try {
+      if (pid > 0 && pid !== process.pid) {
+        process.kill(pid, 0);
+        alive = true;
+      }
+    } catch {
+      alive = false;
+    }
+    if (alive) throw new Error(`the state directory ${dir} is in use by another hcc up (pid ${pid}); stop it or use another --state-dir`);
+  }
+  writeFileSync(lock, `${process.pid}\n`);
+  process.once('exit', () => {
+    try {
+      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+    } catch {
+      // gone already
+    }
+  });
+}
 
 /** Options of {@link runUp}. */
 export interface UpOptions {
@@ -51,6 +81,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   const mcDir = path.join(dir, 'management-clusters');
   mkdirSync(logs, { recursive: true });
   mkdirSync(mcDir, { recursive: true });
+  lockStateDir(dir);
   const log = createLogger('up', o.logLevel);
   const sup = new Supervisor(entry, logs, log, print);
   const started = Date.now();
@@ -149,6 +180,16 @@ export function upCommand(): Command {
     .option('--log-level <level>', 'log level of every process (logs go to STATE_DIR/logs)', 'info')
     .action(async (opts) => {
       const n = Number(opts.managementClusters);
+      const positive = (flag: string, v: string, allowZero = false) => {
+        const x = Number(v);
+        if (!Number.isFinite(x) || (allowZero ? x < 0 : x <= 0) || (flag !== '--heartbeat-interval' && !Number.isInteger(x))) {
+          throw new Error(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} ${flag === '--heartbeat-interval' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`);
+        }
+        return x;
+      };
+      positive('--capacity', opts.capacity, true);
+      positive('--heartbeat-interval', opts.heartbeatInterval);
+      positive('--available-delay', opts.availableDelay, true);
       if (!Number.isInteger(n) || n < 1) throw new Error(`--management-clusters must be a positive integer, got ${opts.managementClusters}`);
       const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
       if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);

@@ -8,6 +8,7 @@
  */
 import {
   ConditionReady,
+  FinalizerPlacements,
   findCondition,
   ReasonHeartbeatExpired,
   setCondition,
@@ -19,6 +20,10 @@ import type { Lister, ReconcileResult } from '@hcc/client';
 /** What the reconciler reads and writes. */
 export interface ClusterHealthDeps {
   managementClusters: Lister<ManagementCluster>;
+  /** HostedClusters bound to the cluster, reservations included (a count). */
+  placedOn?(cluster: string): number;
+  /** Writes metadata.finalizers with a resourceVersion precondition. */
+  writeFinalizers?(mc: ManagementCluster, finalizers: string[]): Promise<void>;
   now: () => Date;
   /** A heartbeat older than this is expired, in milliseconds. */
   heartbeatGraceMs: number;
@@ -34,6 +39,21 @@ export interface ClusterHealthDeps {
 export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: string): Promise<ReconcileResult> {
   const mc = deps.managementClusters.get(name);
   if (!mc) return;
+  // A ManagementCluster that holds HostedClusters is not deleted from under them: it keeps the
+  // finalizer until nothing is placed on it (it takes no new placements while terminating).
+  if (deps.writeFinalizers && deps.placedOn) {
+    const fins = mc.metadata.finalizers ?? [];
+    const has = fins.includes(FinalizerPlacements);
+    if (!mc.metadata.deletionTimestamp && !has) {
+      await deps.writeFinalizers(mc, [...fins, FinalizerPlacements]);
+      return;
+    }
+    if (mc.metadata.deletionTimestamp && has) {
+      if (deps.placedOn(name) > 0) return { requeueAfterMs: 5000 };
+      await deps.writeFinalizers(mc, fins.filter((f) => f !== FinalizerPlacements));
+      return;
+    }
+  }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
   if (!ready || ready.status !== 'True') return;
   const hb = Date.parse(mc.status?.lastHeartbeatTime ?? '');

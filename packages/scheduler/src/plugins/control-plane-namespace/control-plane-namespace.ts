@@ -14,6 +14,9 @@ export const Name = PluginNames.ControlPlaneNamespace;
 /** Reason, e.g. `control-plane namespace a-b-c already in use`. */
 export const errReasonInUse = (ns: string): string => `control-plane namespace ${ns} already in use`;
 
+/** Reason when `<namespace>-<name>` exceeds the 63 characters of a namespace name. */
+export const errReasonTooLong = (ns: string): string => `control-plane namespace ${ns} is longer than 63 characters`;
+
 /** The control-plane namespace name of a HostedCluster: `<namespace>-<name>`. */
 export const controlPlaneNamespaceOf = (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`;
 
@@ -22,6 +25,8 @@ export const controlPlaneNamespace = {
   name: Name,
   filter: (hc, cluster) => {
     const ns = controlPlaneNamespaceOf(hc);
+    // The namespace is a DNS label: a longer one can never be created on any cluster.
+    if (ns.length > 63) return Status.unschedulable(errReasonTooLong(ns));
     return cluster.controlPlaneNamespaces.has(ns) ? Status.unschedulable(errReasonInUse(ns)) : Status.success();
   },
 } satisfies FilterPlugin;

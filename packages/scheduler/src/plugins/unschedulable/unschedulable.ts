@@ -10,9 +10,16 @@ import { PluginNames } from '../names.js';
 export const Name = PluginNames.Unschedulable;
 /** Reason for a cordoned cluster. */
 export const ErrReasonCordoned = 'cordoned';
+/** Reason for a cluster being deleted (it waits for what it holds to go). */
+export const ErrReasonDeleting = 'being deleted';
 
 /** The Unschedulable filter plugin. */
 export const unschedulable = {
   name: Name,
-  filter: (_hc, cluster) => (cluster.cluster.spec?.unschedulable ? Status.unschedulable(ErrReasonCordoned) : Status.success()),
+  filter: (_hc, cluster) =>
+    cluster.cluster.metadata.deletionTimestamp
+      ? Status.unschedulable(ErrReasonDeleting)
+      : cluster.cluster.spec?.unschedulable
+        ? Status.unschedulable(ErrReasonCordoned)
+        : Status.success(),
 } satisfies FilterPlugin;

@@ -3,7 +3,8 @@
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
  *   hcc made (only copies carrying `synced-by: <this cluster>`);
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
- *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream.
+ *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream —
+ *   for a HostedCluster after deleting its upstream NodePools, as the operator deletes them too.
  * Nothing is orphaned in the management cluster.
  */
 import { FinalizerSyncer, LabelSyncedBy } from '@hcc/crds';
@@ -28,6 +29,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       return { requeueAfterMs: teardownPollMs };
     }
     if (finalizedKinds.has(req.kind) && up.metadata.finalizers?.includes(FinalizerSyncer)) {
+      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name);
       await deps.upstream.patch(req.kind, req.namespace, req.name, {
         metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: up.metadata.finalizers.filter((f) => f !== FinalizerSyncer) },
       });

@@ -40,6 +40,11 @@ export interface DownsyncDeps {
   getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
   upstream: SideWriter;
   downstream: SideWriter;
+  /**
+   * Deletes the upstream NodePools of a HostedCluster being deleted (`spec.clusterName`), as the
+   * HyperShift operator deletes them with their HostedCluster.
+   */
+  deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
   log: Logger;
