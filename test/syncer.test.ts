@@ -123,5 +123,8 @@ describe('syncer: push mode', () => {
     expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '-o', 'name'])).stdout.trim()).toBe('hostedcluster.hypershift.openshift.io/px');
     expect((await k(['delete', 'hc', 'px', '-n', 'p', '--timeout=60s'])).code).toBe(0);
     expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // The namespace the syncer created for it goes once nothing placed there uses it.
+    await waitFor('namespace p to leave the management cluster', async () =>
+      (await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'namespace', 'p', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 30_000);
   });
 });

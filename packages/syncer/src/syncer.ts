@@ -37,6 +37,7 @@ import type { DownsyncDeps, SideWriter, SyncKind } from './controllers/downsync/
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
+import { sweepNamespaces } from './controllers/namespace-gc/namespace-gc.js';
 
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
@@ -80,6 +81,8 @@ export interface SyncerOptions {
   pullCRDs?: boolean;
   /** Between CRD pulls, in milliseconds (default 300 000). */
   crdPullIntervalMs?: number;
+  /** Between sweeps for namespaces hcc created that nothing uses any more, in milliseconds (default: 3 heartbeats, at least 5 s). */
+  namespaceSweepIntervalMs?: number;
 }
 
 /** A running syncer. */
@@ -150,7 +153,18 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     getUpstream: (k, key) => upInformers[k].lister.get(key),
     getDownstream: (k, key) => downInformers[k].lister.get(key),
     upstream: writer(upstream),
-    downstream: writer(downstream),
+    downstream: {
+      ...writer(downstream),
+      // A create that fails because its namespace is gone or terminating makes the namespace be ensured again.
+      create: async (kind, obj) => {
+        try {
+          return await writer(downstream).create(kind, obj);
+        } catch (err) {
+          if (isNotFound(err) || (err as { code?: number }).code === 403) knownNamespaces.delete(obj.metadata.namespace ?? '');
+          throw err;
+        }
+      },
+    },
     deleteUpstreamNodePools: async (ns, clusterName) => {
       const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
       for (const np of nps.items) {
@@ -188,9 +202,19 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   };
 
   const queueDepth = new client.Gauge({ name: 'hcc_syncer_queue_depth', help: 'Keys waiting per queue.', labelNames: ['queue'], registers: [registry] });
+  const queueAdds = new client.Gauge({ name: 'hcc_syncer_queue_adds_total', help: 'Keys added per queue since start.', labelNames: ['queue'], registers: [registry] });
+  const queueRetries = new client.Gauge({ name: 'hcc_syncer_queue_retries_total', help: 'Rate-limited retries per queue since start.', labelNames: ['queue'], registers: [registry] });
+  const cached = new client.Gauge({ name: 'hcc_syncer_cached_objects', help: 'Objects in the informer caches, by side and kind.', labelNames: ['side', 'kind'], registers: [registry] });
   const gauges = setInterval(() => {
-    queueDepth.set({ queue: 'downsync' }, downsync.len());
-    queueDepth.set({ queue: 'upsync' }, upsync.len());
+    for (const [q, wq] of [['downsync', downsync], ['upsync', upsync]] as const) {
+      queueDepth.set({ queue: q }, wq.len());
+      queueAdds.set({ queue: q }, wq.adds);
+      queueRetries.set({ queue: q }, wq.retries);
+    }
+    for (const k of kinds) {
+      cached.set({ side: 'upstream', kind: k }, upInformers[k].lister.list().length);
+      cached.set({ side: 'downstream', kind: k }, downInformers[k].lister.list().length);
+    }
   }, 1000);
 
   setState('registering');
@@ -239,6 +263,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     pull();
     crdTimer = setInterval(pull, opts.crdPullIntervalMs ?? 300_000);
   }
+  const inUse = (ns: string) =>
+    kinds.some(
+      (k) =>
+        upInformers[k].lister.list().some((o) => o.metadata.namespace === ns) ||
+        downInformers[k].lister.list().some((o) => o.metadata.namespace === ns && o.metadata.labels?.[LabelSyncedBy] === cluster),
+    );
+  const nsTimer = setInterval(() => {
+    void sweepNamespaces({ cluster, downstream, inUse, log })
+      .then((gone) => gone.forEach((n) => knownNamespaces.delete(n)))
+      .catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
+  }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));
   const steps = downsyncSteps(deps);
   const workers = opts.workers ?? 4;
   try {
@@ -249,6 +284,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   } finally {
     clearInterval(gauges);
     clearInterval(crdTimer);
+    clearInterval(nsTimer);
     await Promise.all(all.map((i) => i.stop()));
   }
 }
