@@ -111,23 +111,28 @@ export function killProcess(proc, signal = 'SIGKILL') {
 }
 
 /**
- * `hcc control-center` on a free loopback port with its own data dir.
- * @returns url, kubeconfig path, data dir, pid and stop/kill functions
+ * `hcc control-center` on a free loopback port with its own data dir; the admin kubeconfig and
+ * the scheduler's (the only identity allowed to set the placement label) are written there.
+ * @returns url, kubeconfig paths, data dir, pid and stop/kill functions
  */
 export async function startControlCenter(scope, { tls = true, dir, name = 'control-center', extraArgs = [] } = {}) {
   const base = dir ?? tempDir(scope, 'cc');
   const kubeconfig = path.join(base, 'admin.kubeconfig');
+  const schedulerKubeconfig = path.join(base, 'scheduler.kubeconfig');
   const p = await startProcess(scope, {
     name,
     script: hccBin,
-    args: ['control-center', '--data-dir', path.join(base, 'data'), '--port', '0', '--kubeconfig', kubeconfig, ...(tls ? [] : ['--no-tls']), ...extraArgs],
+    args: [
+      'control-center', '--data-dir', path.join(base, 'data'), '--port', '0', '--kubeconfig', kubeconfig,
+      '--scheduler-kubeconfig', schedulerKubeconfig, ...(tls ? [] : ['--no-tls']), ...extraArgs,
+    ],
     logFile: path.join(base, 'logs', `${name}.log`),
     ready: /"msg":"control center serving"[^\n]*\n/,
     timeoutMs: 120_000,
   });
   const line = p.matched.split('\n').find((l) => l.includes('"msg":"control center serving"'));
   const url = JSON.parse(line).url;
-  return { ...p, url, kubeconfig, dir: base };
+  return { ...p, url, kubeconfig, schedulerKubeconfig, dir: base };
 }
 
 /** `hcc scheduler` against a control center; resolves once its caches are synced. */
@@ -251,4 +256,17 @@ export async function startBareFastify(scope, { tls, docFile, pkiDir, logFile })
   const url = new URL(JSON.parse(p.matched.split('\n').find((l) => l.includes('"url"'))).url);
   const ep = { origin: url.origin, tls, host: url.hostname, port: Number(url.port), ca: tls ? readFileSync(path.join(pkiDir, 'ca.crt')) : undefined, headers: { accept: 'application/json' } };
   return { ...p, ep };
+}
+
+/** A short name for an hcc process from its command line, e.g. `syncer mgmt-1`, `control-center`. */
+export function hccProcessName(pid) {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const i = args.findIndex((a) => a.endsWith('main.js') || a.endsWith('hcc.js'));
+    const cmd = args[i + 1] ?? 'unknown';
+    const n = args.indexOf('--name');
+    return n >= 0 ? `${cmd} ${args[n + 1]}` : cmd;
+  } catch {
+    return String(pid);
+  }
 }

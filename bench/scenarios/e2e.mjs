@@ -20,7 +20,7 @@
 import path from 'node:path';
 import { HostedClusterResource, NodePoolResource, SecretResource } from '@hcc/crds';
 import { Scope } from '../lib/cleanup.mjs';
-import { hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf } from '../lib/procs.mjs';
+import { hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
 import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, nodePool, NP_PATH, PlacementLabel, poolFor, pullSecret, SECRET_PATH } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
 import { median, summarize } from '../lib/stats.mjs';
@@ -32,7 +32,8 @@ export const description = 'hcc up with 3 management clusters: create-to-replica
 const NS = 'e2e';
 const isAvailable = (o) => o?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
 
-async function oneRun(ctx, { N, mode, ratePerSec, label }) {
+/** One run with a fresh `hcc up`. */
+export async function oneRun(ctx, { N, mode, ratePerSec, label }) {
   const scope = new Scope();
   try {
     const clusters = 3;
@@ -101,6 +102,7 @@ async function oneRun(ctx, { N, mode, ratePerSec, label }) {
       await post(NP_PATH(NS), nodePool(NS, `np-${i}`, hc));
     };
     const cpuPids = [up.pid, ...childPidsOf(up.pid)];
+    const cpuNames = cpuPids.map((p) => (p === up.pid ? 'up' : hccProcessName(p)));
     const cpu0 = cpuPids.map((p) => cpuTimeMsOf(p));
     const t0 = nowMs();
     if (mode === 'burst') {
@@ -163,7 +165,7 @@ async function oneRun(ctx, { N, mode, ratePerSec, label }) {
       upP50: u.p50,
       upP99: u.p99,
       perCluster,
-      cpuPct: Object.fromEntries(cpuPids.map((p, k) => [p === up.pid ? 'up' : String(p), Math.round(cpu[k])])),
+      cpuPct: Object.fromEntries(cpuPids.map((_, k) => [cpuNames[k], Math.round(cpu[k])])),
     };
     progress(
       `e2e ${label}: create→replicated p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (HostedCluster only p99 ${r.hcP99.toFixed(0)} ms); ` +
@@ -188,6 +190,9 @@ export async function run(ctx) {
     for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, { N, mode, ratePerSec, label: `${how}, run ${i + 1}/${runs}` }));
     const m = (k) => median(results.map((r) => r[k]));
     const agg = { p50: m('p50'), p99: m('p99'), hcP50: m('hcP50'), hcP99: m('hcP99'), upP50: m('upP50'), upP99: m('upP99'), createS: m('createS'), totalS: m('totalS'), runs: results };
+    // CPU per kind of process (% of one core, median over runs; several management clusters or syncers summed).
+    const cpuBy = (prefix) => median(results.map((r) => Object.entries(r.cpuPct).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0)));
+    const cpuNote = `CPU: control center ${cpuBy('control-center')}%, 3 management clusters ${cpuBy('management-cluster')}%, 3 syncers ${cpuBy('syncer')}%, scheduler ${cpuBy('scheduler')}%`;
     data[mode] = { ratePerSec, ...agg };
     const what = `${N.toLocaleString('en-US')} HC+NP+Secret, ${how}`;
     rows.push({
@@ -199,7 +204,7 @@ export async function run(ctx) {
       vsBaseline: `created in ${agg.createS.toFixed(1)} s`,
       target: 'p99 < 1 s',
       met: N === 1000 ? agg.p99 < 1000 : undefined,
-      note: 'total: first create → all Available upstream',
+      note: `total: first create → all Available upstream; ${cpuNote}`,
     });
     rows.push({ case: `${what}: HostedCluster create → copy`, p50: agg.hcP50, p99: agg.hcP99 });
     rows.push({ case: `${what}: local status → upstream`, p50: agg.upP50, p99: agg.upP99 });

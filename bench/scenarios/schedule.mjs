@@ -40,8 +40,12 @@ function heartbeatStatus(capacity, now) {
   };
 }
 
-/** One run with fresh processes. `schedulerArgs` adds flags to `hcc scheduler` (experiments). */
-export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [] }) {
+/**
+ * One run with fresh processes. For experiments: `schedulerArgs` adds flags to `hcc scheduler`;
+ * `ownPullSecrets` makes every HostedCluster reference a pull secret of its own (not created)
+ * instead of the one shared `pull-secret` of its namespace.
+ */
+export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [], ownPullSecrets = false }) {
   const scope = new Scope();
   try {
     const C = ctx.connections;
@@ -62,7 +66,7 @@ export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [] }) {
       await ensureNamespace(pool, ep, ns);
       await call(pool, ep, 'POST', SECRET_PATH(ns), pullSecret(ns, 'pull-secret'));
     }
-    const sched = await startScheduler(scope, { kubeconfig: cc.kubeconfig, dir, extraArgs: schedulerArgs });
+    const sched = await startScheduler(scope, { kubeconfig: cc.schedulerKubeconfig, dir, extraArgs: schedulerArgs });
 
     // Bind times from a watch (the bench sees what any client sees).
     const client = clientFor(scope, cc.kubeconfig);
@@ -105,7 +109,8 @@ export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [] }) {
       next: (i) => {
         const name = `hc-${i}`;
         sentAt.set(`sched/${name}`, nowMs());
-        return { method: 'POST', path: HC_PATH('sched'), headers: jsonHeaders, body: JSON.stringify(hostedCluster('sched', name)) };
+        const body = hostedCluster('sched', name, ownPullSecrets ? { pullSecret: `${name}-pull-secret` } : {});
+        return { method: 'POST', path: HC_PATH('sched'), headers: jsonHeaders, body: JSON.stringify(body) };
       },
     });
     if (created.errors) throw new Error(`schedule: ${created.errors} creates failed; first: ${created.firstError}`);
@@ -166,6 +171,8 @@ export async function run(ctx) {
       rate: median(results.map((r) => r.rate)),
       totalS: median(results.map((r) => r.totalS)),
       createRate: median(results.map((r) => r.createRate)),
+      schedulerCpuPct: median(results.map((r) => r.schedulerCpuPct)),
+      controlCenterCpuPct: median(results.map((r) => r.controlCenterCpuPct)),
       p50: median(results.map((r) => r.p50)),
       p99: median(results.map((r) => r.p99)),
       runs: results,
@@ -181,7 +188,7 @@ export async function run(ctx) {
       vsBaseline: `created at ${Math.round(agg.createRate).toLocaleString('en-US')}/s`,
       target: M === 100 ? '≥ 2,000/s' : '',
       met: target ? agg.rate >= 2000 : undefined,
-      note: 'latency: create → bind',
+      note: `latency: create → bind; CPU: scheduler ${Math.round(agg.schedulerCpuPct)}%, control center ${Math.round(agg.controlCenterCpuPct)}%`,
     });
     rows.push({
       case: `${M} clusters: all ${N.toLocaleString('en-US')} placed in`,

@@ -61,7 +61,7 @@ export interface SchedulerOptions {
   retryPeriodSeconds?: number;
   /** A heartbeat older than this makes a cluster not ready, in milliseconds (default 40 000). */
   heartbeatGraceMs?: number;
-  /** Concurrent scheduling workers (default 4). */
+  /** Concurrent scheduling workers (default 16): decisions are serialised by the assume cache; binds and condition writes overlap. */
   workers?: number;
   metrics?: SchedulerMetrics;
   /** Source of randomness for tie-breaks in [0, 1) (seed it in tests: `seededRandom`). */
@@ -261,7 +261,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const quiet = (name: string) => ({ signal, logger: log, name, successLogLevel: 'debug' as const });
   try {
     await Promise.all([
-      scheduling.runWorkers(opts.workers ?? 4, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
+      scheduling.runWorkers(opts.workers ?? 16, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
       propagation.runWorkers(2, (key) => reconcilePropagation(propagationDeps, key), quiet('placement-propagation')),
       health.runWorkers(
         1,

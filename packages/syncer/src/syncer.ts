@@ -72,7 +72,7 @@ export interface SyncerOptions {
   labels?: Record<string, string>;
   /** Between heartbeats, in milliseconds (default 10 000). */
   heartbeatIntervalMs?: number;
-  /** Concurrent workers per queue (default 4). */
+  /** Concurrent workers per queue (default 16). */
   workers?: number;
   /** Namespace of the operator's supported-versions ConfigMap (default `hypershift`). */
   operatorNamespace?: string;
@@ -275,7 +275,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
       .catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));
   const steps = downsyncSteps(deps);
-  const workers = opts.workers ?? 4;
+  const workers = opts.workers ?? 16;
   try {
     await Promise.all([
       downsync.runWorkers(workers, (key) => reconcileDownsync(deps, steps, key), { signal, logger: log, name: 'downsync' }),

@@ -53,7 +53,7 @@ export function schedulerCommand(): Command {
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', number('--metrics-port', { integer: true }), 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', number('--heartbeat-grace', { min: 0, exclusiveMin: true }), 40)
-    .option('--workers <n>', 'concurrent scheduling workers', number('--workers', { integer: true, min: 1 }), 4)
+    .option('--workers <n>', 'concurrent scheduling workers', number('--workers', { integer: true, min: 1 }), 16)
     .option('--no-leader-elect', 'act without leader election (only one replica may run)')
     .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')
     .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', number('--lease-duration', { integer: true, min: 1 }), 15)

@@ -47,7 +47,7 @@ export function syncerCommand(): Command {
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)')
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
     .option('--heartbeat-interval <seconds>', 'between heartbeats', '10')
-    .option('--workers <n>', 'concurrent workers per queue', '4')
+    .option('--workers <n>', 'concurrent workers per queue', '16')
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
     .option('--log-level <level>', 'pino log level', 'info')

@@ -113,8 +113,21 @@ export function serveWatch(
       if (!res.writableEnded) res.end();
       resolve();
     };
+    // Events committed together (one group commit) are delivered synchronously in one turn of the
+    // event loop; corking the stream until that turn ends sends them as one chunk (one TLS record
+    // and one syscall per watcher instead of one per event).
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      if (!res.destroyed) res.uncork();
+    };
     const write = (line: string) => {
       if (done) return;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
       res.write(line);
       if (res.writableLength > opts.maxBufferedBytes) finish();
     };
