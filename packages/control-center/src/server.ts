@@ -28,6 +28,7 @@ import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
 import { toScale } from './handlers/scale.js';
+import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
@@ -56,7 +57,8 @@ export interface ServerDeps {
 
 /** A gzip-free JSON reply with Kubernetes headers. */
 function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json'): FastifyReply {
-  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(JSON.stringify(body));
+  const text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
+  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(text);
 }
 
 function fieldValidationOf(query: Record<string, unknown>): FieldValidation {

@@ -12,10 +12,13 @@
 import { deletedObject, keyOf, type Informer, type WorkQueue } from '@hcc/client';
 import { LabelManagementCluster, type HostedCluster, type KubeObject, type ManagementCluster, type NodePool } from '@hcc/crds';
 import { clusterInfo, controlPlaneNamespaceOfKey, type ClusterCache } from './cache/cluster-cache.js';
-import { Indexes, referencedKeys } from './controllers/placement-propagation.js';
+import { Indexes } from './controllers/placement-propagation.js';
+import { clusterLabel, type ReferenceTracker } from './controllers/reference-tracker.js';
 
 /** What the handlers feed. */
 export interface EventHandlerDeps {
+  /** Which clusters need which Secrets and ConfigMaps (kept here, from these events). */
+  references: ReferenceTracker;
   managementClusters: Informer<ManagementCluster>;
   hostedClusters: Informer<HostedCluster>;
   nodePools: Informer<NodePool>;
@@ -60,10 +63,11 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   const requeuePending = (match?: (key: string) => boolean) => {
     for (const k of d.pending.keys()) if (!match || match(k)) d.scheduling.add(k);
   };
-  const enqueueRefs = (o: HostedCluster | NodePool, kind: 'HostedCluster' | 'NodePool') => {
-    const r = referencedKeys(o, kind);
-    for (const k of r.secrets) d.propagation.add(`Secret/${k}`);
-    for (const k of r.configMaps) d.propagation.add(`ConfigMap/${k}`);
+  /** The cluster a NodePool belongs on: its own label, else its HostedCluster's. */
+  const npCluster = (np: NodePool) => clusterLabel(np) || clusterLabel(d.hostedClusters.lister.get(`${np.metadata.namespace}/${np.spec?.clusterName ?? ''}`));
+  const track = (kind: 'HostedCluster' | 'NodePool', key: string, o: HostedCluster | NodePool | undefined) => {
+    const cluster = !o ? '' : kind === 'HostedCluster' ? clusterLabel(o) : npCluster(o as NodePool);
+    for (const ref of d.references.observe(kind, key, o, cluster)) d.propagation.add(ref);
   };
 
   const onHC = (o: HostedCluster, old?: HostedCluster) => {
@@ -71,11 +75,13 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
     if (o.metadata.deletionTimestamp && o.metadata.labels?.[LabelManagementCluster]) d.health.add(o.metadata.labels[LabelManagementCluster]);
     d.cache.observeHostedCluster(key, o);
     d.scheduling.add(key);
+    track('HostedCluster', key, o);
     if (old?.metadata.labels?.[LabelManagementCluster] !== o.metadata.labels?.[LabelManagementCluster]) {
-      for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) d.propagation.add(`NodePool/${keyOf(np)}`);
+      for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) {
+        d.propagation.add(`NodePool/${keyOf(np)}`);
+        track('NodePool', keyOf(np), np);
+      }
     }
-    enqueueRefs(o, 'HostedCluster');
-    if (old) enqueueRefs(old, 'HostedCluster');
   };
   d.hostedClusters.addEventHandler({
     onAdd: (o) => onHC(o),
@@ -87,20 +93,20 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
       d.scheduling.add(key);
       const was = o.metadata.labels?.[LabelManagementCluster];
       if (was) d.health.add(was);
-      enqueueRefs(o, 'HostedCluster');
+      track('HostedCluster', key, undefined);
       const cp = controlPlaneNamespaceOfKey(key);
       requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
     },
   });
 
   const onNP = (o: NodePool) => {
-    d.propagation.add(`NodePool/${keyOf(o)}`);
-    enqueueRefs(o, 'NodePool');
+    if (!clusterLabel(o)) d.propagation.add(`NodePool/${keyOf(o)}`);
+    track('NodePool', keyOf(o), o);
   };
   d.nodePools.addEventHandler({
     onAdd: onNP,
-    onUpdate: (old, o) => (onNP(o), enqueueRefs(old, 'NodePool')),
-    onDelete: (t) => enqueueRefs(deletedObject(t), 'NodePool'),
+    onUpdate: (_old, o) => onNP(o),
+    onDelete: (t) => track('NodePool', keyOf(deletedObject(t)), undefined),
   });
   d.secrets.addEventHandler({ onAdd: (o) => d.propagation.add(`Secret/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`Secret/${keyOf(o)}`) });
   d.configMaps.addEventHandler({ onAdd: (o) => d.propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`ConfigMap/${keyOf(o)}`) });

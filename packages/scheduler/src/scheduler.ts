@@ -31,7 +31,8 @@ import {
 import { ClusterCache } from './cache/cluster-cache.js';
 import { defaultSchedulerConfig, type SchedulerConfig } from './config/config.js';
 import { reconcileClusterHealth } from './controllers/cluster-health.js';
-import { Indexes, reconcilePropagation, referencedKeys, type PropagationDeps } from './controllers/placement-propagation.js';
+import { Indexes, reconcilePropagation, type PropagationDeps } from './controllers/placement-propagation.js';
+import { ReferenceTracker } from './controllers/reference-tracker.js';
 import { registerEventHandlers } from './event-handlers.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 import type { PendingInfo } from './scale-out/scale-out.js';
@@ -157,10 +158,6 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const nps = informer<NodePool>(NodePoolResource);
   const secrets = informer<KubeObject>(SecretResource);
   const cms = informer<KubeObject>(ConfigMapResource);
-  hcs.addIndexer(Indexes.bySecret, (o) => referencedKeys(o, 'HostedCluster').secrets);
-  hcs.addIndexer(Indexes.byConfigMap, (o) => referencedKeys(o, 'HostedCluster').configMaps);
-  nps.addIndexer(Indexes.bySecret, (o) => referencedKeys(o, 'NodePool').secrets);
-  nps.addIndexer(Indexes.byConfigMap, (o) => referencedKeys(o, 'NodePool').configMaps);
   nps.addIndexer(Indexes.byHostedCluster, (o) => [`${o.metadata.namespace}/${o.spec?.clusterName ?? ''}`]);
 
   const cache = new ClusterCache({ heartbeatGraceMs: graceMs, now: () => Date.now() });
@@ -169,7 +166,9 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const health = new WorkQueue();
   const pending = new Map<string, PendingInfo>();
   const recorder = new EventRecorder({ client, component: 'hcc-scheduler', logger: log });
+  const references = new ReferenceTracker();
   registerEventHandlers({
+    references,
     managementClusters: mcs,
     hostedClusters: hcs,
     nodePools: nps,
@@ -226,6 +225,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     nodePools: nps.lister,
     secrets: secrets.lister,
     configMaps: cms.lister,
+    clustersFor: (refKey) => references.clustersFor(refKey),
     patchLabels: async (kind, ns, name, labels) => {
       const ref = kind === 'NodePool' ? NodePoolResource : kind === 'Secret' ? SecretResource : ConfigMapResource;
       await client.patch(ref, ns, name, { metadata: { labels } }, 'merge');

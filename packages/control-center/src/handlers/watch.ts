@@ -22,6 +22,7 @@ import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { queryBool } from '../pipeline/request-info.js';
 import { storagePrefix } from '../registry/types.js';
+import { jsonOf } from '../storage/json-cache.js';
 
 /** Tunables of watch streams. */
 export interface WatchOptions {
@@ -168,7 +169,7 @@ export function serveWatch(
         const k = `${type}/${apiVersion}`;
         let line = m.get(k);
         if (!line) {
-          line = `${JSON.stringify({ type, object: toVersion(ev.object, info) })}\n`;
+          line = `{"type":"${type}","object":${jsonOf(toVersion(ev.object, info))}}\n`;
           m.set(k, line);
         }
         write(line);

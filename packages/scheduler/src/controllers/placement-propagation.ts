@@ -46,16 +46,10 @@ export interface PropagationDeps {
   nodePools: Lister<NodePool>;
   secrets: Lister<KubeObject>;
   configMaps: Lister<KubeObject>;
+  /** Clusters whose placed HostedClusters or NodePools reference `<Kind>/<ns>/<name>` (see reference-tracker.ts). */
+  clustersFor(refKey: string): Set<string>;
   /** Merge-patches metadata.labels (null removes a label) of `kind` ns/name. */
   patchLabels(kind: 'NodePool' | 'Secret' | 'ConfigMap', namespace: string, name: string, labels: Record<string, string | null>): Promise<void>;
-}
-
-/** The cluster a NodePool belongs on: its own label, else its HostedCluster's. */
-function clusterOfNodePool(deps: PropagationDeps, np: NodePool): string | undefined {
-  const own = np.metadata.labels?.[LabelManagementCluster];
-  if (own) return own;
-  const hc = deps.hostedClusters.get(`${np.metadata.namespace}/${np.spec?.clusterName}`);
-  return hc?.metadata.labels?.[LabelManagementCluster];
 }
 
 /** Reconciles one key `<Kind>/<ns>/<name>`. */
@@ -73,16 +67,7 @@ export async function reconcilePropagation(deps: PropagationDeps, key: string): 
   const lister = kind === 'Secret' ? deps.secrets : deps.configMaps;
   const obj = lister.get(objKey);
   if (!obj) return;
-  const index = kind === 'Secret' ? Indexes.bySecret : Indexes.byConfigMap;
-  const want = new Set<string>();
-  for (const hc of deps.hostedClusters.byIndex(index, objKey)) {
-    const c = hc.metadata.labels?.[LabelManagementCluster];
-    if (c) want.add(c);
-  }
-  for (const np of deps.nodePools.byIndex(index, objKey)) {
-    const c = clusterOfNodePool(deps, np);
-    if (c) want.add(c);
-  }
+  const want = deps.clustersFor(key);
   const patch: Record<string, string | null> = {};
   const labels = obj.metadata.labels ?? {};
   for (const c of want) if (labels[stateLabelKey(c)] !== StateSync) patch[stateLabelKey(c)] = StateSync;

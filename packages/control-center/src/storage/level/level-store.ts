@@ -10,6 +10,7 @@
 import { ClassicLevel } from 'classic-level';
 import type { KubeObject } from '@hcc/crds';
 import { EventHistory } from '../history.js';
+import { jsonOf, rememberJSON } from '../json-cache.js';
 import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
 
 const REV_KEY = 'r';
@@ -76,6 +77,9 @@ export class LevelStore implements Store {
     for await (const [k, v] of this.db.iterator({ gt: OBJ_PREFIX, lt: OBJ_PREFIX + '\uffff' })) {
       const p = JSON.parse(v) as PersistedValue;
       const key = k.slice(OBJ_PREFIX.length);
+      // The persisted value is `{"c":..,"m":..,"o":<object JSON>}`: keep the object's text.
+      const at = v.indexOf('"o":');
+      if (at > 0 && v.endsWith('}')) rememberJSON(p.o, v.slice(at + 4, -1));
       const entry: StoredObject = { key, object: p.o, createRevision: p.c, modRevision: p.m };
       this.latest.set(key, entry);
       this.setCommitted(key, entry);
@@ -203,8 +207,9 @@ export class LevelStore implements Store {
       const ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[] = [];
       for (const w of batch) {
         if (w.entry) {
-          const v: PersistedValue = { c: w.entry.createRevision, m: w.entry.modRevision, o: w.entry.object };
-          ops.push({ type: 'put', key: OBJ_PREFIX + w.key, value: JSON.stringify(v) });
+          // One serialisation per write: the same text is persisted and reused for responses and watch events.
+          const json = jsonOf(w.entry.object);
+          ops.push({ type: 'put', key: OBJ_PREFIX + w.key, value: `{"c":${w.entry.createRevision},"m":${w.entry.modRevision},"o":${json}}` });
         } else {
           ops.push({ type: 'del', key: OBJ_PREFIX + w.key });
         }
