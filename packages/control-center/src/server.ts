@@ -28,6 +28,7 @@ import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
 import { toScale } from './handlers/scale.js';
+import { handleBinding, hasBinding } from './handlers/binding.js';
 import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
@@ -214,7 +215,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           return;
         }
         case 'create':
-          result = await handleCreate(scope, ct, body, query);
+          if (ri.subresource === 'binding' && hasBinding(info.group, info.resource)) result = await handleBinding(scope, ct, body, query);
+          else result = await handleCreate(scope, ct, body, query);
           break;
         case 'update':
           result = await handleUpdate(scope, ct, body, query);

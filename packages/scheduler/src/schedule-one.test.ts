@@ -30,10 +30,15 @@ function setup(o: { mcs: ManagementCluster[]; hcs: HostedCluster[]; bindError?: 
     random: () => 0,
     now: () => new Date(fixedNow),
     bindHandle: {
-      patchMetadata: async (hc, metadata) => {
+      patchMetadata: async () => {
+        throw new Error('the default binder uses the binding subresource');
+      },
+      // Like the control center's binding subresource: label and Scheduled condition in one write.
+      bind: async (hc, cluster) => {
         if (o.bindError) throw o.bindError;
-        binds.push([`${hc.metadata.namespace}/${hc.metadata.name}`, metadata.labels![Label]!]);
-        return { ...hc, metadata: { ...hc.metadata, labels: { ...hc.metadata.labels, ...metadata.labels }, resourceVersion: '2' } };
+        binds.push([`${hc.metadata.namespace}/${hc.metadata.name}`, cluster]);
+        const cond: Condition = { type: 'Scheduled', status: 'True', reason: 'Scheduled', message: `Placed on management cluster ${cluster}`, observedGeneration: hc.metadata.generation };
+        return { ...hc, metadata: { ...hc.metadata, labels: { ...hc.metadata.labels, [Label]: cluster }, resourceVersion: '2' }, status: { ...hc.status, conditions: [cond] } };
       },
     },
     writeConditions: async (hc, conditions) => void writes.push([`${hc.metadata.namespace}/${hc.metadata.name}`, conditions]),
@@ -56,7 +61,8 @@ describe('scheduleOne', () => {
     expect(await scheduleOne(s.deps, 'clusters/x')).toBeUndefined();
     expect(s.binds).toEqual([['clusters/x', 'b']]);
     expect(s.cache.placedOn('b')).toBe(1);
-    expect(s.writes).toEqual([['clusters/x', [expect.objectContaining({ type: 'Scheduled', status: 'True', reason: 'Scheduled', message: 'Placed on management cluster b' })]]]);
+    // The binding wrote the condition: no second write.
+    expect(s.writes).toEqual([]);
     expect(s.events).toEqual([['Normal Scheduled', 'x', 'Successfully assigned clusters/x to management cluster b']]);
     const latency = await s.deps.metrics.e2eLatency.get();
     expect(latency.values.find((v) => v.metricName?.endsWith('_sum'))?.value).toBeCloseTo(1.5);
@@ -131,7 +137,7 @@ describe('scheduleOne', () => {
     await scheduleOne(s.deps, 'clusters/p');
     expect(s.binds).toEqual([['clusters/p', 'full']]);
     expect(await scheduleOne(s.deps, 'clusters/q')).toEqual({ requeueAfterMs: 60_000 });
-    expect(s.writes[1]![1]).toEqual([expect.objectContaining({ status: 'False', reason: 'Unschedulable', message: 'scheduler profile "nope" is not configured (profiles: default, cost)' })]);
+    expect(s.writes[0]![1]).toEqual([expect.objectContaining({ status: 'False', reason: 'Unschedulable', message: 'scheduler profile "nope" is not configured (profiles: default, cost)' })]);
     expect(s.pending.get('clusters/q')?.budgetBound).toBe(false);
   });
 

@@ -136,7 +136,12 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   const created = Date.parse(hc.metadata.creationTimestamp ?? '');
   if (Number.isFinite(created)) deps.metrics.e2eLatency.observe(Math.max(0, deps.now().getTime() - created) / 1000);
   deps.recorder.event(bound, 'Normal', EventReasonScheduled, `Successfully assigned ${key} to management cluster ${result.cluster}`);
-  await deps.writeConditions(bound, setCondition(bound.status?.conditions, scheduledCondition(bound, result.cluster), deps.now()));
+  // A binding writes the condition itself; a custom binder may not have.
+  const written = findCondition(bound.status?.conditions, ConditionScheduled);
+  const want = scheduledCondition(bound, result.cluster);
+  if (written?.status !== 'True' || written.message !== want.message) {
+    await deps.writeConditions(bound, setCondition(bound.status?.conditions, want, deps.now()));
+  }
 }
 
 /** Records a HostedCluster that fits nowhere: pending set, condition and Event (when the message changed), requeue. */

@@ -14,8 +14,9 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, leaseResource, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
+import { EventRecorder, Informer, leaseResource, resourcePath, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
 import {
+  ControlCenterAPIVersion,
   ConfigMapResource,
   HostedClusterResource,
   ManagementClusterResource,
@@ -211,6 +212,13 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     random: opts.random ?? Math.random,
     now,
     bindHandle: {
+      bind: (hc, cluster) =>
+        client.raw<HostedCluster>('POST', `${resourcePath(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!)}/binding`, {
+          apiVersion: ControlCenterAPIVersion,
+          kind: 'Binding',
+          metadata: { name: hc.metadata.name, resourceVersion: hc.metadata.resourceVersion },
+          target: { name: cluster },
+        }),
       patchMetadata: (hc, metadata) =>
         client.patch<HostedCluster>(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!, { metadata: { resourceVersion: hc.metadata.resourceVersion, ...metadata } }, 'merge'),
     },

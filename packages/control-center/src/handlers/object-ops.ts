@@ -190,8 +190,12 @@ export type UpdateFn = (current: KubeObject | undefined) => KubeObject;
 
 /** Options of updateObject. */
 export interface UpdateOptions extends WriteOptions {
-  /** 'status' to update through the status subresource, '' for the main resource. */
-  subresource: '' | 'status';
+  /**
+   * 'status' to update through the status subresource, '' for the main resource, 'binding' for a
+   * binding (placement label and Scheduled condition in one write; the caller builds the whole
+   * object from the current one, so no strategy carries fields over).
+   */
+  subresource: '' | 'status' | 'binding';
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
   allowCreate?: boolean;
 }
@@ -270,6 +274,8 @@ export async function updateObject(
     if (opts.subresource === 'status') {
       if (!info.strategy.prepareForStatusUpdate) throw apierrors.notFound(groupResource(info), name);
       info.strategy.prepareForStatusUpdate(obj, cur, ctx);
+    } else if (opts.subresource === 'binding') {
+      // built by handlers/binding.ts from the current object: nothing to carry over
     } else {
       info.strategy.prepareForUpdate(obj, cur, ctx);
     }
@@ -282,7 +288,7 @@ export async function updateObject(
     throwIfInvalid(info, name, errs);
     if (cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
-    if (opts.manager) recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
+    if (opts.manager && opts.subresource !== 'binding') recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
     // Removing the last finalizer of an object being deleted deletes it.
     if (cur.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
       result = obj;

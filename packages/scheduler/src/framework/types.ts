@@ -83,6 +83,12 @@ export interface BindHandle {
    * @throws ApiError (409 Conflict, 404 NotFound, ...) or RequestError
    */
   patchMetadata(hc: HostedCluster, metadata: { labels?: Record<string, string>; annotations?: Record<string, string> }): Promise<HostedCluster>;
+  /**
+   * Binds through the control center's binding subresource: the placement label and the
+   * `Scheduled` condition in one write, guarded by the HostedCluster's resourceVersion.
+   * @throws ApiError (409 Conflict, 404 NotFound, 422 when admission refuses) or RequestError
+   */
+  bind(hc: HostedCluster, cluster: string): Promise<HostedCluster>;
 }
 
 /** A bind plugin: makes the decision durable. Runs after the slot was assumed; a throw forgets it. */

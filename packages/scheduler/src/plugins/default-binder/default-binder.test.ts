@@ -4,14 +4,15 @@ import { hostedCluster } from '../../testing/fixtures.js';
 import { defaultBinder } from './default-binder.js';
 
 describe('DefaultBinder', () => {
-  it.each([
-    { name: 'sets the placement label', input: { cluster: 'mgmt-1' }, want: { labels: { 'controlcenter.hcc.dev/management-cluster': 'mgmt-1' } } },
-  ])('$name', async ({ input, want }) => {
+  it.each([{ name: 'binds through the binding subresource', input: { cluster: 'mgmt-1' }, want: 'mgmt-1' }])('$name', async ({ input, want }) => {
     const calls: unknown[] = [];
     const hc = hostedCluster();
     const out = await defaultBinder.bind(hc, input.cluster, {
-      patchMetadata: async (obj: HostedCluster, metadata) => {
-        calls.push([obj, metadata]);
+      patchMetadata: async () => {
+        throw new Error('a binding never patches metadata');
+      },
+      bind: async (obj: HostedCluster, cluster: string) => {
+        calls.push([obj, cluster]);
         return obj;
       },
     });

@@ -7,7 +7,6 @@
  * written afterwards, through the status subresource, by schedule-one.ts.
  * @see https://github.com/kubernetes/kubernetes/tree/master/pkg/scheduler/framework/plugins/defaultbinder
  */
-import { LabelManagementCluster } from '@hcc/crds';
 import type { BindPlugin } from '../../framework/types.js';
 import { PluginNames } from '../names.js';
 
@@ -17,5 +16,5 @@ export const Name = PluginNames.DefaultBinder;
 /** The DefaultBinder bind plugin. */
 export const defaultBinder = {
   name: Name,
-  bind: (hc, cluster, handle) => handle.patchMetadata(hc, { labels: { [LabelManagementCluster]: cluster } }),
+  bind: (hc, cluster, handle) => handle.bind(hc, cluster),
 } satisfies BindPlugin;

@@ -1,0 +1,69 @@
+/**
+ * The binding subresource of HostedClusters (`POST .../hostedclusters/{name}/binding`), after
+ * Kubernetes' `pods/binding`: one write that places a HostedCluster on a ManagementCluster — the
+ * placement label and the `Scheduled=True` condition together — guarded by the resourceVersion
+ * the scheduler decided on. Placement admission still applies (only the scheduler's identity may
+ * bind, once, to an existing cluster).
+ * Body: `{"apiVersion":"controlcenter.hcc.dev/v1alpha1","kind":"Binding","metadata":{"name":..,"resourceVersion":..},"target":{"name":"mgmt-1"}}`.
+ * @see https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/binding-v1/
+ */
+import {
+  ConditionScheduled,
+  ControlCenterAPIVersion,
+  HyperShiftGroup,
+  LabelManagementCluster,
+  ReasonScheduled,
+  setCondition,
+  type Condition,
+  type KubeObject,
+} from '@hcc/crds';
+import * as apierrors from '../apierrors/status.js';
+import * as field from '../apierrors/field.js';
+import { decodeObjectBody } from '../pipeline/decode.js';
+import { updateObject } from './object-ops.js';
+import type { RequestScope } from './scope.js';
+import { isDryRun, type WriteResult } from './write.js';
+
+/** Whether a resource has the binding subresource. */
+export const hasBinding = (group: string, resource: string): boolean => group === HyperShiftGroup && resource === 'hostedclusters';
+
+/** The condition a binding writes. */
+export const scheduledCondition = (cluster: string, generation: number | undefined): Condition => ({
+  type: ConditionScheduled,
+  status: 'True',
+  reason: ReasonScheduled,
+  message: `Placed on management cluster ${cluster}`,
+  observedGeneration: generation,
+});
+
+/** POST a Binding. @throws StatusError 400 (malformed), 404, 409 (stale resourceVersion), 422 (admission) */
+export async function handleBinding(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
+  const b = decodeObjectBody(contentType, body) as { kind?: string; apiVersion?: string; metadata?: { name?: string; resourceVersion?: string }; target?: { name?: unknown } };
+  if (b?.kind !== 'Binding' || (b.apiVersion && b.apiVersion !== ControlCenterAPIVersion)) {
+    throw apierrors.badRequest(`the body must be a Binding (apiVersion ${ControlCenterAPIVersion})`);
+  }
+  const target = b.target?.name;
+  if (typeof target !== 'string' || !target) {
+    throw apierrors.invalid({ group: 'controlcenter.hcc.dev', kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);
+  }
+  if (b.metadata?.name && b.metadata.name !== scope.ri.name) throw apierrors.badRequest(`the name of the object (${b.metadata.name}) does not match the name on the URL (${scope.ri.name})`);
+  const now = scope.ctx.now;
+  const res = await updateObject(
+    scope.store,
+    scope.info,
+    scope.ri.namespace,
+    scope.ri.name,
+    (cur) => {
+      if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+      const obj: KubeObject = structuredClone(cur);
+      obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
+      obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
+      const status = (obj.status ?? {}) as { conditions?: Condition[] };
+      obj.status = { ...status, conditions: setCondition(status.conditions, scheduledCondition(target, cur.metadata.generation), now) };
+      return obj;
+    },
+    scope.ctx,
+    { dryRun: isDryRun(query), subresource: 'binding' },
+  );
+  return { code: 201, body: res.object };
+}
