@@ -1,7 +1,9 @@
 /**
  * Puts the syncer's finalizer on an upstream HostedCluster or NodePool before anything reaches
- * the management cluster, so its deletion waits for the downstream teardown. The write comes
- * back as an informer event, so the pass stops here.
+ * the management cluster, so its deletion waits for the downstream teardown. The pass goes on with
+ * the object the write returned instead of waiting for it to come back as an event: the copy is
+ * created one watch round trip sooner (the event that follows finds everything in sync). This is
+ * the one step that writes and continues; its write and the next step's go to different clusters.
  */
 import { FinalizerSyncer } from '@hcc/crds';
 import { finalizedKinds, type DownsyncDeps, type Step } from './types.js';
@@ -11,9 +13,9 @@ export const ensureSyncerFinalizer = (deps: DownsyncDeps): Step => ({
   async run(req) {
     const up = req.upstream!;
     if (!finalizedKinds.has(req.kind) || up.metadata.finalizers?.includes(FinalizerSyncer)) return 'continue';
-    await deps.upstream.patch(req.kind, req.namespace, req.name, {
+    req.upstream = await deps.upstream.patch(req.kind, req.namespace, req.name, {
       metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: [...(up.metadata.finalizers ?? []), FinalizerSyncer] },
     });
-    return 'stop';
+    return 'continue';
   },
 });

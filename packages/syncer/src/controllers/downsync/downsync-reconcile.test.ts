@@ -6,12 +6,16 @@ import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
 
 type Call = [string, ...unknown[]];
 
-function fakeSide(calls: Call[], name: string, live: Map<string, KubeObject> = new Map()): SideWriter {
+function fakeSide(calls: Call[], name: string, live: Map<string, KubeObject> = new Map(), current: (kind: SyncKind) => KubeObject | undefined = () => undefined): SideWriter {
   return {
     get: async (_k, ns, n) => live.get(`${ns}/${n}`),
     create: async (kind, obj) => (calls.push([`${name}.create`, kind, obj]), obj),
     update: async (kind, obj) => (calls.push([`${name}.update`, kind, obj]), obj),
-    patch: async (kind, ns, n, patch) => (calls.push([`${name}.patch`, kind, `${ns}/${n}`, patch]), {} as KubeObject),
+    patch: async (kind, ns, n, patch) => {
+      calls.push([`${name}.patch`, kind, `${ns}/${n}`, patch]);
+      const cur = current(kind) ?? ({ metadata: { name: n, namespace: ns } } as KubeObject);
+      return { ...cur, metadata: { ...cur.metadata, ...((patch as { metadata?: object }).metadata ?? {}) } };
+    },
     delete: async (kind, ns, n) => void calls.push([`${name}.delete`, kind, `${ns}/${n}`]),
   };
 }
@@ -21,7 +25,7 @@ function deps(up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<Sy
     cluster: 'mgmt-1',
     getUpstream: (k) => up[k],
     getDownstream: (k) => down[k],
-    upstream: fakeSide(calls, 'up'),
+    upstream: fakeSide(calls, 'up', new Map(), (k) => up[k]),
     downstream: fakeSide(calls, 'down'),
     ensureDownstreamNamespace: async (ns) => void calls.push(['ensureNamespace', ns]),
     log: pino({ enabled: false }),
@@ -47,9 +51,10 @@ async function run(up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Reco
 }
 
 describe('downsync of a HostedCluster', () => {
-  it('adds the syncer finalizer first and stops', async () => {
+  it('adds the syncer finalizer first, then creates the copy in the same pass', async () => {
     const { calls } = await run({ HostedCluster: hc() }, {});
-    expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['controlcenter.hcc.dev/syncer'] } }]]);
+    expect(calls[0]).toEqual(['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['controlcenter.hcc.dev/syncer'] } }]);
+    expect(calls.slice(1).map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
   });
 
   it('then creates the copy in its namespace', async () => {

@@ -13,7 +13,7 @@ import type { DownsyncDeps, Step, SyncKind } from './types.js';
 /** The ordered steps of one pass. */
 export const downsyncSteps = (deps: DownsyncDeps): Step[] => [
   deleteDownstream(deps), // upstream gone or terminating: remove the copy, then our finalizer
-  ensureSyncerFinalizer(deps), // adds the upstream finalizer, then stops (the write returns as an event)
+  ensureSyncerFinalizer(deps), // adds the upstream finalizer and goes on with the object the write returned
   adoptOperatorFields(deps), // clusterID/infraID the operator generated go up before anything can wipe them
   applyDownstream(deps), // create or update the copy
 ];
