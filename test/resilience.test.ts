@@ -40,7 +40,7 @@ describe('convergence after every process is killed', () => {
   };
 
   beforeAll(async () => {
-    hcc = await startHccUp(['--management-clusters', '2', '--capacity', '50']);
+    hcc = await startHccUp(['--management-clusters', '3', '--capacity', '120']);
   });
   afterAll(async () => {
     await hcc?.stop();
@@ -48,20 +48,26 @@ describe('convergence after every process is killed', () => {
 
   it('converges exactly', async () => {
     expect((await k(['create', 'namespace', 'fleet'])).code).toBe(0);
-    const all = Array.from({ length: 16 }, (_, i) => `hc-${String(i).padStart(2, '0')}`);
-    const first = await k(['apply', '-f', '-'], manifests(all.slice(0, 10), '4.16.12'));
+    // The issue's fleet: 3 clusters, 300 HostedClusters with NodePools and Secrets.
+    const all = Array.from({ length: 300 }, (_, i) => `hc-${String(i).padStart(3, '0')}`);
+    const upgraded = new Set(all.slice(0, 30));
+    const deleted = all.slice(280);
+    const apply = (names: string[], version: string) => k(['apply', '-f', '-'], manifests(names, version));
+    const first = await apply(all.slice(0, 150), '4.16.12');
     expect(first.code, first.stderr).toBe(0);
     await killAndWaitForRestart('control-center');
     // Writes keep coming while processes die: kubectl retries nothing, so retry until accepted.
-    await waitFor('the second batch to be accepted', async () => (await k(['apply', '-f', '-'], manifests(all.slice(10), '4.16.12'))).code === 0, 30_000, 500);
+    await waitFor('the second batch to be accepted', async () => (await apply(all.slice(150), '4.16.12')).code === 0, 60_000, 500);
     await killAndWaitForRestart('syncer-mgmt-1');
-    await waitFor('an upgrade to be accepted', async () => (await k(['apply', '-f', '-'], manifests(all.slice(0, 4), '4.17.3'))).code === 0, 30_000, 500);
+    await waitFor('an upgrade to be accepted', async () => (await apply([...upgraded], '4.17.3')).code === 0, 60_000, 500);
     await killAndWaitForRestart('mgmt-2');
-    await waitFor('deletions to be accepted', async () => (await k(['delete', 'hc', 'hc-14', 'hc-15', '-n', 'fleet', '--wait=false'])).code === 0, 30_000, 500);
+    await waitFor('deletions to be accepted', async () => (await k(['delete', 'hc', ...deleted, '-n', 'fleet', '--wait=false'])).code === 0, 60_000, 500);
     await killAndWaitForRestart('scheduler');
     await killAndWaitForRestart('syncer-mgmt-2');
+    await killAndWaitForRestart('mgmt-3');
+    await killAndWaitForRestart('syncer-mgmt-3');
 
-    const expected = new Map(all.slice(0, 14).map((n) => [n, image(all.indexOf(n) < 4 ? '4.17.3' : '4.16.12')]));
+    const expected = new Map(all.filter((n) => !deleted.includes(n)).map((n) => [n, image(upgraded.has(n) ? '4.17.3' : '4.16.12')]));
     await waitFor(
       'every management cluster to hold exactly what is placed on it',
       async () => {
@@ -74,7 +80,7 @@ describe('convergence after every process is killed', () => {
           const avail = h.status?.conditions?.find((c) => c.type === 'Available');
           if (avail?.status !== 'True' || avail.observedGeneration !== h.metadata.generation) return false;
         }
-        for (const mc of ['mgmt-1', 'mgmt-2']) {
+        for (const mc of ['mgmt-1', 'mgmt-2', 'mgmt-3']) {
           const down = (await list(hcc.mgmtKubeconfig(mc), 'hostedclusters')).filter((d) => d.metadata.labels?.['controlcenter.hcc.dev/synced-by']);
           const want = up.filter((h) => h.metadata.labels?.[Label] === mc);
           if (down.map((d) => d.metadata.name).sort().join() !== want.map((h) => h.metadata.name).sort().join()) return false;
@@ -84,18 +90,18 @@ describe('convergence after every process is killed', () => {
         }
         return true;
       },
-      120_000,
-      1000,
+      240_000,
+      2000,
     );
     // Nothing is duplicated or orphaned: no copies of the deleted ones' Secrets anywhere (this
     // follows a little after the HostedClusters: the Secret loses its placement label once the
     // HostedCluster is gone).
     await waitFor('the deleted ones\' Secrets to leave every management cluster', async () => {
-      for (const mc of ['mgmt-1', 'mgmt-2']) {
-        const secrets = (await list(hcc.mgmtKubeconfig(mc), 'secrets')).map((s) => s.metadata.name);
-        if (secrets.includes('hc-14-pull-secret') || secrets.includes('hc-15-pull-secret')) return false;
+      for (const mc of ['mgmt-1', 'mgmt-2', 'mgmt-3']) {
+        const secrets = new Set((await list(hcc.mgmtKubeconfig(mc), 'secrets')).map((s) => s.metadata.name));
+        if (deleted.some((n) => secrets.has(`${n}-pull-secret`))) return false;
       }
       return true;
     }, 30_000, 1000);
-  }, 240_000);
+  }, 480_000);
 });
