@@ -18,8 +18,18 @@ import { namespaces } from '../registry/builtin/namespaces.js';
 import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
 import { typeOf, zeroObject } from './apply/schema.js';
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
-export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+let lastTimeMs = NaN;
+let lastTimeText = '';
+
+/** RFC 3339 with second precision, as metav1.Time serialises (`toISOString` always ends in `.sssZ`). */
+export function rfc3339(d: Date): string {
+  const ms = d.getTime();
+  if (ms !== lastTimeMs) {
+    lastTimeText = `${d.toISOString().slice(0, -5)}Z`;
+    lastTimeMs = ms;
+  }
+  return lastTimeText;
+}
 
 const groupResource = (info: ResourceInfo) => ({ group: info.group, resource: info.resource });
 const groupKind = (info: ResourceInfo) => ({ group: info.group, kind: info.kind });
@@ -198,6 +208,11 @@ export interface UpdateOptions extends WriteOptions {
   subresource: '' | 'status' | 'binding';
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
   allowCreate?: boolean;
+  /**
+   * `fn` neither reads nor keeps the object it is given (a PUT body replaces it): it is called
+   * without the current object, which then need not be copied for it.
+   */
+  replaces?: boolean;
 }
 
 /**
@@ -222,7 +237,7 @@ export async function updateObject(
   let result: KubeObject | undefined;
   const stored = await store.transact(key, (curStored) => {
     const cur = curStored ? toVersion(curStored, info) : undefined;
-    const obj = fn(cur ? structuredClone(cur) : undefined);
+    const obj = fn(cur && !opts.replaces ? structuredClone(cur) : undefined);
     checkTypeMeta(obj, info);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;

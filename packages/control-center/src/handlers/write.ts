@@ -93,6 +93,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     dryRun: isDryRun(query),
     subresource,
     manager: { name: manager, operation: 'Update' },
+    replaces: true,
   });
   return { code: res.created ? 201 : 200, body: res.object };
 }

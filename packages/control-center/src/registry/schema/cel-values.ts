@@ -32,6 +32,17 @@ const celReserved = new Set([
  * @returns the escaped name, or undefined when the name cannot be a CEL field (upstream drops it)
  */
 export function escapeCELName(name: string): string | undefined {
+  if (escaped.has(name)) return escaped.get(name);
+  const out = escapeName(name);
+  if (escaped.size > 10_000) escaped.clear();
+  escaped.set(name, out);
+  return out;
+}
+
+/** escapeCELName results by name (names come from schemas, so the map stays small). */
+const escaped = new Map<string, string | undefined>();
+
+function escapeName(name: string): string | undefined {
   if (celReserved.has(name)) return `__${name}__`;
   if (!/^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/.test(name)) return undefined;
   return name.replace(/__|[.\-/]/g, (m) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[m]!);
@@ -56,20 +67,30 @@ export function parseGoDuration(s: string): Duration | undefined {
 /** A JSON number as CEL int (bigint) when integral, else double. */
 const jsonNumber = (v: number): bigint | number => (Number.isInteger(v) ? BigInt(v) : v);
 
+/** Sets an own property, even `__proto__` (what Object.fromEntries does). */
+function setOwn(o: JSONObject, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** Untyped conversion (no schema): integral numbers are ints, like Go's JSON decoding into int64. */
 function generic(v: unknown): unknown {
   if (typeof v === 'number') return jsonNumber(v);
   if (Array.isArray(v)) return v.map(generic);
-  if (isJSONObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, generic(x)]));
+  if (isJSONObject(v)) {
+    const out: JSONObject = {};
+    for (const k of Object.keys(v)) setOwn(out, k, generic(v[k]));
+    return out;
+  }
   return v ?? null;
 }
 
-function stringValue(v: string, s: JSONSchemaProps): unknown {
-  switch (s.format) {
+function stringValue(v: string, format: string | undefined): unknown {
+  switch (format) {
     case 'date-time':
     case 'datetime':
     case 'date':
-      return checkFormat(s.format, v) && !Number.isNaN(Date.parse(v)) ? new Date(v) : v;
+      return checkFormat(format, v) && !Number.isNaN(Date.parse(v)) ? new Date(v) : v;
     case 'duration':
       return parseGoDuration(v) ?? v;
     case 'byte':
@@ -79,21 +100,95 @@ function stringValue(v: string, s: JSONSchemaProps): unknown {
   }
 }
 
+const typeAndObjectMeta = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
+
 /** The schema a resource root or embedded resource is seen through: apiVersion, kind and metadata name/generateName. */
 export function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
-  return {
-    ...s,
-    properties: {
-      ...s.properties,
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } },
-    },
-  };
+  let out = typeAndObjectMeta.get(s);
+  if (!out) {
+    out = {
+      ...s,
+      properties: {
+        ...s.properties,
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } },
+      },
+    };
+    typeAndObjectMeta.set(s, out);
+  }
+  return out;
 }
 
-/** How a conversion reuses work: a per-validation cache of converted subtrees. */
-export type ConversionCache = WeakMap<object, Map<JSONSchemaProps, unknown>>;
+/**
+ * How a conversion reuses work: converted objects and arrays of one validation, by schema node,
+ * then by value. Only nodes that carry rules (their own or in allOf) are cached: only there does
+ * the CEL walk ask for the same conversion again.
+ */
+export type ConversionCache = Map<JSONSchemaProps, Map<object, unknown>>;
+
+/** A schema node compiled for conversion (cached by schema identity: a schema must not be mutated after its first use). */
+class Converter {
+  readonly intOrString: boolean;
+  readonly isNumber: boolean;
+  readonly format: string | undefined;
+  readonly embedded: boolean;
+  /** Conversions at this node are cached: it or one of its allOf carries rules. */
+  readonly cached: boolean;
+  items: Converter | undefined;
+  additional: Converter | undefined;
+  /** Declared properties CEL can name: field name → escaped name and node. */
+  readonly props = new Map<string, { name: string; node: Converter }>();
+
+  constructor(readonly s: JSONSchemaProps) {
+    this.intOrString = !!s['x-kubernetes-int-or-string'];
+    this.isNumber = s.type === 'number';
+    this.format = s.format;
+    this.embedded = !!s['x-kubernetes-embedded-resource'];
+    this.cached = carriesRules(s);
+  }
+
+  #asObject: Converter | undefined;
+
+  /** The node as a resource root or embedded resource sees it ({@link withTypeAndObjectMeta}). */
+  get asObject(): Converter {
+    this.#asObject ??= converterOf(withTypeAndObjectMeta(this.s));
+    return this.#asObject;
+  }
+
+  link(): void {
+    const s = this.s;
+    const items = itemsOf(s);
+    if (items) this.items = converterOf(items);
+    const ap = additionalOf(s);
+    if (ap) this.additional = converterOf(ap);
+    const props = s.properties ?? {};
+    for (const k of Object.keys(props)) {
+      const ps = props[k];
+      const name = ps && escapeCELName(k);
+      if (ps && name !== undefined) this.props.set(k, { name, node: converterOf(ps) });
+    }
+  }
+}
+
+/** Whether a node or one of its allOf overlays (recursively) has `x-kubernetes-validations`. */
+function carriesRules(s: JSONSchemaProps): boolean {
+  return (s['x-kubernetes-validations']?.length ?? 0) > 0 || (s.allOf ?? []).some((o) => typeof o === 'object' && o !== null && carriesRules(o));
+}
+
+const converters = new WeakMap<JSONSchemaProps, Converter>();
+const noSchema: JSONSchemaProps = {};
+
+function converterOf(schema: JSONSchemaProps): Converter {
+  const s = typeof schema === 'object' && schema !== null ? schema : noSchema;
+  let c = converters.get(s);
+  if (!c) {
+    c = new Converter(s);
+    converters.set(s, c);
+    c.link();
+  }
+  return c;
+}
 
 /**
  * Converts a JSON value to the CEL value bound to `self` for a node with schema `s`.
@@ -103,41 +198,53 @@ export type ConversionCache = WeakMap<object, Map<JSONSchemaProps, unknown>>;
 export function toCEL(v: unknown, s: JSONSchemaProps | undefined, isResourceRoot = false, cache?: ConversionCache): unknown {
   if (v === null || v === undefined) return null;
   if (!s) return generic(v);
-  if (typeof v === 'object' && cache) {
-    const hit = cache.get(v)?.get(s);
-    if (hit !== undefined && !isResourceRoot) return hit;
+  return convertNode(v, converterOf(s), isResourceRoot, cache);
+}
+
+function convertNode(v: unknown, c: Converter, isResourceRoot: boolean, cache: ConversionCache | undefined): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'object') return convertScalar(v, c);
+  const useCache = cache !== undefined && c.cached && !isResourceRoot;
+  if (useCache) {
+    const hit = cache.get(c.s)?.get(v);
+    if (hit !== undefined) return hit;
   }
-  const out = convert(v, s, isResourceRoot, cache);
-  if (typeof v === 'object' && cache && !isResourceRoot) {
-    let bySchema = cache.get(v);
-    if (!bySchema) cache.set(v, (bySchema = new Map()));
-    bySchema.set(s, out);
+  const out = convert(v, c, isResourceRoot, cache);
+  if (useCache) {
+    let byValue = cache.get(c.s);
+    if (!byValue) cache.set(c.s, (byValue = new Map()));
+    byValue.set(v, out);
   }
   return out;
 }
 
-function convert(v: unknown, s: JSONSchemaProps, isResourceRoot: boolean, cache?: ConversionCache): unknown {
-  if (s['x-kubernetes-int-or-string']) return typeof v === 'number' ? jsonNumber(v) : v;
-  if (typeof v === 'number') return s.type === 'number' ? v : jsonNumber(v);
-  if (typeof v === 'string') return stringValue(v, s);
-  if (typeof v === 'boolean') return v;
+function convertScalar(v: unknown, c: Converter): unknown {
+  if (c.intOrString) return typeof v === 'number' ? jsonNumber(v) : v;
+  if (typeof v === 'number') return c.isNumber ? v : jsonNumber(v);
+  if (typeof v === 'string') return stringValue(v, c.format);
+  return v;
+}
+
+function convert(v: object, c: Converter, isResourceRoot: boolean, cache: ConversionCache | undefined): unknown {
+  if (c.intOrString) return v;
   if (Array.isArray(v)) {
-    const items = itemsOf(s);
-    return v.map((x) => toCEL(x, items, !!items?.['x-kubernetes-embedded-resource'], cache));
+    const items = c.items;
+    if (!items) return v.map(generic);
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = convertNode(v[i], items, items.embedded, cache);
+    return out;
   }
-  if (!isJSONObject(v)) return v;
-  const node = isResourceRoot || s['x-kubernetes-embedded-resource'] ? withTypeAndObjectMeta(s) : s;
-  const ap = additionalOf(node);
-  if (ap) {
-    const embedded = !!ap['x-kubernetes-embedded-resource'];
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toCEL(x, ap, embedded, cache)]));
-  }
+  const o = v as JSONObject;
+  const node = isResourceRoot || c.embedded ? c.asObject : c;
+  const ap = node.additional;
   const out: JSONObject = {};
-  const props = node.properties ?? {};
-  for (const [k, x] of Object.entries(v)) {
-    const ps = Object.prototype.hasOwnProperty.call(props, k) ? props[k] : undefined;
-    const name = ps && escapeCELName(k);
-    if (ps && name !== undefined) out[name] = toCEL(x, ps, !!ps['x-kubernetes-embedded-resource'], cache);
+  if (ap) {
+    for (const k of Object.keys(o)) setOwn(out, k, convertNode(o[k], ap, ap.embedded, cache));
+    return out;
+  }
+  for (const k of Object.keys(o)) {
+    const p = node.props.get(k);
+    if (p) out[p.name] = convertNode(o[k], p.node, p.node.embedded, cache);
   }
   return out;
 }

@@ -277,9 +277,10 @@ function evalMessageExpression(w: Walk, expr: CompiledExpression, source: string
 }
 
 /** validation.go validateExpressions: the rules of one node. */
-function validateExpressions(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaProps, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {
-  const rules = compiledRules(valS);
+function validateExpressions(w: Walk, val: RuleNode, node: RuleNode, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {
+  const rules = val.rules;
   if (rules.length === 0) return;
+  const nodeS = node.s;
   const type = typeValue(nodeS);
   if (w.now() > w.deadline) {
     w.errors.push(field.invalid(shownPath(path), type, 'validation failed due to running out of cost budget, no further validation rules will be run'));
@@ -290,6 +291,9 @@ function validateExpressions(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaPr
   let self: unknown;
   let oldSelf: unknown;
   let size: { maxLength: number } | undefined;
+  // One activation per node, rebuilt only when oldSelf is bound (cel-js only reads it).
+  let activation: Record<string, unknown> | undefined;
+  let activationHasOld = false;
   for (const { rule, expr, message } of rules) {
     if (!expr.ok) {
       noteUnsupported(rule.rule, expr.reason);
@@ -299,7 +303,11 @@ function validateExpressions(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaPr
     if (expr.usesOldSelf && !hasOld && !optionalOldSelf) continue;
     self ??= toCEL(value, nodeS, isResourceRoot, w.cache);
     if (hasOld && (expr.usesOldSelf || (message?.ok && message.usesOldSelf))) oldSelf ??= toCELAligned(old, nodeS, value, isResourceRoot);
-    const activation: Record<string, unknown> = { self, ...(hasOld && oldSelf !== undefined ? { oldSelf } : {}) };
+    const withOld = hasOld && oldSelf !== undefined;
+    if (!activation || withOld !== activationHasOld) {
+      activation = withOld ? { self, oldSelf } : { self };
+      activationHasOld = withOld;
+    }
     const ruleActivation = optionalOldSelf ? { self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() } : activation;
     if (expr.macroDepth > 0) {
       size ??= sizeOf(hasOld ? [value, old] : value);
@@ -348,42 +356,102 @@ function oldMapListIndex(s: JSONSchemaProps, old: unknown): Map<string, unknown>
   return out;
 }
 
-/** validation.go validate: a node's rules, its allOf overlays, then its children. */
-function walk(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaProps, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {
+/**
+ * A schema node compiled for the CEL walk (cached by schema identity: a schema must not be mutated
+ * after its first use): its rules, and only the children whose subtree has rules.
+ */
+class RuleNode {
+  readonly rules: CompiledRule[];
+  readonly hasRules: boolean;
+  readonly embedded: boolean;
+  /** Map fields correlate with old values by key (`x-kubernetes-map-type` unset, granular or atomic). */
+  readonly correlatable: boolean;
+  readonly hasProperties: boolean;
+  allOf: RuleNode[] = [];
+  items: RuleNode | undefined;
+  additional: RuleNode | undefined;
+  /** Every declared property (the node side of a walk). */
+  readonly props = new Map<string, RuleNode>();
+  /** Declared properties whose subtree has rules (the rule side of a walk). */
+  readonly ruleProps = new Map<string, RuleNode>();
+
+  constructor(readonly s: JSONSchemaProps) {
+    this.rules = compiledRules(s);
+    this.hasRules = hasValidationRules(s);
+    this.embedded = !!s['x-kubernetes-embedded-resource'];
+    this.correlatable = [undefined, 'granular', 'atomic'].includes(s['x-kubernetes-map-type']);
+    this.hasProperties = !!s.properties;
+  }
+
+  link(): void {
+    const s = this.s;
+    this.allOf = (s.allOf ?? []).map(ruleNodeOf);
+    const items = itemsOf(s);
+    if (items) this.items = ruleNodeOf(items);
+    const ap = additionalOf(s);
+    if (ap) this.additional = ruleNodeOf(ap);
+    const props = s.properties ?? {};
+    for (const k of Object.keys(props)) {
+      const ps = props[k];
+      if (!ps) continue;
+      const n = ruleNodeOf(ps);
+      this.props.set(k, n);
+      if (n.hasRules) this.ruleProps.set(k, n);
+    }
+  }
+}
+
+const ruleNodes = new WeakMap<JSONSchemaProps, RuleNode>();
+const noSchema: JSONSchemaProps = {};
+
+function ruleNodeOf(schema: JSONSchemaProps): RuleNode {
+  const s = typeof schema === 'object' && schema !== null ? schema : noSchema;
+  let n = ruleNodes.get(s);
+  if (!n) {
+    n = new RuleNode(s);
+    ruleNodes.set(s, n);
+    n.link();
+  }
+  return n;
+}
+
+/** validation.go validate: a node's rules, its allOf overlays, then its children (only those whose subtree has rules). */
+function walk(w: Walk, val: RuleNode, node: RuleNode, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {
   if (w.stopped || value === null || value === undefined) return;
-  validateExpressions(w, valS, nodeS, value, old, path, r, isResourceRoot);
-  for (const overlay of valS.allOf ?? []) {
+  if (val.rules.length) validateExpressions(w, val, node, value, old, path, r, isResourceRoot);
+  for (const overlay of val.allOf) {
     if (w.stopped) return;
-    walk(w, overlay, nodeS, value, old, path, { nearestParent: r.nearestParent }, isResourceRoot);
+    walk(w, overlay, node, value, old, path, { nearestParent: r.nearestParent }, isResourceRoot);
   }
   if (Array.isArray(value)) {
-    const [vItems, nItems] = [itemsOf(valS), itemsOf(nodeS)];
-    if (!vItems || !nItems || !hasValidationRules(vItems)) return;
-    const oldByKey = oldMapListIndex(nodeS, old);
-    value.forEach((x, i) => {
+    const [vItems, nItems] = [val.items, node.items];
+    if (!vItems || !nItems || !vItems.hasRules) return;
+    const oldByKey = oldMapListIndex(node.s, old);
+    for (let i = 0; i < value.length; i++) {
       if (w.stopped) return;
-      const key = oldByKey && mapListKey(nodeS, x);
+      const x = value[i];
+      const key = oldByKey && mapListKey(node.s, x);
       const oldItem = key === undefined ? undefined : oldByKey?.get(key);
-      walk(w, vItems, nItems, x, oldItem, `${path}[${i}]`, ratchetIndex(r, i), !!nItems['x-kubernetes-embedded-resource']);
-    });
+      walk(w, vItems, nItems, x, oldItem, `${path}[${i}]`, ratchetIndex(r, i), nItems.embedded);
+    }
   } else if (isJSONObject(value)) {
     const oldMap = isJSONObject(old) ? old : undefined;
-    const correlatable = [undefined, 'granular', 'atomic'].includes(nodeS['x-kubernetes-map-type']);
-    const [vAP, nAP] = [additionalOf(valS), additionalOf(nodeS)];
-    if (vAP && nAP && hasValidationRules(vAP)) {
-      for (const [k, x] of Object.entries(value)) {
+    const correlatable = node.correlatable;
+    const [vAP, nAP] = [val.additional, node.additional];
+    if (vAP && nAP && vAP.hasRules) {
+      for (const k of Object.keys(value)) {
         if (w.stopped) return;
-        walk(w, vAP, nAP, x, correlatable ? oldMap?.[k] : undefined, `${path}[${k}]`, ratchetKey(r, k), !!nAP['x-kubernetes-embedded-resource']);
+        walk(w, vAP, nAP, value[k], correlatable ? oldMap?.[k] : undefined, `${path}[${k}]`, ratchetKey(r, k), nAP.embedded);
       }
     }
-    const [vProps, nProps] = [valS.properties, nodeS.properties];
-    if (!vProps || !nProps) return;
-    for (const [k, x] of Object.entries(value)) {
+    if (!val.hasProperties || !node.hasProperties || val.ruleProps.size === 0) return;
+    for (const k of Object.keys(value)) {
       if (w.stopped) return;
       if (isResourceRoot && k === 'metadata') continue;
-      const [vp, np] = [Object.prototype.hasOwnProperty.call(vProps, k) ? vProps[k] : undefined, Object.prototype.hasOwnProperty.call(nProps, k) ? nProps[k] : undefined];
-      if (!vp || !np || !hasValidationRules(vp)) continue;
-      walk(w, vp, np, x, correlatable ? oldMap?.[k] : undefined, path ? `${path}.${k}` : k, ratchetKey(r, k), !!np['x-kubernetes-embedded-resource']);
+      const vp = val.ruleProps.get(k);
+      const np = vp && node.props.get(k);
+      if (!vp || !np) continue;
+      walk(w, vp, np, value[k], correlatable ? oldMap?.[k] : undefined, path ? `${path}.${k}` : k, ratchetKey(r, k), np.embedded);
     }
   }
 }
@@ -396,10 +464,11 @@ function walk(w: Walk, valS: JSONSchemaProps, nodeS: JSONSchemaProps, value: unk
  * @returns failed rules as FieldErrors (root rules at `<nil>`) and ratcheted failures as warnings
  */
 export function validateCEL(obj: Record<string, unknown>, schema: JSONSchemaProps, opts: CELValidationOptions = {}): CELValidationResult {
-  const w: Walk = { errors: [], warnings: [], deadline: 0, now: opts.now ?? (() => performance.now()), cache: new WeakMap(), stopped: false };
+  const w: Walk = { errors: [], warnings: [], deadline: 0, now: opts.now ?? (() => performance.now()), cache: new Map(), stopped: false };
   if (!hasValidationRules(schema)) return w;
   w.deadline = w.now() + (opts.budgetMs ?? defaultCELBudgetMs);
   const ratcheting: Ratcheting = opts.oldObj ? { current: new Correlated(obj, opts.oldObj, schema) } : {};
-  walk(w, schema, schema, obj, opts.oldObj, '', ratcheting, true);
+  const root = ruleNodeOf(schema);
+  walk(w, root, root, obj, opts.oldObj, '', ratcheting, true);
   return { errors: w.errors, warnings: w.warnings };
 }

@@ -16,45 +16,160 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/defaulting/prunenulls.go
  */
 import type { JSONSchemaProps } from './types.js';
-import { additionalOf, isJSONObject, itemsOf } from './validate.js';
+import { additionalOf, asSchema, itemsOf } from './validate.js';
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-const copy = (v: unknown): unknown => (v === undefined ? null : structuredClone(v));
+
+/** A deep copy of a JSON value (what structuredClone gives for JSON: same keys, same order). */
+function cloneJSON(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneJSON);
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = cloneJSON((v as Record<string, unknown>)[k]);
+    if (k === '__proto__') Object.defineProperty(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    else out[k] = x;
+  }
+  return out;
+}
+const copy = (v: unknown): unknown => (v === undefined ? null : cloneJSON(v));
 const isNonNullableNull = (x: unknown, s: JSONSchemaProps | undefined): boolean => x === null && !!s && !s.nullable;
+const hasDefault = (s: JSONSchemaProps | undefined): boolean => s?.default !== undefined && s.default !== null;
+const isContainer = (v: unknown): boolean => typeof v === 'object' && v !== null;
+
+/**
+ * A structural schema node compiled for defaulting (cached by schema identity, so a schema must
+ * not be mutated after its first use). `work` is false when nothing in the subtree has a default:
+ * such subtrees are not walked.
+ */
+class Defaulter {
+  /** Properties with a default, in schema order. */
+  readonly defaulted: [string, JSONSchemaProps][] = [];
+  readonly props = new Map<string, Defaulter>();
+  additional: Defaulter | undefined;
+  items: Defaulter | undefined;
+  work = false;
+
+  constructor(readonly s: JSONSchemaProps) {}
+
+  link(): void {
+    const s = this.s;
+    for (const [k, prop] of Object.entries(s.properties ?? {})) {
+      if (hasDefault(prop)) this.defaulted.push([k, prop]);
+      this.props.set(k, defaulterOf(prop));
+    }
+    const ap = additionalOf(s);
+    const items = itemsOf(s);
+    if (ap) this.additional = defaulterOf(ap);
+    if (items) this.items = defaulterOf(items);
+    this.work =
+      this.defaulted.length > 0 ||
+      [...this.props.values()].some((d) => d.work) ||
+      (ap !== undefined && (hasDefault(ap) || this.additional!.work)) ||
+      (items !== undefined && (hasDefault(items) || this.items!.work));
+  }
+}
+
+const defaulters = new WeakMap<JSONSchemaProps, Defaulter>();
+
+function defaulterOf(schema: JSONSchemaProps): Defaulter {
+  const s = asSchema(schema);
+  let d = defaulters.get(s);
+  if (!d) {
+    d = new Defaulter(s);
+    defaulters.set(s, d);
+    d.link();
+  }
+  return d;
+}
+
+function defaultInto(value: unknown, d: Defaulter): void {
+  if (Array.isArray(value)) {
+    const items = d.items;
+    if (!items) return;
+    for (let i = 0; i < value.length; i++) {
+      if (isNonNullableNull(value[i], items.s)) value[i] = copy(items.s.default);
+      if (items.work && isContainer(value[i])) defaultInto(value[i], items);
+    }
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const [k, prop] of d.defaulted) {
+    if (!hasOwn(obj, k) || isNonNullableNull(obj[k], prop)) obj[k] = copy(prop.default);
+  }
+  const ap = d.additional;
+  for (const k of Object.keys(obj)) {
+    const child = d.props.get(k);
+    if (child) {
+      if (child.work && isContainer(obj[k])) defaultInto(obj[k], child);
+    } else if (ap) {
+      if (isNonNullableNull(obj[k], ap.s)) obj[k] = copy(ap.s.default);
+      if (ap.work && isContainer(obj[k])) defaultInto(obj[k], ap);
+    }
+  }
+}
 
 /**
  * Applies the schema's defaults to `value`, in place (structural part only: properties, items,
  * additionalProperties).
  */
 export function applyDefaults(value: unknown, schema: JSONSchemaProps | undefined): void {
-  if (!schema) return;
-  if (isJSONObject(value)) {
-    for (const [k, prop] of Object.entries(schema.properties ?? {})) {
-      if (prop.default === undefined || prop.default === null) continue;
-      if (!hasOwn(value, k) || isNonNullableNull(value[k], prop)) value[k] = copy(prop.default);
-    }
-    const ap = additionalOf(schema);
-    for (const k of Object.keys(value)) {
-      if (schema.properties && hasOwn(schema.properties, k)) applyDefaults(value[k], schema.properties[k]);
-      else if (ap) {
-        if (isNonNullableNull(value[k], ap)) value[k] = copy(ap.default);
-        applyDefaults(value[k], ap);
-      }
-    }
-  } else if (Array.isArray(value)) {
-    const items = itemsOf(schema);
-    for (let i = 0; i < value.length; i++) {
-      if (isNonNullableNull(value[i], items)) value[i] = copy(items!.default);
-      applyDefaults(value[i], items);
-    }
+  if (!schema || !isContainer(value)) return;
+  const d = defaulterOf(schema);
+  if (d.work) defaultInto(value, d);
+}
+
+/** A structural schema node compiled for {@link pruneNonNullableNullsWithoutDefaults}. */
+class NullPruner {
+  readonly props = new Map<string, NullPruner>();
+  additional: NullPruner | undefined;
+  items: NullPruner | undefined;
+  /** A `null` here is dropped: not nullable and no default. */
+  readonly dropsNull: boolean;
+
+  constructor(readonly s: JSONSchemaProps) {
+    this.dropsNull = !s.nullable && !hasDefault(s);
+  }
+
+  link(): void {
+    for (const [k, prop] of Object.entries(this.s.properties ?? {})) this.props.set(k, nullPrunerOf(prop));
+    const ap = additionalOf(this.s);
+    const items = itemsOf(this.s);
+    if (ap) this.additional = nullPrunerOf(ap);
+    if (items) this.items = nullPrunerOf(items);
   }
 }
 
-/** The schema of a map key: its property, else the additionalProperties schema. */
-function schemaForField(k: string, s: JSONSchemaProps | undefined): JSONSchemaProps | undefined {
-  if (!s) return undefined;
-  if (s.properties && hasOwn(s.properties, k)) return s.properties[k];
-  return additionalOf(s);
+const nullPruners = new WeakMap<JSONSchemaProps, NullPruner>();
+
+function nullPrunerOf(schema: JSONSchemaProps): NullPruner {
+  const s = asSchema(schema);
+  let n = nullPruners.get(s);
+  if (!n) {
+    n = new NullPruner(s);
+    nullPruners.set(s, n);
+    n.link();
+  }
+  return n;
+}
+
+function pruneNullsInto(value: unknown, n: NullPruner, isResourceRoot: boolean): void {
+  if (Array.isArray(value)) {
+    const items = n.items;
+    if (items) for (const v of value) if (isContainer(v)) pruneNullsInto(v, items, false);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (isResourceRoot && k === 'metadata') continue;
+    const child = n.props.get(k) ?? n.additional;
+    if (!child) continue;
+    const x = obj[k];
+    if (x === null) {
+      if (child.dropsNull) delete obj[k];
+    } else if (isContainer(x)) pruneNullsInto(x, child, false);
+  }
 }
 
 /**
@@ -62,15 +177,6 @@ function schemaForField(k: string, s: JSONSchemaProps | undefined): JSONSchemaPr
  * ones are left for {@link applyDefaults}). Root `metadata` is left alone.
  */
 export function pruneNonNullableNullsWithoutDefaults(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = true): void {
-  if (isJSONObject(value)) {
-    for (const k of Object.keys(value)) {
-      if (isResourceRoot && k === 'metadata') continue;
-      const s = schemaForField(k, schema);
-      if (value[k] === null && s && !s.nullable && (s.default === undefined || s.default === null)) delete value[k];
-      else pruneNonNullableNullsWithoutDefaults(value[k], s, false);
-    }
-  } else if (Array.isArray(value)) {
-    const items = itemsOf(schema);
-    for (const v of value) pruneNonNullableNullsWithoutDefaults(v, items, false);
-  }
+  if (!schema || !isContainer(value)) return;
+  pruneNullsInto(value, nullPrunerOf(schema), isResourceRoot);
 }

@@ -81,6 +81,54 @@ function withoutMetadata(schema: JSONSchemaProps): JSONSchemaProps {
   };
 }
 
+/** The root without the top-level fields in `skip` (ratcheting of unchanged top-level fields). */
+function withoutFields(root: JSONSchemaProps, skip: ReadonlySet<string>): JSONSchemaProps {
+  const properties = Object.fromEntries(Object.entries(root.properties ?? {}).filter(([k]) => !skip.has(k)));
+  return { ...root, ...(root.properties ? { properties } : {}), ...(root.required ? { required: root.required.filter((r) => !skip.has(r)) } : {}) };
+}
+
+/** A root schema for structural validation and the one CEL rules see (with `metadata` back). */
+interface Roots {
+  validation: JSONSchemaProps;
+  cel: JSONSchemaProps;
+}
+
+/** The derived roots of a CRD schema: built once, so the compiled walks (cached by schema identity) are reused. */
+interface RootCache extends Roots {
+  /** Roots without some top-level fields, by the skipped names joined with NUL. */
+  without: Map<string, Roots>;
+}
+
+const rootCaches = new WeakMap<JSONSchemaProps, RootCache>();
+
+function rootsFor(validation: JSONSchemaProps, schema: JSONSchemaProps): Roots {
+  return {
+    validation,
+    cel: { ...validation, properties: { ...(validation.properties ?? {}), ...(schema.properties?.metadata ? { metadata: schema.properties.metadata } : {}) } },
+  };
+}
+
+function rootCacheOf(schema: JSONSchemaProps): RootCache {
+  let c = rootCaches.get(schema);
+  if (!c) {
+    c = { ...rootsFor(withoutMetadata(schema), schema), without: new Map() };
+    rootCaches.set(schema, c);
+  }
+  return c;
+}
+
+function rootsWithout(schema: JSONSchemaProps, skip: readonly string[]): Roots {
+  const c = rootCacheOf(schema);
+  const key = skip.join('\0');
+  let r = c.without.get(key);
+  if (!r) {
+    r = rootsFor(withoutFields(c.validation, new Set(skip)), schema);
+    if (c.without.size > 100) c.without.clear();
+    c.without.set(key, r);
+  }
+  return r;
+}
+
 /**
  * Prunes, defaults and validates a custom resource in place, in upstream's order, then evaluates its
  * CEL rules (with `opts.oldObj` on update) unless structural validation found a blocking error, in
@@ -98,8 +146,8 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
   const unknownFields = opts.fieldValidation === 'Ignore' ? [] : pruned;
   pruneNonNullableNullsWithoutDefaults(obj, schema, true);
   if (opts.fieldValidation === 'Strict' && unknownFields.length) return { errors: [], unknownFields, warnings: [] };
-  let root = withoutMetadata(schema);
-  applyDefaults(obj, root);
+  let roots: Roots = rootCacheOf(schema);
+  applyDefaults(obj, roots.validation);
   const { metadata: _m, ...rest } = obj;
   let target: Record<string, unknown> = rest;
   let celTarget: Record<string, unknown> = obj;
@@ -115,14 +163,13 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
       target = Object.fromEntries(Object.entries(rest).filter(([k]) => !skip.has(k)));
       celTarget = Object.fromEntries(Object.entries(obj).filter(([k]) => !skip.has(k)));
       celOld = Object.fromEntries(Object.entries(opts.oldObj).filter(([k]) => !skip.has(k)));
-      const properties = Object.fromEntries(Object.entries(root.properties ?? {}).filter(([k]) => !skip.has(k)));
-      root = { ...root, ...(root.properties ? { properties } : {}), ...(root.required ? { required: root.required.filter((r) => !skip.has(r)) } : {}) };
+      roots = rootsWithout(schema, unchanged);
     }
   }
-  const errors = validateValue(target, root, '');
-  if (!hasValidationRules(root)) return { errors, unknownFields, warnings: [] };
+  const errors = validateValue(target, roots.validation, '');
+  if (!hasValidationRules(roots.validation)) return { errors, unknownFields, warnings: [] };
   if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], unknownFields, warnings: [] };
-  const cel = validateCEL(celTarget, { ...root, properties: { ...(root.properties ?? {}), ...(schema.properties?.metadata ? { metadata: schema.properties.metadata } : {}) } }, {
+  const cel = validateCEL(celTarget, roots.cel, {
     ...(celOld ? { oldObj: celOld } : {}),
     ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}),
   });

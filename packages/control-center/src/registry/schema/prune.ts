@@ -17,62 +17,120 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/pruning/algorithm.go
  */
 import type { JSONSchemaProps } from './types.js';
-import { additionalOf, isJSONObject, itemsOf } from './validate.js';
+import { asSchema } from './validate.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
-/** The sub-schema a map key is pruned with, or `false` when the key is not declared at all. */
-function keySchema(s: JSONSchemaProps, k: string): JSONSchemaProps | undefined | false {
-  if (s.properties && hasOwn(s.properties, k)) return s.properties[k];
-  if (s.additionalProperties !== undefined) return additionalOf(s); // `true`/`false` keep the key, with no schema below
-  return false;
-}
 
 const join = (path: string, k: string): string => (path ? `${path}.${k}` : k);
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
-function pruneNode(x: unknown, s: JSONSchemaProps | undefined, path: string, embedded: boolean, out: string[]): void {
-  if (s?.['x-kubernetes-preserve-unknown-fields']) {
-    skipPrune(x, s, path, embedded, out);
+/** A schema node compiled for pruning (cached by schema identity: a schema must not be mutated after its first use). */
+class Pruner {
+  readonly preserve: boolean;
+  readonly embedded: boolean;
+  readonly props = new Map<string, Pruner>();
+  /** `additionalProperties` is set (a schema, or even a boolean): every key is declared. */
+  readonly additionalSet: boolean;
+  additional: Pruner | undefined;
+  items: Pruner | undefined;
+
+  constructor(readonly s: JSONSchemaProps) {
+    this.preserve = !!s['x-kubernetes-preserve-unknown-fields'];
+    this.embedded = !!s['x-kubernetes-embedded-resource'];
+    this.additionalSet = s.additionalProperties !== undefined;
+  }
+
+  link(): void {
+    const s = this.s;
+    for (const [k, ps] of Object.entries(s.properties ?? {})) this.props.set(k, prunerOf(ps));
+    const ap = s.additionalProperties;
+    if (typeof ap === 'object' && ap !== null && !Array.isArray(ap)) this.additional = prunerOf(ap);
+    if (s.items && !Array.isArray(s.items)) this.items = prunerOf(s.items);
+  }
+
+  /** The sub-schema a map key is pruned with (undefined: none, everything below goes), or `false` when the key is not declared at all. */
+  keyPruner(k: string): Pruner | undefined | false {
+    const p = this.props.get(k);
+    if (p) return p;
+    if (this.additionalSet) return this.additional;
+    return false;
+  }
+}
+
+const pruners = new WeakMap<JSONSchemaProps, Pruner>();
+const noSchema: JSONSchemaProps = {};
+
+function prunerOf(schema: JSONSchemaProps): Pruner {
+  const s = asSchema(schema);
+  let p = pruners.get(s);
+  if (!p) {
+    p = new Pruner(s);
+    pruners.set(s, p);
+    p.link();
+  }
+  return p;
+}
+
+/** A value with no schema: every field of every object in it is dropped. */
+function pruneAll(x: object, path: string, out: string[]): void {
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (isContainer(x[i])) pruneAll(x[i], `${path}[${i}]`, out);
+    return;
+  }
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    out.push(join(path, k));
+    delete o[k];
+  }
+}
+
+function pruneNode(x: object, p: Pruner, path: string, embedded: boolean, out: string[]): void {
+  if (p.preserve) {
+    skipPrune(x, p, path, embedded, out);
     return;
   }
   if (Array.isArray(x)) {
-    const items = s ? itemsOf(s) : undefined;
-    x.forEach((v, i) => pruneNode(v, items, `${path}[${i}]`, !!items?.['x-kubernetes-embedded-resource'], out));
-    return;
-  }
-  if (!isJSONObject(x)) return;
-  if (!s) {
-    for (const k of Object.keys(x)) {
-      out.push(join(path, k));
-      delete x[k];
+    const items = p.items;
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i];
+      if (!isContainer(v)) continue;
+      if (items) pruneNode(v, items, `${path}[${i}]`, items.embedded, out);
+      else pruneAll(v, `${path}[${i}]`, out);
     }
     return;
   }
-  for (const k of Object.keys(x)) {
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
     if (embedded && metaFields.has(k)) continue;
-    const sub = keySchema(s, k);
+    const sub = p.keyPruner(k);
     if (sub === false) {
       if (!metaFields.has(k) || path !== '') out.push(join(path, k));
-      delete x[k];
+      delete o[k];
     } else {
-      pruneNode(x[k], sub, join(path, k), !!sub?.['x-kubernetes-embedded-resource'], out);
+      const v = o[k];
+      if (!isContainer(v)) continue;
+      if (sub) pruneNode(v, sub, join(path, k), sub.embedded, out);
+      else pruneAll(v, join(path, k), out);
     }
   }
 }
 
-function skipPrune(x: unknown, s: JSONSchemaProps, path: string, embedded: boolean, out: string[]): void {
+function skipPrune(x: object, p: Pruner, path: string, embedded: boolean, out: string[]): void {
   if (Array.isArray(x)) {
-    const items = itemsOf(s);
+    const items = p.items;
     if (!items) return;
-    x.forEach((v, i) => skipPrune(v, items, `${path}[${i}]`, !!items['x-kubernetes-embedded-resource'], out));
+    for (let i = 0; i < x.length; i++) if (isContainer(x[i])) skipPrune(x[i], items, `${path}[${i}]`, items.embedded, out);
     return;
   }
-  if (!isJSONObject(x)) return;
-  for (const k of Object.keys(x)) {
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
     if (embedded && metaFields.has(k)) continue;
-    const sub = keySchema(s, k);
-    if (sub !== false) pruneNode(x[k], sub, join(path, k), !!sub?.['x-kubernetes-embedded-resource'], out);
+    const sub = p.keyPruner(k);
+    if (sub === false) continue;
+    const v = o[k];
+    if (!isContainer(v)) continue;
+    if (sub) pruneNode(v, sub, join(path, k), sub.embedded, out);
+    else pruneAll(v, join(path, k), out);
   }
 }
 
@@ -84,7 +142,7 @@ function skipPrune(x: unknown, s: JSONSchemaProps, path: string, embedded: boole
  */
 export function prune(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = true): string[] {
   const out: string[] = [];
-  const s = schema ?? {};
-  pruneNode(value, s, '', isResourceRoot || !!s['x-kubernetes-embedded-resource'], out);
+  const p = prunerOf(schema ?? noSchema);
+  if (isContainer(value)) pruneNode(value, p, '', isResourceRoot || p.embedded, out);
   return out.sort();
 }

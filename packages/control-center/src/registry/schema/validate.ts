@@ -144,112 +144,246 @@ function schemaTypes(s: JSONSchemaProps): string[] {
 /** The format upstream keeps for validation ('' when it strips an unsupported one). */
 const effectiveFormat = (s: JSONSchemaProps): string => (isSupportedFormat(s.format) ? s.format! : '');
 
-function checkType(v: unknown, kind: Kind, s: JSONSchemaProps, path: string): FieldError[] {
-  const types = schemaTypes(s);
-  const format = effectiveFormat(s);
-  if (types.length === 0 && format === '') return [];
-  if (kind === 'null') {
-    if (types.length && !types.includes('null') && !s.nullable) {
-      return [field.typeInvalid(path, 'null', `${path} in body must be of type ${types.join(',')}: "null"`)];
+/** `[...v].length` without the array: code points, a lone surrogate counting as one. */
+function runeCount(v: string): number {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
     }
-    return [];
+    n++;
+  }
+  return n;
+}
+
+const emptySchema: JSONSchemaProps = {};
+/**
+ * A schema position as compiled walks read it: anything that is not an object (a malformed
+ * schema) reads as `{}`, so it can key a WeakMap.
+ */
+export const asSchema = (s: unknown): JSONSchemaProps => (typeof s === 'object' && s !== null ? (s as JSONSchemaProps) : emptySchema);
+
+/**
+ * A schema node compiled for the SchemaValidator pass: everything that does not depend on the value
+ * is computed once per schema object (cached by identity, so a schema must not be mutated after its
+ * first use), and the checks that cannot apply are skipped.
+ */
+class Check {
+  readonly types: string[];
+  readonly format: string;
+  readonly typeChecked: boolean;
+  readonly composition: boolean;
+  readonly stringChecks: boolean;
+  readonly pattern: RegExp | Error | undefined;
+  readonly formatChecks: boolean;
+  readonly formatSupported: boolean;
+  readonly numberChecks: boolean;
+  readonly enumValues: unknown[] | undefined;
+  /** The string, number and boolean members of the enum (jsonEqual on a scalar is `===`). */
+  readonly enumScalars: Set<unknown> | undefined;
+  readonly enumHasComposite: boolean;
+  readonly propertyCount: boolean;
+  readonly required: string[];
+  readonly props: Map<string, Check> = new Map();
+  readonly propList: [string, Check][] = [];
+  readonly patternProps: [RegExp, Check][] = [];
+  /** The first loop of checkObject (patternProperties, additionalProperties) has work to do. */
+  keyLoop = false;
+  additional: Check | undefined;
+  items: Check | undefined;
+  tupleItems: Check[] | undefined;
+  anyOf: Check[] | undefined;
+  oneOf: Check[] | undefined;
+  allOf: Check[] | undefined;
+  not: Check | undefined;
+  /** The structural subtree (properties, items, additionalProperties) has a `set` or `map` list. */
+  listTypesBelow = false;
+  /** The structural subtree has an `x-kubernetes-embedded-resource` node. */
+  embeddedBelow = false;
+  /** Structural children, for the list-type and embedded-resource walks. */
+  structItems: Check | undefined;
+  structAdditional: Check | undefined;
+
+  constructor(readonly s: JSONSchemaProps) {
+    this.types = schemaTypes(s);
+    this.format = effectiveFormat(s);
+    this.typeChecked = this.types.length > 0 || this.format !== '';
+    this.composition = !!(s.anyOf?.length || s.oneOf?.length || s.allOf?.length || s.not || s.dependencies);
+    this.stringChecks = s.maxLength !== undefined || s.minLength !== undefined || !!s.pattern;
+    this.pattern = s.pattern ? compilePattern(s.pattern) : undefined;
+    this.formatChecks = !!s.format;
+    this.formatSupported = isSupportedFormat(s.format);
+    this.numberChecks = s.multipleOf !== undefined || s.minimum !== undefined || s.maximum !== undefined;
+    this.enumValues = s.enum?.length ? s.enum : undefined;
+    this.enumScalars = this.enumValues ? new Set(this.enumValues.filter((e) => typeof e === 'string' || typeof e === 'number' || typeof e === 'boolean')) : undefined;
+    this.enumHasComposite = !!this.enumValues?.some((e) => typeof e === 'object' && e !== null);
+    this.propertyCount = s.minProperties !== undefined || s.maxProperties !== undefined;
+    this.required = s.required ?? [];
+  }
+
+  /** Compiles the children; separate from the constructor so shared subschemas are compiled once. */
+  link(): void {
+    const s = this.s;
+    for (const [name, ps] of Object.entries(s.properties ?? {})) {
+      const c = checkOf(ps);
+      this.props.set(name, c);
+      this.propList.push([name, c]);
+    }
+    for (const [p, ps] of Object.entries(s.patternProperties ?? {})) {
+      const re = compilePattern(p);
+      if (!(re instanceof Error)) this.patternProps.push([re, checkOf(ps)]);
+    }
+    if (isJSONObject(s.additionalProperties)) this.additional = checkOf(s.additionalProperties as JSONSchemaProps);
+    this.keyLoop = this.patternProps.length > 0 || s.additionalProperties === false || this.additional !== undefined;
+    if (s.items && !Array.isArray(s.items)) this.items = checkOf(s.items);
+    else if (Array.isArray(s.items)) this.tupleItems = s.items.map(checkOf);
+    if (s.anyOf?.length) this.anyOf = s.anyOf.map(checkOf);
+    if (s.oneOf?.length) this.oneOf = s.oneOf.map(checkOf);
+    if (s.allOf?.length) this.allOf = s.allOf.map(checkOf);
+    if (s.not) this.not = checkOf(s.not);
+    this.structItems = itemsOf(s) ? this.items : undefined;
+    this.structAdditional = this.additional;
+    const lt = s['x-kubernetes-list-type'];
+    const children = [...this.propList.map(([, c]) => c), ...(this.structItems ? [this.structItems] : []), ...(this.structAdditional ? [this.structAdditional] : [])];
+    this.listTypesBelow = lt === 'set' || lt === 'map' || children.some((c) => c.listTypesBelow);
+    this.embeddedBelow = !!s['x-kubernetes-embedded-resource'] || children.some((c) => c.embeddedBelow);
+  }
+}
+
+const checks = new WeakMap<object, Check>();
+
+/** The compiled form of a schema node (see {@link Check}). */
+function checkOf(schema: unknown): Check {
+  const s = asSchema(schema);
+  let c = checks.get(s);
+  if (!c) {
+    c = new Check(s);
+    checks.set(s, c);
+    c.link();
+  }
+  return c;
+}
+
+function checkType(v: unknown, kind: Kind, c: Check, path: string, errs: FieldError[]): void {
+  const types = c.types;
+  const format = c.format;
+  if (kind === 'null') {
+    if (types.length && !types.includes('null') && !c.s.nullable) {
+      errs.push(field.typeInvalid(path, 'null', `${path} in body must be of type ${types.join(',')}: "null"`));
+    }
+    return;
   }
   const inferredFormat = kind === 'integer' ? 'int64' : kind === 'number' ? 'double' : '';
   const isFloatInt = kind === 'number' && types.includes('integer') && isFloat64AJSONInteger(v as number);
   const isIntFloat = kind === 'integer' && types.includes('number');
   if (kind !== 'string' && kind !== 'array' && format !== '' && !(types.includes(kind) || inferredFormat === format || isFloatInt || isIntFloat)) {
-    return [field.typeInvalid(path, inferredFormat, `${path} in body must be of type ${format}: ${JSON.stringify(inferredFormat)}`)];
+    errs.push(field.typeInvalid(path, inferredFormat, `${path} in body must be of type ${format}: ${JSON.stringify(inferredFormat)}`));
+    return;
   }
   const numeric = types.includes('number') || types.includes('integer');
-  if (!numeric && format !== '' && (kind === 'string' || kind === 'array')) return [];
+  if (!numeric && format !== '' && (kind === 'string' || kind === 'array')) return;
   if (!(types.includes(kind) || isFloatInt || isIntFloat)) {
-    return [field.typeInvalid(path, kind, `${path} in body must be of type ${types.join(',')}: "${kind}"`)];
+    errs.push(field.typeInvalid(path, kind, `${path} in body must be of type ${types.join(',')}: "${kind}"`));
   }
-  return [];
 }
 
-function checkComposition(v: unknown, s: JSONSchemaProps, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const q = JSON.stringify(path);
-  if (s.anyOf?.length) {
+/** Errors of one value against one schema, in a fresh list (composition counts them). */
+function errorsOf(v: unknown, c: Check, path: string): FieldError[] {
+  const out: FieldError[] = [];
+  validateInto(v, c, path, out);
+  return out;
+}
+
+function checkComposition(v: unknown, c: Check, path: string, errs: FieldError[]): void {
+  const s = c.s;
+  const q = (): string => JSON.stringify(path);
+  if (c.anyOf) {
     let best: FieldError[] | undefined;
     let ok = false;
-    for (const sub of s.anyOf) {
-      const r = validateSchema(v, sub, path);
+    for (const sub of c.anyOf) {
+      const r = errorsOf(v, sub, path);
       if (r.length === 0) {
         ok = true;
         break;
       }
       if (!best || r.length < best.length) best = r;
     }
-    if (!ok) errs.push(field.invalid(path, '', `${q} must validate at least one schema (anyOf)`), ...(best ?? []));
+    if (!ok) errs.push(field.invalid(path, '', `${q()} must validate at least one schema (anyOf)`), ...(best ?? []));
   }
-  if (s.oneOf?.length) {
+  if (c.oneOf) {
     let best: FieldError[] | undefined;
     let valid = 0;
-    for (const sub of s.oneOf) {
-      const r = validateSchema(v, sub, path);
+    for (const sub of c.oneOf) {
+      const r = errorsOf(v, sub, path);
       if (r.length === 0) valid++;
       else if (valid === 0 && (!best || r.length < best.length)) best = r;
     }
-    if (valid === 0) errs.push(field.invalid(path, '', `${q} must validate one and only one schema (oneOf). Found none valid`), ...(best ?? []));
-    else if (valid > 1) errs.push(field.invalid(path, '', `${q} must validate one and only one schema (oneOf). Found ${valid} valid alternatives`));
+    if (valid === 0) errs.push(field.invalid(path, '', `${q()} must validate one and only one schema (oneOf). Found none valid`), ...(best ?? []));
+    else if (valid > 1) errs.push(field.invalid(path, '', `${q()} must validate one and only one schema (oneOf). Found ${valid} valid alternatives`));
   }
-  if (s.allOf?.length) {
+  if (c.allOf) {
     let valid = 0;
-    for (const sub of s.allOf) {
-      const r = validateSchema(v, sub, path);
+    for (const sub of c.allOf) {
+      const r = errorsOf(v, sub, path);
       if (r.length === 0) valid++;
       errs.push(...r);
     }
-    if (valid !== s.allOf.length) {
-      errs.push(field.invalid(path, '', `${q} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
+    if (valid !== c.allOf.length) {
+      errs.push(field.invalid(path, '', `${q()} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
     }
   }
-  if (s.not && validateSchema(v, s.not, path).length === 0) errs.push(field.invalid(path, '', `${q} must not validate the schema (not)`));
+  if (c.not && errorsOf(v, c.not, path).length === 0) errs.push(field.invalid(path, '', `${q()} must not validate the schema (not)`));
   if (s.dependencies && isJSONObject(v)) {
     for (const key of Object.keys(v)) {
       const dep = s.dependencies[key];
       if (!dep) continue;
       if (Array.isArray(dep)) {
-        for (const d of dep) if (!hasOwn(v, d)) errs.push(field.invalid(path, '', `${q} has a dependency on ${d}`));
+        for (const d of dep) if (!hasOwn(v, d)) errs.push(field.invalid(path, '', `${q()} has a dependency on ${d}`));
       } else {
-        errs.push(...validateSchema(v, dep, `${path}.${key}`));
+        validateInto(v, checkOf(dep), `${path}.${key}`, errs);
       }
     }
   }
-  return errs;
 }
 
-function checkString(v: string, s: JSONSchemaProps, path: string): FieldError[] {
-  const runes = [...v].length;
-  if (s.maxLength !== undefined && runes > s.maxLength) return [tooLong(path, s.maxLength)];
-  if (s.minLength !== undefined && runes < s.minLength) return [field.invalid(path, v, `${path} in body should be at least ${s.minLength} chars long`)];
-  if (s.pattern) {
-    const re = compilePattern(s.pattern);
-    if (re instanceof Error) return [field.invalid(path, v, `${path} in body should match '${s.pattern}, but pattern is invalid: ${re.message}'`)];
-    if (!re.test(v)) return [field.invalid(path, v, `${path} in body should match '${s.pattern}'`)];
+function checkString(v: string, c: Check, path: string, errs: FieldError[]): void {
+  const s = c.s;
+  if (s.maxLength !== undefined || s.minLength !== undefined) {
+    const runes = runeCount(v);
+    if (s.maxLength !== undefined && runes > s.maxLength) {
+      errs.push(tooLong(path, s.maxLength));
+      return;
+    }
+    if (s.minLength !== undefined && runes < s.minLength) {
+      errs.push(field.invalid(path, v, `${path} in body should be at least ${s.minLength} chars long`));
+      return;
+    }
   }
-  return [];
+  const re = c.pattern;
+  if (re) {
+    if (re instanceof Error) errs.push(field.invalid(path, v, `${path} in body should match '${s.pattern}, but pattern is invalid: ${re.message}'`));
+    else if (!re.test(v)) errs.push(field.invalid(path, v, `${path} in body should match '${s.pattern}'`));
+  }
 }
 
 const int32Range = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
 const int64Range = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 
-function checkFormatOf(v: unknown, kind: Kind, s: JSONSchemaProps, path: string): FieldError[] {
-  if (!s.format) return [];
-  if (kind === 'string' && isSupportedFormat(s.format) && !checkFormat(s.format, v as string)) {
-    return [field.typeInvalid(path, v, `${path} in body must be of type ${s.format}: ${JSON.stringify(v)}`)];
+function checkFormatOf(v: unknown, kind: Kind, c: Check, path: string, errs: FieldError[]): void {
+  const format = c.s.format!;
+  if (kind === 'string' && c.formatSupported && !checkFormat(format, v as string)) {
+    errs.push(field.typeInvalid(path, v, `${path} in body must be of type ${format}: ${JSON.stringify(v)}`));
+    return;
   }
-  if (kind === 'integer' && (s.format === 'int32' || s.format === 'int64')) {
-    const ok = s.format === 'int32' ? int32Range(v as number) : int64Range(v as number);
-    if (!ok) return [field.invalid(path, v, `Checked value must be of type integer with format ${s.format} in ${path}`)];
+  if (kind === 'integer' && (format === 'int32' || format === 'int64')) {
+    const ok = format === 'int32' ? int32Range(v as number) : int64Range(v as number);
+    if (!ok) errs.push(field.invalid(path, v, `Checked value must be of type integer with format ${format} in ${path}`));
   }
-  return [];
 }
 
-function checkNumber(v: number, kind: Kind, s: JSONSchemaProps, path: string): FieldError[] {
-  const errs: FieldError[] = [];
+function checkNumber(v: number, kind: Kind, s: JSONSchemaProps, path: string, errs: FieldError[]): void {
   const isInt = kind === 'integer';
   if (s.multipleOf !== undefined) {
     const f = s.multipleOf;
@@ -277,18 +411,15 @@ function checkNumber(v: number, kind: Kind, s: JSONSchemaProps, path: string): F
       errs.push(field.invalid(path, v, `${path} in body should be less than${ex ? '' : ' or equal to'} ${isInt ? max : goFloat(max)}`));
     }
   }
-  return errs;
 }
 
-function checkSlice(v: unknown[], s: JSONSchemaProps, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (s.items && !Array.isArray(s.items)) {
-    const items = s.items;
-    v.forEach((x, i) => errs.push(...validateSchema(x, items, `${path}[${i}]`)));
-  } else if (Array.isArray(s.items)) {
-    s.items.forEach((sub, i) => {
-      if (i < v.length) errs.push(...validateSchema(v[i], sub, `${path}[${i}]`));
-    });
+function checkSlice(v: unknown[], c: Check, path: string, errs: FieldError[]): void {
+  const s = c.s;
+  if (c.items) {
+    for (let i = 0; i < v.length; i++) validateInto(v[i], c.items, `${path}[${i}]`, errs);
+  } else if (c.tupleItems) {
+    const tuple = c.tupleItems;
+    for (let i = 0; i < tuple.length && i < v.length; i++) validateInto(v[i], tuple[i]!, `${path}[${i}]`, errs);
   }
   if (s.minItems !== undefined && v.length < s.minItems) {
     errs.push(field.invalid(path, v.length, `${path} in body should have at least ${s.minItems} items`));
@@ -297,56 +428,66 @@ function checkSlice(v: unknown[], s: JSONSchemaProps, path: string): FieldError[
   if (s.uniqueItems && v.some((x, i) => v.slice(0, i).some((y) => jsonEqual(x, y)))) {
     errs.push(field.invalid(path, '', `${path} in body shouldn't contain duplicates`));
   }
-  return errs;
 }
 
-function checkEnum(v: unknown, s: JSONSchemaProps, path: string): FieldError[] {
-  if (!s.enum?.length) return [];
+function checkEnum(v: unknown, c: Check, path: string, errs: FieldError[]): void {
+  const values = c.enumValues!;
   // kube-openapi never matches null against an enum, even one listing null.
-  if (v !== null && v !== undefined && s.enum.some((e) => e !== null && jsonEqual(v, e))) return [];
-  return [field.notSupported(path, sortedKeys(v ?? null), s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))))];
+  if (v !== null && v !== undefined) {
+    if (typeof v === 'object' ? c.enumHasComposite && values.some((e) => e !== null && jsonEqual(v, e)) : v === v && c.enumScalars!.has(v)) return;
+  }
+  errs.push(field.notSupported(path, sortedKeys(v ?? null), values.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
 }
 
-function checkObject(v: JSONObject, s: JSONSchemaProps, path: string): FieldError[] {
-  const keys = Object.keys(v);
-  if (s.minProperties !== undefined && keys.length < s.minProperties) {
-    return [field.invalid(path, keys.length, `${path} in body should have at least ${s.minProperties} properties`)];
+function checkObject(v: JSONObject, c: Check, path: string, errs: FieldError[]): void {
+  const s = c.s;
+  if (c.propertyCount || c.keyLoop) {
+    const keys = Object.keys(v);
+    if (s.minProperties !== undefined && keys.length < s.minProperties) {
+      errs.push(field.invalid(path, keys.length, `${path} in body should have at least ${s.minProperties} properties`));
+      return;
+    }
+    if (s.maxProperties !== undefined && keys.length > s.maxProperties) {
+      errs.push(tooMany(path, keys.length, s.maxProperties));
+      return;
+    }
+    if (c.keyLoop) {
+      for (const k of keys) {
+        const regular = c.props.has(k);
+        let matched = false;
+        for (const [re, ps] of c.patternProps) {
+          if (!re.test(k)) continue;
+          matched = true;
+          validateInto(v[k], ps, childPath(path, k), errs);
+        }
+        if (regular || matched) continue;
+        if (s.additionalProperties === false) errs.push(field.invalid(path, k, `${childPath(path, k)} in body is a forbidden property`));
+        else if (c.additional) validateInto(v[k], c.additional, childPath(path, k), errs);
+      }
+    }
   }
-  if (s.maxProperties !== undefined && keys.length > s.maxProperties) return [tooMany(path, keys.length, s.maxProperties)];
-  const errs: FieldError[] = [];
-  const props = s.properties ?? {};
-  const patterns = Object.entries(s.patternProperties ?? {});
-  const matching = (k: string) => patterns.filter(([p]) => {
-    const re = compilePattern(p);
-    return !(re instanceof Error) && re.test(k);
-  });
-  for (const k of keys) {
-    const regular = hasOwn(props, k);
-    const matched = matching(k);
-    for (const [, ps] of matched) errs.push(...validateSchema(v[k], ps, childPath(path, k)));
-    if (regular || matched.length) continue;
-    if (s.additionalProperties === false) errs.push(field.invalid(path, k, `${childPath(path, k)} in body is a forbidden property`));
-    else if (isJSONObject(s.additionalProperties)) errs.push(...validateSchema(v[k], s.additionalProperties, childPath(path, k)));
+  for (const [name, ps] of c.propList) {
+    if (hasOwn(v, name)) validateInto(v[name], ps, childPath(path, name), errs);
   }
-  for (const [name, ps] of Object.entries(props)) {
-    if (hasOwn(v, name)) errs.push(...validateSchema(v[name], ps, childPath(path, name)));
-  }
-  for (const k of s.required ?? []) if (!hasOwn(v, k)) errs.push(field.required(childPath(path, k)));
-  return errs;
+  for (const k of c.required) if (!hasOwn(v, k)) errs.push(field.required(childPath(path, k)));
 }
 
 /** The kube-openapi SchemaValidator pass: every validator that applies to the value's kind, in upstream's order. */
-function validateSchema(v: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+function validateInto(v: unknown, c: Check, path: string, errs: FieldError[]): void {
   const kind = kindOf(v);
-  if (kind === 'null') return [...checkType(v, kind, s, path), ...checkEnum(v, s, path)];
-  const errs = [...checkType(v, kind, s, path), ...checkComposition(v, s, path)];
-  if (kind === 'string') errs.push(...checkString(v as string, s, path));
-  errs.push(...checkFormatOf(v, kind, s, path));
-  if (kind === 'integer' || kind === 'number') errs.push(...checkNumber(v as number, kind, s, path));
-  if (kind === 'array') errs.push(...checkSlice(v as unknown[], s, path));
-  errs.push(...checkEnum(v, s, path));
-  if (kind === 'object') errs.push(...checkObject(v as JSONObject, s, path));
-  return errs;
+  if (kind === 'null') {
+    if (c.typeChecked) checkType(v, kind, c, path, errs);
+    if (c.enumValues) checkEnum(v, c, path, errs);
+    return;
+  }
+  if (c.typeChecked) checkType(v, kind, c, path, errs);
+  if (c.composition) checkComposition(v, c, path, errs);
+  if (kind === 'string' && c.stringChecks) checkString(v as string, c, path, errs);
+  if (c.formatChecks) checkFormatOf(v, kind, c, path, errs);
+  if ((kind === 'integer' || kind === 'number') && c.numberChecks) checkNumber(v as number, kind, c.s, path, errs);
+  if (kind === 'array') checkSlice(v as unknown[], c, path, errs);
+  if (c.enumValues) checkEnum(v, c, path, errs);
+  if (kind === 'object') checkObject(v as JSONObject, c, path, errs);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,20 +535,22 @@ function validateListMap(path: string, s: JSONSchemaProps, list: unknown[]): Fie
   return nonUniqueIndices(keys).map((i) => field.duplicate(`${path}[${i}]`, sortedKeys(keys[i])));
 }
 
-/** listtype.ValidateListSetsAndMaps: `set` elements and `map` keys must be unique. */
-function validateListTypes(v: unknown, s: JSONSchemaProps | undefined, path: string, errs: FieldError[]): void {
-  if (!s) return;
+/** listtype.ValidateListSetsAndMaps: `set` elements and `map` keys must be unique (only subtrees that have such lists are walked). */
+function validateListTypes(v: unknown, c: Check, path: string, errs: FieldError[]): void {
   if (Array.isArray(v)) {
-    const lt = s['x-kubernetes-list-type'];
+    const lt = c.s['x-kubernetes-list-type'];
     if (lt === 'set') for (const i of nonUniqueIndices(v)) errs.push(field.duplicate(`${path}[${i}]`, sortedKeys(v[i])));
-    else if (lt === 'map') errs.push(...validateListMap(path, s, v));
-    const items = itemsOf(s);
-    if (items) v.forEach((x, i) => validateListTypes(x, items, `${path}[${i}]`, errs));
+    else if (lt === 'map') errs.push(...validateListMap(path, c.s, v));
+    const items = c.structItems;
+    if (items?.listTypesBelow) for (let i = 0; i < v.length; i++) validateListTypes(v[i], items, `${path}[${i}]`, errs);
   } else if (isJSONObject(v)) {
-    const ap = additionalOf(s);
-    if (ap) for (const k of Object.keys(v)) validateListTypes(v[k], ap, `${path}[${k}]`, errs);
-    if (s.properties) {
-      for (const k of Object.keys(v)) if (hasOwn(s.properties, k)) validateListTypes(v[k], s.properties[k], childPath(path, k), errs);
+    const ap = c.structAdditional;
+    if (ap?.listTypesBelow) for (const k of Object.keys(v)) validateListTypes(v[k], ap, `${path}[${k}]`, errs);
+    if (c.propList.length) {
+      for (const k of Object.keys(v)) {
+        const ps = c.props.get(k);
+        if (ps?.listTypesBelow) validateListTypes(v[k], ps, childPath(path, k), errs);
+      }
     }
   }
 }
@@ -447,18 +590,19 @@ function validateEmbeddedResource(path: string, x: JSONObject, errs: FieldError[
   }
 }
 
-/** objectmeta.Validate (not at the resource root): checks every nested `x-kubernetes-embedded-resource` object. */
-function validateEmbedded(v: unknown, s: JSONSchemaProps | undefined, path: string, errs: FieldError[]): void {
-  if (!s) return;
+/** objectmeta.Validate (not at the resource root): checks every nested `x-kubernetes-embedded-resource` object (only subtrees that have one are walked). */
+function validateEmbedded(v: unknown, c: Check, path: string, errs: FieldError[]): void {
   if (isJSONObject(v)) {
-    if (s['x-kubernetes-embedded-resource']) validateEmbeddedResource(path, v, errs);
+    if (c.s['x-kubernetes-embedded-resource']) validateEmbeddedResource(path, v, errs);
     for (const k of Object.keys(v)) {
-      if (s.properties && hasOwn(s.properties, k)) validateEmbedded(v[k], s.properties[k], childPath(path, k), errs);
-      else if (additionalOf(s)) validateEmbedded(v[k], additionalOf(s), `${path}[${k}]`, errs);
+      const ps = c.props.get(k);
+      if (ps) {
+        if (ps.embeddedBelow) validateEmbedded(v[k], ps, childPath(path, k), errs);
+      } else if (c.structAdditional?.embeddedBelow) validateEmbedded(v[k], c.structAdditional, `${path}[${k}]`, errs);
     }
   } else if (Array.isArray(v)) {
-    const items = itemsOf(s);
-    v.forEach((x, i) => validateEmbedded(x, items, `${path}[${i}]`, errs));
+    const items = c.structItems;
+    if (items?.embeddedBelow) for (let i = 0; i < v.length; i++) validateEmbedded(v[i], items, `${path}[${i}]`, errs);
   }
 }
 
@@ -468,8 +612,10 @@ function validateEmbedded(v: unknown, s: JSONSchemaProps | undefined, path: stri
  * @returns every error, schema errors first, then list-type, then embedded-resource errors; empty when valid
  */
 export function validateValue(value: unknown, schema: JSONSchemaProps, fieldPath: string): FieldError[] {
-  const errs = validateSchema(value, schema, fieldPath);
-  validateListTypes(value, schema, fieldPath, errs);
-  validateEmbedded(value, schema, fieldPath, errs);
+  const c = checkOf(schema);
+  const errs: FieldError[] = [];
+  validateInto(value, c, fieldPath, errs);
+  if (c.listTypesBelow) validateListTypes(value, c, fieldPath, errs);
+  if (c.embeddedBelow) validateEmbedded(value, c, fieldPath, errs);
   return errs;
 }
