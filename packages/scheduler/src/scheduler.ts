@@ -65,6 +65,11 @@ export interface SchedulerOptions {
   heartbeatGraceMs?: number;
   /** Concurrent scheduling workers (default 16): decisions are serialised by the assume cache; binds and condition writes overlap. */
   workers?: number;
+  /**
+   * Concurrent placement-propagation workers (default 16): each reconcile is at most one label
+   * patch, latency-bound, and every placed set needs one per NodePool and per referenced Secret.
+   */
+  propagationWorkers?: number;
   metrics?: SchedulerMetrics;
   /** Source of randomness for tie-breaks in [0, 1) (seed it in tests: `seededRandom`). */
   random?: () => number;
@@ -270,7 +275,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   try {
     await Promise.all([
       scheduling.runWorkers(opts.workers ?? 16, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
-      propagation.runWorkers(2, (key) => reconcilePropagation(propagationDeps, key), quiet('placement-propagation')),
+      propagation.runWorkers(opts.propagationWorkers ?? 16, (key) => reconcilePropagation(propagationDeps, key), quiet('placement-propagation')),
       health.runWorkers(
         1,
         (name) =>
