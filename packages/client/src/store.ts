@@ -9,6 +9,7 @@
  * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/thread_safe_store.go
  */
 import type { KubeObject } from './types.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 /**
  * What `onDelete` receives when the informer learned of a deletion only by relisting (the watch
@@ -46,9 +47,9 @@ export function splitKey(key: string): { namespace: string; name: string } {
   throw new Error(`unexpected key format: "${key}"`);
 }
 
-/** A deep copy (structuredClone) of a cached object, safe to mutate and send back. */
+/** A deep copy of a cached object (deepCopyJSON), safe to mutate and send back. */
 export function clone<T>(obj: T): T {
-  return structuredClone(obj);
+  return deepCopyJSON(obj);
 }
 
 /** The object behind an `onDelete` argument, unwrapping a tombstone. */

@@ -5,3 +5,4 @@ export * from './references.js';
 export * from './schema-walk.js';
 export * from './conditions.js';
 export * from './resources.js';
+export * from './json.js';

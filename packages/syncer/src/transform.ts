@@ -15,6 +15,7 @@ import {
   LabelManagementCluster,
   LabelSyncedBy,
   type KubeObject,
+  deepCopyJSON,
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -86,7 +87,7 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
   annotations[AnnotationSyncedKeys] = JSON.stringify({ labels: Object.keys(wantLabels).sort(), annotations: Object.keys(wantAnnotations).sort() });
   const metadata: KubeObject['metadata'] = {
-    ...(down ? structuredClone(down.metadata) : {}),
+    ...(down ? deepCopyJSON(down.metadata) : {}),
     name: up.metadata.name,
     namespace: up.metadata.namespace,
     labels,
@@ -98,7 +99,7 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   }
   const out: KubeObject = { apiVersion: up.apiVersion, kind: up.kind, metadata };
   for (const k of Object.keys(down ?? {})) if (!['apiVersion', 'kind', 'metadata', ...payloadKeys].includes(k)) out[k] = down![k];
-  for (const k of payloadKeys) if (up[k] !== undefined) out[k] = structuredClone(up[k]);
+  for (const k of payloadKeys) if (up[k] !== undefined) out[k] = deepCopyJSON(up[k]);
   if (payloadKeys.includes('spec') && down?.spec && out.spec) {
     const spec = out.spec as Record<string, unknown>;
     const dspec = down.spec as Record<string, unknown>;

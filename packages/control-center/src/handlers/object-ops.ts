@@ -17,6 +17,7 @@ import { validateObjectMeta, type NameRule } from '../registry/validation.js';
 import { namespaces } from '../registry/builtin/namespaces.js';
 import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
 import { typeOf, zeroObject } from './apply/schema.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 let lastTimeMs = NaN;
 let lastTimeText = '';
@@ -237,7 +238,7 @@ export async function updateObject(
   let result: KubeObject | undefined;
   const stored = await store.transact(key, (curStored) => {
     const cur = curStored ? toVersion(curStored, info) : undefined;
-    const obj = fn(cur && !opts.replaces ? structuredClone(cur) : undefined);
+    let obj = fn(cur && !opts.replaces ? deepCopyJSON(cur) : undefined);
     checkTypeMeta(obj, info);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;
@@ -288,7 +289,7 @@ export async function updateObject(
     m.resourceVersion = cur.metadata.resourceVersion;
     if (opts.subresource === 'status') {
       if (!info.strategy.prepareForStatusUpdate) throw apierrors.notFound(groupResource(info), name);
-      info.strategy.prepareForStatusUpdate(obj, cur, ctx);
+      obj = info.strategy.prepareForStatusUpdate(obj, cur, ctx);
     } else if (opts.subresource === 'binding') {
       // built by handlers/binding.ts from the current object: nothing to carry over
     } else {
@@ -301,7 +302,8 @@ export async function updateObject(
       if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
     }
     throwIfInvalid(info, name, errs);
-    if (cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    // A status update keeps the old spec (prepareForStatusUpdate), so it never bumps the generation.
+    if (opts.subresource !== 'status' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
     if (opts.manager && opts.subresource !== 'binding') recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
     // Removing the last finalizer of an object being deleted deletes it.
@@ -371,7 +373,7 @@ export async function deleteObject(
         result = cur;
         return { op: 'none' };
       }
-      const obj = structuredClone(cur);
+      const obj = deepCopyJSON(cur);
       obj.metadata.deletionTimestamp = rfc3339(ctx.now);
       obj.metadata.deletionGracePeriodSeconds = 0;
       if (obj.metadata.generation) obj.metadata.generation += 1;

@@ -8,6 +8,7 @@ import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { ResourceInfo } from '../registry/types.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
 function keys(p: string): string[] {
@@ -61,7 +62,7 @@ export function fromScale(info: ResourceInfo, obj: KubeObject, scale: KubeObject
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw apierrors.invalid({ group: 'autoscaling', kind: 'Scale' }, obj.metadata.name ?? '', [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
   }
-  const out = structuredClone(obj);
+  const out = deepCopyJSON(obj);
   setPath(out as Record<string, unknown>, info.subresources.scale!.specReplicasPath, replicas);
   out.metadata.resourceVersion = scale.metadata?.resourceVersion || obj.metadata.resourceVersion;
   return out;

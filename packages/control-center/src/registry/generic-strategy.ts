@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '@hcc/crds';
 import type { ColumnDefinition, Strategy } from './types.js';
 import { humanDuration } from '../pipeline/jsonpath.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 /** The Name column every Table starts with (metav1 `name` format). */
 export const nameColumn: ColumnDefinition = {
@@ -82,12 +83,10 @@ export const statusSubresource: Pick<Strategy, 'prepareForStatusUpdate'> & {
     else obj.status = old.status;
   },
   prepareForStatusUpdate: (obj, old) => {
-    const status = obj.status;
-    const resourceVersion = obj.metadata.resourceVersion;
-    for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, structuredClone(old));
-    obj.metadata.resourceVersion = resourceVersion;
-    if (status === undefined) delete obj.status;
-    else obj.status = status;
+    const { status: _oldStatus, ...rest } = old;
+    const out = deepCopyJSON(rest) as KubeObject;
+    out.metadata.resourceVersion = obj.metadata.resourceVersion;
+    if (obj.status !== undefined) out.status = obj.status;
+    return out;
   },
 };

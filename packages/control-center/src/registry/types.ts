@@ -40,8 +40,11 @@ export interface Strategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   /** Validates an update. */
   validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
-  /** Status subresource: keeps everything from old but `status`. Absent: no status subresource. */
-  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /**
+   * Status subresource: the object to store, which is everything from old but `status` (taken from
+   * obj) and obj's resourceVersion precondition. Absent: no status subresource.
+   */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): KubeObject;
   /** Whether PUT may create a missing object (Leases and Events: yes). */
   allowCreateOnUpdate: boolean;
   /** Whether PUT without resourceVersion is allowed (built-ins: yes; custom resources: no). */

@@ -14,12 +14,13 @@ import type { PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Apply to a Scale (no ownership): maps merge, everything else replaces, nothing is removed. */
 function applyMerge(live: unknown, applied: unknown): unknown {
-  if (!isObject(applied) || !isObject(live)) return structuredClone(applied);
+  if (!isObject(applied) || !isObject(live)) return deepCopyJSON(applied);
   const out: Record<string, unknown> = { ...live };
   for (const [k, v] of Object.entries(applied)) out[k] = v === null ? v : applyMerge(live[k], v);
   return out;
@@ -34,7 +35,7 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
     case 'json': {
       if (!Array.isArray(patch)) throw apierrors.badRequest('json patch must be a list of operations');
       try {
-        const doc = structuredClone(current);
+        const doc = deepCopyJSON(current);
         return fjp.applyPatch(doc, patch as fjp.Operation[], true, true).newDocument as KubeObject;
       } catch (e) {
         const err = e as Error & { name?: string };

@@ -25,6 +25,7 @@
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-api-machinery/strategic-merge-patch.md
  */
 import { StatusError, badRequest } from '../../apierrors/status.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 /**
  * Patch metadata of one field, standing in for Go's `patchStrategy`/`patchMergeKey` struct tags.
@@ -584,8 +585,8 @@ function mergeMap(originalIn: JSONMap | null, patch: JSONMap, meta: PatchMeta): 
  */
 export function strategicMergePatch(original: unknown, patch: unknown, meta: PatchMeta): Record<string, unknown> {
   if (!isMap(patch)) throw badRequest('invalid JSON document');
-  const o = isMap(original) ? (structuredClone(original) as JSONMap) : {};
-  return mergeMap(o, structuredClone(patch) as JSONMap, meta);
+  const o = isMap(original) ? (deepCopyJSON(original) as JSONMap) : {};
+  return mergeMap(o, deepCopyJSON(patch) as JSONMap, meta);
 }
 
 /** metav1.ObjectMeta tags: finalizers are a merge set, ownerReferences merge by uid, the rest replace/merge by shape. */

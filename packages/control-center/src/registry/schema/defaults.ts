@@ -15,25 +15,13 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/defaulting/algorithm.go
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/defaulting/prunenulls.go
  */
+import { deepCopyJSON } from '@hcc/crds';
 import type { JSONSchemaProps } from './types.js';
 import { additionalOf, asSchema, itemsOf } from './validate.js';
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-/** A deep copy of a JSON value (what structuredClone gives for JSON: same keys, same order). */
-function cloneJSON(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map(cloneJSON);
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return structuredClone(v);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const x = cloneJSON((v as Record<string, unknown>)[k]);
-    if (k === '__proto__') Object.defineProperty(out, k, { value: x, writable: true, enumerable: true, configurable: true });
-    else out[k] = x;
-  }
-  return out;
-}
-const copy = (v: unknown): unknown => (v === undefined ? null : cloneJSON(v));
+const copy = (v: unknown): unknown => (v === undefined ? null : deepCopyJSON(v));
 const isNonNullableNull = (x: unknown, s: JSONSchemaProps | undefined): boolean => x === null && !!s && !s.nullable;
 const hasDefault = (s: JSONSchemaProps | undefined): boolean => s?.default !== undefined && s.default !== null;
 const isContainer = (v: unknown): boolean => typeof v === 'object' && v !== null;

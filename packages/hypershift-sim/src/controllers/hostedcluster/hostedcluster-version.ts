@@ -14,6 +14,7 @@
 import { versionFromImage } from '../../release.js';
 import { formatTime, remainingMs, startTime } from '../../time.js';
 import type { ClusterVersionStatus, UpdateHistory } from '../../types.js';
+import { deepCopyJSON } from '@hcc/crds';
 
 /** Input of {@link computeVersionStatus}. */
 export interface VersionInput {
@@ -61,7 +62,7 @@ export function computeVersionStatus(input: VersionInput): VersionOutput {
       availableUpdates: null,
     };
   } else {
-    version = structuredClone(input.current);
+    version = deepCopyJSON(input.current);
   }
 
   // The newest rollout finishes when its time has come.

@@ -6,7 +6,7 @@
  * So `kubectl wait --for=condition=Available` against the control center sees the truth, and a
  * condition observed for an older spec still reads as older.
  */
-import { AnnotationUpstreamGeneration, ConditionScheduled, type Condition, type KubeObject } from '@hcc/crds';
+import { AnnotationUpstreamGeneration, ConditionScheduled, type Condition, type KubeObject, deepCopyJSON } from '@hcc/crds';
 
 /** Condition types owned by the control center side; never overwritten from downstream. */
 export const upstreamOwnedConditions = new Set([ConditionScheduled]);
@@ -26,7 +26,7 @@ export function mapGeneration(observed: number | undefined, downGen: number, upG
 export function upstreamStatus(down: KubeObject, up: KubeObject): Record<string, unknown> {
   const downGen = down.metadata.generation ?? 1;
   const upGen = Number(down.metadata.annotations?.[AnnotationUpstreamGeneration] ?? up.metadata.generation ?? 1);
-  const status = structuredClone((down.status ?? {}) as Record<string, unknown>);
+  const status = deepCopyJSON((down.status ?? {}) as Record<string, unknown>);
   const map = (g: unknown) => mapGeneration(typeof g === 'number' ? g : undefined, downGen, upGen);
   const conds = ((status.conditions as Condition[] | undefined) ?? [])
     .filter((c) => !upstreamOwnedConditions.has(c.type))
