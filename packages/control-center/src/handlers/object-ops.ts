@@ -302,8 +302,9 @@ export async function updateObject(
       if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
     }
     throwIfInvalid(info, name, errs);
-    // A status update keeps the old spec (prepareForStatusUpdate), so it never bumps the generation.
-    if (opts.subresource !== 'status' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    // A status update keeps the old spec (prepareForStatusUpdate) and a binding changes only a
+    // label and status: neither bumps the generation.
+    if (opts.subresource === '' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
     if (opts.manager && opts.subresource !== 'binding') recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
     // Removing the last finalizer of an object being deleted deletes it.
