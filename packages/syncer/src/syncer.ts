@@ -184,14 +184,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     log,
   };
   const upW = writer(upstream);
+  const downW = writer(downstream);
   const upsyncDeps: UpsyncDeps = {
     cluster,
+    secretsCheckedAt: new Map(),
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,
     updateUpstreamStatus: async (k, obj) => {
       await upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k });
     },
-    getDownstreamSecret: (ns, name) => writer(downstream).get('Secret', ns, name),
+    getDownstreamSecret: (ns, name) => downW.get('Secret', ns, name),
     getUpstreamSecret: (ns, name) => upW.get('Secret', ns, name),
     createUpstreamSecret: async (obj) => {
       await upW.create('Secret', obj);

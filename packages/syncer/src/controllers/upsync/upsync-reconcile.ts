@@ -3,6 +3,12 @@
  * object through the status subresource, and copies up the Secrets that status points users to
  * (`status.kubeconfig`, `status.kubeadminPassword`), so a user can reach the hosted cluster from
  * the control center. Keys are `<Kind>/<namespace>/<name>`.
+ *
+ * Those Secrets are read with GETs (watching every Secret of a management cluster would cache
+ * all of its control planes' Secrets), so they are not read on every status change: they are
+ * copied when a status first points to them or points to others, and re-checked at most every
+ * `secretRecheckMs` (a rotated kubeconfig reaches the control center within that time; the key
+ * is requeued for it, like an informer resync).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
@@ -26,7 +32,19 @@ export interface UpsyncDeps {
   getUpstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
+  /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
+  secretsCheckedAt: Map<string, number>;
+  /** How often the Secrets of an unchanged status are re-checked, in milliseconds (default 300,000). */
+  secretRecheckMs?: number;
+  /** The clock, in ms since the epoch (default Date.now). */
+  now?: () => number;
 }
+
+/** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
+export const DefaultSecretRecheckMs = 5 * 60_000;
+
+const secretRefs = ['kubeconfig', 'kubeadminPassword'] as const;
+const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
 /** Copies one status-referenced Secret up when missing or different. */
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
@@ -56,15 +74,29 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
   const { kind, namespace, objKey } = parseSyncKey(key);
   const up = deps.getUpstream(kind, objKey);
   const down = deps.getDownstream(kind, objKey);
-  if (!up || !down) return;
-  if (down.metadata.labels?.[LabelSyncedBy] !== deps.cluster || down.metadata.annotations?.[AnnotationUpstreamUID] !== up.metadata.uid) return;
-  const status = upstreamStatus(down, up);
-  if (kind === 'HostedCluster') {
-    for (const ref of ['kubeconfig', 'kubeadminPassword']) {
-      const name = (status[ref] as { name?: string } | undefined)?.name;
-      if (name) await copySecretUp(deps, namespace, name, up);
-    }
+  if (!up || !down || down.metadata.labels?.[LabelSyncedBy] !== deps.cluster || down.metadata.annotations?.[AnnotationUpstreamUID] !== up.metadata.uid) {
+    deps.secretsCheckedAt.delete(key);
+    return;
   }
-  if (isDeepStrictEqual(up.status ?? {}, status)) return;
-  await deps.updateUpstreamStatus(kind, { ...up, status });
+  const status = upstreamStatus(down, up);
+  let result: ReconcileResult = undefined;
+  if (kind === 'HostedCluster') {
+    const names = secretRefs.map((ref) => refName(status, ref));
+    if (names.some((n) => n)) {
+      const now = (deps.now ?? Date.now)();
+      const recheckMs = deps.secretRecheckMs ?? DefaultSecretRecheckMs;
+      // Already pointed to upstream means copied before (the status is written after the copy).
+      const unchanged = secretRefs.every((ref, i) => refName(up.status as Record<string, unknown> | undefined, ref) === names[i]);
+      const checkedAt = deps.secretsCheckedAt.get(key);
+      if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
+        for (const name of names) if (name) await copySecretUp(deps, namespace, name, up);
+        deps.secretsCheckedAt.set(key, now);
+        result = { requeueAfterMs: recheckMs };
+      } else {
+        result = { requeueAfterMs: Math.max(1, checkedAt + recheckMs - now) };
+      }
+    } else deps.secretsCheckedAt.delete(key);
+  }
+  if (!isDeepStrictEqual(up.status ?? {}, status)) await deps.updateUpstreamStatus(kind, { ...up, status });
+  return result;
 }
