@@ -18,6 +18,7 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { checkFormat } from './formats.js';
 import type { JSONSchemaProps } from './types.js';
 import { additionalOf, canonicalJSON, isJSONObject, itemsOf } from './validate.js';
+import { compiledCache } from './compiled.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -176,19 +177,7 @@ function carriesRules(s: JSONSchemaProps): boolean {
   return (s['x-kubernetes-validations']?.length ?? 0) > 0 || (s.allOf ?? []).some((o) => typeof o === 'object' && o !== null && carriesRules(o));
 }
 
-const converters = new WeakMap<JSONSchemaProps, Converter>();
-const noSchema: JSONSchemaProps = {};
-
-function converterOf(schema: JSONSchemaProps): Converter {
-  const s = typeof schema === 'object' && schema !== null ? schema : noSchema;
-  let c = converters.get(s);
-  if (!c) {
-    c = new Converter(s);
-    converters.set(s, c);
-    c.link();
-  }
-  return c;
-}
+const converterOf = compiledCache((s) => new Converter(s));
 
 /**
  * Converts a JSON value to the CEL value bound to `self` for a node with schema `s`.

@@ -34,6 +34,7 @@ import { kubernetesErrorCode } from './cel-library.js';
 import { correlateMapListItem, isMapList, mapListKey, sizeOf, toCEL, toCELAligned, type ConversionCache } from './cel-values.js';
 import type { JSONSchemaProps, ValidationRule } from './types.js';
 import { additionalOf, isJSONObject, itemsOf, jsonEqual } from './validate.js';
+import { compiledCache } from './compiled.js';
 
 export { unsupportedRules, resetUnsupportedRules, type UnsupportedRule } from './cel-compile.js';
 
@@ -401,19 +402,7 @@ class RuleNode {
   }
 }
 
-const ruleNodes = new WeakMap<JSONSchemaProps, RuleNode>();
-const noSchema: JSONSchemaProps = {};
-
-function ruleNodeOf(schema: JSONSchemaProps): RuleNode {
-  const s = typeof schema === 'object' && schema !== null ? schema : noSchema;
-  let n = ruleNodes.get(s);
-  if (!n) {
-    n = new RuleNode(s);
-    ruleNodes.set(s, n);
-    n.link();
-  }
-  return n;
-}
+const ruleNodeOf = compiledCache((s) => new RuleNode(s));
 
 /** validation.go validate: a node's rules, its allOf overlays, then its children (only those whose subtree has rules). */
 function walk(w: Walk, val: RuleNode, node: RuleNode, value: unknown, old: unknown, path: string, r: Ratcheting, isResourceRoot: boolean): void {

@@ -17,7 +17,8 @@
  */
 import { deepCopyJSON } from '@hcc/crds';
 import type { JSONSchemaProps } from './types.js';
-import { additionalOf, asSchema, itemsOf } from './validate.js';
+import { additionalOf, itemsOf } from './validate.js';
+import { compiledCache } from './compiled.js';
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -59,18 +60,7 @@ class Defaulter {
   }
 }
 
-const defaulters = new WeakMap<JSONSchemaProps, Defaulter>();
-
-function defaulterOf(schema: JSONSchemaProps): Defaulter {
-  const s = asSchema(schema);
-  let d = defaulters.get(s);
-  if (!d) {
-    d = new Defaulter(s);
-    defaulters.set(s, d);
-    d.link();
-  }
-  return d;
-}
+const defaulterOf = compiledCache((s) => new Defaulter(s));
 
 function defaultInto(value: unknown, d: Defaulter): void {
   if (Array.isArray(value)) {
@@ -129,18 +119,7 @@ class NullPruner {
   }
 }
 
-const nullPruners = new WeakMap<JSONSchemaProps, NullPruner>();
-
-function nullPrunerOf(schema: JSONSchemaProps): NullPruner {
-  const s = asSchema(schema);
-  let n = nullPruners.get(s);
-  if (!n) {
-    n = new NullPruner(s);
-    nullPruners.set(s, n);
-    n.link();
-  }
-  return n;
-}
+const nullPrunerOf = compiledCache((s) => new NullPruner(s));
 
 function pruneNullsInto(value: unknown, n: NullPruner, isResourceRoot: boolean): void {
   if (Array.isArray(value)) {

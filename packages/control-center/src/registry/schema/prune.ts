@@ -17,7 +17,7 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/pruning/algorithm.go
  */
 import type { JSONSchemaProps } from './types.js';
-import { asSchema } from './validate.js';
+import { compiledCache } from './compiled.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -57,19 +57,7 @@ class Pruner {
   }
 }
 
-const pruners = new WeakMap<JSONSchemaProps, Pruner>();
-const noSchema: JSONSchemaProps = {};
-
-function prunerOf(schema: JSONSchemaProps): Pruner {
-  const s = asSchema(schema);
-  let p = pruners.get(s);
-  if (!p) {
-    p = new Pruner(s);
-    pruners.set(s, p);
-    p.link();
-  }
-  return p;
-}
+const prunerOf = compiledCache((s) => new Pruner(s));
 
 /** A value with no schema: every field of every object in it is dropped. */
 function pruneAll(x: object, path: string, out: string[]): void {
@@ -142,7 +130,7 @@ function skipPrune(x: object, p: Pruner, path: string, embedded: boolean, out: s
  */
 export function prune(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = true): string[] {
   const out: string[] = [];
-  const p = prunerOf(schema ?? noSchema);
+  const p = prunerOf(schema);
   if (isContainer(value)) pruneNode(value, p, '', isResourceRoot || p.embedded, out);
   return out.sort();
 }

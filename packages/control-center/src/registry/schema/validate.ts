@@ -27,6 +27,7 @@ import * as field from '../../apierrors/field.js';
 import type { FieldError } from '../../apierrors/field.js';
 import { checkFormat, isSupportedFormat } from './formats.js';
 import type { JSONSchemaProps } from './types.js';
+import { asSchema, compiledCache } from './compiled.js';
 
 type Kind = 'null' | 'boolean' | 'string' | 'integer' | 'number' | 'array' | 'object';
 type JSONObject = Record<string, unknown>;
@@ -158,12 +159,7 @@ function runeCount(v: string): number {
   return n;
 }
 
-const emptySchema: JSONSchemaProps = {};
-/**
- * A schema position as compiled walks read it: anything that is not an object (a malformed
- * schema) reads as `{}`, so it can key a WeakMap.
- */
-export const asSchema = (s: unknown): JSONSchemaProps => (typeof s === 'object' && s !== null ? (s as JSONSchemaProps) : emptySchema);
+export { asSchema };
 
 /**
  * A schema node compiled for the SchemaValidator pass: everything that does not depend on the value
@@ -252,19 +248,8 @@ class Check {
   }
 }
 
-const checks = new WeakMap<object, Check>();
-
 /** The compiled form of a schema node (see {@link Check}). */
-function checkOf(schema: unknown): Check {
-  const s = asSchema(schema);
-  let c = checks.get(s);
-  if (!c) {
-    c = new Check(s);
-    checks.set(s, c);
-    c.link();
-  }
-  return c;
-}
+const checkOf = compiledCache((s) => new Check(s));
 
 function checkType(v: unknown, kind: Kind, c: Check, path: string, errs: FieldError[]): void {
   const types = c.types;
