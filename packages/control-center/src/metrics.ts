@@ -9,14 +9,14 @@ export function createMetrics() {
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
     name: 'apiserver_request_total',
-    help: 'Counter of apiserver requests broken out for each verb, group, resource and HTTP response code.',
-    labelNames: ['verb', 'group', 'resource', 'code'],
+    help: 'Counter of apiserver requests broken out for each verb, group, resource, subresource and HTTP response code.',
+    labelNames: ['verb', 'group', 'resource', 'subresource', 'code'],
     registers: [registry],
   });
   const duration = new client.Histogram({
     name: 'apiserver_request_duration_seconds',
-    help: 'Response latency distribution in seconds for each verb, group and resource (watches excluded).',
-    labelNames: ['verb', 'group', 'resource'],
+    help: 'Response latency distribution in seconds for each verb, group, resource and subresource (watches excluded).',
+    labelNames: ['verb', 'group', 'resource', 'subresource'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });

@@ -244,7 +244,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       }
       throw err;
     } finally {
-      const labels = { verb: ri.verb, group: ri.group, resource: ri.resource };
+      const labels = { verb: ri.verb, group: ri.group, resource: ri.resource, subresource: ri.subresource };
       metrics.requests.inc({ ...labels, code: String(code) });
       if (ri.verb !== 'watch') metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }

@@ -188,11 +188,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   const upsyncDeps: UpsyncDeps = {
     cluster,
     secretsCheckedAt: new Map(),
+    lastWrites: new Map(),
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,
-    updateUpstreamStatus: async (k, obj) => {
-      await upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k });
-    },
+    updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
     getDownstreamSecret: (ns, name) => downW.get('Secret', ns, name),
     getUpstreamSecret: (ns, name) => upW.get('Secret', ns, name),
     createUpstreamSecret: async (obj) => {

@@ -20,6 +20,9 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
   const secrets = new Map<string, KubeObject>([[kubeconfigName, { apiVersion: 'v1', kind: 'Secret', metadata: { name: kubeconfigName, namespace: 'clusters' }, data: { kubeconfig: 'djE=' } }]]);
   const upSecrets = new Map<string, KubeObject>();
   let now = 1_000_000;
+  // What the control center holds; the informer's copy (up) follows it unless told to lag.
+  let server: KubeObject = { ...up, metadata: { ...up.metadata } };
+  let informerFollows = true;
   const calls = { downGets: 0, upWrites: 0, statusWrites: 0 };
   const deps: UpsyncDeps = {
     cluster: 'mgmt-1',
@@ -27,7 +30,10 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
     getDownstream: () => down,
     updateUpstreamStatus: async (_k, obj) => {
       calls.statusWrites++;
-      up.status = obj.status;
+      if (obj.metadata.resourceVersion !== server.metadata.resourceVersion) throw Object.assign(new Error('409 Conflict'), { code: 409 });
+      server = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(Number(obj.metadata.resourceVersion) + 1) } };
+      if (informerFollows) Object.assign(up, server);
+      return server;
     },
     getDownstreamSecret: async (_ns, name) => {
       calls.downGets++;
@@ -43,10 +49,25 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       upSecrets.set(obj.metadata.name!, obj);
     },
     secretsCheckedAt: new Map(),
+    lastWrites: new Map(),
     secretRecheckMs: 60_000,
     now: () => now,
   };
-  return { up, down, secrets, upSecrets, calls, deps, advance: (ms: number) => (now += ms) };
+  return {
+    up,
+    down,
+    secrets,
+    upSecrets,
+    calls,
+    deps,
+    advance: (ms: number) => (now += ms),
+    lagInformer: () => (informerFollows = false),
+    catchUp: () => {
+      Object.assign(up, server);
+      informerFollows = true;
+    },
+    server: () => server,
+  };
 }
 
 describe('reconcileUpsync: Secrets the status points to', () => {
@@ -90,3 +111,39 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect(f.deps.secretsCheckedAt.has(key)).toBe(false);
   });
 });
+
+describe('reconcileUpsync: status writes while the informer lags', () => {
+  it('builds on its own last write instead of the older cached object, and drops it once the cache catches up', async () => {
+    const f = fixture();
+    f.lagInformer();
+    await reconcileUpsync(f.deps, key); // rv 5 → 6; the informer still shows 5
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
+    await reconcileUpsync(f.deps, key); // built on 6 (not 5): no conflict → 7
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }, { type: 'Degraded', status: 'False' }] };
+    await reconcileUpsync(f.deps, key); // → 8
+    expect(f.calls.statusWrites).toBe(3);
+    expect(f.server().metadata.resourceVersion).toBe('8');
+    expect((f.server().status as { conditions: unknown[] }).conditions).toHaveLength(2);
+
+    f.catchUp();
+    expect(f.up.metadata.resourceVersion).toBe('8');
+    await reconcileUpsync(f.deps, key); // nothing changed: no write, and the remembered write is dropped
+    expect(f.calls.statusWrites).toBe(3);
+    expect(f.deps.lastWrites.has(key)).toBe(false);
+  });
+
+  it('uses the cached object when someone else wrote since', async () => {
+    const f = fixture();
+    f.lagInformer();
+    await reconcileUpsync(f.deps, key); // 5 → 6, remembered
+    // Another writer moves the object to 7 and the informer shows it.
+    f.catchUp();
+    Object.assign(f.up, { metadata: { ...f.up.metadata, resourceVersion: '7' } });
+    Object.assign(f.server(), { metadata: { ...f.server().metadata, resourceVersion: '7' } });
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
+    await reconcileUpsync(f.deps, key);
+    expect(f.server().metadata.resourceVersion).toBe('8');
+    expect(f.calls.statusWrites).toBe(2);
+  });
+});
+

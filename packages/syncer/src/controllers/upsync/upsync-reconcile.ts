@@ -9,6 +9,12 @@
  * copied when a status first points to them or points to others, and re-checked at most every
  * `secretRecheckMs` (a rotated kubeconfig reaches the control center within that time; the key
  * is requeued for it, like an informer resync).
+ *
+ * A status write returns the new upstream object before the informer shows it; the next change
+ * of the copy often comes sooner, and writing it over the informer's older object would only earn
+ * a 409. So the reconciler remembers what its own writes replaced: while the informer still
+ * shows one of those versions, it builds on the object its last write returned instead
+ * (resourceVersions are only compared for equality, as the API conventions require).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
@@ -24,8 +30,8 @@ export interface UpsyncDeps {
   cluster: string;
   getUpstream(kind: SyncKind, key: string): KubeObject | undefined;
   getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
-  /** PUT the status subresource upstream (resourceVersion-guarded). */
-  updateUpstreamStatus(kind: SyncKind, obj: KubeObject): Promise<void>;
+  /** PUT the status subresource upstream (resourceVersion-guarded); returns the object written. */
+  updateUpstreamStatus(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** Reads a Secret in the management cluster. */
   getDownstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Reads a Secret in the control center. */
@@ -34,10 +40,20 @@ export interface UpsyncDeps {
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
   /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
   secretsCheckedAt: Map<string, number>;
+  /** Per key: the object the last status write returned, and the resourceVersions it superseded; owned by the caller, starts empty. */
+  lastWrites: Map<string, LastWrite>;
   /** How often the Secrets of an unchanged status are re-checked, in milliseconds (default 300,000). */
   secretRecheckMs?: number;
   /** The clock, in ms since the epoch (default Date.now). */
   now?: () => number;
+}
+
+/** What a key's own status writes left behind (see the module doc). */
+export interface LastWrite {
+  /** The upstream object the last write returned. */
+  written: KubeObject;
+  /** resourceVersions of upstream objects this key's writes replaced since the informer last caught up. */
+  superseded: Set<string>;
 }
 
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
@@ -72,12 +88,18 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
 /** Reconciles one key. */
 export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<ReconcileResult> {
   const { kind, namespace, objKey } = parseSyncKey(key);
-  const up = deps.getUpstream(kind, objKey);
+  const cached = deps.getUpstream(kind, objKey);
   const down = deps.getDownstream(kind, objKey);
-  if (!up || !down || down.metadata.labels?.[LabelSyncedBy] !== deps.cluster || down.metadata.annotations?.[AnnotationUpstreamUID] !== up.metadata.uid) {
+  if (!cached || !down || down.metadata.labels?.[LabelSyncedBy] !== deps.cluster || down.metadata.annotations?.[AnnotationUpstreamUID] !== cached.metadata.uid) {
     deps.secretsCheckedAt.delete(key);
+    deps.lastWrites.delete(key);
     return;
   }
+  // The informer may not show this key's last status write yet: build on what that write returned.
+  const last = deps.lastWrites.get(key);
+  let up = cached;
+  if (last && last.superseded.has(cached.metadata.resourceVersion ?? '') && last.written.metadata.uid === cached.metadata.uid) up = last.written;
+  else if (last) deps.lastWrites.delete(key);
   const status = upstreamStatus(down, up);
   let result: ReconcileResult = undefined;
   if (kind === 'HostedCluster') {
@@ -97,6 +119,11 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       }
     } else deps.secretsCheckedAt.delete(key);
   }
-  if (!isDeepStrictEqual(up.status ?? {}, status)) await deps.updateUpstreamStatus(kind, { ...up, status });
+  if (!isDeepStrictEqual(up.status ?? {}, status)) {
+    const written = await deps.updateUpstreamStatus(kind, { ...up, status });
+    const superseded = up === cached ? new Set<string>() : deps.lastWrites.get(key)!.superseded;
+    superseded.add(up.metadata.resourceVersion ?? '');
+    deps.lastWrites.set(key, { written, superseded });
+  }
   return result;
 }
