@@ -79,6 +79,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   const dir = path.resolve(o.stateDir);
   const logs = path.join(dir, 'logs');
   const mcDir = path.join(dir, 'management-clusters');
+  // Fail on bad flags before anything is written to the state dir.
+  parsePlatforms(o.platforms);
+  if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig);
   mkdirSync(logs, { recursive: true });
   mkdirSync(mcDir, { recursive: true });
   lockStateDir(dir);
@@ -88,8 +91,6 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   const ll = ['--log-level', o.logLevel];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
   const schedulerKubeconfig = path.join(dir, 'scheduler.kubeconfig');
-  parsePlatforms(o.platforms); // fail early on a bad list
-  if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig); // and on a bad scheduler configuration
   try {
     print(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
