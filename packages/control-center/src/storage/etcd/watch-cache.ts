@@ -21,7 +21,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { EventHistory } from '../history.js';
 import type { StoredObject, StoreEvent, StoreWatch } from '../store.js';
 import { decodeOrSkip, type KeySpace } from './codec.js';
-import { Mirror } from './mirror.js';
+import { Mirror } from '../mirror.js';
 
 /** What the cache needs from its store. */
 export interface WatchCacheDeps {

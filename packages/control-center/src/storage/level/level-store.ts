@@ -11,6 +11,7 @@ import { ClassicLevel } from 'classic-level';
 import type { KubeObject } from '@hcc/crds';
 import { EventHistory } from '../history.js';
 import { jsonOf, rememberJSON } from '../json-cache.js';
+import { Mirror } from '../mirror.js';
 import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
 
 const REV_KEY = 'r';
@@ -40,22 +41,13 @@ export interface LevelStoreOptions {
   sync?: boolean;
 }
 
-/** Returns the bucket of a key: its first two segments (`/group/resource/`). */
-function bucketOf(key: string): string {
-  const i = key.indexOf('/', 1);
-  const j = i < 0 ? -1 : key.indexOf('/', i + 1);
-  return j < 0 ? key : key.slice(0, j + 1);
-}
-
 export class LevelStore implements Store {
   private readonly db: ClassicLevel<string, string>;
   private readonly sync: boolean;
   /** Latest state including writes in flight; what transact functions see. */
   private readonly latest = new Map<string, StoredObject>();
-  /** Committed state, by bucket then key. */
-  private readonly committed = new Map<string, Map<string, StoredObject>>();
-  /** Sorted key arrays per bucket, rebuilt lazily after adds and deletes. */
-  private readonly sortedKeys = new Map<string, string[]>();
+  /** Committed state: what get, list and count serve. */
+  private readonly committed = new Mirror();
   private latestRevision = 0;
   private committedRevision = 0;
   private pending: PendingWrite[] = [];
@@ -82,7 +74,7 @@ export class LevelStore implements Store {
       if (at > 0 && v.endsWith('}')) rememberJSON(p.o, v.slice(at + 4, -1));
       const entry: StoredObject = { key, object: p.o, createRevision: p.c, modRevision: p.m };
       this.latest.set(key, entry);
-      this.setCommitted(key, entry);
+      this.committed.set(key, entry);
     }
     this.history = new EventHistory(this.historyCapacity, this.committedRevision);
   }
@@ -106,39 +98,15 @@ export class LevelStore implements Store {
   }
 
   get(key: string): StoredObject | undefined {
-    return this.committed.get(bucketOf(key))?.get(key);
+    return this.committed.get(key);
   }
 
   list(prefix: string): { items: StoredObject[]; revision: number } {
-    const bucket = bucketOf(prefix);
-    const map = this.committed.get(bucket);
-    if (!map) return { items: [], revision: this.committedRevision };
-    let keys = this.sortedKeys.get(bucket);
-    if (!keys) {
-      keys = [...map.keys()].sort();
-      this.sortedKeys.set(bucket, keys);
-    }
-    const items: StoredObject[] = [];
-    if (prefix === bucket) {
-      for (const k of keys) items.push(map.get(k)!);
-    } else {
-      // Keys are sorted: find the first key >= prefix, then take while it matches.
-      let lo = 0;
-      let hi = keys.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (keys[mid]! < prefix) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) items.push(map.get(keys[i]!)!);
-    }
-    return { items, revision: this.committedRevision };
+    return { items: this.committed.list(prefix), revision: this.committedRevision };
   }
 
   count(prefix: string): number {
-    const bucket = bucketOf(prefix);
-    if (prefix === bucket) return this.committed.get(bucket)?.size ?? 0;
-    return this.list(prefix).items.length;
+    return this.committed.count(prefix);
   }
 
   transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
@@ -182,23 +150,6 @@ export class LevelStore implements Store {
     return this.history.watch(prefix, fromRevision, onEvent);
   }
 
-  private setCommitted(key: string, entry: StoredObject | undefined): void {
-    const bucket = bucketOf(key);
-    let map = this.committed.get(bucket);
-    if (!map) {
-      map = new Map();
-      this.committed.set(bucket, map);
-    }
-    const had = map.has(key);
-    if (entry) {
-      map.set(key, entry);
-      if (!had) this.sortedKeys.delete(bucket);
-    } else if (had) {
-      map.delete(key);
-      this.sortedKeys.delete(bucket);
-    }
-  }
-
   /** Writes every pending write in one durable batch, then publishes them in revision order. */
   private async flush(): Promise<void> {
     while (this.pending.length) {
@@ -226,7 +177,7 @@ export class LevelStore implements Store {
         break;
       }
       for (const w of batch) {
-        this.setCommitted(w.key, w.entry);
+        this.committed.set(w.key, w.entry);
         this.committedRevision = w.event.revision;
         this.history.publish(w.event);
       }

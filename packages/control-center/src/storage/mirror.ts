@@ -1,15 +1,16 @@
 /**
- * The in-memory copy of everything under the store's etcd prefix: what `get`, `list` and `count`
- * serve, kept current by the store's one etcd watch. The counterpart of the `store` half of
- * kube-apiserver's watch cache (k8s.io/apiserver/pkg/storage/cacher/watch_cache.go).
+ * The committed objects a Store serves `get`, `list` and `count` from, in memory: the LevelStore's
+ * committed state, and the etcd store's copy of everything under its prefix (kept current by its
+ * one etcd watch; the counterpart of the `store` half of kube-apiserver's watch cache,
+ * k8s.io/apiserver/pkg/storage/cacher/watch_cache.go).
  *
- * Keys are store keys (`/group/resource/[namespace/]name`, without the etcd prefix). Objects are
- * grouped by bucket (the first two segments, `/group/resource/`) so a list touches one resource
- * only; each bucket's sorted key array is rebuilt lazily after adds and deletes.
+ * Keys are store keys (`/group/resource/[namespace/]name`). Objects are grouped by bucket (the
+ * first two segments, `/group/resource/`) so a list touches one resource only; each bucket's
+ * sorted key array is rebuilt lazily after adds and deletes.
  * Not thread-safe in any sense beyond Node's single thread; no revision bookkeeping (the store
  * owns that).
  */
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from './store.js';
 
 /** Returns the bucket of a key: its first two segments (`/group/resource/`). */
 export function bucketOf(key: string): string {
@@ -18,7 +19,7 @@ export function bucketOf(key: string): string {
   return j < 0 ? key : key.slice(0, j + 1);
 }
 
-/** The objects under one etcd prefix, by bucket and key; see the module comment. */
+/** Committed objects by bucket and key; see the module comment. */
 export class Mirror {
   private readonly buckets = new Map<string, Map<string, StoredObject>>();
   private readonly sortedKeys = new Map<string, string[]>();
