@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '@hcc/crds';
+import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { Store, StoredObject } from '../storage/store.js';
@@ -17,7 +17,6 @@ import { validateObjectMeta, type NameRule } from '../registry/validation.js';
 import { namespaces } from '../registry/builtin/namespaces.js';
 import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
 import { typeOf, zeroObject } from './apply/schema.js';
-import { deepCopyJSON } from '@hcc/crds';
 
 let lastTimeMs = NaN;
 let lastTimeText = '';

@@ -4,11 +4,10 @@
  * and autoscalers use it. Writes go to the main resource under its resourceVersion.
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#scale-subresource
  */
-import type { KubeObject } from '@hcc/crds';
+import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { ResourceInfo } from '../registry/types.js';
-import { deepCopyJSON } from '@hcc/crds';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
 function keys(p: string): string[] {

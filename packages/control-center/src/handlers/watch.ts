@@ -197,10 +197,9 @@ export function serveWatch(
       if (id === undefined) lineIds = undefined;
       else lineIds?.push(id);
     };
-    const write = (line: string) => queue(line);
-    const sendEvent = (type: string, obj: KubeObject) => write(`${JSON.stringify({ type, object: render(obj) })}\n`);
+    const sendEvent = (type: string, obj: KubeObject) => queue(`${JSON.stringify({ type, object: render(obj) })}\n`);
     const sendBookmark = (rv: number, annotations?: Record<string, string>) =>
-      write(
+      queue(
         `${JSON.stringify({
           type: 'BOOKMARK',
           object: { kind: shape.kind === 'table' ? 'Table' : info.kind, apiVersion, metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) } },
@@ -258,7 +257,7 @@ export function serveWatch(
     } catch (e) {
       if (e instanceof RevisionCompactedError) {
         const st = apierrors.resourceExpired(`too old resource version: ${e.requested} (${e.oldest})`).status;
-        write(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
+        queue(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
         finish();
         return;
       }

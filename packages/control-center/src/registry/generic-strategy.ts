@@ -3,10 +3,9 @@
  * A resource overrides only what differs (see builtin/*.ts and custom-resources.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '@hcc/crds';
+import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import type { ColumnDefinition, Strategy } from './types.js';
 import { humanDuration } from '../pipeline/jsonpath.js';
-import { deepCopyJSON } from '@hcc/crds';
 
 /** The Name column every Table starts with (metav1 `name` format). */
 export const nameColumn: ColumnDefinition = {

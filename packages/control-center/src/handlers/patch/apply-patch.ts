@@ -8,13 +8,12 @@
  * @see https://kubernetes.io/docs/tasks/manage-kubernetes-objects/update-api-object-kubectl-patch/
  */
 import fjp from 'fast-json-patch';
-import type { KubeObject } from '@hcc/crds';
+import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import type { PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
-import { deepCopyJSON } from '@hcc/crds';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

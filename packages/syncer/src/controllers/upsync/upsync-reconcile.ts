@@ -121,7 +121,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
   }
   if (!isDeepStrictEqual(up.status ?? {}, status)) {
     const written = await deps.updateUpstreamStatus(kind, { ...up, status });
-    const superseded = up === cached ? new Set<string>() : deps.lastWrites.get(key)!.superseded;
+    const superseded = up === cached ? new Set<string>() : last!.superseded;
     superseded.add(up.metadata.resourceVersion ?? '');
     deps.lastWrites.set(key, { written, superseded });
   }
