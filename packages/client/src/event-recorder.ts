@@ -5,7 +5,6 @@
  * another. Recording never throws: an Event that cannot be written is logged and dropped.
  * @see https://github.com/kubernetes/client-go/blob/master/tools/record/event.go
  */
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RestClient } from './rest.js';
 import type { KubeObject, ResourceRef } from './types.js';
@@ -36,6 +35,22 @@ interface Recorded {
 
 const seconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+let lastNanos = 0n;
+/** Sub-millisecond part of this process's names, so two recorders rarely pick the same one. */
+const processOffset = BigInt(Math.floor(Math.random() * 500_000));
+/**
+ * The name of a new Event: `<object name>.<hex nanoseconds since the epoch>`, as client-go's
+ * recorder names them (`fmt.Sprintf("%v.%x", ref.Name, t.UnixNano())`), without a random source per
+ * Event. The clock has millisecond resolution here: the nanoseconds are a per-process offset within
+ * the millisecond, and names made in the same millisecond count up from it, so they stay unique.
+ */
+export function eventName(objectName: string | undefined, now: Date): string {
+  let nanos = BigInt(now.getTime()) * 1_000_000n + processOffset;
+  if (nanos <= lastNanos) nanos = lastNanos + 1n;
+  lastNanos = nanos;
+  return `${objectName}.${nanos.toString(16)}`;
+}
+
 export class EventRecorder {
   private readonly seen = new Map<string, Recorded>();
   private readonly window: number;
@@ -63,7 +78,7 @@ export class EventRecorder {
       return;
     }
     if (this.seen.size > 5000) this.seen.clear();
-    const name = `${obj.metadata.name}.${randomBytes(8).toString('hex')}`;
+    const name = eventName(obj.metadata.name, now);
     this.seen.set(key, { namespace: ns, name, count: 1, firstMs: now.getTime() });
     const [group, version] = (obj.apiVersion ?? '').includes('/') ? obj.apiVersion!.split('/') : ['', obj.apiVersion ?? 'v1'];
     await this.opts.client.create(eventsRef, ns, {

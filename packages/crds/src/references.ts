@@ -108,12 +108,28 @@ export const nodePoolReferencePaths: readonly ReferencePath[] = [
  */
 export const ArnFromSecretPrefix = 'arn-from-secret::';
 
+/** One step of a reference path: a key, and whether `[]` fans out over the list found there. */
+interface Step {
+  key: string;
+  fanOut: boolean;
+}
+
+/** Parsed paths, by path text (the tables are fixed, so this stays small). */
+const stepsByPath = new Map<string, Step[]>();
+
+function stepsOf(path: string): Step[] {
+  let steps = stepsByPath.get(path);
+  if (!steps) {
+    steps = path.split('.').map((raw) => (raw.endsWith('[]') ? { key: raw.slice(0, -2), fanOut: true } : { key: raw, fanOut: false }));
+    stepsByPath.set(path, steps);
+  }
+  return steps;
+}
+
 /** The objects reachable from `root` along `path` (see {@link ReferencePath}); `[]` fans out over lists. */
 function resolve(root: unknown, path: string): unknown[] {
   let current: unknown[] = [root];
-  for (const raw of path.split('.')) {
-    const fanOut = raw.endsWith('[]');
-    const key = fanOut ? raw.slice(0, -2) : raw;
+  for (const { key, fanOut } of stepsOf(path)) {
     const next: unknown[] = [];
     for (const value of current) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
@@ -124,6 +140,8 @@ function resolve(root: unknown, path: string): unknown[] {
         next.push(child);
       }
     }
+    // Most sites are absent: stop at the first missing step.
+    if (next.length === 0) return next;
     current = next;
   }
   return current;

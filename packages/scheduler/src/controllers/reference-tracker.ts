@@ -39,9 +39,15 @@ export class ReferenceTracker {
     }
     const uid = obj.metadata.uid ?? '';
     const generation = obj.metadata.generation;
-    if (prev && prev.uid === uid && prev.generation === generation && prev.cluster === cluster) return [];
-    const r = referencedKeys(obj, kind);
-    const refs = [...r.secrets.map((k) => `Secret/${k}`), ...r.configMaps.map((k) => `ConfigMap/${k}`)];
+    const sameSpec = prev !== undefined && prev.uid === uid && prev.generation === generation && generation !== undefined;
+    if (sameSpec && prev.cluster === cluster) return [];
+    // Placed or moved without a spec change (a binding): same references, other cluster.
+    let refs: string[];
+    if (sameSpec) refs = prev.refs;
+    else {
+      const r = referencedKeys(obj, kind);
+      refs = [...r.secrets.map((k) => `Secret/${k}`), ...r.configMaps.map((k) => `ConfigMap/${k}`)];
+    }
     const next: Entry = { uid, generation, cluster, refs };
     if (prev) this.apply(prev, -1);
     this.apply(next, +1);

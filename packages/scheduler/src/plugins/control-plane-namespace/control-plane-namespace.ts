@@ -20,11 +20,22 @@ export const errReasonTooLong = (ns: string): string => `control-plane namespace
 /** The control-plane namespace name of a HostedCluster: `<namespace>-<name>`. */
 export const controlPlaneNamespaceOf = (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`;
 
+// A cycle filters one HostedCluster against every cluster in turn: its namespace name is built once.
+let lastHC: HostedCluster | undefined;
+let lastNS = '';
+const cachedNamespaceOf = (hc: HostedCluster): string => {
+  if (hc !== lastHC) {
+    lastNS = controlPlaneNamespaceOf(hc);
+    lastHC = hc;
+  }
+  return lastNS;
+};
+
 /** The ControlPlaneNamespace filter plugin. */
 export const controlPlaneNamespace = {
   name: Name,
   filter: (hc, cluster) => {
-    const ns = controlPlaneNamespaceOf(hc);
+    const ns = cachedNamespaceOf(hc);
     // The namespace is a DNS label: a longer one can never be created on any cluster.
     if (ns.length > 63) return Status.unschedulable(errReasonTooLong(ns));
     return cluster.controlPlaneNamespaces.has(ns) ? Status.unschedulable(errReasonInUse(ns)) : Status.success();

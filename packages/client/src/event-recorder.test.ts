@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { EventRecorder, eventName } from './event-recorder.js';
+import type { KubeObject } from './types.js';
+
+const hc = (name: string, uid: string): KubeObject => ({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name, namespace: 'clusters', uid } });
+
+describe('eventName', () => {
+  it('is <name>.<hex nanoseconds> within the millisecond of the clock, and unique when the clock stands still', () => {
+    const now = new Date('2026-11-30T00:00:00.123Z');
+    const names = Array.from({ length: 1000 }, () => eventName('hc-1', now));
+    expect(new Set(names).size).toBe(1000);
+    for (const n of names.slice(0, 3)) {
+      const m = /^hc-1\.([0-9a-f]+)$/.exec(n);
+      expect(m).not.toBeNull();
+      const ms = Number(BigInt(`0x${m![1]}`) / 1_000_000n);
+      expect(ms).toBe(now.getTime());
+    }
+  });
+});
+
+describe('EventRecorder', () => {
+  it('creates one Event per (object, type, reason, message) and counts repeats with a merge patch', async () => {
+    const created: KubeObject[] = [];
+    const patched: { name: string; body: unknown }[] = [];
+    const rec = new EventRecorder({
+      component: 'hcc-scheduler',
+      client: {
+        create: async (_r: unknown, _ns: string, obj: KubeObject) => {
+          created.push(obj);
+          return obj;
+        },
+        patch: async (_r: unknown, _ns: string, name: string, body: unknown) => {
+          patched.push({ name, body });
+          return {} as KubeObject;
+        },
+      } as never,
+    });
+    rec.event(hc('a', 'u1'), 'Normal', 'Scheduled', 'placed on mc-1');
+    rec.event(hc('b', 'u2'), 'Normal', 'Scheduled', 'placed on mc-1');
+    await new Promise((r) => setImmediate(r));
+    rec.event(hc('a', 'u1'), 'Normal', 'Scheduled', 'placed on mc-1');
+    await new Promise((r) => setImmediate(r));
+    expect(created).toHaveLength(2);
+    expect(created[0]).toMatchObject({ kind: 'Event', reason: 'Scheduled', type: 'Normal', count: 1, involvedObject: { kind: 'HostedCluster', name: 'a', uid: 'u1' } });
+    expect(created[0]!.metadata.name).not.toBe(created[1]!.metadata.name);
+    expect(patched).toEqual([{ name: created[0]!.metadata.name, body: expect.objectContaining({ count: 2 }) }]);
+  });
+});
