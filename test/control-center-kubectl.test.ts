@@ -136,6 +136,59 @@ describe('control center with real kubectl', () => {
       expect(gone.code).not.toBe(0);
       expect(gone.stderr).toContain('hostedclusters.hypershift.openshift.io "test1" not found');
     });
+    it('deletes with --cascade=orphan, foreground and background as the garbage collector defines them', async () => {
+      const json = async (args: string[]) => {
+        const r = await k([...args, '-o', 'json']);
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(r.stdout);
+      };
+      const gone = async (kind: string, name: string) => (await k(['get', kind, name, '-n', ns])).code !== 0;
+      const owned = async (owner: string, deps: { name: string; block?: boolean; finalizers?: string[] }[]) => {
+        const o = await json(['create', 'configmap', owner, '-n', ns]);
+        for (const d of deps) {
+          const dep = {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: {
+              name: d.name,
+              namespace: ns,
+              ...(d.finalizers && { finalizers: d.finalizers }),
+              ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: o.metadata.uid, ...(d.block && { blockOwnerDeletion: true }) }],
+            },
+          };
+          const c = await k(['create', '-f', '-'], JSON.stringify(dep));
+          expect(c.code, c.stderr).toBe(0);
+        }
+        return o.metadata.uid as string;
+      };
+
+      // Orphan: the owner goes, dependents stay and no longer name it.
+      await owned('orphan-owner', [{ name: 'orphan-dep' }]);
+      const o = await k(['delete', 'configmap', 'orphan-owner', '-n', ns, '--cascade=orphan', '--timeout=20s']);
+      expect(o.code, o.stderr).toBe(0);
+      expect(await gone('configmap', 'orphan-owner')).toBe(true);
+      const kept = await json(['get', 'configmap', 'orphan-dep', '-n', ns]);
+      expect(kept.metadata.ownerReferences).toBeUndefined();
+
+      // Foreground: the owner waits, with deletionTimestamp and foregroundDeletion, until its blocking dependent is gone.
+      await owned('fg-owner', [{ name: 'fg-dep', block: true, finalizers: ['example.com/hold'] }, { name: 'fg-free' }]);
+      const f = await k(['delete', 'configmap', 'fg-owner', '-n', ns, '--cascade=foreground', '--wait=false']);
+      expect(f.code, f.stderr).toBe(0);
+      await waitFor('fg-free collected', () => gone('configmap', 'fg-free'));
+      const waiting = await json(['get', 'configmap', 'fg-owner', '-n', ns]);
+      expect(waiting.metadata.deletionTimestamp).toBeTruthy();
+      expect(waiting.metadata.finalizers).toEqual(['foregroundDeletion']);
+      expect((await json(['get', 'configmap', 'fg-dep', '-n', ns])).metadata.deletionTimestamp).toBeTruthy();
+      await k(['patch', 'configmap', 'fg-dep', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+      await waitFor('fg-owner deleted after its dependent', () => gone('configmap', 'fg-owner'));
+      expect(await gone('configmap', 'fg-dep')).toBe(true);
+
+      // Background (kubectl's default): the owner goes at once, dependents after it.
+      await owned('bg-owner', [{ name: 'bg-dep' }]);
+      const b = await k(['delete', 'configmap', 'bg-owner', '-n', ns]);
+      expect(b.code, b.stderr).toBe(0);
+      await waitFor('bg-dep collected', () => gone('configmap', 'bg-dep'));
+    });
   });
 
   it('answers a stale resourceVersion with 409 Conflict', async () => {

@@ -1,28 +1,57 @@
 /**
- * Garbage collector: when an object is deleted, its dependents — objects whose
- * `metadata.ownerReferences` name it by uid — are deleted too once none of their owners is left
- * (background cascading deletion, Kubernetes' default). This is how the kubeconfig Secrets the
- * HyperShift operator writes (owned by their HostedCluster) go away with it.
+ * Garbage collector: cascading deletion along `metadata.ownerReferences`, with the three
+ * propagation policies of Kubernetes' DeleteOptions.
+ * - Background (the default): the owner goes at once; afterwards each dependent whose owners are
+ *   all gone is deleted. This is how the kubeconfig Secrets the HyperShift operator writes (owned
+ *   by their HostedCluster) go away with it.
+ * - Orphan (`kubectl delete --cascade=orphan`): the owner carries the `orphan` finalizer; the
+ *   collector removes the owner's entry from every dependent's ownerReferences, then the finalizer,
+ *   and the owner goes. Dependents stay.
+ * - Foreground (`--cascade=foreground`): the owner carries the `foregroundDeletion` finalizer and
+ *   stays (with deletionTimestamp) while the collector deletes its dependents; a dependent that has
+ *   another owner not being deleted only loses its reference to this one. The finalizer is removed
+ *   once no dependent with `blockOwnerDeletion: true` is left.
  * Owners are looked up by uid across every served resource, so cross-kind ownership works.
- * Not supported yet: `propagationPolicy: Orphan|Foreground` (accepted, treated as Background).
+ * Reconciliation is level-triggered: every key is checked against the current store, so a missed
+ * or repeated event only costs a no-op.
  * @see https://kubernetes.io/docs/concepts/architecture/garbage-collection/
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/garbagecollector/garbagecollector.go
  */
 import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
+import type { ResourceInfo } from '../registry/types.js';
 import { storagePrefix } from '../registry/types.js';
-import { deleteObject } from '../handlers/object-ops.js';
+import { deleteObject, FinalizerDeleteDependents, FinalizerOrphanDependents, updateObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
+
+const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
+
+/** An owner reference as the collector indexes it. */
+interface OwnerRef {
+  uid: string;
+  block: boolean;
+}
+
+/** Whether an object is being deleted and waits for the collector (`orphan` or `foregroundDeletion`). */
+const gcFinalizerOf = (o: KubeObject): 'orphan' | 'foreground' | undefined => {
+  if (!o.metadata.deletionTimestamp) return undefined;
+  const f = o.metadata.finalizers ?? [];
+  if (f.includes(FinalizerOrphanDependents)) return 'orphan';
+  if (f.includes(FinalizerDeleteDependents)) return 'foreground';
+  return undefined;
+};
 
 export class GarbageCollector {
   /** uid → storage key of every live object. */
   private readonly uids = new Map<string, string>();
   /** owner uid → keys of objects that name it as an owner. */
   private readonly dependents = new Map<string, Set<string>>();
-  /** key → owner uids it names (to keep `dependents` exact on updates). */
-  private readonly ownersOf = new Map<string, string[]>();
+  /** key → owners it names (to keep `dependents` exact on updates). */
+  private readonly ownersOf = new Map<string, OwnerRef[]>();
   private watch?: StoreWatch;
+  /** Work: `d:<key>` checks a dependent, `o:<key>` an owner waiting on its finalizer. */
   private readonly pending = new Set<string>();
   private draining = false;
 
@@ -39,18 +68,27 @@ export class GarbageCollector {
       const prefix = storagePrefix(info);
       if (seen.has(prefix)) continue;
       seen.add(prefix);
-      for (const it of this.store.list(prefix).items) this.index(it.key, it.object);
+      for (const it of this.store.list(prefix).items) {
+        this.index(it.key, it.object);
+        if (gcFinalizerOf(it.object)) this.pending.add(`o:${it.key}`);
+      }
     }
     this.watch = this.store.watch('/', this.store.currentRevision(), (ev) => {
+      const uid = ev.object.metadata.uid;
+      // Owners waiting in foreground for this object look again when it changes or goes.
+      for (const o of this.ownersOf.get(ev.key) ?? []) this.enqueueOwner(o.uid);
       if (ev.type === 'DELETED') {
         this.unindex(ev.key, ev.object);
-        const uid = ev.object.metadata.uid;
-        for (const dep of (uid && this.dependents.get(uid)) || []) this.pending.add(dep);
-        void this.drain();
-      } else this.index(ev.key, ev.object);
+        for (const dep of (uid && this.dependents.get(uid)) || []) this.pending.add(`d:${dep}`);
+      } else {
+        this.index(ev.key, ev.object);
+        if (gcFinalizerOf(ev.object)) this.pending.add(`o:${ev.key}`);
+        for (const o of this.ownersOf.get(ev.key) ?? []) this.enqueueOwner(o.uid);
+      }
+      if (this.pending.size) void this.drain();
     });
     // Dependents whose owners vanished while the server was down.
-    for (const [key, owners] of this.ownersOf) if (owners.every((u) => !this.uids.has(u))) this.pending.add(key);
+    for (const [key, owners] of this.ownersOf) if (owners.every((o) => !this.uids.has(o.uid))) this.pending.add(`d:${key}`);
     void this.drain();
   }
 
@@ -58,16 +96,24 @@ export class GarbageCollector {
     this.watch?.stop();
   }
 
+  /** Queues the owner with this uid when it waits for the collector. */
+  private enqueueOwner(uid: string): void {
+    const key = this.uids.get(uid);
+    if (!key) return;
+    const owner = this.store.get(key)?.object;
+    if (owner && gcFinalizerOf(owner)) this.pending.add(`o:${key}`);
+  }
+
   private index(key: string, obj: KubeObject): void {
     if (obj.metadata.uid) this.uids.set(obj.metadata.uid, key);
-    const owners = (obj.metadata.ownerReferences ?? []).map((r) => r.uid).filter(Boolean);
+    const owners: OwnerRef[] = (obj.metadata.ownerReferences ?? []).filter((r) => r.uid).map((r) => ({ uid: r.uid, block: r.blockOwnerDeletion === true }));
     const prev = this.ownersOf.get(key) ?? [];
-    for (const u of prev) this.dependents.get(u)?.delete(key);
+    for (const o of prev) this.dependents.get(o.uid)?.delete(key);
     if (owners.length) {
       this.ownersOf.set(key, owners);
-      for (const u of owners) {
-        let s = this.dependents.get(u);
-        if (!s) this.dependents.set(u, (s = new Set()));
+      for (const o of owners) {
+        let s = this.dependents.get(o.uid);
+        if (!s) this.dependents.set(o.uid, (s = new Set()));
         s.add(key);
       }
     } else this.ownersOf.delete(key);
@@ -75,10 +121,10 @@ export class GarbageCollector {
 
   private unindex(key: string, obj: KubeObject): void {
     if (obj.metadata.uid && this.uids.get(obj.metadata.uid) === key) this.uids.delete(obj.metadata.uid);
-    for (const u of this.ownersOf.get(key) ?? []) {
-      const s = this.dependents.get(u);
+    for (const o of this.ownersOf.get(key) ?? []) {
+      const s = this.dependents.get(o.uid);
       s?.delete(key);
-      if (s && s.size === 0) this.dependents.delete(u);
+      if (s && s.size === 0) this.dependents.delete(o.uid);
     }
     this.ownersOf.delete(key);
   }
@@ -88,31 +134,127 @@ export class GarbageCollector {
     this.draining = true;
     try {
       while (this.pending.size) {
-        const key = this.pending.values().next().value as string;
-        this.pending.delete(key);
-        await this.collect(key).catch((err) => this.log.warn({ err, controller: 'garbage-collector', key }, 'could not collect'));
+        const item = this.pending.values().next().value as string;
+        this.pending.delete(item);
+        const key = item.slice(2);
+        const work = item.startsWith('o:') ? this.finalizeOwner(key) : this.collect(key);
+        await work.catch((err) => this.log.warn({ err, controller: 'garbage-collector', key }, 'could not collect'));
       }
     } finally {
       this.draining = false;
     }
   }
 
+  /** The served storage version of the resource a key belongs to. */
+  private infoOf(key: string): ResourceInfo | undefined {
+    return this.registry.all().find((r) => r.version === r.storageVersion && key.startsWith(storagePrefix(r)));
+  }
+
+  /**
+   * A dependent: deleted when none of its owners is left, or when every owner left is being
+   * deleted in foreground (then it loses its references to foreground owners if some other
+   * owner still stands).
+   */
   private async collect(key: string): Promise<void> {
     const owners = this.ownersOf.get(key);
-    if (!owners || owners.some((u) => this.uids.has(u))) return;
+    if (!owners) return;
     const stored = this.store.get(key);
-    if (!stored || stored.object.metadata.deletionTimestamp) return;
-    const info = this.registry.all().find((r) => r.version === r.storageVersion && key.startsWith(storagePrefix(r)));
+    if (!stored) return;
+    const live = owners.map((o) => ({ ...o, obj: this.objectOf(o.uid) }));
+    const solid = live.filter((o) => o.obj && gcFinalizerOf(o.obj) !== 'foreground');
+    const waiting = live.filter((o) => o.obj && gcFinalizerOf(o.obj) === 'foreground');
+    if (solid.length > 0) {
+      // Still owned: only drop references to owners that wait in foreground.
+      if (waiting.length) await this.removeOwnerRefs(key, new Set(waiting.map((o) => o.uid)));
+      return;
+    }
+    if (stored.object.metadata.deletionTimestamp) return;
+    const info = this.infoOf(key);
     if (!info) return;
     const m = stored.object.metadata;
+    // A dependent of a foreground owner that has dependents of its own goes in foreground too.
+    const policy = waiting.length && this.dependents.get(m.uid ?? '')?.size ? 'Foreground' : 'Background';
     try {
-      await deleteObject(this.store, info, m.namespace ?? '', m.name!, { fieldValidation: 'Ignore', warnings: [], now: new Date() }, {
-        dryRun: false,
-        preconditions: { uid: m.uid },
-      });
-      this.log.info({ controller: 'garbage-collector', key, result: 'deleted' }, 'deleted a dependent whose owners are gone');
+      await deleteObject(this.store, info, m.namespace ?? '', m.name!, ctx(), { dryRun: false, preconditions: { uid: m.uid }, propagationPolicy: policy });
+      this.log.info({ controller: 'garbage-collector', key, result: 'deleted', propagationPolicy: policy }, 'deleted a dependent whose owners are gone');
     } catch (e) {
       if (!apierrors.isNotFound(e) && !apierrors.isConflict(e)) throw e;
     }
+  }
+
+  /** An owner being deleted with `orphan` or `foregroundDeletion`: does that finalizer's work, then removes it. */
+  private async finalizeOwner(key: string): Promise<void> {
+    const owner = this.store.get(key)?.object;
+    if (!owner) return;
+    const mode = gcFinalizerOf(owner);
+    const uid = owner.metadata.uid ?? '';
+    if (!mode || !uid) return;
+    const deps = [...(this.dependents.get(uid) ?? [])];
+    if (mode === 'orphan') {
+      for (const dep of deps) await this.removeOwnerRefs(dep, new Set([uid]));
+      await this.removeFinalizer(key, uid, FinalizerOrphanDependents);
+      this.log.info({ controller: 'garbage-collector', key, orphaned: deps.length }, 'orphaned dependents');
+      return;
+    }
+    for (const dep of deps) await this.collect(dep);
+    const blocking = [...(this.dependents.get(uid) ?? [])].filter((dep) => this.ownersOf.get(dep)?.some((o) => o.uid === uid && o.block));
+    if (blocking.length) return; // their DELETED events bring this owner back
+    await this.removeFinalizer(key, uid, FinalizerDeleteDependents);
+    this.log.info({ controller: 'garbage-collector', key }, 'dependents deleted in foreground');
+  }
+
+  private objectOf(uid: string): KubeObject | undefined {
+    const key = this.uids.get(uid);
+    return key ? this.store.get(key)?.object : undefined;
+  }
+
+  /** Removes the owner references with these uids from the object at key. */
+  private async removeOwnerRefs(key: string, uids: ReadonlySet<string>): Promise<void> {
+    const stored = this.store.get(key);
+    const info = this.infoOf(key);
+    if (!stored || !info) return;
+    const m = stored.object.metadata;
+    if (!(m.ownerReferences ?? []).some((r) => uids.has(r.uid))) return;
+    await this.update(info, m, (cur) => {
+      const refs = (cur.metadata.ownerReferences ?? []).filter((r) => !uids.has(r.uid));
+      if (refs.length) cur.metadata.ownerReferences = refs;
+      else delete cur.metadata.ownerReferences;
+      return cur;
+    });
+  }
+
+  private async removeFinalizer(key: string, uid: string, finalizer: string): Promise<void> {
+    const stored = this.store.get(key);
+    const info = this.infoOf(key);
+    if (!stored || !info || stored.object.metadata.uid !== uid) return;
+    await this.update(info, stored.object.metadata, (cur) => {
+      cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+      return cur;
+    });
+  }
+
+  /** An update of the latest object (same uid), retried on conflicts; gone objects are fine. */
+  private async update(info: ResourceInfo, m: KubeObject['metadata'], fn: (cur: KubeObject) => KubeObject): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await updateObject(
+          this.store,
+          info,
+          m.namespace ?? '',
+          m.name!,
+          (cur) => {
+            if (!cur || cur.metadata.uid !== m.uid) throw apierrors.notFound({ group: info.group, resource: info.resource }, m.name!);
+            return fn(cur);
+          },
+          ctx(),
+          { dryRun: false, subresource: '' },
+        );
+        return;
+      } catch (e) {
+        if (apierrors.isNotFound(e)) return;
+        if (!apierrors.isConflict(e)) throw e;
+      }
+    }
+    throw new Error(`garbage collector: ${m.namespace ?? ''}/${m.name}: kept conflicting`);
   }
 }

@@ -1,26 +1,27 @@
 /**
  * DELETE on a collection: deletes every object the label/field selectors match, each with the
- * single-object rules (finalizers honoured). Answers the list of what was deleted or marked.
+ * single-object rules (finalizers and DeleteOptions' propagationPolicy honoured). Answers the list of what was deleted or marked.
  */
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import type { RequestScope } from './scope.js';
 import { apiVersionOf, deleteObject, listStored } from './object-ops.js';
 import { compileFilter } from './selectors.js';
-import { isDryRun, type WriteResult } from './write.js';
+import { deleteOptionsOf, isDryRun, type WriteResult } from './write.js';
 
-export async function handleDeleteCollection(scope: RequestScope, _ct: string | undefined, _body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
+export async function handleDeleteCollection(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const { info, ri, store } = scope;
   if (!info.verbs.includes('deletecollection')) throw apierrors.methodNotAllowed('DELETE', { group: info.group, resource: info.resource });
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
-  const dryRun = isDryRun(query);
+  const opts = deleteOptionsOf(contentType, body, query);
+  const dryRun = isDryRun(query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
   const { items } = listStored(store, info, ri.namespace);
   const out: KubeObject[] = [];
   for (const it of items) {
     if (!filter.matches(it.object)) continue;
     const o = it.object;
     try {
-      const res = await deleteObject(store, info, o.metadata.namespace ?? '', o.metadata.name!, scope.ctx, { dryRun });
+      const res = await deleteObject(store, info, o.metadata.namespace ?? '', o.metadata.name!, scope.ctx, { dryRun, propagationPolicy: opts.propagationPolicy, orphanDependents: opts.orphanDependents });
       out.push(res.object);
     } catch (e) {
       if (!apierrors.isNotFound(e)) throw e;

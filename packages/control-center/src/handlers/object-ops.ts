@@ -325,14 +325,48 @@ export async function updateObject(
 /** metav1.DeleteOptions fields hcc honours. */
 export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** `Orphan`, `Background` (the default) or `Foreground`. */
   propagationPolicy?: string;
+  /** The deprecated form of `propagationPolicy: Orphan` (true) or `Background` (false). */
+  orphanDependents?: boolean;
   gracePeriodSeconds?: number;
+}
+
+/** The finalizer that makes the garbage collector orphan an object's dependents before it goes. */
+export const FinalizerOrphanDependents = 'orphan';
+/** The finalizer that makes the garbage collector delete an object's dependents before it goes. */
+export const FinalizerDeleteDependents = 'foregroundDeletion';
+
+/**
+ * The finalizers a delete leaves on an object for the garbage collector, as kube-apiserver's
+ * deletionFinalizersForGarbageCollection computes them: `orphan` for `propagationPolicy: Orphan`
+ * (or `orphanDependents: true`), `foregroundDeletion` for `Foreground`, neither for `Background`;
+ * without options, a GC finalizer the object already carries decides. Other finalizers are kept.
+ * @returns whether the set changes, and the new list
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+ * @see https://kubernetes.io/docs/concepts/architecture/garbage-collection/#cascading-deletion
+ */
+export function deletionFinalizers(current: readonly string[] | undefined, opts: Pick<DeleteOptions, 'propagationPolicy' | 'orphanDependents'>): { changed: boolean; finalizers: string[] } {
+  const cur = current ?? [];
+  let policy: 'Orphan' | 'Foreground' | 'Background';
+  if (opts.orphanDependents !== undefined) policy = opts.orphanDependents ? 'Orphan' : 'Background';
+  else if (opts.propagationPolicy === 'Orphan' || opts.propagationPolicy === 'Foreground' || opts.propagationPolicy === 'Background') policy = opts.propagationPolicy;
+  else if (cur.includes(FinalizerOrphanDependents)) policy = 'Orphan';
+  else if (cur.includes(FinalizerDeleteDependents)) policy = 'Foreground';
+  else policy = 'Background';
+  const finalizers = cur.filter((f) => f !== FinalizerOrphanDependents && f !== FinalizerDeleteDependents);
+  if (policy === 'Orphan') finalizers.push(FinalizerOrphanDependents);
+  if (policy === 'Foreground') finalizers.push(FinalizerDeleteDependents);
+  const changed = finalizers.length !== new Set(cur).size || finalizers.some((f) => !cur.includes(f));
+  return { changed, finalizers: changed ? finalizers : [...cur] };
 }
 
 /**
  * Deletes an object. With finalizers it only sets `deletionTimestamp` (and bumps generation);
  * the object goes away when the last finalizer is removed. Namespaces always pass through
- * `Terminating` so their contents are deleted first.
+ * `Terminating` so their contents are deleted first. `propagationPolicy: Orphan` or `Foreground`
+ * adds the garbage collector's `orphan` or `foregroundDeletion` finalizer (see
+ * {@link deletionFinalizers}); a second delete of an object already being deleted may switch it.
  * @returns the object as it is after the call and whether it is gone already
  * @throws StatusError 404, 409 on failed preconditions
  */
@@ -352,6 +386,11 @@ export async function deleteObject(
       field.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan']),
     ]);
   }
+  if (opts.propagationPolicy && opts.orphanDependents !== undefined) {
+    throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+      field.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
+    ]);
+  }
   const stored = await store.transact(key, (curStored) => {
     if (!curStored) throw apierrors.notFound(groupResource(info), name);
     const cur = toVersion(curStored, info);
@@ -368,12 +407,21 @@ export async function deleteObject(
     }
     const isNamespace = info.resource === namespaces.resource && info.group === '';
     const nsFinalizers = isNamespace ? ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
-    if ((cur.metadata.finalizers?.length ?? 0) > 0 || nsFinalizers.length > 0) {
+    // Namespaces delete their contents whatever the policy; everything else gets the GC's finalizers.
+    const gc = isNamespace ? { changed: false, finalizers: cur.metadata.finalizers ?? [] } : deletionFinalizers(cur.metadata.finalizers, opts);
+    if (gc.finalizers.length > 0 || nsFinalizers.length > 0) {
       if (cur.metadata.deletionTimestamp) {
-        result = cur;
-        return { op: 'none' };
+        if (!gc.changed) {
+          result = cur;
+          return { op: 'none' };
+        }
+        const obj = deepCopyJSON(cur);
+        obj.metadata.finalizers = gc.finalizers;
+        result = obj;
+        return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
       }
       const obj = deepCopyJSON(cur);
+      if (gc.changed) obj.metadata.finalizers = gc.finalizers;
       obj.metadata.deletionTimestamp = rfc3339(ctx.now);
       obj.metadata.deletionGracePeriodSeconds = 0;
       if (obj.metadata.generation) obj.metadata.generation += 1;

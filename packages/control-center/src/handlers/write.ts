@@ -165,18 +165,48 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   return { code: res.created ? 201 : 200, body: res.object };
 }
 
-/** DELETE one object; DeleteOptions from the body or the query. */
-export async function handleDelete(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
-  let opts: { preconditions?: { uid?: string; resourceVersion?: string }; propagationPolicy?: string; dryRun?: string[] } = {};
+/** The metav1.DeleteOptions fields hcc reads. */
+export interface DeleteOptionsBody {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  dryRun?: string[];
+}
+
+/**
+ * DeleteOptions of a DELETE: the body (a DeleteOptions object, as kubectl sends it) or else the
+ * query parameters `propagationPolicy` and `orphanDependents`.
+ * @throws StatusError 400 on a malformed body or a non-boolean orphanDependents
+ */
+export function deleteOptionsOf(contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): DeleteOptionsBody {
+  let opts: DeleteOptionsBody = {};
   if (body && body.length) {
     const decoded = decodeObjectBody(contentType, body);
-    if (typeof decoded === 'object' && decoded !== null) opts = decoded as typeof opts;
+    if (typeof decoded === 'object' && decoded !== null) opts = { ...(decoded as DeleteOptionsBody) };
   }
+  if (opts.propagationPolicy === undefined && query.propagationPolicy !== undefined) opts.propagationPolicy = param(query, 'propagationPolicy');
+  if (opts.orphanDependents === undefined) {
+    const o = boolParam(query, 'orphanDependents');
+    if (o !== undefined) opts.orphanDependents = o;
+  }
+  if (opts.orphanDependents !== undefined && typeof opts.orphanDependents !== 'boolean') {
+    throw apierrors.badRequest(`orphanDependents: must be a boolean, got ${JSON.stringify(opts.orphanDependents)}`);
+  }
+  if (opts.propagationPolicy !== undefined && typeof opts.propagationPolicy !== 'string') {
+    throw apierrors.badRequest(`propagationPolicy: must be a string, got ${JSON.stringify(opts.propagationPolicy)}`);
+  }
+  return opts;
+}
+
+/** DELETE one object; DeleteOptions from the body or the query. */
+export async function handleDelete(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
+  const opts = deleteOptionsOf(contentType, body, query);
   const dryRun = isDryRun(query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
   const res = await deleteObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, scope.ctx, {
     dryRun,
     preconditions: opts.preconditions,
-    propagationPolicy: opts.propagationPolicy ?? (query.propagationPolicy as string | undefined),
+    propagationPolicy: opts.propagationPolicy,
+    orphanDependents: opts.orphanDependents,
   });
   // kube-apiserver answers 200 with the object (202 would mean "accepted, not done"; kubectl treats both alike).
   return { code: 200, body: res.object };

@@ -108,6 +108,10 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
         if (typeof f !== 'string') errs.push(field.typeInvalid(`metadata.finalizers[${i}]`, f, 'must be a string'));
         else for (const e of qualifiedNameErrors(f)) errs.push(field.invalid(`metadata.finalizers[${i}]`, f, e));
       });
+      // apimachinery ValidateFinalizers: the garbage collector cannot both orphan and delete dependents.
+      if (m.finalizers.includes('orphan') && m.finalizers.includes('foregroundDeletion')) {
+        errs.push(field.invalid('metadata.finalizers', m.finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+      }
     }
   }
   return errs;
