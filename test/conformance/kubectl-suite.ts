@@ -516,6 +516,20 @@ export function kubectlConformance(v: KubectlVersion): void {
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout.trim()).toBe(`${HC}/held2 condition met`);
       });
+      await check('delete --cascade=orphan, =foreground', async () => {
+        const owner = await json(['create', 'configmap', 'cascade-owner', '-n', 'conf']);
+        const dep = (name: string, uid: string) => ({ ...configMap('conf', name, {}), metadata: { name, namespace: 'conf', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'cascade-owner', uid, blockOwnerDeletion: true }] } });
+        ok(await k(['apply', '-f', '-'], yamlDocs(dep('cascade-kept', owner.metadata.uid))));
+        const o = ok(await k(['delete', 'configmap', 'cascade-owner', '-n', 'conf', '--cascade=orphan', '--timeout=30s']));
+        expect(o.stdout).toMatch(/^configmap "cascade-owner" deleted/);
+        expect((await json(['get', 'configmap', 'cascade-kept', '-n', 'conf'])).metadata.ownerReferences).toBeUndefined();
+        const owner2 = await json(['create', 'configmap', 'cascade-owner', '-n', 'conf']);
+        ok(await k(['apply', '-f', '-'], yamlDocs(dep('cascade-gone', owner2.metadata.uid))));
+        ok(await k(['delete', 'configmap', 'cascade-owner', '-n', 'conf', '--cascade=foreground', '--timeout=30s']));
+        // Foreground: kubectl returned once the owner went, and the owner went after its dependent.
+        expect((await k(['get', 'configmap', 'cascade-gone', '-n', 'conf'])).code).not.toBe(0);
+        ok(await k(['delete', 'configmap', 'cascade-kept', '-n', 'conf']));
+      });
     });
 
     results.test('scales a NodePool through the scale subresource, with --current-replicas', async (check) => {

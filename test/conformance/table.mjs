@@ -60,6 +60,7 @@ const rows = [
   'wait --for=condition',
   'wait --for=jsonpath',
   'wait --for=delete',
+  'delete --cascade=orphan, =foreground',
   'delete (finalizers, --wait)',
   'delete namespace',
   'explain hostedcluster.spec.platform',

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { startControlCenter, type RunningControlCenter } from '../control-center.js';
-import { createObject, deleteObject } from '../handlers/object-ops.js';
+import { createObject, deleteObject, deletionFinalizers } from '../handlers/object-ops.js';
+import type { KubeObject } from '@hcc/crds';
 import { configmaps } from '../registry/builtin/configmaps.js';
 import { secrets } from '../registry/builtin/secrets.js';
 import { storageKey } from '../registry/types.js';
@@ -45,5 +46,84 @@ describe('garbage collector', () => {
     await deleteObject(cc.store, configmaps, 'default', 'owner-2', ctx(), { dryRun: false });
     await waitUntil(() => !exists('both'));
     expect(exists('free')).toBe(true);
+  });
+
+  const cm = (name: string, owners: { o: KubeObject; block?: boolean }[] = [], finalizers?: string[]) =>
+    createObject(
+      cc.store,
+      configmaps,
+      'default',
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name,
+          ...(finalizers && { finalizers }),
+          ...(owners.length && { ownerReferences: owners.map(({ o, block }) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name!, uid: o.metadata.uid!, ...(block && { blockOwnerDeletion: true }) })) }),
+        },
+      },
+      ctx(),
+      { dryRun: false },
+    );
+  const get = (n: string) => cc.store.get(storageKey(configmaps, 'default', n))?.object;
+
+  it('orphans: the owner goes, its dependents stay without the reference (other owners kept)', async () => {
+    const owner = await cm('o-owner');
+    const other = await cm('o-other');
+    await cm('o-dep', [{ o: owner }, { o: other }]);
+    await cm('o-dep2', [{ o: owner, block: true }]);
+    const res = await deleteObject(cc.store, configmaps, 'default', 'o-owner', ctx(), { dryRun: false, propagationPolicy: 'Orphan' });
+    expect(res.deleted).toBe(false);
+    expect(res.object.metadata.finalizers).toEqual(['orphan']);
+    await waitUntil(() => !get('o-owner'));
+    expect(get('o-dep')?.metadata.ownerReferences?.map((r) => r.name)).toEqual(['o-other']);
+    expect(get('o-dep2')?.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it('deletes in foreground down a chain, keeping a dependent another owner still holds', async () => {
+    const a = await cm('f-a');
+    const keeper = await cm('f-keeper');
+    const b = await cm('f-b', [{ o: a, block: true }]);
+    await cm('f-c', [{ o: b, block: true }], ['example.com/hold']);
+    await cm('f-shared', [{ o: a, block: true }, { o: keeper }]);
+    await deleteObject(cc.store, configmaps, 'default', 'f-a', ctx(), { dryRun: false, propagationPolicy: 'Foreground' });
+    // c holds b, b holds a: all three wait, b in foreground too.
+    await waitUntil(() => !!get('f-c')?.metadata.deletionTimestamp);
+    expect(get('f-a')?.metadata.finalizers).toEqual(['foregroundDeletion']);
+    expect(get('f-b')?.metadata.deletionTimestamp).toBeTruthy();
+    expect(get('f-b')?.metadata.finalizers).toEqual(['foregroundDeletion']);
+    await waitUntil(() => get('f-shared')?.metadata.ownerReferences?.length === 1);
+    expect(get('f-shared')?.metadata.ownerReferences?.[0]?.name).toBe('f-keeper');
+    expect(get('f-shared')?.metadata.deletionTimestamp).toBeUndefined();
+    // Releasing c lets the chain finish bottom-up.
+    const { updateObject } = await import('../handlers/object-ops.js');
+    await updateObject(cc.store, configmaps, 'default', 'f-c', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, finalizers: [] } }), ctx(), { dryRun: false, subresource: '' });
+    await waitUntil(() => !get('f-a') && !get('f-b') && !get('f-c'));
+    expect(get('f-shared')).toBeTruthy();
+    expect(get('f-keeper')).toBeTruthy();
+  });
+
+  it('rejects orphanDependents together with propagationPolicy, and unknown policies, changing nothing', async () => {
+    await cm('opts');
+    await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Orphan', orphanDependents: true })).rejects.toMatchObject({
+      status: { code: 422, details: { causes: [{ field: 'propagationPolicy' }] } },
+    });
+    await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Later' })).rejects.toMatchObject({ status: { code: 422 } });
+    expect(get('opts')?.metadata.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('deletionFinalizers', () => {
+  it.each([
+    { cur: undefined, opts: {}, want: [], changed: false },
+    { cur: undefined, opts: { propagationPolicy: 'Orphan' }, want: ['orphan'], changed: true },
+    { cur: undefined, opts: { orphanDependents: true }, want: ['orphan'], changed: true },
+    { cur: ['x.io/f'], opts: { propagationPolicy: 'Foreground' }, want: ['x.io/f', 'foregroundDeletion'], changed: true },
+    { cur: ['orphan'], opts: {}, want: ['orphan'], changed: false },
+    { cur: ['orphan'], opts: { propagationPolicy: 'Foreground' }, want: ['foregroundDeletion'], changed: true },
+    { cur: ['foregroundDeletion', 'x.io/f'], opts: { propagationPolicy: 'Background' }, want: ['x.io/f'], changed: true },
+    { cur: ['foregroundDeletion'], opts: { orphanDependents: false }, want: [], changed: true },
+  ])('$cur with $opts → $want', ({ cur, opts, want, changed }) => {
+    expect(deletionFinalizers(cur, opts)).toEqual({ changed, finalizers: want });
   });
 });
