@@ -191,6 +191,24 @@ describe('control center with real kubectl', () => {
     });
   });
 
+  it('expires Events after --event-ttl, as kube-apiserver does', async () => {
+    const short = await startControlCenterProcess({ extraArgs: ['--event-ttl', '2s'] });
+    try {
+      const k = (args: string[], input?: string) => kubectl('1.35', short.kubeconfig, args, { input });
+      const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'hc-1.placed', namespace: 'default' }, involvedObject: { kind: 'HostedCluster', name: 'hc-1', namespace: 'default' }, reason: 'Scheduled', message: 'placed', type: 'Normal' };
+      const c = await k(['create', '-f', '-'], JSON.stringify(ev));
+      expect(c.code, c.stderr).toBe(0);
+      expect((await k(['get', 'events', '-n', 'default'])).stdout).toContain('Scheduled');
+      await waitFor('the Event to expire', async () => (await k(['get', 'event', 'hc-1.placed', '-n', 'default'])).code !== 0, 15_000);
+      const cm = await k(['create', 'configmap', 'stays', '-n', 'default']);
+      expect(cm.code, cm.stderr).toBe(0);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await k(['get', 'configmap', 'stays', '-n', 'default'])).code).toBe(0);
+    } finally {
+      await short.stop();
+    }
+  });
+
   it('answers a stale resourceVersion with 409 Conflict', async () => {
     const c = client();
     const created = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } });

@@ -20,6 +20,7 @@ import { ensureServingCerts } from './pki.js';
 import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
 import { SchedulersGroup } from './pipeline/admit/validating/placement.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
+import { DefaultEventTTLMs, EventTTLController } from './controllers/event-ttl.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { namespaces } from './registry/builtin/namespaces.js';
@@ -74,6 +75,11 @@ export interface ControlCenterOptions {
   tls?: boolean;
   /** Extra DNS names or IPs for the serving certificate (beyond localhost, 127.0.0.1, the hostname). */
   tlsSANs?: string[];
+  /**
+   * How long an Event lives after its last write, in milliseconds (kube-apiserver's `--event-ttl`;
+   * default one hour). 0 keeps Events forever.
+   */
+  eventTTLMs?: number;
 }
 
 /** A running control center. */
@@ -171,6 +177,9 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   deletion.start();
   const gc = new GarbageCollector(store, registry, logger);
   gc.start();
+  const eventTTLMs = opts.eventTTLMs ?? DefaultEventTTLMs;
+  const eventTTL = eventTTLMs > 0 ? new EventTTLController(store, eventTTLMs, logger) : undefined;
+  eventTTL?.start();
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -207,6 +216,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       ready = false;
       deletion.stop();
       gc.stop();
+      eventTTL?.stop();
       await app.close();
       registry.stop();
       await store.close();

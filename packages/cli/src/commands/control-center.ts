@@ -16,6 +16,19 @@ function parseEventCount(value: string): number {
   return n;
 }
 
+/**
+ * `--event-ttl`: a Go-style duration (`1h`, `30m`, `90s`, `1h30m`, `0`) or a number of seconds.
+ * @returns milliseconds
+ */
+export function parseDuration(value: string): number {
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const m = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/.exec(v);
+  if (!v || !m || m.slice(1).every((x) => x === undefined)) throw new InvalidArgumentError(`not a duration (e.g. 1h, 30m, 90s, 1h30m, or seconds), got "${value}"`);
+  const [h, min, s, ms] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number];
+  return Math.round(((h * 60 + min) * 60 + s) * 1000 + ms);
+}
+
 /** `--etcd-endpoints`: comma-separated etcd client URLs. */
 function parseEndpoints(value: string): string[] {
   const endpoints = value.split(',').map((x) => x.trim()).filter(Boolean);
@@ -45,6 +58,7 @@ export function controlCenterCommand(): Command {
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', parseEventCount, 100_000)
+    .option('--event-ttl <duration>', 'how long an Event lives after its last write, as kube-apiserver\'s --event-ttl; 0 keeps Events forever (default: 1h)', parseDuration)
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
@@ -64,6 +78,7 @@ export function controlCenterCommand(): Command {
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
         historyCapacity: o.watchHistory,
+        eventTTLMs: o.eventTtl,
         etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,
         logger: log,
       });
