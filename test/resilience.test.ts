@@ -34,6 +34,8 @@ describe('convergence after every process is killed', () => {
   };
   const pids = () => JSON.parse(readFileSync(path.join(hcc.stateDir, 'processes.json'), 'utf8')) as Record<string, number>;
   const killAndWaitForRestart = async (name: string) => {
+    // `up` is hcc up itself, the one pid that stops everything.
+    expect(pids().up).toBe(hcc.proc.pid);
     const before = pids()[name]!;
     process.kill(before, 'SIGKILL');
     await waitFor(`${name} to be restarted`, () => pids()[name] !== before, 20_000);

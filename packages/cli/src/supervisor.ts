@@ -85,10 +85,13 @@ export class Supervisor {
 
   private readonly pids = new Map<string, number>();
 
-  /** Writes `<logDir>/../processes.json` (name → pid) so operators and tests can find each process. */
+  /**
+   * Writes `<logDir>/../processes.json` (name → pid) so operators and tests can find each process;
+   * `up` is the supervisor itself (SIGINT or SIGTERM to it stops everything).
+   */
   private writePids(): void {
     try {
-      writeFileSync(path.join(this.logDir, '..', 'processes.json'), `${JSON.stringify(Object.fromEntries(this.pids), null, 2)}\n`);
+      writeFileSync(path.join(this.logDir, '..', 'processes.json'), `${JSON.stringify({ up: process.pid, ...Object.fromEntries(this.pids) }, null, 2)}\n`);
     } catch {
       // informational only
     }

@@ -67,6 +67,22 @@ describe('garbage collector', () => {
     );
   const get = (n: string) => cc.store.get(storageKey(configmaps, 'default', n))?.object;
 
+  it('background: a dependent still owned by another loses the gone owner; one naming only absent owners is collected', async () => {
+    const a = await cm('b-a');
+    const b = await cm('b-b');
+    await cm('b-shared', [{ o: a }, { o: b }]);
+    await deleteObject(cc.store, configmaps, 'default', 'b-a', ctx(), { dryRun: false });
+    await waitUntil(() => get('b-shared')?.metadata.ownerReferences?.length === 1);
+    expect(get('b-shared')?.metadata.ownerReferences?.[0]?.uid).toBe(b.metadata.uid);
+    // A uid no object has (the name of a live one does not count).
+    const ghost = { ...b, metadata: { ...b.metadata, uid: '11111111-2222-3333-4444-555555555555' } };
+    await cm('b-dangling', [{ o: ghost }]);
+    await cm('b-half', [{ o: ghost }, { o: b }]);
+    await waitUntil(() => !get('b-dangling'));
+    await waitUntil(() => get('b-half')?.metadata.ownerReferences?.length === 1);
+    expect(get('b-half')?.metadata.ownerReferences?.[0]?.uid).toBe(b.metadata.uid);
+  });
+
   it('orphans: the owner goes, its dependents stay without the reference (other owners kept)', async () => {
     const owner = await cm('o-owner');
     const other = await cm('o-other');

@@ -2,8 +2,10 @@
  * Garbage collector: cascading deletion along `metadata.ownerReferences`, with the three
  * propagation policies of Kubernetes' DeleteOptions.
  * - Background (the default): the owner goes at once; afterwards each dependent whose owners are
- *   all gone is deleted. This is how the kubeconfig Secrets the HyperShift operator writes (owned
- *   by their HostedCluster) go away with it.
+ *   all gone is deleted, and one that still has another owner loses the reference to the gone
+ *   one. This is how the kubeconfig Secrets the HyperShift operator writes (owned by their
+ *   HostedCluster) go away with it. A dependent that names only owners that do not exist (by
+ *   uid) is deleted as soon as the collector sees it, as upstream's is.
  * - Orphan (`kubectl delete --cascade=orphan`): the owner carries the `orphan` finalizer; the
  *   collector removes the owner's entry from every dependent's ownerReferences, then the finalizer,
  *   and the owner goes. Dependents stay.
@@ -83,12 +85,17 @@ export class GarbageCollector {
       } else {
         this.index(ev.key, ev.object);
         if (gcFinalizerOf(ev.object)) this.pending.add(`o:${ev.key}`);
-        for (const o of this.ownersOf.get(ev.key) ?? []) this.enqueueOwner(o.uid);
+        const owners = this.ownersOf.get(ev.key);
+        if (owners) {
+          for (const o of owners) this.enqueueOwner(o.uid);
+          // A dependent naming an owner that does not exist (or no longer does) is collected or loses that reference.
+          if (owners.some((o) => !this.uids.has(o.uid))) this.pending.add(`d:${ev.key}`);
+        }
       }
       if (this.pending.size) void this.drain();
     });
     // Dependents whose owners vanished while the server was down.
-    for (const [key, owners] of this.ownersOf) if (owners.every((o) => !this.uids.has(o.uid))) this.pending.add(`d:${key}`);
+    for (const [key, owners] of this.ownersOf) if (owners.some((o) => !this.uids.has(o.uid))) this.pending.add(`d:${key}`);
     void this.drain();
   }
 
@@ -151,9 +158,10 @@ export class GarbageCollector {
   }
 
   /**
-   * A dependent: deleted when none of its owners is left, or when every owner left is being
-   * deleted in foreground (then it loses its references to foreground owners if some other
-   * owner still stands).
+   * A dependent, as upstream's attemptToDeleteItem sorts its owners: solid (exists, not waiting
+   * in foreground), dangling (no object has that uid) and waiting (being deleted in foreground).
+   * With a solid owner it stays and loses its references to dangling and waiting owners;
+   * without one it is deleted.
    */
   private async collect(key: string): Promise<void> {
     const owners = this.ownersOf.get(key);
@@ -164,8 +172,8 @@ export class GarbageCollector {
     const solid = live.filter((o) => o.obj && gcFinalizerOf(o.obj) !== 'foreground');
     const waiting = live.filter((o) => o.obj && gcFinalizerOf(o.obj) === 'foreground');
     if (solid.length > 0) {
-      // Still owned: only drop references to owners that wait in foreground.
-      if (waiting.length) await this.removeOwnerRefs(key, new Set(waiting.map((o) => o.uid)));
+      const drop = live.filter((o) => !o.obj || gcFinalizerOf(o.obj) === 'foreground');
+      if (drop.length) await this.removeOwnerRefs(key, new Set(drop.map((o) => o.uid)));
       return;
     }
     if (stored.object.metadata.deletionTimestamp) return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { ApiError } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './downsync-reconcile.js';
 import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
@@ -65,6 +66,19 @@ describe('downsync of a HostedCluster', () => {
   it('deletes the copy when the upstream object is gone', async () => {
     const { calls } = await run({}, { HostedCluster: downCopy() });
     expect(calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex']]);
+  });
+
+  it('takes a copy that is already gone (404 from the management cluster) as deleted, not as an error', async () => {
+    const calls: Call[] = [];
+    const d = deps({}, { HostedCluster: downCopy() }, calls);
+    d.downstream.delete = async () => {
+      throw new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'hostedclusters.hypershift.openshift.io "ex" not found' });
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).resolves.toBeUndefined();
+    d.downstream.delete = async () => {
+      throw new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'no' });
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toThrow('no');
   });
 
   it('never deletes a HostedCluster hcc did not create', async () => {

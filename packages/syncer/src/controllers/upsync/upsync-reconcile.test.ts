@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { ApiError } from '@hcc/client';
 import { reconcileUpsync, type UpsyncDeps } from './upsync-reconcile.js';
 
 const key = 'HostedCluster/clusters/ex';
@@ -145,5 +146,17 @@ describe('reconcileUpsync: status writes while the informer lags', () => {
     expect(f.server().metadata.resourceVersion).toBe('8');
     expect(f.calls.statusWrites).toBe(2);
   });
-});
 
+  it('takes a 404 on the status write (deleted upstream meanwhile) as nothing left to do, and still fails on other errors', async () => {
+    const f = fixture();
+    f.deps.updateUpstreamStatus = async () => {
+      throw new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'hostedclusters.hypershift.openshift.io "ex" not found' });
+    };
+    await expect(reconcileUpsync(f.deps, key)).resolves.toBeUndefined();
+    expect(f.deps.lastWrites.has(key)).toBe(false);
+    f.deps.updateUpstreamStatus = async () => {
+      throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'boom' });
+    };
+    await expect(reconcileUpsync(f.deps, key)).rejects.toThrow('boom');
+  });
+});

@@ -18,7 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
-import type { ReconcileResult } from '@hcc/client';
+import { isNotFound, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
@@ -120,7 +120,15 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
     } else deps.secretsCheckedAt.delete(key);
   }
   if (!isDeepStrictEqual(up.status ?? {}, status)) {
-    const written = await deps.updateUpstreamStatus(kind, { ...up, status });
+    let written: KubeObject;
+    try {
+      written = await deps.updateUpstreamStatus(kind, { ...up, status });
+    } catch (err) {
+      // Deleted upstream since the informer saw it: nothing left to report to; its DELETED event cleans up.
+      if (!isNotFound(err)) throw err;
+      deps.lastWrites.delete(key);
+      return undefined;
+    }
     const superseded = up === cached ? new Set<string>() : last!.superseded;
     superseded.add(up.metadata.resourceVersion ?? '');
     deps.lastWrites.set(key, { written, superseded });
