@@ -209,6 +209,26 @@ describe('control center with real kubectl', () => {
     }
   });
 
+  it('answers a DELETE as kube-apiserver does: a Success Status for built-in kinds, the object for custom resources and while finalizers hold it', async () => {
+    const c = client();
+    const cm = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'del-status' } });
+    expect(await c.delete(ConfigMapResource, 'default', 'del-status')).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'del-status', kind: 'configmaps', uid: cm.metadata.uid },
+    });
+    await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'del-held', finalizers: ['example.com/hold'] } });
+    const held = (await c.delete(ConfigMapResource, 'default', 'del-held')) as { kind?: string; metadata?: { deletionTimestamp?: string } };
+    expect(held.kind).toBe('ConfigMap');
+    expect(held.metadata?.deletionTimestamp).toBeTruthy();
+    await c.patch(ConfigMapResource, 'default', 'del-held', { metadata: { finalizers: null } }, 'merge');
+    const np = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'del-np' }, spec: { clusterName: 'x', replicas: 0, management: { upgradeType: 'Replace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' }, platform: { type: 'None' } } };
+    await c.create(NodePoolResource, 'default', np);
+    expect(await c.delete(NodePoolResource, 'default', 'del-np')).toMatchObject({ kind: 'NodePool', metadata: { name: 'del-np' } });
+  });
+
   it('answers a stale resourceVersion with 409 Conflict', async () => {
     const c = client();
     const created = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } });

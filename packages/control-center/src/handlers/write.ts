@@ -7,6 +7,7 @@ import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
+import type { ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration } from './apply/apply.js';
@@ -208,6 +209,26 @@ export async function handleDelete(scope: RequestScope, contentType: string | un
     propagationPolicy: opts.propagationPolicy,
     orphanDependents: opts.orphanDependents,
   });
-  // kube-apiserver answers 200 with the object (202 would mean "accepted, not done"; kubectl treats both alike).
-  return { code: 200, body: res.object };
+  // kube-apiserver answers 200 (202 would mean "accepted, not done"; kubectl treats both alike):
+  // with the object while finalizers hold it, and for custom resources and namespaces
+  // (ReturnDeletedObject); with a Success Status naming what went for the other built-in kinds.
+  return { code: 200, body: res.deleted && !returnsDeletedObject(scope.info) ? deletedStatus(scope.info, res.object) : res.object };
+}
+
+/** Whether a DELETE that removed the object answers with it (upstream's ReturnDeletedObject). */
+const returnsDeletedObject = (info: ResourceInfo): boolean => info.custom || (info.group === '' && info.resource === 'namespaces');
+
+/**
+ * The `Status` kube-apiserver's finalizeDelete answers for a deleted object: `details.kind` is
+ * the resource (plural), as upstream sets it.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+ */
+function deletedStatus(info: ResourceInfo, obj: KubeObject): Record<string, unknown> {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: obj.metadata.name, ...(info.group && { group: info.group }), kind: info.resource, uid: obj.metadata.uid },
+  };
 }
