@@ -119,6 +119,17 @@ describe('garbage collector', () => {
     expect(get('f-keeper')).toBeTruthy();
   });
 
+  it('finishes a foreground delete through an ownership cycle and past self-ownership', async () => {
+    const a = await cm('cy-a');
+    const b = await cm('cy-b', [{ o: a, block: true }]);
+    const { updateObject } = await import('../handlers/object-ops.js');
+    const ref = (o: KubeObject) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name!, uid: o.metadata.uid!, blockOwnerDeletion: true });
+    // a owns b, b owns a, and a owns itself.
+    await updateObject(cc.store, configmaps, 'default', 'cy-a', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, ownerReferences: [ref(b), ref(a)] } }), ctx(), { dryRun: false, subresource: '' });
+    await deleteObject(cc.store, configmaps, 'default', 'cy-a', ctx(), { dryRun: false, propagationPolicy: 'Foreground' });
+    await waitUntil(() => !get('cy-a') && !get('cy-b'), 5000);
+  });
+
   it('rejects orphanDependents together with propagationPolicy, and unknown policies, changing nothing', async () => {
     await cm('opts');
     await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Orphan', orphanDependents: true })).rejects.toMatchObject({

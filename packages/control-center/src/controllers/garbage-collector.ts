@@ -181,7 +181,13 @@ export class GarbageCollector {
     if (!info) return;
     const m = stored.object.metadata;
     // A dependent of a foreground owner that has dependents of its own goes in foreground too.
-    const policy = waiting.length && this.dependents.get(m.uid ?? '')?.size ? 'Foreground' : 'Background';
+    const ownDependents = [...(this.dependents.get(m.uid ?? '') ?? [])];
+    const policy = waiting.length && ownDependents.length ? 'Foreground' : 'Background';
+    // A cycle (one of its dependents already waits in foreground, e.g. it owns its owner): its own
+    // references stop blocking first, so neither side waits for the other (upstream does the same).
+    if (policy === 'Foreground' && ownDependents.some((d) => d !== key && this.waitsInForeground(d))) {
+      await this.unblockOwnerRefs(key);
+    }
     try {
       await deleteObject(this.store, info, m.namespace ?? '', m.name!, ctx(), { dryRun: false, preconditions: { uid: m.uid }, propagationPolicy: policy });
       this.log.info({ controller: 'garbage-collector', key, result: 'deleted', propagationPolicy: policy }, 'deleted a dependent whose owners are gone');
@@ -205,10 +211,17 @@ export class GarbageCollector {
       return;
     }
     for (const dep of deps) await this.collect(dep);
-    const blocking = [...(this.dependents.get(uid) ?? [])].filter((dep) => this.ownersOf.get(dep)?.some((o) => o.uid === uid && o.block));
+    // An object that owns itself does not wait for itself.
+    const blocking = [...(this.dependents.get(uid) ?? [])].filter((dep) => dep !== key && this.ownersOf.get(dep)?.some((o) => o.uid === uid && o.block));
     if (blocking.length) return; // their DELETED events bring this owner back
     await this.removeFinalizer(key, uid, FinalizerDeleteDependents);
     this.log.info({ controller: 'garbage-collector', key }, 'dependents deleted in foreground');
+  }
+
+  /** Whether the object at key is being deleted in foreground. */
+  private waitsInForeground(key: string): boolean {
+    const o = this.store.get(key)?.object;
+    return o !== undefined && gcFinalizerOf(o) === 'foreground';
   }
 
   private objectOf(uid: string): KubeObject | undefined {
@@ -227,6 +240,17 @@ export class GarbageCollector {
       const refs = (cur.metadata.ownerReferences ?? []).filter((r) => !uids.has(r.uid));
       if (refs.length) cur.metadata.ownerReferences = refs;
       else delete cur.metadata.ownerReferences;
+      return cur;
+    });
+  }
+
+  /** Sets `blockOwnerDeletion: false` on every owner reference of the object at key. */
+  private async unblockOwnerRefs(key: string): Promise<void> {
+    const stored = this.store.get(key);
+    const info = this.infoOf(key);
+    if (!stored || !info) return;
+    await this.update(info, stored.object.metadata, (cur) => {
+      cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r));
       return cur;
     });
   }
