@@ -8,6 +8,7 @@ import { createObject, deleteObject, deletionFinalizers } from '../handlers/obje
 import type { KubeObject } from '@hcc/crds';
 import { configmaps } from '../registry/builtin/configmaps.js';
 import { secrets } from '../registry/builtin/secrets.js';
+import { namespaces } from '../registry/builtin/namespaces.js';
 import { storageKey } from '../registry/types.js';
 
 const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
@@ -81,6 +82,28 @@ describe('garbage collector', () => {
     await waitUntil(() => !get('b-dangling'));
     await waitUntil(() => get('b-half')?.metadata.ownerReferences?.length === 1);
     expect(get('b-half')?.metadata.ownerReferences?.[0]?.uid).toBe(b.metadata.uid);
+  });
+
+  it('looks owners up by kind and name in the dependent namespace, and never deletes for kinds it does not serve', async () => {
+    const owner = await cm('k-owner');
+    const raw = (name: string, namespace: string, refs: Record<string, unknown>[]) =>
+      createObject(cc.store, configmaps, namespace, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ownerReferences: refs as never } }, ctx(), { dryRun: false });
+    const uid = owner.metadata.uid!;
+    await raw('k-wrong-kind', 'default', [{ apiVersion: 'v1', kind: 'Secret', name: 'k-owner', uid }]);
+    await raw('k-wrong-name', 'default', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid }]);
+    await createObject(cc.store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'elsewhere' } }, ctx(), { dryRun: false });
+    await raw('k-other-ns', 'elsewhere', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'k-owner', uid }]);
+    await raw('k-unserved', 'default', [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '44444444-4444-4444-4444-444444444444' }]);
+    await raw('k-right', 'default', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'k-owner', uid }]);
+    await waitUntil(() => !get('k-wrong-kind') && !get('k-wrong-name') && !cc.store.get(storageKey(configmaps, 'elsewhere', 'k-other-ns')));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(get('k-unserved')).toBeTruthy();
+    expect(get('k-right')).toBeTruthy();
+    // A namespaced owner of a cluster-scoped object is an invalid reference: deleting the owner leaves it.
+    await createObject(cc.store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'owned-ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'k-owner', uid }] } }, ctx(), { dryRun: false });
+    await deleteObject(cc.store, configmaps, 'default', 'k-owner', ctx(), { dryRun: false });
+    await waitUntil(() => !get('k-right'));
+    expect(cc.store.get(storageKey(namespaces, '', 'owned-ns'))?.object.metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('orphans: the owner goes, its dependents stay without the reference (other owners kept)', async () => {

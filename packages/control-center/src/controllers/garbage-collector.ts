@@ -13,7 +13,9 @@
  *   stays (with deletionTimestamp) while the collector deletes its dependents; a dependent that has
  *   another owner not being deleted only loses its reference to this one. The finalizer is removed
  *   once no dependent with `blockOwnerDeletion: true` is left.
- * Owners are looked up by uid across every served resource, so cross-kind ownership works.
+ * An owner reference counts when an object of its kind and name, in the dependent's namespace
+ * (or cluster-scoped), carries its uid; references to kinds this server does not serve, and
+ * namespaced owners of cluster-scoped objects, never cause a deletion (see {@link OwnerState}).
  * Reconciliation is level-triggered: every key is checked against the current store, so a missed
  * or repeated event only costs a no-op.
  * @see https://kubernetes.io/docs/concepts/architecture/garbage-collection/
@@ -24,7 +26,7 @@ import type { KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
-import { storagePrefix } from '../registry/types.js';
+import { storageKey, storagePrefix } from '../registry/types.js';
 import { deleteObject, FinalizerDeleteDependents, FinalizerOrphanDependents, updateObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
 
@@ -34,7 +36,23 @@ const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new 
 interface OwnerRef {
   uid: string;
   block: boolean;
+  apiVersion: string;
+  kind: string;
+  name: string;
 }
+
+/**
+ * What an owner reference points to, as upstream's classifyReferences/isDangling sorts it: the
+ * owner is looked up by kind and name in the dependent's namespace (cluster-scoped owners
+ * anywhere) and must carry the reference's uid.
+ * - solid: it exists and is not waiting in foreground;
+ * - waiting: it exists and is being deleted in foreground;
+ * - dangling: no such object (absent, another uid, another namespace);
+ * - unresolvable: a kind this server does not serve, or a namespaced owner of a cluster-scoped
+ *   dependent. Upstream never deletes for those (the kind may come with a CRD later; the other is
+ *   an invalid reference), and neither does hcc.
+ */
+type OwnerState = 'solid' | 'waiting' | 'dangling' | 'unresolvable';
 
 /** Whether an object is being deleted and waits for the collector (`orphan` or `foregroundDeletion`). */
 const gcFinalizerOf = (o: KubeObject): 'orphan' | 'foreground' | undefined => {
@@ -89,13 +107,16 @@ export class GarbageCollector {
         if (owners) {
           for (const o of owners) this.enqueueOwner(o.uid);
           // A dependent naming an owner that does not exist (or no longer does) is collected or loses that reference.
-          if (owners.some((o) => !this.uids.has(o.uid))) this.pending.add(`d:${ev.key}`);
+          if (owners.some((o) => this.ownerState(ev.object, o) === 'dangling')) this.pending.add(`d:${ev.key}`);
         }
       }
       if (this.pending.size) void this.drain();
     });
     // Dependents whose owners vanished while the server was down.
-    for (const [key, owners] of this.ownersOf) if (owners.some((o) => !this.uids.has(o.uid))) this.pending.add(`d:${key}`);
+    for (const [key, owners] of this.ownersOf) {
+      const dep = this.store.get(key)?.object;
+      if (dep && owners.some((o) => this.ownerState(dep, o) === 'dangling')) this.pending.add(`d:${key}`);
+    }
     void this.drain();
   }
 
@@ -113,7 +134,9 @@ export class GarbageCollector {
 
   private index(key: string, obj: KubeObject): void {
     if (obj.metadata.uid) this.uids.set(obj.metadata.uid, key);
-    const owners: OwnerRef[] = (obj.metadata.ownerReferences ?? []).filter((r) => r.uid).map((r) => ({ uid: r.uid, block: r.blockOwnerDeletion === true }));
+    const owners: OwnerRef[] = (obj.metadata.ownerReferences ?? [])
+      .filter((r) => r.uid)
+      .map((r) => ({ uid: r.uid, block: r.blockOwnerDeletion === true, apiVersion: r.apiVersion ?? '', kind: r.kind ?? '', name: r.name ?? '' }));
     const prev = this.ownersOf.get(key) ?? [];
     for (const o of prev) this.dependents.get(o.uid)?.delete(key);
     if (owners.length) {
@@ -157,25 +180,37 @@ export class GarbageCollector {
     return this.registry.all().find((r) => r.version === r.storageVersion && key.startsWith(storagePrefix(r)));
   }
 
+  /** Where an owner reference of `dep` points (see {@link OwnerState}). */
+  private ownerState(dep: KubeObject, ref: OwnerRef): OwnerState {
+    const slash = ref.apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
+    const info = this.registry.lookupKind(group, ref.kind);
+    if (!info) return 'unresolvable';
+    const depNamespace = dep.metadata.namespace ?? '';
+    if (info.namespaced && !depNamespace) return 'unresolvable';
+    const owner = this.store.get(storageKey(info, info.namespaced ? depNamespace : '', ref.name))?.object;
+    if (!owner || owner.metadata.uid !== ref.uid) return 'dangling';
+    return gcFinalizerOf(owner) === 'foreground' ? 'waiting' : 'solid';
+  }
+
   /**
-   * A dependent, as upstream's attemptToDeleteItem sorts its owners: solid (exists, not waiting
-   * in foreground), dangling (no object has that uid) and waiting (being deleted in foreground).
-   * With a solid owner it stays and loses its references to dangling and waiting owners;
-   * without one it is deleted.
+   * A dependent, as upstream's attemptToDeleteItem sorts its owners (see {@link OwnerState}).
+   * With a solid owner it stays and loses its references to dangling and waiting owners; with an
+   * unresolvable one it is left alone; otherwise it is deleted.
    */
   private async collect(key: string): Promise<void> {
     const owners = this.ownersOf.get(key);
     if (!owners) return;
     const stored = this.store.get(key);
     if (!stored) return;
-    const live = owners.map((o) => ({ ...o, obj: this.objectOf(o.uid) }));
-    const solid = live.filter((o) => o.obj && gcFinalizerOf(o.obj) !== 'foreground');
-    const waiting = live.filter((o) => o.obj && gcFinalizerOf(o.obj) === 'foreground');
-    if (solid.length > 0) {
-      const drop = live.filter((o) => !o.obj || gcFinalizerOf(o.obj) === 'foreground');
+    const states = owners.map((o) => ({ ...o, state: this.ownerState(stored.object, o) }));
+    const waiting = states.filter((o) => o.state === 'waiting');
+    if (states.some((o) => o.state === 'solid')) {
+      const drop = states.filter((o) => o.state === 'dangling' || o.state === 'waiting');
       if (drop.length) await this.removeOwnerRefs(key, new Set(drop.map((o) => o.uid)));
       return;
     }
+    if (states.some((o) => o.state === 'unresolvable')) return;
     if (stored.object.metadata.deletionTimestamp) return;
     const info = this.infoOf(key);
     if (!info) return;
@@ -222,11 +257,6 @@ export class GarbageCollector {
   private waitsInForeground(key: string): boolean {
     const o = this.store.get(key)?.object;
     return o !== undefined && gcFinalizerOf(o) === 'foreground';
-  }
-
-  private objectOf(uid: string): KubeObject | undefined {
-    const key = this.uids.get(uid);
-    return key ? this.store.get(key)?.object : undefined;
   }
 
   /** Removes the owner references with these uids from the object at key. */
