@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import path from 'node:path';
 import { kubectl, kubectlPath, testdata, waitFor, type KubectlVersion } from './helpers/tools.js';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
@@ -227,6 +228,43 @@ describe('control center with real kubectl', () => {
     const np = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'del-np' }, spec: { clusterName: 'x', replicas: 0, management: { upgradeType: 'Replace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' }, platform: { type: 'None' } } };
     await c.create(NodePoolResource, 'default', np);
     expect(await c.delete(NodePoolResource, 'default', 'del-np')).toMatchObject({ kind: 'NodePool', metadata: { name: 'del-np' } });
+  });
+
+  it('validates and deduplicates ownerReferences, and answers 202 to a cascading delete that waits', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+    const owner = JSON.parse((await k(['create', 'configmap', 'refs-owner', '-n', 'default', '-o', 'json'])).stdout);
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'refs-owner', uid: owner.metadata.uid };
+    const cm = (name: string, refs: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ownerReferences: refs, ...extra } });
+    const dup = await k(['create', '-f', '-'], cm('refs-dup', [ref, ref]));
+    expect(dup.code, dup.stderr).toBe(0);
+    expect(dup.stderr).toContain('Warning: metadata.ownerReferences contains duplicate entries');
+    expect(JSON.parse((await k(['get', 'configmap', 'refs-dup', '-n', 'default', '-o', 'json'])).stdout).metadata.ownerReferences).toHaveLength(1);
+    const bad = await k(['create', '-f', '-'], cm('refs-bad', [{ ...ref, uid: '' }]));
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('metadata.ownerReferences.uid: Invalid value: "": must not be empty');
+    const twoControllers = await k(['create', '-f', '-'], cm('refs-two', [{ ...ref, controller: true }, { ...ref, name: 'b', uid: 'u2', controller: true }]));
+    expect(twoControllers.code).not.toBe(0);
+    expect(twoControllers.stderr).toContain('Only one reference can have Controller set to true');
+    expect((await k(['get', 'configmap', 'refs-bad', 'refs-two', '-n', 'default'])).code).not.toBe(0);
+    // orphanDependents: false on an object its finalizer holds: 202 Accepted, as kube-apiserver answers.
+    await k(['create', '-f', '-'], cm('refs-held', [], { finalizers: ['example.com/hold'] }));
+    const conn = loadKubeconfig(cc.kubeconfig);
+    const del = await new Promise<{ code: number; body: { kind?: string; metadata?: { deletionTimestamp?: string } } }>((resolve, reject) => {
+      const body = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: false });
+      // Node sends a DELETE body only with an explicit length.
+      const headers = { authorization: `Bearer ${conn.token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+      const req = httpsRequest(new URL('/api/v1/namespaces/default/configmaps/refs-held', conn.server), { method: 'DELETE', ca: conn.ca, headers }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(del.code, JSON.stringify(del.body)).toBe(202);
+    expect(del.body.kind).toBe('ConfigMap');
+    expect(del.body.metadata?.deletionTimestamp).toBeTruthy();
+    await client().patch(ConfigMapResource, 'default', 'refs-held', { metadata: { finalizers: null } }, 'merge');
   });
 
   it('answers a stale resourceVersion with 409 Conflict', async () => {

@@ -74,7 +74,13 @@ export function groupResourceString(gr: GroupResource): string {
 
 function make(code: number, reason: StatusReason, message: string, details?: Status['details']): StatusError {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) status.details = details;
+  if (details) {
+    // StatusDetails' fields are omitempty upstream: the core group's "" (and an empty name) are left out.
+    const d = { ...details };
+    if (d.group === '') delete d.group;
+    if (d.name === '') delete d.name;
+    status.details = d;
+  }
   return new StatusError(status);
 }
 

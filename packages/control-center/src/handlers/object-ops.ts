@@ -13,7 +13,7 @@ import * as field from '../apierrors/field.js';
 import type { Store, StoredObject } from '../storage/store.js';
 import type { ResourceInfo, StrategyContext } from '../registry/types.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
-import { validateObjectMeta, type NameRule } from '../registry/validation.js';
+import { dedupOwnerReferences, validateObjectMeta, type NameRule } from '../registry/validation.js';
 import { namespaces } from '../registry/builtin/namespaces.js';
 import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
 import { typeOf, zeroObject } from './apply/schema.js';
@@ -162,6 +162,12 @@ function recordManagedFields(info: ResourceInfo, live: KubeObject | undefined, o
   else obj.metadata.managedFields = entries as KubeObject['metadata']['managedFields'];
 }
 
+/** Drops exact duplicate owner references and warns, as kube-apiserver does (see dedupOwnerReferences). */
+function warnOnDuplicateOwners(obj: KubeObject, ctx: StrategyContext): void {
+  const w = dedupOwnerReferences(obj);
+  if (w) ctx.warnings.push(w);
+}
+
 /**
  * Creates an object. `obj` is the decoded body (checkTypeMeta applied); it is mutated.
  * @returns the stored object (or, for dryRun, what would be stored)
@@ -180,6 +186,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
+  warnOnDuplicateOwners(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   if (info.namespaced) checkNamespace(store, info, namespace);
@@ -255,6 +262,7 @@ export async function updateObject(
       delete m.resourceVersion;
       resetServerMetadata(obj, ctx.now, info);
       info.strategy.prepareForCreate(obj, ctx);
+      warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
       if (info.namespaced) checkNamespace(store, info, namespace);
@@ -294,11 +302,12 @@ export async function updateObject(
     } else {
       info.strategy.prepareForUpdate(obj, cur, ctx);
     }
+    warnOnDuplicateOwners(obj, ctx);
     const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validateUpdate(obj, cur, ctx), ...(ctx.admit?.(info, obj, cur) ?? [])];
     if (cur.metadata.deletionTimestamp) {
       const before = new Set(cur.metadata.finalizers ?? []);
       const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));
-      if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
+      if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`));
     }
     throwIfInvalid(info, name, errs);
     // A status update keeps the old spec (prepareForStatusUpdate) and a binding changes only a

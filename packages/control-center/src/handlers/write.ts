@@ -212,7 +212,9 @@ export async function handleDelete(scope: RequestScope, contentType: string | un
   // kube-apiserver answers 200 (202 would mean "accepted, not done"; kubectl treats both alike):
   // with the object while finalizers hold it, and for custom resources and namespaces
   // (ReturnDeletedObject); with a Success Status naming what went for the other built-in kinds.
-  return { code: 200, body: res.deleted && !returnsDeletedObject(scope.info) ? deletedStatus(scope.info, res.object) : res.object };
+  // handlers/delete.go: 202 when cascading deletion was asked for with orphanDependents: false and the object is not gone yet.
+  const code = !res.deleted && opts.orphanDependents === false ? 202 : 200;
+  return { code, body: res.deleted && !returnsDeletedObject(scope.info) ? deletedStatus(scope.info, res.object) : res.object };
 }
 
 /** Whether a DELETE that removed the object answers with it (upstream's ReturnDeletedObject). */

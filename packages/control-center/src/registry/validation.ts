@@ -114,7 +114,68 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
       }
     }
   }
+  if (m.ownerReferences !== undefined) errs.push(...validateOwnerReferences(m.ownerReferences));
   return errs;
+}
+
+/**
+ * apimachinery ValidateOwnerReferences: every reference needs apiVersion (with a version), kind,
+ * name and uid; core/v1 Events cannot own anything; at most one reference is the controller.
+ * Errors name `metadata.ownerReferences.<field>` without an index, as upstream's do.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go
+ */
+export function validateOwnerReferences(refs: unknown): field.FieldError[] {
+  const path = 'metadata.ownerReferences';
+  if (!Array.isArray(refs)) return [field.typeInvalid(path, refs, 'must be a list of owner references')];
+  const errs: field.FieldError[] = [];
+  let firstController = '';
+  for (const r of refs as unknown[]) {
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+      errs.push(field.typeInvalid(path, r, 'must be an owner reference object'));
+      continue;
+    }
+    const ref = r as { apiVersion?: unknown; kind?: unknown; name?: unknown; uid?: unknown; controller?: unknown };
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    const apiVersion = str(ref.apiVersion);
+    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+    if (!version) errs.push(field.invalid(`${path}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (!str(ref.kind)) errs.push(field.invalid(`${path}.kind`, str(ref.kind), 'must not be empty'));
+    if (!str(ref.name)) errs.push(field.invalid(`${path}.name`, str(ref.name), 'must not be empty'));
+    if (!str(ref.uid)) errs.push(field.invalid(`${path}.uid`, str(ref.uid), 'must not be empty'));
+    if (group === '' && version === 'v1' && ref.kind === 'Event') errs.push(field.invalid(path, r, '/v1, Kind=Event is disallowed from being an owner'));
+    if (ref.controller === true) {
+      const name = `${str(ref.kind)}/${str(ref.name)}`;
+      if (firstController) {
+        errs.push(field.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`));
+      } else firstController = name;
+    }
+  }
+  return errs;
+}
+
+/**
+ * Drops owner references that repeat an earlier one exactly, as kube-apiserver does since 1.20
+ * (dedupOwnerReferencesAndAddWarning), and says so in a warning naming the duplicated uids.
+ * @returns the warning, or undefined when there was nothing to drop
+ */
+export function dedupOwnerReferences(obj: KubeObject): string | undefined {
+  const refs = obj.metadata?.ownerReferences;
+  if (!Array.isArray(refs) || refs.length < 2) return undefined;
+  const seen = new Set<string>();
+  const dupUIDs = new Set<string>();
+  const kept = refs.filter((r) => {
+    const k = JSON.stringify(r);
+    if (seen.has(k)) {
+      dupUIDs.add(String((r as { uid?: unknown }).uid ?? ''));
+      return false;
+    }
+    seen.add(k);
+    return true;
+  });
+  if (!dupUIDs.size) return undefined;
+  obj.metadata.ownerReferences = kept;
+  return `metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${[...dupUIDs].join(', ')}`;
 }
 
 /** Keys of Secret/ConfigMap data: `[-._a-zA-Z0-9]+`, at most 253 characters. */
