@@ -25,7 +25,7 @@ import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { namespaces } from './registry/builtin/namespaces.js';
 import { customresourcedefinitions } from './registry/builtin/customresourcedefinitions.js';
-import { storageKey } from './registry/types.js';
+import { storageKey, systemContext } from './registry/types.js';
 import * as apierrors from './apierrors/status.js';
 import type { UserInfo } from './pipeline/authenticate.js';
 import type { WatchOptions } from './handlers/watch.js';
@@ -93,7 +93,6 @@ export interface RunningControlCenter {
   close(): Promise<void>;
 }
 
-const sysCtx = () => ({ fieldValidation: 'Ignore' as const, warnings: [] as string[], now: new Date() });
 
 /**
  * Installs a CRD; another control center on the same etcd may install it at the same moment, so
@@ -117,19 +116,19 @@ async function installCRD(store: Store, crd: KubeObject): Promise<void> {
   obj.kind = 'CustomResourceDefinition';
   const existing = store.get(storageKey(customresourcedefinitions, '', obj.metadata.name!));
   if (!existing) {
-    await createObject(store, customresourcedefinitions, '', obj, sysCtx(), { dryRun: false });
+    await createObject(store, customresourcedefinitions, '', obj, systemContext(), { dryRun: false });
     return;
   }
   if (isDeepStrictEqual(existing.object.spec, obj.spec)) return;
   // A CRD a syncer pulled from a management cluster (`--pull-crds`) is the operator's own schema: keep it.
   if (existing.object.metadata.annotations?.['controlcenter.hcc.dev/pulled-from']) return;
-  await updateObject(store, customresourcedefinitions, '', obj.metadata.name!, (cur) => ({ ...cur!, spec: obj.spec }), sysCtx(), { dryRun: false, subresource: '' });
+  await updateObject(store, customresourcedefinitions, '', obj.metadata.name!, (cur) => ({ ...cur!, spec: obj.spec }), systemContext(), { dryRun: false, subresource: '' });
 }
 
 async function ensureNamespace(store: Store, name: string): Promise<void> {
   if (store.get(storageKey(namespaces, '', name))) return;
   try {
-    await createObject(store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, sysCtx(), { dryRun: false });
+    await createObject(store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, systemContext(), { dryRun: false });
   } catch (e) {
     if (!apierrors.isAlreadyExists(e)) throw e;
   }

@@ -13,7 +13,7 @@
 import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import type { Store } from '../storage/store.js';
-import { storagePrefix } from '../registry/types.js';
+import { storagePrefix, systemContext } from '../registry/types.js';
 import { events } from '../registry/builtin/events.js';
 import { deleteObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
@@ -78,7 +78,7 @@ export class EventTTLController {
         if (!(last < cutoff)) continue;
         const m = ev.metadata;
         try {
-          await deleteObject(this.store, events, m.namespace ?? '', m.name!, { fieldValidation: 'Ignore', warnings: [], now: new Date(this.now()) }, {
+          await deleteObject(this.store, events, m.namespace ?? '', m.name!, systemContext(new Date(this.now())), {
             dryRun: false,
             preconditions: { uid: m.uid, resourceVersion: m.resourceVersion },
           });

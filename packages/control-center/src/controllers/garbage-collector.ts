@@ -26,11 +26,9 @@ import type { KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
-import { storageKey, storagePrefix } from '../registry/types.js';
+import { storageKey, storagePrefix, systemContext } from '../registry/types.js';
 import { deleteObject, FinalizerDeleteDependents, FinalizerOrphanDependents, updateObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
-
-const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
 
 /** An owner reference as the collector indexes it. */
 interface OwnerRef {
@@ -224,7 +222,7 @@ export class GarbageCollector {
       await this.unblockOwnerRefs(key);
     }
     try {
-      await deleteObject(this.store, info, m.namespace ?? '', m.name!, ctx(), { dryRun: false, preconditions: { uid: m.uid }, propagationPolicy: policy });
+      await deleteObject(this.store, info, m.namespace ?? '', m.name!, systemContext(), { dryRun: false, preconditions: { uid: m.uid }, propagationPolicy: policy });
       this.log.info({ controller: 'garbage-collector', key, result: 'deleted', propagationPolicy: policy }, 'deleted a dependent whose owners are gone');
     } catch (e) {
       if (!apierrors.isNotFound(e) && !apierrors.isConflict(e)) throw e;
@@ -308,7 +306,7 @@ export class GarbageCollector {
             if (!cur || cur.metadata.uid !== m.uid) throw apierrors.notFound({ group: info.group, resource: info.resource }, m.name!);
             return fn(cur);
           },
-          ctx(),
+          systemContext(),
           { dryRun: false, subresource: '' },
         );
         return;

@@ -12,13 +12,11 @@ import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
-import { storagePrefix } from '../registry/types.js';
+import { storagePrefix, systemContext } from '../registry/types.js';
 import { namespaces, FinalizerKubernetes } from '../registry/builtin/namespaces.js';
 import { customresourcedefinitions, FinalizerCRDCleanup, type CRDSpec } from '../registry/builtin/customresourcedefinitions.js';
 import { deleteObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
-
-const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
 
 export class DeletionController {
   private watches: StoreWatch[] = [];
@@ -82,7 +80,7 @@ export class DeletionController {
       for (const { object } of this.store.list(storagePrefix(info, name)).items) {
         remaining++;
         if (object.metadata.deletionTimestamp) continue;
-        await deleteObject(this.store, info, name, object.metadata.name!, ctx(), { dryRun: false }).catch((e) => {
+        await deleteObject(this.store, info, name, object.metadata.name!, systemContext(), { dryRun: false }).catch((e) => {
           if (!apierrors.isNotFound(e)) throw e;
         });
       }
@@ -105,7 +103,7 @@ export class DeletionController {
       for (const { object } of this.store.list(storagePrefix(info)).items) {
         remaining++;
         if (object.metadata.deletionTimestamp) continue;
-        await deleteObject(this.store, info, object.metadata.namespace ?? '', object.metadata.name!, ctx(), { dryRun: false }).catch((e) => {
+        await deleteObject(this.store, info, object.metadata.namespace ?? '', object.metadata.name!, systemContext(), { dryRun: false }).catch((e) => {
           if (!apierrors.isNotFound(e)) throw e;
         });
       }

@@ -30,6 +30,13 @@ export interface StrategyContext {
   admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined) => FieldError[];
 }
 
+/**
+ * The context of a write the server makes on its own (controllers, start-up): unknown fields
+ * ignored, warnings collected and dropped, no admission.
+ * @param now - the write's time (default: the current time)
+ */
+export const systemContext = (now: Date = new Date()): StrategyContext => ({ fieldValidation: 'Ignore', warnings: [], now });
+
 /** Resource-specific behaviour the generic create/update/patch/delete handlers call. */
 export interface Strategy {
   /** Clears or defaults fields on create (e.g. drops `status` when a status subresource exists). */
