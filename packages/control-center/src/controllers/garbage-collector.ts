@@ -93,21 +93,20 @@ export class GarbageCollector {
     }
     this.watch = this.store.watch('/', this.store.currentRevision(), (ev) => {
       const uid = ev.object.metadata.uid;
-      // Owners waiting in foreground for this object look again when it changes or goes.
-      for (const o of this.ownersOf.get(ev.key) ?? []) this.enqueueOwner(o.uid);
+      const before = this.ownersOf.get(ev.key);
       if (ev.type === 'DELETED') {
         this.unindex(ev.key, ev.object);
         for (const dep of (uid && this.dependents.get(uid)) || []) this.pending.add(`d:${dep}`);
       } else {
         this.index(ev.key, ev.object);
         if (gcFinalizerOf(ev.object)) this.pending.add(`o:${ev.key}`);
-        const owners = this.ownersOf.get(ev.key);
-        if (owners) {
-          for (const o of owners) this.enqueueOwner(o.uid);
-          // A dependent naming an owner that does not exist (or no longer does) is collected or loses that reference.
-          if (owners.some((o) => this.ownerState(ev.object, o) === 'dangling')) this.pending.add(`d:${ev.key}`);
-        }
       }
+      const after = this.ownersOf.get(ev.key);
+      // Owners waiting on this object (named before or after the change) look again when it changes or goes.
+      for (const o of before ?? []) this.enqueueOwner(o.uid);
+      for (const o of after ?? []) if (!before?.some((b) => b.uid === o.uid)) this.enqueueOwner(o.uid);
+      // A dependent naming an owner that does not exist (or no longer does) is collected or loses that reference.
+      if (after?.some((o) => this.ownerState(ev.object, o) === 'dangling')) this.pending.add(`d:${ev.key}`);
       if (this.pending.size) void this.drain();
     });
     // Dependents whose owners vanished while the server was down.
@@ -259,42 +258,36 @@ export class GarbageCollector {
 
   /** Removes the owner references with these uids from the object at key. */
   private async removeOwnerRefs(key: string, uids: ReadonlySet<string>): Promise<void> {
-    const stored = this.store.get(key);
-    const info = this.infoOf(key);
-    if (!stored || !info) return;
-    const m = stored.object.metadata;
-    if (!(m.ownerReferences ?? []).some((r) => uids.has(r.uid))) return;
-    await this.update(info, m, (cur) => {
+    if (!(this.store.get(key)?.object.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid))) return;
+    await this.update(key, (cur) => {
       const refs = (cur.metadata.ownerReferences ?? []).filter((r) => !uids.has(r.uid));
       if (refs.length) cur.metadata.ownerReferences = refs;
       else delete cur.metadata.ownerReferences;
-      return cur;
     });
   }
 
   /** Sets `blockOwnerDeletion: false` on every owner reference of the object at key. */
   private async unblockOwnerRefs(key: string): Promise<void> {
-    const stored = this.store.get(key);
-    const info = this.infoOf(key);
-    if (!stored || !info) return;
-    await this.update(info, stored.object.metadata, (cur) => {
+    await this.update(key, (cur) => {
       cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r));
-      return cur;
     });
   }
 
   private async removeFinalizer(key: string, uid: string, finalizer: string): Promise<void> {
-    const stored = this.store.get(key);
-    const info = this.infoOf(key);
-    if (!stored || !info || stored.object.metadata.uid !== uid) return;
-    await this.update(info, stored.object.metadata, (cur) => {
+    if (this.store.get(key)?.object.metadata.uid !== uid) return;
+    await this.update(key, (cur) => {
       cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-      return cur;
     });
   }
 
-  /** An update of the latest object (same uid), retried on conflicts; gone objects are fine. */
-  private async update(info: ResourceInfo, m: KubeObject['metadata'], fn: (cur: KubeObject) => KubeObject): Promise<void> {
+  /**
+   * Changes the object at key in place with `fn`, on its latest version and only while it keeps
+   * the uid it has now; retried on conflicts. An object that is gone (or replaced) is left alone.
+   */
+  private async update(key: string, fn: (cur: KubeObject) => void): Promise<void> {
+    const m = this.store.get(key)?.object.metadata;
+    const info = this.infoOf(key);
+    if (!m || !info) return;
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await updateObject(
@@ -304,7 +297,8 @@ export class GarbageCollector {
           m.name!,
           (cur) => {
             if (!cur || cur.metadata.uid !== m.uid) throw apierrors.notFound({ group: info.group, resource: info.resource }, m.name!);
-            return fn(cur);
+            fn(cur);
+            return cur;
           },
           systemContext(),
           { dryRun: false, subresource: '' },
