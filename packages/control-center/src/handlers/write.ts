@@ -209,10 +209,9 @@ export async function handleDelete(scope: RequestScope, contentType: string | un
     propagationPolicy: opts.propagationPolicy,
     orphanDependents: opts.orphanDependents,
   });
-  // kube-apiserver answers 200 (202 would mean "accepted, not done"; kubectl treats both alike):
-  // with the object while finalizers hold it, and for custom resources and namespaces
-  // (ReturnDeletedObject); with a Success Status naming what went for the other built-in kinds.
-  // handlers/delete.go: 202 when cascading deletion was asked for with orphanDependents: false and the object is not gone yet.
+  // As kube-apiserver's handlers/delete.go: 200, or 202 when orphanDependents: false asked for
+  // cascading deletion and the object is not gone yet. The body is the object while finalizers
+  // hold it and for custom resources and namespaces (ReturnDeletedObject), else a Success Status.
   const code = !res.deleted && opts.orphanDependents === false ? 202 : 200;
   return { code, body: res.deleted && !returnsDeletedObject(scope.info) ? deletedStatus(scope.info, res.object) : res.object };
 }
