@@ -38,6 +38,7 @@ import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-re
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces } from './controllers/namespace-gc/namespace-gc.js';
+import { OwnWrites } from './own-writes.js';
 
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
@@ -148,6 +149,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     downInformers[k].addEventHandler({ onAdd: both, onUpdate: (_o, n) => both(n), onDelete: (d) => downsync.add(toKey(deletedObject(d))) });
   }
   const knownNamespaces = new Set<string>();
+  const ownWrites = new OwnWrites();
   const deps: DownsyncDeps = {
     cluster,
     getUpstream: (k, key) => upInformers[k].lister.get(key),
@@ -181,6 +183,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
       }
       knownNamespaces.add(ns);
     },
+    ownWrites,
+    recentCreates: new Map(),
+    now: Date.now,
     log,
   };
   const upW = writer(upstream);
@@ -188,7 +193,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   const upsyncDeps: UpsyncDeps = {
     cluster,
     secretsCheckedAt: new Map(),
-    lastWrites: new Map(),
+    ownWrites,
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,
     updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),

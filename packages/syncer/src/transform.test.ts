@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@hcc/crds';
-import { desiredDownstream, inSync, AnnotationSyncedKeys } from './transform.js';
+import { createMergePatch, desiredDownstream, inSync, AnnotationSyncedKeys } from './transform.js';
 
 const up: KubeObject = {
   apiVersion: 'hypershift.openshift.io/v1beta1',
@@ -69,5 +69,28 @@ describe('desiredDownstream', () => {
     const drifted = { ...first, spec: { ...(first.spec as object), release: { image: 'edited-locally' } } };
     expect(inSync(desiredDownstream(up, drifted, 'mgmt-1', ['spec']), drifted, ['spec'])).toBe(false);
     expect((desiredDownstream(up, drifted, 'mgmt-1', ['spec']).spec as { release: { image: string } }).release.image).toBe('img:4.16');
+  });
+});
+
+describe('createMergePatch (RFC 7386)', () => {
+  it('sets changed members, nulls removed ones, recurses into objects and replaces arrays whole', () => {
+    expect(createMergePatch({ a: 1, b: { c: 1, d: 2 }, e: [1, 2], f: 'x' }, { a: 1, b: { c: 2 }, e: [1], g: true })).toEqual({ b: { c: 2, d: null }, e: [1], f: null, g: true });
+    expect(createMergePatch({ a: { b: 1 } }, { a: { b: 1 } })).toBeUndefined();
+    expect(createMergePatch({ a: 1 }, { a: null })).toEqual({ a: null });
+    expect(createMergePatch({ a: { b: 1 } }, { a: 'flat' })).toEqual({ a: 'flat' });
+    expect(createMergePatch({}, { a: { b: null, c: 1 } })).toEqual({ a: { b: null, c: 1 } });
+  });
+
+  it('round-trips: applying the patch to `from` gives `to`', () => {
+    const apply = (t: unknown, p: unknown): unknown => {
+      if (typeof p !== 'object' || p === null || Array.isArray(p)) return p;
+      const out: Record<string, unknown> = typeof t === 'object' && t !== null && !Array.isArray(t) ? { ...(t as Record<string, unknown>) } : {};
+      for (const [k, v] of Object.entries(p)) if (v === null) delete out[k];
+      else out[k] = apply(out[k], v);
+      return out;
+    };
+    const from = { spec: { release: { image: 'a' }, services: [{ service: 'APIServer' }], dns: { baseDomain: 'x', privateZoneID: 'z' } }, labels: { a: '1' } };
+    const to = { spec: { release: { image: 'b' }, services: [], dns: { baseDomain: 'x' }, pausedUntil: 'true' }, labels: { b: '2' } };
+    expect(apply(from, createMergePatch(from, to))).toEqual(to);
   });
 });

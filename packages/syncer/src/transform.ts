@@ -115,3 +115,50 @@ export function inSync(desired: KubeObject, down: KubeObject, payloadKeys: strin
   for (const k of payloadKeys) if (!isDeepStrictEqual(desired[k], down[k])) return false;
   return true;
 }
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The JSON merge patch (RFC 7386) that turns `from` into `to`: changed members are set, members
+ * `to` lacks become `null`, objects are compared member by member, arrays and scalars replace
+ * whole. A `null` inside `to` cannot be expressed (merge patch reads it as "remove") and removes
+ * the member. @returns undefined when they are equal
+ * @see https://www.rfc-editor.org/rfc/rfc7386
+ */
+export function createMergePatch(from: unknown, to: unknown): unknown {
+  if (!isPlainObject(from) || !isPlainObject(to)) return isDeepStrictEqual(from, to) ? undefined : to;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!(k in to) || to[k] === null) out[k] = null;
+  for (const k of Object.keys(to)) {
+    if (to[k] === null) continue;
+    const d = k in from ? createMergePatch(from[k], to[k]) : to[k];
+    if (d !== undefined) out[k] = d;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The merge patch that brings a downstream copy to `desired` in what hcc manages (labels,
+ * annotations and the payload keys), computed against the copy as last seen. It carries no
+ * resourceVersion: hcc is the only writer of these parts, so writes of the operator (status,
+ * finalizers, its own labels) in the meantime are kept instead of failing the sync with a 409.
+ * @returns undefined when the copy is already in sync
+ */
+export function downstreamPatch(desired: KubeObject, down: KubeObject, payloadKeys: string[]): Record<string, unknown> | undefined {
+  const patch: Record<string, unknown> = {};
+  const metadata: Record<string, unknown> = {};
+  for (const k of ['labels', 'annotations'] as const) {
+    const d = createMergePatch(down.metadata[k] ?? {}, desired.metadata[k] ?? {});
+    if (d !== undefined) metadata[k] = d;
+  }
+  if (Object.keys(metadata).length) patch.metadata = metadata;
+  for (const k of payloadKeys) {
+    if (desired[k] === undefined) {
+      if (down[k] !== undefined) patch[k] = null;
+      continue;
+    }
+    const d = down[k] === undefined ? desired[k] : createMergePatch(down[k], desired[k]);
+    if (d !== undefined) patch[k] = d;
+  }
+  return Object.keys(patch).length ? patch : undefined;
+}

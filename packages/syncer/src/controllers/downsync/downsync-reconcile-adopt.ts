@@ -1,8 +1,14 @@
 /**
  * Adopts spec fields the HyperShift operator fills in downstream when they are empty
  * (`clusterID`, `infraID`) back into the upstream object, so the control center shows them and
- * later syncs never wipe them. One upstream write, guarded by resourceVersion.
+ * later syncs never wipe them. One upstream merge patch of only those fields, without a
+ * resourceVersion: the syncer's upsync writes status to the same object at the same moment (the
+ * operator fills these fields and its first status together), and a resourceVersion guard lost
+ * that race with a 409. It is safe unguarded because both fields are immutable once set (the
+ * HostedCluster CRD's `oldSelf == "" || self == oldSelf` rules): if someone set one meanwhile,
+ * the control center answers 422 and the next pass sees their value.
  */
+import { isInvalid } from '@hcc/client';
 import { LabelSyncedBy, AnnotationUpstreamUID } from '@hcc/crds';
 import { operatorDefaultedSpecFields } from '../../transform.js';
 import type { DownsyncDeps, Step } from './types.js';
@@ -20,7 +26,13 @@ export const adoptOperatorFields = (deps: DownsyncDeps): Step => ({
     const adopt: Record<string, unknown> = {};
     for (const f of operatorDefaultedSpecFields) if (!upSpec[f] && downSpec[f]) adopt[f] = downSpec[f];
     if (Object.keys(adopt).length === 0) return 'continue';
-    await deps.upstream.patch(req.kind, req.namespace, req.name, { metadata: { resourceVersion: up.metadata.resourceVersion }, spec: adopt });
+    try {
+      deps.ownWrites.record(req.key, up, await deps.upstream.patch(req.kind, req.namespace, req.name, { spec: adopt }));
+    } catch (err) {
+      if (!isInvalid(err)) throw err;
+      deps.log.info({ key: req.key, fields: Object.keys(adopt), reason: (err as Error).message }, 'operator-generated fields not adopted: set upstream meanwhile');
+      return 'continue';
+    }
     return 'stop';
   },
 });

@@ -16,6 +16,7 @@ export const ensureSyncerFinalizer = (deps: DownsyncDeps): Step => ({
     req.upstream = await deps.upstream.patch(req.kind, req.namespace, req.name, {
       metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: [...(up.metadata.finalizers ?? []), FinalizerSyncer] },
     });
+    deps.ownWrites.record(req.key, up, req.upstream);
     return 'continue';
   },
 });

@@ -4,13 +4,15 @@ import { ApiError } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './downsync-reconcile.js';
 import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
+import { OwnWrites } from '../../own-writes.js';
 
 type Call = [string, ...unknown[]];
+let clock = 1_000_000;
 
 function fakeSide(calls: Call[], name: string, live: Map<string, KubeObject> = new Map(), current: (kind: SyncKind) => KubeObject | undefined = () => undefined): SideWriter {
   return {
     get: async (_k, ns, n) => live.get(`${ns}/${n}`),
-    create: async (kind, obj) => (calls.push([`${name}.create`, kind, obj]), obj),
+    create: async (kind, obj) => (calls.push([`${name}.create`, kind, obj]), { ...obj, metadata: { ...obj.metadata, resourceVersion: '1' } }),
     update: async (kind, obj) => (calls.push([`${name}.update`, kind, obj]), obj),
     patch: async (kind, ns, n, patch) => {
       calls.push([`${name}.patch`, kind, `${ns}/${n}`, patch]);
@@ -29,6 +31,9 @@ function deps(up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<Sy
     upstream: fakeSide(calls, 'up', new Map(), (k) => up[k]),
     downstream: fakeSide(calls, 'down'),
     ensureDownstreamNamespace: async (ns) => void calls.push(['ensureNamespace', ns]),
+    ownWrites: new OwnWrites(),
+    recentCreates: new Map(),
+    now: () => clock,
     log: pino({ enabled: false }),
   };
 }
@@ -100,6 +105,97 @@ describe('downsync of a HostedCluster', () => {
   it('adopts an operator-generated clusterID upstream before anything else is written', async () => {
     const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
     const { calls } = await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: down });
-    expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10' }, spec: { clusterID: 'gen' } }]]);
+    // No resourceVersion: the fields are immutable once set, and upsync writes status at the same moment.
+    expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { spec: { clusterID: 'gen' } }]]);
+  });
+
+  it('builds the next pass on what its own upstream write returned, not on the informer\'s older object', async () => {
+    const calls: Call[] = [];
+    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
+    const d = deps({ HostedCluster: up }, { HostedCluster: down }, calls);
+    d.upstream.patch = async (kind, ns, n, patch) => {
+      calls.push(['up.patch', kind, `${ns}/${n}`, patch]);
+      return { ...up, metadata: { ...up.metadata, resourceVersion: '11', generation: 2 }, spec: { ...(up.spec as object), clusterID: 'gen' } };
+    };
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['up.patch']);
+    // The informer still shows resourceVersion 10: no second adoption; the copy gets generation 2.
+    calls.length = 0;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(calls[0]![3]).toMatchObject({ metadata: { annotations: { 'controlcenter.hcc.dev/upstream-generation': '2' } } });
+  });
+
+  it('goes on to sync the copy when the control center rejects the adoption (someone set the field meanwhile)', async () => {
+    const calls: Call[] = [];
+    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: down }, calls);
+    d.upstream.patch = async () => {
+      throw new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'clusterID is immutable' });
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).resolves.toBeUndefined();
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    const patch = calls[0]![3] as { spec?: unknown; metadata: { annotations: Record<string, string> } };
+    expect(patch.spec).toBeUndefined(); // the operator's clusterID stays
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/upstream-generation']).toBe('1');
+  });
+
+  it('brings a drifted copy back with a merge patch of only what hcc manages, without a resourceVersion', async () => {
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], labels: { team: 'a' } });
+    const synced = { ...downCopy(), metadata: { ...downCopy().metadata, resourceVersion: '7', finalizers: ['hypershift.openshift.io/finalizer'] }, status: { conditions: [] } };
+    const first = await run({ HostedCluster: up }, { HostedCluster: synced });
+    const inSyncCopy = { ...synced, metadata: { ...synced.metadata, labels: { ...(first.calls[0]![3] as { metadata: { labels: Record<string, string> } }).metadata.labels, 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } };
+    // Apply what the first pass wrote, then drift the spec and a synced label locally.
+    const patch = first.calls[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } };
+    const applied = { ...inSyncCopy, metadata: { ...inSyncCopy.metadata, labels: { ...synced.metadata.labels, ...patch.metadata.labels }, annotations: { ...synced.metadata.annotations, ...patch.metadata.annotations } } };
+    expect((await run({ HostedCluster: up }, { HostedCluster: applied })).calls).toEqual([]);
+    const drifted = { ...applied, metadata: { ...applied.metadata, labels: { ...applied.metadata.labels, team: 'b', local: 'x' } }, spec: { release: { image: 'b' }, paused: 'true' } };
+    const { calls } = await run({ HostedCluster: up }, { HostedCluster: drifted });
+    expect(calls).toEqual([['down.patch', 'HostedCluster', 'clusters/ex', { metadata: { labels: { team: 'a' } }, spec: { release: { image: 'a' }, paused: null } }]]);
+  });
+
+  it('does not create a copy again while its informer has not shown the one it just created', async () => {
+    const calls: Call[] = [];
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
+    const down: Partial<Record<SyncKind, KubeObject>> = {};
+    const d = deps({ HostedCluster: up }, down, calls);
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
+    calls.length = 0;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls).toEqual([]);
+    // An upstream change before the informer catches up is patched onto the created copy.
+    const changed = { ...up, metadata: { ...up.metadata, generation: 2 }, spec: { release: { image: 'b' } } };
+    const d2 = { ...d, getUpstream: () => changed };
+    await reconcileDownsync(d2, downsyncSteps(d2), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(calls[0]![3]).toMatchObject({ spec: { release: { image: 'b' } } });
+    // Once the informer shows the copy, the memory of the create is dropped; after the TTL a
+    // missing copy is created again (it was deleted before the informer saw it).
+    calls.length = 0;
+    clock += 31_000;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
+    down.HostedCluster = { ...downCopy(), metadata: { ...downCopy().metadata, annotations: { ...(calls[1]![2] as KubeObject).metadata.annotations } }, spec: up.spec };
+    calls.length = 0;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(d.recentCreates.size).toBe(0);
+  });
+
+  it('creates the copy again when it vanished before the informer showed it (404 on the patch)', async () => {
+    const calls: Call[] = [];
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
+    const d = deps({ HostedCluster: up }, {}, calls);
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    d.downstream.patch = async () => {
+      throw new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+    };
+    const d2 = { ...d, getUpstream: () => ({ ...up, spec: { release: { image: 'c' } } }) };
+    await expect(reconcileDownsync(d2, downsyncSteps(d2), 'HostedCluster/clusters/ex')).resolves.toEqual({ requeueAfterMs: 500 });
+    expect(d.recentCreates.size).toBe(0);
+    calls.length = 0;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
   });
 });

@@ -27,7 +27,7 @@ export function parseSyncKey(key: string): { kind: SyncKind; namespace: string; 
 /** Reconciles one key. */
 export async function reconcileDownsync(deps: DownsyncDeps, steps: Step[], key: string): Promise<ReconcileResult> {
   const { kind, namespace, name, objKey } = parseSyncKey(key);
-  const req = { kind, key, namespace, name, upstream: deps.getUpstream(kind, objKey), downstream: deps.getDownstream(kind, objKey) };
+  const req = { kind, key, namespace, name, upstream: deps.ownWrites.freshest(key, deps.getUpstream(kind, objKey)), downstream: deps.getDownstream(kind, objKey) };
   for (const step of steps) {
     const r = await step.run(req);
     if (r === 'continue') continue;

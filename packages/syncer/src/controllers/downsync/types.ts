@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '@hcc/crds';
 import type { Logger } from 'pino';
+import type { OwnWrites } from '../../own-writes.js';
 
 /** The kinds the syncer replicates downstream. */
 export type SyncKind = 'HostedCluster' | 'NodePool' | 'Secret' | 'ConfigMap';
@@ -40,6 +41,8 @@ export interface DownsyncDeps {
   getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
   upstream: SideWriter;
   downstream: SideWriter;
+  /** The syncer's own upstream writes not yet shown by the informer (shared with upsync); passes start from the freshest object. */
+  ownWrites: OwnWrites;
   /**
    * Deletes the upstream NodePools of a HostedCluster being deleted (`spec.clusterName`), as the
    * HyperShift operator deletes them with their HostedCluster.
@@ -47,6 +50,13 @@ export interface DownsyncDeps {
   deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
+  /**
+   * Copies this syncer created downstream, by key, with when (ms since the epoch), until the
+   * downstream informer shows them; owned by the caller, starts empty.
+   */
+  recentCreates: Map<string, { object: KubeObject; atMs: number }>;
+  /** The clock, in ms since the epoch. */
+  now(): number;
   log: Logger;
 }
 

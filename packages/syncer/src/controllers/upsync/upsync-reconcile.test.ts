@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { ApiError } from '@hcc/client';
 import { reconcileUpsync, type UpsyncDeps } from './upsync-reconcile.js';
+import { OwnWrites } from '../../own-writes.js';
 
 const key = 'HostedCluster/clusters/ex';
 
@@ -50,7 +51,7 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       upSecrets.set(obj.metadata.name!, obj);
     },
     secretsCheckedAt: new Map(),
-    lastWrites: new Map(),
+    ownWrites: new OwnWrites(),
     secretRecheckMs: 60_000,
     now: () => now,
   };
@@ -130,7 +131,7 @@ describe('reconcileUpsync: status writes while the informer lags', () => {
     expect(f.up.metadata.resourceVersion).toBe('8');
     await reconcileUpsync(f.deps, key); // nothing changed: no write, and the remembered write is dropped
     expect(f.calls.statusWrites).toBe(3);
-    expect(f.deps.lastWrites.has(key)).toBe(false);
+    expect(f.deps.ownWrites.has(key)).toBe(false);
   });
 
   it('uses the cached object when someone else wrote since', async () => {
@@ -153,7 +154,7 @@ describe('reconcileUpsync: status writes while the informer lags', () => {
       throw new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'hostedclusters.hypershift.openshift.io "ex" not found' });
     };
     await expect(reconcileUpsync(f.deps, key)).resolves.toBeUndefined();
-    expect(f.deps.lastWrites.has(key)).toBe(false);
+    expect(f.deps.ownWrites.has(key)).toBe(false);
     f.deps.updateUpstreamStatus = async () => {
       throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'boom' });
     };

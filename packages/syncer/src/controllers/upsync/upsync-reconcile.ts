@@ -12,9 +12,8 @@
  *
  * A status write returns the new upstream object before the informer shows it; the next change
  * of the copy often comes sooner, and writing it over the informer's older object would only earn
- * a 409. So the reconciler remembers what its own writes replaced: while the informer still
- * shows one of those versions, it builds on the object its last write returned instead
- * (resourceVersions are only compared for equality, as the API conventions require).
+ * a 409. So passes build on the freshest object the syncer's own writes returned (own-writes.ts,
+ * shared with downsync, which writes the same objects).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
@@ -22,6 +21,7 @@ import { isNotFound, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
+import type { OwnWrites } from '../../own-writes.js';
 
 /** Label on Secrets copied up from a management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
@@ -40,20 +40,12 @@ export interface UpsyncDeps {
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
   /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
   secretsCheckedAt: Map<string, number>;
-  /** Per key: the object the last status write returned, and the resourceVersions it superseded; owned by the caller, starts empty. */
-  lastWrites: Map<string, LastWrite>;
+  /** The syncer's own upstream writes not yet shown by the informer (shared with downsync). */
+  ownWrites: OwnWrites;
   /** How often the Secrets of an unchanged status are re-checked, in milliseconds (default 300,000). */
   secretRecheckMs?: number;
   /** The clock, in ms since the epoch (default Date.now). */
   now?: () => number;
-}
-
-/** What a key's own status writes left behind (see the module doc). */
-export interface LastWrite {
-  /** The upstream object the last write returned. */
-  written: KubeObject;
-  /** resourceVersions of upstream objects this key's writes replaced since the informer last caught up. */
-  superseded: Set<string>;
 }
 
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
@@ -92,14 +84,11 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
   const down = deps.getDownstream(kind, objKey);
   if (!cached || !down || down.metadata.labels?.[LabelSyncedBy] !== deps.cluster || down.metadata.annotations?.[AnnotationUpstreamUID] !== cached.metadata.uid) {
     deps.secretsCheckedAt.delete(key);
-    deps.lastWrites.delete(key);
+    if (!cached) deps.ownWrites.forget(key);
     return;
   }
-  // The informer may not show this key's last status write yet: build on what that write returned.
-  const last = deps.lastWrites.get(key);
-  let up = cached;
-  if (last && last.superseded.has(cached.metadata.resourceVersion ?? '') && last.written.metadata.uid === cached.metadata.uid) up = last.written;
-  else if (last) deps.lastWrites.delete(key);
+  // The informer may not show this key's last own write yet: build on what that write returned.
+  const up = deps.ownWrites.freshest(key, cached)!;
   const status = upstreamStatus(down, up);
   let result: ReconcileResult = undefined;
   if (kind === 'HostedCluster') {
@@ -126,12 +115,10 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
     } catch (err) {
       // Deleted upstream since the informer saw it: nothing left to report to; its DELETED event cleans up.
       if (!isNotFound(err)) throw err;
-      deps.lastWrites.delete(key);
+      deps.ownWrites.forget(key);
       return undefined;
     }
-    const superseded = up === cached ? new Set<string>() : last!.superseded;
-    superseded.add(up.metadata.resourceVersion ?? '');
-    deps.lastWrites.set(key, { written, superseded });
+    deps.ownWrites.record(key, up, written);
   }
   return result;
 }
