@@ -27,16 +27,17 @@ import { startControlCenterProcess, stopProcess, type ControlCenterProcess } fro
 // ---------------------------------------------------------------------------------------------
 // What the syncer needs in its management cluster (packages/syncer/src/syncer.ts and
 // controllers/): informers list+watch HostedClusters and NodePools (all of them: each counts
-// against the budget) and the Secrets/ConfigMaps it labelled; downsync gets, creates, updates
-// and deletes copies (no patch downstream); upsync reads status from the objects (no status
-// subresource calls) and gets the operator's kubeconfig/kubeadmin Secrets; heartbeat lists
-// namespaces (limit 1) and gets hypershift/supported-versions; ensureDownstreamNamespace creates.
+// against the budget) and the Secrets/ConfigMaps it labelled; downsync gets, creates, patches
+// (JSON merge patch of what hcc manages; no update) and deletes copies; upsync reads status from
+// the objects (no status subresource calls) and gets the operator's kubeconfig/kubeadmin Secrets;
+// heartbeat lists namespaces (limit 1) and gets hypershift/supported-versions;
+// ensureDownstreamNamespace creates, and the namespace clean-up deletes, namespaces.
 // The CRD puller (--pull-crds) gets the two HyperShift CRDs by name.
 // ---------------------------------------------------------------------------------------------
 const SyncerRules = [
-  { apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters', 'nodepools'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
-  { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'create'] },
+  { apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters', 'nodepools'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'create', 'delete'] },
 ];
 const PullCRDsRule = {
   apiGroups: ['apiextensions.k8s.io'],

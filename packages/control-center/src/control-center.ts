@@ -28,7 +28,14 @@ import { customresourcedefinitions } from './registry/builtin/customresourcedefi
 import { storageKey, systemContext } from './registry/types.js';
 import * as apierrors from './apierrors/status.js';
 import type { UserInfo } from './pipeline/authenticate.js';
+import type { Authorizer } from './pipeline/authorize.js';
 import type { WatchOptions } from './handlers/watch.js';
+
+/** Lets the scheduler's group do everything, and asks `a` about everyone else. */
+const withSchedulers =
+  (a: Authorizer): Authorizer =>
+  (user, ri) =>
+    user.groups.includes(SchedulersGroup) ? { allowed: true } : a(user, ri);
 
 /** Options of {@link startControlCenter}. */
 export interface ControlCenterOptions {
@@ -54,6 +61,12 @@ export interface ControlCenterOptions {
   schedulerKubeconfigPath?: string;
   /** Static token file with more users (`token,user,uid,"group1,group2"`). */
   tokenFile?: string;
+  /**
+   * Decides what each user may do (e.g. `rbacAuthorizer`); the admin (`system:masters`) and the
+   * scheduler (group `hcc:schedulers`) keep every right. Default: every authenticated user may do
+   * everything.
+   */
+  authorizer?: Authorizer;
   /** CRDs to install (created, or updated when they differ) before serving. */
   crds?: readonly object[];
   /** Namespaces to create at start besides default, kube-system and kube-public. */
@@ -167,6 +180,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     logger,
     metrics,
     authentication: { tokens, allowAnonymous: opts.allowAnonymous ?? false },
+    // The scheduler's own identity keeps its rights, as kube-apiserver's bootstrap policy keeps its components'.
+    ...(opts.authorizer ? { authorizer: withSchedulers(opts.authorizer) } : {}),
     watch: opts.watch,
     ready: () => ready,
   });

@@ -8,3 +8,5 @@ export * as apierrors from './apierrors/status.js';
 export * as field from './apierrors/field.js';
 export { encodeProtobuf, decodeProtobuf } from './pipeline/protobuf.js';
 export { versionInfo, HccVersion } from './discovery/discovery.js';
+export { rbacAuthorizer, ruleAllows, loadRBACPolicy, type PolicyRule, type RuleBinding } from './pipeline/rbac.js';
+export type { Authorizer } from './pipeline/authorize.js';

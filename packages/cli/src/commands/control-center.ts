@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { createLogger } from '../logging.js';
+import { authorizerFromFile } from '../authorization.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
 
 /** `--watch-history`: a positive integer. */
@@ -53,6 +54,7 @@ export function controlCenterCommand(): Command {
     .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
     .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
     .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line')
+    .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
@@ -72,6 +74,7 @@ export function controlCenterCommand(): Command {
         allowAnonymous: !!o.anonymous,
         schedulerKubeconfigPath: path.resolve(o.schedulerKubeconfig),
         tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
+        authorizer: authorizerFromFile(o.authorizationPolicy),
         tls: o.tls,
         tlsSANs: o.tlsSan ? String(o.tlsSan).split(',').map((x: string) => x.trim()).filter(Boolean) : [],
         crds: o.installCrds ? allCRDs : [],

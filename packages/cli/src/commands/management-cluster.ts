@@ -12,6 +12,7 @@ import { hyperShiftCRDs } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
 import { createLogger } from '../logging.js';
+import { authorizerFromFile } from '../authorization.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
 
 /** Parses a non-negative integer option (milliseconds, a port). */
@@ -40,6 +41,8 @@ interface ManagementClusterOptions {
   deleteDelay: number;
   supportedVersions: string[];
   logLevel: string;
+  tokenFile?: string;
+  authorizationPolicy?: string;
 }
 
 export function managementClusterCommand(): Command {
@@ -57,6 +60,8 @@ export function managementClusterCommand(): Command {
         .argParser(versionList)
         .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
     )
+    .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line')
+    .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o: ManagementClusterOptions) => {
       const name = o.name;
@@ -70,6 +75,8 @@ export function managementClusterCommand(): Command {
         kubeconfigPath: kubeconfig,
         contextName: name,
         crds: hyperShiftCRDs,
+        tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
+        authorizer: authorizerFromFile(o.authorizationPolicy),
         logger: log,
       });
       const client = new RestClient(loadKubeconfig(kubeconfig, name), { userAgent: `hcc-hypershift-sim/${name}`, logger: log });

@@ -1,0 +1,120 @@
+/**
+ * The syncer with exactly the rights the shipped manifests grant it: an embedded management
+ * cluster (`hcc management-cluster`) enforces deploy/syncer/rbac.yaml (`--authorization-policy`)
+ * for the syncer's service-account identity (`--token-file`), and a real `hcc syncer` runs as that
+ * identity through a whole lifecycle — placement, copy, spec change, local drift, status back up,
+ * deletion and the namespace clean-up. Every call it makes must be allowed: a verb missing from
+ * the ClusterRole shows up as a 403 in the management cluster's metrics and as work never done.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { hccBin, kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
+import { startControlCenterProcess, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
+
+const SyncerUser = 'system:serviceaccount:hcc-system:hcc-syncer';
+
+/** Starts an hcc process and waits for a line matching `ready`. */
+async function startHcc(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; output: () => string }> {
+  let out = '';
+  const proc = spawn(process.execPath, [hccBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d) => (out += d.toString()));
+  proc.stderr!.on('data', (d) => (out += d.toString()));
+  await waitFor(`hcc ${args[0]} ready`, () => {
+    if (proc.exitCode !== null) throw new Error(`hcc ${args[0]} exited: ${out}`);
+    return ready.test(out);
+  }, 60_000);
+  return { proc, output: () => out };
+}
+
+describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
+  const t = tempDir('hcc-rbac-');
+  let cc: ControlCenterProcess;
+  let scheduler: SchedulerProcess;
+  let mgmt: { proc: ChildProcess; output: () => string };
+  let syncer: { proc: ChildProcess; output: () => string };
+  const mgmtAdmin = path.join(t.dir, 'mgmt-admin.kubeconfig');
+  const mgmtSyncer = path.join(t.dir, 'mgmt-syncer.kubeconfig');
+  const ns = 'rbac';
+  const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+  const mk = (args: string[], input?: string) => kubectl('1.35', mgmtAdmin, args, { input });
+  const forbidden = async () => {
+    const r = await mk(['get', '--raw', '/metrics']);
+    return r.stdout.split('\n').filter((l) => l.startsWith('apiserver_request_total') && l.includes('code="403"') && !l.endsWith(' 0'));
+  };
+
+  beforeAll(async () => {
+    const token = 'syncer-token-0123456789';
+    const tokenFile = path.join(t.dir, 'tokens.csv');
+    writeFileSync(tokenFile, `${token},${SyncerUser},uid-syncer,"system:serviceaccounts"\n`);
+    // The control center enforces a policy too (one that grants nothing): the admin and the
+    // scheduler keep their rights, so placement still works.
+    const ccPolicy = path.join(t.dir, 'cc-policy.yaml');
+    writeFileSync(ccPolicy, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: nothing}\nrules: []\n');
+    cc = await startControlCenterProcess({ extraArgs: ['--authorization-policy', ccPolicy] });
+    mgmt = await startHcc(
+      ['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtAdmin, '--available-delay', '300', '--delete-delay', '200',
+        '--token-file', tokenFile, '--authorization-policy', path.join(repoRoot, 'deploy', 'syncer', 'rbac.yaml')],
+      /"msg":"management cluster ready"/,
+    );
+    // The syncer's kubeconfig: the admin one with the service account's token.
+    const kc = parse(readFileSync(mgmtAdmin, 'utf8'));
+    kc.users[0].user = { token };
+    writeFileSync(mgmtSyncer, stringify(kc));
+    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig });
+    syncer = await startHcc(['syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtSyncer, '--capacity', '5', '--heartbeat-interval', '1'], /"msg":"syncer ready"/);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of [syncer?.proc, mgmt?.proc]) if (p) await stopProcess(p);
+    await scheduler?.stop();
+    await cc?.stop();
+    t.cleanup();
+  });
+
+  it('enforces the policy: the syncer identity may not do what the ClusterRole does not grant', async () => {
+    const r = await kubectl('1.35', mgmtSyncer, ['get', 'namespace', 'default']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`User "${SyncerUser}" cannot get resource "namespaces"`);
+    expect((await kubectl('1.35', mgmtSyncer, ['get', 'hostedclusters', '-A'])).code).toBe(0);
+  });
+
+  it('runs a HostedCluster through its whole lifecycle without a single forbidden call', async () => {
+    const before = await forbidden(); // the previous test's own probe
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: np-config, namespace: ${ns}}\ndata: {config: a}\n`;
+    const apply = await k(['apply', '-f', '-'], [pullSecret('ex', ns), cm, noneHostedCluster('ex', ns), nodePool('ex-np', 'ex', ns, '4.16.12', '  config: [{name: np-config}]\n')].join('---\n'));
+    expect(apply.code, apply.stderr).toBe(0);
+
+    // Copies arrive, status comes back.
+    await waitFor('HostedCluster, NodePool, Secret and ConfigMap downstream', async () => {
+      const r = await mk(['get', 'hc/ex', 'np/ex-np', 'secret/ex-pull-secret', 'configmap/np-config', '-n', ns, '-o', 'name']);
+      return r.code === 0 && r.stdout.trim().split('\n').length === 4;
+    }, 30_000);
+    const w = await k(['wait', '--for=condition=Available', 'hc/ex', '-n', ns, '--timeout=30s']);
+    expect(w.code, w.stderr).toBe(0);
+    await waitFor('clusterID adopted upstream', async () => JSON.parse((await k(['get', 'hc/ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID, 20_000);
+
+    // A spec change upstream and a local drift downstream both end up as the upstream spec.
+    expect((await k(['patch', 'np/ex-np', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":3}}'])).code).toBe(0);
+    await waitFor('the new replicas downstream', async () => JSON.parse((await mk(['get', 'np/ex-np', '-n', ns, '-o', 'json'])).stdout).spec.replicas === 3, 20_000);
+    const drift = await mk(['patch', 'hc/ex', '-n', ns, '--type=merge', '-p', '{"spec":{"channel":"drifted","release":{"image":"quay.io/example/drifted:1"}}}']);
+    expect(drift.code, drift.stderr).toBe(0);
+    await waitFor('the drift corrected (a field upstream lacks removed, a changed one set back)', async () => {
+      const spec = JSON.parse((await mk(['get', 'hc/ex', '-n', ns, '-o', 'json'])).stdout).spec;
+      return spec.channel === undefined && spec.release.image.includes('ocp-release:4.16.12');
+    }, 20_000);
+
+    // Deletion: the copies go, then the namespace hcc created downstream.
+    expect((await k(['delete', 'hc/ex', '-n', ns, '--wait=true', '--timeout=60s'])).code).toBe(0);
+    await waitFor('the copies gone', async () => (await mk(['get', 'hc,np', '-n', ns, '-o', 'name'])).stdout.trim() === '', 30_000);
+    expect((await k(['delete', 'secret/ex-pull-secret', 'configmap/np-config', '-n', ns])).code).toBe(0);
+    await waitFor('the namespace cleaned up downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
+
+    expect(await forbidden()).toEqual(before);
+    expect(syncer.output()).not.toMatch(/"level":50/);
+  }, 180_000);
+});
