@@ -197,6 +197,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,
     updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
+    patchUpstream: (k, ns, name, patch) => upW.patch(k, ns, name, patch),
+    log,
     getDownstreamSecret: (ns, name) => downW.get('Secret', ns, name),
     getUpstreamSecret: (ns, name) => upW.get('Secret', ns, name),
     createUpstreamSecret: async (obj) => {

@@ -102,43 +102,24 @@ describe('downsync of a HostedCluster', () => {
     expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['other'] } }]]);
   });
 
-  it('adopts an operator-generated clusterID upstream before anything else is written', async () => {
-    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
-    const { calls } = await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: down });
-    // No resourceVersion: the fields are immutable once set, and upsync writes status at the same moment.
-    expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { spec: { clusterID: 'gen' } }]]);
-  });
-
   it('builds the next pass on what its own upstream write returned, not on the informer\'s older object', async () => {
     const calls: Call[] = [];
-    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
-    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
-    const d = deps({ HostedCluster: up }, { HostedCluster: down }, calls);
+    const up = hc();
+    const d = deps({ HostedCluster: up }, {}, calls);
     d.upstream.patch = async (kind, ns, n, patch) => {
       calls.push(['up.patch', kind, `${ns}/${n}`, patch]);
-      return { ...up, metadata: { ...up.metadata, resourceVersion: '11', generation: 2 }, spec: { ...(up.spec as object), clusterID: 'gen' } };
+      return { ...up, metadata: { ...up.metadata, resourceVersion: '11', finalizers: ['controlcenter.hcc.dev/syncer'] } };
     };
-    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
-    expect(calls.map((c) => c[0])).toEqual(['up.patch']);
-    // The informer still shows resourceVersion 10: no second adoption; the copy gets generation 2.
+    d.downstream.create = async () => {
+      throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'boom' });
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toThrow('boom');
+    expect(calls.map((c) => c[0])).toEqual(['up.patch', 'ensureNamespace']);
+    // The informer still shows resourceVersion 10 without the finalizer: it is not added again.
     calls.length = 0;
+    d.downstream.create = async (kind, obj) => (calls.push(['down.create', kind, obj]), obj);
     await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
-    expect(calls[0]![3]).toMatchObject({ metadata: { annotations: { 'controlcenter.hcc.dev/upstream-generation': '2' } } });
-  });
-
-  it('goes on to sync the copy when the control center rejects the adoption (someone set the field meanwhile)', async () => {
-    const calls: Call[] = [];
-    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'gen' } };
-    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: down }, calls);
-    d.upstream.patch = async () => {
-      throw new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'clusterID is immutable' });
-    };
-    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).resolves.toBeUndefined();
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
-    const patch = calls[0]![3] as { spec?: unknown; metadata: { annotations: Record<string, string> } };
-    expect(patch.spec).toBeUndefined(); // the operator's clusterID stays
-    expect(patch.metadata.annotations['controlcenter.hcc.dev/upstream-generation']).toBe('1');
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
   });
 
   it('brings a drifted copy back with a merge patch of only what hcc manages, without a resourceVersion', async () => {

@@ -6,7 +6,6 @@
 import type { ReconcileResult } from '@hcc/client';
 import { deleteDownstream } from './downsync-reconcile-delete.js';
 import { ensureSyncerFinalizer } from './downsync-reconcile-finalizer.js';
-import { adoptOperatorFields } from './downsync-reconcile-adopt.js';
 import { applyDownstream } from './downsync-reconcile-apply.js';
 import type { DownsyncDeps, Step, SyncKind } from './types.js';
 
@@ -14,7 +13,6 @@ import type { DownsyncDeps, Step, SyncKind } from './types.js';
 export const downsyncSteps = (deps: DownsyncDeps): Step[] => [
   deleteDownstream(deps), // upstream gone or terminating: remove the copy, then our finalizer
   ensureSyncerFinalizer(deps), // adds the upstream finalizer and goes on with the object the write returned
-  adoptOperatorFields(deps), // clusterID/infraID the operator generated go up before anything can wipe them
   applyDownstream(deps), // create or update the copy
 ];
 

@@ -3,6 +3,7 @@ import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds
 import { ApiError } from '@hcc/client';
 import { reconcileUpsync, type UpsyncDeps } from './upsync-reconcile.js';
 import { OwnWrites } from '../../own-writes.js';
+import pino from 'pino';
 
 const key = 'HostedCluster/clusters/ex';
 
@@ -26,6 +27,7 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
   let server: KubeObject = { ...up, metadata: { ...up.metadata } };
   let informerFollows = true;
   const calls = { downGets: 0, upWrites: 0, statusWrites: 0 };
+  const patches: { rv: string | undefined; patch: unknown }[] = [];
   const deps: UpsyncDeps = {
     cluster: 'mgmt-1',
     getUpstream: () => up,
@@ -50,6 +52,15 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       calls.upWrites++;
       upSecrets.set(obj.metadata.name!, obj);
     },
+    patchUpstream: async (_k, _ns, _n, patch) => {
+      // An unguarded merge patch of spec on whatever the server holds.
+      patches.push({ rv: server.metadata.resourceVersion, patch });
+      const spec = { ...(server.spec as object), ...(patch as { spec: object }).spec };
+      server = { ...server, metadata: { ...server.metadata, resourceVersion: String(Number(server.metadata.resourceVersion) + 1) }, spec };
+      if (informerFollows) Object.assign(up, server);
+      return server;
+    },
+    log: pino({ enabled: false }),
     secretsCheckedAt: new Map(),
     ownWrites: new OwnWrites(),
     secretRecheckMs: 60_000,
@@ -69,6 +80,7 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       informerFollows = true;
     },
     server: () => server,
+    patches,
   };
 }
 
@@ -156,6 +168,38 @@ describe('reconcileUpsync: status writes while the informer lags', () => {
     await expect(reconcileUpsync(f.deps, key)).resolves.toBeUndefined();
     expect(f.deps.ownWrites.has(key)).toBe(false);
     f.deps.updateUpstreamStatus = async () => {
+      throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'boom' });
+    };
+    await expect(reconcileUpsync(f.deps, key)).rejects.toThrow('boom');
+  });
+});
+
+describe('reconcileUpsync: spec fields the operator generated', () => {
+  it('adopts clusterID and infraID after the status write, in the same pass, without racing it', async () => {
+    const f = fixture();
+    f.lagInformer();
+    f.down.spec = { clusterID: '6d1c6d7e-6b8e-4f4e-9d8e-0a1b2c3d4e5f', infraID: 'ex-abc12' };
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.statusWrites).toBe(1);
+    // The patch came after the status write (on resourceVersion 6) and carries only the two fields.
+    expect(f.patches).toEqual([{ rv: '6', patch: { spec: { clusterID: '6d1c6d7e-6b8e-4f4e-9d8e-0a1b2c3d4e5f', infraID: 'ex-abc12' } } }]);
+    expect(f.server().metadata.resourceVersion).toBe('7');
+    // The informer still shows 5: the next pass builds on 7, writes its status without a 409 and adopts nothing again.
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.statusWrites).toBe(2);
+    expect(f.server().metadata.resourceVersion).toBe('8');
+    expect(f.patches).toHaveLength(1);
+  });
+
+  it('leaves a value someone set upstream meanwhile (422 from the immutability rule) and finishes the pass', async () => {
+    const f = fixture();
+    f.down.spec = { clusterID: '6d1c6d7e-6b8e-4f4e-9d8e-0a1b2c3d4e5f' };
+    f.deps.patchUpstream = async () => {
+      throw new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'spec.clusterID: Invalid value: "string": clusterID is immutable' });
+    };
+    await expect(reconcileUpsync(f.deps, key)).resolves.toEqual({ requeueAfterMs: 60_000 });
+    f.deps.patchUpstream = async () => {
       throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'boom' });
     };
     await expect(reconcileUpsync(f.deps, key)).rejects.toThrow('boom');

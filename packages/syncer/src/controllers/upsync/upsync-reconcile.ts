@@ -1,6 +1,7 @@
 /**
  * Upsync: copies the status of each replicated HostedCluster and NodePool back to its upstream
- * object through the status subresource, and copies up the Secrets that status points users to
+ * object through the status subresource, adopts the spec fields the operator generated
+ * (`clusterID`, `infraID`; upsync-adopt.ts), and copies up the Secrets that status points users to
  * (`status.kubeconfig`, `status.kubeadminPassword`), so a user can reach the hosted cluster from
  * the control center. Keys are `<Kind>/<namespace>/<name>`.
  *
@@ -22,6 +23,8 @@ import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
 import type { OwnWrites } from '../../own-writes.js';
+import type { Logger } from 'pino';
+import { adoptOperatorFields } from './upsync-adopt.js';
 
 /** Label on Secrets copied up from a management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
@@ -32,6 +35,9 @@ export interface UpsyncDeps {
   getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
   /** PUT the status subresource upstream (resourceVersion-guarded); returns the object written. */
   updateUpstreamStatus(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
+  /** JSON merge patch of an upstream main resource (adopting operator-generated spec fields); returns the object written. */
+  patchUpstream(kind: SyncKind, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  log: Logger;
   /** Reads a Secret in the management cluster. */
   getDownstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Reads a Secret in the control center. */
@@ -88,7 +94,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
     return;
   }
   // The informer may not show this key's last own write yet: build on what that write returned.
-  const up = deps.ownWrites.freshest(key, cached)!;
+  let up = deps.ownWrites.freshest(key, cached)!;
   const status = upstreamStatus(down, up);
   let result: ReconcileResult = undefined;
   if (kind === 'HostedCluster') {
@@ -119,6 +125,11 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       return undefined;
     }
     deps.ownWrites.record(key, up, written);
+    up = written;
+  }
+  if (kind === 'HostedCluster') {
+    const adopted = await adoptOperatorFields(up, down, (p) => deps.patchUpstream(kind, namespace, up.metadata.name!, p), deps.log);
+    if (adopted) deps.ownWrites.record(key, up, adopted);
   }
   return result;
 }
