@@ -82,6 +82,23 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect((await kubectl('1.35', mgmtSyncer, ['get', 'hostedclusters', '-A'])).code).toBe(0);
   });
 
+  it('answers kubectl auth can-i and auth whoami for the syncer identity (kubectl 1.35 and 1.20)', async () => {
+    for (const v of ['1.35', '1.20'] as const) {
+      const can = (args: string[]) => kubectl(v, mgmtSyncer, ['auth', 'can-i', ...args]);
+      const yes = await can(['patch', 'hostedclusters.hypershift.openshift.io', '-n', 'any']);
+      expect([yes.code, yes.stdout.trim()], `${v} ${yes.stderr}`).toEqual([0, 'yes']);
+      const no = await can(['update', 'hostedclusters.hypershift.openshift.io', '-n', 'any']);
+      expect([no.code, no.stdout.trim()], `${v} ${no.stderr}`).toEqual([1, 'no']);
+      expect((await can(['delete', 'namespaces'])).stdout.trim()).toBe('yes');
+      expect((await can(['get', 'namespaces'])).stdout.trim()).toBe('no');
+      // The admin may do everything.
+      expect((await kubectl(v, mgmtAdmin, ['auth', 'can-i', 'update', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).stdout.trim()).toBe('yes');
+    }
+    const who = await kubectl('1.35', mgmtSyncer, ['auth', 'whoami', '-o', 'json']);
+    expect(who.code, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: SyncerUser, groups: ['system:serviceaccounts', 'system:authenticated'] });
+  });
+
   it('runs a HostedCluster through its whole lifecycle without a single forbidden call', async () => {
     const before = await forbidden(); // the previous test's own probe
     expect((await k(['create', 'namespace', ns])).code).toBe(0);

@@ -18,6 +18,6 @@ export const alwaysAllow: Authorizer = () => ({ allowed: true });
 export function authorize(authorizer: Authorizer, user: UserInfo, ri: RequestInfo): void {
   const d = authorizer(user, ri);
   if (!d.allowed) {
-    throw apierrors.forbidden({ group: ri.group, resource: ri.resource }, ri.name, `User "${user.name}" cannot ${ri.verb} resource "${ri.resource}" in API group "${ri.group}"${ri.namespace ? ` in the namespace "${ri.namespace}"` : ''}: ${d.reason}`);
+    throw apierrors.forbidden({ group: ri.group, resource: ri.resource }, ri.name, `User "${user.name}" cannot ${ri.verb} resource "${ri.resource}" in API group "${ri.group}"${ri.namespace ? ` in the namespace "${ri.namespace}"` : ''}${d.reason ? `: ${d.reason}` : ''}`);
   }
 }

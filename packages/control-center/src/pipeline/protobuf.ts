@@ -1,7 +1,7 @@
 /**
  * Decodes Kubernetes protobuf request bodies (`application/vnd.kubernetes.protobuf`) for the
  * built-in kinds newer kubectl sends that way (`kubectl create namespace`, `kubectl create
- * secret generic`, ... since 1.32): the 4-byte magic `k8s\0`, a `runtime.Unknown` envelope,
+ * secret generic`, `kubectl auth can-i`, ... since 1.32): the 4-byte magic `k8s\0`, a `runtime.Unknown` envelope,
  * then the typed message. Only the kinds hcc serves natively are known.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
  * @see https://github.com/kubernetes/api/blob/master/core/v1/generated.proto
@@ -34,6 +34,11 @@ message Event { optional ObjectMeta metadata = 1; optional ObjectReference invol
 message MicroTime { optional int64 seconds = 1; optional int32 nanos = 2; }
 message LeaseSpec { optional string holderIdentity = 1; optional int32 leaseDurationSeconds = 2; optional MicroTime acquireTime = 3; optional MicroTime renewTime = 4; optional int32 leaseTransitions = 5; }
 message Lease { optional ObjectMeta metadata = 1; optional LeaseSpec spec = 2; }
+message ResourceAttributes { optional string namespace = 1; optional string verb = 2; optional string group = 3; optional string version = 4; optional string resource = 5; optional string subresource = 6; optional string name = 7; }
+message NonResourceAttributes { optional string path = 1; optional string verb = 2; }
+message SelfSubjectAccessReviewSpec { optional ResourceAttributes resourceAttributes = 1; optional NonResourceAttributes nonResourceAttributes = 2; }
+message SelfSubjectAccessReview { optional ObjectMeta metadata = 1; optional SelfSubjectAccessReviewSpec spec = 2; }
+message SelfSubjectReview { optional ObjectMeta metadata = 1; }
 `;
 
 const root = protobuf.parse(proto, { keepCase: true }).root;
@@ -44,6 +49,8 @@ const kinds: Record<string, protobuf.Type> = {
   'v1/ConfigMap': root.lookupType('k8s.ConfigMap'),
   'v1/Event': root.lookupType('k8s.Event'),
   'coordination.k8s.io/v1/Lease': root.lookupType('k8s.Lease'),
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': root.lookupType('k8s.SelfSubjectAccessReview'),
+  'authentication.k8s.io/v1/SelfSubjectReview': root.lookupType('k8s.SelfSubjectReview'),
 };
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 

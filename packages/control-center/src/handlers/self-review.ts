@@ -1,0 +1,81 @@
+/**
+ * The two reviews a user asks about themselves, as kube-apiserver answers them (create-only,
+ * nothing stored): `SelfSubjectAccessReview` (authorization.k8s.io/v1; `kubectl auth can-i`) asks
+ * the authorizer whether the caller may do something; `SelfSubjectReview`
+ * (authentication.k8s.io/v1; `kubectl auth whoami`) says who the caller is.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/authorization/#checking-api-access
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/authentication/#self-subject-review
+ */
+import type { Authorizer } from '../pipeline/authorize.js';
+import type { UserInfo } from '../pipeline/authenticate.js';
+import type { RequestInfo } from '../pipeline/request-info.js';
+import * as apierrors from '../apierrors/status.js';
+import * as field from '../apierrors/field.js';
+
+/** Paths of the two reviews. */
+export const SelfSubjectAccessReviewPath = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+export const SelfSubjectReviewPath = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+interface ResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+}
+
+/**
+ * Answers a SelfSubjectAccessReview: the request body with `status.allowed` (and `denied` and a
+ * `reason` when not allowed). Non-resource attributes (`/healthz`, ...) are allowed, as the
+ * control center serves those to every authenticated user.
+ * @throws StatusError 400 for a body that is not a SelfSubjectAccessReview, 422 when neither
+ *   resourceAttributes nor nonResourceAttributes is set (upstream's validation)
+ */
+export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorizer: Authorizer): Record<string, unknown> {
+  const review = body as { kind?: string; spec?: { resourceAttributes?: ResourceAttributes; nonResourceAttributes?: { path?: string; verb?: string } } } | undefined;
+  if (!review || typeof review !== 'object' || (review.kind !== undefined && review.kind !== 'SelfSubjectAccessReview')) {
+    throw apierrors.badRequest('the body must be a SelfSubjectAccessReview (authorization.k8s.io/v1)');
+  }
+  const ra = review.spec?.resourceAttributes;
+  const nra = review.spec?.nonResourceAttributes;
+  if (!ra && !nra) {
+    throw apierrors.invalid({ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview' }, '', [
+      field.invalid('spec.resourceAttributes', '', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
+    ]);
+  }
+  let decision: ReturnType<Authorizer> = { allowed: true };
+  if (ra) {
+    const ri: RequestInfo = {
+      isResourceRequest: true,
+      path: '',
+      verb: ra.verb ?? '',
+      group: ra.group ?? '',
+      version: ra.version ?? '',
+      namespace: ra.namespace ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource ?? '',
+      name: ra.name ?? '',
+      parts: [],
+    };
+    decision = authorizer(user, ri);
+  }
+  return {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    metadata: { creationTimestamp: null },
+    spec: review.spec,
+    status: decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { reason: decision.reason } : {}) },
+  };
+}
+
+/** Answers a SelfSubjectReview: who the caller is. */
+export function selfSubjectReview(user: UserInfo): Record<string, unknown> {
+  return {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+    metadata: { creationTimestamp: null },
+    status: { userInfo: { username: user.name, groups: [...user.groups, 'system:authenticated'] } },
+  };
+}
