@@ -125,6 +125,14 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
       return spec.channel === undefined && spec.release.image.includes('ocp-release:4.16.12');
     }, 20_000);
 
+    // A copy someone made immutable downstream is replaced when the control center's content changes.
+    expect((await mk(['patch', 'configmap/np-config', '-n', ns, '--type=merge', '-p', '{"immutable":true}'])).code).toBe(0);
+    expect((await k(['patch', 'configmap/np-config', '-n', ns, '--type=merge', '-p', '{"data":{"config":"b"}}'])).code).toBe(0);
+    await waitFor('the immutable copy replaced with the new content', async () => {
+      const r = await mk(['get', 'configmap/np-config', '-n', ns, '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).data.config === 'b';
+    }, 20_000);
+
     // Deletion: the copies go, then the namespace hcc created downstream.
     expect((await k(['delete', 'hc/ex', '-n', ns, '--wait=true', '--timeout=60s'])).code).toBe(0);
     await waitFor('the copies gone', async () => (await mk(['get', 'hc,np', '-n', ns, '-o', 'name'])).stdout.trim() === '', 30_000);

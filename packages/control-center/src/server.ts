@@ -9,7 +9,7 @@ import * as apierrors from './apierrors/status.js';
 import type { Store } from './storage/store.js';
 import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
-import { alwaysAllow, authorize, type Authorizer } from './pipeline/authorize.js';
+import { alwaysAllow, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes } from './pipeline/decode.js';
 import { negotiateResource } from './pipeline/negotiate.js';
@@ -181,7 +181,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     const info = registry.lookup(ri.group, ri.version, ri.resource);
     let code = 500;
     try {
-      authorize(authorizer, req.user, ri);
+      authorize(authorizer, req.user, authorizationAttributes(ri, query));
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();
       const scope: RequestScope = {

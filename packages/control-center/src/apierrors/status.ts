@@ -120,7 +120,7 @@ export function invalid(gk: { group: string; kind: string }, name: string, error
 export const badRequest = (message: string): StatusError => make(400, 'BadRequest', message);
 /** 403 Forbidden, as the authorize stage returns it. */
 export const forbidden = (gr: GroupResource, name: string, reason: string): StatusError =>
-  make(403, 'Forbidden', `${groupResourceString(gr)} "${name}" is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });
+  make(403, 'Forbidden', `${groupResourceString(gr)}${name ? ` "${name}"` : ''} is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });
 /** 405 MethodNotAllowed. */
 export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
   make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);

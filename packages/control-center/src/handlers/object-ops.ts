@@ -104,12 +104,12 @@ function resetServerMetadata(obj: KubeObject, now: Date, info: ResourceInfo): vo
 }
 
 /** Ensures the namespace of a namespaced object exists and is not terminating. */
-function checkNamespace(store: Store, info: ResourceInfo, namespace: string): void {
+function checkNamespace(store: Store, info: ResourceInfo, namespace: string, name: string): void {
   if (!info.namespaced) return;
   const ns = store.get(storageKey(namespaces, '', namespace));
   if (!ns) throw apierrors.notFound({ group: '', resource: 'namespaces' }, namespace);
   if ((ns.object.status as { phase?: string } | undefined)?.phase === 'Terminating' || ns.object.metadata.deletionTimestamp) {
-    throw apierrors.forbidden(groupResource(info), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    throw apierrors.forbidden(groupResource(info), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
   }
 }
 
@@ -189,7 +189,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   warnOnDuplicateOwners(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
-  if (info.namespaced) checkNamespace(store, info, namespace);
+  if (info.namespaced) checkNamespace(store, info, namespace, m.name!);
   const key = storageKey(info, namespace, m.name!);
   if (opts.dryRun) {
     if (store.get(key)) throw apierrors.alreadyExists(groupResource(info), m.name!);
@@ -265,7 +265,7 @@ export async function updateObject(
       warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
-      if (info.namespaced) checkNamespace(store, info, namespace);
+      if (info.namespaced) checkNamespace(store, info, namespace, name);
       created = true;
       result = obj;
       return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };

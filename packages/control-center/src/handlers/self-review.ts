@@ -76,6 +76,6 @@ export function selfSubjectReview(user: UserInfo): Record<string, unknown> {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'SelfSubjectReview',
     metadata: { creationTimestamp: null },
-    status: { userInfo: { username: user.name, groups: [...user.groups, 'system:authenticated'] } },
+    status: { userInfo: { username: user.name, groups: user.groups } },
   };
 }

@@ -37,11 +37,15 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
     const m = /^Bearer\s+(.+)$/i.exec(h);
     const user = m ? opts.tokens.get(m[1]!.trim()) : undefined;
     if (!user) throw unauthorized();
-    return user;
+    // Every authenticated user is in system:authenticated, as kube-apiserver's group adder makes it.
+    return user.groups.includes(AuthenticatedGroup) ? user : { ...user, groups: [...user.groups, AuthenticatedGroup] };
   }
   if (!opts.allowAnonymous) throw unauthorized();
   return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 }
+
+/** The group of every authenticated user (kube-apiserver's `user.AllAuthenticated`). */
+export const AuthenticatedGroup = 'system:authenticated';
 
 /** Registers the stage as an onRequest hook; health and metrics endpoints stay open. */
 export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions): void {

@@ -14,10 +14,36 @@ export type Authorizer = (user: UserInfo, ri: RequestInfo) => { allowed: true } 
 /** Allows every request. */
 export const alwaysAllow: Authorizer = () => ({ allowed: true });
 
-/** Applies an authorizer. @throws StatusError 403 */
+/**
+ * The attributes a request is authorized with, as k8s.io/apiserver's RequestInfoFactory sets them
+ * beyond what routing needs: a list, watch or deletecollection whose field selector requires
+ * `metadata.name=X` is about the object X (so `resourceNames` rules cover `kubectl get x -w`),
+ * and a request on `/api/v1/namespaces/{name}` is in the namespace `{name}` (so a RoleBinding
+ * there lets its subjects read their own namespace).
+ */
+export function authorizationAttributes(ri: RequestInfo, query: Record<string, unknown>): RequestInfo {
+  let { name, namespace } = ri;
+  if (!name && (ri.verb === 'list' || ri.verb === 'watch' || ri.verb === 'deletecollection') && typeof query.fieldSelector === 'string') {
+    for (const term of query.fieldSelector.split(',')) {
+      const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
+      if (m) name = m[1]!;
+    }
+  }
+  if (ri.group === '' && ri.resource === 'namespaces' && name && !namespace) namespace = name;
+  return name === ri.name && namespace === ri.namespace ? ri : { ...ri, name, namespace };
+}
+
+/**
+ * Applies an authorizer. The message is kube-apiserver's forbiddenMessage: the resource with its
+ * subresource, and "in the namespace" or "at the cluster scope".
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go
+ * @throws StatusError 403
+ */
 export function authorize(authorizer: Authorizer, user: UserInfo, ri: RequestInfo): void {
   const d = authorizer(user, ri);
   if (!d.allowed) {
-    throw apierrors.forbidden({ group: ri.group, resource: ri.resource }, ri.name, `User "${user.name}" cannot ${ri.verb} resource "${ri.resource}" in API group "${ri.group}"${ri.namespace ? ` in the namespace "${ri.namespace}"` : ''}${d.reason ? `: ${d.reason}` : ''}`);
+    const resource = ri.subresource ? `${ri.resource}/${ri.subresource}` : ri.resource;
+    const where = ri.namespace ? `in the namespace "${ri.namespace}"` : 'at the cluster scope';
+    throw apierrors.forbidden({ group: ri.group, resource: ri.resource }, ri.name, `User "${user.name}" cannot ${ri.verb} resource "${resource}" in API group "${ri.group}" ${where}${d.reason ? `: ${d.reason}` : ''}`);
   }
 }

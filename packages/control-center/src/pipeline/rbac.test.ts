@@ -73,11 +73,55 @@ metadata: {name: bot, namespace: tools}
     expect(authz(user('nobody'), ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(false);
   });
 
-  it('rejects a binding to a role the file does not define, and bad YAML, naming the file', () => {
-    const dangling = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: missing}\nsubjects: []\n';
-    expect(() => loadRBACPolicy(dangling, 'p.yaml')).toThrow('p.yaml: ClusterRoleBinding "b" refers to ClusterRole "missing", which is not defined in this file');
-    expect(() => loadRBACPolicy('a: [b\n', 'p.yaml')).toThrow(/^p\.yaml: document 1: /);
-    const noVerbs = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules: [{resources: [x]}]\n';
-    expect(() => loadRBACPolicy(noVerbs, 'p.yaml')).toThrow('every rule needs verbs');
+  it('rejects malformed policies with one line naming the file and the object', () => {
+    const head = 'apiVersion: rbac.authorization.k8s.io/v1\n';
+    const role = `${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{apiGroups: [""], resources: [secrets], verbs: [get]}]\n---\n`;
+    const cases: [string, string][] = [
+      [`${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: missing}\nsubjects: []\n`, 'p.yaml: ClusterRoleBinding "b" refers to ClusterRole "missing", which is not defined in this file'],
+      ['a: [b\n', 'p.yaml: document 1 is not valid YAML: '],
+      ['', 'p.yaml: no ClusterRole, Role, ClusterRoleBinding or RoleBinding (rbac.authorization.k8s.io/v1) in the file'],
+      ['just a string\n', 'p.yaml: document 1 is not an object'],
+      ['apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: ClusterRole\nmetadata: {name: r}\n', 'has apiVersion "rbac.authorization.k8s.io/v1beta1"; only rbac.authorization.k8s.io/v1 is served'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{resources: [x], apiGroups: [""]}]\n`, 'ClusterRole "r" rule 1: verbs must be a non-empty list of strings'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{resources: [x], apiGroups: [""], verbs: get}]\n`, 'verbs must be a non-empty list of strings'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [null]\n`, 'rule 1: a rule must be an object'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: oops\n`, 'ClusterRole "r": rules must be a list'],
+      [`${role}${role}`, 'ClusterRole "r" is defined twice'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: {kind: User, name: a}\n`, 'ClusterRoleBinding "b": subjects must be a list'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [null]\n`, 'subject 1: needs kind and name'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [{kind: ServiceAccount, name: sa}]\n`, 'a ServiceAccount subject needs its namespace'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [{kind: Robot, name: x}]\n`, 'kind must be User, Group or ServiceAccount, got "Robot"'],
+      // A ClusterRoleBinding cannot grant a namespaced Role everywhere (upstream refuses it too).
+      [`${head}kind: Role\nmetadata: {name: r, namespace: default}\nrules: [{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}]\n---\n${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: Role, name: r}\nsubjects: [{kind: User, name: a}]\n`, 'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"'],
+      [`${role}${head}kind: RoleBinding\nmetadata: {name: b, namespace: x}\nroleRef: {kind: Banana, name: r}\nsubjects: []\n`, 'roleRef.kind: Unsupported value: "Banana": supported values: "ClusterRole", "Role"'],
+      ['{"kind": "List", "items": 5}', 'a List needs a list of items'],
+    ];
+    for (const [text, message] of cases) {
+      let err: Error | undefined;
+      try {
+        loadRBACPolicy(text, 'p.yaml');
+      } catch (e) {
+        err = e as Error;
+      }
+      expect(err?.message, text).toContain(message);
+      expect(err!.message.startsWith('p.yaml: '), err!.message).toBe(true);
+      expect(err!.message.includes('\n'), err!.message).toBe(false);
+    }
+  });
+
+  it('puts every authenticated user in system:authenticated only through authentication (a binding to it applies to whoever carries it)', () => {
+    const a = rbacAuthorizer(loadRBACPolicy(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: r}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: b}
+roleRef: {kind: ClusterRole, name: r}
+subjects: [{kind: Group, name: system:authenticated}]
+`, 'p.yaml'));
+    expect(a(user('dave', ['system:authenticated']), ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(true);
+    expect(a(user('system:anonymous', ['system:unauthenticated']), ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(false);
   });
 });

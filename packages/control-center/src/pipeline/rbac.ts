@@ -70,54 +70,106 @@ export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
 }
 
 interface RBACObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string };
-  rules?: PolicyRule[];
-  roleRef?: { kind?: string; name?: string };
-  subjects?: { kind?: string; name?: string; namespace?: string }[];
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown };
+  rules?: unknown;
+  roleRef?: { kind?: unknown; name?: unknown };
+  subjects?: unknown;
+  items?: unknown;
+}
+
+const RBACAPIVersion = 'rbac.authorization.k8s.io/v1';
+const rbacKinds = new Set(['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding']);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** A rule checked field by field (rbac/validation ValidatePolicyRule). @throws Error naming what is wrong */
+function policyRule(r: unknown, where: string): PolicyRule {
+  if (!isObject(r)) throw new Error(`${where}: a rule must be an object with verbs, apiGroups and resources`);
+  if (!isStringList(r.verbs) || r.verbs.length === 0) throw new Error(`${where}: verbs must be a non-empty list of strings`);
+  for (const f of ['apiGroups', 'resources', 'resourceNames'] as const) {
+    if (r[f] !== undefined && !isStringList(r[f])) throw new Error(`${where}: ${f} must be a list of strings`);
+  }
+  if (r.nonResourceURLs !== undefined) throw new Error(`${where}: nonResourceURLs are not supported (discovery, OpenAPI and health are open to every authenticated user)`);
+  if (!r.resources || (r.resources as string[]).length === 0) throw new Error(`${where}: resources must be a non-empty list of strings`);
+  if (!r.apiGroups || (r.apiGroups as string[]).length === 0) throw new Error(`${where}: apiGroups must be a non-empty list of strings ("" is the core group)`);
+  return { verbs: r.verbs, apiGroups: r.apiGroups as string[], resources: r.resources as string[], ...(r.resourceNames ? { resourceNames: r.resourceNames as string[] } : {}) };
 }
 
 /**
  * Reads ClusterRoles, Roles, ClusterRoleBindings and RoleBindings (rbac.authorization.k8s.io/v1,
  * YAML or JSON, several documents, `List`s too) into bindings for {@link rbacAuthorizer}: the
  * same manifests a cluster would get. A ServiceAccount subject is the user
- * `system:serviceaccount:<namespace>:<name>`. Other kinds are ignored.
+ * `system:serviceaccount:<namespace>:<name>`. Objects of other kinds are ignored; the RBAC kinds
+ * are validated as kube-apiserver validates them (a ClusterRoleBinding refers to a ClusterRole, a
+ * RoleBinding to a Role of its namespace or a ClusterRole; ServiceAccount subjects of a
+ * ClusterRoleBinding name their namespace).
  * @param source - the file name, for error messages
- * @throws Error naming the document when YAML does not parse, a binding names a role the text does
- *   not define, or a rule or subject is malformed
+ * @throws Error, one line naming the file and the object, when the text is not YAML, holds no RBAC
+ *   object, uses another RBAC apiVersion, defines a role twice, binds a role it does not define,
+ *   or has a malformed rule, roleRef or subject
  */
 export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
   const objects: RBACObject[] = [];
   const docs = parseAllDocuments(text);
   for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
-    if (doc.errors.length) throw new Error(`${source}: document ${i + 1}: ${doc.errors[0]!.message}`);
-    const o = doc.toJS() as RBACObject & { items?: RBACObject[] };
-    if (!o || typeof o !== 'object') continue;
-    if (o.kind === 'List' || o.kind?.endsWith('List')) objects.push(...(o.items ?? []));
-    else objects.push(o);
+    const err = doc.errors[0];
+    if (err) throw new Error(`${source}: document ${i + 1} is not valid YAML: ${err.message.split('\n')[0]}`);
+    let o: unknown;
+    try {
+      o = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      throw new Error(`${source}: document ${i + 1}: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (o === null || o === undefined) continue;
+    if (!isObject(o)) throw new Error(`${source}: document ${i + 1} is not an object (a ClusterRole, Role, ClusterRoleBinding, RoleBinding or List)`);
+    if (typeof o.kind === 'string' && o.kind.endsWith('List')) {
+      if (!Array.isArray(o.items)) throw new Error(`${source}: document ${i + 1}: a ${o.kind} needs a list of items`);
+      objects.push(...(o.items as RBACObject[]).filter(isObject));
+    } else objects.push(o as RBACObject);
   }
-  const rbac = objects.filter((o) => o.apiVersion === 'rbac.authorization.k8s.io/v1');
+  const what = (o: RBACObject) => `${String(o.kind)} "${String(o.metadata?.name ?? '')}"`;
+  const rbac: RBACObject[] = [];
+  for (const o of objects) {
+    if (!rbacKinds.has(o.kind as string)) continue;
+    if (o.apiVersion !== RBACAPIVersion) throw new Error(`${source}: ${what(o)} has apiVersion ${JSON.stringify(o.apiVersion)}; only ${RBACAPIVersion} is served`);
+    if (typeof o.metadata?.name !== 'string' || !o.metadata.name) throw new Error(`${source}: a ${String(o.kind)} needs metadata.name`);
+    rbac.push(o);
+  }
+  if (rbac.length === 0) throw new Error(`${source}: no ClusterRole, Role, ClusterRoleBinding or RoleBinding (${RBACAPIVersion}) in the file`);
+  const nsOf = (o: RBACObject) => (typeof o.metadata?.namespace === 'string' && o.metadata.namespace ? o.metadata.namespace : 'default');
   const roles = new Map<string, PolicyRule[]>();
-  const what = (o: RBACObject) => `${o.kind} "${o.metadata?.name ?? ''}"`;
   for (const o of rbac) {
     if (o.kind !== 'ClusterRole' && o.kind !== 'Role') continue;
-    for (const r of o.rules ?? []) {
-      if (!Array.isArray(r.verbs) || r.verbs.length === 0) throw new Error(`${source}: ${what(o)}: every rule needs verbs`);
-    }
-    roles.set(o.kind === 'Role' ? `Role/${o.metadata?.namespace ?? 'default'}/${o.metadata?.name}` : `ClusterRole/${o.metadata?.name}`, o.rules ?? []);
+    const key = o.kind === 'Role' ? `Role/${nsOf(o)}/${o.metadata!.name}` : `ClusterRole/${o.metadata!.name}`;
+    if (roles.has(key)) throw new Error(`${source}: ${what(o)} is defined twice`);
+    if (o.rules !== undefined && o.rules !== null && !Array.isArray(o.rules)) throw new Error(`${source}: ${what(o)}: rules must be a list`);
+    roles.set(key, ((o.rules as unknown[] | null | undefined) ?? []).map((r, i) => policyRule(r, `${source}: ${what(o)} rule ${i + 1}`)));
   }
   const out: RuleBinding[] = [];
   for (const o of rbac) {
     if (o.kind !== 'ClusterRoleBinding' && o.kind !== 'RoleBinding') continue;
-    const ns = o.metadata?.namespace ?? 'default';
-    const ref = o.roleRef?.kind === 'Role' ? `Role/${ns}/${o.roleRef.name}` : `ClusterRole/${o.roleRef?.name}`;
+    const ns = nsOf(o);
+    const refKind = o.roleRef?.kind;
+    const allowed = o.kind === 'ClusterRoleBinding' ? ['ClusterRole'] : ['ClusterRole', 'Role'];
+    if (typeof refKind !== 'string' || !allowed.includes(refKind)) {
+      throw new Error(`${source}: ${what(o)}: roleRef.kind: Unsupported value: ${JSON.stringify(refKind)}: supported values: ${allowed.map((k) => `"${k}"`).join(', ')}`);
+    }
+    const ref = refKind === 'Role' ? `Role/${ns}/${String(o.roleRef?.name)}` : `ClusterRole/${String(o.roleRef?.name)}`;
     const rules = roles.get(ref);
-    if (!rules) throw new Error(`${source}: ${what(o)} refers to ${o.roleRef?.kind} "${o.roleRef?.name}", which is not defined in this file`);
-    const subjects = (o.subjects ?? []).map((s): RuleBinding['subjects'][number] => {
-      if (s.kind === 'ServiceAccount') return { kind: 'User' as const, name: `system:serviceaccount:${s.namespace ?? ns}:${s.name}` };
-      if (s.kind === 'User' || s.kind === 'Group') return { kind: s.kind, name: s.name ?? '' };
-      throw new Error(`${source}: ${what(o)}: subject kind must be User, Group or ServiceAccount, got "${s.kind}"`);
+    if (!rules) throw new Error(`${source}: ${what(o)} refers to ${refKind} "${String(o.roleRef?.name)}"${refKind === 'Role' ? ` in namespace "${ns}"` : ''}, which is not defined in this file`);
+    if (o.subjects !== undefined && o.subjects !== null && !Array.isArray(o.subjects)) throw new Error(`${source}: ${what(o)}: subjects must be a list`);
+    const subjects = ((o.subjects as unknown[] | null | undefined) ?? []).map((s, i): RuleBinding['subjects'][number] => {
+      const at = `${source}: ${what(o)} subject ${i + 1}`;
+      if (!isObject(s) || typeof s.name !== 'string' || !s.name) throw new Error(`${at}: needs kind and name`);
+      if (s.kind === 'ServiceAccount') {
+        const sns = typeof s.namespace === 'string' && s.namespace ? s.namespace : o.kind === 'RoleBinding' ? ns : undefined;
+        if (!sns) throw new Error(`${at}: a ServiceAccount subject needs its namespace`);
+        return { kind: 'User', name: `system:serviceaccount:${sns}:${s.name}` };
+      }
+      if (s.kind === 'User' || s.kind === 'Group') return { kind: s.kind, name: s.name };
+      throw new Error(`${at}: kind must be User, Group or ServiceAccount, got ${JSON.stringify(s.kind)}`);
     });
     out.push({ subjects, rules, ...(o.kind === 'RoleBinding' ? { namespace: ns } : {}) });
   }

@@ -11,11 +11,16 @@
  * - A copy this syncer just created is remembered (`recentCreates`) until the downstream informer
  *   shows it, so the events that follow the create do not create it again (a 409 AlreadyExists,
  *   then a GET).
+ *
+ * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
+ * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
+ * `kubectl replace --force` would; one hcc did not make is left alone and looked at again in a
+ * minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  */
-import { isAlreadyExists, isNotFound } from '@hcc/client';
-import { AnnotationUpstreamUID } from '@hcc/crds';
+import { isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
+import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { desiredDownstream, downstreamPatch } from '../../transform.js';
-import { payloadKeys, type DownsyncDeps, type Step } from './types.js';
+import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
@@ -51,11 +56,32 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     try {
       await deps.downstream.patch(req.kind, req.namespace, req.name, patch);
     } catch (err) {
-      // Gone since it was last seen (the informer will tell): the next pass creates it again.
-      if (!isNotFound(err)) throw err;
-      deps.recentCreates.delete(req.key);
-      return { requeueAfterMs: 500 };
+      if (isNotFound(err)) {
+        // Gone since it was last seen (the informer will tell): the next pass creates it again.
+        deps.recentCreates.delete(req.key);
+        return { requeueAfterMs: 500 };
+      }
+      if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, down, err);
+      throw err;
     }
     return 'stop';
   },
 });
+
+/** Kinds whose copies may be deleted and created again when they cannot change in place. */
+const replaceableKinds = new Set<SyncKind>(['Secret', 'ConfigMap']);
+
+/** How long a Secret or ConfigMap hcc did not make and cannot change waits before the next look, in milliseconds. */
+export const ForeignRecheckMs = 60_000;
+
+async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, down: KubeObject, err: unknown): Promise<StepResult> {
+  const reason = (err as Error).message;
+  if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster) {
+    deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
+    deps.recentCreates.delete(key);
+    await deps.downstream.delete(kind, down.metadata.namespace ?? '', down.metadata.name ?? '');
+    return { requeueAfterMs: 500 };
+  }
+  deps.log.warn({ key, reason }, `a ${kind} hcc did not create has this name and cannot take the control center's content (immutable or another type); leaving it`);
+  return { requeueAfterMs: ForeignRecheckMs };
+}

@@ -180,3 +180,50 @@ describe('downsync of a HostedCluster', () => {
     expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
   });
 });
+
+describe('downsync of a Secret that cannot change in place', () => {
+  const secretUp: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
+  const copy = (labels: Record<string, string>): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ps', namespace: 'clusters', labels, annotations: { 'controlcenter.hcc.dev/upstream-uid': 's1' } },
+    type: 'Opaque',
+    immutable: true,
+    data: { a: 'b2xk' },
+  });
+  const immutable = new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'Secret "ps" is invalid: data: Forbidden: field is immutable when `immutable` is set' });
+  const runSecret = async (down: KubeObject) => {
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: down }, calls);
+    const patch = d.downstream.patch;
+    d.downstream.patch = async (...a) => {
+      await patch(...a);
+      throw immutable;
+    };
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    return { calls, res };
+  };
+
+  it('replaces a copy hcc made (delete now, create on the next pass), as kubectl replace --force', async () => {
+    const { calls, res } = await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }));
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'down.delete']);
+    expect(res).toEqual({ requeueAfterMs: 500 });
+  });
+
+  it('leaves a Secret hcc did not make and looks again in a minute, without failing the pass', async () => {
+    const { calls, res } = await runSecret(copy({ team: 'x' }));
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+  });
+
+  it('never deletes a HostedCluster copy the management cluster refuses to change: the pass fails and is retried', async () => {
+    const calls: Call[] = [];
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], generation: 2 });
+    const d = deps({ HostedCluster: up }, { HostedCluster: downCopy() }, calls);
+    d.downstream.patch = async () => {
+      throw immutable;
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toThrow('immutable');
+    expect(calls.filter((c) => c[0] === 'down.delete')).toEqual([]);
+  });
+});
