@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * Counts what the whole loop asks of each API server for a number of HostedCluster sets: starts
+ * `hcc up` with 3 embedded management clusters, creates N sets (pull Secret, HostedCluster,
+ * NodePool) at a fixed rate, waits, then prints each process's CPU (% of one core over the run)
+ * and, from each API server's `apiserver_request_total`, its requests, writes and 409 conflicts —
+ * in total and per set. Conflicts and requests per set are the numbers to watch when changing
+ * the syncer, scheduler or hypershift-sim: they do not depend on the machine's speed.
+ *
+ * Usage: node bench/tools/loop-requests.mjs [--sets N (200)] [--rate SETS_PER_S (20)]
+ *        [--settle SECONDS (5)] [--by-verb] [--cpu-prof DIR] [--keep]
+ *   --by-verb  also prints the control center's counts per verb, resource and code
+ */
+import path from 'node:path';
+import { Scope } from '../lib/cleanup.mjs';
+import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
+import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, nodePool, NP_PATH, poolFor, pullSecret, SECRET_PATH } from '../lib/kube.mjs';
+import { fixedRate } from '../lib/load.mjs';
+
+const args = process.argv.slice(2);
+const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+const N = Number(opt('--sets', 200));
+const rate = Number(opt('--rate', 20));
+const settleMs = Number(opt('--settle', 5)) * 1000;
+if (args.includes('--keep')) settings.keep = true;
+if (args.includes('--cpu-prof')) settings.cpuProfDir = opt('--cpu-prof');
+const NS = 'loop';
+
+const scope = new Scope();
+try {
+  const dir = tempDir(scope, 'loop');
+  const up = await startProcess(scope, {
+    name: 'hcc up',
+    script: hccBin,
+    args: ['up', '--state-dir', dir, '--management-clusters', '3', '--capacity', String(Math.ceil(N / 3) + 50), '--heartbeat-interval', '2', '--available-delay', '1000'],
+    logFile: path.join(dir, 'up.log'),
+    ready: 'hcc is up',
+    timeoutMs: 180_000,
+  });
+  const ep = endpointOf(path.join(dir, 'admin.kubeconfig'));
+  const pool = poolFor(ep, 8);
+  scope.defer(() => pool.destroy());
+  await ensureNamespace(pool, ep, NS);
+  const headers = { ...ep.headers, 'content-type': 'application/json' };
+  const post = async (p, body) => {
+    const r = await pool.request({ method: 'POST', path: p, headers, body: JSON.stringify(body) });
+    const text = await r.body.text();
+    if (r.statusCode !== 201) throw new Error(`POST ${p}: ${r.statusCode} ${text.slice(0, 300)}`);
+  };
+  const pids = [up.pid, ...childPidsOf(up.pid)];
+  const names = pids.map((p) => (p === up.pid ? 'up' : hccProcessName(p)));
+  const cpu0 = pids.map(cpuTimeMsOf);
+  const t0 = Date.now();
+  process.stderr.write(`creating ${N} sets at ${rate}/s, then ${settleMs / 1000} s to settle\n`);
+  const r = await fixedRate({
+    ratePerSec: rate,
+    durationMs: (N / rate) * 1000,
+    send: async (i) => {
+      if (i >= N) return;
+      await post(SECRET_PATH(NS), pullSecret(NS, `ps-${i}`, 2048));
+      await post(HC_PATH(NS), hostedCluster(NS, `hc-${i}`, { pullSecret: `ps-${i}` }));
+      await post(NP_PATH(NS), nodePool(NS, `np-${i}`, `hc-${i}`));
+    },
+  });
+  if (r.failed) throw new Error(`${r.failed} sets failed; first: ${r.firstError}`);
+  await new Promise((res) => setTimeout(res, settleMs));
+  const secs = (Date.now() - t0) / 1000;
+  console.log(`${N} sets at ${rate}/s; CPU over ${secs.toFixed(1)} s (% of one core):`);
+  pids.forEach((p, k) => console.log(`  ${names[k].padEnd(28)} ${((cpuTimeMsOf(p) - cpu0[k]) / 10 / secs).toFixed(0).padStart(4)}%`));
+  console.log('API requests (apiserver_request_total):');
+  for (const k of ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-clusters/mgmt-${i}.kubeconfig`)]) {
+    const e = endpointOf(path.join(dir, k));
+    const p = poolFor(e, 1);
+    const res = await p.request({ method: 'GET', path: '/metrics', headers: e.headers });
+    const lines = (await res.body.text()).split('\n').filter((l) => l.startsWith('apiserver_request_total'));
+    await p.destroy();
+    const sum = (f) => lines.filter(f).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+    const total = sum(() => true);
+    const writes = sum((l) => /verb="(create|update|patch|delete)"/.test(l));
+    const conflicts = sum((l) => l.includes('code="409"'));
+    const who = k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig');
+    const per = k === 'admin.kubeconfig' ? N : N / 3;
+    console.log(`  ${who.padEnd(15)} requests ${String(total).padStart(6)} (${(total / per).toFixed(1)}/set)  writes ${String(writes).padStart(6)}  409s ${String(conflicts).padStart(5)} (${(conflicts / per).toFixed(2)}/set)`);
+    if (args.includes('--by-verb') && k === 'admin.kubeconfig') {
+      for (const l of lines.filter((x) => !x.endsWith(' 0'))) console.log(`    ${l.replace('apiserver_request_total', '')}`);
+    }
+  }
+  if (settings.keep) console.log(`state dir kept: ${dir}`);
+} finally {
+  await scope.close();
+}
