@@ -79,6 +79,8 @@ describe('createMergePatch (RFC 7386)', () => {
     expect(createMergePatch({ a: 1 }, { a: null })).toEqual({ a: null });
     expect(createMergePatch({ a: { b: 1 } }, { a: 'flat' })).toEqual({ a: 'flat' });
     expect(createMergePatch({}, { a: { b: null, c: 1 } })).toEqual({ a: { b: null, c: 1 } });
+    // An explicit null on both sides is no change (no write that only re-deletes it).
+    expect(createMergePatch({ a: null, b: 1 }, { a: null, b: 1 })).toBeUndefined();
   });
 
   it('round-trips: applying the patch to `from` gives `to`', () => {

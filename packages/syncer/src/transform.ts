@@ -128,7 +128,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isPlainObject(from) || !isPlainObject(to)) return isDeepStrictEqual(from, to) ? undefined : to;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!(k in to) || to[k] === null) out[k] = null;
+  for (const k of Object.keys(from)) if ((!(k in to) || to[k] === null) && from[k] !== null) out[k] = null;
   for (const k of Object.keys(to)) {
     if (to[k] === null) continue;
     const d = k in from ? createMergePatch(from[k], to[k]) : to[k];
