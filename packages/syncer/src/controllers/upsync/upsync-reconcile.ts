@@ -37,6 +37,7 @@ export interface UpsyncDeps {
   updateUpstreamStatus(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** JSON merge patch of an upstream main resource (adopting operator-generated spec fields); returns the object written. */
   patchUpstream(kind: SyncKind, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  /** Where a refused adoption is reported. */
   log: Logger;
   /** Reads a Secret in the management cluster. */
   getDownstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
