@@ -96,7 +96,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     }
     const who = await kubectl('1.35', mgmtSyncer, ['auth', 'whoami', '-o', 'json']);
     expect(who.code, who.stderr).toBe(0);
-    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: SyncerUser, groups: ['system:serviceaccounts', 'system:authenticated'] });
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: SyncerUser, uid: 'uid-syncer', groups: ['system:serviceaccounts', 'system:authenticated'] });
   });
 
   it('runs a HostedCluster through its whole lifecycle without a single forbidden call', async () => {

@@ -37,7 +37,7 @@ import { decodeObjectBody } from './pipeline/decode.js';
 import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, selfSubjectAccessReview, selfSubjectReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import type { ControlCenterMetrics } from './metrics.js';
-import type { FieldValidation } from './registry/types.js';
+import { storageKey, type FieldValidation } from './registry/types.js';
 
 /** What buildServer needs. */
 export interface ServerDeps {
@@ -95,7 +95,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   // Authenticate.
-  registerAuthentication(app, deps.authentication);
+  registerAuthentication(app, deps.authentication, authorizer);
 
   // Respond: every error is a Status.
   app.setErrorHandler((err: unknown, req, reply) => {
@@ -182,6 +182,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     let code = 500;
     try {
       authorize(authorizer, req.user, authorizationAttributes(ri, query));
+      // A server-side apply that would create the object needs `create` too (handlers/patch.go).
+      if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '') && !store.get(storageKey(info, ri.namespace, ri.name))) {
+        authorize(authorizer, req.user, { ...ri, verb: 'create' });
+      }
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();
       const scope: RequestScope = {

@@ -27,11 +27,10 @@ interface ResourceAttributes {
 }
 
 /**
- * Answers a SelfSubjectAccessReview: the request body with `status.allowed` (and `denied` and a
- * `reason` when not allowed). Non-resource attributes (`/healthz`, ...) are allowed, as the
- * control center serves those to every authenticated user.
- * @throws StatusError 400 for a body that is not a SelfSubjectAccessReview, 422 when neither
- *   resourceAttributes nor nonResourceAttributes is set (upstream's validation)
+ * Answers a SelfSubjectAccessReview: the request body with `status.allowed` (and a `reason` when
+ * the authorizer gave one).
+ * @throws StatusError 400 for a body that is not a SelfSubjectAccessReview, 422 unless exactly one
+ *   of resourceAttributes and nonResourceAttributes is set (upstream's validation)
  */
 export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorizer: Authorizer): Record<string, unknown> {
   const review = body as { kind?: string; spec?: { resourceAttributes?: ResourceAttributes; nonResourceAttributes?: { path?: string; verb?: string } } } | undefined;
@@ -45,8 +44,15 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
       field.invalid('spec.resourceAttributes', '', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
     ]);
   }
-  let decision: ReturnType<Authorizer> = { allowed: true };
-  if (ra) {
+  if (ra && nra) {
+    throw apierrors.invalid({ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview' }, '', [
+      field.invalid('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes'),
+    ]);
+  }
+  let decision: ReturnType<Authorizer>;
+  if (nra) {
+    decision = authorizer(user, { isResourceRequest: false, path: nra.path ?? '', verb: nra.verb ?? '', group: '', version: '', namespace: '', resource: '', subresource: '', name: '', parts: [] });
+  } else if (ra) {
     const ri: RequestInfo = {
       isResourceRequest: true,
       path: '',
@@ -60,7 +66,7 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
       parts: [],
     };
     decision = authorizer(user, ri);
-  }
+  } else decision = { allowed: false, reason: '' };
   return {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',
@@ -76,6 +82,6 @@ export function selfSubjectReview(user: UserInfo): Record<string, unknown> {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'SelfSubjectReview',
     metadata: { creationTimestamp: null },
-    status: { userInfo: { username: user.name, groups: user.groups } },
+    status: { userInfo: { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups } },
   };
 }

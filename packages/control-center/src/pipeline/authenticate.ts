@@ -6,11 +6,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StatusError } from '../apierrors/status.js';
+import type { Authorizer } from './authorize.js';
+import { impersonatedUser } from './impersonate.js';
 
 /** Who made a request. */
 export interface UserInfo {
   name: string;
   groups: string[];
+  /** The token file's uid column, when set. */
+  uid?: string;
 }
 
 declare module 'fastify' {
@@ -47,8 +51,11 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
 /** The group of every authenticated user (kube-apiserver's `user.AllAuthenticated`). */
 export const AuthenticatedGroup = 'system:authenticated';
 
-/** Registers the stage as an onRequest hook; health and metrics endpoints stay open. */
-export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions): void {
+/**
+ * Registers the stage as an onRequest hook; health and metrics endpoints stay open. With
+ * `authorizer`, requests may impersonate another user (pipeline/impersonate.ts).
+ */
+export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions, authorizer?: Authorizer): void {
   app.decorateRequest('user', undefined as unknown as UserInfo);
   const open = new Set(['/healthz', '/readyz', '/livez', '/metrics', '/version']);
   app.addHook('onRequest', async (req) => {
@@ -57,6 +64,7 @@ export function registerAuthentication(app: FastifyInstance, opts: Authenticatio
       req.user = { name: 'system:anonymous', groups: [] };
       return;
     }
-    req.user = authenticate(req, opts);
+    const user = authenticate(req, opts);
+    req.user = authorizer ? impersonatedUser(req, user, authorizer) : user;
   });
 }

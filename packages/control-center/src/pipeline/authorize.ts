@@ -16,20 +16,25 @@ export const alwaysAllow: Authorizer = () => ({ allowed: true });
 
 /**
  * The attributes a request is authorized with, as k8s.io/apiserver's RequestInfoFactory sets them
- * beyond what routing needs: a list, watch or deletecollection whose field selector requires
- * `metadata.name=X` is about the object X (so `resourceNames` rules cover `kubectl get x -w`),
- * and a request on `/api/v1/namespaces/{name}` is in the namespace `{name}` (so a RoleBinding
- * there lets its subjects read their own namespace).
+ * beyond what routing needs: a list or watch whose field selector requires `metadata.name=X`
+ * (the first such term) is about the object X (so `resourceNames` rules cover
+ * `kubectl get x -w`), and a request on `/api/v1/namespaces/{name}` is in the namespace `{name}`
+ * (so a RoleBinding there lets its subjects read their own namespace; a list or watch of
+ * namespaces stays cluster-scoped).
  */
 export function authorizationAttributes(ri: RequestInfo, query: Record<string, unknown>): RequestInfo {
   let { name, namespace } = ri;
-  if (!name && (ri.verb === 'list' || ri.verb === 'watch' || ri.verb === 'deletecollection') && typeof query.fieldSelector === 'string') {
+  // A namespace's own URL puts the request in that namespace (the path's name, not a selector's).
+  if (ri.group === '' && ri.resource === 'namespaces' && name && !namespace) namespace = name;
+  if (!name && (ri.verb === 'list' || ri.verb === 'watch') && typeof query.fieldSelector === 'string') {
     for (const term of query.fieldSelector.split(',')) {
       const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
-      if (m) name = m[1]!;
+      if (m) {
+        name = m[1]!;
+        break;
+      }
     }
   }
-  if (ri.group === '' && ri.resource === 'namespaces' && name && !namespace) namespace = name;
   return name === ri.name && namespace === ri.namespace ? ri : { ...ri, name, namespace };
 }
 

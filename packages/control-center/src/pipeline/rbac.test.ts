@@ -77,7 +77,7 @@ metadata: {name: bot, namespace: tools}
     const head = 'apiVersion: rbac.authorization.k8s.io/v1\n';
     const role = `${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{apiGroups: [""], resources: [secrets], verbs: [get]}]\n---\n`;
     const cases: [string, string][] = [
-      [`${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: missing}\nsubjects: []\n`, 'p.yaml: ClusterRoleBinding "b" refers to ClusterRole "missing", which is not defined in this file'],
+      [`${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: missing}\nsubjects: []\n`, 'p.yaml: ClusterRoleBinding "b" refers to ClusterRole "missing", which is not defined in this file'],
       ['a: [b\n', 'p.yaml: document 1 is not valid YAML: '],
       ['', 'p.yaml: no ClusterRole, Role, ClusterRoleBinding or RoleBinding (rbac.authorization.k8s.io/v1) in the file'],
       ['just a string\n', 'p.yaml: document 1 is not an object'],
@@ -87,14 +87,22 @@ metadata: {name: bot, namespace: tools}
       [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [null]\n`, 'rule 1: a rule must be an object'],
       [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: oops\n`, 'ClusterRole "r": rules must be a list'],
       [`${role}${role}`, 'ClusterRole "r" is defined twice'],
-      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: {kind: User, name: a}\n`, 'ClusterRoleBinding "b": subjects must be a list'],
-      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [null]\n`, 'subject 1: needs kind and name'],
-      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [{kind: ServiceAccount, name: sa}]\n`, 'a ServiceAccount subject needs its namespace'],
-      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\nsubjects: [{kind: Robot, name: x}]\n`, 'kind must be User, Group or ServiceAccount, got "Robot"'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\nsubjects: {kind: User, name: a}\n`, 'ClusterRoleBinding "b": subjects must be a list'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\nsubjects: [null]\n`, 'subject 1: needs kind and name'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\nsubjects: [{kind: ServiceAccount, name: sa}]\n`, 'a ServiceAccount subject needs its namespace'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\nsubjects: [{kind: Robot, name: x}]\n`, 'kind must be User, Group or ServiceAccount, got "Robot"'],
       // A ClusterRoleBinding cannot grant a namespaced Role everywhere (upstream refuses it too).
-      [`${head}kind: Role\nmetadata: {name: r, namespace: default}\nrules: [{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}]\n---\n${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: Role, name: r}\nsubjects: [{kind: User, name: a}]\n`, 'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"'],
-      [`${role}${head}kind: RoleBinding\nmetadata: {name: b, namespace: x}\nroleRef: {kind: Banana, name: r}\nsubjects: []\n`, 'roleRef.kind: Unsupported value: "Banana": supported values: "ClusterRole", "Role"'],
+      [`${head}kind: Role\nmetadata: {name: r, namespace: default}\nrules: [{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}]\n---\n${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}\nsubjects: [{kind: User, name: a}]\n`, 'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"'],
+      [`${role}${head}kind: RoleBinding\nmetadata: {name: b, namespace: x}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Banana, name: r}\nsubjects: []\n`, 'roleRef.kind: Unsupported value: "Banana": supported values: "ClusterRole", "Role"'],
       ['{"kind": "List", "items": 5}', 'a List needs a list of items'],
+      // A typo must not widen a rule (resourceName instead of resourceNames) or drop subjects.
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{apiGroups: [""], resources: [secrets], resourceName: [one], verbs: [get]}]\n`, 'strict decoding error: unknown field "resourceName"'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\nsubject: [{kind: User, name: a}]\n`, 'strict decoding error: unknown field "subject"'],
+      [`${head}kind: ClusterRoleBindng\nmetadata: {name: b}\n`, 'no matches for kind "ClusterRoleBindng"'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: foo, kind: ClusterRole, name: r}\nsubjects: []\n`, 'roleRef.apiGroup: Unsupported value: "foo": supported values: "rbac.authorization.k8s.io"'],
+      [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\n---\n${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\n`, 'ClusterRoleBinding "b" is defined twice'],
+      [`${head}kind: ClusterRole\nmetadata: {name: R/x}\n`, 'metadata.name: Invalid value: "R/x"'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{nonResourceURLs: [/metrics], verbs: [get]}]\n`, 'nonResourceURLs are not supported'],
     ];
     for (const [text, message] of cases) {
       let err: Error | undefined;
@@ -118,7 +126,7 @@ rules: [{apiGroups: [""], resources: [configmaps], verbs: [list]}]
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: {name: b}
-roleRef: {kind: ClusterRole, name: r}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}
 subjects: [{kind: Group, name: system:authenticated}]
 `, 'p.yaml'));
     expect(a(user('dave', ['system:authenticated']), ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(true);

@@ -50,6 +50,12 @@ export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'gro
   return true;
 }
 
+/** Paths every authenticated user may GET (upstream's system:discovery and system:public-info-viewer roles). */
+function isPublicPath(path: string): boolean {
+  if (['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'].includes(path)) return true;
+  return path.startsWith('/api/') || path.startsWith('/apis/') || path.startsWith('/openapi/');
+}
+
 /**
  * The authorizer for these bindings.
  * @returns allowed when the user is in `system:masters` or a binding naming the user or one of its
@@ -58,7 +64,8 @@ export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'gro
 export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
   return (user: UserInfo, ri: RequestInfo) => {
     if (user.groups.includes('system:masters')) return { allowed: true };
-    if (!ri.isResourceRequest) return { allowed: true };
+    // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
+    if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(ri.path) ? { allowed: true } : { allowed: false, reason: '' };
     for (const b of bindings) {
       if (b.namespace !== undefined && b.namespace !== ri.namespace) continue;
       const bound = b.subjects.some((s) => (s.kind === 'User' ? s.name === user.name : user.groups.includes(s.name)));
@@ -74,7 +81,7 @@ interface RBACObject {
   kind?: unknown;
   metadata?: { name?: unknown; namespace?: unknown };
   rules?: unknown;
-  roleRef?: { kind?: unknown; name?: unknown };
+  roleRef?: { apiGroup?: unknown; kind?: unknown; name?: unknown };
   subjects?: unknown;
   items?: unknown;
 }
@@ -84,9 +91,28 @@ const rbacKinds = new Set(['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBin
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+const ruleFields = new Set(['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs']);
+const roleFields = new Set(['apiVersion', 'kind', 'metadata', 'rules']);
+const bindingFields = new Set(['apiVersion', 'kind', 'metadata', 'roleRef', 'subjects']);
+const roleRefFields = new Set(['apiGroup', 'kind', 'name']);
+const subjectFields = new Set(['kind', 'name', 'namespace', 'apiGroup']);
+const RBACGroup = 'rbac.authorization.k8s.io';
+
+/** Refuses fields the type does not have, as `kubectl apply`'s strict field validation does (a typo must not widen a rule). */
+function strictFields(o: Record<string, unknown>, known: ReadonlySet<string>, where: string): void {
+  const unknown = Object.keys(o).filter((k) => !known.has(k));
+  if (unknown.length) throw new Error(`${where}: strict decoding error: ${unknown.map((k) => `unknown field "${k}"`).join(', ')}`);
+}
+
+/** apimachinery's path-segment name rule, which RBAC objects follow. */
+function checkName(name: string, where: string): void {
+  if (name === '.' || name === '..' || /[/%]/.test(name)) throw new Error(`${where}: metadata.name: Invalid value: ${JSON.stringify(name)}: may not be '.' or '..' and may not contain '/' or '%'`);
+}
+
 /** A rule checked field by field (rbac/validation ValidatePolicyRule). @throws Error naming what is wrong */
 function policyRule(r: unknown, where: string): PolicyRule {
   if (!isObject(r)) throw new Error(`${where}: a rule must be an object with verbs, apiGroups and resources`);
+  strictFields(r, ruleFields, where);
   if (!isStringList(r.verbs) || r.verbs.length === 0) throw new Error(`${where}: verbs must be a non-empty list of strings`);
   for (const f of ['apiGroups', 'resources', 'resourceNames'] as const) {
     if (r[f] !== undefined && !isStringList(r[f])) throw new Error(`${where}: ${f} must be a list of strings`);
@@ -132,9 +158,17 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
   const what = (o: RBACObject) => `${String(o.kind)} "${String(o.metadata?.name ?? '')}"`;
   const rbac: RBACObject[] = [];
   for (const o of objects) {
-    if (!rbacKinds.has(o.kind as string)) continue;
+    const inGroup = typeof o.apiVersion === 'string' && o.apiVersion.startsWith(`${RBACGroup}/`);
+    if (!rbacKinds.has(o.kind as string)) {
+      if (inGroup) throw new Error(`${source}: no matches for kind ${JSON.stringify(o.kind)} in version ${JSON.stringify(o.apiVersion)} (ClusterRole, Role, ClusterRoleBinding or RoleBinding)`);
+      continue;
+    }
     if (o.apiVersion !== RBACAPIVersion) throw new Error(`${source}: ${what(o)} has apiVersion ${JSON.stringify(o.apiVersion)}; only ${RBACAPIVersion} is served`);
     if (typeof o.metadata?.name !== 'string' || !o.metadata.name) throw new Error(`${source}: a ${String(o.kind)} needs metadata.name`);
+    checkName(o.metadata.name, `${source}: ${what(o)}`);
+    const isRole = o.kind === 'ClusterRole' || o.kind === 'Role';
+    if (isRole && 'aggregationRule' in o) throw new Error(`${source}: ${what(o)}: aggregationRule is not supported; list the rules`);
+    strictFields(o as Record<string, unknown>, isRole ? roleFields : bindingFields, `${source}: ${what(o)}`);
     rbac.push(o);
   }
   if (rbac.length === 0) throw new Error(`${source}: no ClusterRole, Role, ClusterRoleBinding or RoleBinding (${RBACAPIVersion}) in the file`);
@@ -148,9 +182,16 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
     roles.set(key, ((o.rules as unknown[] | null | undefined) ?? []).map((r, i) => policyRule(r, `${source}: ${what(o)} rule ${i + 1}`)));
   }
   const out: RuleBinding[] = [];
+  const bindings = new Set<string>();
   for (const o of rbac) {
     if (o.kind !== 'ClusterRoleBinding' && o.kind !== 'RoleBinding') continue;
     const ns = nsOf(o);
+    const id = o.kind === 'RoleBinding' ? `${ns}/${o.metadata!.name}` : String(o.metadata!.name);
+    if (bindings.has(`${o.kind}/${id}`)) throw new Error(`${source}: ${what(o)} is defined twice`);
+    bindings.add(`${o.kind}/${id}`);
+    if (!isObject(o.roleRef)) throw new Error(`${source}: ${what(o)}: roleRef is required`);
+    strictFields(o.roleRef, roleRefFields, `${source}: ${what(o)} roleRef`);
+    if (o.roleRef.apiGroup !== RBACGroup) throw new Error(`${source}: ${what(o)}: roleRef.apiGroup: Unsupported value: ${JSON.stringify(o.roleRef.apiGroup ?? '')}: supported values: "${RBACGroup}"`);
     const refKind = o.roleRef?.kind;
     const allowed = o.kind === 'ClusterRoleBinding' ? ['ClusterRole'] : ['ClusterRole', 'Role'];
     if (typeof refKind !== 'string' || !allowed.includes(refKind)) {
@@ -163,6 +204,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
     const subjects = ((o.subjects as unknown[] | null | undefined) ?? []).map((s, i): RuleBinding['subjects'][number] => {
       const at = `${source}: ${what(o)} subject ${i + 1}`;
       if (!isObject(s) || typeof s.name !== 'string' || !s.name) throw new Error(`${at}: needs kind and name`);
+      strictFields(s, subjectFields, at);
       if (s.kind === 'ServiceAccount') {
         const sns = typeof s.namespace === 'string' && s.namespace ? s.namespace : o.kind === 'RoleBinding' ? ns : undefined;
         if (!sns) throw new Error(`${at}: a ServiceAccount subject needs its namespace`);

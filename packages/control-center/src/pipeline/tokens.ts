@@ -36,7 +36,8 @@ export function parseTokenFile(text: string, source: string): Map<string, UserIn
     const m = /^([^,]+),([^,]+),([^,]*)(?:,(?:"([^"]*)"|([^,]*)))?$/.exec(line);
     if (!m) throw new Error(`${source}:${i + 1}: want token,user,uid[,"group1,group2"]`);
     const groups = (m[4] ?? m[5] ?? '').split(',').map((g) => g.trim()).filter(Boolean);
-    out.set(m[1]!.trim(), { name: m[2]!.trim(), groups });
+    const uid = m[3]!.trim();
+    out.set(m[1]!.trim(), { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) });
   });
   return out;
 }

@@ -1,0 +1,106 @@
+/**
+ * `hcc control-center --authorization-policy` with real kubectl 1.35: what kube-apiserver's RBAC
+ * authorizer, impersonation filter and SelfSubjectAccessReview answer for the same policy and
+ * tokens, including the cases a fresh user found wrong (server-side apply creating with only
+ * `patch`, `--as` ignored, non-resource URLs, the token's uid in `auth whoami`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { kubectl, tempDir } from './helpers/tools.js';
+import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+
+const policy = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: cm-patch}
+rules:
+  - {apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "patch"]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: erin}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cm-patch}
+subjects: [{kind: User, name: erin}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: s1-only}
+rules:
+  - {apiGroups: [""], resources: ["secrets"], resourceNames: ["s1"], verbs: ["get", "list", "watch", "deletecollection"]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: carol}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: s1-only}
+subjects: [{kind: User, name: carol}]
+`;
+
+describe('authorization policy, as kube-apiserver answers it', () => {
+  const t = tempDir('hcc-authz-');
+  let cc: ControlCenterProcess;
+  const kc = (user: string) => path.join(t.dir, `${user}.kubeconfig`);
+  const as = (user: string, args: string[], input?: string) => kubectl('1.35', kc(user), args, { input });
+
+  beforeAll(async () => {
+    writeFileSync(path.join(t.dir, 'policy.yaml'), policy);
+    writeFileSync(path.join(t.dir, 'tokens.csv'), 'erin-t,erin,uid-erin\ncarol-t,carol,uid-carol\nfrank-t,frank,uid-frank\n');
+    cc = await startControlCenterProcess({ extraArgs: ['--token-file', path.join(t.dir, 'tokens.csv'), '--authorization-policy', path.join(t.dir, 'policy.yaml')] });
+    const admin = parse(readFileSync(cc.kubeconfig, 'utf8'));
+    writeFileSync(kc('admin'), stringify(admin));
+    for (const u of ['erin', 'carol', 'frank']) {
+      admin.users[0].user = { token: `${u}-t` };
+      writeFileSync(kc(u), stringify(admin));
+    }
+    expect((await as('admin', ['create', 'namespace', 'b'])).code).toBe(0);
+    expect((await as('admin', ['create', 'configmap', 'c1', '-n', 'b', '--from-literal=a=b'])).code).toBe(0);
+    expect((await as('admin', ['create', 'secret', 'generic', 's1', '-n', 'b', '--from-literal=a=b'])).code).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await cc?.stop();
+    t.cleanup();
+  });
+
+  it('needs create, not only patch, for a server-side apply that creates the object', async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: b}\ndata: {z: x}\n`;
+    const created = await as('erin', ['apply', '--server-side', '-f', '-'], cm('c9'));
+    expect(created.code).not.toBe(0);
+    expect(created.stderr).toContain('configmaps "c9" is forbidden: User "erin" cannot create resource "configmaps" in API group "" in the namespace "b"');
+    expect((await as('admin', ['get', 'configmap', 'c9', '-n', 'b', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // Applying to an existing object is a patch, which erin may do.
+    const patched = await as('erin', ['apply', '--server-side', '-f', '-'], cm('c1'));
+    expect(patched.code, patched.stderr).toBe(0);
+  });
+
+  it('impersonates with --as only when allowed, and can-i/whoami answer for the impersonated user', async () => {
+    const canI = await as('admin', ['auth', 'can-i', 'delete', 'secrets', '-n', 'b', '--as', 'frank']);
+    expect([canI.code, canI.stdout.trim()]).toEqual([1, 'no']);
+    const who = await as('admin', ['auth', 'whoami', '--as', 'frank', '-o', 'json']);
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: 'frank', groups: ['system:authenticated'] });
+    expect((await as('admin', ['get', 'secrets', '-n', 'b', '--as', 'frank'])).stderr).toContain('User "frank" cannot list resource "secrets"');
+    const refused = await as('frank', ['get', 'secrets', '-n', 'b', '--as', 'admin']);
+    expect(refused.stderr).toContain('users "admin" is forbidden: User "frank" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it('answers for non-resource URLs as the bootstrap discovery and public-info roles grant them', async () => {
+    const can = async (args: string[]) => (await as('frank', ['auth', 'can-i', ...args])).stdout.trim();
+    expect(await can(['get', '/healthz'])).toBe('yes');
+    expect(await can(['get', '/apis'])).toBe('yes');
+    expect(await can(['get', '/metrics'])).toBe('no');
+    expect(await can(['post', '/healthz'])).toBe('no');
+  });
+
+  it('shows the token file uid in auth whoami', async () => {
+    const who = await as('erin', ['auth', 'whoami', '-o', 'json']);
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: 'erin', uid: 'uid-erin', groups: ['system:authenticated'] });
+  });
+
+  it('matches resourceNames against a named watch but not against deletecollection', async () => {
+    const list = await as('carol', ['get', 'secrets', '-n', 'b', '--field-selector', 'metadata.name=s1', '-o', 'name']);
+    expect([list.code, list.stdout.trim()], list.stderr).toEqual([0, 'secret/s1']);
+    const dc = await as('carol', ['delete', 'secrets', '-n', 'b', '--field-selector', 'metadata.name=s1', '--dry-run=server']);
+    expect(dc.code).not.toBe(0);
+    expect(dc.stderr).toContain('cannot');
+  });
+});
