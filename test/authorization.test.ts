@@ -11,31 +11,23 @@ import { parse, stringify } from 'yaml';
 import { kubectl, tempDir } from './helpers/tools.js';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
 
-const policy = `
+/** A ClusterRole with one rule, bound to one user (YAML documents). */
+const grant = (role: string, user: string, rule: string) => `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
-metadata: {name: cm-patch}
-rules:
-  - {apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "patch"]}
+metadata: {name: ${role}}
+rules: [${rule}]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
-metadata: {name: erin}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cm-patch}
-subjects: [{kind: User, name: erin}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: s1-only}
-rules:
-  - {apiGroups: [""], resources: ["secrets"], resourceNames: ["s1"], verbs: ["get", "list", "watch", "deletecollection"]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: carol}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: s1-only}
-subjects: [{kind: User, name: carol}]
+metadata: {name: ${user}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${role}}
+subjects: [{kind: User, name: ${user}}]
 `;
+const policy = [
+  grant('cm-patch', 'erin', '{apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "patch"]}'),
+  grant('s1-only', 'carol', '{apiGroups: [""], resources: ["secrets"], resourceNames: ["s1"], verbs: ["get", "list", "watch", "deletecollection"]}'),
+].join('---\n');
 
 describe('authorization policy, as kube-apiserver answers it', () => {
   const t = tempDir('hcc-authz-');
