@@ -20,6 +20,9 @@ const AuthenticatedGroup = 'system:authenticated';
  *   without a user or for `Impersonate-Uid` / `Impersonate-Extra-*`
  */
 export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer: Authorizer): UserInfo {
+  const h = req.headers;
+  // The common case, checked without building headersDistinct on every request.
+  if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined) return real;
   const distinct = req.raw.headersDistinct;
   const users = distinct['impersonate-user'] ?? [];
   const groups = distinct['impersonate-group'] ?? [];
