@@ -133,6 +133,21 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
       return r.code === 0 && JSON.parse(r.stdout).data.config === 'b';
     }, 20_000);
 
+    // A Secret hcc did not create, of another type, holds a referenced name downstream: it is left
+    // alone and a Warning Event on the control center's Secret says why.
+    expect((await mk(['create', 'secret', 'generic', 'audit', '-n', ns, '--type=example.com/foreign', '--from-literal=x=y'])).code).toBe(0);
+    expect((await k(['create', 'secret', 'generic', 'audit', '-n', ns, '--from-literal=webhook-kubeconfig=abc'])).code).toBe(0);
+    expect((await k(['patch', 'hc/ex', '-n', ns, '--type=merge', '-p', '{"spec":{"auditWebhook":{"name":"audit"}}}'])).code).toBe(0);
+    const event = await waitFor('the CopyBlocked Event upstream', async () => {
+      const r = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=audit', '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).items[0];
+    }, 30_000);
+    expect(event.type).toBe('Warning');
+    expect(event.message).toContain('management cluster m1 has a Secret rbac/audit that hcc did not create');
+    expect(JSON.parse((await mk(['get', 'secret', 'audit', '-n', ns, '-o', 'json'])).stdout).type).toBe('example.com/foreign');
+    expect((await k(['patch', 'hc/ex', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/spec/auditWebhook"}]'])).code).toBe(0);
+    expect((await k(['delete', 'secret', 'audit', '-n', ns])).code).toBe(0);
+
     // Deletion: the copies go, then the namespace hcc created downstream.
     expect((await k(['delete', 'hc/ex', '-n', ns, '--wait=true', '--timeout=60s'])).code).toBe(0);
     await waitFor('the copies gone', async () => (await mk(['get', 'hc,np', '-n', ns, '-o', 'name'])).stdout.trim() === '', 30_000);

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import client from 'prom-client';
 import {
   deletedObject,
+  EventRecorder,
   Informer,
   isAlreadyExists,
   isNotFound,
@@ -150,6 +151,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
   }
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
+  const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
   const deps: DownsyncDeps = {
     cluster,
     getUpstream: (k, key) => upInformers[k].lister.get(key),
@@ -186,6 +188,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     ownWrites,
     recentCreates: new Map(),
     now: Date.now,
+    warn: (obj, reason, message) => recorder.event(obj, 'Warning', reason, message),
     log,
   };
   const upW = writer(upstream);

@@ -14,8 +14,8 @@
  *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
  * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
- * `kubectl replace --force` would; one hcc did not make is left alone and looked at again in a
- * minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
+ * `kubectl replace --force` would; one hcc did not make is left alone, a Warning Event
+ * (`CopyBlocked`) on the upstream object says why, and it is looked at again in a minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  */
 import { isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
@@ -61,7 +61,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         deps.recentCreates.delete(req.key);
         return { requeueAfterMs: 500 };
       }
-      if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, down, err);
+      if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
       throw err;
     }
     return 'stop';
@@ -71,10 +71,13 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
 /** Kinds whose copies may be deleted and created again when they cannot change in place. */
 const replaceableKinds = new Set<SyncKind>(['Secret', 'ConfigMap']);
 
+/** Reason of the Warning Event on the upstream object when a foreign copy blocks it. */
+export const ReasonCopyBlocked = 'CopyBlocked';
+
 /** How long a Secret or ConfigMap hcc did not make and cannot change waits before the next look, in milliseconds. */
 export const ForeignRecheckMs = 60_000;
 
-async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, down: KubeObject, err: unknown): Promise<StepResult> {
+async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, err: unknown): Promise<StepResult> {
   const reason = (err as Error).message;
   if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster) {
     deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
@@ -83,5 +86,10 @@ async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, d
     return { requeueAfterMs: 500 };
   }
   deps.log.warn({ key, reason }, `a ${kind} hcc did not create has this name and cannot take the control center's content (immutable or another type); leaving it`);
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that cannot take this content (immutable or another type); delete it there or rename this one: ${reason}`,
+  );
   return { requeueAfterMs: ForeignRecheckMs };
 }

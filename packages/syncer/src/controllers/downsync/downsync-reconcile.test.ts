@@ -34,6 +34,7 @@ function deps(up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<Sy
     ownWrites: new OwnWrites(),
     recentCreates: new Map(),
     now: () => clock,
+    warn: (obj, reason, message) => void calls.push(['warn', `${obj.kind}/${obj.metadata.name}`, reason, message]),
     log: pino({ enabled: false }),
   };
 }
@@ -210,9 +211,11 @@ describe('downsync of a Secret that cannot change in place', () => {
     expect(res).toEqual({ requeueAfterMs: 500 });
   });
 
-  it('leaves a Secret hcc did not make and looks again in a minute, without failing the pass', async () => {
+  it('leaves a Secret hcc did not make, says why in a Warning Event upstream, and looks again in a minute', async () => {
     const { calls, res } = await runSecret(copy({ team: 'x' }));
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'warn']);
+    expect(calls[1]!.slice(1, 3)).toEqual(['Secret/ps', 'CopyBlocked']);
+    expect(calls[1]![3]).toContain('management cluster mgmt-1 has a Secret clusters/ps that hcc did not create');
     expect(res).toEqual({ requeueAfterMs: 60_000 });
   });
 

@@ -57,6 +57,8 @@ export interface DownsyncDeps {
   recentCreates: Map<string, { object: KubeObject; atMs: number }>;
   /** The clock, in ms since the epoch. */
   now(): number;
+  /** Records an Event about an upstream object, so `kubectl describe` in the control center shows why a copy is stuck. */
+  warn(obj: KubeObject, reason: string, message: string): void;
   log: Logger;
 }
 
