@@ -1,6 +1,10 @@
 /**
- * Deep copies of JSON values (Kubernetes objects as decoded from JSON).
+ * Deep copies of JSON values (Kubernetes objects as decoded from JSON), and the test for a JSON
+ * object.
  */
+
+/** Whether a JSON value is an object (not null, not an array). */
+export const isJSONObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A deep copy of a JSON value: plain objects and arrays are copied recursively with the same keys

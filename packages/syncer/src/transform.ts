@@ -16,6 +16,7 @@ import {
   LabelSyncedBy,
   type KubeObject,
   deepCopyJSON,
+  isJSONObject,
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -116,7 +117,6 @@ export function inSync(desired: KubeObject, down: KubeObject, payloadKeys: strin
   return true;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The JSON merge patch (RFC 7386) that turns `from` into `to`: changed members are set, members
@@ -126,7 +126,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * @see https://www.rfc-editor.org/rfc/rfc7386
  */
 export function createMergePatch(from: unknown, to: unknown): unknown {
-  if (!isPlainObject(from) || !isPlainObject(to)) return isDeepStrictEqual(from, to) ? undefined : to;
+  if (!isJSONObject(from) || !isJSONObject(to)) return isDeepStrictEqual(from, to) ? undefined : to;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(from)) if ((!(k in to) || to[k] === null) && from[k] !== null) out[k] = null;
   for (const k of Object.keys(to)) {

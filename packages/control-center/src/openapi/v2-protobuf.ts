@@ -14,6 +14,7 @@
  * @see https://github.com/kubernetes/kube-openapi/blob/master/pkg/util/proto/document.go
  */
 import protobuf from 'protobufjs';
+import { isJSONObject } from '@hcc/crds';
 
 const proto = `
 syntax = "proto3";
@@ -77,7 +78,6 @@ export const OpenAPIV2ProtobufMediaType = 'application/com.github.proto-openapi.
 type JSONObject = Record<string, unknown>;
 type Message = Record<string, unknown>;
 
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const anyOf = (v: unknown) => ({ yaml: JSON.stringify(v) });
 
 /** `x-` keys of a JSON object as gnostic `NamedAny` vendor extensions. */
@@ -108,15 +108,15 @@ export function toSchemaMessage(s: JSONObject): Message {
   if (s.example !== undefined) m.example = anyOf(s.example);
   if (Array.isArray(s.enum)) m.enum = s.enum.map(anyOf);
   if (s.type !== undefined) m.type = { value: Array.isArray(s.type) ? s.type : [s.type] };
-  if (Array.isArray(s.items)) m.items = { schema: s.items.filter(isObject).map(toSchemaMessage) };
-  else if (isObject(s.items)) m.items = { schema: [toSchemaMessage(s.items)] };
+  if (Array.isArray(s.items)) m.items = { schema: s.items.filter(isJSONObject).map(toSchemaMessage) };
+  else if (isJSONObject(s.items)) m.items = { schema: [toSchemaMessage(s.items)] };
   if (typeof s.additionalProperties === 'boolean') m.additional_properties = { boolean: s.additionalProperties };
-  else if (isObject(s.additionalProperties)) m.additional_properties = { schema: toSchemaMessage(s.additionalProperties) };
-  if (Array.isArray(s.allOf)) m.all_of = s.allOf.filter(isObject).map(toSchemaMessage);
-  if (isObject(s.properties)) {
-    m.properties = { additional_properties: Object.entries(s.properties).filter(([, v]) => isObject(v)).map(([name, v]) => ({ name, value: toSchemaMessage(v as JSONObject) })) };
+  else if (isJSONObject(s.additionalProperties)) m.additional_properties = { schema: toSchemaMessage(s.additionalProperties) };
+  if (Array.isArray(s.allOf)) m.all_of = s.allOf.filter(isJSONObject).map(toSchemaMessage);
+  if (isJSONObject(s.properties)) {
+    m.properties = { additional_properties: Object.entries(s.properties).filter(([, v]) => isJSONObject(v)).map(([name, v]) => ({ name, value: toSchemaMessage(v as JSONObject) })) };
   }
-  if (isObject(s.externalDocs)) m.external_docs = pick(s.externalDocs, { description: 'description', url: 'url' });
+  if (isJSONObject(s.externalDocs)) m.external_docs = pick(s.externalDocs, { description: 'description', url: 'url' });
   const ext = vendorExtensions(s);
   if (ext.length) m.vendor_extension = ext;
   return m;
@@ -126,7 +126,7 @@ export function toSchemaMessage(s: JSONObject): Message {
 function toParameterMessage(p: JSONObject): Message {
   if (typeof p.$ref === 'string') return { json_reference: { _ref: p.$ref } };
   const base = { ...pick(p, { required: 'required', in: 'in', description: 'description', name: 'name' }), vendor_extension: vendorExtensions(p) };
-  if (p.in === 'body') return { parameter: { body_parameter: { ...base, ...(isObject(p.schema) ? { schema: toSchemaMessage(p.schema) } : {}) } } };
+  if (p.in === 'body') return { parameter: { body_parameter: { ...base, ...(isJSONObject(p.schema) ? { schema: toSchemaMessage(p.schema) } : {}) } } };
   const sub = { ...base, ...pick(p, { type: 'type', format: 'format', uniqueItems: 'unique_items' }) };
   const which = p.in === 'path' ? 'path_parameter_sub_schema' : p.in === 'header' ? 'header_parameter_sub_schema' : 'query_parameter_sub_schema';
   return { parameter: { non_body_parameter: { [which]: sub } } };
@@ -134,15 +134,15 @@ function toParameterMessage(p: JSONObject): Message {
 
 function toOperationMessage(op: JSONObject): Message {
   const m = pick(op, { tags: 'tags', summary: 'summary', description: 'description', operationId: 'operation_id', produces: 'produces', consumes: 'consumes', schemes: 'schemes', deprecated: 'deprecated' });
-  if (Array.isArray(op.parameters)) m.parameters = op.parameters.filter(isObject).map(toParameterMessage);
-  if (isObject(op.responses)) {
+  if (Array.isArray(op.parameters)) m.parameters = op.parameters.filter(isJSONObject).map(toParameterMessage);
+  if (isJSONObject(op.responses)) {
     m.responses = {
       response_code: Object.entries(op.responses)
-        .filter(([, r]) => isObject(r))
+        .filter(([, r]) => isJSONObject(r))
         .map(([name, r]) => {
           const resp = r as JSONObject;
           if (typeof resp.$ref === 'string') return { name, value: { json_reference: { _ref: resp.$ref } } };
-          return { name, value: { response: { description: String(resp.description ?? ''), ...(isObject(resp.schema) ? { schema: { schema: toSchemaMessage(resp.schema) } } : {}) } } };
+          return { name, value: { response: { description: String(resp.description ?? ''), ...(isJSONObject(resp.schema) ? { schema: { schema: toSchemaMessage(resp.schema) } } : {}) } } };
         }),
     };
   }
@@ -156,22 +156,22 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as 
 /** A Swagger 2.0 document as the bytes of a gnostic `openapi.v2.Document`. */
 export function encodeOpenAPIV2(doc: JSONObject): Buffer {
   const msg: Message = pick(doc, { swagger: 'swagger', host: 'host', basePath: 'base_path', schemes: 'schemes', consumes: 'consumes', produces: 'produces' });
-  if (isObject(doc.info)) msg.info = pick(doc.info, { title: 'title', version: 'version', description: 'description' });
-  if (isObject(doc.paths)) {
+  if (isJSONObject(doc.info)) msg.info = pick(doc.info, { title: 'title', version: 'version', description: 'description' });
+  if (isJSONObject(doc.paths)) {
     msg.paths = {
       path: Object.entries(doc.paths)
-        .filter(([, item]) => isObject(item))
+        .filter(([, item]) => isJSONObject(item))
         .map(([name, item]) => {
           const it = item as JSONObject;
           const value: Message = {};
-          for (const method of methods) if (isObject(it[method])) value[method] = toOperationMessage(it[method] as JSONObject);
-          if (Array.isArray(it.parameters)) value.parameters = it.parameters.filter(isObject).map(toParameterMessage);
+          for (const method of methods) if (isJSONObject(it[method])) value[method] = toOperationMessage(it[method] as JSONObject);
+          if (Array.isArray(it.parameters)) value.parameters = it.parameters.filter(isJSONObject).map(toParameterMessage);
           return { name, value };
         }),
     };
   }
-  if (isObject(doc.definitions)) {
-    msg.definitions = { additional_properties: Object.entries(doc.definitions).filter(([, v]) => isObject(v)).map(([name, v]) => ({ name, value: toSchemaMessage(v as JSONObject) })) };
+  if (isJSONObject(doc.definitions)) {
+    msg.definitions = { additional_properties: Object.entries(doc.definitions).filter(([, v]) => isJSONObject(v)).map(([name, v]) => ({ name, value: toSchemaMessage(v as JSONObject) })) };
   }
   const ext = vendorExtensions(doc);
   if (ext.length) msg.vendor_extension = ext;

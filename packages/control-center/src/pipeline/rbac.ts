@@ -8,11 +8,11 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/rbac/
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/v1/evaluation_helpers.go
  */
+import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
 import type { Authorizer } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
-
 /** One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule). */
 export interface PolicyRule {
   verbs: string[];
@@ -20,7 +20,6 @@ export interface PolicyRule {
   resources?: string[];
   resourceNames?: string[];
 }
-
 /** A role's rules bound to users and groups (what a ClusterRoleBinding or RoleBinding says). */
 export interface RuleBinding {
   subjects: { kind: 'User' | 'Group'; name: string }[];
@@ -28,9 +27,7 @@ export interface RuleBinding {
   /** Set for a RoleBinding: the rules apply only to requests in this namespace. */
   namespace?: string;
 }
-
 const has = (list: readonly string[] | undefined, v: string): boolean => !!list && (list.includes('*') || list.includes(v));
-
 /** evaluation_helpers.go ResourceMatches: `resource`, `resource/subresource`, `*`, `*\/subresource`. */
 function resourceMatches(rule: PolicyRule, resource: string, subresource: string): boolean {
   const combined = subresource ? `${resource}/${subresource}` : resource;
@@ -40,7 +37,6 @@ function resourceMatches(rule: PolicyRule, resource: string, subresource: string
   }
   return false;
 }
-
 /** Whether one rule allows a resource request (RuleAllows). */
 export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'group' | 'resource' | 'subresource' | 'name'>): boolean {
   if (!has(rule.verbs, ri.verb)) return false;
@@ -49,13 +45,11 @@ export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'gro
   if (rule.resourceNames?.length) return ri.name !== '' && rule.resourceNames.includes(ri.name);
   return true;
 }
-
 /** Paths every authenticated user may GET (upstream's system:discovery and system:public-info-viewer roles). */
 function isPublicPath(path: string): boolean {
   if (['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'].includes(path)) return true;
   return path.startsWith('/api/') || path.startsWith('/apis/') || path.startsWith('/openapi/');
 }
-
 /**
  * The authorizer for these bindings.
  * @returns allowed when the user is in `system:masters` or a binding naming the user or one of its
@@ -75,7 +69,6 @@ export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
     return { allowed: false, reason: '' };
   };
 }
-
 interface RBACObject {
   apiVersion?: unknown;
   kind?: unknown;
@@ -85,33 +78,27 @@ interface RBACObject {
   subjects?: unknown;
   items?: unknown;
 }
-
 const RBACAPIVersion = 'rbac.authorization.k8s.io/v1';
 const rbacKinds = new Set(['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-
 const ruleFields = new Set(['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs']);
 const roleFields = new Set(['apiVersion', 'kind', 'metadata', 'rules']);
 const bindingFields = new Set(['apiVersion', 'kind', 'metadata', 'roleRef', 'subjects']);
 const roleRefFields = new Set(['apiGroup', 'kind', 'name']);
 const subjectFields = new Set(['kind', 'name', 'namespace', 'apiGroup']);
 const RBACGroup = 'rbac.authorization.k8s.io';
-
 /** Refuses fields the type does not have, as `kubectl apply`'s strict field validation does (a typo must not widen a rule). */
 function strictFields(o: Record<string, unknown>, known: ReadonlySet<string>, where: string): void {
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length) throw new Error(`${where}: strict decoding error: ${unknown.map((k) => `unknown field "${k}"`).join(', ')}`);
 }
-
 /** apimachinery's path-segment name rule, which RBAC objects follow. */
 function checkName(name: string, where: string): void {
   if (name === '.' || name === '..' || /[/%]/.test(name)) throw new Error(`${where}: metadata.name: Invalid value: ${JSON.stringify(name)}: may not be '.' or '..' and may not contain '/' or '%'`);
 }
-
 /** A rule checked field by field (rbac/validation ValidatePolicyRule). @throws Error naming what is wrong */
 function policyRule(r: unknown, where: string): PolicyRule {
-  if (!isObject(r)) throw new Error(`${where}: a rule must be an object with verbs, apiGroups and resources`);
+  if (!isJSONObject(r)) throw new Error(`${where}: a rule must be an object with verbs, apiGroups and resources`);
   strictFields(r, ruleFields, where);
   if (!isStringList(r.verbs) || r.verbs.length === 0) throw new Error(`${where}: verbs must be a non-empty list of strings`);
   for (const f of ['apiGroups', 'resources', 'resourceNames'] as const) {
@@ -122,7 +109,6 @@ function policyRule(r: unknown, where: string): PolicyRule {
   if (!r.apiGroups || (r.apiGroups as string[]).length === 0) throw new Error(`${where}: apiGroups must be a non-empty list of strings ("" is the core group)`);
   return { verbs: r.verbs, apiGroups: r.apiGroups as string[], resources: r.resources as string[], ...(r.resourceNames ? { resourceNames: r.resourceNames as string[] } : {}) };
 }
-
 /**
  * Reads ClusterRoles, Roles, ClusterRoleBindings and RoleBindings (rbac.authorization.k8s.io/v1,
  * YAML or JSON, several documents, `List`s too) into bindings for {@link rbacAuthorizer}: the
@@ -149,10 +135,10 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
       throw new Error(`${source}: document ${i + 1}: ${(e as Error).message.split('\n')[0]}`);
     }
     if (o === null || o === undefined) continue;
-    if (!isObject(o)) throw new Error(`${source}: document ${i + 1} is not an object (a ClusterRole, Role, ClusterRoleBinding, RoleBinding or List)`);
+    if (!isJSONObject(o)) throw new Error(`${source}: document ${i + 1} is not an object (a ClusterRole, Role, ClusterRoleBinding, RoleBinding or List)`);
     if (typeof o.kind === 'string' && o.kind.endsWith('List')) {
       if (!Array.isArray(o.items)) throw new Error(`${source}: document ${i + 1}: a ${o.kind} needs a list of items`);
-      objects.push(...(o.items as RBACObject[]).filter(isObject));
+      objects.push(...(o.items as RBACObject[]).filter(isJSONObject));
     } else objects.push(o as RBACObject);
   }
   const what = (o: RBACObject) => `${String(o.kind)} "${String(o.metadata?.name ?? '')}"`;
@@ -189,7 +175,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
     const id = o.kind === 'RoleBinding' ? `${ns}/${o.metadata!.name}` : String(o.metadata!.name);
     if (bindings.has(`${o.kind}/${id}`)) throw new Error(`${source}: ${what(o)} is defined twice`);
     bindings.add(`${o.kind}/${id}`);
-    if (!isObject(o.roleRef)) throw new Error(`${source}: ${what(o)}: roleRef is required`);
+    if (!isJSONObject(o.roleRef)) throw new Error(`${source}: ${what(o)}: roleRef is required`);
     strictFields(o.roleRef, roleRefFields, `${source}: ${what(o)} roleRef`);
     if (o.roleRef.apiGroup !== RBACGroup) throw new Error(`${source}: ${what(o)}: roleRef.apiGroup: Unsupported value: ${JSON.stringify(o.roleRef.apiGroup ?? '')}: supported values: "${RBACGroup}"`);
     const refKind = o.roleRef?.kind;
@@ -203,7 +189,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
     if (o.subjects !== undefined && o.subjects !== null && !Array.isArray(o.subjects)) throw new Error(`${source}: ${what(o)}: subjects must be a list`);
     const subjects = ((o.subjects as unknown[] | null | undefined) ?? []).map((s, i): RuleBinding['subjects'][number] => {
       const at = `${source}: ${what(o)} subject ${i + 1}`;
-      if (!isObject(s) || typeof s.name !== 'string' || !s.name) throw new Error(`${at}: needs kind and name`);
+      if (!isJSONObject(s) || typeof s.name !== 'string' || !s.name) throw new Error(`${at}: needs kind and name`);
       strictFields(s, subjectFields, at);
       if (s.kind === 'ServiceAccount') {
         const sns = typeof s.namespace === 'string' && s.namespace ? s.namespace : o.kind === 'RoleBinding' ? ns : undefined;

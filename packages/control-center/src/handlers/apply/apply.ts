@@ -14,7 +14,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/lastappliedmanager.go
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
-import type { KubeObject } from '@hcc/crds';
+import { isJSONObject, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { goJSON, pathString, type Path, type PathSet } from './fieldpath.js';
@@ -40,7 +40,6 @@ export const LastAppliedConfigAnnotation = 'kubectl.kubernetes.io/last-applied-c
 export const KubectlManager = 'kubectl';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One field another manager owns and the apply would change. */
 export interface Conflict {
@@ -185,16 +184,16 @@ function parseAPIVersion(v: unknown): { group: string; version: string } {
  */
 export function applyConfiguration(r: ApplyRequest): KubeObject {
   const { info } = r;
-  if (!isObj(r.config)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
+  if (!isJSONObject(r.config)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
   const config = structuredClone(r.config);
   const gv = parseAPIVersion(config.apiVersion);
   const kind = typeof config.kind === 'string' ? config.kind : '';
   if (gv.group !== info.group || gv.version !== info.version || kind !== info.kind) throw apierrors.badRequest(`invalid object type: ${gvkString(gv.group, gv.version, kind)}`);
   const apiVersion = String(config.apiVersion);
   const meta = config.metadata;
-  if (meta !== undefined && meta !== null && !isObj(meta)) throw apierrors.badRequest(`error decoding patch: metadata must be an object`);
-  if (isObj(meta) && meta.managedFields !== undefined && meta.managedFields !== null) throw apierrors.badRequest('metadata.managedFields must be nil');
-  const configName = isObj(meta) && typeof meta.name === 'string' ? meta.name : '';
+  if (meta !== undefined && meta !== null && !isJSONObject(meta)) throw apierrors.badRequest(`error decoding patch: metadata must be an object`);
+  if (isJSONObject(meta) && meta.managedFields !== undefined && meta.managedFields !== null) throw apierrors.badRequest('metadata.managedFields must be nil');
+  const configName = isJSONObject(meta) && typeof meta.name === 'string' ? meta.name : '';
   if (!r.live && configName !== r.name) throw apierrors.badRequest(`the name of the object (${configName}) does not match the name on the URL (${r.name})`);
 
   const type = typeOf(info);
@@ -265,7 +264,7 @@ function allowedConflictsFromLastApplied(liveWithMeta: KubeObject, live: unknown
   } catch {
     return undefined;
   }
-  if (!isObj(lastApplied) || lastApplied.apiVersion !== apiVersion) return undefined;
+  if (!isJSONObject(lastApplied) || lastApplied.apiVersion !== apiVersion) return undefined;
   try {
     const set = toFieldSet(lastApplied, type);
     const c = compare(lastApplied, live, type);
@@ -278,7 +277,7 @@ function allowedConflictsFromLastApplied(liveWithMeta: KubeObject, live: unknown
 /** The last-applied annotation kubectl would write for `config`: its JSON without that annotation, keys sorted, newline-terminated. */
 function buildLastApplied(config: Obj): string {
   const copy: Obj = { ...config };
-  if (isObj(config.metadata) && isObj(config.metadata.annotations)) {
+  if (isJSONObject(config.metadata) && isJSONObject(config.metadata.annotations)) {
     const { [LastAppliedConfigAnnotation]: _drop, ...rest } = config.metadata.annotations;
     copy.metadata = { ...config.metadata, annotations: rest };
   }

@@ -8,12 +8,12 @@
  *
  * Guarantee: equal to the general path (managed-fields.test.ts checks both on real manifests).
  */
+import { isJSONObject } from '@hcc/crds';
 import { comparePE, fieldPE, pathString, peKey, type PathElement } from './path-element.js';
 import { fieldTypeOf, resolve, type FieldType } from './schema.js';
 import { listItemPE } from './typed.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Metadata fields never owned (upstream's stripMetaManager). */
 const strippedMeta = new Set(['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']);
@@ -30,7 +30,7 @@ export function createdFieldsV1(obj: Obj, zero: Obj, type: FieldType, reset: Rea
     const v = obj[k];
     if (v === undefined || k === 'apiVersion' || k === 'kind' || reset.has(k)) continue;
     const t = fieldTypeOf(type, k);
-    if (k === 'metadata' && isObj(v)) {
+    if (k === 'metadata' && isJSONObject(v)) {
       const meta: Record<string, unknown> = {};
       const mt = resolve(t, v);
       for (const mk of Object.keys(v).sort()) {
@@ -41,7 +41,7 @@ export function createdFieldsV1(obj: Obj, zero: Obj, type: FieldType, reset: Rea
       continue;
     }
     const n = node(v, t, [fieldPE(k)]);
-    if (isObj(zero[k]) && isObj(v) && resolve(t, v).kind === 'map') {
+    if (isJSONObject(zero[k]) && isJSONObject(v) && resolve(t, v).kind === 'map') {
       // Present in the zero value: not added itself, only its children (an empty map is unchanged).
       const { '.': _self, ...children } = n;
       if (Object.keys(children).length) out[`f:${k}`] = children;
@@ -57,7 +57,7 @@ function node(v: unknown, declared: FieldType, path: PathElement[]): Record<stri
   const t = resolve(declared, v);
   if (t.kind === 'scalar' || t.atomic) return {};
   if (t.kind === 'map') {
-    if (!isObj(v)) return {};
+    if (!isJSONObject(v)) return {};
     const keys = Object.keys(v).filter((k) => v[k] !== undefined);
     if (!keys.length) return {};
     const out: Record<string, unknown> = { '.': {} };

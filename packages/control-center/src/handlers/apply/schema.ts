@@ -20,7 +20,7 @@
  * @see https://github.com/kubernetes/kube-openapi/blob/master/pkg/schemaconv/smd.go
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/#merge-strategy
  */
-import type { KubeObject } from '@hcc/crds';
+import { isJSONObject, type KubeObject } from '@hcc/crds';
 import type { JSONSchemaProps } from '../../registry/schema/types.js';
 import type { ResourceInfo } from '../../registry/types.js';
 
@@ -53,16 +53,15 @@ export const DEDUCED_MAP: FieldType = { kind: 'map', atomic: false, field: noFie
 /** What an untyped array is: an atomic list. */
 export const DEDUCED_LIST: FieldType = { kind: 'list', atomic: true, field: noField, elem: () => UNTYPED, listType: 'atomic', keys: [], keyDefault: noField };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The concrete type to walk `v` with: untyped resolves by the value; a value whose shape
  * contradicts a map or list type is a leaf. `null` and absent values keep their declared type.
  */
 export function resolve(t: FieldType, v: unknown): FieldType {
-  if (t.kind === 'untyped') return isPlainObject(v) ? DEDUCED_MAP : Array.isArray(v) ? DEDUCED_LIST : SCALAR;
+  if (t.kind === 'untyped') return isJSONObject(v) ? DEDUCED_MAP : Array.isArray(v) ? DEDUCED_LIST : SCALAR;
   if (v === null || v === undefined) return t;
-  if (t.kind === 'map' && !isPlainObject(v)) return SCALAR;
+  if (t.kind === 'map' && !isJSONObject(v)) return SCALAR;
   if (t.kind === 'list' && !Array.isArray(v)) return SCALAR;
   return t;
 }

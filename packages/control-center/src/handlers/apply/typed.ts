@@ -12,12 +12,12 @@
  * @see https://github.com/kubernetes-sigs/structured-merge-diff/blob/master/typed/merge.go
  * @see https://github.com/kubernetes-sigs/structured-merge-diff/blob/master/typed/remove.go
  */
+import { isJSONObject } from '@hcc/crds';
 import { fieldPE, keyPE, pathString, peKey, PathSet, valuePE, type Path, type PathElement } from './fieldpath.js';
 import { fieldTypeOf, resolve, UNTYPED, type FieldType } from './schema.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const asMap = (v: unknown): Obj | undefined => (isObj(v) ? v : undefined);
+const asMap = (v: unknown): Obj | undefined => (isJSONObject(v) ? v : undefined);
 const asList = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
 const mapEmpty = (m: Obj | undefined): boolean => {
   if (!m) return true;
@@ -64,7 +64,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function listItemPE(t: FieldType, item: unknown, where: () => string, index: number): PathElement {
   if (t.listType === 'map') {
     if (item === null) throw new TypedValueError(where(), `element ${index}: associative list with keys may not have a null element`);
-    if (!isObj(item)) throw new TypedValueError(where(), `element ${index}: associative list with keys may not have non-map elements`);
+    if (!isJSONObject(item)) throw new TypedValueError(where(), `element ${index}: associative list with keys may not have non-map elements`);
     const fields: [string, unknown][] = [];
     for (const k of t.keys) {
       let v = item[k];
@@ -74,7 +74,7 @@ export function listItemPE(t: FieldType, item: unknown, where: () => string, ind
     }
     return keyPE(fields);
   }
-  if (isObj(item)) throw new TypedValueError(where(), `element ${index}: associative list without keys has an element that's a map type`);
+  if (isJSONObject(item)) throw new TypedValueError(where(), `element ${index}: associative list without keys has an element that's a map type`);
   if (Array.isArray(item)) throw new TypedValueError(where(), `element ${index}: not supported: associative list with lists as elements`);
   if (item === null) throw new TypedValueError(where(), `element ${index}: associative list without keys has an element that's an explicit null`);
   return valuePE(item);

@@ -8,18 +8,17 @@
  * @see https://kubernetes.io/docs/tasks/manage-kubernetes-objects/update-api-object-kubectl-patch/
  */
 import fjp from 'fast-json-patch';
-import { deepCopyJSON, type KubeObject } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import type { PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Apply to a Scale (no ownership): maps merge, everything else replaces, nothing is removed. */
 function applyMerge(live: unknown, applied: unknown): unknown {
-  if (!isObject(applied) || !isObject(live)) return deepCopyJSON(applied);
+  if (!isJSONObject(applied) || !isJSONObject(live)) return deepCopyJSON(applied);
   const out: Record<string, unknown> = { ...live };
   for (const [k, v] of Object.entries(applied)) out[k] = v === null ? v : applyMerge(live[k], v);
   return out;
@@ -50,17 +49,17 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
       }
     }
     case 'merge':
-      if (!isObject(patch)) throw apierrors.badRequest('merge patch must be a JSON object');
+      if (!isJSONObject(patch)) throw apierrors.badRequest('merge patch must be a JSON object');
       return mergePatch(current, patch) as KubeObject;
     case 'strategic':
       if (info.custom) {
         // As kube-apiserver: custom resources take no strategic merge patch.
         throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
       }
-      if (!isObject(patch)) throw apierrors.badRequest('strategic merge patch must be a JSON object');
+      if (!isJSONObject(patch)) throw apierrors.badRequest('strategic merge patch must be a JSON object');
       return strategicMergePatch(current, patch, patchMetaFor(info.kind)) as KubeObject;
     case 'apply':
-      if (!isObject(patch)) throw apierrors.badRequest('apply patch must be an object');
+      if (!isJSONObject(patch)) throw apierrors.badRequest('apply patch must be an object');
       return applyMerge(current, patch) as KubeObject;
   }
 }

@@ -3,14 +3,13 @@
  * (lists included) replaces.
  * @see https://www.rfc-editor.org/rfc/rfc7386
  */
-import { deepCopyJSON } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject } from '@hcc/crds';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Returns `target` patched by `patch`; never mutates either. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return deepCopyJSON(patch);
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  if (!isJSONObject(patch)) return deepCopyJSON(patch);
+  const out: Record<string, unknown> = isJSONObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -25,7 +25,7 @@
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-api-machinery/strategic-merge-patch.md
  */
 import { StatusError, badRequest } from '../../apierrors/status.js';
-import { deepCopyJSON } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject } from '@hcc/crds';
 
 /**
  * Patch metadata of one field, standing in for Go's `patchStrategy`/`patchMergeKey` struct tags.
@@ -53,7 +53,6 @@ const deleteFromPrimitiveListDirectivePrefix = '$deleteFromPrimitiveList';
 const setElementOrderDirectivePrefix = '$setElementOrder';
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-const isMap = (v: unknown): v is JSONMap => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function kindOf(v: unknown): Kind {
   if (v === null || v === undefined) return 'null';
@@ -84,7 +83,7 @@ function goType(v: unknown): string {
 function goFmt(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goFmt).join(' ')}]`;
-  if (isMap(v)) {
+  if (isJSONObject(v)) {
     return `map[${Object.keys(v)
       .sort()
       .map((k) => `${k}:${goFmt(v[k])}`)
@@ -150,7 +149,7 @@ function handleDirectiveInMergeMap(directive: unknown, patch: JSONMap): JSONMap 
 
 /** Removes directives from a value taken as is; returns [value, keep]. */
 function removeDirectives(obj: unknown): [unknown, boolean] {
-  if (isMap(obj)) {
+  if (isJSONObject(obj)) {
     if (hasOwn(obj, directiveMarker)) return [null, false];
     for (const k of Object.keys(obj)) {
       const [v, keep] = removeDirectives(obj[k]);
@@ -171,7 +170,7 @@ function removeDirectives(obj: unknown): [unknown, boolean] {
 }
 
 function discardNullValuesFromPatch(v: unknown): void {
-  if (isMap(v)) {
+  if (isJSONObject(v)) {
     for (const k of Object.keys(v)) {
       if (v[k] === null) delete v[k];
       else discardNullValuesFromPatch(v[k]);
@@ -215,7 +214,7 @@ function sliceElementType(...slices: unknown[][]): Kind {
 function findMapInSlice(list: unknown[], key: string, value: unknown): { map: JSONMap; index: number } | undefined {
   for (let i = 0; i < list.length; i++) {
     const m = list[i];
-    if (!isMap(m)) throw badRequest(`value for key ${i} is not a map`);
+    if (!isJSONObject(m)) throw badRequest(`value for key ${i} is not a map`);
     if (hasOwn(m, key) && m[key] === value) return { map: m, index: i };
   }
   return undefined;
@@ -230,7 +229,7 @@ function partitionMapsByPresentInList(original: unknown[], partitionBy: unknown[
   const patch: unknown[] = [];
   const serverOnly: unknown[] = [];
   for (const v of original) {
-    if (!isMap(v)) throw errBadArgType('map[string]interface {}', v);
+    if (!isJSONObject(v)) throw errBadArgType('map[string]interface {}', v);
     if (!hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
     (findMapInSlice(partitionBy, mergeKey, v[mergeKey]) ? patch : serverOnly).push(v);
   }
@@ -239,7 +238,7 @@ function partitionMapsByPresentInList(original: unknown[], partitionBy: unknown[
 
 /** index: position of an item (by merge key value for maps) in a list, or -1. */
 function indexOf(list: unknown[], val: unknown, mergeKey: string, kind: Kind): number {
-  const get = kind === 'map' ? (x: unknown) => (isMap(x) ? x[mergeKey] : undefined) : (x: unknown) => x;
+  const get = kind === 'map' ? (x: unknown) => (isJSONObject(x) ? x[mergeKey] : undefined) : (x: unknown) => x;
   const want = get(val);
   return list.findIndex((v) => get(v) === want);
 }
@@ -348,7 +347,7 @@ function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: stri
   if (kind === 'map') {
     for (const list of [items, order]) {
       for (const item of list) {
-        if (!isMap(item)) throw errBadArgType('map[string]interface {}', item);
+        if (!isJSONObject(item)) throw errBadArgType('map[string]interface {}', item);
         if (!hasOwn(item, mergeKey)) throw errNoMergeKey(item, mergeKey);
       }
     }
@@ -421,7 +420,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     if (t === deleteDirective) {
       if (!hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
       orig = orig.filter((o) => {
-        if (!isMap(o)) throw badRequest(`value for key ${orig.indexOf(o)} is not a map`);
+        if (!isJSONObject(o)) throw badRequest(`value for key ${orig.indexOf(o)} is not a map`);
         return !(hasOwn(o, mergeKey) && o[mergeKey] === m[mergeKey]);
       });
     } else if (t === replaceDirective) {
@@ -471,8 +470,8 @@ function mergeSliceHandler(original: unknown, patch: unknown, meta: PatchMeta, s
 }
 
 function mergeMapHandler(original: unknown, patch: unknown, meta: PatchMeta, strategy: string): JSONMap {
-  if (!isMap(original)) throw errBadArgType('map[string]interface {}', original);
-  if (!isMap(patch)) throw errBadArgType('map[string]interface {}', patch);
+  if (!isJSONObject(original)) throw errBadArgType('map[string]interface {}', original);
+  if (!isJSONObject(patch)) throw errBadArgType('map[string]interface {}', patch);
   return strategy !== replaceDirective ? mergeMap(original, patch, meta) : patch;
 }
 
@@ -511,12 +510,12 @@ function validatePatchWithSetOrderList(patchList: unknown[], order: unknown[], m
   if (order.length === 0 || patchList.length === 0) return;
   let nonDelete = patchList;
   if (mergeKey) {
-    for (const v of patchList) if (!isMap(v)) throw errBadArgType('map[string]interface {}', v);
+    for (const v of patchList) if (!isJSONObject(v)) throw errBadArgType('map[string]interface {}', v);
     nonDelete = patchList.filter((v) => (v as JSONMap)[directiveMarker] !== deleteDirective);
   }
   const keyOf = (v: unknown): unknown => {
     if (!mergeKey) return v;
-    if (!isMap(v)) throw errBadArgType('map[string]interface {}', v);
+    if (!isJSONObject(v)) throw errBadArgType('map[string]interface {}', v);
     if (!hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
     return v[mergeKey];
   };
@@ -524,7 +523,7 @@ function validatePatchWithSetOrderList(patchList: unknown[], order: unknown[], m
   let si = 0;
   while (pi < nonDelete.length && si < order.length) {
     const item = nonDelete[pi];
-    if (isMap(item) && hasOwn(item, directiveMarker)) {
+    if (isJSONObject(item) && hasOwn(item, directiveMarker)) {
       pi++;
       continue;
     }
@@ -564,7 +563,7 @@ function mergeMap(originalIn: JSONMap | null, patch: JSONMap, meta: PatchMeta): 
     }
     const sub = lookup(meta, k);
     const strategy = patchStrategyOf(sub);
-    if (isMap(original[k])) original[k] = mergeMapHandler(original[k], patchV, sub, strategy);
+    if (isJSONObject(original[k])) original[k] = mergeMapHandler(original[k], patchV, sub, strategy);
     else if (Array.isArray(original[k])) original[k] = mergeSliceHandler(original[k], patchV, sub, strategy, isDeleteList, k);
     else {
       const [v, keep] = removeDirectives(patchV);
@@ -584,8 +583,8 @@ function mergeMap(originalIn: JSONMap | null, patch: JSONMap, meta: PatchMeta): 
  * @throws StatusError 400 (malformed patch or directive), 422 (lists of lists)
  */
 export function strategicMergePatch(original: unknown, patch: unknown, meta: PatchMeta): Record<string, unknown> {
-  if (!isMap(patch)) throw badRequest('invalid JSON document');
-  const o = isMap(original) ? (deepCopyJSON(original) as JSONMap) : {};
+  if (!isJSONObject(patch)) throw badRequest('invalid JSON document');
+  const o = isJSONObject(original) ? (deepCopyJSON(original) as JSONMap) : {};
   return mergeMap(o, deepCopyJSON(patch) as JSONMap, meta);
 }
 

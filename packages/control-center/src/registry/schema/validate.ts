@@ -33,7 +33,9 @@ type Kind = 'null' | 'boolean' | 'string' | 'integer' | 'number' | 'array' | 'ob
 type JSONObject = Record<string, unknown>;
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-export const isJSONObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isJSONObject } from '@hcc/crds';
+
+export { isJSONObject };
 
 /** The JSON kind of a value, as Go sees a decoded value: integral numbers are int64. */
 function kindOf(v: unknown): Kind {
