@@ -28,7 +28,7 @@ import { customresourcedefinitions } from './registry/builtin/customresourcedefi
 import { storageKey, systemContext } from './registry/types.js';
 import * as apierrors from './apierrors/status.js';
 import type { UserInfo } from './pipeline/authenticate.js';
-import type { Authorizer } from './pipeline/authorize.js';
+import { MastersGroup, type Authorizer } from './pipeline/authorize.js';
 import type { WatchOptions } from './handlers/watch.js';
 
 /** Lets the scheduler's group do everything, and asks `a` about everyone else. */
@@ -169,7 +169,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const tokens = new Map<string, UserInfo>([
     ...(opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), opts.tokenFile) : []),
     [schedulerToken, { name: 'system:hcc:scheduler', groups: [SchedulersGroup] }],
-    [adminToken, { name: 'admin', groups: ['system:masters'] }],
+    [adminToken, { name: 'admin', groups: [MastersGroup] }],
   ]);
   const metrics = createMetrics();
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);

@@ -6,9 +6,8 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/authorization/#checking-api-access
  * @see https://kubernetes.io/docs/reference/access-authn-authz/authentication/#self-subject-review
  */
-import type { Authorizer } from '../pipeline/authorize.js';
+import { attributesOf, type Authorizer } from '../pipeline/authorize.js';
 import type { UserInfo } from '../pipeline/authenticate.js';
-import type { RequestInfo } from '../pipeline/request-info.js';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 
@@ -49,24 +48,11 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
       field.invalid('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes'),
     ]);
   }
-  let decision: ReturnType<Authorizer>;
-  if (nra) {
-    decision = authorizer(user, { isResourceRequest: false, path: nra.path ?? '', verb: nra.verb ?? '', group: '', version: '', namespace: '', resource: '', subresource: '', name: '', parts: [] });
-  } else if (ra) {
-    const ri: RequestInfo = {
-      isResourceRequest: true,
-      path: '',
-      verb: ra.verb ?? '',
-      group: ra.group ?? '',
-      version: ra.version ?? '',
-      namespace: ra.namespace ?? '',
-      resource: ra.resource ?? '',
-      subresource: ra.subresource ?? '',
-      name: ra.name ?? '',
-      parts: [],
-    };
-    decision = authorizer(user, ri);
-  } else decision = { allowed: false, reason: '' };
+  // Exactly one of the two is set (checked above).
+  const decision = authorizer(
+    user,
+    nra ? attributesOf({ isResourceRequest: false, path: nra.path ?? '', verb: nra.verb ?? '' }) : attributesOf({ ...ra, isResourceRequest: true, verb: ra!.verb ?? '' }),
+  );
   return {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StatusError } from '../apierrors/status.js';
-import type { Authorizer } from './authorize.js';
+import { AuthenticatedGroup, type Authorizer } from './authorize.js';
 import { impersonatedUser } from './impersonate.js';
 
 /** Who made a request. */
@@ -47,9 +47,6 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
   if (!opts.allowAnonymous) throw unauthorized();
   return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 }
-
-/** The group of every authenticated user (kube-apiserver's `user.AllAuthenticated`). */
-export const AuthenticatedGroup = 'system:authenticated';
 
 /**
  * Registers the stage as an onRequest hook; health and metrics endpoints stay open. With

@@ -8,11 +8,27 @@ import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './authenticate.js';
 import * as apierrors from '../apierrors/status.js';
 
+/** The group of every authenticated (or impersonated) user (kube-apiserver's `user.AllAuthenticated`). */
+export const AuthenticatedGroup = 'system:authenticated';
+
+/** The group whose members may do everything (kube-apiserver's `user.SystemPrivilegedGroup`). */
+export const MastersGroup = 'system:masters';
+
 /** An authorizer answers allow, or deny with a reason. */
 export type Authorizer = (user: UserInfo, ri: RequestInfo) => { allowed: true } | { allowed: false; reason: string };
 
 /** Allows every request. */
 export const alwaysAllow: Authorizer = () => ({ allowed: true });
+
+/**
+ * Attributes of a request that did not come from a URL (a SelfSubjectAccessReview, an
+ * impersonation check): the given fields, every other one (and every one given as undefined) empty.
+ */
+export function attributesOf(a: Partial<Omit<RequestInfo, 'parts' | 'apiPrefix'>> & { isResourceRequest: boolean; verb: string }): RequestInfo {
+  const out: RequestInfo = { isResourceRequest: a.isResourceRequest, path: '', verb: a.verb, group: '', version: '', namespace: '', resource: '', subresource: '', name: '', parts: [] };
+  for (const k of ['path', 'group', 'version', 'namespace', 'resource', 'subresource', 'name'] as const) if (a[k] !== undefined) out[k] = a[k];
+  return out;
+}
 
 /**
  * The attributes a request is authorized with, as k8s.io/apiserver's RequestInfoFactory sets them

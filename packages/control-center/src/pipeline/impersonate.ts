@@ -8,10 +8,8 @@
 import type { FastifyRequest } from 'fastify';
 import * as apierrors from '../apierrors/status.js';
 import type { UserInfo } from './authenticate.js';
-import { authorize, type Authorizer } from './authorize.js';
+import { AuthenticatedGroup, attributesOf, authorize, type Authorizer } from './authorize.js';
 
-/** The group every authenticated (or impersonated) user is in. */
-const AuthenticatedGroup = 'system:authenticated';
 
 /**
  * The user a request acts as: the authenticated one, or the one its `Impersonate-User` and
@@ -32,7 +30,7 @@ export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer
   if (others.length) throw apierrors.badRequest(`impersonating ${others.join(', ')} is not supported`);
   const name = users[0];
   const check = (resource: string, n: string) =>
-    authorize(authorizer, real, { isResourceRequest: true, path: '', verb: 'impersonate', group: '', version: '', namespace: '', resource, subresource: '', name: n, parts: [] });
+    authorize(authorizer, real, attributesOf({ isResourceRequest: true, verb: 'impersonate', resource, name: n }));
   check('users', name);
   for (const g of groups) check('groups', g);
   return { name, groups: [...groups.filter((g) => g !== AuthenticatedGroup), AuthenticatedGroup] };

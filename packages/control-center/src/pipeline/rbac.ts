@@ -10,7 +10,7 @@
  */
 import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
-import type { Authorizer } from './authorize.js';
+import { MastersGroup, type Authorizer } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
 /** One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule). */
@@ -57,7 +57,7 @@ function isPublicPath(path: string): boolean {
  */
 export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
   return (user: UserInfo, ri: RequestInfo) => {
-    if (user.groups.includes('system:masters')) return { allowed: true };
+    if (user.groups.includes(MastersGroup)) return { allowed: true };
     // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
     if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(ri.path) ? { allowed: true } : { allowed: false, reason: '' };
     for (const b of bindings) {
