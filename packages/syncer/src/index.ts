@@ -1,5 +1,5 @@
 export { runSyncer, SyncerVersion, type SyncerOptions, type RunningSyncer } from './syncer.js';
-export { desiredDownstream, inSync } from './transform.js';
+export { desiredDownstream, downstreamPatch } from './transform.js';
 export { upstreamStatus, mapGeneration } from './controllers/upsync/upsync-status.js';
 export { runPushSyncers, kubeconfigRef, type PushOptions } from './push/push-controller.js';
 export { isNewer, pulledCRD, pullCRDsOnce, AnnotationPulledFrom } from './controllers/crd-puller/crd-puller.js';

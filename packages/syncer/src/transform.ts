@@ -109,15 +109,6 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   return out;
 }
 
-/** Whether the downstream copy already equals the desired one in what hcc manages. */
-export function inSync(desired: KubeObject, down: KubeObject, payloadKeys: string[]): boolean {
-  if (!isDeepStrictEqual(desired.metadata.labels ?? {}, down.metadata.labels ?? {})) return false;
-  if (!isDeepStrictEqual(desired.metadata.annotations ?? {}, down.metadata.annotations ?? {})) return false;
-  for (const k of payloadKeys) if (!isDeepStrictEqual(desired[k], down[k])) return false;
-  return true;
-}
-
-
 /**
  * The JSON merge patch (RFC 7386) that turns `from` into `to`: changed members are set, members
  * `to` lacks become `null`, objects are compared member by member, arrays and scalars replace
