@@ -15,6 +15,7 @@ import { EtcdStore } from './storage/etcd/etcd-store.js';
 import type { Store } from './storage/store.js';
 import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
+import { ValidationPool } from './registry/schema/validation-pool.js';
 import { createMetrics } from './metrics.js';
 import { ensureServingCerts } from './pki.js';
 import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
@@ -93,6 +94,12 @@ export interface ControlCenterOptions {
    * default one hour). 0 keeps Events forever.
    */
   eventTTLMs?: number;
+  /**
+   * Worker threads that run the schema checks (structural validation, CEL rules) of new custom
+   * resources, off the thread that serves requests (default 0: in-process). See
+   * `defaultValidationWorkers` for what `hcc control-center` uses.
+   */
+  validationWorkers?: number;
 }
 
 /** A running control center. */
@@ -173,8 +180,10 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   ]);
   const metrics = createMetrics();
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
+  const validation = new ValidationPool(opts.validationWorkers ?? 0, logger.child({ component: 'validation' }));
   const app = buildServer({
     https: certs,
+    ...(validation.size > 0 ? { schemaChecker: validation } : {}),
     store,
     registry,
     logger,
@@ -233,6 +242,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       eventTTL?.stop();
       await app.close();
       registry.stop();
+      await validation.close();
       await store.close();
     },
   };

@@ -10,3 +10,4 @@ export { encodeProtobuf, decodeProtobuf } from './pipeline/protobuf.js';
 export { versionInfo, HccVersion } from './discovery/discovery.js';
 export { rbacAuthorizer, ruleAllows, loadRBACPolicy, type PolicyRule, type RuleBinding } from './pipeline/rbac.js';
 export type { Authorizer } from './pipeline/authorize.js';
+export { ValidationPool, defaultValidationWorkers, type SchemaChecker } from './registry/schema/validation-pool.js';

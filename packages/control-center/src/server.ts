@@ -38,6 +38,7 @@ import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, selfSubjectAccessRe
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import type { ControlCenterMetrics } from './metrics.js';
 import { storageKey, type FieldValidation } from './registry/types.js';
+import type { SchemaChecker } from './registry/schema/validation-pool.js';
 
 /** What buildServer needs. */
 export interface ServerDeps {
@@ -56,6 +57,8 @@ export interface ServerDeps {
   admission?: readonly ValidatingAdmission[];
   /** Serve HTTPS with this key and certificate (PEM); plain HTTP when absent. */
   https?: { key: string; cert: string };
+  /** Where schema checks of new custom resources run (validation workers); absent: in-process. */
+  schemaChecker?: SchemaChecker;
 }
 
 /** A gzip-free JSON reply with Kubernetes headers. */
@@ -200,6 +203,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           warnings: [],
           now: now(),
           admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store }),
+          ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
         },
       };
       const body = req.body as Buffer | undefined;

@@ -5,10 +5,17 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
-import { startControlCenter } from '@hcc/control-center';
+import { defaultValidationWorkers, startControlCenter } from '@hcc/control-center';
 import { createLogger } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { notifyReady, onShutdown } from '../lifecycle.js';
+
+/** `--validation-workers`: an integer from 0 to 64. */
+function parseWorkerCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new InvalidArgumentError(`must be an integer from 0 to 64, got "${value}"`);
+  return n;
+}
 
 /** `--watch-history`: a positive integer. */
 function parseEventCount(value: string): number {
@@ -61,6 +68,12 @@ export function controlCenterCommand(): Command {
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', parseEventCount, 100_000)
     .option('--event-ttl <duration>', 'how long an Event lives after its last write, as kube-apiserver\'s --event-ttl; 0 keeps Events forever (default: 1h)', parseDuration)
+    .option(
+      '--validation-workers <n>',
+      'worker threads that check new HostedClusters, NodePools and other custom resources against their schema and CEL rules, beside the thread serving requests (0: on that thread)',
+      parseWorkerCount,
+      defaultValidationWorkers(),
+    )
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
@@ -82,6 +95,7 @@ export function controlCenterCommand(): Command {
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
         historyCapacity: o.watchHistory,
         eventTTLMs: o.eventTtl,
+        validationWorkers: o.validationWorkers,
         etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,
         logger: log,
       });

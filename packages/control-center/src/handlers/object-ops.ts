@@ -187,7 +187,10 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
   warnOnDuplicateOwners(obj, ctx);
-  throwIfInvalid(info, m.name ?? '', [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
+  const metaErrs = validateObjectMeta(obj, info.namespaced, nameRuleOf(info));
+  const { schemaChecker } = ctx;
+  const strategyErrs = info.strategy.validateAsync && schemaChecker ? await info.strategy.validateAsync(obj, { ...ctx, schemaChecker }) : info.strategy.validate(obj, ctx);
+  throwIfInvalid(info, m.name ?? '', [...metaErrs, ...strategyErrs, ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   if (info.namespaced) checkNamespace(store, info, namespace, m.name!);
   const key = storageKey(info, namespace, m.name!);

@@ -10,26 +10,46 @@ import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubre
 import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
 import { isDeepStrictEqual } from 'node:util';
-import { checkCustomResource } from './schema/index.js';
+import { checkCustomResource, prepareCustomResource, strictDecodingErrorMessage, unknownFieldWarnings } from './schema/index.js';
+import type { SchemaChecker } from './schema/validation-pool.js';
 import type { JSONSchemaProps } from './schema/types.js';
 import { compileJSONPath, printerColumnCell } from '../pipeline/jsonpath.js';
 import * as apierrors from '../apierrors/status.js';
 import type { FieldError } from '../apierrors/field.js';
+
+/** The 400 for unknown fields under `Strict`, or their warnings under `Warn`. */
+function reportUnknownFields(unknownFields: readonly string[], kind: string, version: string, ctx: StrategyContext): void {
+  if (!unknownFields.length) return;
+  if (ctx.fieldValidation === 'Strict') {
+    throw apierrors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${strictDecodingErrorMessage(unknownFields)}`);
+  }
+  if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...unknownFieldWarnings(unknownFields));
+}
 
 /** Validates a custom resource against its schema, turning unknown fields into errors or warnings per fieldValidation. */
 function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, old?: KubeObject): FieldError[] {
   if (!schema) return [];
   const { errors, unknownFields, warnings } = checkCustomResource(obj, schema, { fieldValidation: ctx.fieldValidation, ...(old ? { oldObj: old } : {}) });
   ctx.warnings.push(...warnings);
-  if (unknownFields.length) {
-    if (ctx.fieldValidation === 'Strict') {
-      throw apierrors.badRequest(
-        `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`,
-      );
-    }
-    if (ctx.fieldValidation === 'Warn') for (const f of unknownFields) ctx.warnings.push(`unknown field "${f}"`);
-  }
+  reportUnknownFields(unknownFields, kind, version, ctx);
   return errors;
+}
+
+/**
+ * {@link checkAgainstSchema} of a new object, with the read-only part (structural validation and
+ * CEL rules) run by `checker` (validation workers) while this thread serves other requests.
+ */
+async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, checker: SchemaChecker): Promise<FieldError[]> {
+  if (!schema) return [];
+  const { unknownFields, rejected } = prepareCustomResource(obj, schema, ctx.fieldValidation);
+  if (!rejected) {
+    const { errors, warnings } = await checker.checkCreate(obj, schema);
+    ctx.warnings.push(...warnings);
+    reportUnknownFields(unknownFields, kind, version, ctx);
+    return errors;
+  }
+  reportUnknownFields(unknownFields, kind, version, ctx);
+  return [];
 }
 
 /** Builds the ResourceInfo of one version of a CRD. */
@@ -51,6 +71,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
     },
     validate: (obj, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
+    validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),
     prepareForUpdate: (obj, old) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
     },

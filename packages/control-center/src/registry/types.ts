@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '@hcc/crds';
 import type { FieldError } from '../apierrors/field.js';
+import type { SchemaChecker } from './schema/validation-pool.js';
 
 /** metav1.TableColumnDefinition. */
 export interface ColumnDefinition {
@@ -28,6 +29,8 @@ export interface StrategyContext {
   now: Date;
   /** Validating admission with the requesting user (absent for the server's own writes). */
   admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  /** Where schema checks of new custom resources run (validation workers); absent: in-process. */
+  schemaChecker?: SchemaChecker;
 }
 
 /**
@@ -43,6 +46,11 @@ export interface Strategy {
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   /** Validates a new object (metadata checks are done by the handler). */
   validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
+   * The same as `validate`, with the read-only part of the check run by `ctx.schemaChecker`
+   * (custom resources). The handler of a create calls it instead of `validate` when both exist.
+   */
+  validateAsync?(obj: KubeObject, ctx: StrategyContext & { schemaChecker: SchemaChecker }): Promise<FieldError[]>;
   /** Carries over what an update of the main resource may not change (e.g. `status`). */
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   /** Validates an update. */

@@ -129,25 +129,78 @@ function rootsWithout(schema: JSONSchemaProps, skip: readonly string[]): Roots {
   return r;
 }
 
+/** Outcome of {@link prepareCustomResource}. */
+export interface PrepareResult {
+  /** Sorted paths of pruned unknown fields; empty for `Ignore`. */
+  unknownFields: string[];
+  /** `Strict` found unknown fields: the object is only pruned, and must not be checked further. */
+  rejected: boolean;
+}
+
+/**
+ * The mutating half of {@link checkCustomResource}, in upstream's order: prunes unknown fields,
+ * drops non-nullable nulls without defaults, then (unless `Strict` found unknown fields) applies
+ * defaults. What is left to do ({@link checkPreparedCreate}) only reads the object, so it can run
+ * elsewhere (a validation worker) on a copy.
+ * @param obj - the decoded object; mutated
+ */
+export function prepareCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps, fieldValidation: FieldValidation): PrepareResult {
+  const pruned = prune(obj, schema, true);
+  const unknownFields = fieldValidation === 'Ignore' ? [] : pruned;
+  pruneNonNullableNullsWithoutDefaults(obj, schema, true);
+  if (fieldValidation === 'Strict' && unknownFields.length) return { unknownFields, rejected: true };
+  applyDefaults(obj, rootCacheOf(schema).validation);
+  return { unknownFields, rejected: false };
+}
+
+/** Outcome of {@link checkPreparedCreate}. */
+export interface CheckErrors {
+  errors: FieldError[];
+  warnings: string[];
+}
+
+/** Structural validation, then CEL rules unless a blocking error was found (the read-only half of a check). */
+function checkPrepared(target: Record<string, unknown>, celTarget: Record<string, unknown>, roots: Roots, celOld: Record<string, unknown> | undefined, celBudgetMs: number | undefined): CheckErrors {
+  const errors = validateValue(target, roots.validation, '');
+  if (!hasValidationRules(roots.validation)) return { errors, warnings: [] };
+  if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], warnings: [] };
+  const cel = validateCEL(celTarget, roots.cel, {
+    ...(celOld ? { oldObj: celOld } : {}),
+    ...(celBudgetMs !== undefined ? { budgetMs: celBudgetMs } : {}),
+  });
+  return { errors: [...errors, ...cel.errors], warnings: cel.warnings };
+}
+
+/**
+ * The read-only half of {@link checkCustomResource} for a new object: structural validation of
+ * everything but `metadata`, then the CEL rules (which see `metadata.name` and `generateName`).
+ * Never mutates `obj`.
+ * @param obj - an object {@link prepareCustomResource} prepared (not rejected)
+ * @param celBudgetMs - wall-clock budget of the CEL rules, in milliseconds (default: cel.ts `defaultCELBudgetMs`)
+ */
+export function checkPreparedCreate(obj: Record<string, unknown>, schema: JSONSchemaProps, celBudgetMs?: number): CheckErrors {
+  const { metadata: _m, ...rest } = obj;
+  return checkPrepared(rest, obj, rootCacheOf(schema), undefined, celBudgetMs);
+}
+
 /**
  * Prunes, defaults and validates a custom resource in place, in upstream's order, then evaluates its
  * CEL rules (with `opts.oldObj` on update) unless structural validation found a blocking error, in
  * which case upstream's `<nil>: Invalid value: "null": some validation rules were not checked ...`
  * error is added instead ({@link celSkippedError}). Root `apiVersion`, `kind` and `metadata` are
  * never pruned, defaulted or structurally validated here (CEL rules see `metadata.name` and
- * `metadata.generateName`).
+ * `metadata.generateName`). Equal to {@link prepareCustomResource} then, on create,
+ * {@link checkPreparedCreate}.
  * @param obj - the decoded object; mutated (pruned, defaulted)
  * @returns validation errors, the unknown fields that were pruned and ratcheted CEL warnings. When
  *   `Strict` finds unknown fields the object is only pruned and `errors` is empty: the caller must
  *   answer 400 `strict decoding error: unknown field "..."` (see {@link strictDecodingErrorMessage}).
  */
 export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps, opts: CheckOptions): CheckResult {
-  const pruned = prune(obj, schema, true);
-  const unknownFields = opts.fieldValidation === 'Ignore' ? [] : pruned;
-  pruneNonNullableNullsWithoutDefaults(obj, schema, true);
-  if (opts.fieldValidation === 'Strict' && unknownFields.length) return { errors: [], unknownFields, warnings: [] };
+  const { unknownFields, rejected } = prepareCustomResource(obj, schema, opts.fieldValidation);
+  if (rejected) return { errors: [], unknownFields, warnings: [] };
+  if (!opts.oldObj) return { ...checkPreparedCreate(obj, schema, opts.celBudgetMs), unknownFields };
   let roots: Roots = rootCacheOf(schema);
-  applyDefaults(obj, roots.validation);
   const { metadata: _m, ...rest } = obj;
   let target: Record<string, unknown> = rest;
   let celTarget: Record<string, unknown> = obj;
@@ -156,22 +209,16 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
   // stored one is not validated again — every error it could raise is ratcheted away anyway
   // (KEP-4008). Status writes and label patches of large objects then cost almost nothing.
   // Only when the root itself carries no rules, which could relate several top-level fields.
-  if (opts.oldObj && !schema['x-kubernetes-validations']?.length) {
-    const unchanged = Object.keys(rest).filter((k) => k in opts.oldObj! && jsonEqual(rest[k], opts.oldObj![k]));
+  if (!schema['x-kubernetes-validations']?.length) {
+    const old = opts.oldObj;
+    const unchanged = Object.keys(rest).filter((k) => k in old && jsonEqual(rest[k], old[k]));
     if (unchanged.length) {
       const skip = new Set(unchanged);
       target = Object.fromEntries(Object.entries(rest).filter(([k]) => !skip.has(k)));
       celTarget = Object.fromEntries(Object.entries(obj).filter(([k]) => !skip.has(k)));
-      celOld = Object.fromEntries(Object.entries(opts.oldObj).filter(([k]) => !skip.has(k)));
+      celOld = Object.fromEntries(Object.entries(old).filter(([k]) => !skip.has(k)));
       roots = rootsWithout(schema, unchanged);
     }
   }
-  const errors = validateValue(target, roots.validation, '');
-  if (!hasValidationRules(roots.validation)) return { errors, unknownFields, warnings: [] };
-  if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], unknownFields, warnings: [] };
-  const cel = validateCEL(celTarget, roots.cel, {
-    ...(celOld ? { oldObj: celOld } : {}),
-    ...(opts.celBudgetMs !== undefined ? { budgetMs: opts.celBudgetMs } : {}),
-  });
-  return { errors: [...errors, ...cel.errors], unknownFields, warnings: cel.warnings };
+  return { ...checkPrepared(target, celTarget, roots, celOld, opts.celBudgetMs), unknownFields };
 }
