@@ -179,8 +179,11 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     [adminToken, { name: 'admin', groups: [MastersGroup] }],
   ]);
   const metrics = createMetrics();
+  const validation = new ValidationPool(opts.validationWorkers ?? 0, logger.child({ component: 'validation' }), {
+    onChecked: (where) => metrics.validationChecks.inc({ where }),
+    onWorkers: (live) => metrics.validationWorkers.set(live),
+  });
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
-  const validation = new ValidationPool(opts.validationWorkers ?? 0, logger.child({ component: 'validation' }));
   const app = buildServer({
     https: certs,
     ...(validation.size > 0 ? { schemaChecker: validation } : {}),

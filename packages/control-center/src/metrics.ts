@@ -23,7 +23,14 @@ export function createMetrics() {
   const watches = new client.Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently open watch streams.', registers: [registry] });
   const objects = new client.Gauge({ name: 'apiserver_storage_objects', help: 'Number of stored objects per resource.', labelNames: ['resource'], registers: [registry] });
   const revision = new client.Gauge({ name: 'hcc_storage_revision', help: 'The storage revision (latest resourceVersion).', registers: [registry] });
-  return { registry, requests, duration, watches, objects, revision };
+  const validationChecks = new client.Counter({
+    name: 'hcc_validation_checks_total',
+    help: 'Schema and CEL checks of new custom resources, by where they ran: "worker" (a validation worker thread) or "in-process" (no worker configured or alive).',
+    labelNames: ['where'],
+    registers: [registry],
+  });
+  const validationWorkers = new client.Gauge({ name: 'hcc_validation_workers', help: 'Live validation worker threads.', registers: [registry] });
+  return { registry, requests, duration, watches, objects, revision, validationChecks, validationWorkers };
 }
 
 export type ControlCenterMetrics = ReturnType<typeof createMetrics>;

@@ -124,16 +124,19 @@ export class ValidationPool implements SchemaChecker {
   /**
    * Starts `size` worker threads (0: every check runs in-process).
    * @param size - worker count (an integer ≥ 0)
-   * @param celBudgetMs - CEL wall-clock budget per object, in milliseconds (default: cel.ts's)
+   * @param opts.onChecked - called once per answered check with where it ran (metrics)
+   * @param opts.onWorkers - called with the live worker count whenever it changes (metrics)
+   * @param opts.celBudgetMs - CEL wall-clock budget per object, in milliseconds (default: cel.ts's)
    */
   constructor(
     size: number,
     private readonly logger?: Logger,
-    private readonly celBudgetMs?: number,
+    private readonly opts: { onChecked?: (where: 'worker' | 'in-process') => void; onWorkers?: (live: number) => void; celBudgetMs?: number } = {},
   ) {
     const url = size > 0 ? workerURL() : undefined;
     if (size > 0 && !url) logger?.warn('validation worker script not found (run `npm run build`); validating in-process');
     for (let i = 0; url && i < size; i++) this.spawn(url);
+    opts.onWorkers?.(this.size);
   }
 
   /** Live worker count. */
@@ -153,12 +156,16 @@ export class ValidationPool implements SchemaChecker {
         if ('failure' in m) {
           this.logger?.warn({ failure: m.failure }, 'validation worker could not check an object; checking in-process');
           p.resolve(this.inProcess(p));
-        } else p.resolve({ errors: m.errors, warnings: m.warnings });
+        } else {
+          this.opts.onChecked?.('worker');
+          p.resolve({ errors: m.errors, warnings: m.warnings });
+        }
       }
     });
     const down = (why: unknown) => {
       if (!pw.alive) return;
       pw.alive = false;
+      this.opts.onWorkers?.(this.size);
       if (!this.closed) this.logger?.error({ err: why }, 'validation worker stopped; its checks run in-process');
       pw.batch = [];
       for (const p of pw.pending.values()) p.resolve(this.inProcess(p));
@@ -170,6 +177,7 @@ export class ValidationPool implements SchemaChecker {
   }
 
   private inProcess(p: Omit<Pending, 'resolve'>): CheckErrors {
+    this.opts.onChecked?.('in-process');
     return checkPreparedCreate(p.obj, p.schema, p.celBudgetMs);
   }
 
@@ -184,7 +192,7 @@ export class ValidationPool implements SchemaChecker {
   }
 
   checkCreate(obj: Record<string, unknown>, schema: JSONSchemaProps): Promise<CheckErrors> {
-    const p: Omit<Pending, 'resolve'> = { obj, schema, celBudgetMs: this.celBudgetMs };
+    const p: Omit<Pending, 'resolve'> = { obj, schema, celBudgetMs: this.opts.celBudgetMs };
     let w: PoolWorker | undefined;
     for (const c of this.workers) if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
     if (!w) return Promise.resolve(this.inProcess(p));
@@ -192,7 +200,7 @@ export class ValidationPool implements SchemaChecker {
     const schemaId = this.schemaIdOf(schema);
     const first = !w.known.has(schemaId);
     if (first) w.known.add(schemaId);
-    w.batch.push({ id, schemaId, obj, ...(first ? { schema } : {}), ...(this.celBudgetMs !== undefined ? { celBudgetMs: this.celBudgetMs } : {}) });
+    w.batch.push({ id, schemaId, obj, ...(first ? { schema } : {}), ...(this.opts.celBudgetMs !== undefined ? { celBudgetMs: this.opts.celBudgetMs } : {}) });
     if (w.batch.length === 1) {
       const worker = w;
       setImmediate(() => this.send(worker));
