@@ -83,6 +83,21 @@ describe('ValidationPool', () => {
     expect(await pool.checkCreate(hcs[1]!, schema)).toEqual(checkPreparedCreate(hcs[1]!, schema));
   });
 
+  it('hands what the check itself throws to its caller, and keeps working', async () => {
+    pool = new ValidationPool(1);
+    const schema = schemas.HostedCluster!;
+    // A getter that throws: the object cannot be handed to the worker, and the in-process check throws too.
+    const bad = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name: 'bad' } } as Obj;
+    Object.defineProperty(bad, 'spec', { enumerable: true, get: () => { throw new Error('boom'); } });
+    await expect(pool.checkCreate(bad, schema)).rejects.toThrow('boom');
+    expect(pool.size).toBe(1);
+    const hc = objects.find((o) => o.kind === 'HostedCluster')!;
+    expect(await pool.checkCreate(hc, schema)).toEqual(checkPreparedCreate(hc, schema));
+    // With no worker alive, a throwing check rejects as well (never an uncaught exception).
+    await pool.close();
+    await expect(pool.checkCreate(bad, schema)).rejects.toThrow('boom');
+  });
+
   it('with no workers checks in-process', async () => {
     pool = new ValidationPool(0);
     expect(pool.size).toBe(0);

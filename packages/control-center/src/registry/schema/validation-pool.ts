@@ -90,6 +90,7 @@ function workerExecArgv(): string[] {
 
 interface Pending {
   resolve(r: CheckErrors): void;
+  reject(e: unknown): void;
   obj: Record<string, unknown>;
   schema: JSONSchemaProps;
   celBudgetMs: number | undefined;
@@ -155,7 +156,7 @@ export class ValidationPool implements SchemaChecker {
         pw.pending.delete(m.id);
         if ('failure' in m) {
           this.logger?.warn({ failure: m.failure }, 'validation worker could not check an object; checking in-process');
-          p.resolve(this.inProcess(p));
+          this.settleInProcess(p);
         } else {
           this.opts.onChecked?.('worker');
           p.resolve({ errors: m.errors, warnings: m.warnings });
@@ -168,15 +169,25 @@ export class ValidationPool implements SchemaChecker {
       this.opts.onWorkers?.(this.size);
       if (!this.closed) this.logger?.error({ err: why }, 'validation worker stopped; its checks run in-process');
       pw.batch = [];
-      for (const p of pw.pending.values()) p.resolve(this.inProcess(p));
+      const held = [...pw.pending.values()];
       pw.pending.clear();
+      for (const p of held) this.settleInProcess(p);
     };
     worker.on('error', down);
     worker.on('exit', (code) => down(new Error(`exit code ${code}`)));
     this.workers.push(pw);
   }
 
-  private inProcess(p: Omit<Pending, 'resolve'>): CheckErrors {
+  /** Answers a held check in-process; what the check throws goes to its caller, never to the event loop. */
+  private settleInProcess(p: Pending): void {
+    try {
+      p.resolve(this.inProcess(p));
+    } catch (e) {
+      p.reject(e);
+    }
+  }
+
+  private inProcess(p: Omit<Pending, 'resolve' | 'reject'>): CheckErrors {
     this.opts.onChecked?.('in-process');
     return checkPreparedCreate(p.obj, p.schema, p.celBudgetMs);
   }
@@ -192,10 +203,10 @@ export class ValidationPool implements SchemaChecker {
   }
 
   checkCreate(obj: Record<string, unknown>, schema: JSONSchemaProps): Promise<CheckErrors> {
-    const p: Omit<Pending, 'resolve'> = { obj, schema, celBudgetMs: this.opts.celBudgetMs };
+    const p: Omit<Pending, 'resolve' | 'reject'> = { obj, schema, celBudgetMs: this.opts.celBudgetMs };
     let w: PoolWorker | undefined;
-    for (const c of this.workers) if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
-    if (!w) return Promise.resolve(this.inProcess(p));
+    if (!this.closed) for (const c of this.workers) if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
+    if (!w) return new Promise<CheckErrors>((resolve, reject) => this.settleInProcess({ ...p, resolve, reject }));
     const id = this.nextId++;
     const schemaId = this.schemaIdOf(schema);
     const first = !w.known.has(schemaId);
@@ -206,7 +217,7 @@ export class ValidationPool implements SchemaChecker {
       setImmediate(() => this.send(worker));
     }
     const worker = w;
-    return new Promise<CheckErrors>((resolve) => worker.pending.set(id, { ...p, resolve }));
+    return new Promise<CheckErrors>((resolve, reject) => worker.pending.set(id, { ...p, resolve, reject }));
   }
 
   /** Posts a worker's batch (one structured clone, one wake-up for every check of the turn). */
@@ -222,7 +233,7 @@ export class ValidationPool implements SchemaChecker {
       for (const it of items) {
         const p = w.pending.get(it.id);
         w.pending.delete(it.id);
-        p?.resolve(this.inProcess(p));
+        if (p) this.settleInProcess(p);
         if (it.schema) w.known.delete(it.schemaId);
       }
     }
