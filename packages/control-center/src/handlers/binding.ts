@@ -55,7 +55,8 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
     scope.ri.name,
     (cur) => {
       if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
-      const obj: KubeObject = cur; // updateObject hands fn its own copy
+      // updateObject hands fn a copy of the top level and metadata only: replace, never mutate, what is nested.
+      const obj: KubeObject = cur;
       obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
       obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
       const status = (obj.status ?? {}) as { conditions?: Condition[] };

@@ -213,7 +213,9 @@ export interface UpdateOptions extends WriteOptions {
   /**
    * 'status' to update through the status subresource, '' for the main resource, 'binding' for a
    * binding (placement label and Scheduled condition in one write; the caller builds the whole
-   * object from the current one, so no strategy carries fields over).
+   * object from the current one, so no strategy carries fields over; `fn` gets a copy of only the
+   * top level and metadata and must replace, not mutate, anything nested; the kind's validation
+   * is skipped as for kube-apiserver's pods/binding, metadata rules and admission are not).
    */
   subresource: '' | 'status' | 'binding';
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
@@ -247,7 +249,9 @@ export async function updateObject(
   let result: KubeObject | undefined;
   const stored = await store.transact(key, (curStored) => {
     const cur = curStored ? toVersion(curStored, info) : undefined;
-    let obj = fn(cur && !opts.replaces ? deepCopyJSON(cur) : undefined);
+    // A binding replaces the label map and status it changes and mutates nothing nested: a copy of
+    // the top level and metadata is enough (the stored object stays untouched).
+    let obj = fn(!cur || opts.replaces ? undefined : opts.subresource === 'binding' ? { ...cur, metadata: { ...cur.metadata } } : deepCopyJSON(cur));
     checkTypeMeta(obj, info);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;
@@ -306,7 +310,11 @@ export async function updateObject(
       info.strategy.prepareForUpdate(obj, cur, ctx);
     }
     warnOnDuplicateOwners(obj, ctx);
-    const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validateUpdate(obj, cur, ctx), ...(ctx.admit?.(info, obj, cur) ?? [])];
+    // A binding is the server's own change of a label and a condition: like kube-apiserver's
+    // pods/binding (BindingREST, a storage GuaranteedUpdate), it skips the kind's validation;
+    // metadata rules and admission (who may bind, to what) still apply.
+    const strategyErrs = opts.subresource === 'binding' ? [] : info.strategy.validateUpdate(obj, cur, ctx);
+    const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...strategyErrs, ...(ctx.admit?.(info, obj, cur) ?? [])];
     if (cur.metadata.deletionTimestamp) {
       const before = new Set(cur.metadata.finalizers ?? []);
       const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));

@@ -1,0 +1,105 @@
+/**
+ * The binding subresource over HTTP: one write of the placement label and the Scheduled
+ * condition, guarded by resourceVersion, with metadata rules and placement admission applied and
+ * the stored object it started from left untouched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { allCRDs, ConditionScheduled, ControlCenterAPIVersion, LabelManagementCluster, type KubeObject } from '@hcc/crds';
+import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import { storageKey } from '../registry/types.js';
+
+const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
+
+const hostedCluster = (name: string): KubeObject => ({
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'HostedCluster',
+  metadata: { name, namespace: 'clusters', annotations: { keep: 'me' } },
+  spec: {
+    release: { image: 'quay.io/openshift-release-dev/ocp-release:4.18.1-x86_64' },
+    pullSecret: { name: 'pull-secret' },
+    dns: { baseDomain: 'example.com' },
+    networking: { clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }], networkType: 'OVNKubernetes' },
+    platform: { type: 'None' },
+    services: ['APIServer', 'OAuthServer', 'Konnectivity', 'Ignition'].map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.1' } } })),
+  },
+});
+
+describe('HostedCluster binding subresource', () => {
+  let cc: RunningControlCenter;
+  let dir: string;
+  const scheduler = 'scheduler-token';
+  const call = async (token: string, method: string, url: string, body?: unknown) => {
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { code: res.status, body: (await res.json()) as KubeObject & { reason?: string; message?: string } };
+  };
+  const bind = (name: string, rv: string | undefined, target: string) =>
+    call(scheduler, 'POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: rv }, target: { name: target } });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hcc-binding-'));
+    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['clusters'], schedulerToken: scheduler, logger: pino({ enabled: false }) });
+    for (const name of ['mgmt-1', 'mgmt-2', `${'a'.repeat(40)}.${'b'.repeat(40)}`]) {
+      const r = await call(cc.adminToken, 'POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} });
+      expect(r.code, JSON.stringify(r.body)).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await cc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sets the label and the Scheduled condition in one write and changes nothing else', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-1'));
+    expect(created.code).toBe(201);
+    // A status condition the binding must keep.
+    const withStatus = await call(cc.adminToken, 'PUT', `${HCS}/hc-1/status`, {
+      ...created.body,
+      status: { conditions: [{ type: 'Available', status: 'False', reason: 'Waiting', message: 'not yet', lastTransitionTime: '2026-11-30T00:00:00Z', observedGeneration: 1 }] },
+    });
+    expect(withStatus.code).toBe(200);
+    const info = cc.registry.lookup('hypershift.openshift.io', 'v1beta1', 'hostedclusters')!;
+    const stored = cc.store.get(storageKey(info, 'clusters', 'hc-1'));
+    const storedBefore = JSON.stringify(stored!.object);
+
+    const r = await bind('hc-1', withStatus.body.metadata.resourceVersion, 'mgmt-1');
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    const after = (await call(cc.adminToken, 'GET', `${HCS}/hc-1`)).body;
+    expect(after.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-1');
+    const conds = (after.status as { conditions: { type: string; status: string; message: string }[] }).conditions;
+    expect(conds.find((c) => c.type === ConditionScheduled)).toMatchObject({ status: 'True', message: 'Placed on management cluster mgmt-1' });
+    expect(conds.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'Waiting' });
+    expect(after.spec).toEqual(withStatus.body.spec);
+    expect(after.metadata.annotations).toEqual({ keep: 'me' });
+    expect(after.metadata.generation).toBe(withStatus.body.metadata.generation);
+    expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(withStatus.body.metadata.resourceVersion));
+    // The object the binding started from was copied, not changed in place.
+    expect(JSON.stringify(stored!.object)).toBe(storedBefore);
+  });
+
+  it('refuses a stale resourceVersion (409) and a second placement (422)', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-2'));
+    const stale = await bind('hc-2', String(Number(created.body.metadata.resourceVersion) - 1), 'mgmt-1');
+    expect(stale.code).toBe(409);
+    expect((await bind('hc-2', created.body.metadata.resourceVersion, 'mgmt-1')).code).toBe(201);
+    const again = await bind('hc-2', undefined, 'mgmt-2');
+    expect(again.code).toBe(422);
+    expect(again.body.message).toContain('the placement is immutable once set');
+  });
+
+  it('still applies metadata rules and admission: no such cluster, a name too long for a label value', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-3'));
+    const missing = await bind('hc-3', created.body.metadata.resourceVersion, 'mgmt-9');
+    expect(missing.code).toBe(422);
+    expect(missing.body.message).toContain('no such ManagementCluster');
+    const long = await bind('hc-3', created.body.metadata.resourceVersion, `${'a'.repeat(40)}.${'b'.repeat(40)}`);
+    expect(long.code).toBe(422);
+    expect(long.body.message).toContain('must be no more than 63 characters');
+    const unchanged = (await call(cc.adminToken, 'GET', `${HCS}/hc-3`)).body;
+    expect(unchanged.metadata.labels?.[LabelManagementCluster]).toBeUndefined();
+    expect(unchanged.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+  });
+});
