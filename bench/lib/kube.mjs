@@ -100,6 +100,27 @@ export function pullSecret(ns, name, bytes = 64) {
   };
 }
 
+/**
+ * Creates set `i` in namespace `ns` as a user of hcc does: its pull secret `ps-<i>` (~2 KiB), the
+ * HostedCluster `hc-<i>` referencing it, then the NodePool `np-<i>`, one POST after the other.
+ * `mark(stage)` is called just before each POST ('secret', 'hostedcluster', 'nodepool').
+ * @throws Error naming the path and status when a POST does not answer 201
+ */
+export async function createSet(pool, ep, ns, i, mark = () => {}) {
+  const headers = { ...ep.headers, 'content-type': 'application/json' };
+  const post = async (p, body) => {
+    const res = await pool.request({ method: 'POST', path: p, headers, body: JSON.stringify(body) });
+    const text = await res.body.text();
+    if (res.statusCode !== 201) throw new Error(`POST ${p}: ${res.statusCode} ${text.slice(0, 300)}`);
+  };
+  mark('secret');
+  await post(SECRET_PATH(ns), pullSecret(ns, `ps-${i}`, 2048));
+  mark('hostedcluster');
+  await post(HC_PATH(ns), hostedCluster(ns, `hc-${i}`, { pullSecret: `ps-${i}` }));
+  mark('nodepool');
+  await post(NP_PATH(ns), nodePool(ns, `np-${i}`, `hc-${i}`));
+}
+
 /** A ManagementCluster as a syncer registers it. */
 export function managementCluster(name, capacity) {
   return {

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { Scope } from '../lib/cleanup.mjs';
 import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
-import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, nodePool, NP_PATH, poolFor, pullSecret, SECRET_PATH } from '../lib/kube.mjs';
+import { createSet, endpointOf, ensureNamespace, poolFor } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
 
 const args = process.argv.slice(2);
@@ -41,12 +41,6 @@ try {
   const pool = poolFor(ep, 8);
   scope.defer(() => pool.destroy());
   await ensureNamespace(pool, ep, NS);
-  const headers = { ...ep.headers, 'content-type': 'application/json' };
-  const post = async (p, body) => {
-    const r = await pool.request({ method: 'POST', path: p, headers, body: JSON.stringify(body) });
-    const text = await r.body.text();
-    if (r.statusCode !== 201) throw new Error(`POST ${p}: ${r.statusCode} ${text.slice(0, 300)}`);
-  };
   const pids = [up.pid, ...childPidsOf(up.pid)];
   const names = pids.map((p) => (p === up.pid ? 'up' : hccProcessName(p)));
   const cpu0 = pids.map(cpuTimeMsOf);
@@ -55,12 +49,7 @@ try {
   const r = await fixedRate({
     ratePerSec: rate,
     durationMs: (N / rate) * 1000,
-    send: async (i) => {
-      if (i >= N) return;
-      await post(SECRET_PATH(NS), pullSecret(NS, `ps-${i}`, 2048));
-      await post(HC_PATH(NS), hostedCluster(NS, `hc-${i}`, { pullSecret: `ps-${i}` }));
-      await post(NP_PATH(NS), nodePool(NS, `np-${i}`, `hc-${i}`));
-    },
+    send: (i) => (i < N ? createSet(pool, ep, NS, i) : undefined),
   });
   if (r.failed) throw new Error(`${r.failed} sets failed; first: ${r.firstError}`);
   await new Promise((res) => setTimeout(res, settleMs));
