@@ -26,37 +26,24 @@ import {
   LabelSyncedBy,
   NamespaceResource,
   NodePoolResource,
-  SecretResource,
   stateLabelKey,
   StateSync,
   type KubeObject,
   type ManagementCluster,
-  type ResourceAddress,
 } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
-import type { DownsyncDeps, SideWriter, SyncKind } from './controllers/downsync/types.js';
+import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
+import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
 
-const refs: Record<SyncKind, ResourceAddress> = {
-  HostedCluster: HostedClusterResource,
-  NodePool: NodePoolResource,
-  Secret: SecretResource,
-  ConfigMap: ConfigMapResource,
-};
 const kinds = Object.keys(refs) as SyncKind[];
-const apiVersions: Record<SyncKind, string> = {
-  HostedCluster: 'hypershift.openshift.io/v1beta1',
-  NodePool: 'hypershift.openshift.io/v1beta1',
-  Secret: 'v1',
-  ConfigMap: 'v1',
-};
 
 /** Options of {@link runSyncer}. */
 export interface SyncerOptions {
@@ -99,29 +86,6 @@ export function runSyncer(opts: SyncerOptions): RunningSyncer {
   let state = 'starting';
   const done = run(opts, (s) => (state = s));
   return { readiness: () => (state === 'ready' ? '' : state), done };
-}
-
-function writer(c: RestClient): SideWriter {
-  return {
-    get: async (kind, ns, name) => {
-      try {
-        return await c.get<KubeObject>(refs[kind], ns, name);
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-    },
-    create: (kind, obj) => c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
-    update: (kind, obj) => c.update(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
-    patch: (kind, ns, name, patch) => c.patch(refs[kind], ns, name, patch, 'merge'),
-    delete: async (kind, ns, name) => {
-      try {
-        await c.delete(refs[kind], ns, name);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    },
-  };
 }
 
 async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<void> {

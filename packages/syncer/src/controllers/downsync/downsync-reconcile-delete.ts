@@ -11,7 +11,7 @@ import { FinalizerSyncer, LabelSyncedBy } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
 import { finalizedKinds, type DownsyncDeps, type Step } from './types.js';
 
-/** A write whose object is already gone (the management cluster's garbage collector or the operator got there first) has done its job. */
+/** A finalizer removal whose object is already gone (the control center's garbage collector got there first) has done its job. */
 const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
   try {
     await write;
@@ -29,12 +29,12 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     const { upstream: up, downstream: down } = req;
     const ours = down?.metadata.labels?.[LabelSyncedBy] === deps.cluster;
     if (!up) {
-      if (down && ours && !down.metadata.deletionTimestamp) await goneIsDone(deps.downstream.delete(req.kind, req.namespace, req.name));
+      if (down && ours && !down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
       return 'stop';
     }
     if (!up.metadata.deletionTimestamp) return 'continue';
     if (down && ours) {
-      if (!down.metadata.deletionTimestamp) await goneIsDone(deps.downstream.delete(req.kind, req.namespace, req.name));
+      if (!down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.
       return { requeueAfterMs: teardownPollMs };
     }

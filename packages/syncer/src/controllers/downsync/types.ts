@@ -20,14 +20,18 @@ export const payloadKeys: Record<SyncKind, string[]> = {
 /** Kinds the syncer holds with its finalizer upstream (and waits on downstream finalizers for). */
 export const finalizedKinds = new Set<SyncKind>(['HostedCluster', 'NodePool']);
 
-/** Writes to one side; every method throws the API error (409s are retried by the worker). */
+/**
+ * Writes to one side (side-writer.ts). Errors are thrown as the API error (409s are retried by
+ * the worker), except where a method says otherwise.
+ */
 export interface SideWriter {
-  /** Reads the live object (bypassing caches); undefined when absent. */
+  /** Reads the live object (bypassing caches); undefined when absent (404). */
   get(kind: SyncKind, namespace: string, name: string): Promise<KubeObject | undefined>;
   create(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   update(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** JSON merge patch of the main resource. */
   patch(kind: SyncKind, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  /** Deletes; an object already gone (404) counts as deleted and resolves. */
   delete(kind: SyncKind, namespace: string, name: string): Promise<void>;
 }
 
