@@ -80,10 +80,14 @@ describe('HostedCluster binding subresource', () => {
     expect(JSON.stringify(stored!.object)).toBe(storedBefore);
   });
 
-  it('refuses a stale resourceVersion (409) and a second placement (422)', async () => {
+  it('refuses a stale resourceVersion (409), a binding by anyone but the scheduler and a second placement (422)', async () => {
     const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-2'));
     const stale = await bind('hc-2', String(Number(created.body.metadata.resourceVersion) - 1), 'mgmt-1');
     expect(stale.code).toBe(409);
+    // Only the scheduler's identity binds, not even the admin.
+    const admin = await call(cc.adminToken, 'POST', `${HCS}/hc-2/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name: 'hc-2', resourceVersion: created.body.metadata.resourceVersion }, target: { name: 'mgmt-1' } });
+    expect(admin.code).toBe(422);
+    expect(admin.body.message).toContain('only the scheduler places HostedClusters');
     expect((await bind('hc-2', created.body.metadata.resourceVersion, 'mgmt-1')).code).toBe(201);
     const again = await bind('hc-2', undefined, 'mgmt-2');
     expect(again.code).toBe(422);
