@@ -70,11 +70,12 @@ describe('validation workers', () => {
     const p = (await kubectl('1.35', inProcess.kubeconfig, ['get', '--raw', '/metrics'])).stdout;
     expect(metric(p, 'hcc_validation_workers')).toBe(0);
     expect(metric(p, 'hcc_validation_checks_total{where="worker"}')).toBeNaN();
+    expect(metric(p, 'hcc_validation_checks_total{where="in-process"}')).toBeGreaterThanOrEqual(negative.length);
   });
 
-  it('refuses a bad worker count', () => {
-    const r = spawnSync(process.execPath, [hccBin, 'control-center', '--validation-workers', '-1'], { encoding: 'utf8' });
+  it.each(['-1', '1.5', 'abc', '65', '', ' ', '2 ', '0x2', '1e1'])('refuses the worker count %j', (bad) => {
+    const r = spawnSync(process.execPath, [hccBin, 'control-center', '--validation-workers', bad], { encoding: 'utf8' });
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain("option '--validation-workers <n>' argument '-1' is invalid. must be an integer from 0 to 64");
+    expect(r.stderr).toContain(`option '--validation-workers <n>' argument '${bad}' is invalid. must be an integer from 0 to 64`);
   });
 });

@@ -186,7 +186,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
   const app = buildServer({
     https: certs,
-    ...(validation.size > 0 ? { schemaChecker: validation } : {}),
+    // Always the pool: with no worker it checks in-process, and counts it.
+    schemaChecker: validation,
     store,
     registry,
     logger,

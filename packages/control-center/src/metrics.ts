@@ -25,7 +25,7 @@ export function createMetrics() {
   const revision = new client.Gauge({ name: 'hcc_storage_revision', help: 'The storage revision (latest resourceVersion).', registers: [registry] });
   const validationChecks = new client.Counter({
     name: 'hcc_validation_checks_total',
-    help: 'Schema and CEL checks of new custom resources, by where they ran: "worker" (a validation worker thread) or "in-process" (no worker configured or alive).',
+    help: 'Schema and CEL checks of custom resources created with POST, by where they ran: "worker" (a validation worker thread) or "in-process" (the request thread: no worker configured, or none alive, or the object could not be handed over).',
     labelNames: ['where'],
     registers: [registry],
   });

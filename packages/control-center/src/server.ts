@@ -250,7 +250,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
       }
       code = result.code;
-      for (const w of scope.ctx.warnings) reply.header('warning', `299 - ${JSON.stringify(w)}`);
+      // One Warning header per warning (reply.header would keep only the last one).
+      if (scope.ctx.warnings.length) reply.header('warning', scope.ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
       return sendJSON(reply, result.code, result.body);
     } catch (err) {
       if (err instanceof apierrors.StatusError) code = err.code;

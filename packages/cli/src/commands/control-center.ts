@@ -12,7 +12,7 @@ import { notifyReady, onShutdown } from '../lifecycle.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
-  const n = Number(value);
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 64) throw new InvalidArgumentError(`must be an integer from 0 to 64, got "${value}"`);
   return n;
 }

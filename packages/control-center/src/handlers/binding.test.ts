@@ -80,7 +80,7 @@ describe('HostedCluster binding subresource', () => {
     expect(JSON.stringify(stored!.object)).toBe(storedBefore);
   });
 
-  it('refuses a stale resourceVersion (409), a binding by anyone but the scheduler and a second placement (422)', async () => {
+  it('refuses a stale resourceVersion (409), a binding by anyone but the scheduler (422) and a second placement (409)', async () => {
     const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-2'));
     const stale = await bind('hc-2', String(Number(created.body.metadata.resourceVersion) - 1), 'mgmt-1');
     expect(stale.code).toBe(409);
@@ -89,9 +89,36 @@ describe('HostedCluster binding subresource', () => {
     expect(admin.code).toBe(422);
     expect(admin.body.message).toContain('only the scheduler places HostedClusters');
     expect((await bind('hc-2', created.body.metadata.resourceVersion, 'mgmt-1')).code).toBe(201);
-    const again = await bind('hc-2', undefined, 'mgmt-2');
-    expect(again.code).toBe(422);
-    expect(again.body.message).toContain('the placement is immutable once set');
+    // Placed once: binding again, to another cluster or the same one, is a conflict (as pods/binding).
+    for (const target of ['mgmt-2', 'mgmt-1']) {
+      const again = await bind('hc-2', undefined, target);
+      expect(again.code).toBe(409);
+      expect(again.body.message).toContain('HostedCluster hc-2 is already placed on management cluster mgmt-1');
+    }
+  });
+
+  it('refuses a HostedCluster being deleted, a Binding for another namespace, and a condition list that would break its schema', async () => {
+    const deleting = await call(cc.adminToken, 'POST', HCS, { ...hostedCluster('hc-del'), metadata: { name: 'hc-del', namespace: 'clusters', finalizers: ['example.com/hold'] } });
+    expect(deleting.code).toBe(201);
+    expect((await call(cc.adminToken, 'DELETE', `${HCS}/hc-del`)).code).toBe(200);
+    const gone = await bind('hc-del', undefined, 'mgmt-1');
+    expect(gone.code).toBe(409);
+    expect(gone.body.message).toContain('HostedCluster hc-del is being deleted, cannot be placed');
+
+    const other = await call(scheduler, 'POST', `${HCS}/hc-del/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name: 'hc-del', namespace: 'elsewhere' }, target: { name: 'mgmt-1' } });
+    expect(other.code).toBe(400);
+    expect(other.body.message).toContain('the namespace of the provided object does not match the namespace sent on the request');
+
+    // HostedCluster status.conditions holds at most 100 items; a binding that adds the 101st is refused.
+    const full = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-full'));
+    const conditions = Array.from({ length: 100 }, (_, i) => ({ type: `Bench${i}`, status: 'True', reason: 'Bench', message: 'm', lastTransitionTime: '2026-11-30T00:00:00Z' }));
+    const withStatus = await call(cc.adminToken, 'PUT', `${HCS}/hc-full/status`, { ...full.body, status: { conditions } });
+    expect(withStatus.code, JSON.stringify(withStatus.body)).toBe(200);
+    const tooMany = await bind('hc-full', undefined, 'mgmt-1');
+    expect(tooMany.code).toBe(422);
+    expect(tooMany.body.message).toContain('status.conditions: Too many: 101: must have at most 100 items');
+    const after = (await call(cc.adminToken, 'GET', `${HCS}/hc-full`)).body;
+    expect(after.metadata.labels?.[LabelManagementCluster]).toBeUndefined();
   });
 
   it('still applies metadata rules and admission: no such cluster, a name too long for a label value', async () => {

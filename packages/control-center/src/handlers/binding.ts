@@ -21,6 +21,7 @@ import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { decodeObjectBody } from '../pipeline/decode.js';
 import { updateObject } from './object-ops.js';
+import { validateValue, type JSONSchemaProps } from '../registry/schema/index.js';
 import type { RequestScope } from './scope.js';
 import { isDryRun, type WriteResult } from './write.js';
 
@@ -36,7 +37,12 @@ export const scheduledCondition = (cluster: string, generation: number | undefin
   observedGeneration: generation,
 });
 
-/** POST a Binding. @throws StatusError 400 (malformed), 404, 409 (stale resourceVersion), 422 (admission) */
+/** The schema of `status.conditions` in a CRD version's schema, if it has one. */
+function conditionsSchemaOf(schema: JSONSchemaProps | undefined): JSONSchemaProps | undefined {
+  return schema?.properties?.status?.properties?.conditions;
+}
+
+/** POST a Binding. @throws StatusError 400 (malformed, other namespace), 404, 409 (stale resourceVersion, being deleted, already placed), 422 (admission, status.conditions would break its schema) */
 export async function handleBinding(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const b = decodeObjectBody(contentType, body) as { kind?: string; apiVersion?: string; metadata?: { name?: string; resourceVersion?: string }; target?: { name?: unknown } };
   if (b?.kind !== 'Binding' || (b.apiVersion && b.apiVersion !== ControlCenterAPIVersion)) {
@@ -47,6 +53,10 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
     throw apierrors.invalid({ group: 'controlcenter.hcc.dev', kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);
   }
   if (b.metadata?.name && b.metadata.name !== scope.ri.name) throw apierrors.badRequest(`the name of the object (${b.metadata.name}) does not match the name on the URL (${scope.ri.name})`);
+  const ns = (b.metadata as { namespace?: unknown } | undefined)?.namespace;
+  if (ns && ns !== scope.ri.namespace) throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const bindingResource = { group: scope.info.group, resource: `${scope.info.resource}/binding` };
+  const conditionsSchema = conditionsSchemaOf(scope.info.schema as JSONSchemaProps | undefined);
   const now = scope.ctx.now;
   const res = await updateObject(
     scope.store,
@@ -55,12 +65,22 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
     scope.ri.name,
     (cur) => {
       if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+      // As pods/binding (BindingREST.setPodNodeAndMetadata): 409 for an object being deleted or already placed.
+      if (cur.metadata.deletionTimestamp) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is being deleted, cannot be placed`);
+      const placed = cur.metadata.labels?.[LabelManagementCluster];
+      if (placed) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is already placed on management cluster ${placed}`);
       // updateObject hands fn a copy of the top level and metadata only: replace, never mutate, what is nested.
       const obj: KubeObject = cur;
       obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
       obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
       const status = (obj.status ?? {}) as { conditions?: Condition[] };
-      obj.status = { ...status, conditions: setCondition(status.conditions, scheduledCondition(target, cur.metadata.generation), now) };
+      const conditions = setCondition(status.conditions, scheduledCondition(target, cur.metadata.generation), now);
+      // The kind's validation is skipped; the one list the binding grows must still fit its schema (e.g. maxItems).
+      if (conditionsSchema) {
+        const errs = validateValue(conditions, conditionsSchema, 'status.conditions');
+        if (errs.length) throw apierrors.invalid({ group: scope.info.group, kind: scope.info.kind }, scope.ri.name, errs);
+      }
+      obj.status = { ...status, conditions };
       return obj;
     },
     scope.ctx,

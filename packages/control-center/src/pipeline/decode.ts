@@ -35,21 +35,63 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
   return t;
 }
 
-function parseJSON(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw apierrors.badRequest(`error decoding request body: ${(e as Error).message}`);
+/**
+ * The deepest nesting of objects and arrays a request body (or a JSON patch's result) may have.
+ * kube-apiserver's Go decoder stops at 10,000 levels; hcc's recursive handling (defaulting,
+ * validation, managedFields, serialisation) needs its limit well below what a JavaScript stack
+ * holds (~3,000 levels), and no Kubernetes object comes near 1,000.
+ */
+export const MaxNestingDepth = 1000;
+
+/**
+ * Refuses a decoded value nested deeper than {@link MaxNestingDepth} (counting every object and
+ * array, the top one included). Iterative, so it cannot overflow the stack itself.
+ * @throws StatusError 400 BadRequest naming the limit
+ */
+export function checkNesting(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > MaxNestingDepth) throw apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
+    for (const c of Array.isArray(v) ? v : Object.values(v as object)) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
   }
 }
 
+function parseJSON(text: string): unknown {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw apierrors.badRequest(`error decoding request body: ${(e as Error).message}`);
+  }
+  checkNesting(v);
+  return v;
+}
+
 function parseYAML(text: string): unknown {
+  try {
+    return parseYAMLDocument(text);
+  } catch (e) {
+    // The YAML library recurses per level: a body nested beyond the stack is the nesting limit's case too.
+    if (e instanceof RangeError) throw apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
+    throw e;
+  }
+}
+
+function parseYAMLDocument(text: string): unknown {
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) throw apierrors.badRequest(`expected exactly one YAML document in the request body, got ${real.length}`);
   const d = real[0]!;
-  if (d.errors.length) throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
-  return d.toJS();
+  if (d.errors.length) {
+    // The YAML library reports running out of stack on a deeply nested document as a parse error.
+    if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw new RangeError('nested too deeply');
+    throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
+  }
+  const v: unknown = d.toJS();
+  checkNesting(v);
+  return v;
 }
 
 /**

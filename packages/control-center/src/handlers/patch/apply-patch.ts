@@ -10,7 +10,7 @@
 import fjp from 'fast-json-patch';
 import { deepCopyJSON, isJSONObject, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
-import type { PatchType } from '../../pipeline/decode.js';
+import { checkNesting, type PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
@@ -34,8 +34,12 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
       if (!Array.isArray(patch)) throw apierrors.badRequest('json patch must be a list of operations');
       try {
         const doc = deepCopyJSON(current);
-        return fjp.applyPatch(doc, patch as fjp.Operation[], true, true).newDocument as KubeObject;
+        const out = fjp.applyPatch(doc, patch as fjp.Operation[], true, true).newDocument as KubeObject;
+        // copy/move/add can nest deeper than the body did (merge patches cannot: they follow the object).
+        checkNesting(out);
+        return out;
       } catch (e) {
+        if (e instanceof apierrors.StatusError) throw e;
         const err = e as Error & { name?: string };
         throw new apierrors.StatusError({
           kind: 'Status',

@@ -9,7 +9,8 @@ const hcInfo = { group: 'hypershift.openshift.io', resource: 'hostedclusters' } 
 const cmInfo = { group: '', resource: 'configmaps' } as ResourceInfo;
 const L = 'controlcenter.hcc.dev/management-cluster';
 const obj = (cluster?: string): KubeObject => ({ metadata: { name: 'x', namespace: 'ns', labels: cluster ? { [L]: cluster } : {} } });
-const store = { get: (k: string) => (k.endsWith('/mgmt-1') ? { object: obj() } : undefined) } as unknown as Store;
+const terminating: KubeObject = { metadata: { name: 'mgmt-old', deletionTimestamp: '2026-11-30T00:00:00Z', finalizers: ['x'] } };
+const store = { get: (k: string) => (k.endsWith('/mgmt-1') ? { object: obj() } : k.endsWith('/mgmt-old') ? { object: terminating } : undefined) } as unknown as Store;
 const scheduler = { name: 'system:hcc:scheduler', groups: [SchedulersGroup] };
 const admin = { name: 'admin', groups: ['system:masters'] };
 const run = (a: Partial<AdmissionAttributes>) => placementAdmission.validate({ info: hcInfo, obj: obj(), old: undefined, user: admin, store, ...a }).map((e) => `${e.type}: ${e.detail ?? ''}`);
@@ -25,6 +26,7 @@ describe('placement admission', () => {
     { name: 'nobody moves a placement', input: { obj: obj('mgmt-2'), old: obj('mgmt-1'), user: scheduler }, want: 1 },
     { name: 'nobody removes a placement', input: { obj: obj(), old: obj('mgmt-1'), user: admin }, want: 1 },
     { name: 'no binding to a missing cluster', input: { obj: obj('mgmt-9'), old: obj(), user: scheduler }, want: 1 },
+    { name: 'no binding to a cluster being deleted', input: { obj: obj('mgmt-old'), old: obj(), user: scheduler }, want: 1 },
   ])('$name', ({ input, want }) => {
     expect(run(input as Partial<AdmissionAttributes>)).toHaveLength(want);
   });

@@ -1,7 +1,7 @@
 /**
  * Placement admission: the label `controlcenter.hcc.dev/management-cluster` on HostedClusters and
  * NodePools is the scheduler's. Only users in the group `hcc:schedulers` may set it (once, from
- * absent to present, naming an existing ManagementCluster); nobody may change or remove it
+ * absent to present, naming an existing ManagementCluster that is not being deleted); nobody may change or remove it
  * afterwards — a running control plane is not moved by editing a label (like a Pod's
  * `spec.nodeName`, set through the binding subresource and immutable). Pin a HostedCluster with
  * the selector annotation `controlcenter.hcc.dev/management-cluster-selector` instead.
@@ -30,9 +30,9 @@ export const placementAdmission: ValidatingAdmission = {
     if (!user.groups.includes(SchedulersGroup)) {
       return [field.forbidden(labelPath, 'only the scheduler places HostedClusters; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector')];
     }
-    if (!want || !store.get(storageKey(ManagementClusterResource, '', want))) {
-      return [field.invalid(labelPath, want ?? '', 'no such ManagementCluster')];
-    }
+    const mc = want ? store.get(storageKey(ManagementClusterResource, '', want)) : undefined;
+    if (!mc) return [field.invalid(labelPath, want ?? '', 'no such ManagementCluster')];
+    if (mc.object.metadata.deletionTimestamp) return [field.invalid(labelPath, want!, 'the ManagementCluster is being deleted and takes no new placements')];
     return [];
   },
 };

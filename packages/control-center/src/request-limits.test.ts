@@ -1,0 +1,92 @@
+/**
+ * Bodies the control center must refuse or answer in full without falling over: objects nested
+ * deeper than MaxNestingDepth (JSON, YAML, and a JSON patch whose copy nests the result deeper),
+ * and one Warning header per warning.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { allCRDs } from '@hcc/crds';
+import { startControlCenter, type RunningControlCenter } from './control-center.js';
+import { MaxNestingDepth } from './pipeline/decode.js';
+
+const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
+
+const nested = (depth: number): unknown => {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+};
+/** A HostedCluster body whose spec.autoNode nests `depth` levels, built as text (JSON.stringify itself would run out of stack). */
+const deepBody = (name: string, depth: number): string =>
+  JSON.stringify(hostedCluster(name, { marker: true })).replace('{"marker":true}', `${'{"a":'.repeat(depth)}"leaf"${'}'.repeat(depth)}`);
+
+const hostedCluster = (name: string, autoNode: unknown = {}, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'HostedCluster',
+  metadata: { name, namespace: 'clusters' },
+  spec: {
+    release: { image: 'quay.io/openshift-release-dev/ocp-release:4.18.1-x86_64' },
+    pullSecret: { name: 'pull-secret' },
+    dns: { baseDomain: 'example.com' },
+    networking: { clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }], networkType: 'OVNKubernetes' },
+    platform: { type: 'None' },
+    services: ['APIServer', 'OAuthServer', 'Konnectivity', 'Ignition'].map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.1' } } })),
+    autoNode,
+    ...extra,
+  },
+});
+
+describe('request limits', () => {
+  let cc: RunningControlCenter;
+  let dir: string;
+  const send = async (method: string, url: string, body: string, contentType = 'application/json') => {
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, body });
+    return { code: res.status, headers: res.headers, body: (await res.json()) as { message?: string; metadata?: { name?: string } } };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hcc-limits-'));
+    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['clusters'], logger: pino({ enabled: false }) });
+  });
+  afterAll(async () => {
+    await cc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`refuses objects nested deeper than ${MaxNestingDepth} levels with 400, and keeps serving`, async () => {
+    for (const depth of [MaxNestingDepth, 5000]) {
+      const r = await send('POST', HCS, deepBody(`deep-${depth}`, depth));
+      expect(r.code).toBe(400);
+      expect(r.body.message).toContain(`the object is nested more than ${MaxNestingDepth} levels deep`);
+    }
+    const yaml = `${Array.from({ length: 1200 }, (_, i) => `${'  '.repeat(i)}a:`).join('\n')} x\n`;
+    const y = await send('PATCH', `${HCS}/deep-yaml?fieldManager=test`, yaml, 'application/apply-patch+yaml');
+    expect(y.code).toBe(400);
+    expect(y.body.message).toContain('nested more than');
+    // Just under the limit is fine, and the server still answers.
+    const ok = await send('POST', HCS, JSON.stringify(hostedCluster('deep-ok', nested(MaxNestingDepth - 10))));
+    expect(ok.code, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
+  });
+
+  it('refuses a JSON patch whose result nests too deep (copy into itself), and stores nothing', async () => {
+    const created = await send('POST', HCS, JSON.stringify(hostedCluster('deep-copy', nested(600))));
+    expect(created.code).toBe(201);
+    const into = `/spec/autoNode${'/a'.repeat(550)}`;
+    const r = await send('PATCH', `${HCS}/deep-copy`, JSON.stringify([{ op: 'copy', from: '/spec/autoNode', path: `${into}/b` }]), 'application/json-patch+json');
+    expect(r.code).toBe(400);
+    expect(r.body.message).toContain('nested more than');
+    const after = await fetch(`${cc.url}${HCS}/deep-copy`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+    expect(((await after.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe((created.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+  });
+
+  it('sends one Warning header per warning', async () => {
+    const r = await send('POST', `${HCS}?fieldValidation=Warn`, JSON.stringify(hostedCluster('warned', {}, { bogus1: 1, bogus2: 2, platform: { type: 'None', bogus3: 3 } })));
+    expect(r.code).toBe(201);
+    const warning = r.headers.get('warning') ?? '';
+    for (const f of ['spec.bogus1', 'spec.bogus2', 'spec.platform.bogus3']) expect(warning).toContain(`unknown field \\"${f}\\"`);
+    expect(warning.match(/299 - /g)).toHaveLength(3);
+  });
+});
