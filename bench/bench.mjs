@@ -166,9 +166,11 @@ const totalS = elapsedS();
 const allOther = load.stop();
 delete otherLoad.__n;
 const otherMedian = Math.round(median(allOther));
+// schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as startup).
+const fewRuns = opts.quick ? `1 for schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
-  `median of ${ctx.runs} runs; total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
+  `median of ${ctx.runs} runs (${fewRuns}); total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 

@@ -128,13 +128,15 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
         if (r.failed) throw new Error(`e2e: ${r.failed} sets failed; first: ${r.firstError}`);
       }
     };
+    let warmupS = 0;
     if (warmup > 0) {
       const tW = nowMs();
       await ensureNamespace(pool, ep, WarmupNS);
       await send(warmup, (i) => postSet(pool, ep, WarmupNS, i));
       const available = async () => ((await call(pool, ep, 'GET', HC_PATH(WarmupNS)))?.items ?? []).filter(isAvailable).length;
       await waitFor('every warm-up HostedCluster Available in the control center', async () => (await available()) >= warmup, 600_000, 500);
-      progress(`e2e ${label}: warm-up of ${warmup} sets Available upstream in ${((nowMs() - tW) / 1000).toFixed(1)} s (not measured)`);
+      warmupS = (nowMs() - tW) / 1000;
+      progress(`e2e ${label}: warm-up of ${warmup} sets Available upstream in ${warmupS.toFixed(1)} s (not measured)`);
     }
     const cpuPids = [up.pid, ...childPidsOf(up.pid)];
     const cpuNames = cpuPids.map((p) => (p === up.pid ? 'up' : hccProcessName(p)));
@@ -193,6 +195,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
     const perCluster = {};
     for (const c of t.placed.values()) perCluster[c] = (perCluster[c] ?? 0) + 1;
     const r = {
+      warmupS,
       createS: (tCreated - t0) / 1000,
       totalS: (tDone - t0) / 1000,
       p50: s.p50,
