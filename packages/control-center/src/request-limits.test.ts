@@ -11,6 +11,7 @@ import pino from 'pino';
 import { allCRDs } from '@hcc/crds';
 import { startControlCenter, type RunningControlCenter } from './control-center.js';
 import { MaxNestingDepth } from './pipeline/decode.js';
+import { hostedClusterBody } from './testing/fixtures.js';
 
 const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
 
@@ -23,21 +24,7 @@ const nested = (depth: number): unknown => {
 const deepBody = (name: string, depth: number): string =>
   JSON.stringify(hostedCluster(name, { marker: true })).replace('{"marker":true}', `${'{"a":'.repeat(depth)}"leaf"${'}'.repeat(depth)}`);
 
-const hostedCluster = (name: string, autoNode: unknown = {}, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'hypershift.openshift.io/v1beta1',
-  kind: 'HostedCluster',
-  metadata: { name, namespace: 'clusters' },
-  spec: {
-    release: { image: 'quay.io/openshift-release-dev/ocp-release:4.18.1-x86_64' },
-    pullSecret: { name: 'pull-secret' },
-    dns: { baseDomain: 'example.com' },
-    networking: { clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }], networkType: 'OVNKubernetes' },
-    platform: { type: 'None' },
-    services: ['APIServer', 'OAuthServer', 'Konnectivity', 'Ignition'].map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.1' } } })),
-    autoNode,
-    ...extra,
-  },
-});
+const hostedCluster = (name: string, autoNode: unknown = {}, extra: Record<string, unknown> = {}) => hostedClusterBody(name, 'clusters', { autoNode, ...extra });
 
 describe('request limits', () => {
   let cc: RunningControlCenter;

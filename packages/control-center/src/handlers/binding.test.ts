@@ -11,22 +11,11 @@ import pino from 'pino';
 import { allCRDs, ConditionScheduled, ControlCenterAPIVersion, LabelManagementCluster, type KubeObject } from '@hcc/crds';
 import { startControlCenter, type RunningControlCenter } from '../control-center.js';
 import { storageKey } from '../registry/types.js';
+import { hostedClusterBody } from '../testing/fixtures.js';
 
 const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
 
-const hostedCluster = (name: string): KubeObject => ({
-  apiVersion: 'hypershift.openshift.io/v1beta1',
-  kind: 'HostedCluster',
-  metadata: { name, namespace: 'clusters', annotations: { keep: 'me' } },
-  spec: {
-    release: { image: 'quay.io/openshift-release-dev/ocp-release:4.18.1-x86_64' },
-    pullSecret: { name: 'pull-secret' },
-    dns: { baseDomain: 'example.com' },
-    networking: { clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }], networkType: 'OVNKubernetes' },
-    platform: { type: 'None' },
-    services: ['APIServer', 'OAuthServer', 'Konnectivity', 'Ignition'].map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.1' } } })),
-  },
-});
+const hostedCluster = (name: string): KubeObject => hostedClusterBody(name, 'clusters', {}, { annotations: { keep: 'me' } });
 
 describe('HostedCluster binding subresource', () => {
   let cc: RunningControlCenter;
