@@ -231,6 +231,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           return;
         }
         case 'create':
+          if (info.terminating && !ri.subresource) throw apierrors.crdTerminating('create');
           if (ri.subresource === 'binding' && hasBinding(info.group, info.resource)) result = await handleBinding(scope, ct, body, query);
           else result = await handleCreate(scope, ct, body, query);
           break;

@@ -124,6 +124,11 @@ export const forbidden = (gr: GroupResource, name: string, reason: string): Stat
 /** 405 MethodNotAllowed. */
 export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
   make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);
+/**
+ * 405 for a create of a custom resource whose CRD is being deleted, worded as
+ * apiextensions-apiserver's customresource_handler.go words it.
+ */
+export const crdTerminating = (verb: string): StatusError => make(405, 'MethodNotAllowed', `${verb} not allowed while custom resource definition is terminating`);
 /** 410 Expired: a watch or continue token older than the kept history. */
 export const resourceExpired = (message: string): StatusError => make(410, 'Expired', message);
 /** 410 Gone (kept for clients that check the legacy reason). */

@@ -112,5 +112,6 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
     strategy,
     schema: schema as Record<string, unknown> | undefined,
     custom: true,
+    ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }

@@ -98,6 +98,8 @@ export interface ResourceInfo {
   schema?: Record<string, unknown>;
   /** True for resources defined by a CRD. */
   custom: boolean;
+  /** Defined by a CRD being deleted: still served (so the cleanup can delete its objects) but takes no creates. */
+  terminating?: boolean;
 }
 
 /** `group/resource` key, e.g. `hypershift.openshift.io/hostedclusters` or `/secrets`. */

@@ -1,0 +1,69 @@
+/**
+ * A CRD being deleted keeps serving its objects (so their cleanup can run) but takes no creates:
+ * 405 `create not allowed while custom resource definition is terminating`, as
+ * apiextensions-apiserver answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const WIDGETS = '/apis/example.hcc.dev/v1/namespaces/default/widgets';
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.hcc.dev' },
+  spec: {
+    group: 'example.hcc.dev',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+  },
+};
+const widget = (name: string, finalizers?: string[]) => ({ apiVersion: 'example.hcc.dev/v1', kind: 'Widget', metadata: { name, ...(finalizers ? { finalizers } : {}) }, spec: { size: 1 } });
+
+describe('a terminating CRD', () => {
+  let cc: RunningControlCenter;
+  let dir: string;
+  const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { code: res.status, body: (await res.json()) as { message?: string; reason?: string; metadata?: { deletionTimestamp?: string } } };
+  };
+  const until = async (fn: () => Promise<boolean>) => {
+    for (let i = 0; i < 100; i++) {
+      if (await fn()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('timed out');
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hcc-crd-term-'));
+    cc = await startControlCenter({ dataDir: dir, tls: false, logger: pino({ enabled: false }) });
+  });
+  afterAll(async () => {
+    await cc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses creates with 405 while its objects are cleaned up, and serves them until then', async () => {
+    expect((await call('POST', CRDS, crd)).code).toBe(201);
+    await until(async () => (await call('POST', WIDGETS, widget('held', ['example.com/hold']))).code === 201);
+    expect((await call('DELETE', `${CRDS}/widgets.example.hcc.dev`)).code).toBe(200);
+    await until(async () => !!(await call('GET', `${WIDGETS}/held`)).body.metadata?.deletionTimestamp);
+
+    const create = await call('POST', WIDGETS, widget('late'));
+    expect(create.code).toBe(405);
+    expect(create.body.reason).toBe('MethodNotAllowed');
+    expect(create.body.message).toBe('create not allowed while custom resource definition is terminating');
+    expect((await call('GET', `${WIDGETS}/held`)).code).toBe(200);
+
+    // Once the last object lets go, the CRD and its resource are gone.
+    expect((await call('PATCH', `${WIDGETS}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).code).toBe(200);
+    await until(async () => (await call('GET', `${CRDS}/widgets.example.hcc.dev`)).code === 404);
+    expect((await call('POST', WIDGETS, widget('after'))).code).toBe(404);
+  });
+});
