@@ -43,6 +43,9 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
  */
 export const MaxNestingDepth = 1000;
 
+/** The 400 for a body nested deeper than {@link MaxNestingDepth}. */
+const nestedTooDeep = (): apierrors.StatusError => apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
+
 /**
  * Refuses a decoded value nested deeper than {@link MaxNestingDepth} (counting every object and
  * array, the top one included). Iterative, so it cannot overflow the stack itself.
@@ -53,7 +56,7 @@ export function checkNesting(value: unknown): void {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (depth > MaxNestingDepth) throw apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
+    if (depth > MaxNestingDepth) throw nestedTooDeep();
     for (const c of Array.isArray(v) ? v : Object.values(v as object)) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
   }
 }
@@ -74,7 +77,7 @@ function parseYAML(text: string): unknown {
     return parseYAMLDocument(text);
   } catch (e) {
     // The YAML library recurses per level: a body nested beyond the stack is the nesting limit's case too.
-    if (e instanceof RangeError) throw apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
+    if (e instanceof RangeError) throw nestedTooDeep();
     throw e;
   }
 }
@@ -86,7 +89,7 @@ function parseYAMLDocument(text: string): unknown {
   const d = real[0]!;
   if (d.errors.length) {
     // The YAML library reports running out of stack on a deeply nested document as a parse error.
-    if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw new RangeError('nested too deeply');
+    if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw nestedTooDeep();
     throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
   }
   const v: unknown = d.toJS();
