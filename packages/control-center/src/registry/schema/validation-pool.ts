@@ -212,11 +212,8 @@ export class ValidationPool implements SchemaChecker {
     const first = !w.known.has(schemaId);
     if (first) w.known.add(schemaId);
     w.batch.push({ id, schemaId, obj, ...(first ? { schema } : {}), ...(this.opts.celBudgetMs !== undefined ? { celBudgetMs: this.opts.celBudgetMs } : {}) });
-    if (w.batch.length === 1) {
-      const worker = w;
-      setImmediate(() => this.send(worker));
-    }
     const worker = w;
+    if (worker.batch.length === 1) setImmediate(() => this.send(worker));
     return new Promise<CheckErrors>((resolve, reject) => worker.pending.set(id, { ...p, resolve, reject }));
   }
 
