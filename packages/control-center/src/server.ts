@@ -3,6 +3,7 @@
  * request path: authenticate → resolve request info → authorize → decode → admit/validate (in
  * the resource strategy) → store → respond. Every failure leaves as a Kubernetes Status.
  */
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import * as apierrors from './apierrors/status.js';
@@ -87,8 +88,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
+    // Graceful shutdown (see the preClose hook below): requests in flight finish, idle
+    // keep-alive connections close, new requests get a 503 Status.
     return503OnClosing: false,
-    forceCloseConnections: true,
+    forceCloseConnections: 'idle',
     keepAliveTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   }) as unknown as FastifyInstance;
@@ -96,6 +99,38 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   // Decode: every body arrives as a Buffer; handlers decode it by Content-Type (pipeline/decode.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  // Shutdown, as kube-apiserver drains on SIGTERM: once close() starts, open watches end (their
+  // clients relist elsewhere or after a restart), requests in flight finish and get their answer,
+  // and each response carries `Connection: close`. A request that arrives on a kept-alive
+  // connection after that is not served: 429 with `Retry-After: 5` (client-go waits and retries),
+  // as kube-apiserver's WithRetryAfter filter answers.
+  let closing = false;
+  const openWatches = new Map<() => void, Socket>(); // a watch's end function → its connection
+  app.addHook('preClose', async () => {
+    closing = true;
+    // End each stream with its final chunk, then its connection, and wait (at most 5 s) until the
+    // client has it: destroying the connection instead could drop the final chunk, and clients
+    // would see a broken stream rather than its end.
+    const gone = [...openWatches].map(([end, socket]) => {
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      end();
+      socket.end();
+      return closed;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(gone), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    clearTimeout(timer);
+  });
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close').header('retry-after', '5');
+    sendJSON(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', 5).status);
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   // Authenticate.
   registerAuthentication(app, deps.authentication, authorizer);
@@ -227,7 +262,27 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           const shape = negotiateResource(req.headers.accept);
           reply.hijack();
           code = 200;
-          await serveWatch(scope, shape, query, reply.raw, (cb) => req.raw.socket.once('close', cb), watchOpts);
+          const socket = req.raw.socket;
+          let end: (() => void) | undefined;
+          try {
+            await serveWatch(
+              scope,
+              shape,
+              query,
+              reply.raw,
+              (cb) => {
+                end = cb;
+                openWatches.set(cb, socket);
+                socket.once('close', cb);
+              },
+              watchOpts,
+            );
+          } finally {
+            if (end) {
+              openWatches.delete(end);
+              socket.off('close', end);
+            }
+          }
           return;
         }
         case 'create':

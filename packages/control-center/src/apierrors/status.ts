@@ -149,6 +149,12 @@ export const noResource = (): StatusError => make(404, 'NotFound', 'the server c
 /** 500 InternalError; the cause goes to the log, not to the client. */
 export const internalError = (message = 'an internal error occurred'): StatusError =>
   make(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+/**
+ * 429 TooManyRequests asking the client to retry after `retryAfterSeconds` (also the Retry-After
+ * header the caller sets): what kube-apiserver answers new requests while it shuts down.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/server/filters/with_retry_after.go
+ */
+export const tooManyRequests = (message: string, retryAfterSeconds: number): StatusError => make(429, 'TooManyRequests', message, { retryAfterSeconds });
 /** 503 ServiceUnavailable. */
 export const serviceUnavailable = (message: string): StatusError => make(503, 'ServiceUnavailable', message);
 /** 504 Timeout. */

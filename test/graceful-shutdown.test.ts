@@ -1,0 +1,150 @@
+/**
+ * Graceful shutdown of `hcc control-center` on SIGTERM, as kube-apiserver drains: with 32 clients
+ * creating HostedClusters over kept-alive connections and a watch open, SIGTERM ends the watch
+ * stream cleanly, every request already being served gets its answer, later requests get 429 (Retry-After)
+ * or find the port closed, and the process exits 0. After a restart on the same data, the stored
+ * HostedClusters are exactly those whose create was answered 201: nothing acknowledged is lost and
+ * nothing is stored that its client was not told about.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import tls from 'node:tls';
+import { Agent, Pool, request } from 'undici';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { hostedCluster } from './conformance/fixtures.js';
+
+const ns = 'drain';
+const hcPath = `/apis/hypershift.openshift.io/v1beta1/namespaces/${ns}/hostedclusters`;
+
+interface Endpoint {
+  origin: string;
+  ca: string;
+  headers: Record<string, string>;
+}
+
+function endpointOf(kubeconfig: string): Endpoint {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  const user = kc.getCurrentUser()!;
+  return {
+    origin: new URL(cluster.server).origin,
+    ca: Buffer.from(cluster.caData!, 'base64').toString(),
+    headers: { authorization: `Bearer ${user.token}`, accept: 'application/json', 'content-type': 'application/json' },
+  };
+}
+
+describe('SIGTERM drains the control center', () => {
+  let cc: ControlCenterProcess | undefined;
+  let restarted: ControlCenterProcess | undefined;
+  afterAll(async () => {
+    await restarted?.stop();
+    await cc?.stop();
+  });
+
+  it('answers every request it served, ends watches, exits 0, and stored exactly what it acknowledged', async () => {
+    cc = await startControlCenterProcess();
+    const ep = endpointOf(cc.kubeconfig);
+    const connect = { ca: ep.ca };
+    const pool = new Pool(ep.origin, { connections: 32, connect, keepAliveTimeout: 60_000 });
+    const ns0 = await pool.request({ method: 'POST', path: '/api/v1/namespaces', headers: ep.headers, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) });
+    expect(ns0.statusCode).toBe(201);
+    await ns0.body.dump();
+
+    // A watch from now on, on its own connection.
+    const watchAgent = new Agent({ connect, bodyTimeout: 0 });
+    const watch = await request(`${ep.origin}${hcPath}?watch=true&resourceVersion=0`, { headers: ep.headers, dispatcher: watchAgent });
+    expect(watch.statusCode).toBe(200);
+    const watchEnded = watch.body.text().then(
+      (text) => ({ ok: true as const, lines: text.split('\n').filter(Boolean).length }),
+      (err: Error) => ({ ok: false as const, err }),
+    );
+
+    const outcome = new Map<string, number | string>(); // name → HTTP status, or the network error's code
+    let stop = false;
+    let n = 0;
+    let answered201 = 0;
+    const client = async () => {
+      while (!stop) {
+        const name = `hc-${n++}`;
+        try {
+          const res = await pool.request({ method: 'POST', path: hcPath, headers: ep.headers, body: JSON.stringify(hostedCluster(ns, name)) });
+          outcome.set(name, res.statusCode);
+          await res.body.dump();
+          if (res.statusCode === 201) answered201++;
+          else if (res.statusCode === 429) {
+            expect(res.headers['retry-after']).toBe('5');
+            stop = true;
+          }
+        } catch (err) {
+          outcome.set(name, (err as { code?: string }).code ?? String(err));
+          stop = true;
+        }
+      }
+    };
+    const clients = Array.from({ length: 32 }, client);
+    // SIGTERM while creates are in full flow.
+    while (answered201 < 300) await new Promise((r) => setTimeout(r, 10));
+    const exited = new Promise<number | null>((r) => cc!.proc.once('exit', (code) => r(code)));
+    cc.proc.kill('SIGTERM');
+    const code = await exited;
+    await Promise.all(clients);
+    await pool.close().catch(() => {});
+
+    expect(code).toBe(0);
+    const w = await watchEnded;
+    expect(w.ok, w.ok ? '' : String(w.err)).toBe(true);
+    expect(w.ok && w.lines).toBeGreaterThan(0);
+    await watchAgent.close();
+
+    // Answers after SIGTERM are 201 (served), 429 (arrived while shutting down) or a refused or
+    // closed connection (never read by the server); nothing else.
+    const statuses = [...outcome.values()];
+    expect(statuses.filter((s) => typeof s === 'number' && s !== 201 && s !== 429)).toEqual([]);
+
+    restarted = await startControlCenterProcess({ dir: cc.dir });
+    const ep2 = endpointOf(restarted.kubeconfig);
+    const list = await request(`${ep2.origin}${hcPath}`, { headers: ep2.headers, dispatcher: new Agent({ connect: { ca: ep2.ca } }) });
+    const stored = new Set(((await list.body.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name));
+    const acknowledged = [...outcome].filter(([, s]) => s === 201).map(([name]) => name);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    expect(acknowledged.filter((name) => !stored.has(name)), 'acknowledged but lost').toEqual([]);
+    expect(
+      [...stored].filter((name) => outcome.get(name) !== 201).map((name) => `${name}: ${outcome.get(name)}`),
+      'stored but its client got no 201',
+    ).toEqual([]);
+  }, 120_000);
+
+  it('answers a request that arrives while it shuts down with 429 and Retry-After', async () => {
+    const p = await startControlCenterProcess();
+    try {
+      const ep = endpointOf(p.kubeconfig);
+      // A watcher that never closes its side keeps the shutdown waiting for it (at most 5 s).
+      const url = new URL(ep.origin);
+      const raw = tls.connect({ host: url.hostname, port: Number(url.port), ca: ep.ca, allowHalfOpen: true });
+      await new Promise<void>((resolve, reject) => raw.once('secureConnect', () => resolve()).once('error', reject));
+      const head = new Promise<string>((resolve) => raw.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+      raw.write(`GET /api/v1/namespaces?watch=true HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${ep.headers.authorization}\r\n\r\n`);
+      expect(await head).toMatch(/^HTTP\/1.1 200/);
+      // A kept-alive connection, opened before the signal.
+      const pool = new Pool(ep.origin, { connections: 1, connect: { ca: ep.ca } });
+      const first = await pool.request({ method: 'GET', path: '/api/v1/namespaces', headers: ep.headers });
+      expect(first.statusCode).toBe(200);
+      await first.body.dump();
+
+      const exited = new Promise<number | null>((r) => p.proc.once('exit', (code) => r(code)));
+      p.proc.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      const late = await pool.request({ method: 'GET', path: '/api/v1/namespaces', headers: ep.headers });
+      expect(late.statusCode).toBe(429);
+      expect(late.headers['retry-after']).toBe('5');
+      expect(late.headers.connection).toBe('close');
+      expect(await late.body.json()).toMatchObject({ kind: 'Status', code: 429, reason: 'TooManyRequests', details: { retryAfterSeconds: 5 } });
+      expect(await exited).toBe(0);
+      raw.destroy();
+      await pool.close().catch(() => {});
+    } finally {
+      await p.stop();
+    }
+  }, 60_000);
+});
