@@ -3,6 +3,7 @@
  * request path: authenticate → resolve request info → authorize → decode → admit/validate (in
  * the resource strategy) → store → respond. Every failure leaves as a Kubernetes Status.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -66,6 +67,35 @@ export interface ServerDeps {
 function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json'): FastifyReply {
   const text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
   return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(text);
+}
+
+/** How much of a too-large body is read and dropped before the 413 (bytes), and for how long (ms). */
+const DiscardBodyBytes = 64 * 1024 * 1024;
+const DiscardBodyMs = 10_000;
+
+/**
+ * Reads and drops what is left of a request body, so the client has finished sending when the
+ * answer comes and the connection closes. Resolves at the body's end, after
+ * {@link DiscardBodyBytes} or {@link DiscardBodyMs} (then the client may see the connection
+ * reset), or when the connection closes; never rejects.
+ */
+function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', done).off('close', done).off('error', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DiscardBodyBytes) done();
+    };
+    const timer = setTimeout(done, DiscardBodyMs);
+    req.on('data', onData).once('end', done).once('close', done).once('error', done);
+    req.resume();
+  });
 }
 
 function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
@@ -139,7 +169,11 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.setErrorHandler((err: unknown, req, reply) => {
     if (err instanceof apierrors.StatusError) return sendJSON(reply, err.code, err.status);
     const e = err as { statusCode?: number; code?: string; message?: string };
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendJSON(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status);
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Read the rest of the body before answering: a client still sending when the connection
+      // closes gets a broken pipe instead of the 413 (Go's net/http reads on for the same reason).
+      return discardBody(req.raw).then(() => sendJSON(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status));
+    }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return sendJSON(reply, e.statusCode, apierrors.badRequest(e.message ?? 'bad request').status);
     req.log.error({ err }, 'internal error');
     return sendJSON(reply, 500, apierrors.internalError(e.message).status);
