@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepCopyJSON } from './json.js';
+import { deepCopyJSON, hasOwnKey, ownValue, setOwn } from './json.js';
 
 describe('deepCopyJSON', () => {
   it.each([
@@ -35,5 +35,28 @@ describe('deepCopyJSON', () => {
     expect(out.d).toBeInstanceOf(Date);
     expect(out.d).not.toBe(d);
     expect(out.d.getTime()).toBe(0);
+  });
+});
+
+describe('own-key helpers', () => {
+  it('read inherited names (constructor, toString) as absent', () => {
+    const o: Record<string, unknown> = { a: 1 };
+    expect(ownValue(o, 'constructor')).toBeUndefined();
+    expect(ownValue(o, 'toString')).toBeUndefined();
+    expect(ownValue(o, 'a')).toBe(1);
+    expect(ownValue(undefined, 'a')).toBeUndefined();
+    expect(hasOwnKey(o, 'constructor')).toBe(false);
+    expect(hasOwnKey({ constructor: 'x' }, 'constructor')).toBe(true);
+  });
+
+  it('setOwn keeps __proto__ as a data property and leaves the prototype alone', () => {
+    const o: Record<string, unknown> = {};
+    setOwn(o, '__proto__', { polluted: true });
+    setOwn(o, 'b', 2);
+    expect(JSON.stringify(o)).toBe('{"__proto__":{"polluted":true},"b":2}');
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    expect(ownValue(o, '__proto__')).toEqual({ polluted: true });
+    setOwn(o, '__proto__', 'again');
+    expect(JSON.stringify(o)).toBe('{"__proto__":"again","b":2}');
   });
 });

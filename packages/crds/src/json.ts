@@ -3,6 +3,25 @@
  * object.
  */
 
+/**
+ * The value of `o`'s own property `k`, or undefined: never an inherited one, so keys such as
+ * `constructor` or `toString` in user data (ConfigMap keys, labels, preserved unknown fields)
+ * read as absent when they are absent.
+ */
+export const ownValue = (o: Record<string, unknown> | undefined | null, k: string): unknown => (o != null && Object.hasOwn(o, k) ? o[k] : undefined);
+
+/** Whether `o` has its own property `k` (not an inherited one such as `constructor`). */
+export const hasOwnKey = (o: object | undefined | null, k: string): boolean => o != null && Object.hasOwn(o, k);
+
+/**
+ * Sets `o`'s own property `k` to `v`. Plain assignment of `__proto__` would replace the
+ * prototype and drop the key; this keeps it as the data property JSON.parse makes.
+ */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** Whether a JSON value is an object (not null, not an array). */
 export const isJSONObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -30,9 +49,7 @@ function copy(v: unknown): unknown {
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
-    const x = copy((v as Record<string, unknown>)[k]);
-    if (k === '__proto__') Object.defineProperty(out, k, { value: x, writable: true, enumerable: true, configurable: true });
-    else out[k] = x;
+    setOwn(out, k, copy((v as Record<string, unknown>)[k]));
   }
   return out;
 }

@@ -83,6 +83,16 @@ describe('createMergePatch (RFC 7386)', () => {
     expect(createMergePatch({ a: null, b: 1 }, { a: null, b: 1 })).toBeUndefined();
   });
 
+  it('treats keys named like Object.prototype members (constructor, __proto__) as keys', () => {
+    // A ConfigMap's data may hold any key matching [-._a-zA-Z0-9]+.
+    expect(createMergePatch({ constructor: 'x', toString: 'y', a: '1' }, { a: '1' })).toEqual({ constructor: null, toString: null });
+    const to = JSON.parse('{"__proto__":"p","valueOf":"v"}') as Record<string, unknown>;
+    const patch = createMergePatch({}, to) as Record<string, unknown>;
+    expect(JSON.stringify(patch)).toBe('{"__proto__":"p","valueOf":"v"}');
+    expect(Object.getPrototypeOf(patch)).toBe(Object.prototype);
+    expect(createMergePatch(JSON.parse('{"__proto__":"p"}'), {})).toEqual(JSON.parse('{"__proto__":null}'));
+  });
+
   it('round-trips: applying the patch to `from` gives `to`', () => {
     const apply = (t: unknown, p: unknown): unknown => {
       if (typeof p !== 'object' || p === null || Array.isArray(p)) return p;

@@ -16,6 +16,7 @@ import {
   LabelSyncedBy,
   type KubeObject,
   deepCopyJSON,
+  setOwn,
   isJSONObject,
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
@@ -55,8 +56,9 @@ function syncedAnnotations(up: KubeObject): Record<string, string> {
 /** Merges synced keys into what the downstream copy has, dropping keys hcc synced before that upstream no longer has. */
 function mergeKeys(down: Record<string, string> | undefined, want: Record<string, string>, previouslySynced: string[]): Record<string, string> {
   const out: Record<string, string> = { ...(down ?? {}) };
-  for (const k of previouslySynced) if (!(k in want)) delete out[k];
-  return Object.assign(out, want);
+  for (const k of previouslySynced) if (!Object.hasOwn(want, k)) delete out[k];
+  for (const [k, v] of Object.entries(want)) setOwn(out, k, v);
+  return out;
 }
 
 function previouslySynced(down: KubeObject | undefined): { labels: string[]; annotations: string[] } {
@@ -119,11 +121,12 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isJSONObject(from) || !isJSONObject(to)) return isDeepStrictEqual(from, to) ? undefined : to;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if ((!(k in to) || to[k] === null) && from[k] !== null) out[k] = null;
+  // Own keys only: `constructor` or `__proto__` in a ConfigMap's data are keys like any other.
+  for (const k of Object.keys(from)) if ((!Object.hasOwn(to, k) || to[k] === null) && from[k] !== null) setOwn(out, k, null);
   for (const k of Object.keys(to)) {
     if (to[k] === null) continue;
-    const d = k in from ? createMergePatch(from[k], to[k]) : to[k];
-    if (d !== undefined) out[k] = d;
+    const d = Object.hasOwn(from, k) ? createMergePatch(from[k], to[k]) : to[k];
+    if (d !== undefined) setOwn(out, k, d);
   }
   return Object.keys(out).length ? out : undefined;
 }

@@ -12,7 +12,7 @@
  * @see https://github.com/kubernetes-sigs/structured-merge-diff/blob/master/typed/merge.go
  * @see https://github.com/kubernetes-sigs/structured-merge-diff/blob/master/typed/remove.go
  */
-import { isJSONObject } from '@hcc/crds';
+import { isJSONObject, ownValue, setOwn } from '@hcc/crds';
 import { fieldPE, keyPE, pathString, peKey, PathSet, valuePE, type Path, type PathElement } from './fieldpath.js';
 import { fieldTypeOf, resolve, UNTYPED, type FieldType } from './schema.js';
 
@@ -176,13 +176,13 @@ function walkCompare(lhs: unknown, rhs: unknown, declared: FieldType, c: Compari
         for (const k in lm) {
           if (lm[k] === undefined) continue;
           path.push(fieldPE(k));
-          walkCompare(lm[k], rm?.[k], fieldTypeOf(t, k), c, path);
+          walkCompare(lm[k], ownValue(rm, k), fieldTypeOf(t, k), c, path);
           path.pop();
         }
       }
       if (rm) {
         for (const k in rm) {
-          if (rm[k] === undefined || (lm && lm[k] !== undefined)) continue;
+          if (rm[k] === undefined || ownValue(lm, k) !== undefined) continue;
           path.push(fieldPE(k));
           walkCompare(undefined, rm[k], fieldTypeOf(t, k), c, path);
           path.pop();
@@ -258,18 +258,18 @@ function walkMerge(lhs: unknown, rhs: unknown, declared: FieldType, path: PathEl
     if (lm) {
       for (const k in lm) {
         if (lm[k] === undefined) continue;
-        const r = rm?.[k];
+        const r = ownValue(rm, k);
         path.push(fieldPE(k));
         const v = r === undefined ? lm[k] : walkMerge(lm[k], r, fieldTypeOf(t, k), path);
         path.pop();
-        if (v !== undefined) out[k] = v;
+        if (v !== undefined) setOwn(out, k, v);
       }
     }
     if (rm) {
       for (const k in rm) {
-        if (rm[k] === undefined || (lm && lm[k] !== undefined)) continue;
+        if (rm[k] === undefined || ownValue(lm, k) !== undefined) continue;
         path.push(fieldPE(k));
-        out[k] = walkMerge(undefined, rm[k], fieldTypeOf(t, k), path);
+        setOwn(out, k, walkMerge(undefined, rm[k], fieldTypeOf(t, k), path));
         path.pop();
       }
     }
@@ -380,13 +380,13 @@ function walkRemove(v: unknown, set: PathSet, declared: FieldType, path: PathEle
     if (set.members.has(key)) continue;
     const sub = set.children.get(key);
     if (!sub) {
-      out[k] = m[k];
+      setOwn(out, k, m[k]);
       continue;
     }
     path.push(fieldPE(k));
     const r = walkRemove(m[k], sub.set, fieldTypeOf(t, k), path);
     path.pop();
-    if (r !== undefined) out[k] = r;
+    if (r !== undefined) setOwn(out, k, r);
   }
   return mapEmpty(out) ? undefined : out;
 }

@@ -8,7 +8,7 @@
  * @see https://kubernetes.io/docs/tasks/manage-kubernetes-objects/update-api-object-kubectl-patch/
  */
 import fjp from 'fast-json-patch';
-import { deepCopyJSON, isJSONObject, type KubeObject } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject, ownValue, setOwn, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import { checkNesting, type PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
@@ -20,7 +20,7 @@ import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 function applyMerge(live: unknown, applied: unknown): unknown {
   if (!isJSONObject(applied) || !isJSONObject(live)) return deepCopyJSON(applied);
   const out: Record<string, unknown> = { ...live };
-  for (const [k, v] of Object.entries(applied)) out[k] = v === null ? v : applyMerge(live[k], v);
+  for (const [k, v] of Object.entries(applied)) setOwn(out, k, v === null ? v : applyMerge(ownValue(live, k), v));
   return out;
 }
 

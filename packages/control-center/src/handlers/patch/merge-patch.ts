@@ -3,7 +3,7 @@
  * (lists included) replaces.
  * @see https://www.rfc-editor.org/rfc/rfc7386
  */
-import { deepCopyJSON, isJSONObject } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject, ownValue, setOwn } from '@hcc/crds';
 
 
 /** Returns `target` patched by `patch`; never mutates either. */
@@ -12,7 +12,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = isJSONObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
+    else setOwn(out, k, mergePatch(ownValue(out, k), v));
   }
   return out;
 }

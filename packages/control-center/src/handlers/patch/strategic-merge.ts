@@ -25,7 +25,7 @@
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-api-machinery/strategic-merge-patch.md
  */
 import { StatusError, badRequest } from '../../apierrors/status.js';
-import { deepCopyJSON, isJSONObject } from '@hcc/crds';
+import { deepCopyJSON, isJSONObject, setOwn } from '@hcc/crds';
 
 /**
  * Patch metadata of one field, standing in for Go's `patchStrategy`/`patchMergeKey` struct tags.
@@ -153,7 +153,7 @@ function removeDirectives(obj: unknown): [unknown, boolean] {
     if (hasOwn(obj, directiveMarker)) return [null, false];
     for (const k of Object.keys(obj)) {
       const [v, keep] = removeDirectives(obj[k]);
-      if (keep) obj[k] = v;
+      if (keep) setOwn(obj, k, v);
       else delete obj[k];
     }
     return [obj, true];
@@ -556,18 +556,18 @@ function mergeMap(originalIn: JSONMap | null, patch: JSONMap, meta: PatchMeta): 
       if (!isDeleteList) {
         discardNullValuesFromPatch(patchV);
         const [v, keep] = removeDirectives(patchV);
-        if (keep) original[k] = v;
+        if (keep) setOwn(original, k, v);
         else delete original[k];
       }
       continue;
     }
     const sub = lookup(meta, k);
     const strategy = patchStrategyOf(sub);
-    if (isJSONObject(original[k])) original[k] = mergeMapHandler(original[k], patchV, sub, strategy);
-    else if (Array.isArray(original[k])) original[k] = mergeSliceHandler(original[k], patchV, sub, strategy, isDeleteList, k);
+    if (isJSONObject(original[k])) setOwn(original, k, mergeMapHandler(original[k], patchV, sub, strategy));
+    else if (Array.isArray(original[k])) setOwn(original, k, mergeSliceHandler(original[k], patchV, sub, strategy, isDeleteList, k));
     else {
       const [v, keep] = removeDirectives(patchV);
-      if (keep) original[k] = v;
+      if (keep) setOwn(original, k, v);
       else delete original[k];
     }
   }

@@ -34,7 +34,7 @@ export const configmaps: ResourceInfo = {
       for (const [k, v] of Object.entries(data)) {
         if (typeof v !== 'string') errs.push(field.typeInvalid(`data[${k}]`, v, 'must be a string'));
         else size += Buffer.byteLength(v);
-        if (k in bin) errs.push(field.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
+        if (Object.hasOwn(bin, k)) errs.push(field.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
       }
       for (const [k, v] of Object.entries(bin)) {
         if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) errs.push(field.invalid(`binaryData[${k}]`, '<binary>', 'must be base64 encoded'));

@@ -44,7 +44,7 @@ function validateSecret(obj: KubeObject): field.FieldError[] {
   }
   if (size > MaxSizeBytes) errs.push(field.tooLong('data', '', MaxSizeBytes));
   for (const k of requiredKeys[String(obj.type)] ?? []) {
-    if (!(k in data)) errs.push(field.required(`data[${k}]`));
+    if (!Object.hasOwn(data, k)) errs.push(field.required(`data[${k}]`));
   }
   if (obj.type === 'kubernetes.io/dockerconfigjson' && typeof data['.dockerconfigjson'] === 'string') {
     try {

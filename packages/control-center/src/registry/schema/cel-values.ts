@@ -19,6 +19,7 @@ import { checkFormat } from './formats.js';
 import type { JSONSchemaProps } from './types.js';
 import { additionalOf, canonicalJSON, isJSONObject, itemsOf } from './validate.js';
 import { compiledCache } from './compiled.js';
+import { setOwn } from '@hcc/crds';
 
 type JSONObject = Record<string, unknown>;
 
@@ -68,11 +69,6 @@ export function parseGoDuration(s: string): Duration | undefined {
 /** A JSON number as CEL int (bigint) when integral, else double. */
 const jsonNumber = (v: number): bigint | number => (Number.isInteger(v) ? BigInt(v) : v);
 
-/** Sets an own property, even `__proto__` (what Object.fromEntries does). */
-function setOwn(o: JSONObject, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-  else o[k] = v;
-}
 
 /** Untyped conversion (no schema): integral numbers are ints, like Go's JSON decoding into int64. */
 function generic(v: unknown): unknown {

@@ -211,7 +211,7 @@ export function checkCustomResource(obj: Record<string, unknown>, schema: JSONSc
   // Only when the root itself carries no rules, which could relate several top-level fields.
   if (!schema['x-kubernetes-validations']?.length) {
     const old = opts.oldObj;
-    const unchanged = Object.keys(rest).filter((k) => k in old && jsonEqual(rest[k], old[k]));
+    const unchanged = Object.keys(rest).filter((k) => Object.hasOwn(old, k) && jsonEqual(rest[k], old[k]));
     if (unchanged.length) {
       const skip = new Set(unchanged);
       target = Object.fromEntries(Object.entries(rest).filter(([k]) => !skip.has(k)));
