@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepCopyJSON, hasOwnKey, ownValue, setOwn } from './json.js';
+import { deepCopyJSON, ownValue, setOwn } from './json.js';
 
 describe('deepCopyJSON', () => {
   it.each([
@@ -45,8 +45,7 @@ describe('own-key helpers', () => {
     expect(ownValue(o, 'toString')).toBeUndefined();
     expect(ownValue(o, 'a')).toBe(1);
     expect(ownValue(undefined, 'a')).toBeUndefined();
-    expect(hasOwnKey(o, 'constructor')).toBe(false);
-    expect(hasOwnKey({ constructor: 'x' }, 'constructor')).toBe(true);
+    expect(ownValue({ constructor: 'x' }, 'constructor')).toBe('x');
   });
 
   it('setOwn keeps __proto__ as a data property and leaves the prototype alone', () => {

@@ -10,9 +10,6 @@
  */
 export const ownValue = (o: Record<string, unknown> | undefined | null, k: string): unknown => (o != null && Object.hasOwn(o, k) ? o[k] : undefined);
 
-/** Whether `o` has its own property `k` (not an inherited one such as `constructor`). */
-export const hasOwnKey = (o: object | undefined | null, k: string): boolean => o != null && Object.hasOwn(o, k);
-
 /**
  * Sets `o`'s own property `k` to `v`. Plain assignment of `__proto__` would replace the
  * prototype and drop the key; this keeps it as the data property JSON.parse makes.
