@@ -6,7 +6,8 @@
  * An event the bench cares about carries the annotation `bench.hcc.dev/sent: "<epoch ms>"`
  * (the writer's send time). Every watcher counts those markers; every `sampleEvery`-th watcher
  * also records, per event, arrival time − send time (delivery latency, ms). Marker counting is
- * exact because the control center writes one JSON line per event and escapes nothing in it.
+ * exact: each event line holds one marker (its text cannot occur elsewhere: JSON escapes quotes
+ * inside strings), and an event counts when its line has ended, however the reads cut it (scan()).
  *
  * argv[2]: JSON { host, port, tls, ca (PEM), headers, path, count, sampleEvery }
  * IPC in:  { cmd: 'reset' } | { cmd: 'report' } | { cmd: 'close' }
@@ -19,7 +20,6 @@ import { summarize, Samples } from './stats.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
 const MARKER = Buffer.from('"bench.hcc.dev/sent":"');
-const NL = 0x0a;
 const nowMs = () => performance.timeOrigin + performance.now();
 
 let latencies = new Samples();
@@ -31,7 +31,7 @@ function open(index) {
     const sock = cfg.tls
       ? tls.connect({ host: cfg.host, port: cfg.port, ca: cfg.ca, servername: cfg.host === '127.0.0.1' ? undefined : cfg.host })
       : net.connect({ host: cfg.host, port: cfg.port });
-    const w = { index, sock, events: 0, sampled: index % cfg.sampleEvery === 0, pending: null, ok: false };
+    const w = { index, sock, events: 0, sampled: index % cfg.sampleEvery === 0, carry: null, open: undefined, ok: false };
     const hdrs = Object.entries(cfg.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     sock.once(cfg.tls ? 'secureConnect' : 'connect', () => {
       sock.write(`GET ${cfg.path} HTTP/1.1\r\nHost: ${cfg.host}:${cfg.port}\r\n${hdrs}\r\n`);
@@ -60,26 +60,75 @@ function open(index) {
   });
 }
 
-/** Counts markers in complete lines; keeps the partial last line for the next chunk. */
-function scan(w, chunk) {
-  let buf = w.pending ? Buffer.concat([w.pending, chunk]) : chunk;
-  const end = buf.lastIndexOf(NL);
-  if (end < 0) {
-    w.pending = buf;
-    return;
-  }
+const NL = 0x0a;
+const QUOTE = 0x22;
+/** A marker with its value (an epoch-ms timestamp with decimals) and closing quote fits in this many bytes. */
+const TAIL = MARKER.length + 40;
+
+/** One event received whole (its line ended): counted, and its latency sampled on sampled watchers. */
+function record(w, sent, arrived) {
+  w.events++;
+  if (w.sampled) latencies.push(arrived - sent);
+}
+
+/**
+ * Counts the events of a chunk without copying it. Each event line holds one marker; an event
+ * counts when its line ends, at the arrival time of the chunk holding that end. A line cut by the
+ * end of a chunk is finished in the next one: after its marker, only the marker's value is kept
+ * (w.open); a marker itself cut in two is carried (w.carry, at most TAIL bytes).
+ */
+function scan(w, data) {
+  let chunk = data;
   const arrived = w.sampled ? nowMs() : 0;
-  let i = buf.indexOf(MARKER);
-  while (i >= 0 && i < end) {
-    w.events++;
-    const start = i + MARKER.length;
-    if (w.sampled) {
-      const q = buf.indexOf(0x22, start); // closing quote
-      latencies.push(arrived - Number(buf.toString('latin1', start, q)));
+  let from = 0;
+  if (w.open !== undefined) {
+    const nl = chunk.indexOf(NL);
+    if (nl < 0) return;
+    record(w, w.open, arrived);
+    w.open = undefined;
+    from = nl + 1;
+  } else if (w.carry && chunk.length <= TAIL) {
+    // A short chunk: scan the carry and it as one.
+    chunk = Buffer.concat([w.carry, chunk]);
+    w.carry = null;
+  } else if (w.carry) {
+    const carry = w.carry;
+    w.carry = null;
+    const joined = Buffer.concat([carry, chunk.subarray(0, TAIL)]);
+    const i = joined.indexOf(MARKER);
+    if (i >= 0 && i < carry.length) {
+      const q = joined.indexOf(QUOTE, i + MARKER.length);
+      // The chunk is longer than TAIL, so joined holds the marker's value and closing quote.
+      const sent = w.sampled ? Number(joined.toString('latin1', i + MARKER.length, q)) : 0;
+      const nl = chunk.indexOf(NL, q + 1 - carry.length);
+      if (nl < 0) {
+        w.open = sent;
+        return;
+      }
+      record(w, sent, arrived);
+      from = nl + 1;
     }
-    i = buf.indexOf(MARKER, start);
   }
-  w.pending = end + 1 < buf.length ? Buffer.from(buf.subarray(end + 1)) : null;
+  for (;;) {
+    const i = chunk.indexOf(MARKER, from);
+    if (i < 0) break;
+    const q = chunk.indexOf(QUOTE, i + MARKER.length);
+    if (q < 0) {
+      w.carry = Buffer.from(chunk.subarray(i));
+      return;
+    }
+    const sent = w.sampled ? Number(chunk.toString('latin1', i + MARKER.length, q)) : 0;
+    const nl = chunk.indexOf(NL, q);
+    if (nl < 0) {
+      w.open = sent;
+      return;
+    }
+    record(w, sent, arrived);
+    from = nl + 1;
+  }
+  // The last bytes may begin a marker.
+  const start = Math.max(from, chunk.length - (MARKER.length - 1));
+  if (start < chunk.length) w.carry = Buffer.from(chunk.subarray(start));
 }
 
 const cpu0 = process.cpuUsage();

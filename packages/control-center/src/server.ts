@@ -119,7 +119,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
     // Graceful shutdown (see the preClose hook below): requests in flight finish, idle
-    // keep-alive connections close, new requests get a 503 Status.
+    // keep-alive connections close, new requests get a 429 Status.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 120_000,
