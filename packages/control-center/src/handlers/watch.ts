@@ -49,6 +49,19 @@ interface SharedLine {
 /** Serialised event lines shared by every watcher with the same rendering (one JSON.stringify per event). */
 const lineCache = new WeakMap<StoreEvent, Map<string, SharedLine>>();
 let nextLineId = 0;
+/** The last event looked up in lineCache and its lines: every watcher gets an event in turn, so this hits for all but the first. */
+let lastEvent: StoreEvent | undefined;
+let lastLines: Map<string, SharedLine> | undefined;
+
+/** The shared lines of an event, by `type/apiVersion`. */
+function linesOf(ev: StoreEvent): Map<string, SharedLine> {
+  if (ev === lastEvent) return lastLines!;
+  let m = lineCache.get(ev);
+  if (!m) lineCache.set(ev, (m = new Map()));
+  lastEvent = ev;
+  lastLines = m;
+  return m;
+}
 
 /** A watch stream with lines waiting to be written. */
 interface PendingStream {
@@ -128,7 +141,9 @@ export function serveWatch(
   }
   const include = parseIncludeObject(query.includeObject);
   const apiVersion = apiVersionOf(info.group, info.version);
-  const selected = (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
+  const selected = !nameFilter && filter.empty ? () => true : (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
+  // Keys of this watcher's shared lines, built once (a Map hashes a string once, not per event).
+  const lineKeys: Record<string, string> = { ADDED: `ADDED/${apiVersion}`, MODIFIED: `MODIFIED/${apiVersion}`, DELETED: `DELETED/${apiVersion}` };
   let wroteColumns = false;
 
   const render = (o: KubeObject): unknown => {
@@ -229,9 +244,8 @@ export function serveWatch(
       else return;
       if (shape.kind === 'object') {
         // Share the serialised line between watchers rendering the same version.
-        let m = lineCache.get(ev);
-        if (!m) lineCache.set(ev, (m = new Map()));
-        const k = `${type}/${apiVersion}`;
+        const m = linesOf(ev);
+        const k = lineKeys[type]!;
         let line = m.get(k);
         if (!line) {
           line = { text: `{"type":"${type}","object":${jsonOf(toVersion(ev.object, info))}}\n`, id: nextLineId++ };
