@@ -155,20 +155,21 @@ export class LevelStore implements Store {
     while (this.pending.length) {
       const batch = this.pending;
       this.pending = [];
-      const ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[] = [];
-      for (const w of batch) {
-        if (w.entry) {
-          // One serialisation per write: the same text is persisted and reused for responses and watch events.
-          const json = jsonOf(w.entry.object);
-          ops.push({ type: 'put', key: OBJ_PREFIX + w.key, value: `{"c":${w.entry.createRevision},"m":${w.entry.modRevision},"o":${json}}` });
-        } else {
-          ops.push({ type: 'del', key: OBJ_PREFIX + w.key });
-        }
-      }
-      const lastRevision = batch[batch.length - 1]!.event.revision;
-      ops.push({ type: 'put', key: REV_KEY, value: String(lastRevision) });
       try {
-        await this.db.batch(ops, { sync: this.sync });
+        // A chained batch: each put goes straight into LevelDB's WriteBatch (an array batch costs
+        // ~2× more of this thread per write: abstract-level clones and checks every operation).
+        const ops = this.db.batch();
+        for (const w of batch) {
+          if (w.entry) {
+            // One serialisation per write: the same text is persisted and reused for responses and watch events.
+            const json = jsonOf(w.entry.object);
+            ops.put(OBJ_PREFIX + w.key, `{"c":${w.entry.createRevision},"m":${w.entry.modRevision},"o":${json}}`);
+          } else {
+            ops.del(OBJ_PREFIX + w.key);
+          }
+        }
+        ops.put(REV_KEY, String(batch[batch.length - 1]!.event.revision));
+        await ops.write({ sync: this.sync });
       } catch (err) {
         this.failed = err;
         for (const w of batch) w.reject(err);
