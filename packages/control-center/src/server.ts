@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import * as apierrors from './apierrors/status.js';
@@ -69,6 +70,15 @@ function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType 
   return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(text);
 }
 
+/**
+ * TLS cipher suites in the server's order of preference: AES-128-GCM first, as Go's crypto/tls
+ * (kube-apiserver) prefers on CPUs with AES instructions, then Node's defaults. AES-128-GCM costs
+ * ~20% less CPU per byte than AES-256-GCM, which Node would otherwise pick; watch fan-out encrypts
+ * every event once per watcher.
+ * @see https://go.dev/blog/tls-cipher-suites
+ */
+const CipherPreference = ['TLS_AES_128_GCM_SHA256', ...tls.DEFAULT_CIPHERS.split(':').filter((c) => c !== 'TLS_AES_128_GCM_SHA256')].join(':');
+
 /** How much of a too-large body is read and dropped before the 413 (bytes), and for how long (ms). */
 const DiscardBodyBytes = 64 * 1024 * 1024;
 const DiscardBodyMs = 10_000;
@@ -114,7 +124,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   const openapi = new OpenAPIBuilder(registry);
   const admission = deps.admission ?? [placementAdmission];
   const app = Fastify({
-    ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert } } : {}),
+    ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true } } : {}),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
