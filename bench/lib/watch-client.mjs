@@ -26,17 +26,13 @@ let latencies = new Samples();
 const watchers = [];
 let closed = 0;
 
+/** The read buffer of every plain-TCP watcher (reads are handled one at a time). */
+const readBuffer = Buffer.alloc(256 * 1024);
+
 function open(index) {
   return new Promise((resolve, reject) => {
-    const sock = cfg.tls
-      ? tls.connect({ host: cfg.host, port: cfg.port, ca: cfg.ca, servername: cfg.host === '127.0.0.1' ? undefined : cfg.host })
-      : net.connect({ host: cfg.host, port: cfg.port });
-    const w = { index, sock, events: 0, sampled: index % cfg.sampleEvery === 0, carry: null, open: undefined, ok: false };
-    const hdrs = Object.entries(cfg.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    sock.once(cfg.tls ? 'secureConnect' : 'connect', () => {
-      sock.write(`GET ${cfg.path} HTTP/1.1\r\nHost: ${cfg.host}:${cfg.port}\r\n${hdrs}\r\n`);
-    });
-    sock.on('data', (chunk) => {
+    const w = { index, sock: undefined, events: 0, sampled: index % cfg.sampleEvery === 0, carry: null, open: undefined, ok: false };
+    const onData = (chunk) => {
       if (!w.ok) {
         const head = chunk.toString('latin1', 0, Math.min(chunk.length, 64));
         if (!head.startsWith('HTTP/1.1 200')) {
@@ -48,6 +44,17 @@ function open(index) {
         resolve(w);
       }
       scan(w, chunk);
+    };
+    // Plain TCP reads into one shared buffer (scan() copies nothing it keeps), so reading
+    // allocates nothing; TLS sockets emit their decrypted records as 'data'.
+    const sock = cfg.tls
+      ? tls.connect({ host: cfg.host, port: cfg.port, ca: cfg.ca, servername: cfg.host === '127.0.0.1' ? undefined : cfg.host })
+      : net.connect({ host: cfg.host, port: cfg.port, onread: { buffer: readBuffer, callback: (n, buf) => onData(buf.subarray(0, n)) } });
+    w.sock = sock;
+    if (cfg.tls) sock.on('data', onData);
+    const hdrs = Object.entries(cfg.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    sock.once(cfg.tls ? 'secureConnect' : 'connect', () => {
+      sock.write(`GET ${cfg.path} HTTP/1.1\r\nHost: ${cfg.host}:${cfg.port}\r\n${hdrs}\r\n`);
     });
     sock.on('error', (err) => {
       if (!w.ok) reject(err);
