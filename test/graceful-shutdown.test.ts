@@ -14,6 +14,7 @@ import { startControlCenterProcess, type ControlCenterProcess } from './helpers/
 import { hostedCluster } from './conformance/fixtures.js';
 
 const ns = 'drain';
+const cmPath = '/api/v1/namespaces/default/configmaps';
 const hcPath = `/apis/hypershift.openshift.io/v1beta1/namespaces/${ns}/hostedclusters`;
 
 interface Endpoint {
@@ -68,6 +69,8 @@ describe('SIGTERM drains the control center', () => {
       while (!stop) {
         const name = `hc-${n++}`;
         try {
+          // Clients pause now and then, so connections sit idle when the signal comes.
+          if (Math.random() < 0.2) await new Promise((r) => setTimeout(r, Math.random() * 20));
           const res = await pool.request({ method: 'POST', path: hcPath, headers: ep.headers, body: JSON.stringify(hostedCluster(ns, name)) });
           outcome.set(name, res.statusCode);
           await res.body.dump();
@@ -97,10 +100,11 @@ describe('SIGTERM drains the control center', () => {
     expect(w.ok && w.lines).toBeGreaterThan(0);
     await watchAgent.close();
 
-    // Answers after SIGTERM are 201 (served), 429 (arrived while shutting down) or a refused or
-    // closed connection (never read by the server); nothing else.
+    // Answers after SIGTERM are 201 (served) or 429 (arrived while shutting down), or, for a
+    // client that connects after the drain, a refused or reset connection (nothing was read).
     const statuses = [...outcome.values()];
     expect(statuses.filter((s) => typeof s === 'number' && s !== 201 && s !== 429)).toEqual([]);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
 
     restarted = await startControlCenterProcess({ dir: cc.dir });
     const ep2 = endpointOf(restarted.kubeconfig);
@@ -144,6 +148,88 @@ describe('SIGTERM drains the control center', () => {
       raw.destroy();
       await pool.close().catch(() => {});
     } finally {
+      await p.stop();
+    }
+  }, 60_000);
+
+  it('keeps an idle kept-alive connection open for a while and answers a request on it with 429', async () => {
+    const p = await startControlCenterProcess();
+    try {
+      const ep = endpointOf(p.kubeconfig);
+      const pool = new Pool(ep.origin, { connections: 1, connect: { ca: ep.ca } });
+      const first = await pool.request({ method: 'GET', path: cmPath, headers: ep.headers });
+      expect(first.statusCode).toBe(200);
+      await first.body.dump();
+      const exited = new Promise<number | null>((r) => p.proc.once('exit', (code) => r(code)));
+      p.proc.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      // The same connection, idle when the signal came: a 429 to retry, not a reset.
+      const late = await pool.request({ method: 'POST', path: cmPath, headers: { ...ep.headers, 'content-type': 'application/json' }, body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"late"}}' });
+      expect(late.statusCode).toBe(429);
+      expect(late.headers['retry-after']).toBe('5');
+      await late.body.dump();
+      expect(await exited).toBe(0);
+      await pool.close().catch(() => {});
+    } finally {
+      await p.stop();
+    }
+  }, 60_000);
+
+  it('answers every pipelined request it stored (HTTP/1.1 pipelining, two requests per write)', async () => {
+    const p = await startControlCenterProcess();
+    let again: ControlCenterProcess | undefined;
+    try {
+      const ep = endpointOf(p.kubeconfig);
+      const url = new URL(ep.origin);
+      const told = new Map<string, number>(); // name → status of its answer
+      const sent: string[] = [];
+      let seq = 0;
+      const post = (name: string) => {
+        const b = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+        return `POST ${cmPath} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${ep.headers.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n${b}`;
+      };
+      let created = 0;
+      const connection = async () => {
+        for (;;) {
+          const s = tls.connect({ host: url.hostname, port: Number(url.port), ca: ep.ca });
+          const ok = await new Promise<boolean>((resolve) => s.once('secureConnect', () => resolve(true)).once('error', () => resolve(false)));
+          if (!ok) return; // the listener is closed
+          let data = '';
+          let closed = false;
+          s.on('data', (d: Buffer) => (data += d.toString('latin1')));
+          s.on('close', () => (closed = true));
+          s.on('error', () => {});
+          while (!closed) {
+            const names = [`cm-${seq++}`, `cm-${seq++}`];
+            sent.push(...names);
+            data = '';
+            s.write(post(names[0]!) + post(names[1]!));
+            const answers = () => [...data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+            while (!closed && answers().length < 2) await new Promise((r) => setTimeout(r, 1));
+            answers().forEach((code, i) => {
+              told.set(names[i]!, code);
+              if (code === 201) created++;
+            });
+          }
+          s.destroy();
+        }
+      };
+      const conns = Array.from({ length: 16 }, connection);
+      while (created < 200) await new Promise((r) => setTimeout(r, 10));
+      const exited = new Promise<number | null>((r) => p.proc.once('exit', (code) => r(code)));
+      p.proc.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await Promise.all(conns);
+
+      again = await startControlCenterProcess({ dir: p.dir });
+      const ep2 = endpointOf(again.kubeconfig);
+      const list = await request(`${ep2.origin}${cmPath}`, { headers: ep2.headers, dispatcher: new Agent({ connect: { ca: ep2.ca } }) });
+      const stored = new Set(((await list.body.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).filter((n) => n.startsWith('cm-')));
+      expect([...told.values()].filter((c) => c !== 201 && c !== 429)).toEqual([]);
+      expect([...stored].filter((n) => told.get(n) !== 201), 'stored but not answered 201').toEqual([]);
+      expect(sent.filter((n) => told.get(n) === 201 && !stored.has(n)), 'answered 201 but lost').toEqual([]);
+    } finally {
+      await again?.stop();
       await p.stop();
     }
   }, 60_000);

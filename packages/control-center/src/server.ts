@@ -4,7 +4,6 @@
  * the resource strategy) → store → respond. Every failure leaves as a Kubernetes Status.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -42,6 +41,7 @@ import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } fro
 import type { ControlCenterMetrics } from './metrics.js';
 import { storageKey, type FieldValidation } from './registry/types.js';
 import type { SchemaChecker } from './registry/schema/validation-pool.js';
+import { registerGracefulShutdown, ShutdownRetryAfterSeconds, type ShutdownOptions } from './graceful-shutdown.js';
 
 /** What buildServer needs. */
 export interface ServerDeps {
@@ -62,6 +62,8 @@ export interface ServerDeps {
   https?: { key: string; cert: string };
   /** Where schema checks of new custom resources run (validation workers); absent: in-process. */
   schemaChecker?: SchemaChecker;
+  /** Shutdown drain tunables (graceful-shutdown.ts). */
+  shutdown?: ShutdownOptions;
 }
 
 /** A gzip-free JSON reply with Kubernetes headers. */
@@ -128,8 +130,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
-    // Graceful shutdown (see the preClose hook below): requests in flight finish, idle
-    // keep-alive connections close, new requests get a 429 Status.
+    // Graceful shutdown (graceful-shutdown.ts): requests in flight finish, new ones get a 429
+    // Status, idle keep-alive connections close after the drain window.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 120_000,
@@ -140,37 +142,13 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  // Shutdown, as kube-apiserver drains on SIGTERM: once close() starts, open watches end (their
-  // clients relist elsewhere or after a restart), requests in flight finish and get their answer,
-  // and each response carries `Connection: close`. A request that arrives on a kept-alive
-  // connection after that is not served: 429 with `Retry-After: 5` (client-go waits and retries),
-  // as kube-apiserver's WithRetryAfter filter answers.
-  let closing = false;
-  const openWatches = new Map<() => void, Socket>(); // a watch's end function → its connection
-  app.addHook('preClose', async () => {
-    closing = true;
-    // End each stream with its final chunk, then its connection, and wait (at most 5 s) until the
-    // client has it: destroying the connection instead could drop the final chunk, and clients
-    // would see a broken stream rather than its end.
-    const gone = [...openWatches].map(([end, socket]) => {
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      end();
-      socket.end();
-      return closed;
-    });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(gone), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
-    clearTimeout(timer);
-  });
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!closing) return done();
-    reply.header('connection', 'close').header('retry-after', '5');
-    sendJSON(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', 5).status);
-  });
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  // Shutdown: drain as kube-apiserver does (graceful-shutdown.ts). First hook, so a request
+  // during shutdown is answered before authentication.
+  const shutdown = registerGracefulShutdown(
+    app,
+    (reply) => sendJSON(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', ShutdownRetryAfterSeconds).status),
+    deps.shutdown,
+  );
 
   // Authenticate.
   registerAuthentication(app, deps.authentication, authorizer);
@@ -306,26 +284,11 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           const shape = negotiateResource(req.headers.accept);
           reply.hijack();
           code = 200;
-          const socket = req.raw.socket;
-          let end: (() => void) | undefined;
+          let untrack: (() => void) | undefined;
           try {
-            await serveWatch(
-              scope,
-              shape,
-              query,
-              reply.raw,
-              (cb) => {
-                end = cb;
-                openWatches.set(cb, socket);
-                socket.once('close', cb);
-              },
-              watchOpts,
-            );
+            await serveWatch(scope, shape, query, reply.raw, (end) => (untrack = shutdown.trackWatch(req.raw.socket, end)), watchOpts);
           } finally {
-            if (end) {
-              openWatches.delete(end);
-              socket.off('close', end);
-            }
+            untrack?.();
           }
           return;
         }

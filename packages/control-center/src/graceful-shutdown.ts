@@ -1,0 +1,100 @@
+/**
+ * Graceful shutdown of the HTTP server, as kube-apiserver drains on SIGTERM with
+ * `--shutdown-send-retry-after`: once `app.close()` starts,
+ * - open watches end with their final chunk (clients relist elsewhere or after a restart);
+ * - requests being served finish and get their answer; the last one on each connection carries
+ *   `Connection: close` (not an earlier one: HTTP/1.1 pipelined requests behind it are answered
+ *   too, never stored unanswered);
+ * - a request that arrives meanwhile, on a kept-alive connection or a new one, is not served: 429
+ *   with `Retry-After: 5` and `Connection: close` (client-go waits and retries);
+ * - for up to `drainMs` the listener and idle kept-alive connections stay open, so a request a
+ *   client is already sending gets that 429 instead of a reset connection; the wait ends as soon
+ *   as every connection has closed. Then fastify closes what is idle and waits for the rest.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/server/filters/with_retry_after.go
+ */
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Tunables of {@link registerGracefulShutdown}, in milliseconds. */
+export interface ShutdownOptions {
+  /** Longest wait for connections to close before idle ones are closed (default 1,000). */
+  drainMs?: number;
+  /** Longest wait for watch clients to take their stream's end (default 5,000). */
+  watchGraceMs?: number;
+}
+
+/** Seconds a client is asked to wait (Retry-After) while the server shuts down, as upstream. */
+export const ShutdownRetryAfterSeconds = 5;
+
+/** What the server's routes need from the shutdown logic. */
+export interface GracefulShutdown {
+  /** True once close() has started. */
+  closing(): boolean;
+  /** Registers an open watch: `end` finishes its stream. Returns the function that unregisters it. */
+  trackWatch(socket: Socket, end: () => void): () => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Installs the hooks described above on `app` (before any other onRequest hook, so a request
+ * during shutdown is answered before authentication).
+ * @param reject429 - sends the 429 Status (the caller owns the Status encoding)
+ */
+export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply: FastifyReply) => void, opts: ShutdownOptions = {}): GracefulShutdown {
+  const drainMs = opts.drainMs ?? 1_000;
+  const watchGraceMs = opts.watchGraceMs ?? 5_000;
+  let closing = false;
+  let connections = 0;
+  const watches = new Map<() => void, Socket>();
+  /** Requests being served per connection: only the last one closes it. */
+  const inFlight = new WeakMap<Socket, number>();
+
+  app.server.on('connection', (socket: Socket) => {
+    connections++;
+    socket.once('close', () => connections--);
+  });
+
+  app.addHook('onRequest', (req, reply, done) => {
+    const socket = req.raw.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    reply.raw.once('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+    if (!closing) return done();
+    reply.header('connection', 'close').header('retry-after', String(ShutdownRetryAfterSeconds));
+    reject429(reply);
+  });
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (closing && (inFlight.get(req.raw.socket) ?? 0) <= 1) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  app.addHook('preClose', async () => {
+    closing = true;
+    // End each stream with its final chunk, then its connection, and wait until the client has
+    // it: destroying the connection instead could drop the final chunk, and clients would see a
+    // broken stream rather than its end.
+    const gone = [...watches].map(([end, socket]) => {
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      end();
+      socket.end();
+      return closed;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(gone), new Promise((resolve) => (timer = setTimeout(resolve, watchGraceMs)))]);
+    clearTimeout(timer);
+    // The drain window: requests already on their way get the 429 rather than a reset.
+    for (const deadline = Date.now() + drainMs; connections > 0 && Date.now() < deadline; ) await sleep(10);
+  });
+
+  return {
+    closing: () => closing,
+    trackWatch(socket, end) {
+      watches.set(end, socket);
+      socket.once('close', end);
+      return () => {
+        watches.delete(end);
+        socket.off('close', end);
+      };
+    },
+  };
+}
