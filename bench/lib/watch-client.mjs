@@ -26,7 +26,7 @@ let latencies = new Samples();
 const watchers = [];
 let closed = 0;
 
-/** The read buffer of every plain-TCP watcher (reads are handled one at a time). */
+/** The read buffer of every watcher (reads are handled one at a time, synchronously). */
 const readBuffer = Buffer.alloc(256 * 1024);
 
 function open(index) {
@@ -45,13 +45,13 @@ function open(index) {
       }
       scan(w, chunk);
     };
-    // Plain TCP reads into one shared buffer (scan() copies nothing it keeps), so reading
-    // allocates nothing; TLS sockets emit their decrypted records as 'data'.
+    // Every socket reads into one shared buffer (scan() keeps nothing of it but copies), so
+    // reading allocates nothing.
+    const onread = { buffer: readBuffer, callback: (n, buf) => onData(buf.subarray(0, n)) };
     const sock = cfg.tls
-      ? tls.connect({ host: cfg.host, port: cfg.port, ca: cfg.ca, servername: cfg.host === '127.0.0.1' ? undefined : cfg.host })
-      : net.connect({ host: cfg.host, port: cfg.port, onread: { buffer: readBuffer, callback: (n, buf) => onData(buf.subarray(0, n)) } });
+      ? tls.connect({ host: cfg.host, port: cfg.port, ca: cfg.ca, servername: cfg.host === '127.0.0.1' ? undefined : cfg.host, onread })
+      : net.connect({ host: cfg.host, port: cfg.port, onread });
     w.sock = sock;
-    if (cfg.tls) sock.on('data', onData);
     const hdrs = Object.entries(cfg.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     sock.once(cfg.tls ? 'secureConnect' : 'connect', () => {
       sock.write(`GET ${cfg.path} HTTP/1.1\r\nHost: ${cfg.host}:${cfg.port}\r\n${hdrs}\r\n`);
