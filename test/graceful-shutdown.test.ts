@@ -10,7 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import tls from 'node:tls';
 import { Agent, Pool, request } from 'undici';
 import { KubeConfig } from '@kubernetes/client-node';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { hccBin, tempDir } from './helpers/tools.js';
 import { hostedCluster } from './conformance/fixtures.js';
 
 const ns = 'drain';
@@ -233,4 +237,38 @@ describe('SIGTERM drains the control center', () => {
       await p.stop();
     }
   }, 60_000);
+
+  it('hcc up stopped while it is still starting stops what it started and exits 0', async () => {
+    const { dir, cleanup } = tempDir('hcc-up-');
+    try {
+      for (const after of ['✓ control center serving', '• starting the scheduler']) {
+        let out = '';
+        const proc = spawn(process.execPath, [hccBin, 'up', '--state-dir', dir, '--management-clusters', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+        proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+        const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+        for (const deadline = Date.now() + 30_000; !out.includes(after); ) {
+          if (Date.now() > deadline) throw new Error(`no "${after}" in: ${out}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        proc.kill('SIGTERM');
+        expect(await exited, out).toBe(0);
+        expect(out).toContain('✓ stopped');
+        expect(out).not.toContain('hcc is up');
+        // Every process it started has exited.
+        const pids = Object.entries(JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')) as Record<string, number>);
+        const alive = pids.filter(([, pid]) => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        expect(alive, out).toEqual([]);
+      }
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
 });

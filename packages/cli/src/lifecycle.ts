@@ -17,18 +17,32 @@ export function notifyReady(msg: ReadyMessage): void {
   if (process.send) process.send(msg);
 }
 
+/** Handle returned by {@link catchShutdown}. */
+export interface Shutdown {
+  /**
+   * Hands over the graceful stop once the process serves. A signal that came during startup
+   * runs it now.
+   * @param stop - graceful shutdown; the process exits 0 when it resolves, 1 when it throws
+   */
+  serving(stop: () => Promise<void>): void;
+}
+
+/** Longest graceful stop, in milliseconds, before the process exits 1 anyway. */
+export const ShutdownTimeoutMs = 10_000;
+
 /**
- * Runs stop() once on SIGINT/SIGTERM (or when the parent disconnects), then exits.
- * @param stop - graceful shutdown; the process exits 0 when it resolves, 1 when it throws
+ * Installs SIGINT/SIGTERM handlers (and, under `hcc up`, parent-exit) at once, at the start of a
+ * command, so a signal during startup is not the default kill: it stops the process as soon as
+ * startup has finished (exit 0), or exits 1 after {@link ShutdownTimeoutMs}. Call
+ * {@link Shutdown.serving} when the process serves.
  */
-export function onShutdown(log: Logger, stop: () => Promise<void>): void {
+export function catchShutdown(log: Logger): Shutdown {
+  let stop: (() => Promise<void>) | undefined;
+  let signalled: string | undefined;
   let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) return;
+  const run = () => {
+    if (stopping || !stop) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
     stop()
       .then(() => process.exit(0))
       .catch((err) => {
@@ -36,7 +50,21 @@ export function onShutdown(log: Logger, stop: () => Promise<void>): void {
         process.exit(1);
       });
   };
+  const handler = (signal: string) => {
+    if (signalled) return;
+    signalled = signal;
+    log.info({ signal, starting: !stop }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), ShutdownTimeoutMs);
+    force.unref();
+    run();
+  };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
   if (process.send) process.on('disconnect', () => handler('parent-exit'));
+  return {
+    serving(s) {
+      stop = s;
+      if (signalled) run();
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { allCRDs, SystemNamespace } from '@hcc/crds';
 import { defaultValidationWorkers, startControlCenter } from '@hcc/control-center';
 import { createLogger } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
-import { notifyReady, onShutdown } from '../lifecycle.js';
+import { catchShutdown, notifyReady } from '../lifecycle.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -77,6 +77,7 @@ export function controlCenterCommand(): Command {
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
+      const shutdown = catchShutdown(log);
       const cc = await startControlCenter({
         dataDir: path.resolve(o.dataDir),
         host: o.host,
@@ -100,6 +101,6 @@ export function controlCenterCommand(): Command {
         logger: log,
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });
-      onShutdown(log, () => cc.close());
+      shutdown.serving(() => cc.close());
     });
 }

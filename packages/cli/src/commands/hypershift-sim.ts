@@ -7,7 +7,7 @@ import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
 import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-sim';
 import { createLogger } from '../logging.js';
-import { notifyReady, onShutdown } from '../lifecycle.js';
+import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
 
 export function hypershiftSimCommand(): Command {
@@ -21,6 +21,7 @@ export function hypershiftSimCommand(): Command {
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (o) => {
       const log = createLogger('hypershift-sim', o.logLevel);
+      const shutdown = catchShutdown(log);
       const rest = new RestClient(connectionFor(o.kubeconfig, 'cluster'), { userAgent: 'hcc-hypershift-sim', logger: log });
       const sim = await startHyperShiftSim({
         client: rest,
@@ -33,7 +34,7 @@ export function hypershiftSimCommand(): Command {
       client.collectDefaultMetrics({ register: registry });
       const ops = await serveOps({ host: '0.0.0.0', port: Number(o.metricsPort), metrics: registry, readiness: () => '' });
       notifyReady({ type: 'ready', name: 'hypershift-sim', url: ops.url });
-      onShutdown(log, async () => {
+      shutdown.serving(async () => {
         await sim.stop();
         await ops.close();
         rest.close();

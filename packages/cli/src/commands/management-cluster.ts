@@ -13,7 +13,7 @@ import { startControlCenter } from '@hcc/control-center';
 import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
 import { createLogger } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
-import { notifyReady, onShutdown } from '../lifecycle.js';
+import { catchShutdown, notifyReady } from '../lifecycle.js';
 
 /** Parses a non-negative integer option (milliseconds, a port). */
 function nonNegativeInt(value: string): number {
@@ -66,6 +66,7 @@ export function managementClusterCommand(): Command {
     .action(async (o: ManagementClusterOptions) => {
       const name = o.name;
       const log = createLogger(name, o.logLevel);
+      const shutdown = catchShutdown(log);
       const dataDir = path.resolve(o.dataDir ?? path.join('.hcc', 'data', name));
       const kubeconfig = path.resolve(o.kubeconfig ?? path.join('.hcc', 'management-clusters', `${name}.kubeconfig`));
       const cc = await startControlCenter({
@@ -96,7 +97,7 @@ export function managementClusterCommand(): Command {
       }
       log.info({ name, url: cc.url, kubeconfig, dataDir }, 'management cluster ready');
       notifyReady({ type: 'ready', name, url: cc.url, kubeconfig });
-      onShutdown(log, async () => {
+      shutdown.serving(async () => {
         await sim.stop();
         client.close();
         await cc.close();

@@ -18,7 +18,7 @@ import {
   type SchedulerConfig,
 } from '@hcc/scheduler';
 import { createLogger } from '../logging.js';
-import { notifyReady, onShutdown } from '../lifecycle.js';
+import { catchShutdown, notifyReady } from '../lifecycle.js';
 
 /** Parses a flag value as a number, optionally requiring an integer, within [min, ∞). */
 const number =
@@ -74,6 +74,7 @@ export function schedulerCommand(): Command {
         process.exit(1);
       }
       const log = createLogger('scheduler', o.logLevel);
+      const shutdown = catchShutdown(log);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
       const ac = new AbortController();
       const s = runScheduler({
@@ -91,7 +92,7 @@ export function schedulerCommand(): Command {
       const ops = await serveOps({ port: o.metricsPort, metrics: s.metrics.registry, readiness: s.readiness });
       log.info({ metrics: `${ops.url}/metrics`, config: o.config ?? '(defaults)', profiles: config.profiles.map((p) => p.name) }, 'scheduler started');
       notifyReady({ type: 'ready', name: 'scheduler', url: ops.url });
-      onShutdown(log, async () => {
+      shutdown.serving(async () => {
         ac.abort();
         await s.done;
         await ops.close();

@@ -11,7 +11,7 @@ import { RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
 import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger } from '../logging.js';
-import { notifyReady, onShutdown } from '../lifecycle.js';
+import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
 
 /** Parses `k=v,k2=v2` into labels. */
@@ -55,6 +55,7 @@ export function syncerCommand(): Command {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
       const name = o.push ? 'push' : o.name;
       const log = createLogger(`syncer-${name}`, o.logLevel);
+      const shutdown = catchShutdown(log);
       const upstream = new RestClient(connectionFor(o.kubeconfig, 'control center'), { userAgent: `hcc-syncer/${name}`, logger: log });
       const ac = new AbortController();
       const registry = new client.Registry();
@@ -77,7 +78,7 @@ export function syncerCommand(): Command {
       const ops = await serveOps({ host: o.metricsHost, port: Number(o.metricsPort), metrics: registry, readiness: s.readiness });
       log.info({ metrics: `${ops.url}/metrics`, mode: o.push ? 'Push' : 'Pull' }, 'syncer started');
       notifyReady({ type: 'ready', name: `syncer-${name}`, url: ops.url });
-      onShutdown(log, async () => {
+      shutdown.serving(async () => {
         ac.abort();
         await s.done;
         await ops.close();

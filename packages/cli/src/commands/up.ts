@@ -75,7 +75,7 @@ const withPort = (args: string[], url: string | undefined): string[] => {
 };
 
 /** Starts everything; resolves with a stop function once every ManagementCluster is Ready. */
-export async function runUp(o: UpOptions, print: (line: string) => void): Promise<{ stop: () => Promise<void>; kubeconfig: string }> {
+export async function runUp(o: UpOptions, print: (line: string) => void, abort?: AbortSignal): Promise<{ stop: () => Promise<void>; kubeconfig: string }> {
   const dir = path.resolve(o.stateDir);
   const logs = path.join(dir, 'logs');
   const mcDir = path.join(dir, 'management-clusters');
@@ -87,6 +87,26 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   lockStateDir(dir);
   const log = createLogger('up', o.logLevel);
   const sup = new Supervisor(entry, logs, log, print);
+  // Each startup step gives way to `abort` (SIGINT/SIGTERM while starting): every process started
+  // so far is then stopped (the catch below) and runUp rejects with the abort reason.
+  const step = <T>(p: Promise<T>): Promise<T> => {
+    if (!abort) return p;
+    if (abort.aborted) return Promise.reject(abort.reason);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(abort.reason);
+      abort.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (v) => {
+          abort.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e) => {
+          abort.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  };
   const started = Date.now();
   const ll = ['--log-level', o.logLevel];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
@@ -94,15 +114,15 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
   try {
     print(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
-    const cc = await sup.start({
+    const cc = await step(sup.start({
       name: 'control-center',
       args: ccArgs,
       restartArgs: (r) => withPort(ccArgs, r.url),
-    });
+    }));
     print(`✓ control center serving at ${cc.url}`);
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     print(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
-    await Promise.all(
+    await step(Promise.all(
       names.map(async (name) => {
         const args = (port = '0') => [
           'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
@@ -111,9 +131,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
         const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
         print(`✓ ${name} serving at ${r.url}`);
       }),
-    );
+    ));
     print('• starting the scheduler');
-    await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
+    await step(sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] }));
     print('✓ scheduler running');
     if (o.mode === 'Push') {
       print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
@@ -131,10 +151,10 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
         await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
       }
       cc.close();
-      await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
+      await step(sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] }));
     } else {
       print(`• starting ${names.length} syncer(s)`);
-      await Promise.all(
+      await step(Promise.all(
         names.map((name) =>
           sup.start({
             name: `syncer-${name}`,
@@ -145,12 +165,13 @@ export async function runUp(o: UpOptions, print: (line: string) => void): Promis
             ],
           }),
         ),
-      );
+      ));
     }
     // Wait until every ManagementCluster reports Ready through the control center.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
     for (;;) {
+      abort?.throwIfAborted();
       const list = await client.list<ManagementCluster>(ManagementClusterResource).catch(() => ({ items: [] as ManagementCluster[] }));
       const ready = list.items.filter((mc) => names.includes(mc.metadata.name!) && findCondition(mc.status?.conditions, ConditionReady)?.status === 'True');
       if (ready.length === names.length) break;
@@ -195,27 +216,19 @@ export function upCommand(): Command {
       const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
       if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);
       const print = (l: string) => process.stdout.write(`${l}\n`);
-      const up = await runUp(
-        {
-          stateDir: opts.stateDir,
-          managementClusters: n,
-          capacity: Number(opts.capacity),
-          platforms: opts.platforms,
-          heartbeatInterval: Number(opts.heartbeatInterval),
-          availableDelay: Number(opts.availableDelay),
-          logLevel: opts.logLevel,
-          mode,
-          pullCrds: !!opts.pullCrds,
-          schedulerConfig: opts.schedulerConfig ? path.resolve(opts.schedulerConfig) : undefined,
-        },
-        print,
-      );
-      print(`\nhcc is up. Try:\n  export KUBECONFIG=${up.kubeconfig}\n  kubectl get managementclusters\n\nLogs: ${path.resolve(opts.stateDir, 'logs')}. Press Ctrl-C to stop.`);
+      // Signals are caught from the start: during startup they abort it (every process started
+      // so far is stopped), afterwards they stop everything.
+      const starting = new AbortController();
+      let up: Awaited<ReturnType<typeof runUp>> | undefined;
       let stopping = false;
       const stop = (sig: string) => {
         if (stopping) return;
         stopping = true;
         print(`\n• ${sig}: stopping every process`);
+        if (!up) {
+          starting.abort(new Error(`${sig} while starting`));
+          return;
+        }
         up.stop().then(
           () => {
             print('✓ stopped');
@@ -226,5 +239,34 @@ export function upCommand(): Command {
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
+      try {
+        up = await runUp(
+          {
+            stateDir: opts.stateDir,
+            managementClusters: n,
+            capacity: Number(opts.capacity),
+            platforms: opts.platforms,
+            heartbeatInterval: Number(opts.heartbeatInterval),
+            availableDelay: Number(opts.availableDelay),
+            logLevel: opts.logLevel,
+            mode,
+            pullCrds: !!opts.pullCrds,
+            schedulerConfig: opts.schedulerConfig ? path.resolve(opts.schedulerConfig) : undefined,
+          },
+          print,
+          starting.signal,
+        );
+      } catch (err) {
+        if (!starting.signal.aborted) throw err;
+        print('✓ stopped');
+        process.exit(0);
+      }
+      if (starting.signal.aborted) {
+        // The signal came as the last step finished.
+        await up.stop();
+        print('✓ stopped');
+        process.exit(0);
+      }
+      print(`\nhcc is up. Try:\n  export KUBECONFIG=${up.kubeconfig}\n  kubectl get managementclusters\n\nLogs: ${path.resolve(opts.stateDir, 'logs')}. Press Ctrl-C to stop.`);
     });
 }
