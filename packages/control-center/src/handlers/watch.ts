@@ -63,6 +63,20 @@ function linesOf(ev: StoreEvent): Map<string, SharedLine> {
   return m;
 }
 
+/**
+ * One HTTP/1.1 chunk (RFC 9112 §7.1) holding `text`: size in hex, CRLF, the UTF-8 bytes, CRLF.
+ * Watch responses are chunked (Transfer-Encoding: chunked); the final empty chunk is res.end()'s.
+ */
+function httpChunk(text: string): Buffer {
+  const size = Buffer.byteLength(text);
+  const head = `${size.toString(16)}\r\n`;
+  const buf = Buffer.allocUnsafe(head.length + size + 2);
+  buf.write(head, 0, 'latin1');
+  buf.write(text, head.length, 'utf8');
+  buf.write('\r\n', head.length + size, 'latin1');
+  return buf;
+}
+
 /** A watch stream with lines waiting to be written. */
 interface PendingStream {
   flush(shared: Map<string, Buffer>): void;
@@ -175,6 +189,17 @@ export function serveWatch(
     // undefined once the batch holds a line of this watcher's own (not shareable).
     let lines: string[] = [];
     let lineIds: number[] | undefined = [];
+    // The chunks of this stream go straight to its connection, framed once per shared batch
+    // (httpChunk) instead of once per watcher by the HTTP response: one buffer per write, so TLS
+    // encrypts it without first copying the pieces together. Only when the response owns its
+    // connection with nothing queued (not behind a pipelined request); otherwise through res.
+    const socket = res.socket;
+    const direct = socket !== null && res.writableLength === socket.writableLength;
+    const write = (chunk: Buffer) => {
+      if (direct) socket.write(chunk);
+      else res.write(chunk.subarray(chunk.indexOf(0x0a) + 1, chunk.length - 2));
+    };
+    const buffered = () => (direct ? socket.writableLength : res.writableLength);
     const stream: PendingStream = {
       flush: (shared) => {
         const batch = lines;
@@ -186,10 +211,10 @@ export function serveWatch(
         if (ids) {
           const key = ids.join(',');
           let buf = shared.get(key);
-          if (!buf) shared.set(key, (buf = Buffer.from(text())));
-          res.write(buf);
-        } else res.write(text());
-        if (res.writableLength > opts.maxBufferedBytes) finish();
+          if (!buf) shared.set(key, (buf = httpChunk(text())));
+          write(buf);
+        } else write(httpChunk(text()));
+        if (buffered() > opts.maxBufferedBytes) finish();
       },
     };
     const finish = () => {
@@ -200,7 +225,7 @@ export function serveWatch(
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
       pendingStreams.delete(stream);
-      if (lines.length && !res.destroyed && !res.writableEnded) res.write(lines.join(''));
+      if (lines.length && !res.destroyed && !res.writableEnded) write(httpChunk(lines.join('')));
       lines = [];
       if (!res.writableEnded) res.end();
       resolve();

@@ -1,0 +1,113 @@
+/**
+ * Watch streams are HTTP/1.1 chunked responses whose chunks the server frames itself, once per
+ * batch shared by every watcher. Read here byte by byte with a raw socket: the stream must be
+ * valid chunked encoding ending with the zero-size chunk, both when the watch owns its
+ * connection and when it was pipelined behind another request (then the response writes them).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { allCRDs } from '@hcc/crds';
+import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+
+/** Splits raw HTTP/1.1 responses (Content-Length or chunked); returns them and what is left unparsed. */
+function parseResponses(raw: Buffer): { responses: { status: number; body: string; complete: boolean }[] } {
+  const responses: { status: number; body: string; complete: boolean }[] = [];
+  let at = 0;
+  while (at < raw.length) {
+    const headEnd = raw.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) break;
+    const head = raw.toString('latin1', at, headEnd);
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)![1]);
+    let p = headEnd + 4;
+    const length = /\r\ncontent-length: (\d+)/i.exec(head);
+    if (length) {
+      responses.push({ status, body: raw.toString('utf8', p, p + Number(length[1])), complete: true });
+      at = p + Number(length[1]);
+      continue;
+    }
+    expect(head).toMatch(/\r\ntransfer-encoding: chunked/i);
+    const parts: Buffer[] = [];
+    let complete = false;
+    for (;;) {
+      const lineEnd = raw.indexOf('\r\n', p);
+      if (lineEnd < 0) break;
+      const size = parseInt(raw.toString('latin1', p, lineEnd), 16);
+      expect(Number.isNaN(size), `chunk size at ${p}: ${JSON.stringify(raw.toString('latin1', p, lineEnd + 2))}`).toBe(false);
+      if (lineEnd + 2 + size + 2 > raw.length) break;
+      expect(raw.toString('latin1', lineEnd + 2 + size, lineEnd + 4 + size)).toBe('\r\n');
+      p = lineEnd + 4 + size;
+      if (size === 0) {
+        complete = true;
+        break;
+      }
+      parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    }
+    responses.push({ status, body: Buffer.concat(parts).toString('utf8'), complete });
+    at = p;
+    if (!complete) break;
+  }
+  return { responses };
+}
+
+describe('watch stream framing', () => {
+  let cc: RunningControlCenter;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hcc-watch-framing-'));
+    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, logger: pino({ enabled: false }) });
+  });
+  afterAll(async () => {
+    await cc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = async (name: string) => {
+    const res = await fetch(cc.url + CMS, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { text: 'ü€😀'.repeat(50) } }),
+    });
+    expect(res.status).toBe(201);
+  };
+
+  it.each([
+    { name: 'a watch that owns its connection', pipelined: false },
+    { name: 'a watch pipelined behind a list', pipelined: true },
+  ])('$name: valid chunked encoding, every event, then the final chunk', async ({ pipelined }) => {
+    const url = new URL(cc.url);
+    const sock = net.connect({ host: url.hostname, port: Number(url.port) });
+    await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+    const chunks: Buffer[] = [];
+    sock.on('data', (d: Buffer) => chunks.push(d));
+    const auth = `Authorization: Bearer ${cc.adminToken}\r\nHost: ${url.host}\r\n`;
+    const prefix = `${pipelined ? 'p' : 'o'}-`;
+    const watch = `GET ${CMS}?watch=true&resourceVersion=0&timeoutSeconds=2 HTTP/1.1\r\n${auth}\r\n`;
+    sock.write(pipelined ? `GET ${CMS} HTTP/1.1\r\n${auth}\r\n${watch}` : watch);
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 20; i++) await create(`${prefix}${i}`);
+    // timeoutSeconds=2 ends the stream with the zero-size chunk.
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const { responses } = parseResponses(Buffer.concat(chunks));
+      if (responses.length === (pipelined ? 2 : 1) && responses.at(-1)!.complete) break;
+      if (Date.now() > deadline) throw new Error(`stream did not end: ${Buffer.concat(chunks).toString('latin1').slice(-300)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    sock.destroy();
+    const { responses } = parseResponses(Buffer.concat(chunks));
+    expect(responses.map((r) => r.status)).toEqual(pipelined ? [200, 200] : [200]);
+    const events = responses
+      .at(-1)!
+      .body.split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string }; data?: { text: string } } });
+    const mine = events.filter((e) => e.object.metadata.name.startsWith(prefix));
+    expect(mine.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(Array.from({ length: 20 }, (_, i) => `ADDED ${prefix}${i}`));
+    expect(mine.every((e) => e.object.data?.text === 'ü€😀'.repeat(50))).toBe(true);
+  });
+});
