@@ -10,7 +10,7 @@
  * Every scenario gets a Scope: the processes and temp dirs it started are stopped and removed
  * when it ends, fails, or the bench is interrupted (SIGINT/SIGTERM).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,13 +39,56 @@ const usage = `usage: npm run bench [-- options]
   --wait-quiet MINUTES    first wait (at most MINUTES) until other processes use under 15% of a core for 10 s
 `;
 
+/** A bad command line: printed as one line (no stack) with exit code 2. */
+class UsageError extends Error {}
+
+/** `v` as a number of the given kind, or a UsageError naming the flag. */
+function numberArg(flag, v, { integer = false, min = 0, minExclusive = false } = {}) {
+  const x = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : NaN;
+  const ok = Number.isFinite(x) && (!integer || Number.isInteger(x)) && (minExclusive ? x > min : x >= min);
+  if (!ok) throw new UsageError(`${flag} must be a ${minExclusive && min === 0 ? 'positive' : 'non-negative'} ${integer ? 'integer' : 'number'}, got ${JSON.stringify(v)}`);
+  return x;
+}
+
+/**
+ * Creates the results directory (and checks it is writable) before any scenario runs, one level
+ * at a time: fs.mkdirSync's recursive mode spins forever under /proc.
+ * @throws UsageError when it cannot be created or written
+ */
+function ensureOutDir(dir) {
+  const missing = [];
+  let at = dir;
+  for (;;) {
+    try {
+      if (!statSync(at).isDirectory()) throw new UsageError(`--out ${dir}: ${at} is not a directory`);
+      break;
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      if (err.code !== 'ENOENT') throw new UsageError(`--out ${dir}: ${err.message}`);
+      missing.unshift(at);
+      const up = path.dirname(at);
+      if (up === at) throw new UsageError(`--out ${dir}: no such directory`);
+      at = up;
+    }
+  }
+  try {
+    for (const d of missing) mkdirSync(d);
+    accessSync(dir, constants.W_OK);
+    const probe = path.join(dir, `.write-test-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (err) {
+    throw new UsageError(`--out ${dir}: cannot write results there (${err.code ?? err.message})`);
+  }
+}
+
 function parseArgs(argv) {
   const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false, waitQuietMin: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
       const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
       return v;
     };
     if (a === '--') continue; // `npm run bench -- --scenario api -- --quick` passes the second `--` through
@@ -53,24 +96,32 @@ function parseArgs(argv) {
     else if (a.startsWith('--scenario=')) o.scenarios.push(...a.slice(11).split(','));
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-tls') o.tls = false;
-    else if (a === '--connections') o.connections = Number(val());
-    else if (a === '--runs') o.runs = Number(val());
-    else if (a === '--duration') o.duration = Number(val());
+    else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
+    else if (a === '--runs') o.runs = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
+    else if (a === '--duration') o.duration = numberArg(a, val(), { min: 0, minExclusive: true });
     else if (a === '--data-dir') o.dataDir = path.resolve(val());
     else if (a === '--out') o.out = path.resolve(val());
     else if (a === '--cpu-prof') o.cpuProf = true;
     else if (a === '--keep') o.keep = true;
-    else if (a === '--wait-quiet') o.waitQuietMin = Number(val());
+    else if (a === '--wait-quiet') o.waitQuietMin = numberArg(a, val());
     else if (a === '--help' || a === '-h') {
       process.stdout.write(usage);
       process.exit(0);
-    } else throw new Error(`unknown argument ${a}\n\n${usage}`);
+    } else throw new UsageError(`unknown argument ${a}\n\n${usage}`);
   }
-  for (const s of o.scenarios) if (!order.includes(s)) throw new Error(`unknown scenario ${s}; known: ${order.join(', ')}`);
+  for (const s of o.scenarios) if (!order.includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)}; known: ${order.join(', ')}`);
   return o;
 }
 
-const opts = parseArgs(process.argv.slice(2));
+let opts;
+try {
+  opts = parseArgs(process.argv.slice(2));
+  ensureOutDir(opts.out);
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exit(2);
+}
 const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 const stem = `${stamp}${opts.quick ? '-quick' : ''}`;
 settings.dataRoot = opts.dataDir;
@@ -137,16 +188,19 @@ const latencies = [];
 const failures = [];
 for (const name of selected) {
   const mod = await import(`./scenarios/${name}.mjs`);
-  progress(`── ${name}: ${mod.description}`);
+  progress(`── ${name}: ${mod.description}${opts.quick ? ' (--quick: smaller sizes, shorter runs)' : ''}`);
   const scope = new Scope();
   active = scope;
   const t0 = elapsedS();
   try {
     const res = await mod.run({ ...ctx, scope });
     ctx.results[name] = res;
-    for (const r of res.rows) table.push(tableRow(name, r));
+    // --quick sizes are too small to judge targets: they are shown, not marked met or missed.
+    for (const r of res.rows) table.push(tableRow(name, opts.quick ? { ...r, met: undefined } : r));
     for (const l of res.latencies ?? []) latencies.push({ ...l, label: `${name}: ${l.label}` });
   } catch (err) {
+    // An interrupted scenario fails on its closed clients: that is no result, and no failure.
+    if (interrupted) break;
     progress(`${name} FAILED: ${err?.stack ?? err}`);
     failures.push({ scenario: name, error: String(err?.message ?? err) });
     table.push(tableRow(name, { case: 'FAILED', text: String(err?.message ?? err).split('\n')[0].slice(0, 120) }));
@@ -162,6 +216,9 @@ for (const name of selected) {
   if (interrupted) break;
 }
 
+// Interrupted: the scenario's scope is closed (finally above); no results are written.
+if (interrupted) process.exit(130);
+
 const totalS = elapsedS();
 const allOther = load.stop();
 delete otherLoad.__n;
@@ -170,11 +227,10 @@ const otherMedian = Math.round(median(allOther));
 const fewRuns = opts.quick ? `1 for schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
-  `median of ${ctx.runs} runs (${fewRuns}); total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
+  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"} (${fewRuns}); total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 
-mkdirSync(opts.out, { recursive: true });
 const json = {
   date: new Date().toISOString(),
   quick: opts.quick,

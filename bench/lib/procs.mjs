@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trackChild, trackDir } from './cleanup.mjs';
+import { progress } from './progress.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const hccBin = path.join(repoRoot, 'packages/cli/bin/hcc.js');
@@ -30,7 +31,7 @@ export function tempDir(scope, prefix) {
   if (!settings.keep) {
     const remove = trackDir(dir);
     scope.defer(remove);
-  }
+  } else progress(`keeping ${dir} (--keep)`);
   return dir;
 }
 

@@ -1,0 +1,107 @@
+/**
+ * The benchmark harness as a user runs it (`node bench/bench.mjs --quick`, what `npm run bench --
+ * --quick` runs after the build), on three scenarios that start every kind of process it drives
+ * (bare fastify and raw level baselines, a control center with 1,000 raw-socket watchers, `hcc up`):
+ * it exits 0, and the JSON it writes holds exactly the table of the .md, with the machine and
+ * settings; the SVG charts the latencies. Bad flags get one line and exit code 2 before anything
+ * runs. No time is asserted.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot, tempDir } from './helpers/tools.js';
+
+const bench = path.join(repoRoot, 'bench', 'bench.mjs');
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [bench, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Row {
+  scenario: string;
+  case: string;
+  value: number | null;
+  unit: string;
+  text?: string;
+  p50: number | null;
+  p99: number | null;
+  met: boolean | null;
+  note: string;
+}
+
+describe('npm run bench -- --quick', () => {
+  const out = tempDir('hcc-bench-out-');
+  const data = tempDir('hcc-bench-data-');
+  afterAll(() => {
+    out.cleanup();
+    data.cleanup();
+  });
+
+  it('refuses bad flags with one line and exit code 2, before running anything', async () => {
+    for (const [args, message] of [
+      [['--runs', '0'], '--runs must be a positive integer, got "0"'],
+      [['--duration', 'abc'], '--duration must be a positive number, got "abc"'],
+      [['--scenario', 'nope'], 'unknown scenario "nope"'],
+      [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],
+    ] as const) {
+      const r = await run(['--quick', ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('runs baseline, watch and startup and writes a JSON that holds the table', async () => {
+    const r = await run(['--quick', '--scenario', 'baseline,watch,startup', '--out', out.dir, '--data-dir', data.dir]);
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const files = readdirSync(out.dir);
+    const stem = files.find((f) => f.endsWith('-quick.json'))!.slice(0, -'.json'.length);
+    expect(files.sort()).toEqual([`${stem}.json`, `${stem}.md`, `${stem}.svg`]);
+    const json = JSON.parse(readFileSync(path.join(out.dir, `${stem}.json`), 'utf8')) as {
+      quick: boolean;
+      machine: { logicalCores: number; node: string };
+      settings: { scenarios: string[] };
+      table: Row[];
+      failures: unknown[];
+    };
+    expect(json.quick).toBe(true);
+    expect(json.failures).toEqual([]);
+    expect(json.machine.logicalCores).toBeGreaterThan(0);
+    expect(json.machine.node).toBe(process.version);
+    expect(json.settings.scenarios).toEqual(['baseline', 'watch', 'startup']);
+    expect(new Set(json.table.map((t) => t.scenario))).toEqual(new Set(['baseline', 'watch', 'startup']));
+    // The .md table is the JSON's table, row by row.
+    const md = readFileSync(path.join(out.dir, `${stem}.md`), 'utf8');
+    const mdRows = md
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| scenario') && !l.startsWith('| ---'))
+      .map((l) => l.slice(2, -2).split(' | '));
+    expect(mdRows.map((c) => [c[0], c[1]])).toEqual(json.table.map((t) => [t.scenario, t.case]));
+    const num = (s: string) => (s === '' ? null : Number(s.replace(/,/g, '')));
+    json.table.forEach((t, i) => {
+      const c = mdRows[i]!;
+      if (t.value !== null) expect(num(c[2]!.split(' ')[0]!), `${t.case}: ${c[2]}`).toBe(t.value);
+      expect(num(c[3]!), `${t.case} p50`).toBe(t.p50);
+      expect(num(c[4]!), `${t.case} p99`).toBe(t.p99);
+      expect(t.met).toBeNull(); // --quick shows targets without judging them
+    });
+    // Every watcher got every event.
+    for (const t of json.table.filter((x) => x.scenario === 'watch' && x.unit === 'events/s')) expect(t.note).toContain('every event delivered');
+    // The printed table is the same table.
+    for (const t of json.table) expect(r.stdout).toContain(t.case);
+    const svg = readFileSync(path.join(out.dir, `${stem}.svg`), 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('watch');
+    // Nothing left behind in the data dir.
+    expect(existsSync(data.dir) ? readdirSync(data.dir) : []).toEqual([]);
+  }, 300_000);
+});
