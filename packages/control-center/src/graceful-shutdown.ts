@@ -1,7 +1,8 @@
 /**
  * Graceful shutdown of the HTTP server, as kube-apiserver drains on SIGTERM with
  * `--shutdown-send-retry-after`: once `app.close()` starts,
- * - open watches end with their final chunk (clients relist elsewhere or after a restart);
+ * - open watches end with their final chunk (clients relist elsewhere or after a restart), and
+ *   their connections close once requests pipelined behind them are answered;
  * - requests being served finish and get their answer; the last one on each connection carries
  *   `Connection: close` (not an earlier one: HTTP/1.1 pipelined requests behind it are answered
  *   too, never stored unanswered);
@@ -72,11 +73,20 @@ export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply
     closing = true;
     // End each stream with its final chunk, then its connection, and wait until the client has
     // it: destroying the connection instead could drop the final chunk, and clients would see a
-    // broken stream rather than its end.
+    // broken stream rather than its end. A connection with requests pipelined behind the watch
+    // stays open for their answers (the last one closes it); the wait ends when they are sent.
     const gone = [...watches].map(([end, socket]) => {
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const closed = new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        const answered = () => {
+          if (socket.destroyed || ((inFlight.get(socket) ?? 0) === 0 && socket.writableLength === 0)) resolve();
+          else setTimeout(answered, 10);
+        };
+        setTimeout(answered, 10);
+      });
+      const queued = (inFlight.get(socket) ?? 0) > 1;
       end();
-      socket.end();
+      if (!queued) socket.end();
       return closed;
     });
     let timer: NodeJS.Timeout | undefined;

@@ -85,6 +85,14 @@ describe('keys named like Object.prototype members', () => {
     expect(JSON.parse(await storedData('applied'))).toEqual(JSON.parse('{"__proto__":"g","constructor":"g","valueOf":"h"}'));
   });
 
+  it('keeps them in a Secret\'s stringData, folded into data', async () => {
+    const secrets = '/api/v1/namespaces/keys/secrets';
+    const r = await send('POST', secrets, '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"__proto__":"p","constructor":"c"},"data":{"toString":"dA=="}}');
+    expect(r.code, r.text).toBe(201);
+    const got = JSON.parse((await send('GET', `${secrets}/s`)).text) as { data: Record<string, string> };
+    expect(JSON.stringify(got.data)).toBe('{"toString":"dA==","__proto__":"cA==","constructor":"Yw=="}');
+  });
+
   it('answers a JSON patch of __proto__ with a clear 422 and changes nothing', async () => {
     const before = await storedData('plain');
     const r = await send('PATCH', `${CMS}/plain`, '[{"op":"add","path":"/data/__proto__","value":"x"}]', 'application/json-patch+json');

@@ -110,4 +110,57 @@ describe('watch stream framing', () => {
     expect(mine.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(Array.from({ length: 20 }, (_, i) => `ADDED ${prefix}${i}`));
     expect(mine.every((e) => e.object.data?.text === 'ü€😀'.repeat(50))).toBe(true);
   });
+
+  it('drops a watcher that falls too far behind and keeps serving the others', async () => {
+    const slowDir = mkdtempSync(path.join(tmpdir(), 'hcc-watch-slow-'));
+    const small = await startControlCenter({ dataDir: slowDir, tls: false, crds: allCRDs, logger: pino({ enabled: false }), watch: { maxBufferedBytes: 256 * 1024 } });
+    try {
+      const url = new URL(small.url);
+      const open = async (read: boolean) => {
+        const sock = net.connect({ host: url.hostname, port: Number(url.port) });
+        await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+        let bytes = 0;
+        const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+        sock.on('error', () => {});
+        sock.on('data', (d: Buffer) => (bytes += d.length));
+        sock.write(`GET ${CMS}?watch=true&resourceVersion=0 HTTP/1.1\r\nAuthorization: Bearer ${small.adminToken}\r\nHost: ${url.host}\r\n\r\n`);
+        await new Promise((r) => setTimeout(r, 100));
+        if (!read) sock.pause();
+        return { sock, closed, bytes: () => bytes };
+      };
+      const slow = await open(false);
+      const fast = await open(true);
+      const value = 'x'.repeat(200_000);
+      for (let i = 0; i < 150; i++) {
+        const res = await fetch(small.url + CMS, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { v: value } }),
+        });
+        expect(res.status).toBe(201);
+      }
+      // The server dropped the reader that read nothing (its buffer passed 256 KiB beyond what the
+      // kernel holds): once it reads again it finds the connection closed.
+      slow.sock.resume();
+      await Promise.race([slow.closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the slow watcher was not dropped')), 10_000))]);
+      // ...
+      // and the one that reads is still served.
+      const before = fast.bytes();
+      const res = await fetch(small.url + CMS, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } }),
+      });
+      expect(res.status).toBe(201);
+      for (const deadline = Date.now() + 5_000; fast.bytes() === before; ) {
+        if (Date.now() > deadline) throw new Error('the reading watcher got nothing after the slow one was dropped');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(fast.sock.destroyed).toBe(false);
+      fast.sock.destroy();
+    } finally {
+      await small.close();
+      rmSync(slowDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -214,7 +214,12 @@ export function serveWatch(
           if (!buf) shared.set(key, (buf = httpChunk(text())));
           write(buf);
         } else write(httpChunk(text()));
-        if (buffered() > opts.maxBufferedBytes) finish();
+        if (buffered() > opts.maxBufferedBytes) {
+          // Too far behind: end the stream and drop the connection, and what is buffered for it
+          // (the client relists, as after kube-apiserver closes a watcher that cannot keep up).
+          finish();
+          res.destroy();
+        }
       },
     };
     const finish = () => {

@@ -3,7 +3,7 @@
  * on every write; `type` defaults to Opaque and cannot change; at most 1 MiB.
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/secret/strategy.go
  */
-import type { KubeObject } from '@hcc/crds';
+import { setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
@@ -15,8 +15,8 @@ const MaxSizeBytes = 1024 * 1024;
 function foldStringData(obj: KubeObject): void {
   const sd = obj.stringData as Record<string, unknown> | undefined;
   if (sd && typeof sd === 'object') {
-    const data = { ...((obj.data ?? {}) as Record<string, string>) };
-    for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v)).toString('base64');
+    const data: Record<string, unknown> = { ...((obj.data ?? {}) as Record<string, string>) };
+    for (const [k, v] of Object.entries(sd)) setOwn(data, k, Buffer.from(String(v)).toString('base64'));
     obj.data = data;
   }
   delete obj.stringData;
