@@ -7,6 +7,7 @@
  * @see https://github.com/kubernetes/api/blob/master/core/v1/generated.proto
  */
 import protobuf from 'protobufjs';
+import { setOwn } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 
 const proto = `
@@ -41,21 +42,51 @@ message SelfSubjectAccessReview { optional ObjectMeta metadata = 1; optional Sel
 message SelfSubjectReview { optional ObjectMeta metadata = 1; }
 `;
 
+const kindNames: Record<string, string> = {
+  'v1/Namespace': 'k8s.Namespace',
+  'v1/Secret': 'k8s.Secret',
+  'v1/ConfigMap': 'k8s.ConfigMap',
+  'v1/Event': 'k8s.Event',
+  'coordination.k8s.io/v1/Lease': 'k8s.Lease',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'k8s.SelfSubjectAccessReview',
+  'authentication.k8s.io/v1/SelfSubjectReview': 'k8s.SelfSubjectReview',
+};
+const typesOf = (r: protobuf.Root) => Object.fromEntries(Object.entries(kindNames).map(([k, t]) => [k, r.lookupType(t)])) as Record<string, protobuf.Type>;
+
+/** For encoding (tests imitating kubectl): maps as maps. */
 const root = protobuf.parse(proto, { keepCase: true }).root;
 const Unknown = root.lookupType('k8s.Unknown');
-const kinds: Record<string, protobuf.Type> = {
-  'v1/Namespace': root.lookupType('k8s.Namespace'),
-  'v1/Secret': root.lookupType('k8s.Secret'),
-  'v1/ConfigMap': root.lookupType('k8s.ConfigMap'),
-  'v1/Event': root.lookupType('k8s.Event'),
-  'coordination.k8s.io/v1/Lease': root.lookupType('k8s.Lease'),
-  'authorization.k8s.io/v1/SelfSubjectAccessReview': root.lookupType('k8s.SelfSubjectAccessReview'),
-  'authentication.k8s.io/v1/SelfSubjectReview': root.lookupType('k8s.SelfSubjectReview'),
-};
+const kinds = typesOf(root);
+
+/**
+ * For decoding: every map field read as the repeated key/value entries it is on the wire, so that
+ * keys such as `__proto__` or `constructor` stay keys (protobufjs fills maps by plain assignment).
+ */
+const entriesProto = `${proto.replace(/map<string, (string|bytes)> (\w+) = (\d+);/g, (_m, v: string, name: string, n: string) => `repeated ${v === 'bytes' ? 'BytesEntry' : 'StringEntry'} ${name} = ${n};`)}
+message StringEntry { optional string key = 1; optional string value = 2; }
+message BytesEntry { optional string key = 1; optional bytes value = 2; }
+`;
+const decodeKinds = typesOf(protobuf.parse(entriesProto, { keepCase: true }).root);
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 /** Map-typed fields whose entries keep empty values. */
 const mapFields = new Set(['labels', 'annotations', 'data', 'stringData', 'binaryData']);
+
+/** One decoded map entry (StringEntry or BytesEntry); an empty value is absent on the wire. */
+interface MapEntry {
+  key?: string;
+  value?: string | Uint8Array;
+}
+
+/** Map entries as a JSON object: every key its own property (also `__proto__`); bytes as base64; the last duplicate wins. */
+function mapOf(entries: MapEntry[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const v = e.value instanceof Uint8Array ? Buffer.from(e.value).toString('base64') : (e.value ?? '');
+    setOwn(out, e.key ?? '', v);
+  }
+  return out;
+}
 
 /** Converts decoded protobuf values to the JSON shapes the API uses (times, bytes, int64). */
 function toJSONShape(value: unknown, key = '', inMap = false): unknown {
@@ -71,7 +102,7 @@ function toJSONShape(value: unknown, key = '', inMap = false): unknown {
     if (typeof (o as { toNumber?: unknown }).toNumber === 'function') return (o as unknown as { toNumber(): number }).toNumber();
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) {
-      const j = toJSONShape(v, k, mapFields.has(k));
+      const j = mapFields.has(k) && Array.isArray(v) ? mapOf(v as MapEntry[]) : toJSONShape(v, k, mapFields.has(k));
       if (j === undefined) continue;
       if (j && typeof j === 'object' && !Array.isArray(j) && Object.keys(j).length === 0 && (k === 'labels' || k === 'annotations' || k === 'data' || k === 'stringData' || k === 'binaryData')) continue;
       if (Array.isArray(j) && j.length === 0) continue;
@@ -98,7 +129,7 @@ export function decodeProtobuf(body: Buffer): Record<string, unknown> {
     throw apierrors.badRequest(`unable to decode protobuf envelope: ${(e as Error).message}`);
   }
   const tm = (env.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
-  const type = kinds[`${tm.apiVersion}/${tm.kind}`];
+  const type = decodeKinds[`${tm.apiVersion}/${tm.kind}`];
   // Only built-in kinds have protobuf; custom resources take JSON and YAML, as in kube-apiserver.
   if (!type) throw apierrors.unsupportedMediaType(['application/json', 'application/yaml']);
   let msg: Record<string, unknown>;
