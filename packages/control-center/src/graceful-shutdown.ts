@@ -29,8 +29,6 @@ export const ShutdownRetryAfterSeconds = 5;
 
 /** What the server's routes need from the shutdown logic. */
 export interface GracefulShutdown {
-  /** True once close() has started. */
-  closing(): boolean;
   /** Registers an open watch: `end` finishes its stream. Returns the function that unregisters it. */
   trackWatch(socket: Socket, end: () => void): () => void;
 }
@@ -97,7 +95,6 @@ export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply
   });
 
   return {
-    closing: () => closing,
     trackWatch(socket, end) {
       watches.set(end, socket);
       socket.once('close', end);

@@ -69,7 +69,7 @@ message BytesEntry { optional string key = 1; optional bytes value = 2; }
 const decodeKinds = typesOf(protobuf.parse(entriesProto, { keepCase: true }).root);
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-/** Map-typed fields whose entries keep empty values. */
+/** Map-typed fields: decoded as entries (decodeKinds), turned into objects by mapOf. */
 const mapFields = new Set(['labels', 'annotations', 'data', 'stringData', 'binaryData']);
 
 /** One decoded map entry (StringEntry or BytesEntry); an empty value is absent on the wire. */
@@ -89,7 +89,7 @@ function mapOf(entries: MapEntry[]): Record<string, string> {
 }
 
 /** Converts decoded protobuf values to the JSON shapes the API uses (times, bytes, int64). */
-function toJSONShape(value: unknown, key = '', inMap = false): unknown {
+function toJSONShape(value: unknown, key = ''): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   if (Array.isArray(value)) return value.map((v) => toJSONShape(v));
   if (value && typeof value === 'object') {
@@ -102,12 +102,17 @@ function toJSONShape(value: unknown, key = '', inMap = false): unknown {
     if (typeof (o as { toNumber?: unknown }).toNumber === 'function') return (o as unknown as { toNumber(): number }).toNumber();
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) {
-      const j = mapFields.has(k) && Array.isArray(v) ? mapOf(v as MapEntry[]) : toJSONShape(v, k, mapFields.has(k));
+      if (mapFields.has(k)) {
+        // Empty values inside a map are kept; an empty map is omitted.
+        const m = mapOf(v as MapEntry[]);
+        if (Object.keys(m).length) out[k] = m;
+        continue;
+      }
+      const j = toJSONShape(v, k);
       if (j === undefined) continue;
-      if (j && typeof j === 'object' && !Array.isArray(j) && Object.keys(j).length === 0 && (k === 'labels' || k === 'annotations' || k === 'data' || k === 'stringData' || k === 'binaryData')) continue;
       if (Array.isArray(j) && j.length === 0) continue;
       // Go's protobuf marshalling writes empty strings and zeros; the JSON form omits them.
-      if (!inMap && (j === '' || j === 0 || j === false)) continue;
+      if (j === '' || j === 0 || j === false) continue;
       out[k] = j;
     }
     return out;
