@@ -8,14 +8,13 @@
  * Prints one line `{"url":"http(s)://127.0.0.1:PORT"}` when listening; exits on SIGTERM.
  */
 import { readFileSync } from 'node:fs';
-import nodeTLS from 'node:tls';
 import Fastify from 'fastify';
+import { CipherPreference } from '@hcc/control-center';
 
 const [docFile, keyFile, certFile] = process.argv.slice(2);
 const doc = readFileSync(docFile, 'utf8');
-// The control center's cipher preference (server.ts CipherPreference): the same transport, the same cost per byte.
-const ciphers = ['TLS_AES_128_GCM_SHA256', ...nodeTLS.DEFAULT_CIPHERS.split(':').filter((c) => c !== 'TLS_AES_128_GCM_SHA256')].join(':');
-const tls = keyFile && certFile ? { https: { key: readFileSync(keyFile), cert: readFileSync(certFile), ciphers, honorCipherOrder: true } } : {};
+// The control center's own cipher preference: the same transport, the same cost per byte.
+const tls = keyFile && certFile ? { https: { key: readFileSync(keyFile), cert: readFileSync(certFile), ciphers: CipherPreference, honorCipherOrder: true } } : {};
 const app = Fastify({ logger: false, ...tls, bodyLimit: 3 * 1024 * 1024, keepAliveTimeout: 120_000 });
 app.get('/obj', (_req, reply) => {
   reply.header('content-type', 'application/json').send(doc);
