@@ -39,6 +39,16 @@ function endpointOf(kubeconfig: string): Endpoint {
   };
 }
 
+/** GETs `path` from a control center (the status and the JSON body; a dedicated connection). */
+async function getJSON(cc: ControlCenterProcess, path: string): Promise<{ status: number; body: { items?: { metadata: { name: string } }[] } }> {
+  const ep = endpointOf(cc.kubeconfig);
+  const res = await request(`${ep.origin}${path}`, { headers: ep.headers, dispatcher: new Agent({ connect: { ca: ep.ca } }) });
+  return { status: res.statusCode, body: (await res.body.json()) as { items?: { metadata: { name: string } }[] } };
+}
+
+/** The names of the objects listed at `path`. */
+const namesAt = async (cc: ControlCenterProcess, path: string) => new Set((await getJSON(cc, path)).body.items!.map((i) => i.metadata.name));
+
 describe('SIGTERM drains the control center', () => {
   let cc: ControlCenterProcess | undefined;
   let restarted: ControlCenterProcess | undefined;
@@ -111,9 +121,7 @@ describe('SIGTERM drains the control center', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
 
     restarted = await startControlCenterProcess({ dir: cc.dir });
-    const ep2 = endpointOf(restarted.kubeconfig);
-    const list = await request(`${ep2.origin}${hcPath}`, { headers: ep2.headers, dispatcher: new Agent({ connect: { ca: ep2.ca } }) });
-    const stored = new Set(((await list.body.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name));
+    const stored = await namesAt(restarted, hcPath);
     const acknowledged = [...outcome].filter(([, s]) => s === 201).map(([name]) => name);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     expect(acknowledged.filter((name) => !stored.has(name)), 'acknowledged but lost').toEqual([]);
@@ -190,10 +198,7 @@ describe('SIGTERM drains the control center', () => {
       expect(data.indexOf('0\r\n\r\nHTTP/1.1 201')).toBeGreaterThan(0); // the watch's final chunk, then the answer
 
       again = await startControlCenterProcess({ dir: p.dir });
-      const ep2 = endpointOf(again.kubeconfig);
-      const got = await request(`${ep2.origin}${cmPath}/behind-watch`, { headers: ep2.headers, dispatcher: new Agent({ connect: { ca: ep2.ca } }) });
-      expect(got.statusCode).toBe(200);
-      await got.body.dump();
+      expect((await getJSON(again, `${cmPath}/behind-watch`)).status).toBe(200);
     } finally {
       await again?.stop();
       await p.stop();
@@ -247,9 +252,7 @@ describe('SIGTERM drains the control center', () => {
       await Promise.all(conns);
 
       again = await startControlCenterProcess({ dir: p.dir });
-      const ep2 = endpointOf(again.kubeconfig);
-      const list = await request(`${ep2.origin}${cmPath}`, { headers: ep2.headers, dispatcher: new Agent({ connect: { ca: ep2.ca } }) });
-      const stored = new Set(((await list.body.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).filter((n) => n.startsWith('cm-')));
+      const stored = new Set([...(await namesAt(again, cmPath))].filter((n) => n.startsWith('cm-')));
       expect([...told.values()].filter((c) => c !== 201 && c !== 429)).toEqual([]);
       expect([...stored].filter((n) => told.get(n) !== 201), 'stored but not answered 201').toEqual([]);
       expect(sent.filter((n) => told.get(n) === 201 && !stored.has(n)), 'answered 201 but lost').toEqual([]);
