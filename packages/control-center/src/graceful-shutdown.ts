@@ -10,7 +10,8 @@
  *   with `Retry-After: 5` and `Connection: close` (client-go waits and retries);
  * - for up to `drainMs` the listener and idle kept-alive connections stay open, so a request a
  *   client is already sending gets that 429 instead of a reset connection; the wait ends as soon
- *   as every connection has closed. Then fastify closes what is idle and waits for the rest.
+ *   as every connection has closed. Then connections with no request being served are closed
+ *   (idle ones, and ones that never sent a whole request head), and the server waits for the rest.
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/server/filters/with_retry_after.go
  */
 import type { Socket } from 'node:net';
@@ -44,14 +45,14 @@ export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply
   const drainMs = opts.drainMs ?? 1_000;
   const watchGraceMs = opts.watchGraceMs ?? 5_000;
   let closing = false;
-  let connections = 0;
+  const sockets = new Set<Socket>();
   const watches = new Map<() => void, Socket>();
   /** Requests being served per connection: only the last one closes it. */
   const inFlight = new WeakMap<Socket, number>();
 
   app.server.on('connection', (socket: Socket) => {
-    connections++;
-    socket.once('close', () => connections--);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
 
   app.addHook('onRequest', (req, reply, done) => {
@@ -91,7 +92,11 @@ export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply
     await Promise.race([Promise.all(gone), new Promise((resolve) => (timer = setTimeout(resolve, watchGraceMs)))]);
     clearTimeout(timer);
     // The drain window: requests already on their way get the 429 rather than a reset.
-    for (const deadline = Date.now() + drainMs; connections > 0 && Date.now() < deadline; ) await sleep(10);
+    for (const deadline = Date.now() + drainMs; sockets.size > 0 && Date.now() < deadline; ) await sleep(10);
+    // Then connections with no request being served go: idle kept-alive ones, and ones opened
+    // but never sent a whole request head (Node's closeIdleConnections counts those as active,
+    // and the server's close would wait for its headers timeout, a minute or more).
+    for (const socket of sockets) if ((inFlight.get(socket) ?? 0) === 0) socket.destroy();
   });
 
   return {

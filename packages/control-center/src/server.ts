@@ -155,7 +155,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   // Respond: every error is a Status.
   app.setErrorHandler((err: unknown, req, reply) => {
-    if (err instanceof apierrors.StatusError) return sendJSON(reply, err.code, err.status);
+    if (err instanceof apierrors.StatusError) {
+      // As responsewriters.ErrorNegotiated: a Status asking for a retry delay also says so in Retry-After.
+      const after = err.status.details?.retryAfterSeconds;
+      if (after && after > 0) reply.header('retry-after', String(after));
+      return sendJSON(reply, err.code, err.status);
+    }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Read the rest of the body before answering: a client still sending when the connection
@@ -278,7 +283,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           break;
         }
         case 'list':
-          result = { code: 200, body: listObjects(scope, negotiateResource(req.headers.accept), query) };
+          result = { code: 200, body: await listObjects(scope, negotiateResource(req.headers.accept), query) };
           break;
         case 'watch': {
           const shape = negotiateResource(req.headers.accept);
@@ -318,6 +323,14 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       return sendJSON(reply, result.code, result.body);
     } catch (err) {
       if (err instanceof apierrors.StatusError) code = err.code;
+      if (ri.verb === 'watch' && err instanceof apierrors.StatusError && !reply.raw.headersSent) {
+        // A watch refused before its stream started (bad options or selectors): the reply is
+        // hijacked, so the Status is written on the raw response.
+        const after = err.status.details?.retryAfterSeconds;
+        reply.raw.writeHead(err.code, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', ...(after ? { 'retry-after': String(after) } : {}) });
+        reply.raw.end(JSON.stringify(err.status));
+        return;
+      }
       if (reply.sent || (reply.raw.headersSent && ri.verb === 'watch')) {
         if (!reply.raw.writableEnded) reply.raw.end();
         return;

@@ -157,6 +157,15 @@ export const internalError = (message = 'an internal error occurred'): StatusErr
 export const tooManyRequests = (message: string, retryAfterSeconds: number): StatusError => make(429, 'TooManyRequests', message, { retryAfterSeconds });
 /** 503 ServiceUnavailable. */
 export const serviceUnavailable = (message: string): StatusError => make(503, 'ServiceUnavailable', message);
+/**
+ * 504 Timeout for a read at a resourceVersion the store has not reached, as kube-apiserver's
+ * storage.NewTooLargeResourceVersionError words it (client-go relists on the cause).
+ */
+export const tooLargeResourceVersion = (rv: number, current: number): StatusError =>
+  make(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
 /** 504 Timeout. */
 export const timeout = (message: string): StatusError => make(504, 'Timeout', message);
 

@@ -1,17 +1,19 @@
 /**
  * GET of one object and LIST of a collection, with label/field selectors and chunking
- * (`limit`/`continue`), rendered as JSON, Table or PartialObjectMetadata.
+ * (`limit`/`continue`) at a consistent revision, rendered as JSON, Table or PartialObjectMetadata.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks
  */
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
-import { storageKey } from '../registry/types.js';
+import { storageKey, storagePrefix } from '../registry/types.js';
 import type { RequestScope } from './scope.js';
 import { apiVersionOf, listStored, toVersion } from './object-ops.js';
 import { compileFilter } from './selectors.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { jsonOf } from '../storage/json-cache.js';
+import { listAt } from '../storage/snapshot.js';
+import { listOptions } from '../pipeline/list-options.js';
 
 /** Reads one object; 404 when absent. */
 export function getObject(scope: RequestScope): KubeObject {
@@ -50,25 +52,56 @@ function decodeContinue(token: string): ContinueToken {
   }
 }
 
-/** Lists a collection and renders it. */
-export function listObjects(scope: RequestScope, shape: ResponseShape, query: Record<string, unknown>): unknown {
+/**
+ * Waits until the store has reached `rv`, as kube-apiserver's watch cache does for a LIST at a
+ * resourceVersion newer than it has seen.
+ * @throws StatusError 504 Timeout (cause `ResourceVersionTooLarge`, retry after 1 s) when it has
+ *   not after 3 s (upstream's blockTimeout)
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/errors.go (NewTooLargeResourceVersionError)
+ */
+async function waitForRevision(scope: RequestScope, rv: number): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (scope.store.currentRevision() < rv) {
+    if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(rv, scope.store.currentRevision());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Lists a collection and renders it. The list is consistent at one revision: the latest (no
+ * resourceVersion, "0", or NotOlderThan N once the store has reached N), exactly N
+ * (`resourceVersionMatch=Exact`), or the first page's revision for a continue token.
+ * @throws StatusError 422 for invalid list options, 400 for a bad limit or continue token, 410
+ *   Expired when the revision asked for is older than the kept history, 504 when N is in the future
+ */
+export async function listObjects(scope: RequestScope, shape: ResponseShape, query: Record<string, unknown>): Promise<unknown> {
   const { info, ri, store } = scope;
+  const opts = listOptions(query, false);
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const limit = query.limit !== undefined ? Number(query.limit) : 0;
   if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${String(query.limit)}`);
-  const { items, revision } = listStored(store, info, ri.namespace);
   let start = '';
-  let listRV = revision;
-  if (typeof query.continue === 'string' && query.continue !== '') {
-    const t = decodeContinue(query.continue);
+  let at: number | undefined; // undefined: the latest state
+  if (opts.continueToken) {
+    const t = decodeContinue(opts.continueToken);
     if (t.rv < store.oldestWatchableRevision()) {
       throw apierrors.resourceExpired(
         'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
       );
     }
     start = t.start;
-    listRV = t.rv;
+    at = t.rv;
+  } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+    const rv = Number(opts.resourceVersion);
+    await waitForRevision(scope, rv);
+    if (opts.resourceVersionMatch === 'Exact') {
+      if (rv < store.oldestWatchableRevision()) throw apierrors.resourceExpired('The resourceVersion for the provided list is too old.');
+      at = rv;
+    }
   }
+  const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
+  const { items, revision } = at === undefined ? listStored(store, info, ri.namespace) : listAt(store, prefix, at);
+  const listRV = revision;
   const out: KubeObject[] = [];
   let next = '';
   let remaining = 0;

@@ -3,8 +3,11 @@
  * - No resourceVersion (or "0"): synthetic ADDED events for the current state, then changes.
  * - resourceVersion=N: every change after N; when N is older than the kept history, one ERROR
  *   event carrying a 410 `Expired` Status, then the stream ends (client-go relists).
- * - sendInitialEvents=true: the initial ADDED events, then a BOOKMARK annotated
- *   `k8s.io/initial-events-end: "true"` (watch-list, KEP-3157).
+ * - sendInitialEvents=true (with resourceVersionMatch=NotOlderThan, as upstream requires): the
+ *   initial ADDED events, then a BOOKMARK annotated `k8s.io/initial-events-end: "true"`
+ *   (watch-list, KEP-3157); sendInitialEvents=false with no resourceVersion: changes from now only.
+ * - Invalid combinations of resourceVersion, resourceVersionMatch and sendInitialEvents: 422
+ *   before anything is written (pipeline/list-options.ts).
  * - Label/field selectors: an object entering the selection is ADDED, leaving it is DELETED.
  * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest resourceVersion.
  * - timeoutSeconds ends the stream; a slow client that falls too far behind is disconnected.
@@ -21,6 +24,7 @@ import { compileFilter } from './selectors.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { queryBool } from '../pipeline/request-info.js';
+import { listOptions } from '../pipeline/list-options.js';
 import { storagePrefix } from '../registry/types.js';
 import { jsonOf } from '../storage/json-cache.js';
 
@@ -141,17 +145,18 @@ export function serveWatch(
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   const nameFilter = ri.name; // /watch/namespaces/ns/kind/name (legacy) watches one object
-  const rvParam = typeof query.resourceVersion === 'string' ? query.resourceVersion : '';
-  const sendInitial = queryBool(query.sendInitialEvents);
+  const lo = listOptions(query, true);
+  const rvParam = lo.resourceVersion;
+  // sendInitialEvents defaults to true for an unset or "0" resourceVersion (the legacy synthetic
+  // ADDED events), false otherwise; sendInitialEvents=false from "now" sends none.
+  const initialEvents = lo.sendInitialEvents ?? (rvParam === '' || rvParam === '0');
+  const sendInitial = lo.sendInitialEvents === true;
   const bookmarks = queryBool(query.allowWatchBookmarks);
   let timeoutSeconds = opts.defaultTimeoutSeconds;
   if (query.timeoutSeconds !== undefined) {
     const t = Number(query.timeoutSeconds);
     if (!Number.isFinite(t) || t < 0) throw apierrors.badRequest(`timeoutSeconds must be a non-negative number, got ${String(query.timeoutSeconds)}`);
     if (t > 0) timeoutSeconds = t;
-  }
-  if (rvParam !== '' && rvParam !== '0' && !/^\d+$/.test(rvParam)) {
-    throw apierrors.badRequest(`resourceVersion: Invalid value: "${rvParam}": must be an integer`);
   }
   const include = parseIncludeObject(query.includeObject);
   const apiVersion = apiVersionOf(info.group, info.version);
@@ -286,12 +291,14 @@ export function serveWatch(
     };
 
     let from: number;
-    if (rvParam === '' || rvParam === '0' || sendInitial) {
+    if (initialEvents) {
       const { items, revision } = listStored(store, info, ri.namespace);
       for (const it of items) if (selected(it.object)) sendEvent('ADDED', it.object);
       from = revision;
       lastRV = revision;
       if (sendInitial && bookmarks) sendBookmark(revision, { 'k8s.io/initial-events-end': 'true' });
+    } else if (rvParam === '' || rvParam === '0') {
+      from = lastRV = store.currentRevision();
     } else {
       from = Number(rvParam);
       lastRV = from;

@@ -1,0 +1,200 @@
+/**
+ * LIST and WATCH read at a consistent resourceVersion, and refuse the option combinations
+ * kube-apiserver refuses: chunked lists are one snapshot at the first page's revision,
+ * `resourceVersionMatch=Exact` reads an earlier revision, a future resourceVersion gets 504 with
+ * Retry-After, and sendInitialEvents follows the WatchList rules.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { allCRDs } from '@hcc/crds';
+import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+
+interface Body {
+  code?: number;
+  reason?: string;
+  message?: string;
+  details?: { causes?: { reason?: string; field?: string; message?: string }[]; retryAfterSeconds?: number };
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: { metadata: { name: string }; data?: Record<string, string> }[];
+}
+
+describe('consistent lists and list options', () => {
+  let cc: RunningControlCenter;
+  let dir: string;
+  const send = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(cc.url + url, {
+      method,
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { code: res.status, headers: res.headers, body: (await res.json()) as Body };
+  };
+  const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { set: 'snap' } }, data: { v } });
+  const names = (b: Body) => b.items!.map((i) => i.metadata.name);
+  /** Reads a watch for `ms` and returns its events. */
+  const watchFor = async (query: string, ms: number, during?: () => Promise<unknown>) => {
+    const ac = new AbortController();
+    const res = await fetch(`${cc.url}${CMS}?watch=true&${query}`, { headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    const events: { type: string; object: { metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } }[] = [];
+    let text = '';
+    const reading = (async () => {
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          text += Buffer.from(chunk).toString('utf8');
+          let nl: number;
+          while ((nl = text.indexOf('\n')) >= 0) {
+            events.push(JSON.parse(text.slice(0, nl)));
+            text = text.slice(nl + 1);
+          }
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    await during?.();
+    await new Promise((r) => setTimeout(r, ms));
+    ac.abort();
+    await reading;
+    return events;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hcc-listrv-'));
+    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['default'], logger: pino({ enabled: false }) });
+    for (let i = 0; i < 10; i++) expect((await send('POST', CMS, cm(`cm-${i}`, 'old'))).code).toBe(201);
+  });
+  afterAll(async () => {
+    await cc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves every page of a chunked list from the first page’s revision, whatever is written in between', async () => {
+    const first = await send('GET', `${CMS}?labelSelector=set%3Dsnap&limit=4`);
+    expect(first.code).toBe(200);
+    const rv = first.body.metadata!.resourceVersion!;
+    // Between pages: one deleted, one modified, one added after the continue key.
+    expect((await send('DELETE', `${CMS}/cm-5`)).code).toBe(200);
+    expect((await send('PUT', `${CMS}/cm-6`, cm('cm-6', 'new'))).code).toBe(200);
+    expect((await send('POST', CMS, cm('cm-99', 'old'))).code).toBe(201);
+    const seen = [...first.body.items!];
+    let token = first.body.metadata!.continue;
+    while (token) {
+      const page = await send('GET', `${CMS}?labelSelector=set%3Dsnap&limit=4&continue=${encodeURIComponent(token)}`);
+      expect(page.code).toBe(200);
+      expect(page.body.metadata!.resourceVersion).toBe(rv);
+      seen.push(...page.body.items!);
+      token = page.body.metadata!.continue;
+    }
+    expect(seen.map((i) => i.metadata.name)).toEqual(Array.from({ length: 10 }, (_, i) => `cm-${i}`));
+    expect(seen.every((i) => i.data!.v === 'old')).toBe(true);
+    // A new list sees the writes.
+    const now = await send('GET', `${CMS}?labelSelector=set%3Dsnap`);
+    expect(names(now.body)).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4', 'cm-6', 'cm-7', 'cm-8', 'cm-9', 'cm-99']);
+    expect(now.body.items!.find((i) => i.metadata.name === 'cm-6')!.data!.v).toBe('new');
+
+    // resourceVersionMatch=Exact reads the same earlier revision; NotOlderThan the latest.
+    const exact = await send('GET', `${CMS}?labelSelector=set%3Dsnap&resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    expect(exact.code).toBe(200);
+    expect(exact.body.metadata!.resourceVersion).toBe(rv);
+    expect(names(exact.body)).toEqual(Array.from({ length: 10 }, (_, i) => `cm-${i}`));
+    const notOlder = await send('GET', `${CMS}?labelSelector=set%3Dsnap&resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
+    expect(names(notOlder.body)).toEqual(names(now.body));
+    expect(Number(notOlder.body.metadata!.resourceVersion)).toBeGreaterThan(Number(rv));
+  });
+
+  it('answers a list at a resourceVersion not reached yet with 504 and Retry-After after waiting', async () => {
+    const cur = Number((await send('GET', CMS)).body.metadata!.resourceVersion);
+    const r = await send('GET', `${CMS}?resourceVersion=${cur + 1000}`);
+    expect(r.code).toBe(504);
+    expect(r.body.reason).toBe('Timeout');
+    expect(r.body.message).toBe(`Too large resource version: ${cur + 1000}, current: ${cur}`);
+    expect(r.body.details!.causes![0]!.reason).toBe('ResourceVersionTooLarge');
+    expect(r.headers.get('retry-after')).toBe('1');
+    // One write ahead: served as soon as the store reaches it.
+    const waiting = send('GET', `${CMS}?resourceVersion=${cur + 1}`);
+    await new Promise((res) => setTimeout(res, 200));
+    expect((await send('POST', CMS, cm('late', 'x'))).code).toBe(201);
+    const ok = await waiting;
+    expect(ok.code).toBe(200);
+    expect(names(ok.body)).toContain('late');
+  });
+
+  it.each([
+    { name: 'sendInitialEvents on a list', q: 'sendInitialEvents=true', msg: 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list' },
+    { name: 'a match without a resourceVersion', q: 'resourceVersionMatch=NotOlderThan', msg: 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided' },
+    { name: 'an unknown match', q: 'resourceVersion=1&resourceVersionMatch=Newest', msg: 'resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""' },
+    { name: 'Exact at 0', q: 'resourceVersion=0&resourceVersionMatch=Exact', msg: 'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' },
+    { name: 'watch: sendInitialEvents without NotOlderThan', q: 'watch=true&sendInitialEvents=true', msg: 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' },
+    { name: 'watch: a match without sendInitialEvents', q: 'watch=true&resourceVersionMatch=NotOlderThan', msg: 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' },
+    {
+      name: 'watch: Exact',
+      q: 'watch=true&sendInitialEvents=true&resourceVersionMatch=Exact',
+      msg: '[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    },
+  ])('refuses $name with 422 Invalid ListOptions', async ({ q, msg }) => {
+    const r = await send('GET', `${CMS}?${q}`);
+    expect(r.code).toBe(422);
+    expect(r.body.reason).toBe('Invalid');
+    expect(r.body.message).toBe(`ListOptions.meta.k8s.io "" is invalid: ${msg}`);
+    expect(r.body.details!.causes!.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { name: 'a resourceVersion that is not a number', q: 'resourceVersion=abc', msg: 'invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax' },
+    { name: 'a watch from one', q: 'watch=true&resourceVersion=-1', msg: 'invalid resource version: strconv.ParseUint: parsing "-1": invalid syntax' },
+    { name: 'a resourceVersion with a continue token', q: 'resourceVersion=5&continue=abc', msg: 'specifying resource version is not allowed when using continue' },
+  ])('refuses $name with 400', async ({ q, msg }) => {
+    const r = await send('GET', `${CMS}?${q}`);
+    expect(r.code).toBe(400);
+    expect(r.body.message).toBe(msg);
+  });
+
+  it('watch-list: initial events, then the annotated bookmark; sendInitialEvents=false starts from now', async () => {
+    const list = await watchFor('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 300);
+    const added = list.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
+    expect(added).toContain('cm-0');
+    const end = list.findIndex((e) => e.type === 'BOOKMARK');
+    expect(end).toBe(added.length);
+    expect(list[end]!.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+
+    const fromNow = await watchFor('sendInitialEvents=false&resourceVersionMatch=NotOlderThan', 300, () => send('POST', CMS, cm('fresh', 'x')));
+    expect(fromNow.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED fresh']);
+    // The legacy watch with no resourceVersion still starts with the synthetic ADDED events.
+    const legacy = await watchFor('', 200);
+    expect(legacy.map((e) => e.object.metadata.name)).toContain('fresh');
+    expect(legacy.every((e) => e.type === 'ADDED')).toBe(true);
+  });
+});
+
+describe('Exact reads past the kept history', () => {
+  it('answers 410 Expired for a revision older than the history, and for a continue token from before it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-listrv-'));
+    const cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['default'], historyCapacity: 5, logger: pino({ enabled: false }) });
+    try {
+      const send = async (method: string, url: string, body?: unknown) => {
+        const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { code: res.status, body: (await res.json()) as Body };
+      };
+      for (let i = 0; i < 3; i++) await send('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `a-${i}` } });
+      const first = await send('GET', `${CMS}?limit=1`);
+      const rv = first.body.metadata!.resourceVersion!;
+      for (let i = 0; i < 10; i++) await send('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `b-${i}` } });
+      const exact = await send('GET', `${CMS}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+      expect(exact.code).toBe(410);
+      expect(exact.body.reason).toBe('Expired');
+      expect(exact.body.message).toBe('The resourceVersion for the provided list is too old.');
+      const next = await send('GET', `${CMS}?limit=1&continue=${encodeURIComponent(first.body.metadata!.continue!)}`);
+      expect(next.code).toBe(410);
+    } finally {
+      await cc.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Validation of the query parameters of a LIST or WATCH (`resourceVersion`,
+ * `resourceVersionMatch`, `sendInitialEvents`, `continue`), rule for rule as kube-apiserver's
+ * ValidateListOptions with the WatchList feature enabled (the default since Kubernetes 1.32).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/internalversion/validation/validation.go
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#semantics-for-get-and-list
+ */
+import * as apierrors from '../apierrors/status.js';
+import * as field from '../apierrors/field.js';
+import { queryBool } from './request-info.js';
+
+/** How a LIST's resourceVersion is to be read (metav1.ResourceVersionMatch). */
+export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
+
+/** The list options a LIST or WATCH handler acts on, after validation. */
+export interface ListOptions {
+  /** `resourceVersion` as sent ('' when absent). */
+  resourceVersion: string;
+  /** `resourceVersionMatch` as sent ('' when absent). */
+  resourceVersionMatch: ResourceVersionMatch;
+  /** `sendInitialEvents`: undefined when absent (it is a tri-state upstream). */
+  sendInitialEvents: boolean | undefined;
+  /** `continue` ('' when absent). */
+  continueToken: string;
+}
+
+const str = (v: unknown): string => {
+  const first = Array.isArray(v) ? v[0] : v;
+  return first === undefined || first === null ? '' : String(first);
+};
+
+/** A query boolean as apimachinery converts it to *bool: absent is undefined; `0` or `false` (any case) is false; anything else true. */
+function optionalBool(v: unknown): boolean | undefined {
+  return v === undefined ? undefined : queryBool(v);
+}
+
+/**
+ * Reads and validates the list options of a request.
+ * @param query - the parsed query string
+ * @param watch - true for a WATCH (`?watch=true` or a /watch/ path), false for a LIST
+ * @returns the options
+ * @throws StatusError 422 Invalid (`ListOptions.meta.k8s.io "" is invalid: ...`, one cause per
+ *   rule broken) for a forbidden combination; 400 BadRequest for a resourceVersion that is not an
+ *   unsigned integer, or one given together with a continue token on a LIST
+ */
+export function listOptions(query: Record<string, unknown>, watch: boolean): ListOptions {
+  const opts: ListOptions = {
+    resourceVersion: str(query.resourceVersion),
+    resourceVersionMatch: str(query.resourceVersionMatch) as ResourceVersionMatch,
+    sendInitialEvents: optionalBool(query.sendInitialEvents),
+    continueToken: str(query.continue),
+  };
+  const match = opts.resourceVersionMatch;
+  const errs: field.FieldError[] = [];
+  const rvm = 'resourceVersionMatch';
+  if (watch) {
+    if (opts.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errs.push(field.forbidden(rvm, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (opts.sendInitialEvents === undefined) errs.push(field.forbidden(rvm, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (match !== 'NotOlderThan') errs.push(field.notSupported(rvm, match, ['NotOlderThan']));
+      if (opts.continueToken) errs.push(field.forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match) {
+      if (!opts.resourceVersion) errs.push(field.forbidden(rvm, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (opts.continueToken) errs.push(field.forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(field.notSupported(rvm, match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && opts.resourceVersion === '0') errs.push(field.forbidden(rvm, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+    if (opts.sendInitialEvents !== undefined) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  }
+  if (errs.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+  if (opts.resourceVersion !== '' && !/^\d+$/.test(opts.resourceVersion)) {
+    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
+  }
+  if (!watch && opts.continueToken && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+    throw apierrors.badRequest('specifying resource version is not allowed when using continue');
+  }
+  return opts;
+}
