@@ -1,12 +1,12 @@
 /**
  * The syncer end to end: what reaches a management cluster and what comes back — Secret
- * rotation and deletion, NodePool spec changes (replicas, upgradeType, config references),
+ * rotation (also by a whole replace) and deletion, a foreign HostedCluster of the same name left alone, NodePool spec changes (replicas, upgradeType, config references),
  * drift correction, the CRD puller, and push mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
-import { nodePool, noneHostedCluster } from './helpers/manifests.js';
+import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
 
@@ -43,6 +43,47 @@ describe('syncer: pull mode details', () => {
       const s = await downJSON(['get', 'secret', 'ex-pull-secret', '-n', ns]);
       return Buffer.from(s.data['.dockerconfigjson'], 'base64').toString() === '{"v":2}';
     }, 20_000);
+  });
+
+  it('keeps the copy when the referenced Secret is replaced whole (kubectl replace drops hcc\'s state label until the scheduler puts it back)', async () => {
+    const uid = (await downJSON(['get', 'secret', 'ex-pull-secret', '-n', ns])).metadata.uid;
+    const yaml = (await k(['create', 'secret', 'generic', 'ex-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"v":3}', '--dry-run=client', '-o', 'yaml'])).stdout;
+    const r = await k(['replace', '-f', '-'], yaml);
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor('the replaced value downstream', async () => {
+      const s = await downJSON(['get', 'secret', 'ex-pull-secret', '-n', ns]);
+      return Buffer.from(s.data['.dockerconfigjson'], 'base64').toString() === '{"v":3}';
+    }, 20_000);
+    // The same object all along: never deleted and created again under the operator.
+    expect((await downJSON(['get', 'secret', 'ex-pull-secret', '-n', ns])).metadata.uid).toBe(uid);
+  });
+
+  it('never takes over or deletes a HostedCluster of the same name that hcc did not create', async () => {
+    const theirs = noneHostedCluster('theirs', ns, '4.15.1');
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      await mkc(['create', 'namespace', ns]);
+      const c = await mkc(['create', '-f', '-'], theirs);
+      expect(c.code, c.stderr).toBe(0);
+    }
+    const r = await k(['apply', '-f', '-'], `${noneHostedCluster('theirs', ns)}---\n${pullSecret('theirs', ns)}`);
+    expect(r.code, r.stderr).toBe(0);
+    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const event = await waitFor('the CopyBlocked Event', async () => {
+      const evs = JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs', '-o', 'json'])).stdout).items;
+      return evs[0];
+    }, 20_000);
+    expect(event.message).toContain(`management cluster ${placedOn} already has a HostedCluster ${ns}/theirs that hcc did not create`);
+    const mkc = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(placedOn), args);
+    const down = JSON.parse((await mkc(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout);
+    expect(down.spec.release.image).toContain('4.15.1');
+    expect(down.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
+    // Deleting the control center's object leaves theirs alone.
+    expect((await k(['delete', 'hc', 'theirs', '-n', ns, '--timeout=30s'])).code).toBe(0);
+    const still = JSON.parse((await mkc(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout);
+    expect(still.metadata.uid).toBe(down.metadata.uid);
+    expect(still.metadata.deletionTimestamp).toBeUndefined();
+    expect(still.spec.release.image).toContain('4.15.1');
   });
 
   it('follows NodePool spec changes: replicas and config references', async () => {

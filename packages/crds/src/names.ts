@@ -47,6 +47,12 @@ export const StateSync = 'Sync';
 export const LabelSyncedBy = 'controlcenter.hcc.dev/synced-by';
 /** Annotation on downstream copies: the upstream object's uid. */
 export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
+/**
+ * Annotation on a downstream Secret or ConfigMap that existed before hcc copied one of the same
+ * name over it (taken over): when nothing places it there any more, hcc releases it (removes its
+ * own label and annotations) instead of deleting it.
+ */
+export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
 /** Annotation on downstream copies: the upstream object's metadata.generation they were built from. */
 export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-generation';
 

@@ -21,15 +21,20 @@ import {
 } from '@hcc/client';
 import {
   ConfigMapResource,
+  hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
   LabelSyncedBy,
   NamespaceResource,
+  nodePoolReferences,
   NodePoolResource,
   stateLabelKey,
   StateSync,
+  type HostedCluster,
   type KubeObject,
   type ManagementCluster,
+  type NodePool,
+  type References,
 } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
@@ -139,6 +144,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
         await writer(upstream).delete('NodePool', ns, np.metadata.name!);
       }
+    },
+    stillReferenced: async (kind, ns, name) => {
+      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
+      const referenced =
+        upInformers.HostedCluster.lister.list().some((o) => o.metadata.namespace === ns && names(hostedClusterReferences(o as HostedCluster)).includes(name)) ||
+        upInformers.NodePool.lister.list().some((o) => o.metadata.namespace === ns && names(nodePoolReferences(o as NodePool)).includes(name));
+      if (!referenced) return false;
+      const live = await writer(upstream).get(kind, ns, name);
+      return !!live && !live.metadata.deletionTimestamp;
     },
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;

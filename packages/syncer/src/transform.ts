@@ -10,6 +10,7 @@
  * `infraID`) — is kept.
  */
 import {
+  AnnotationAdopted,
   AnnotationUpstreamGeneration,
   AnnotationUpstreamUID,
   LabelManagementCluster,
@@ -33,7 +34,7 @@ const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-con
 /** Spec fields the HyperShift operator fills in when empty; an empty upstream value never wipes them. */
 export const operatorDefaultedSpecFields = ['clusterID', 'infraID'] as const;
 
-const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys;
+const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
 
 function syncedLabels(up: KubeObject): Record<string, string> {
   const out: Record<string, string> = {};
@@ -155,4 +156,18 @@ export function downstreamPatch(desired: KubeObject, down: KubeObject, payloadKe
     if (d !== undefined) patch[k] = d;
   }
   return Object.keys(patch).length ? patch : undefined;
+}
+
+/**
+ * The merge patch that hands a taken-over Secret or ConfigMap back to the management cluster when
+ * hcc no longer places it there: hcc's own label and annotations (`synced-by`, upstream uid and
+ * generation, synced keys, adopted) are removed; its data stays as it is.
+ */
+export function releasePatch(): Record<string, unknown> {
+  return {
+    metadata: {
+      labels: { [LabelSyncedBy]: null },
+      annotations: { [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
+    },
+  };
 }

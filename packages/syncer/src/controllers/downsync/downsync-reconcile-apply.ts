@@ -12,13 +12,18 @@
  *   shows it, so the events that follow the create do not create it again (a 409 AlreadyExists,
  *   then a GET).
  *
+ * An object of the same name that hcc did not create: a Secret or ConfigMap is taken over (its
+ * data becomes the control center's; marked `controlcenter.hcc.dev/adopted`, so it is released,
+ * not deleted, when hcc no longer places it); a HostedCluster or NodePool is never touched, a
+ * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute.
+ *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
  * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
  * `kubectl replace --force` would; one hcc did not make is left alone, a Warning Event
  * (`CopyBlocked`) on the upstream object says why, and it is looked at again in a minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  */
 import { isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
-import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { desiredDownstream, downstreamPatch } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
@@ -51,7 +56,14 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (!down) return { requeueAfterMs: 500 };
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
-    const patch = downstreamPatch(desiredDownstream(up, down, deps.cluster, keys), down, keys);
+    const desired = desiredDownstream(up, down, deps.cluster, keys);
+    if (!isOurs(deps.cluster, up, down)) {
+      // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
+      // its spec would change under the owner's control plane, and deleting ours would delete it.
+      if (!replaceableKinds.has(req.kind)) return leaveForeign(deps, req.kind, req.key, up, down);
+      desired.metadata.annotations![AnnotationAdopted] = 'true';
+    }
+    const patch = downstreamPatch(desired, down, keys);
     if (!patch) return 'stop';
     try {
       await deps.downstream.patch(req.kind, req.namespace, req.name, patch);
@@ -68,6 +80,25 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
   },
 });
 
+/**
+ * True when `down` is this syncer's copy of `up`: it carries `synced-by: <cluster>`, or the
+ * upstream uid (a copy whose label someone removed), or it was taken over earlier.
+ */
+export function isOurs(cluster: string, up: KubeObject, down: KubeObject): boolean {
+  return down.metadata.labels?.[LabelSyncedBy] === cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
+}
+
+/** Reports a foreign HostedCluster or NodePool in the way (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
+function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject): StepResult {
+  deps.log.warn({ key }, `a ${kind} hcc did not create has this name in the management cluster; leaving it`);
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create; hcc never takes over a ${kind}: delete it there or rename this one`,
+  );
+  return { requeueAfterMs: ForeignRecheckMs };
+}
+
 /** Kinds whose copies may be deleted and created again when they cannot change in place. */
 const replaceableKinds = new Set<SyncKind>(['Secret', 'ConfigMap']);
 
@@ -79,7 +110,7 @@ export const ForeignRecheckMs = 60_000;
 
 async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, err: unknown): Promise<StepResult> {
   const reason = (err as Error).message;
-  if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster) {
+  if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster && down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
     deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
     deps.recentCreates.delete(key);
     await deps.downstream.delete(kind, down.metadata.namespace ?? '', down.metadata.name ?? '');

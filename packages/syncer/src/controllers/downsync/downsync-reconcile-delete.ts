@@ -1,15 +1,18 @@
 /**
  * Deletion, both ways it happens:
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
- *   hcc made (only copies carrying `synced-by: <this cluster>`);
+ *   hcc made (only copies carrying `synced-by: <this cluster>`); a Secret or ConfigMap hcc took
+ *   over is released instead (its label and annotations removed), and one that a HostedCluster
+ *   or NodePool placed here still references while it still exists upstream is kept;
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
  *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream —
  *   for a HostedCluster after deleting its upstream NodePools, as the operator deletes them too.
  * Nothing is orphaned in the management cluster.
  */
-import { FinalizerSyncer, LabelSyncedBy } from '@hcc/crds';
+import { AnnotationAdopted, FinalizerSyncer, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
-import { finalizedKinds, type DownsyncDeps, type Step } from './types.js';
+import { releasePatch } from '../../transform.js';
+import { finalizedKinds, type DownsyncDeps, type Step, type SyncKind } from './types.js';
 
 /** A finalizer removal whose object is already gone (the control center's garbage collector got there first) has done its job. */
 const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
@@ -20,6 +23,21 @@ const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
   }
 };
 
+/** How often to look again at a copy kept because something placed here still references it, in milliseconds. */
+export const referencedRecheckMs = 5000;
+
+/** Deletes the copy hcc made, or releases one it took over (releasePatch): that one was the management cluster's before. */
+async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject): Promise<void> {
+  const ns = down.metadata.namespace ?? '';
+  const name = down.metadata.name ?? '';
+  if (down.metadata.annotations?.[AnnotationAdopted] === 'true') {
+    deps.log.info({ kind, namespace: ns, name }, 'releasing a copy hcc took over: removing its label and annotations, keeping the object');
+    await deps.downstream.patch(kind, ns, name, releasePatch());
+    return;
+  }
+  await deps.downstream.delete(kind, ns, name);
+}
+
 /** How often to look again while the operator tears a HostedCluster down, in milliseconds. */
 export const teardownPollMs = 2000;
 
@@ -29,12 +47,18 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     const { upstream: up, downstream: down } = req;
     const ours = down?.metadata.labels?.[LabelSyncedBy] === deps.cluster;
     if (!up) {
-      if (down && ours && !down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
+      if (!down || !ours || down.metadata.deletionTimestamp) return 'stop';
+      // A Secret or ConfigMap that left this syncer's view while a HostedCluster or NodePool
+      // placed here still references it, and still exists upstream (a PUT without hcc's state
+      // label, until the scheduler puts it back): the copy the operator uses stays.
+      if (!finalizedKinds.has(req.kind) && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
+      await removeCopy(deps, req.kind, down);
       return 'stop';
     }
     if (!up.metadata.deletionTimestamp) return 'continue';
     if (down && ours) {
-      if (!down.metadata.deletionTimestamp) await deps.downstream.delete(req.kind, req.namespace, req.name);
+      if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
+      if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.
       return { requeueAfterMs: teardownPollMs };
     }

@@ -226,3 +226,67 @@ describe('downsync of a Secret that cannot change in place', () => {
     expect(calls.filter((c) => c[0] === 'down.delete')).toEqual([]);
   });
 });
+
+describe('objects of the same name that hcc did not create', () => {
+  const foreignHC = (): KubeObject => ({ ...hc(), metadata: { name: 'ex', namespace: 'clusters', uid: 'theirs', labels: { team: 'x' } }, spec: { release: { image: 'theirs' } } });
+
+  it('never takes over a HostedCluster: no write downstream, a CopyBlocked Warning Event, another look in a minute', async () => {
+    const { calls, res } = await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: foreignHC() });
+    expect(calls.map((c) => c[0])).toEqual(['warn']);
+    expect(calls[0]!.slice(1, 3)).toEqual(['HostedCluster/ex', 'CopyBlocked']);
+    expect(calls[0]![3]).toContain('management cluster mgmt-1 already has a HostedCluster clusters/ex that hcc did not create');
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+  });
+
+  it('finds one it does not have cached after the create is refused with AlreadyExists, and leaves it too', async () => {
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, {}, calls);
+    d.downstream.create = async () => {
+      throw new ApiError(409, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 409, reason: 'AlreadyExists', message: 'exists' });
+    };
+    d.downstream.get = async () => foreignHC();
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'warn']);
+  });
+
+  it('does not delete it when the control center object goes away', async () => {
+    const { calls } = await run({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: foreignHC() });
+    expect(calls.filter((c) => c[0] === 'down.delete')).toEqual([]);
+  });
+
+  const secretUp: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
+  const theirSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', labels: { team: 'x' } }, type: 'Opaque', data: { a: 'b2xk' } };
+  const runSecret = async (up: KubeObject | undefined, down: KubeObject, stillReferenced?: boolean) => {
+    const calls: Call[] = [];
+    const d = deps(up ? { Secret: up } : {}, { Secret: down }, calls);
+    if (stillReferenced !== undefined) d.stillReferenced = async () => stillReferenced;
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    return { calls, res };
+  };
+
+  it('takes over a Secret, marking it adopted; releases it instead of deleting it when hcc no longer places it there', async () => {
+    const { calls } = await runSecret(secretUp, theirSecret);
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    const patch = calls[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
+    expect(patch.metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
+    expect(patch.data).toEqual({ a: 'bmV3' });
+
+    const adopted: KubeObject = { ...theirSecret, metadata: { ...theirSecret.metadata, labels: { ...theirSecret.metadata.labels, ...patch.metadata.labels }, annotations: patch.metadata.annotations }, data: { a: 'bmV3' } };
+    // In sync afterwards: the adopted mark is kept, nothing to write.
+    expect((await runSecret(secretUp, adopted)).calls).toEqual([]);
+    const gone = await runSecret(undefined, adopted, false);
+    expect(gone.calls).toEqual([
+      ['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null }, annotations: { 'controlcenter.hcc.dev/upstream-uid': null, 'controlcenter.hcc.dev/upstream-generation': null, 'controlcenter.hcc.dev/synced-keys': null, 'controlcenter.hcc.dev/adopted': null } } }],
+    ]);
+  });
+
+  it('keeps a copy it made while something placed here still references it (a PUT dropped the state label), deletes it once nothing does', async () => {
+    const ours: KubeObject = { ...theirSecret, metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } };
+    const kept = await runSecret(undefined, ours, true);
+    expect(kept.calls).toEqual([]);
+    expect(kept.res).toEqual({ requeueAfterMs: 5000 });
+    const deleted = await runSecret(undefined, ours, false);
+    expect(deleted.calls).toEqual([['down.delete', 'Secret', 'clusters/ps']]);
+  });
+});

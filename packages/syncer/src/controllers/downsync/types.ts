@@ -52,6 +52,11 @@ export interface DownsyncDeps {
    * HyperShift operator deletes them with their HostedCluster.
    */
   deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
+  /**
+   * True when a Secret or ConfigMap still exists upstream (a live read) and a HostedCluster or
+   * NodePool placed on this cluster references it (hostedClusterReferences/nodePoolReferences).
+   */
+  stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
   /**
