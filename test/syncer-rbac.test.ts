@@ -6,7 +6,7 @@
  * deletion and the namespace clean-up. Every call it makes must be allowed: a verb missing from
  * the ClusterRole shows up as a 403 in the management cluster's metrics and as work never done.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,4 +164,15 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(await forbidden()).toEqual(before);
     expect(syncer.output()).not.toMatch(/"level":50/);
   }, 180_000);
+});
+
+describe('hcc syncer --name', () => {
+  it.each([
+    { name: 'q'.repeat(64), msg: 'must be no more than 63 characters (it is 64)' },
+    { name: 'Bad_Name', msg: 'must be a lowercase RFC 1123 label' },
+  ])('refuses $name before connecting anywhere', ({ name, msg }) => {
+    const r = spawnSync(process.execPath, [hccBin, 'syncer', '--name', name], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`option '--name <name>' argument '${name}' is invalid. ${msg}`);
+  });
 });

@@ -5,7 +5,7 @@
  * `kubeconfigSecretRef`). Registers, heartbeats the budget, replicates what is placed on the
  * cluster and copies status up.
  */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
@@ -36,9 +36,20 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
 }
 
 export function syncerCommand(): Command {
+/**
+ * A ManagementCluster name: an RFC 1123 label (at most 63 characters), as the control center
+ * requires; it becomes the placement label's value and part of a label key.
+ * @throws InvalidArgumentError (commander prints it and exits 1) otherwise
+ */
+function managementClusterName(value: string): string {
+  if (value.length > 63) throw new InvalidArgumentError(`must be no more than 63 characters (it is ${value.length})`);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value)) throw new InvalidArgumentError("must be a lowercase RFC 1123 label: lower case alphanumeric characters or '-', starting and ending with an alphanumeric character");
+  return value;
+}
+
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
-    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push')
+    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', managementClusterName)
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')

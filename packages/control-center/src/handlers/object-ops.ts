@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { deepCopyJSON, type KubeObject } from '@hcc/crds';
+import { ControlCenterGroup, deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { Store, StoredObject } from '../storage/store.js';
@@ -42,8 +42,14 @@ function randomSuffix(n = 5): string {
   return s;
 }
 
+/**
+ * How names of a resource are checked: a DNS label for Namespaces (as upstream) and for
+ * ManagementClusters (the name is the value of the placement label and part of the
+ * `state.controlcenter.hcc.dev/<name>` label key, both at most 63 characters); a DNS subdomain
+ * for everything else.
+ */
 function nameRuleOf(info: ResourceInfo): NameRule {
-  return info.resource === 'namespaces' ? 'label' : 'subdomain';
+  return info.resource === 'namespaces' || (info.group === ControlCenterGroup && info.resource === 'managementclusters') ? 'label' : 'subdomain';
 }
 
 /** The apiVersion string of a resource version (`v1` for core). */

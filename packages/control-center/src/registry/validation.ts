@@ -70,7 +70,9 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
   } else if (typeof name !== 'string') {
     errs.push(field.typeInvalid('metadata.name', name, 'must be a string'));
   } else if (nameRule === 'label' && !isDNS1123Label(name)) {
-    errs.push(field.invalid('metadata.name', name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    // validation.IsDNS1123Label: the length and the pattern are two errors.
+    if (name.length > 63) errs.push(field.invalid('metadata.name', name, 'must be no more than 63 characters'));
+    if (!dns1123LabelRe.test(name)) errs.push(field.invalid('metadata.name', name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
   } else if (nameRule === 'subdomain' && !isDNS1123Subdomain(name)) {
     errs.push(field.invalid('metadata.name', name, subdomainMsg));
   } else if (nameRule === 'path-segment' && (name === '.' || name === '..' || /[/%]/.test(name))) {
