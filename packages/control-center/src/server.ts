@@ -34,6 +34,7 @@ import { handleBinding, hasBinding } from './handlers/binding.js';
 import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
+import { placementAnnotationsAdmission } from './pipeline/admit/validating/placement-annotations.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
 import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, selfSubjectAccessReview, selfSubjectReview } from './handlers/self-review.js';
@@ -124,7 +125,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   const authorizer = deps.authorizer ?? alwaysAllow;
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
-  const admission = deps.admission ?? [placementAdmission];
+  const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission];
   const app = Fastify({
     ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true } } : {}),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,

@@ -28,43 +28,9 @@ export const errReasonUntolerated = (t: Taint): string => `had untolerated taint
 /** A ManagementCluster taint. */
 export type Taint = NonNullable<ManagementCluster['spec']['taints']>[number];
 
-/** A Kubernetes toleration (corev1.Toleration; `tolerationSeconds` is accepted and ignored). */
-export interface Toleration {
-  key?: string;
-  operator?: 'Exists' | 'Equal';
-  value?: string;
-  effect?: '' | 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-  tolerationSeconds?: number;
-}
-
-const effects = new Set(['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']);
-
-/**
- * Parses and validates the tolerations annotation like the API server validates pod tolerations.
- * @returns the list, or an Error naming the first problem (e.g. `[0].operator: must be Exists when key is empty`)
- */
-export function parseTolerations(text: string): Toleration[] | Error {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return new Error(`not JSON: ${(e as Error).message}`);
-  }
-  if (!Array.isArray(v)) return new Error('must be a JSON list of tolerations');
-  for (const [i, t] of v.entries()) {
-    if (!t || typeof t !== 'object' || Array.isArray(t)) return new Error(`[${i}]: must be an object`);
-    const o = t as Record<string, unknown>;
-    for (const f of ['key', 'operator', 'value', 'effect'] as const) {
-      if (o[f] !== undefined && typeof o[f] !== 'string') return new Error(`[${i}].${f}: must be a string`);
-    }
-    const op = (o.operator as string | undefined) ?? '';
-    if (op !== '' && op !== 'Exists' && op !== 'Equal') return new Error(`[${i}].operator: must be Exists or Equal`);
-    if (!o.key && op !== 'Exists') return new Error(`[${i}].operator: must be Exists when key is empty`);
-    if (op === 'Exists' && o.value) return new Error(`[${i}].value: must be empty when operator is Exists`);
-    if (!effects.has((o.effect as string | undefined) ?? '')) return new Error(`[${i}].effect: must be NoSchedule, PreferNoSchedule or NoExecute`);
-  }
-  return v as Toleration[];
-}
+/** Tolerations and their parser live in @hcc/crds: the control center checks the annotation at admission too. */
+export { parseTolerations, type Toleration } from '@hcc/crds';
+import { parseTolerations, type Toleration } from '@hcc/crds';
 
 /** Whether one toleration tolerates one taint (corev1 Toleration.ToleratesTaint). */
 export function toleratesTaint(t: Toleration, taint: Taint): boolean {

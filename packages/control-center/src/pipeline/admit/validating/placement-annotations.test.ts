@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { placementAnnotationsAdmission } from './placement-annotations.js';
+import type { AdmissionAttributes } from '../admission.js';
+import type { ResourceInfo } from '../../../registry/types.js';
+import type { Store } from '../../../storage/store.js';
+
+const hcInfo = { group: 'hypershift.openshift.io', resource: 'hostedclusters' } as ResourceInfo;
+const npInfo = { group: 'hypershift.openshift.io', resource: 'nodepools' } as ResourceInfo;
+const SEL = 'controlcenter.hcc.dev/management-cluster-selector';
+const TOL = 'controlcenter.hcc.dev/tolerations';
+const hc = (annotations: Record<string, string> = {}, name = 'ex', namespace = 'clusters'): KubeObject => ({ metadata: { name, namespace, annotations } });
+const run = (obj: KubeObject, old?: KubeObject, info = hcInfo) =>
+  placementAnnotationsAdmission.validate({ info, obj, old, user: { name: 'admin', groups: [] }, store: {} as Store } as AdmissionAttributes).map((e) => `${e.field}: ${e.detail ?? ''}`);
+
+describe('placement annotations admission', () => {
+  it.each([
+    { name: 'a valid selector and tolerations', obj: hc({ [SEL]: 'region in (eu-west-1,eu-west-2),!cordoned', [TOL]: '[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]' }) },
+    { name: 'empty annotations', obj: hc({ [SEL]: '', [TOL]: ' ' }) },
+    { name: 'a 63-character control-plane namespace', obj: hc({}, 'n'.repeat(54), 'clusters') },
+  ])('accepts $name', ({ obj }) => {
+    expect(run(obj)).toEqual([]);
+  });
+
+  it.each([
+    { name: 'a selector that does not parse', obj: hc({ [SEL]: 'region in (a' }), want: `metadata.annotations[${SEL}]: not a label selector: ` },
+    { name: 'tolerations that are not JSON', obj: hc({ [TOL]: 'not json' }), want: `metadata.annotations[${TOL}]: not a toleration list: not JSON` },
+    { name: 'a toleration without a key or Exists', obj: hc({ [TOL]: '[{"value":"x"}]' }), want: `metadata.annotations[${TOL}]: not a toleration list: [0].operator: must be Exists when key is empty` },
+    { name: 'a control-plane namespace over 63 characters', obj: hc({}, 'n'.repeat(55), 'clusters'), want: 'metadata.name: the control-plane namespace "clusters-nnn' },
+  ])('refuses $name', ({ obj, want }) => {
+    const errs = run(obj);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toContain(want);
+  });
+
+  it('does not check again what an update leaves unchanged, nor other kinds', () => {
+    const bad = hc({ [SEL]: 'region in (a' }, 'n'.repeat(60));
+    expect(run(bad, bad)).toEqual([]);
+    expect(run({ ...bad, metadata: { ...bad.metadata, annotations: { [SEL]: 'region in (b' } } }, bad)).toHaveLength(1);
+    expect(run(bad, undefined, npInfo)).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Placement-annotations admission: what a HostedCluster asks of its placement is checked when it
+ * is written, not only when the scheduler reads it, so a typo is a 422 on `kubectl apply` (as a
+ * pod's invalid nodeSelector or tolerations are) instead of a HostedCluster that stays
+ * Unschedulable:
+ * - `controlcenter.hcc.dev/management-cluster-selector` must parse as a label selector;
+ * - `controlcenter.hcc.dev/tolerations` must be a valid JSON list of tolerations;
+ * - on create, the control-plane namespace `<namespace>-<name>` that HyperShift creates in the
+ *   management cluster must be a valid Namespace name (at most 63 characters).
+ * An annotation an update leaves as it was is not checked again (objects stored before this check
+ * can still be updated), as upstream ratchets unchanged values.
+ * The control-plane namespace is HyperShift's manifests.HostedControlPlaneNamespace(namespace, name).
+ * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
+ */
+import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftGroup, parseTolerations } from '@hcc/crds';
+import { parseSelector } from '@hcc/client';
+import * as field from '../../../apierrors/field.js';
+import type { ValidatingAdmission } from '../admission.js';
+
+const annotationPath = (key: string) => `metadata.annotations[${key}]`;
+
+export const placementAnnotationsAdmission: ValidatingAdmission = {
+  name: 'PlacementAnnotations',
+  validate({ info, obj, old }) {
+    if (info.group !== HyperShiftGroup || info.resource !== 'hostedclusters') return [];
+    const errs: field.FieldError[] = [];
+    const changed = (key: string) => {
+      const v = obj.metadata.annotations?.[key];
+      return v !== undefined && v.trim() !== '' && v !== old?.metadata.annotations?.[key] ? v : undefined;
+    };
+    const selector = changed(AnnotationManagementClusterSelector);
+    if (selector !== undefined) {
+      try {
+        parseSelector(selector);
+      } catch (e) {
+        errs.push(field.invalid(annotationPath(AnnotationManagementClusterSelector), selector, `not a label selector: ${(e as Error).message}`));
+      }
+    }
+    const tolerations = changed(AnnotationTolerations);
+    if (tolerations !== undefined) {
+      const t = parseTolerations(tolerations);
+      if (t instanceof Error) errs.push(field.invalid(annotationPath(AnnotationTolerations), tolerations, `not a toleration list: ${t.message}`));
+    }
+    if (!old && obj.metadata.name && obj.metadata.namespace) {
+      const cpNamespace = `${obj.metadata.namespace}-${obj.metadata.name}`;
+      if (cpNamespace.length > 63) {
+        errs.push(field.invalid('metadata.name', obj.metadata.name, `the control-plane namespace "${cpNamespace}" HyperShift creates for it would be ${cpNamespace.length} characters; a Namespace name must be no more than 63 characters`));
+      }
+    }
+    return errs;
+  },
+};
