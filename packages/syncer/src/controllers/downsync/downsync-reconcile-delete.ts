@@ -5,11 +5,12 @@
  *   over is released instead (its label and annotations removed), and one that a HostedCluster
  *   or NodePool placed here still references while it still exists upstream is kept;
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
- *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream —
+ *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream
+ *   (and HyperShift's, which an exported manifest may carry and nothing else would remove) —
  *   for a HostedCluster after deleting its upstream NodePools, as the operator deletes them too.
  * Nothing is orphaned in the management cluster.
  */
-import { AnnotationAdopted, FinalizerSyncer, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, FinalizerHyperShift, FinalizerSyncer, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
 import { releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type SyncKind } from './types.js';
@@ -66,7 +67,10 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name);
       await goneIsDone(
         deps.upstream.patch(req.kind, req.namespace, req.name, {
-          metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: up.metadata.finalizers.filter((f) => f !== FinalizerSyncer) },
+          // HyperShift's own finalizer, when the manifest came with it (exported with `oc get -o
+          // yaml`), goes too: the operator honoured it on the copy it tore down, and no operator
+          // runs in the control center to remove it from the virtual object.
+          metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: up.metadata.finalizers.filter((f) => f !== FinalizerSyncer && f !== FinalizerHyperShift) },
         }),
       );
     }

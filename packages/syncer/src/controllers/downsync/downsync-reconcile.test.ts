@@ -99,6 +99,11 @@ describe('downsync of a HostedCluster', () => {
     expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['other'] } }]]);
   });
 
+  it('removes HyperShift\'s finalizer too when the manifest came with it (no operator runs upstream to remove it)', async () => {
+    const { calls } = await run({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['hypershift.openshift.io/finalizer', 'other', 'controlcenter.hcc.dev/syncer'] }) }, {});
+    expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['other'] } }]]);
+  });
+
   it('builds the next pass on what its own upstream write returned, not on the informer\'s older object', async () => {
     const calls: Call[] = [];
     const up = hc();
