@@ -85,7 +85,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   mkdirSync(logs, { recursive: true });
   mkdirSync(mcDir, { recursive: true });
   lockStateDir(dir);
-  const log = createLogger('up', o.logLevel);
+  // The console shows progress lines; the supervisor's own JSON log goes next to the others.
+  const log = createLogger('up', o.logLevel, path.join(logs, 'up.log'));
   const sup = new Supervisor(entry, logs, log, print);
   // Each startup step gives way to `abort` (SIGINT/SIGTERM while starting): every process started
   // so far is then stopped (the catch below) and runUp rejects with the abort reason.
