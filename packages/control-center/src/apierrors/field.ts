@@ -82,9 +82,13 @@ export const tooMany = (field: FieldPath, actual: number, max: number): FieldErr
 });
 export const unknownField = (field: FieldPath): FieldError => ({ type: 'FieldValueUnknown', field, detail: `unknown field "${field}"` });
 
-/** Renders a bad value as apimachinery does: strings quoted, other scalars bare, objects as JSON. */
+/**
+ * Renders a bad value as apimachinery does: strings quoted, other scalars bare, objects as JSON,
+ * and a bigint as Go prints an unsigned integer with `%#v` (`0x0`: a resourceVersion is a uint64).
+ */
 function renderValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return `0x${v.toString(16)}`;
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);

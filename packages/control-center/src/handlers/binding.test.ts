@@ -31,7 +31,8 @@ describe('HostedCluster binding subresource', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'hcc-binding-'));
     cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['clusters'], schedulerToken: scheduler, logger: pino({ enabled: false }) });
-    for (const name of ['mgmt-1', 'mgmt-2', `${'a'.repeat(40)}.${'b'.repeat(40)}`]) {
+    // A name over 63 characters cannot be registered (custom-resource-writes.test.ts); a binding to one is still refused below.
+    for (const name of ['mgmt-1', 'mgmt-2']) {
       const r = await call(cc.adminToken, 'POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} });
       expect(r.code, JSON.stringify(r.body)).toBe(201);
     }

@@ -289,7 +289,7 @@ export async function updateObject(
         throw apierrors.conflict(groupResource(info), name, apierrors.OptimisticLockErrorMsg);
       }
     } else if (!info.strategy.allowUnconditionalUpdate) {
-      throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+      throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', 0n, 'must be specified for an update')]);
     }
     if (m.uid && m.uid !== cur.metadata.uid) {
       throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${cur.metadata.uid}, UID in object meta: ${m.uid}`);

@@ -1,7 +1,8 @@
 /**
- * ManagementCluster names are RFC 1123 labels (at most 63 characters): the name becomes the
+ * Writes of custom resources the control center refuses with kube-apiserver's words:
+ * ManagementCluster names are RFC 1123 labels (at most 63 characters: the name becomes the
  * placement label's value and part of the `state.controlcenter.hcc.dev/<name>` label key, so a
- * longer one could be registered but never bound to.
+ * longer one could be registered but never bound to), and a PUT without a resourceVersion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { startControlCenter, type RunningControlCenter } from '../control-center
 
 const MCS = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
 
-describe('ManagementCluster names', () => {
+describe('custom resource writes', () => {
   let cc: RunningControlCenter;
   let dir: string;
   const create = async (name: string) => {
@@ -48,5 +49,17 @@ describe('ManagementCluster names', () => {
     expect(r.body.reason).toBe('Invalid');
     expect(r.body.message).toContain(`ManagementCluster.controlcenter.hcc.dev "${name}" is invalid: metadata.name: Invalid value: "${name}": ${msg}`);
     expect(r.body.details!.causes![0]!.field).toBe('metadata.name');
+  });
+
+  it('refuses a PUT without a resourceVersion as upstream words it (0x0 unquoted: a uint64)', async () => {
+    expect((await create('put-me')).code).toBe(201);
+    const res = await fetch(`${cc.url}${MCS}/put-me`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'put-me' }, spec: { capacity: 4 } }),
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toBe('ManagementCluster.controlcenter.hcc.dev "put-me" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
   });
 });
