@@ -79,6 +79,18 @@ describe('hcc up: the whole loop', () => {
     const move = await k(['label', 'hc', 'demo-none', '-n', 'clusters', `${Label}=${other}`, '--overwrite']);
     expect(move.code).not.toBe(0);
     expect(move.stderr).toContain('the placement is immutable once set');
+    // A replace with the manifest as the user wrote it (no placement label, no resourceVersion)
+    // works and keeps the placement, as an update keeps the status.
+    const mine = await json(['get', 'hc', 'demo-none', '-n', 'clusters']);
+    delete mine.metadata.labels[Label];
+    for (const f of ['resourceVersion', 'uid', 'managedFields', 'creationTimestamp', 'generation', 'finalizers']) delete mine.metadata[f];
+    delete mine.status;
+    mine.metadata.annotations = { ...mine.metadata.annotations, replaced: 'yes' };
+    const replaced = await k(['replace', '-f', '-'], JSON.stringify(mine));
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const after = await json(['get', 'hc', 'demo-none', '-n', 'clusters']);
+    expect(after.metadata.labels[Label]).toBe(placement['demo-none']);
+    expect(after.metadata.annotations.replaced).toBe('yes');
     // The NodePool follows its HostedCluster.
     const np = await json(['get', 'nodepool', 'demo-aws-us-east-1a', '-n', 'clusters']);
     expect(np.metadata.labels?.[Label]).toBe(placement['demo-aws']);

@@ -5,7 +5,7 @@
  * renders `additionalPrinterColumns` in Tables.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go
  */
-import type { KubeObject } from '@hcc/crds';
+import { HyperShiftGroup, LabelManagementCluster, setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
 import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
@@ -52,6 +52,20 @@ async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | 
   return [];
 }
 
+/**
+ * The placement label of a HostedCluster or NodePool (`controlcenter.hcc.dev/management-cluster`)
+ * is the scheduler's, as a pod's `spec.nodeName` is: an update that leaves it out keeps it, the
+ * way a main-resource update keeps the status. So `kubectl replace -f` of the manifest a user
+ * applied, or a GitOps tool's replace, works on a placed HostedCluster; changing the value is
+ * still refused by placement admission.
+ */
+function keepPlacementLabel(obj: KubeObject, old: KubeObject): void {
+  const placed = old.metadata.labels?.[LabelManagementCluster];
+  if (placed === undefined || (obj.metadata.labels && Object.hasOwn(obj.metadata.labels, LabelManagementCluster))) return;
+  if (!obj.metadata.labels || typeof obj.metadata.labels !== 'object') obj.metadata.labels = {};
+  setOwn(obj.metadata.labels, LabelManagementCluster, placed);
+}
+
 /** Builds the ResourceInfo of one version of a CRD. */
 export function customResourceInfo(crd: KubeObject, version: CRDVersion): ResourceInfo {
   const spec = crd.spec as CRDSpec;
@@ -66,6 +80,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
     ? [nameColumn, ...printer.map((c) => column(c.name, c.type, c.description ?? '', c.priority ?? 0, c.format ?? ''))]
     : [nameColumn, ageColumn];
 
+  const placed = spec.group === HyperShiftGroup && (names.plural === 'hostedclusters' || names.plural === 'nodepools');
   const strategy = baseStrategy({
     prepareForCreate: (obj) => {
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
@@ -74,6 +89,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
     validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),
     prepareForUpdate: (obj, old) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
+      if (placed) keepPlacementLabel(obj, old);
     },
     validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),
