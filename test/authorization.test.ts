@@ -1,7 +1,7 @@
 /**
  * `hcc control-center --authorization-policy` with real kubectl 1.35: what kube-apiserver's RBAC
  * authorizer, impersonation filter and SelfSubjectAccessReview answer for the same policy and
- * tokens, including the cases a fresh user found wrong (server-side apply creating with only
+ * tokens (`auth can-i`, `auth can-i --list`, `auth whoami`), including the cases a fresh user found wrong (server-side apply creating with only
  * `patch`, `--as` ignored, non-resource URLs, the token's uid in `auth whoami`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -81,6 +81,23 @@ describe('authorization policy, as kube-apiserver answers it', () => {
     expect(await can(['get', '/apis'])).toBe('yes');
     expect(await can(['get', '/metrics'])).toBe('no');
     expect(await can(['post', '/healthz'])).toBe('no');
+  });
+
+  it('lists what a user may do with auth can-i --list (SelfSubjectRulesReview), also for --as', async () => {
+    const carol = await as('carol', ['auth', 'can-i', '--list', '-n', 'b']);
+    expect(carol.code, carol.stderr).toBe(0);
+    const row = carol.stdout.split('\n').find((l) => l.startsWith('secrets '));
+    expect(row, carol.stdout).toBeDefined();
+    expect(row).toContain('[s1]');
+    expect(row).toContain('[get list watch deletecollection]');
+    expect(carol.stdout).not.toMatch(/^configmaps /m);
+    expect(carol.stdout).toMatch(/\[\/healthz\]\s+\[\]\s+\[get\]/);
+    const erin = await as('admin', ['auth', 'can-i', '--list', '-n', 'b', '--as', 'erin']);
+    expect(erin.code, erin.stderr).toBe(0);
+    expect(erin.stdout).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list patch\]/m);
+    expect(erin.stdout).not.toMatch(/^secrets /m);
+    const admin = await as('admin', ['auth', 'can-i', '--list']);
+    expect(admin.stdout).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]/m);
   });
 
   it('shows the token file uid in auth whoami', async () => {

@@ -29,14 +29,15 @@ import { customresourcedefinitions } from './registry/builtin/customresourcedefi
 import { storageKey, systemContext } from './registry/types.js';
 import * as apierrors from './apierrors/status.js';
 import type { UserInfo } from './pipeline/authenticate.js';
-import { MastersGroup, type Authorizer } from './pipeline/authorize.js';
+import { allowAllRules, MastersGroup, type Authorizer } from './pipeline/authorize.js';
 import type { WatchOptions } from './handlers/watch.js';
 
 /** Lets the scheduler's group do everything, and asks `a` about everyone else. */
-const withSchedulers =
-  (a: Authorizer): Authorizer =>
-  (user, ri) =>
-    user.groups.includes(SchedulersGroup) ? { allowed: true } : a(user, ri);
+const withSchedulers = (a: Authorizer): Authorizer => {
+  const out: Authorizer = (user, ri) => (user.groups.includes(SchedulersGroup) ? { allowed: true } : a(user, ri));
+  out.rules = (user, namespace) => (user.groups.includes(SchedulersGroup) || !a.rules ? allowAllRules(user, namespace) : a.rules(user, namespace));
+  return out;
+};
 
 /** Options of {@link startControlCenter}. */
 export interface ControlCenterOptions {

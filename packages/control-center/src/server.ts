@@ -37,7 +37,7 @@ import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { placementAnnotationsAdmission } from './pipeline/admit/validating/placement-annotations.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
-import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, selfSubjectAccessReview, selfSubjectReview } from './handlers/self-review.js';
+import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, SelfSubjectRulesReviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import type { ControlCenterMetrics } from './metrics.js';
 import { storageKey, type FieldValidation } from './registry/types.js';
@@ -220,9 +220,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.get('/api', async (req, reply) => discovery(req, reply, true, () => apiVersions(serverAddress())));
   app.get('/apis', async (req, reply) => discovery(req, reply, false, () => apiGroupList(registry)));
 
-  // The reviews a user asks about themselves (kubectl auth can-i / whoami): answered, not stored.
+  // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not stored.
   app.post(SelfSubjectAccessReviewPath, async (req, reply) =>
     sendJSON(reply, 201, selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer)),
+  );
+  app.post(SelfSubjectRulesReviewPath, async (req, reply) =>
+    sendJSON(reply, 201, selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer)),
   );
   app.post(SelfSubjectReviewPath, async (req, reply) => sendJSON(reply, 201, selfSubjectReview(req.user)));
 

@@ -14,11 +14,49 @@ export const AuthenticatedGroup = 'system:authenticated';
 /** The group whose members may do everything (kube-apiserver's `user.SystemPrivilegedGroup`). */
 export const MastersGroup = 'system:masters';
 
-/** An authorizer answers allow, or deny with a reason. */
-export type Authorizer = (user: UserInfo, ri: RequestInfo) => { allowed: true } | { allowed: false; reason: string };
+/**
+ * An authorizer answers allow, or deny with a reason. `rules`, when present, lists what it allows
+ * (SelfSubjectRulesReview, `kubectl auth can-i --list`); without it the user may do everything.
+ */
+export interface Authorizer {
+  (user: UserInfo, ri: RequestInfo): { allowed: true } | { allowed: false; reason: string };
+  rules?: RulesResolver;
+}
 
 /** Allows every request. */
 export const alwaysAllow: Authorizer = () => ({ allowed: true });
+
+/** One resource rule of a SelfSubjectRulesReview (authorization/v1 ResourceRule). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+/** One non-resource rule of a SelfSubjectRulesReview (authorization/v1 NonResourceRule). */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+/** What a user may do in a namespace: the status of a SelfSubjectRulesReview. */
+export interface SubjectRules {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  /** True when the list may leave out rules (never, with the authorizers here). */
+  incomplete: boolean;
+}
+/**
+ * Lists the rules that allow a user's requests in a namespace (`kubectl auth can-i --list`); it
+ * must agree with the Authorizer it goes with.
+ */
+export type RulesResolver = (user: UserInfo, namespace: string) => SubjectRules;
+
+/** The rules of a user who may do everything (`system:masters`, or every user without a policy). */
+export const allowAllRules: RulesResolver = () => ({
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+});
 
 /**
  * Attributes of a request that did not come from a URL (a SelfSubjectAccessReview, an

@@ -40,6 +40,8 @@ message NonResourceAttributes { optional string path = 1; optional string verb =
 message SelfSubjectAccessReviewSpec { optional ResourceAttributes resourceAttributes = 1; optional NonResourceAttributes nonResourceAttributes = 2; }
 message SelfSubjectAccessReview { optional ObjectMeta metadata = 1; optional SelfSubjectAccessReviewSpec spec = 2; }
 message SelfSubjectReview { optional ObjectMeta metadata = 1; }
+message SelfSubjectRulesReviewSpec { optional string namespace = 1; }
+message SelfSubjectRulesReview { optional ObjectMeta metadata = 1; optional SelfSubjectRulesReviewSpec spec = 2; }
 `;
 
 const kindNames: Record<string, string> = {
@@ -49,6 +51,7 @@ const kindNames: Record<string, string> = {
   'v1/Event': 'k8s.Event',
   'coordination.k8s.io/v1/Lease': 'k8s.Lease',
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'k8s.SelfSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'k8s.SelfSubjectRulesReview',
   'authentication.k8s.io/v1/SelfSubjectReview': 'k8s.SelfSubjectReview',
 };
 const typesOf = (r: protobuf.Root) => Object.fromEntries(Object.entries(kindNames).map(([k, t]) => [k, r.lookupType(t)])) as Record<string, protobuf.Type>;

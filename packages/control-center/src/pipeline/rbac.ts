@@ -10,7 +10,7 @@
  */
 import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
-import { MastersGroup, type Authorizer } from './authorize.js';
+import { allowAllRules, MastersGroup, type Authorizer, type ResourceRule, type RulesResolver } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
 /** One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule). */
@@ -46,9 +46,10 @@ export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'gro
   return true;
 }
 /** Paths every authenticated user may GET (upstream's system:discovery and system:public-info-viewer roles). */
+const publicPaths = ['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'];
+const publicPrefixes = ['/api/', '/apis/', '/openapi/'];
 function isPublicPath(path: string): boolean {
-  if (['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'].includes(path)) return true;
-  return path.startsWith('/api/') || path.startsWith('/apis/') || path.startsWith('/openapi/');
+  return publicPaths.includes(path) || publicPrefixes.some((p) => path.startsWith(p));
 }
 /**
  * The authorizer for these bindings.
@@ -56,7 +57,7 @@ function isPublicPath(path: string): boolean {
  *   groups has a rule that allows the request; else denied without a reason, as upstream
  */
 export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
-  return (user: UserInfo, ri: RequestInfo) => {
+  const authorizer: Authorizer = (user: UserInfo, ri: RequestInfo) => {
     if (user.groups.includes(MastersGroup)) return { allowed: true };
     // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
     if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(ri.path) ? { allowed: true } : { allowed: false, reason: '' };
@@ -68,7 +69,33 @@ export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
     // kube-apiserver's RBAC authorizer gives no reason for a denial: the message ends with the request.
     return { allowed: false, reason: '' };
   };
+  authorizer.rules = rbacRules(bindings);
+  return authorizer;
 }
+/**
+ * The rules these bindings give a user in a namespace, as kube-apiserver's RBAC rule resolver
+ * lists them for a SelfSubjectRulesReview: every rule of a ClusterRoleBinding naming the user or
+ * one of its groups, and of such a RoleBinding in that namespace; the public non-resource paths
+ * every user may GET. `system:masters` may do everything.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/authorization/#checking-api-access
+ */
+export function rbacRules(bindings: readonly RuleBinding[]): RulesResolver {
+  return (user, namespace) => {
+    if (user.groups.includes(MastersGroup)) return allowAllRules(user, namespace);
+    const resourceRules: ResourceRule[] = [];
+    for (const b of bindings) {
+      if (b.namespace !== undefined && b.namespace !== namespace) continue;
+      if (!b.subjects.some((s) => (s.kind === 'User' ? s.name === user.name : user.groups.includes(s.name)))) continue;
+      for (const r of b.rules) resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
+    }
+    return {
+      resourceRules,
+      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...publicPaths, ...publicPrefixes.map((p) => `${p}*`)] }],
+      incomplete: false,
+    };
+  };
+}
+
 interface RBACObject {
   apiVersion?: unknown;
   kind?: unknown;
