@@ -6,12 +6,10 @@
  * invalid (`__proto__`) gets 422 from every path instead of being dropped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { allCRDs } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from './control-center.js';
+import type { RunningControlCenter } from './control-center.js';
+import { startTestControlCenter } from './testing/in-process.js';
 
 const CMS = '/api/v1/namespaces/keys/configmaps';
 const KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -28,7 +26,6 @@ interface Reply {
 
 describe('keys named like Object.prototype members', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   const send = async (method: string, url: string, body?: string, contentType = 'application/json'): Promise<Reply> => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, body });
     const text = await res.text();
@@ -42,12 +39,10 @@ describe('keys named like Object.prototype members', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-keys-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['keys'], logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['keys'] });
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps them through create, update, merge patch and strategic merge patch', async () => {

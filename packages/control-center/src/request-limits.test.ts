@@ -4,12 +4,10 @@
  * and one Warning header per warning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { allCRDs } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from './control-center.js';
+import type { RunningControlCenter } from './control-center.js';
+import { startTestControlCenter } from './testing/in-process.js';
 import { MaxNestingDepth } from './pipeline/decode.js';
 import { hostedClusterBody } from './testing/fixtures.js';
 
@@ -28,19 +26,16 @@ const hostedCluster = (name: string, autoNode: unknown = {}, extra: Record<strin
 
 describe('request limits', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   const send = async (method: string, url: string, body: string, contentType = 'application/json') => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, body });
     return { code: res.status, headers: res.headers, body: (await res.json()) as { message?: string; metadata?: { name?: string } } };
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-limits-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['clusters'], logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it(`refuses objects nested deeper than ${MaxNestingDepth} levels with 400, and keeps serving`, async () => {

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import type { KubeObject } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 import { createObject, updateObject } from '../handlers/object-ops.js';
 import { events } from '../registry/builtin/events.js';
 import { configmaps } from '../registry/builtin/configmaps.js';
@@ -38,14 +36,11 @@ describe('lastWriteMs', () => {
 
 describe('EventTTLController', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-ttl-'));
-    cc = await startControlCenter({ dataDir: dir, port: 0, tls: false, eventTTLMs: 0, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ eventTTLMs: 0 });
   });
   afterAll(async () => {
     await cc.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('deletes Events whose last write is older than the TTL, keeps the rest and every other kind', async () => {

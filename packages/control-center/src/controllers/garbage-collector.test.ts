@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 import { createObject, deleteObject, deletionFinalizers } from '../handlers/object-ops.js';
 import type { KubeObject } from '@hcc/crds';
 import { configmaps } from '../registry/builtin/configmaps.js';
@@ -22,14 +19,11 @@ const waitUntil = async (fn: () => boolean, ms = 3000) => {
 
 describe('garbage collector', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-gc-'));
-    cc = await startControlCenter({ dataDir: dir, port: 0, tls: false, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter();
   });
   afterAll(async () => {
     await cc.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('deletes dependents once every owner is gone, and keeps the rest', async () => {

@@ -4,12 +4,9 @@
  * the stored object it started from left untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { allCRDs, ConditionScheduled, ControlCenterAPIVersion, LabelManagementCluster, type KubeObject } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 import { storageKey } from '../registry/types.js';
 import { hostedClusterBody } from '../testing/fixtures.js';
 
@@ -19,7 +16,6 @@ const hostedCluster = (name: string): KubeObject => hostedClusterBody(name, 'clu
 
 describe('HostedCluster binding subresource', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   const scheduler = 'scheduler-token';
   const call = async (token: string, method: string, url: string, body?: unknown) => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -29,8 +25,7 @@ describe('HostedCluster binding subresource', () => {
     call(scheduler, 'POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: rv }, target: { name: target } });
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-binding-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['clusters'], schedulerToken: scheduler, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'], schedulerToken: scheduler });
     // A name over 63 characters cannot be registered (custom-resource-writes.test.ts); a binding to one is still refused below.
     for (const name of ['mgmt-1', 'mgmt-2']) {
       const r = await call(cc.adminToken, 'POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} });
@@ -39,7 +34,6 @@ describe('HostedCluster binding subresource', () => {
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('sets the label and the Scheduled condition in one write and changes nothing else', async () => {

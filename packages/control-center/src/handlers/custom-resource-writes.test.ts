@@ -5,18 +5,14 @@
  * longer one could be registered but never bound to), and a PUT without a resourceVersion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { allCRDs } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 
 const MCS = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
 
 describe('custom resource writes', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   const create = async (name: string) => {
     const res = await fetch(cc.url + MCS, {
       method: 'POST',
@@ -27,12 +23,10 @@ describe('custom resource writes', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-mcname-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ crds: allCRDs });
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('accepts a 63-character DNS label', async () => {

@@ -4,13 +4,9 @@
  * `resourceVersionMatch=Exact` reads an earlier revision, a future resourceVersion gets 504 with
  * Retry-After, and sendInitialEvents follows the WatchList rules.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import { request, startTestControlCenter, useTestControlCenter } from '../testing/in-process.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -24,21 +20,14 @@ interface Body {
 }
 
 describe('consistent lists and list options', () => {
-  let cc: RunningControlCenter;
-  let dir: string;
-  const send = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(cc.url + url, {
-      method,
-      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { code: res.status, headers: res.headers, body: (await res.json()) as Body };
-  };
+  const server = useTestControlCenter({ crds: allCRDs, namespaces: ['default'] });
+  const send = (method: string, url: string, body?: unknown) => request<Body>(server(), method, url, body);
   const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { set: 'snap' } }, data: { v } });
   const names = (b: Body) => b.items!.map((i) => i.metadata.name);
   /** Reads a watch for `ms` and returns its events. */
   const watchFor = async (query: string, ms: number, during?: () => Promise<unknown>) => {
     const ac = new AbortController();
+    const cc = server();
     const res = await fetch(`${cc.url}${CMS}?watch=true&${query}`, { headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal });
     expect(res.status).toBe(200);
     const events: { type: string; object: { metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } }[] = [];
@@ -66,13 +55,7 @@ describe('consistent lists and list options', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-listrv-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['default'], logger: pino({ enabled: false }) });
     for (let i = 0; i < 10; i++) expect((await send('POST', CMS, cm(`cm-${i}`, 'old'))).code).toBe(201);
-  });
-  afterAll(async () => {
-    await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('serves every page of a chunked list from the first page’s revision, whatever is written in between', async () => {
@@ -175,13 +158,9 @@ describe('consistent lists and list options', () => {
 
 describe('Exact reads past the kept history', () => {
   it('answers 410 Expired for a revision older than the history, and for a continue token from before it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-listrv-'));
-    const cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, namespaces: ['default'], historyCapacity: 5, logger: pino({ enabled: false }) });
+    const cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['default'], historyCapacity: 5 });
     try {
-      const send = async (method: string, url: string, body?: unknown) => {
-        const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { code: res.status, body: (await res.json()) as Body };
-      };
+      const send = (method: string, url: string, body?: unknown) => request<Body>(cc, method, url, body);
       for (let i = 0; i < 3; i++) await send('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `a-${i}` } });
       const first = await send('GET', `${CMS}?limit=1`);
       const rv = first.body.metadata!.resourceVersion!;
@@ -194,7 +173,6 @@ describe('Exact reads past the kept history', () => {
       expect(next.code).toBe(410);
     } finally {
       await cc.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -5,13 +5,10 @@
  * connection and when it was pipelined behind another request (then the response writes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { allCRDs } from '@hcc/crds';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -57,14 +54,11 @@ function parseResponses(raw: Buffer): { responses: { status: number; body: strin
 
 describe('watch stream framing', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-watch-framing-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, crds: allCRDs, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter({ crds: allCRDs });
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const create = async (name: string) => {
@@ -112,8 +106,7 @@ describe('watch stream framing', () => {
   });
 
   it('drops a watcher that falls too far behind and keeps serving the others', async () => {
-    const slowDir = mkdtempSync(path.join(tmpdir(), 'hcc-watch-slow-'));
-    const small = await startControlCenter({ dataDir: slowDir, tls: false, crds: allCRDs, logger: pino({ enabled: false }), watch: { maxBufferedBytes: 256 * 1024 } });
+    const small = await startTestControlCenter({ crds: allCRDs, watch: { maxBufferedBytes: 256 * 1024 } });
     try {
       const url = new URL(small.url);
       const open = async (read: boolean) => {
@@ -165,7 +158,6 @@ describe('watch stream framing', () => {
       fast.sock.destroy();
     } finally {
       await small.close();
-      rmSync(slowDir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -4,11 +4,8 @@
  * apiextensions-apiserver answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { startControlCenter, type RunningControlCenter } from '../control-center.js';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/example.hcc.dev/v1/namespaces/default/widgets';
@@ -27,7 +24,6 @@ const widget = (name: string, finalizers?: string[]) => ({ apiVersion: 'example.
 
 describe('a terminating CRD', () => {
   let cc: RunningControlCenter;
-  let dir: string;
   const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, ...(body ? { body: JSON.stringify(body) } : {}) });
     return { code: res.status, body: (await res.json()) as { message?: string; reason?: string; metadata?: { deletionTimestamp?: string } } };
@@ -41,12 +37,10 @@ describe('a terminating CRD', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hcc-crd-term-'));
-    cc = await startControlCenter({ dataDir: dir, tls: false, logger: pino({ enabled: false }) });
+    cc = await startTestControlCenter();
   });
   afterAll(async () => {
     await cc?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses creates with 405 while its objects are cleaned up, and serves them until then', async () => {
