@@ -65,8 +65,11 @@ describe('syncer: pull mode details', () => {
       await mkc(['create', 'namespace', ns]);
       const c = await mkc(['create', '-f', '-'], theirs);
       expect(c.code, c.stderr).toBe(0);
+      expect((await mkc(['create', 'secret', 'generic', 'theirs-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson=FOREIGN'])).code).toBe(0);
     }
-    const r = await k(['apply', '-f', '-'], `${noneHostedCluster('theirs', ns)}---\n${pullSecret('theirs', ns)}`);
+    // Theirs has a pull secret of the same name; ours comes with a NodePool. Neither may reach
+    // their cluster: the NodePool would point at their HostedCluster, the Secret would replace theirs.
+    const r = await k(['apply', '-f', '-'], `${noneHostedCluster('theirs', ns)}---\n${pullSecret('theirs', ns)}---\n${nodePool('theirs-np', 'theirs', ns, '4.16.12')}`);
     expect(r.code, r.stderr).toBe(0);
     const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
     const event = await waitFor('the CopyBlocked Event', async () => {
@@ -78,12 +81,20 @@ describe('syncer: pull mode details', () => {
     const down = JSON.parse((await mkc(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout);
     expect(down.spec.release.image).toContain('4.15.1');
     expect(down.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
+    await waitFor('the NodePool\'s CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs-np', '-o', 'json'])).stdout).items[0], 20_000);
+    expect((await mkc(['get', 'np', 'theirs-np', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    const pull = JSON.parse((await mkc(['get', 'secret', 'theirs-pull-secret', '-n', ns, '-o', 'json'])).stdout);
+    expect(Buffer.from(pull.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
+    expect(pull.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
     // Deleting the control center's object leaves theirs alone.
     expect((await k(['delete', 'hc', 'theirs', '-n', ns, '--timeout=30s'])).code).toBe(0);
     const still = JSON.parse((await mkc(['get', 'hc', 'theirs', '-n', ns, '-o', 'json'])).stdout);
     expect(still.metadata.uid).toBe(down.metadata.uid);
     expect(still.metadata.deletionTimestamp).toBeUndefined();
     expect(still.spec.release.image).toContain('4.15.1');
+    const pullAfter = JSON.parse((await mkc(['get', 'secret', 'theirs-pull-secret', '-n', ns, '-o', 'json'])).stdout);
+    expect(Buffer.from(pullAfter.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
   });
 
   it('follows NodePool spec changes: replicas and config references', async () => {

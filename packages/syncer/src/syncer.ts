@@ -37,6 +37,7 @@ import {
   type References,
 } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
+import { isOurs } from './controllers/downsync/downsync-reconcile-apply.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
@@ -144,6 +145,32 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
         await writer(upstream).delete('NodePool', ns, np.metadata.name!);
       }
+    },
+    blockedByForeign: (kind, up) => {
+      const ns = up.metadata.namespace ?? '';
+      /** The HostedCluster ns/name placed here has a same-named one downstream that hcc did not create. */
+      const foreign = (hcName: string) => {
+        const upHC = upInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
+        const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
+        return !!upHC && !!downHC && !isOurs(cluster, upHC, downHC);
+      };
+      const why = (hcName: string) => `its HostedCluster ${ns}/${hcName} is blocked by one of the same name that hcc did not create`;
+      if (kind === 'NodePool') {
+        const hcName = (up.spec as { clusterName?: string } | undefined)?.clusterName;
+        return hcName && foreign(hcName) ? why(hcName) : undefined;
+      }
+      const name = up.metadata.name ?? '';
+      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
+      const users = new Set<string>();
+      for (const hc of upInformers.HostedCluster.lister.list()) {
+        if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) users.add(hc.metadata.name ?? '');
+      }
+      for (const np of upInformers.NodePool.lister.list()) {
+        const hcName = (np.spec as { clusterName?: string } | undefined)?.clusterName;
+        if (hcName && np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) users.add(hcName);
+      }
+      if (users.size === 0 || ![...users].every(foreign)) return undefined;
+      return why([...users].sort().join(`, ${ns}/`));
     },
     stillReferenced: async (kind, ns, name) => {
       const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);

@@ -15,7 +15,9 @@
  * An object of the same name that hcc did not create: a Secret or ConfigMap is taken over (its
  * data becomes the control center's; marked `controlcenter.hcc.dev/adopted`, so it is released,
  * not deleted, when hcc no longer places it); a HostedCluster or NodePool is never touched, a
- * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute.
+ * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute. Nor are the
+ * NodePools, Secrets and ConfigMaps of a HostedCluster blocked that way copied (blockedByForeign):
+ * they would change the other owner's cluster.
  *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
  * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
@@ -41,6 +43,14 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       deps.recentCreates.delete(req.key);
     } else if (recent) {
       down = recent.object;
+    }
+    const blocked = req.kind === 'HostedCluster' ? undefined : deps.blockedByForeign?.(req.kind, up);
+    if (blocked) {
+      // Never write what belongs with a HostedCluster hcc does not own here (its CopyBlocked
+      // Event says why); a copy hcc made before is left as it is.
+      if (req.kind === 'NodePool') deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
+      deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
+      return { requeueAfterMs: ForeignRecheckMs };
     }
     if (!down) {
       await deps.ensureDownstreamNamespace(req.namespace);

@@ -295,3 +295,30 @@ describe('objects of the same name that hcc did not create', () => {
     expect(deleted.calls).toEqual([['down.delete', 'Secret', 'clusters/ps']]);
   });
 });
+
+describe('what belongs with a HostedCluster blocked by a foreign one', () => {
+  const np: KubeObject = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'ex-np', namespace: 'clusters', uid: 'n1', resourceVersion: '4', finalizers: ['controlcenter.hcc.dev/syncer'] }, spec: { clusterName: 'ex', replicas: 2 } };
+  const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-pull', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
+  const runBlocked = async (kind: SyncKind, up: KubeObject, down?: KubeObject) => {
+    const calls: Call[] = [];
+    const d = deps({ [kind]: up }, down ? { [kind]: down } : {}, calls);
+    d.blockedByForeign = (k, o) => (k === kind && o === up ? 'its HostedCluster clusters/ex is blocked by one of the same name that hcc did not create' : undefined);
+    const res = await reconcileDownsync(d, downsyncSteps(d), `${kind}/clusters/${up.metadata.name}`);
+    return { calls, res };
+  };
+
+  it('does not copy its NodePool, and says so on the NodePool', async () => {
+    const { calls, res } = await runBlocked('NodePool', np);
+    expect(calls.map((c) => c[0])).toEqual(['warn']);
+    expect(calls[0]!.slice(1, 3)).toEqual(['NodePool/ex-np', 'CopyBlocked']);
+    expect(calls[0]![3]).toContain('its HostedCluster clusters/ex is blocked');
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+  });
+
+  it('does not write its Secret over the one the management cluster has', async () => {
+    const theirs: KubeObject = { ...secret, metadata: { name: 'ex-pull', namespace: 'clusters' }, data: { a: 'b2xk' } };
+    const { calls, res } = await runBlocked('Secret', secret, theirs);
+    expect(calls).toEqual([]);
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+  });
+});

@@ -57,6 +57,13 @@ export interface DownsyncDeps {
    * NodePool placed on this cluster references it (hostedClusterReferences/nodePoolReferences).
    */
   stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
+  /**
+   * Why an upstream NodePool, Secret or ConfigMap must not be copied here, or undefined: its
+   * HostedCluster (for a Secret or ConfigMap: every HostedCluster placed here that references
+   * it, directly or through a NodePool) is blocked by a HostedCluster of the same name in the
+   * management cluster that hcc did not create. Copying it would change that other cluster.
+   */
+  blockedByForeign?(kind: SyncKind, up: KubeObject): string | undefined;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
   /**
