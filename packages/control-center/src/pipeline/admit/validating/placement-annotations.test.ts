@@ -27,6 +27,7 @@ describe('placement annotations admission', () => {
     { name: 'tolerations that are not JSON', obj: hc({ [TOL]: 'not json' }), want: `metadata.annotations[${TOL}]: not a toleration list: not JSON` },
     { name: 'a toleration without a key or Exists', obj: hc({ [TOL]: '[{"value":"x"}]' }), want: `metadata.annotations[${TOL}]: not a toleration list: [0].operator: must be Exists when key is empty` },
     { name: 'a control-plane namespace over 63 characters', obj: hc({}, 'n'.repeat(55), 'clusters'), want: 'metadata.name: the control-plane namespace "clusters-nnn' },
+    { name: 'a name with a dot (no valid control-plane namespace)', obj: hc({}, 'a.b', 'clusters'), want: 'metadata.name: the control-plane namespace "clusters-a.b" HyperShift creates for it would not be a valid Namespace name' },
   ])('refuses $name', ({ obj, want }) => {
     const errs = run(obj);
     expect(errs).toHaveLength(1);

@@ -6,7 +6,8 @@
  * - `controlcenter.hcc.dev/management-cluster-selector` must parse as a label selector;
  * - `controlcenter.hcc.dev/tolerations` must be a valid JSON list of tolerations;
  * - on create, the control-plane namespace `<namespace>-<name>` that HyperShift creates in the
- *   management cluster must be a valid Namespace name (at most 63 characters).
+ *   management cluster must be a valid Namespace name (an RFC 1123 label of at most 63
+ *   characters: a name with a dot is refused, its control plane could never be created).
  * An annotation an update leaves as it was is not checked again (objects stored before this check
  * can still be updated), as upstream ratchets unchanged values.
  * The control-plane namespace is HyperShift's manifests.HostedControlPlaneNamespace(namespace, name).
@@ -16,6 +17,7 @@ import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftG
 import { parseSelector } from '@hcc/client';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
+import { isDNS1123Label } from '../../../registry/validation.js';
 
 const annotationPath = (key: string) => `metadata.annotations[${key}]`;
 
@@ -45,6 +47,8 @@ export const placementAnnotationsAdmission: ValidatingAdmission = {
       const cpNamespace = `${obj.metadata.namespace}-${obj.metadata.name}`;
       if (cpNamespace.length > 63) {
         errs.push(field.invalid('metadata.name', obj.metadata.name, `the control-plane namespace "${cpNamespace}" HyperShift creates for it would be ${cpNamespace.length} characters; a Namespace name must be no more than 63 characters`));
+      } else if (!isDNS1123Label(cpNamespace)) {
+        errs.push(field.invalid('metadata.name', obj.metadata.name, `the control-plane namespace "${cpNamespace}" HyperShift creates for it would not be a valid Namespace name (a lowercase RFC 1123 label: no dots); HyperShift also derives the infraID from the name`));
       }
     }
     return errs;
