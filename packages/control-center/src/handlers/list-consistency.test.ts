@@ -87,6 +87,10 @@ describe('consistent lists and list options', () => {
     expect(exact.code).toBe(200);
     expect(exact.body.metadata!.resourceVersion).toBe(rv);
     expect(names(exact.body)).toEqual(Array.from({ length: 10 }, (_, i) => `cm-${i}`));
+    // With a limit and no match, a resourceVersion means Exact too (the legacy semantics).
+    const limited = await send('GET', `${CMS}?labelSelector=set%3Dsnap&resourceVersion=${rv}&limit=20`);
+    expect(limited.body.metadata!.resourceVersion).toBe(rv);
+    expect(names(limited.body)).toEqual(names(exact.body));
     const notOlder = await send('GET', `${CMS}?labelSelector=set%3Dsnap&resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
     expect(names(notOlder.body)).toEqual(names(now.body));
     expect(Number(notOlder.body.metadata!.resourceVersion)).toBeGreaterThan(Number(rv));
@@ -107,6 +111,12 @@ describe('consistent lists and list options', () => {
     const ok = await waiting;
     expect(ok.code).toBe(200);
     expect(names(ok.body)).toContain('late');
+    // A watch-list from a future revision is refused the same way, before its stream starts.
+    const now = Number((await send('GET', CMS)).body.metadata!.resourceVersion);
+    const w = await send('GET', `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${now + 1000}`);
+    expect(w.code).toBe(504);
+    expect(w.body.message).toBe(`Too large resource version: ${now + 1000}, current: ${now}`);
+    expect(w.headers.get('retry-after')).toBe('1');
   });
 
   it.each([
@@ -133,6 +143,17 @@ describe('consistent lists and list options', () => {
     { name: 'a resourceVersion that is not a number', q: 'resourceVersion=abc', msg: 'invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax' },
     { name: 'a watch from one', q: 'watch=true&resourceVersion=-1', msg: 'invalid resource version: strconv.ParseUint: parsing "-1": invalid syntax' },
     { name: 'a resourceVersion with a continue token', q: 'resourceVersion=5&continue=abc', msg: 'specifying resource version is not allowed when using continue' },
+    { name: 'a resourceVersion past uint64', q: 'resourceVersion=99999999999999999999999', msg: 'invalid resource version: strconv.ParseUint: parsing "99999999999999999999999": value out of range' },
+    {
+      name: 'a continue token of another collection',
+      q: `limit=1&continue=${encodeURIComponent(Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: '/core/secrets/default/a' })).toString('base64'))}`,
+      msg: 'continue key is not valid: the continue token is for another resource or namespace',
+    },
+    {
+      name: 'a continue token with a fractional revision',
+      q: `limit=1&continue=${encodeURIComponent(Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1.5, start: '/core/configmaps/default/a' })).toString('base64'))}`,
+      msg: 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    },
   ])('refuses $name with 400', async ({ q, msg }) => {
     const r = await send('GET', `${CMS}?${q}`);
     expect(r.code).toBe(400);

@@ -7,6 +7,7 @@ import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
 import type { RequestScope } from './scope.js';
+import type { Store } from '../storage/store.js';
 import { apiVersionOf, listStored, toVersion } from './object-ops.js';
 import { compileFilter } from './selectors.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
@@ -45,7 +46,7 @@ function encodeContinue(rv: number, start: string): string {
 function decodeContinue(token: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
-    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad token');
+    if (t.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(t.rv) || t.rv < 0 || typeof t.start !== 'string') throw new Error('bad token');
     return t;
   } catch {
     throw apierrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
@@ -59,10 +60,10 @@ function decodeContinue(token: string): ContinueToken {
  *   not after 3 s (upstream's blockTimeout)
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/errors.go (NewTooLargeResourceVersionError)
  */
-async function waitForRevision(scope: RequestScope, rv: number): Promise<void> {
+export async function waitForRevision(store: Store, rv: number): Promise<void> {
   const deadline = Date.now() + 3000;
-  while (scope.store.currentRevision() < rv) {
-    if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(rv, scope.store.currentRevision());
+  while (store.currentRevision() < rv) {
+    if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(rv, store.currentRevision());
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -70,7 +71,8 @@ async function waitForRevision(scope: RequestScope, rv: number): Promise<void> {
 /**
  * Lists a collection and renders it. The list is consistent at one revision: the latest (no
  * resourceVersion, "0", or NotOlderThan N once the store has reached N), exactly N
- * (`resourceVersionMatch=Exact`), or the first page's revision for a continue token.
+ * (`resourceVersionMatch=Exact`, or N with a `limit` and no match), or the first page's revision
+ * for a continue token (400 for a token of another collection).
  * @throws StatusError 422 for invalid list options, 400 for a bad limit or continue token, 410
  *   Expired when the revision asked for is older than the kept history, 504 when N is in the future
  */
@@ -80,10 +82,15 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const limit = query.limit !== undefined ? Number(query.limit) : 0;
   if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${String(query.limit)}`);
+  const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   let start = '';
   let at: number | undefined; // undefined: the latest state
   if (opts.continueToken) {
     const t = decodeContinue(opts.continueToken);
+    // A token from another collection (its key outside this prefix) is not valid here.
+    if (!t.start.startsWith(prefix)) throw apierrors.badRequest('continue key is not valid: the continue token is for another resource or namespace');
+    // A replica behind the one that issued the token first catches up to the token's revision.
+    await waitForRevision(store, t.rv);
     if (t.rv < store.oldestWatchableRevision()) {
       throw apierrors.resourceExpired(
         'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
@@ -93,13 +100,14 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
     at = t.rv;
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const rv = Number(opts.resourceVersion);
-    await waitForRevision(scope, rv);
-    if (opts.resourceVersionMatch === 'Exact') {
+    await waitForRevision(store, rv);
+    // With a limit and no resourceVersionMatch, a resourceVersion other than 0 means Exact (the
+    // legacy semantics kept by the api-concepts table).
+    if (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && limit > 0)) {
       if (rv < store.oldestWatchableRevision()) throw apierrors.resourceExpired('The resourceVersion for the provided list is too old.');
       at = rv;
     }
   }
-  const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   const { items, revision } = at === undefined ? listStored(store, info, ri.namespace) : listAt(store, prefix, at);
   const listRV = revision;
   const out: KubeObject[] = [];

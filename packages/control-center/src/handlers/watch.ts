@@ -7,7 +7,8 @@
  *   initial ADDED events, then a BOOKMARK annotated `k8s.io/initial-events-end: "true"`
  *   (watch-list, KEP-3157); sendInitialEvents=false with no resourceVersion: changes from now only.
  * - Invalid combinations of resourceVersion, resourceVersionMatch and sendInitialEvents: 422
- *   before anything is written (pipeline/list-options.ts).
+ *   before anything is written (pipeline/list-options.ts); a resourceVersion the store has not
+ *   reached is waited for up to 3 s, then 504 (`Too large resource version`).
  * - Label/field selectors: an object entering the selection is ADDED, leaving it is DELETED.
  * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest resourceVersion.
  * - timeoutSeconds ends the stream; a slow client that falls too far behind is disconnected.
@@ -25,6 +26,7 @@ import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { queryBool } from '../pipeline/request-info.js';
 import { listOptions } from '../pipeline/list-options.js';
+import { waitForRevision } from './read.js';
 import { storagePrefix } from '../registry/types.js';
 import { jsonOf } from '../storage/json-cache.js';
 
@@ -131,9 +133,9 @@ export let activeWatches = 0;
 
 /**
  * Serves one watch on a raw response. Resolves when the stream ends.
- * @throws StatusError 400 for bad parameters (before anything is written)
+ * @throws StatusError 400 or 422 for bad parameters, 504 for a resourceVersion not reached in 3 s (before anything is written)
  */
-export function serveWatch(
+export async function serveWatch(
   scope: RequestScope,
   shape: ResponseShape,
   query: Record<string, unknown>,
@@ -175,6 +177,10 @@ export function serveWatch(
     if (shape.kind === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: v.metadata };
     return v;
   };
+
+  // A resourceVersion the store has not reached: wait for it (up to 3 s, then 504), as the watch
+  // cache does, rather than serve an older state (or events from an older point) as newer.
+  if (rvParam !== '' && rvParam !== '0' && Number(rvParam) > store.currentRevision()) await waitForRevision(store, Number(rvParam));
 
   res.writeHead(200, {
     'Content-Type': 'application/json',

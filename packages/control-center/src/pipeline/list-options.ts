@@ -9,6 +9,9 @@ import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { queryBool } from './request-info.js';
 
+/** A resourceVersion is a uint64 in kube-apiserver; a larger number does not parse. */
+const MaxUint64 = 2n ** 64n - 1n;
+
 /** How a LIST's resourceVersion is to be read (metav1.ResourceVersionMatch). */
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
 
@@ -74,6 +77,9 @@ export function listOptions(query: Record<string, unknown>, watch: boolean): Lis
   if (errs.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
   if (opts.resourceVersion !== '' && !/^\d+$/.test(opts.resourceVersion)) {
     throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
+  }
+  if (opts.resourceVersion !== '' && BigInt(opts.resourceVersion) > MaxUint64) {
+    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: value out of range`);
   }
   if (!watch && opts.continueToken && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     throw apierrors.badRequest('specifying resource version is not allowed when using continue');
