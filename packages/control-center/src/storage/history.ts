@@ -41,6 +41,20 @@ export class EventHistory {
     return this.watchers.size;
   }
 
+  /**
+   * Forgets every kept event and starts the history again at `revision`: watches (and snapshot
+   * reads) from an older revision then get RevisionCompactedError (410). For a re-list after the
+   * backend compacted past what was seen: the events that bring live watchers up to date are made
+   * up (a delete and re-create look like one change), so they must not be replayed as history.
+   * Live watchers stay.
+   */
+  restartAt(revision: number): void {
+    this.ring.fill(undefined);
+    this.start = 0;
+    this.size = 0;
+    this.floorRevision = revision;
+  }
+
   /** Appends a committed event and delivers it to every live watcher whose prefix matches. */
   publish(ev: StoreEvent): void {
     if (this.size === this.capacity) {

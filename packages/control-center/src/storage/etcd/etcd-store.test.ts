@@ -242,6 +242,10 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(a.currentRevision()).toBe(b.currentRevision());
     const names = (s: EtcdStore) => s.list('/core/configmaps/').items.map((i) => `${i.object.metadata.name}@${i.modRevision}`);
     expect(names(a)).toEqual(names(b));
+    // The made-up events are not history: a watch (or an exact read) from before the re-list is
+    // refused, not answered with them.
+    expect(() => a.watch('/core/configmaps/', a.currentRevision() - 1, () => {})).toThrow(RevisionCompactedError);
+    expect(a.oldestWatchableRevision()).toBe(a.currentRevision());
 
     // And A writes again normally.
     const after = await a.transact(key('k7'), put('k7'));

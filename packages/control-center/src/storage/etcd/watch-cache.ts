@@ -319,6 +319,9 @@ export class WatchCache {
       this.history.publish(ev);
     }
     this.revision = Math.max(this.revision, revision);
+    // The events above were made up from two states: they bring live watchers up to date but are
+    // not the history between them. Watches and exact reads from before the re-list get 410.
+    this.history.restartAt(this.revision);
     this.deps.log.info({ revision, changed: events.length }, 'etcd store re-listed');
     this.resolveWaiters();
   }
