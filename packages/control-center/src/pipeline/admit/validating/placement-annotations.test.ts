@@ -17,6 +17,7 @@ describe('placement annotations admission', () => {
   it.each([
     { name: 'a valid selector and tolerations', obj: hc({ [SEL]: 'region in (eu-west-1,eu-west-2),!cordoned', [TOL]: '[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]' }) },
     { name: 'empty annotations', obj: hc({ [SEL]: '', [TOL]: ' ' }) },
+    { name: 'a prefixed key, an Exists toleration, and NoExecute with tolerationSeconds', obj: hc({ [TOL]: '[{"key":"example.com/gpu","operator":"Exists"},{"operator":"Exists"},{"key":"a","effect":"NoExecute","tolerationSeconds":30}]' }) },
     { name: 'a 63-character control-plane namespace', obj: hc({}, 'n'.repeat(54), 'clusters') },
   ])('accepts $name', ({ obj }) => {
     expect(run(obj)).toEqual([]);
@@ -26,6 +27,10 @@ describe('placement annotations admission', () => {
     { name: 'a selector that does not parse', obj: hc({ [SEL]: 'region in (a' }), want: `metadata.annotations[${SEL}]: not a label selector: ` },
     { name: 'tolerations that are not JSON', obj: hc({ [TOL]: 'not json' }), want: `metadata.annotations[${TOL}]: not a toleration list: not JSON` },
     { name: 'a toleration without a key or Exists', obj: hc({ [TOL]: '[{"value":"x"}]' }), want: `metadata.annotations[${TOL}]: not a toleration list: [0].operator: must be Exists when key is empty` },
+    { name: 'a toleration key that is not a qualified name', obj: hc({ [TOL]: '[{"key":"bad key!","operator":"Equal","value":"x"}]' }), want: '[0].key: must be a qualified name' },
+    { name: 'a toleration value that is not a label value', obj: hc({ [TOL]: '[{"key":"a","value":"has space"}]' }), want: '[0].value: must be a valid label value' },
+    { name: 'tolerationSeconds that is not a number', obj: hc({ [TOL]: '[{"key":"a","effect":"NoExecute","tolerationSeconds":"x"}]' }), want: '[0].tolerationSeconds: must be an integer' },
+    { name: 'tolerationSeconds without NoExecute', obj: hc({ [TOL]: '[{"key":"a","effect":"NoSchedule","tolerationSeconds":30}]' }), want: "[0].effect: must be 'NoExecute' when tolerationSeconds is set" },
     { name: 'a control-plane namespace over 63 characters', obj: hc({}, 'n'.repeat(55), 'clusters'), want: 'metadata.name: the control-plane namespace "clusters-nnn' },
     { name: 'a name with a dot (no valid control-plane namespace)', obj: hc({}, 'a.b', 'clusters'), want: 'metadata.name: the control-plane namespace "clusters-a.b" HyperShift creates for it would not be a valid Namespace name' },
   ])('refuses $name', ({ obj, want }) => {
