@@ -2,12 +2,14 @@
  * Writes of custom resources the control center refuses with kube-apiserver's words:
  * ManagementCluster names are RFC 1123 labels (at most 63 characters: the name becomes the
  * placement label's value and part of the `state.controlcenter.hcc.dev/<name>` label key, so a
- * longer one could be registered but never bound to), and a PUT without a resourceVersion.
+ * longer one could be registered but never bound to), and a PUT without a resourceVersion; and
+ * the delete of an unplaced HostedCluster that came with HyperShift's finalizer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
-import { startTestControlCenter } from '../testing/in-process.js';
+import { request, startTestControlCenter } from '../testing/in-process.js';
+import { hostedClusterBody } from '../testing/fixtures.js';
 
 const MCS = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
 
@@ -23,7 +25,7 @@ describe('custom resource writes', () => {
   };
 
   beforeAll(async () => {
-    cc = await startTestControlCenter({ crds: allCRDs });
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
   });
   afterAll(async () => {
     await cc?.close();
@@ -55,5 +57,18 @@ describe('custom resource writes', () => {
     expect(res.status).toBe(422);
     const body = (await res.json()) as { message: string };
     expect(body.message).toBe('ManagementCluster.controlcenter.hcc.dev "put-me" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+  });
+
+  it('drops HyperShift\'s finalizer when an unplaced HostedCluster is deleted (no operator would remove it), and keeps the others', async () => {
+    const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
+    const hc = (name: string, finalizers: string[]) => hostedClusterBody(name, 'clusters', {}, { finalizers });
+    expect((await request(cc, 'POST', HCS, hc('exported', ['hypershift.openshift.io/finalizer']))).code).toBe(201);
+    expect((await request(cc, 'DELETE', `${HCS}/exported`)).code).toBe(200);
+    expect((await request(cc, 'GET', `${HCS}/exported`)).code).toBe(404);
+    expect((await request(cc, 'POST', HCS, hc('held', ['hypershift.openshift.io/finalizer', 'example.com/keep']))).code).toBe(201);
+    await request(cc, 'DELETE', `${HCS}/held`);
+    const held = await request(cc, 'GET', `${HCS}/held`);
+    expect(held.body.metadata.deletionTimestamp).toBeDefined();
+    expect(held.body.metadata.finalizers).toEqual(['example.com/keep']);
   });
 });

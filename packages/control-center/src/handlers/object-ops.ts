@@ -434,7 +434,11 @@ export async function deleteObject(
     const isNamespace = info.resource === namespaces.resource && info.group === '';
     const nsFinalizers = isNamespace ? ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
     // Namespaces delete their contents whatever the policy; everything else gets the GC's finalizers.
-    const gc = isNamespace ? { changed: false, finalizers: cur.metadata.finalizers ?? [] } : deletionFinalizers(cur.metadata.finalizers, opts);
+    let gc = isNamespace ? { changed: false, finalizers: cur.metadata.finalizers ?? [] } : deletionFinalizers(cur.metadata.finalizers, opts);
+    if (info.strategy.finalizersOnDelete) {
+      const kept = info.strategy.finalizersOnDelete(cur, gc.finalizers);
+      if (kept.length !== gc.finalizers.length) gc = { changed: true, finalizers: kept };
+    }
     if (gc.finalizers.length > 0 || nsFinalizers.length > 0) {
       if (cur.metadata.deletionTimestamp) {
         if (!gc.changed) {

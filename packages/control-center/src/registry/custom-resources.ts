@@ -5,7 +5,7 @@
  * renders `additionalPrinterColumns` in Tables.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go
  */
-import { HyperShiftGroup, LabelManagementCluster, setOwn, type KubeObject } from '@hcc/crds';
+import { FinalizerHyperShift, HyperShiftGroup, LabelManagementCluster, setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
 import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
@@ -66,6 +66,17 @@ function keepPlacementLabel(obj: KubeObject, old: KubeObject): void {
   setOwn(obj.metadata.labels, LabelManagementCluster, placed);
 }
 
+/**
+ * HyperShift's finalizer on a HostedCluster or NodePool that is not placed: an exported manifest
+ * (`oc get -o yaml`) brings it, and no operator will ever remove it (a placed one has it removed
+ * by its syncer once the copy is torn down). A delete drops it, so the object goes instead of
+ * staying Terminating; a second delete of one stuck before this does the same.
+ */
+function unplacedFinalizers(obj: KubeObject, finalizers: string[]): string[] {
+  if (obj.metadata.labels?.[LabelManagementCluster] !== undefined || !finalizers.includes(FinalizerHyperShift)) return finalizers;
+  return finalizers.filter((f) => f !== FinalizerHyperShift);
+}
+
 /** Builds the ResourceInfo of one version of a CRD. */
 export function customResourceInfo(crd: KubeObject, version: CRDVersion): ResourceInfo {
   const spec = crd.spec as CRDSpec;
@@ -82,6 +93,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
 
   const placed = spec.group === HyperShiftGroup && (names.plural === 'hostedclusters' || names.plural === 'nodepools');
   const strategy = baseStrategy({
+    ...(placed ? { finalizersOnDelete: unplacedFinalizers } : {}),
     prepareForCreate: (obj) => {
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
     },

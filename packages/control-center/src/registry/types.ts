@@ -42,6 +42,11 @@ export const systemContext = (now: Date = new Date()): StrategyContext => ({ fie
 
 /** Resource-specific behaviour the generic create/update/patch/delete handlers call. */
 export interface Strategy {
+  /**
+   * The finalizers an object keeps when a delete starts (or is asked again): drops those nothing
+   * will ever remove (optional; default: all are kept).
+   */
+  finalizersOnDelete?(obj: KubeObject, finalizers: string[]): string[];
   /** Clears or defaults fields on create (e.g. drops `status` when a status subresource exists). */
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   /** Validates a new object (metadata checks are done by the handler). */
