@@ -43,6 +43,12 @@ const withSchedulers = (a: Authorizer): Authorizer => {
 export interface ControlCenterOptions {
   /** Directory for the level database (created when missing). */
   dataDir: string;
+  /**
+   * This server is the control center: its HostedClusters and NodePools are virtual, no operator
+   * runs on them (a delete of an unplaced one drops HyperShift's finalizer). Default false: an
+   * embedded management cluster, where the operator owns that finalizer.
+   */
+  virtualHostedClusters?: boolean;
   /** Address to listen on (default 127.0.0.1). */
   host?: string;
   /** Port to listen on; 0 picks a free one (default 0). */
@@ -168,7 +174,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       ? new EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ storage: 'etcd' }) })
       : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity }));
   await store.open();
-  const registry = new Registry();
+  const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters });
   registry.start(store);
   let ready = false;
   const pki = path.join(opts.dataDir, 'pki');

@@ -92,6 +92,7 @@ export function controlCenterCommand(): Command {
         tls: o.tls,
         tlsSANs: o.tlsSan ? String(o.tlsSan).split(',').map((x: string) => x.trim()).filter(Boolean) : [],
         crds: o.installCrds ? allCRDs : [],
+        virtualHostedClusters: true,
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
         historyCapacity: o.watchHistory,

@@ -25,7 +25,7 @@ describe('custom resource writes', () => {
   };
 
   beforeAll(async () => {
-    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'], virtualHostedClusters: true });
   });
   afterAll(async () => {
     await cc?.close();

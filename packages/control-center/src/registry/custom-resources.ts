@@ -77,8 +77,11 @@ function unplacedFinalizers(obj: KubeObject, finalizers: string[]): string[] {
   return finalizers.filter((f) => f !== FinalizerHyperShift);
 }
 
-/** Builds the ResourceInfo of one version of a CRD. */
-export function customResourceInfo(crd: KubeObject, version: CRDVersion): ResourceInfo {
+/**
+ * Builds the ResourceInfo of one version of a CRD.
+ * @param opts.virtualHostedClusters - the control center's HostedClusters and NodePools (see unplacedFinalizers)
+ */
+export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: { virtualHostedClusters?: boolean } = {}): ResourceInfo {
   const spec = crd.spec as CRDSpec;
   const names = spec.names;
   const storageVersion = spec.versions.find((v) => v.storage)?.name ?? version.name;
@@ -93,7 +96,8 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion): Resour
 
   const placed = spec.group === HyperShiftGroup && (names.plural === 'hostedclusters' || names.plural === 'nodepools');
   const strategy = baseStrategy({
-    ...(placed ? { finalizersOnDelete: unplacedFinalizers } : {}),
+    // Only where no operator runs: in a management cluster the operator removes its own finalizer.
+    ...(placed && opts.virtualHostedClusters ? { finalizersOnDelete: unplacedFinalizers } : {}),
     prepareForCreate: (obj) => {
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
     },

@@ -55,7 +55,11 @@ export class Registry extends EventEmitter {
   /** Bumped on every change; discovery and OpenAPI caches key on it. */
   generation = 0;
 
-  constructor() {
+  /**
+   * @param opts.virtualHostedClusters - HostedClusters and NodePools here are the control
+   *   center's virtual objects (no operator runs on them), not a management cluster's
+   */
+  constructor(private readonly opts: { virtualHostedClusters?: boolean } = {}) {
     super();
     for (const r of builtinResources) this.byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
   }
@@ -126,7 +130,7 @@ export class Registry extends EventEmitter {
     const infos: ResourceInfo[] = [];
     for (const v of spec?.versions ?? []) {
       if (!v.served) continue;
-      const info = customResourceInfo(crd, v);
+      const info = customResourceInfo(crd, v, this.opts);
       infos.push(info);
       this.byGVR.set(`${info.group}/${info.version}/${info.resource}`, info);
     }
