@@ -22,6 +22,7 @@ import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
 import { SchedulersGroup } from './pipeline/admit/validating/placement.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { DefaultEventTTLMs, EventTTLController } from './controllers/event-ttl.js';
+import { NodePoolCleanup } from './controllers/nodepool-cleanup.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { namespaces } from './registry/builtin/namespaces.js';
@@ -45,8 +46,9 @@ export interface ControlCenterOptions {
   dataDir: string;
   /**
    * This server is the control center: its HostedClusters and NodePools are virtual, no operator
-   * runs on them (a delete of an unplaced one drops HyperShift's finalizer). Default false: an
-   * embedded management cluster, where the operator owns that finalizer.
+   * runs on them (a delete of an unplaced one drops HyperShift's finalizer, and a deleted one's
+   * NodePools are deleted: controllers/nodepool-cleanup.ts). Default false: an embedded
+   * management cluster, where the operator does both.
    */
   virtualHostedClusters?: boolean;
   /** Address to listen on (default 127.0.0.1). */
@@ -214,6 +216,9 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const eventTTLMs = opts.eventTTLMs ?? DefaultEventTTLMs;
   const eventTTL = eventTTLMs > 0 ? new EventTTLController(store, eventTTLMs, logger) : undefined;
   eventTTL?.start();
+  // Only where HostedClusters are virtual: in a management cluster the operator deletes NodePools.
+  const nodePoolCleanup = opts.virtualHostedClusters ? new NodePoolCleanup(store, registry, logger) : undefined;
+  nodePoolCleanup?.start();
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -251,6 +256,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       deletion.stop();
       gc.stop();
       eventTTL?.stop();
+      nodePoolCleanup?.stop();
       await app.close();
       registry.stop();
       await validation.close();

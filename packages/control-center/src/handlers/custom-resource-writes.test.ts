@@ -3,7 +3,7 @@
  * ManagementCluster names are RFC 1123 labels (at most 63 characters: the name becomes the
  * placement label's value and part of the `state.controlcenter.hcc.dev/<name>` label key, so a
  * longer one could be registered but never bound to), and a PUT without a resourceVersion; and
- * the delete of an unplaced HostedCluster that came with HyperShift's finalizer.
+ * the delete of an unplaced HostedCluster that came with HyperShift's finalizer, and its NodePools.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
@@ -70,5 +70,26 @@ describe('custom resource writes', () => {
     const held = await request(cc, 'GET', `${HCS}/held`);
     expect(held.body.metadata.deletionTimestamp).toBeDefined();
     expect(held.body.metadata.finalizers).toEqual(['example.com/keep']);
+  });
+
+  it('deletes the NodePools of a HostedCluster that was never placed when it goes, as the operator would', async () => {
+    const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
+    const NPS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/nodepools';
+    const np = (name: string, clusterName: string) => ({
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name },
+      spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+    });
+    expect((await request(cc, 'POST', HCS, hostedClusterBody('lonely', 'clusters', {}, { finalizers: ['hypershift.openshift.io/finalizer'] }))).code).toBe(201);
+    for (const [n, c] of [['lonely-a', 'lonely'], ['lonely-b', 'lonely'], ['other-a', 'other']]) {
+      const r = await request(cc, 'POST', NPS, np(n!, c!));
+      expect(r.code, JSON.stringify(r.body)).toBe(201);
+    }
+    expect((await request(cc, 'DELETE', `${HCS}/lonely`)).code).toBe(200);
+    for (let i = 0; i < 100 && (await request(cc, 'GET', `${NPS}/lonely-b`)).code !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await request(cc, 'GET', `${NPS}/lonely-a`)).code).toBe(404);
+    expect((await request(cc, 'GET', `${NPS}/lonely-b`)).code).toBe(404);
+    expect((await request(cc, 'GET', `${NPS}/other-a`)).code).toBe(200);
   });
 });
