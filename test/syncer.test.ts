@@ -97,6 +97,29 @@ describe('syncer: pull mode details', () => {
     expect(Buffer.from(pullAfter.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
   });
 
+  it('copies a Secret held back for a blocked HostedCluster as soon as another HostedCluster placed there uses it', async () => {
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const c = await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', '-f', '-'], { input: noneHostedCluster('held', ns, '4.15.1') });
+      expect(c.code, c.stderr).toBe(0);
+    }
+    expect((await k(['apply', '-f', '-'], `${noneHostedCluster('held', ns)}---\n${pullSecret('held', ns)}`)).code).toBe(0);
+    const on = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'held', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    await waitFor('the CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=held', '-o', 'json'])).stdout).items[0], 20_000);
+    const mkOn = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(on), args);
+    expect((await mkOn(['get', 'secret', 'held-pull-secret', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // Another HostedCluster, pinned to the same cluster, uses the same pull secret: the Secret
+    // already carries that cluster's state label, so nothing about it changes upstream.
+    expect((await k(['label', 'mc', on, 'pin-held=yes'])).code).toBe(0);
+    const user = noneHostedCluster('user', ns)
+      .replace(`metadata: {name: user, namespace: ${ns}}`, `metadata: {name: user, namespace: ${ns}, annotations: {controlcenter.hcc.dev/management-cluster-selector: pin-held=yes}}`)
+      .replace('pullSecret: {name: user-pull-secret}', 'pullSecret: {name: held-pull-secret}');
+    expect((await k(['apply', '-f', '-'], user)).code).toBe(0);
+    await waitFor('the Secret in the management cluster (not only at the minute recheck)', async () => (await mkOn(['get', 'secret', 'held-pull-secret', '-n', ns])).code === 0, 15_000);
+    expect((await k(['delete', 'hc', 'user', 'held', '-n', ns, '--timeout=30s'])).code).toBe(0);
+    await k(['label', 'mc', on, 'pin-held-']);
+  });
+
   it('follows NodePool spec changes: replicas and config references', async () => {
     await waitFor('mc-a downstream', async () => (await mk(['get', 'configmap', 'mc-a', '-n', ns])).code === 0, 20_000);
     expect((await mk(['get', 'configmap', 'mc-b', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');

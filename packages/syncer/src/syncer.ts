@@ -119,6 +119,35 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     upInformers[k].addEventHandler({ onAdd: both, onUpdate: (_o, n) => both(n), onDelete: (d) => downsync.add(toKey(deletedObject(d))) });
     downInformers[k].addEventHandler({ onAdd: both, onUpdate: (_o, n) => both(n), onDelete: (d) => downsync.add(toKey(deletedObject(d))) });
   }
+  // Whether a NodePool, Secret or ConfigMap may be copied depends on its HostedCluster (blocked by
+  // a foreign one, or not: blockedByForeign below): look at them again when it changes on either
+  // side, instead of at their next recheck a minute later.
+  const wakeDependents = (hc: KubeObject) => {
+    const ns = hc.metadata.namespace ?? '';
+    const name = hc.metadata.name ?? '';
+    const up = upInformers.HostedCluster.lister.get(`${ns}/${name}`);
+    if (!up) return;
+    const refs = hostedClusterReferences(up as HostedCluster);
+    for (const s of refs.secrets) downsync.add(`Secret/${ns}/${s}`);
+    for (const c of refs.configMaps) downsync.add(`ConfigMap/${ns}/${c}`);
+    for (const np of upInformers.NodePool.lister.list()) {
+      if (np.metadata.namespace !== ns || (np.spec as { clusterName?: string } | undefined)?.clusterName !== name) continue;
+      downsync.add(`NodePool/${ns}/${np.metadata.name}`);
+      const npRefs = nodePoolReferences(np as NodePool);
+      for (const s of npRefs.secrets) downsync.add(`Secret/${ns}/${s}`);
+      for (const c of npRefs.configMaps) downsync.add(`ConfigMap/${ns}/${c}`);
+    }
+  };
+  // Only on what can change it: a HostedCluster placed here or gone, a foreign one appearing or
+  // going downstream, or an upstream HostedCluster whose references changed (status writes and
+  // other updates wake nothing).
+  const refsKey = (o: KubeObject) => JSON.stringify(hostedClusterReferences(o as HostedCluster));
+  upInformers.HostedCluster.addEventHandler({
+    onAdd: wakeDependents,
+    onUpdate: (o, n) => refsKey(o) !== refsKey(n) && wakeDependents(n),
+    onDelete: (d) => wakeDependents(deletedObject(d)),
+  });
+  downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
