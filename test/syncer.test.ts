@@ -99,6 +99,7 @@ describe('syncer: pull mode details', () => {
 
   it('copies a Secret held back for a blocked HostedCluster as soon as another HostedCluster placed there uses it', async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
+      await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', 'namespace', ns]);
       const c = await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', '-f', '-'], { input: noneHostedCluster('held', ns, '4.15.1') });
       expect(c.code, c.stderr).toBe(0);
     }
