@@ -161,7 +161,7 @@ export const serviceUnavailable = (message: string): StatusError => make(503, 'S
  * 504 Timeout for a read at a resourceVersion the store has not reached, as kube-apiserver's
  * storage.NewTooLargeResourceVersionError words it (client-go relists on the cause).
  */
-export const tooLargeResourceVersion = (rv: number, current: number): StatusError =>
+export const tooLargeResourceVersion = (rv: number | string, current: number): StatusError =>
   make(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     retryAfterSeconds: 1,

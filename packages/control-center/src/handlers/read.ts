@@ -55,15 +55,16 @@ function decodeContinue(token: string): ContinueToken {
 
 /**
  * Waits until the store has reached `rv`, as kube-apiserver's watch cache does for a LIST at a
- * resourceVersion newer than it has seen.
+ * resourceVersion newer than it has seen. `asSent` is the resourceVersion as the client wrote it
+ * (a uint64 beyond 2^53 is not exact as a number).
  * @throws StatusError 504 Timeout (cause `ResourceVersionTooLarge`, retry after 1 s) when it has
  *   not after 3 s (upstream's blockTimeout)
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/errors.go (NewTooLargeResourceVersionError)
  */
-export async function waitForRevision(store: Store, rv: number): Promise<void> {
+export async function waitForRevision(store: Store, rv: number, asSent: string = String(rv)): Promise<void> {
   const deadline = Date.now() + 3000;
   while (store.currentRevision() < rv) {
-    if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(rv, store.currentRevision());
+    if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(asSent, store.currentRevision());
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -100,7 +101,7 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
     at = t.rv;
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const rv = Number(opts.resourceVersion);
-    await waitForRevision(store, rv);
+    await waitForRevision(store, rv, opts.resourceVersion);
     // With a limit and no resourceVersionMatch, a resourceVersion other than 0 means Exact (the
     // legacy semantics kept by the api-concepts table).
     if (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && limit > 0)) {
