@@ -35,7 +35,6 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
   return list;
 }
 
-export function syncerCommand(): Command {
 /**
  * A ManagementCluster name: an RFC 1123 label (at most 63 characters), as the control center
  * requires; it becomes the placement label's value and part of a label key.
@@ -47,6 +46,7 @@ function managementClusterName(value: string): string {
   return value;
 }
 
+export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
     .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', managementClusterName)
