@@ -180,7 +180,7 @@ export async function serveWatch(
 
   // A resourceVersion the store has not reached: wait for it (up to 3 s, then 504), as the watch
   // cache does, rather than serve an older state (or events from an older point) as newer.
-  if (rvParam !== '' && rvParam !== '0' && Number(rvParam) > store.currentRevision()) await waitForRevision(store, Number(rvParam), rvParam);
+  if (rvParam !== '' && rvParam !== '0') await waitForRevision(store, Number(rvParam), rvParam);
 
   res.writeHead(200, {
     'Content-Type': 'application/json',
