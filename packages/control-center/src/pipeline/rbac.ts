@@ -13,19 +13,22 @@ import { parseAllDocuments } from 'yaml';
 import { allowAllRules, MastersGroup, type Authorizer, type ResourceRule, type RulesResolver } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
-/** One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule). */
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-}
+/**
+ * One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule): the fields of a
+ * SelfSubjectRulesReview's ResourceRule (non-resource rules are refused by the loader).
+ */
+export type PolicyRule = ResourceRule;
 /** A role's rules bound to users and groups (what a ClusterRoleBinding or RoleBinding says). */
 export interface RuleBinding {
   subjects: { kind: 'User' | 'Group'; name: string }[];
   rules: PolicyRule[];
   /** Set for a RoleBinding: the rules apply only to requests in this namespace. */
   namespace?: string;
+}
+/** Whether a binding gives its rules to this user (by name or group) for requests in `namespace`. */
+function appliesTo(b: RuleBinding, user: UserInfo, namespace: string): boolean {
+  if (b.namespace !== undefined && b.namespace !== namespace) return false;
+  return b.subjects.some((s) => (s.kind === 'User' ? s.name === user.name : user.groups.includes(s.name)));
 }
 const has = (list: readonly string[] | undefined, v: string): boolean => !!list && (list.includes('*') || list.includes(v));
 /** evaluation_helpers.go ResourceMatches: `resource`, `resource/subresource`, `*`, `*\/subresource`. */
@@ -62,9 +65,7 @@ export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
     // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
     if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(ri.path) ? { allowed: true } : { allowed: false, reason: '' };
     for (const b of bindings) {
-      if (b.namespace !== undefined && b.namespace !== ri.namespace) continue;
-      const bound = b.subjects.some((s) => (s.kind === 'User' ? s.name === user.name : user.groups.includes(s.name)));
-      if (bound && b.rules.some((r) => ruleAllows(r, ri))) return { allowed: true };
+      if (appliesTo(b, user, ri.namespace) && b.rules.some((r) => ruleAllows(r, ri))) return { allowed: true };
     }
     // kube-apiserver's RBAC authorizer gives no reason for a denial: the message ends with the request.
     return { allowed: false, reason: '' };
@@ -84,8 +85,7 @@ export function rbacRules(bindings: readonly RuleBinding[]): RulesResolver {
     if (user.groups.includes(MastersGroup)) return allowAllRules(user, namespace);
     const resourceRules: ResourceRule[] = [];
     for (const b of bindings) {
-      if (b.namespace !== undefined && b.namespace !== namespace) continue;
-      if (!b.subjects.some((s) => (s.kind === 'User' ? s.name === user.name : user.groups.includes(s.name)))) continue;
+      if (!appliesTo(b, user, namespace)) continue;
       for (const r of b.rules) resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
     }
     return {
