@@ -148,6 +148,21 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     onDelete: (d) => wakeDependents(deletedObject(d)),
   });
   downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
+  /**
+   * The HostedClusters placed here (names in `ns`) that reference Secret or ConfigMap ns/name,
+   * directly or through one of their NodePools (a NodePool counts for its `spec.clusterName`).
+   */
+  const referencingClusters = (kind: SyncKind, ns: string, name: string): Set<string> => {
+    const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
+    const users = new Set<string>();
+    for (const hc of upInformers.HostedCluster.lister.list()) {
+      if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) users.add(hc.metadata.name ?? '');
+    }
+    for (const np of upInformers.NodePool.lister.list()) {
+      if (np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) users.add((np as NodePool).spec?.clusterName ?? '');
+    }
+    return users;
+  };
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
@@ -188,25 +203,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
         const hcName = (up.spec as { clusterName?: string } | undefined)?.clusterName;
         return hcName && foreign(hcName) ? why(hcName) : undefined;
       }
-      const name = up.metadata.name ?? '';
-      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
-      const users = new Set<string>();
-      for (const hc of upInformers.HostedCluster.lister.list()) {
-        if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) users.add(hc.metadata.name ?? '');
-      }
-      for (const np of upInformers.NodePool.lister.list()) {
-        const hcName = (np.spec as { clusterName?: string } | undefined)?.clusterName;
-        if (hcName && np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) users.add(hcName);
-      }
+      const users = referencingClusters(kind, ns, up.metadata.name ?? '');
       if (users.size === 0 || ![...users].every(foreign)) return undefined;
       return why([...users].sort().join(`, ${ns}/`));
     },
     stillReferenced: async (kind, ns, name) => {
-      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
-      const referenced =
-        upInformers.HostedCluster.lister.list().some((o) => o.metadata.namespace === ns && names(hostedClusterReferences(o as HostedCluster)).includes(name)) ||
-        upInformers.NodePool.lister.list().some((o) => o.metadata.namespace === ns && names(nodePoolReferences(o as NodePool)).includes(name));
-      if (!referenced) return false;
+      if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);
       return !!live && !live.metadata.deletionTimestamp;
     },
