@@ -5,6 +5,7 @@
  * hypershift-sim.
  */
 export * from './labels.js';
+export * from './tolerations.js';
 export * from './types.js';
 export * from './clock.js';
 export * from './api-errors.js';

@@ -4,6 +4,7 @@
  * scheduler's TaintToleration plugin reads it; the control center refuses a bad one at admission.
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
  */
+import { isQualifiedName, isValidLabelValue } from './labels.js';
 
 /** A Kubernetes toleration (corev1.Toleration; `tolerationSeconds` is accepted and ignored). */
 export interface Toleration {
@@ -15,18 +16,6 @@ export interface Toleration {
 }
 
 const effects = new Set(['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']);
-
-// validation.IsQualifiedName and IsValidLabelValue (k8s.io/apimachinery/pkg/util/validation).
-const nameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const subdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const isLabelValue = (v: string): boolean => v === '' || (v.length <= 63 && nameRe.test(v));
-function isQualifiedName(key: string): boolean {
-  const parts = key.split('/');
-  if (parts.length > 2) return false;
-  const name = parts.at(-1)!;
-  if (parts.length === 2 && (parts[0]!.length === 0 || parts[0]!.length > 253 || !subdomainRe.test(parts[0]!))) return false;
-  return name.length > 0 && name.length <= 63 && nameRe.test(name);
-}
 
 /**
  * Parses and validates the tolerations annotation as the API server validates a pod's
@@ -58,9 +47,8 @@ export function parseTolerations(text: string): Toleration[] | Error {
       if (!Number.isSafeInteger(o.tolerationSeconds)) return new Error(`[${i}].tolerationSeconds: must be an integer`);
       if (o.effect !== 'NoExecute') return new Error(`[${i}].effect: must be 'NoExecute' when tolerationSeconds is set`);
     }
-    if (o.key && typeof o.key === 'string' && !isQualifiedName(o.key)) return new Error(`[${i}].key: must be a qualified name (a label key: an optional DNS subdomain prefix and '/', then at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric one)`);
-    if (op !== 'Exists' && !isLabelValue((o.value as string | undefined) ?? '')) return new Error(`[${i}].value: must be a valid label value (at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric one)`);
+    if (o.key && typeof o.key === 'string' && isQualifiedName(o.key).length > 0) return new Error(`[${i}].key: must be a qualified name (a label key: an optional DNS subdomain prefix and '/', then at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric one)`);
+    if (op !== 'Exists' && isValidLabelValue((o.value as string | undefined) ?? '').length > 0) return new Error(`[${i}].value: must be a valid label value (at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric one)`);
   }
   return v as Toleration[];
 }
-

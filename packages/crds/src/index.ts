@@ -6,4 +6,3 @@ export * from './schema-walk.js';
 export * from './conditions.js';
 export * from './resources.js';
 export * from './json.js';
-export * from './tolerations.js';

@@ -28,9 +28,9 @@ export const errReasonUntolerated = (t: Taint): string => `had untolerated taint
 /** A ManagementCluster taint. */
 export type Taint = NonNullable<ManagementCluster['spec']['taints']>[number];
 
-/** Tolerations and their parser live in @hcc/crds: the control center checks the annotation at admission too. */
-export { parseTolerations, type Toleration } from '@hcc/crds';
-import { parseTolerations, type Toleration } from '@hcc/crds';
+/** Tolerations and their parser live in @hcc/client: the control center checks the annotation at admission too. */
+export { parseTolerations, type Toleration } from '@hcc/client';
+import { parseTolerations, type Toleration } from '@hcc/client';
 
 /** Whether one toleration tolerates one taint (corev1 Toleration.ToleratesTaint). */
 export function toleratesTaint(t: Toleration, taint: Taint): boolean {

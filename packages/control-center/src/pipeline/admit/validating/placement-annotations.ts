@@ -13,8 +13,8 @@
  * The control-plane namespace is HyperShift's manifests.HostedControlPlaneNamespace(namespace, name).
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
  */
-import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftGroup, parseTolerations } from '@hcc/crds';
-import { parseSelector } from '@hcc/client';
+import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftGroup } from '@hcc/crds';
+import { parseSelector, parseTolerations } from '@hcc/client';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
 import { isDNS1123Label } from '../../../registry/validation.js';
