@@ -168,8 +168,8 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
 
 describe('hcc syncer --name', () => {
   it.each([
-    { name: 'q'.repeat(64), msg: 'must be no more than 63 characters (it is 64)' },
-    { name: 'Bad_Name', msg: 'must be a lowercase RFC 1123 label' },
+    { name: 'q'.repeat(64), msg: 'must be no more than 63 characters' },
+    { name: 'Bad_Name', msg: 'a lowercase RFC 1123 label must consist of lower case alphanumeric characters' },
   ])('refuses $name before connecting anywhere', ({ name, msg }) => {
     const r = spawnSync(process.execPath, [hccBin, 'syncer', '--name', name], { encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(1);

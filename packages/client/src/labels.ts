@@ -60,6 +60,9 @@ const labelValueErrMsg =
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 const dns1123SubdomainErrMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
@@ -69,6 +72,17 @@ const maxLenError = (n: number): string => `must be no more than ${n} characters
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/**
+ * validation.IsDNS1123Label (namespace names, ManagementCluster names, control-plane namespaces):
+ * error strings, empty when valid; the length (at most 63 characters) and the pattern are two errors.
+ */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1123LabelRe.test(value)) errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  return errs;
 }
 
 /** validation.IsDNS1123Subdomain: error strings, empty when valid. */

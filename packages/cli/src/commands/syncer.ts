@@ -7,7 +7,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import client from 'prom-client';
-import { RestClient, serveOps } from '@hcc/client';
+import { isDNS1123Label, RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
 import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger } from '../logging.js';
@@ -41,8 +41,8 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
  * @throws InvalidArgumentError (commander prints it and exits 1) otherwise
  */
 function managementClusterName(value: string): string {
-  if (value.length > 63) throw new InvalidArgumentError(`must be no more than 63 characters (it is ${value.length})`);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value)) throw new InvalidArgumentError("must be a lowercase RFC 1123 label: lower case alphanumeric characters or '-', starting and ending with an alphanumeric character");
+  const errs = isDNS1123Label(value);
+  if (errs.length > 0) throw new InvalidArgumentError(errs.join('; '));
   return value;
 }
 

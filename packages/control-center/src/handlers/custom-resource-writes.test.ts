@@ -47,6 +47,20 @@ describe('custom resource writes', () => {
     expect(r.body.details!.causes![0]!.field).toBe('metadata.name');
   });
 
+  it('refuses a Namespace name that is not a DNS label once, in upstream words', async () => {
+    const res = await fetch(cc.url + '/api/v1/namespaces', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Foo' } }),
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { message: string; details: { causes: unknown[] } };
+    expect(body.message).toBe(
+      `Namespace "Foo" is invalid: metadata.name: Invalid value: "Foo": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    );
+    expect(body.details.causes).toHaveLength(1);
+  });
+
   it('refuses a PUT without a resourceVersion as upstream words it (0x0 unquoted: a uint64)', async () => {
     expect((await create('put-me')).code).toBe(201);
     const res = await fetch(`${cc.url}${MCS}/put-me`, {

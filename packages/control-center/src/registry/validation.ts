@@ -4,51 +4,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '@hcc/crds';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '@hcc/client';
 import * as field from '../apierrors/field.js';
 
-const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const configKeyRe = /^[-._a-zA-Z0-9]+$/;
 
-/** RFC 1123 label: at most 63 characters, `[a-z0-9]([-a-z0-9]*[a-z0-9])?`. */
-export const isDNS1123Label = (s: string): boolean => s.length <= 63 && dns1123LabelRe.test(s);
-/** RFC 1123 subdomain: at most 253 characters, dot-separated labels. */
-export const isDNS1123Subdomain = (s: string): boolean => s.length <= 253 && dns1123SubdomainRe.test(s);
-
-const subdomainMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
-/** Qualified name (label/annotation key): optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
-export function qualifiedNameErrors(key: string): string[] {
-  const parts = key.split('/');
-  let name = key;
-  const errs: string[] = [];
-  if (parts.length === 2) {
-    const [prefix, n] = parts as [string, string];
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else if (!isDNS1123Subdomain(prefix)) errs.push(`prefix part ${subdomainMsg}`);
-    name = n;
-  } else if (parts.length > 2) {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  else if (!qualifiedNameRe.test(name)) {
-    errs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
-  }
-  return errs;
-}
-
-/** Label value: at most 63 characters, empty or alphanumeric at both ends. */
-export function labelValueErrors(v: unknown): string[] {
-  if (typeof v !== 'string') return ['must be a string'];
-  if (v.length > 63) return ['must be no more than 63 characters'];
-  if (!labelValueRe.test(v)) {
-    return ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"];
-  }
-  return [];
+/** Label value: a string that passes validation.IsValidLabelValue (see @hcc/client). */
+function labelValueErrors(v: unknown): string[] {
+  return typeof v === 'string' ? isValidLabelValue(v) : ['must be a string'];
 }
 
 const TotalAnnotationSizeLimitBytes = 256 * 1024;
@@ -69,12 +32,11 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
     if (!m.generateName) errs.push(field.required('metadata.name', 'name or generateName is required'));
   } else if (typeof name !== 'string') {
     errs.push(field.typeInvalid('metadata.name', name, 'must be a string'));
-  } else if (nameRule === 'label' && !isDNS1123Label(name)) {
+  } else if (nameRule === 'label') {
     // validation.IsDNS1123Label: the length and the pattern are two errors.
-    if (name.length > 63) errs.push(field.invalid('metadata.name', name, 'must be no more than 63 characters'));
-    if (!dns1123LabelRe.test(name)) errs.push(field.invalid('metadata.name', name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
-  } else if (nameRule === 'subdomain' && !isDNS1123Subdomain(name)) {
-    errs.push(field.invalid('metadata.name', name, subdomainMsg));
+    for (const e of isDNS1123Label(name)) errs.push(field.invalid('metadata.name', name, e));
+  } else if (nameRule === 'subdomain') {
+    for (const e of isDNS1123Subdomain(name)) errs.push(field.invalid('metadata.name', name, e));
   } else if (nameRule === 'path-segment' && (name === '.' || name === '..' || /[/%]/.test(name))) {
     errs.push(field.invalid('metadata.name', name, 'may not contain "/" or "%" and may not be "." or ".."'));
   }
@@ -85,7 +47,7 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
       errs.push(field.typeInvalid('metadata.labels', m.labels, 'must be a map of string to string'));
     } else {
       for (const [k, v] of Object.entries(m.labels)) {
-        for (const e of qualifiedNameErrors(k)) errs.push(field.invalid('metadata.labels', k, e));
+        for (const e of isQualifiedName(k)) errs.push(field.invalid('metadata.labels', k, e));
         for (const e of labelValueErrors(v)) errs.push(field.invalid(`metadata.labels`, v, e));
       }
     }
@@ -96,7 +58,7 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
     } else {
       let size = 0;
       for (const [k, v] of Object.entries(m.annotations)) {
-        for (const e of qualifiedNameErrors(k.toLowerCase())) errs.push(field.invalid('metadata.annotations', k, e));
+        for (const e of isQualifiedName(k.toLowerCase())) errs.push(field.invalid('metadata.annotations', k, e));
         if (typeof v !== 'string') errs.push(field.typeInvalid(`metadata.annotations`, v, 'must be a string'));
         size += k.length + String(v).length;
       }
@@ -108,7 +70,7 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
     else {
       m.finalizers.forEach((f, i) => {
         if (typeof f !== 'string') errs.push(field.typeInvalid(`metadata.finalizers[${i}]`, f, 'must be a string'));
-        else for (const e of qualifiedNameErrors(f)) errs.push(field.invalid(`metadata.finalizers[${i}]`, f, e));
+        else for (const e of isQualifiedName(f)) errs.push(field.invalid(`metadata.finalizers[${i}]`, f, e));
       });
       // apimachinery ValidateFinalizers: the garbage collector cannot both orphan and delete dependents.
       if (m.finalizers.includes('orphan') && m.finalizers.includes('foregroundDeletion')) {

@@ -8,7 +8,7 @@ import type { KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../validation.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
 
 /** Finalizer that holds a CRD until every custom resource of it is deleted. */
 export const FinalizerCRDCleanup = 'customresourcecleanup.apiextensions.k8s.io';
@@ -40,12 +40,12 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
   const spec = obj.spec as CRDSpec | undefined;
   if (!spec || typeof spec !== 'object') return [field.required('spec')];
   if (!spec.group) errs.push(field.required('spec.group'));
-  else if (!isDNS1123Subdomain(spec.group) || !spec.group.includes('.')) errs.push(field.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  else if (isDNS1123Subdomain(spec.group).length > 0 || !spec.group.includes('.')) errs.push(field.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
   const names = spec.names;
   if (!names || typeof names !== 'object') errs.push(field.required('spec.names'));
   else {
     if (!names.plural) errs.push(field.required('spec.names.plural'));
-    else if (!isDNS1123Label(names.plural)) errs.push(field.invalid('spec.names.plural', names.plural, 'must be a DNS-1035 label'));
+    else if (isDNS1123Label(names.plural).length > 0) errs.push(field.invalid('spec.names.plural', names.plural, 'must be a DNS-1035 label'));
     if (!names.kind) errs.push(field.required('spec.names.kind'));
     if (names.plural && spec.group && obj.metadata.name !== `${names.plural}.${spec.group}`) {
       errs.push(field.invalid('metadata.name', obj.metadata.name, "must be spec.names.plural+\".\"+spec.group"));

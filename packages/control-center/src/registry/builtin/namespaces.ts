@@ -6,8 +6,6 @@
 import type { KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
-import * as field from '../../apierrors/field.js';
-import { isDNS1123Label } from '../validation.js';
 
 /** The finalizer the namespace controller removes once a Namespace is empty. */
 export const FinalizerKubernetes = 'kubernetes';
@@ -32,14 +30,6 @@ export const namespaces: ResourceInfo = {
       obj.spec = { ...spec, finalizers: [FinalizerKubernetes] };
       obj.status = { phase: 'Active' };
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name! };
-    },
-    validate: (obj) => {
-      const errs: field.FieldError[] = [];
-      const name = obj.metadata.name ?? '';
-      if (!isDNS1123Label(name)) {
-        errs.push(field.invalid('metadata.name', name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
-      }
-      return errs;
     },
     prepareForUpdate: (obj, old) => {
       // spec.finalizers only change through /finalize; status only through /status.

@@ -17,7 +17,7 @@ import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftG
 import { parseSelector, parseTolerations } from '@hcc/client';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
-import { isDNS1123Label } from '../../../registry/validation.js';
+import { isDNS1123Label } from '@hcc/client';
 
 const annotationPath = (key: string) => `metadata.annotations[${key}]`;
 
@@ -47,7 +47,7 @@ export const placementAnnotationsAdmission: ValidatingAdmission = {
       const cpNamespace = `${obj.metadata.namespace}-${obj.metadata.name}`;
       if (cpNamespace.length > 63) {
         errs.push(field.invalid('metadata.name', obj.metadata.name, `the control-plane namespace "${cpNamespace}" HyperShift creates for it would be ${cpNamespace.length} characters; a Namespace name must be no more than 63 characters`));
-      } else if (!isDNS1123Label(cpNamespace)) {
+      } else if (isDNS1123Label(cpNamespace).length > 0) {
         errs.push(field.invalid('metadata.name', obj.metadata.name, `the control-plane namespace "${cpNamespace}" HyperShift creates for it would not be a valid Namespace name (a lowercase RFC 1123 label: no dots); HyperShift also derives the infraID from the name`));
       }
     }
