@@ -207,6 +207,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
       if (users.size === 0 || ![...users].every(foreign)) return undefined;
       return why([...users].sort().join(`, ${ns}/`));
     },
+    referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     stillReferenced: async (kind, ns, name) => {
       if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);

@@ -17,7 +17,8 @@
  * not deleted, when hcc no longer places it); a HostedCluster or NodePool is never touched, a
  * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute. Nor are the
  * NodePools, Secrets and ConfigMaps of a HostedCluster blocked that way copied (blockedByForeign):
- * they would change the other owner's cluster.
+ * they would change the other owner's cluster; and a Secret or ConfigMap is only taken over once
+ * a HostedCluster placed here that references it is known (referencedHere).
  *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
  * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
@@ -71,6 +72,13 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
       // its spec would change under the owner's control plane, and deleting ours would delete it.
       if (!replaceableKinds.has(req.kind)) return leaveForeign(deps, req.kind, req.key, up, down);
+      // A Secret or ConfigMap is taken over only for a HostedCluster placed here that the
+      // informers show (the state label can arrive before the placement): the HostedCluster's
+      // arrival wakes it again (syncer.ts wakeDependents), now judged by blockedByForeign.
+      if (deps.referencedHere && !deps.referencedHere(req.kind, req.namespace, req.name)) {
+        deps.log.info({ key: req.key }, 'not taking over: no HostedCluster placed here references it yet');
+        return { requeueAfterMs: ForeignRecheckMs };
+      }
       desired.metadata.annotations![AnnotationAdopted] = 'true';
     }
     const patch = downstreamPatch(desired, down, keys);

@@ -286,6 +286,20 @@ describe('objects of the same name that hcc did not create', () => {
     ]);
   });
 
+  it('takes over a Secret only once a HostedCluster placed here that references it is known (the state label can come first)', async () => {
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);
+    let referenced = false;
+    d.referencedHere = (kind, ns, name) => kind === 'Secret' && ns === 'clusters' && name === 'ps' && referenced;
+    const early = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls).toEqual([]);
+    expect(early).toEqual({ requeueAfterMs: 60_000 });
+    referenced = true;
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
+  });
+
   it('keeps a copy it made while something placed here still references it (a PUT dropped the state label), deletes it once nothing does', async () => {
     const ours: KubeObject = { ...theirSecret, metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } };
     const kept = await runSecret(undefined, ours, true);

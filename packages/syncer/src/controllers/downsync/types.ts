@@ -58,6 +58,13 @@ export interface DownsyncDeps {
    */
   stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
   /**
+   * True when a HostedCluster or NodePool placed on this cluster, as the informers show now,
+   * references Secret or ConfigMap namespace/name. A Secret or ConfigMap of the same name that hcc
+   * did not create is only taken over then: until its HostedCluster shows up, blockedByForeign
+   * cannot tell whether that HostedCluster is blocked by a foreign one (whose Secret this may be).
+   */
+  referencedHere?(kind: SyncKind, namespace: string, name: string): boolean;
+  /**
    * Why an upstream NodePool, Secret or ConfigMap must not be copied here, or undefined: its
    * HostedCluster (for a Secret or ConfigMap: every HostedCluster placed here that references
    * it, directly or through a NodePool) is blocked by a HostedCluster of the same name in the
