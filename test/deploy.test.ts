@@ -31,13 +31,15 @@ import { startControlCenterProcess, stopProcess, type ControlCenterProcess } fro
 // (JSON merge patch of what hcc manages; no update) and deletes copies; upsync reads status from
 // the objects (no status subresource calls) and gets the operator's kubeconfig/kubeadmin Secrets;
 // heartbeat lists namespaces (limit 1) and gets hypershift/supported-versions;
-// ensureDownstreamNamespace creates, and the namespace clean-up deletes, namespaces.
+// ensureDownstreamNamespace creates, and the namespace clean-up deletes, namespaces (after listing
+// every namespaced kind in one, read-only, to keep it when something else lives there).
 // The CRD puller (--pull-crds) gets the two HyperShift CRDs by name.
 // ---------------------------------------------------------------------------------------------
 const SyncerRules = [
   { apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters', 'nodepools'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'create', 'delete'] },
+  { apiGroups: ['*'], resources: ['*'], verbs: ['list'] },
 ];
 const PullCRDsRule = {
   apiGroups: ['apiextensions.k8s.io'],

@@ -152,13 +152,16 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect((await k(['delete', 'hc/ex', '-n', ns, '--wait=true', '--timeout=60s'])).code).toBe(0);
     await waitFor('the copies gone', async () => (await mk(['get', 'hc,np', '-n', ns, '-o', 'name'])).stdout.trim() === '', 30_000);
     expect((await k(['delete', 'secret/ex-pull-secret', 'configmap/np-config', '-n', ns])).code).toBe(0);
-    // A ConfigMap someone else put there keeps the namespace (deleting it would delete theirs);
-    // once it is gone the namespace is cleaned up.
+    // Anything someone else put there keeps the namespace (deleting it would delete theirs): here
+    // a Lease, a kind the syncer never copies (every namespaced kind is listed, read-only, under
+    // the ClusterRole's list rule); once it is gone the namespace is cleaned up.
     await waitFor('the copies gone', async () => (await mk(['get', 'secret,configmap', '-n', ns, '-l', 'controlcenter.hcc.dev/synced-by', '-o', 'name'])).stdout.trim() === '', 30_000);
-    expect((await mk(['create', 'configmap', 'theirs', '-n', ns, '--from-literal=a=b'])).code).toBe(0);
+    expect((await mk(['delete', 'secret/audit', '-n', ns])).code).toBe(0); // their Secret would keep it too
+    const lease = await mk(['create', '-f', '-'], `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: theirs, namespace: ${ns}}\nspec: {holderIdentity: someone}\n`);
+    expect(lease.code, lease.stderr).toBe(0);
     await new Promise((r) => setTimeout(r, 12_000)); // two sweeps (every 5 s here)
-    expect((await mk(['get', 'configmap', 'theirs', '-n', ns, '-o', 'name'])).stdout.trim()).toBe('configmap/theirs');
-    expect((await mk(['delete', 'configmap/theirs', 'secret/audit', '-n', ns])).code).toBe(0);
+    expect((await mk(['get', 'lease', 'theirs', '-n', ns, '-o', 'name'])).stdout.trim()).toBe('lease.coordination.k8s.io/theirs');
+    expect((await mk(['delete', 'lease/theirs', '-n', ns])).code).toBe(0);
     await waitFor('the namespace cleaned up downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
 
     expect(await forbidden()).toEqual(before);

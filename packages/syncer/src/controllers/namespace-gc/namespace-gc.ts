@@ -2,25 +2,82 @@
  * Namespace clean-up in the management cluster: a namespace the syncer created (labelled
  * `controlcenter.hcc.dev/synced-by: <cluster>`) is deleted once nothing is placed in it any more —
  * no HostedCluster, NodePool, Secret or ConfigMap of this cluster's upstream selection and no copy
- * hcc made there — and nobody else put a HostedCluster, NodePool, Secret or ConfigMap there
- * (deleting the namespace would delete those too). Kubernetes' own `kube-root-ca.crt` ConfigMap
- * and service-account token Secrets do not count. Namespaces hcc did not create are never touched.
+ * hcc made there — and nobody else put anything there: deleting the namespace would delete it
+ * too (an Agent platform's InfraEnv and Agents, a Role, a Deployment). Every namespaced kind the
+ * management cluster serves (discovery, as the namespace controller enumerates them) is listed
+ * first; what Kubernetes puts in every namespace (the `default` ServiceAccount, the
+ * `kube-root-ca.crt` ConfigMap, service-account token Secrets) and Events do not count. A kind
+ * the syncer may not list (403) or that fails to list keeps the namespace: it cannot tell.
+ * Namespaces hcc did not create are never touched.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
  */
 import type { Logger } from 'pino';
-import { isNotFound, type RestClient } from '@hcc/client';
-import { ConfigMapResource, HostedClusterResource, LabelSyncedBy, NamespaceResource, NodePoolResource, SecretResource, type KubeObject } from '@hcc/crds';
+import { isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
+import { LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 
 /** Objects Kubernetes itself puts in every namespace. */
-const isClusterOwned = (o: KubeObject): boolean => o.metadata.name === 'kube-root-ca.crt' || o.type === 'kubernetes.io/service-account-token';
+const isClusterOwned = (kind: string, o: KubeObject): boolean =>
+  (kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt') ||
+  (kind === 'Secret' && o.type === 'kubernetes.io/service-account-token') ||
+  (kind === 'ServiceAccount' && o.metadata.name === 'default');
+
+/** Kinds that never keep a namespace: Events about what was there (core and events.k8s.io). */
+const ignoredKinds = new Set(['Event']);
+
+interface APIResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs?: string[];
+}
+
+/** A namespaced kind to look for in a namespace: where to list it, and its Kind. */
+export interface NamespacedKind {
+  ref: ResourceRef;
+  kind: string;
+}
+
+/**
+ * Every namespaced, listable kind the cluster serves (core v1 and each group's preferred
+ * version), from discovery. Subresources and Events are left out.
+ * @throws the client's error when discovery itself fails
+ */
+export async function namespacedKinds(client: RestClient): Promise<NamespacedKind[]> {
+  const out: NamespacedKind[] = [];
+  const add = (group: string, version: string, resources: APIResource[] | undefined) => {
+    for (const r of resources ?? []) {
+      if (!r.namespaced || r.name.includes('/') || !r.verbs?.includes('list') || ignoredKinds.has(r.kind)) continue;
+      out.push({ ref: { group, version, resource: r.name, namespaced: true }, kind: r.kind });
+    }
+  };
+  const core = await client.raw<{ resources?: APIResource[] }>('GET', '/api/v1');
+  add('', 'v1', core.resources);
+  const groups = await client.raw<{ groups?: { name: string; preferredVersion?: { version: string } }[] }>('GET', '/apis');
+  for (const g of groups.groups ?? []) {
+    const version = g.preferredVersion?.version;
+    if (!version) continue;
+    const list = await client.raw<{ resources?: APIResource[] }>('GET', `/apis/${g.name}/${version}`);
+    add(g.name, version, list.resources);
+  }
+  return out;
+}
 
 /**
  * The first object in a namespace that neither this syncer's cluster copy nor Kubernetes made, as
- * `Kind/name`, or undefined. One list per kind; more than one page of a kind counts as foreign.
+ * `Kind/name`, or undefined. One list per kind (at most 500 items; a second page counts as
+ * foreign); a kind that cannot be listed counts as foreign too (`Kind (cannot list: ...)`).
+ * @param kinds - what to look for; from {@link namespacedKinds}
  */
-export async function foreignObjectIn(downstream: RestClient, cluster: string, namespace: string): Promise<string | undefined> {
-  for (const [ref, kind] of [[HostedClusterResource, 'HostedCluster'], [NodePoolResource, 'NodePool'], [SecretResource, 'Secret'], [ConfigMapResource, 'ConfigMap']] as const) {
-    const list = await downstream.list<KubeObject>(ref, { namespace, limit: 500 });
-    const other = list.items.find((o) => o.metadata.labels?.[LabelSyncedBy] !== cluster && !isClusterOwned(o));
+export async function foreignObjectIn(downstream: RestClient, cluster: string, namespace: string, kinds: NamespacedKind[]): Promise<string | undefined> {
+  for (const { ref, kind } of kinds) {
+    let list;
+    try {
+      list = await downstream.list<KubeObject>(ref, { namespace, limit: 500 });
+    } catch (err) {
+      if (isNotFound(err)) continue; // the kind went away since discovery
+      return `${kind} (cannot list ${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}: ${(err as Error).message}; kept to be safe)`;
+    }
+    const other = list.items.find((o) => o.metadata.labels?.[LabelSyncedBy] !== cluster && !isClusterOwned(kind, o));
     if (other) return `${kind}/${other.metadata.name}`;
     if (list.metadata.continue) return `${kind}/… (more than one page: kept to be safe)`;
   }
@@ -43,10 +100,12 @@ export interface NamespaceGCDeps {
 export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> {
   const list = await deps.downstream.list<KubeObject>(NamespaceResource, { labelSelector: `${LabelSyncedBy}=${deps.cluster}` });
   const deleted: string[] = [];
+  let kinds: NamespacedKind[] | undefined;
   for (const ns of list.items) {
     const name = ns.metadata.name!;
     if (ns.metadata.deletionTimestamp || deps.inUse(name)) continue;
-    const foreign = await foreignObjectIn(deps.downstream, deps.cluster, name);
+    kinds ??= await namespacedKinds(deps.downstream);
+    const foreign = await foreignObjectIn(deps.downstream, deps.cluster, name, kinds);
     if (foreign) {
       deps.log.debug({ controller: 'namespace-gc', namespace: name, object: foreign }, 'kept a namespace hcc created: something else lives there');
       continue;
