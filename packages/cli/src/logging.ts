@@ -1,7 +1,20 @@
 /**
  * Process-wide logging: pino JSON to stdout (or a file), level from `--log-level` or HCC_LOG_LEVEL.
  */
+import { Option } from 'commander';
 import pino, { type Logger } from 'pino';
+
+/** The levels pino knows, as `--log-level` accepts them. */
+export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The `--log-level <level>` option every command takes: one of {@link LogLevels} (anything else is
+ * refused by commander with the list), from the HCC_LOG_LEVEL environment variable when the flag
+ * is not given, else `info`.
+ */
+export function logLevelOption(description = 'pino log level'): Option {
+  return new Option('--log-level <level>', description).choices(LogLevels).env('HCC_LOG_LEVEL').default('info');
+}
 
 /**
  * Creates the root logger of an hcc process. Lines go to stdout through an asynchronous

@@ -6,21 +6,15 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
 import { defaultValidationWorkers, startControlCenter } from '@hcc/control-center';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
+import { numberArg, portArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 64) throw new InvalidArgumentError(`must be an integer from 0 to 64, got "${value}"`);
-  return n;
-}
-
-/** `--watch-history`: a positive integer. */
-function parseEventCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -54,7 +48,7 @@ export function controlCenterCommand(): Command {
     .addOption(new Option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)').argParser(parseEndpoints).default(['http://127.0.0.1:2379'], 'http://127.0.0.1:2379'))
     .option('--etcd-prefix <prefix>', 'etcd key prefix of every object (with --storage etcd)', '/hcc')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free port)', '6443')
+    .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 6443)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
     .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)')
     .option('--token <token>', 'admin bearer token (generated when absent)')
@@ -65,8 +59,8 @@ export function controlCenterCommand(): Command {
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
-    .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', '10')
-    .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', parseEventCount, 100_000)
+    .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', numberArg({ integer: true, min: 1 }), 100_000)
     .option('--event-ttl <duration>', 'how long an Event lives after its last write, as kube-apiserver\'s --event-ttl; 0 keeps Events forever (default: 1h)', parseDuration)
     .option(
       '--validation-workers <n>',
@@ -74,7 +68,7 @@ export function controlCenterCommand(): Command {
       parseWorkerCount,
       defaultValidationWorkers(),
     )
-    .option('--log-level <level>', 'pino log level', 'info')
+    .addOption(logLevelOption())
     .action(async (o) => {
       const log = createLogger('control-center', o.logLevel);
       const shutdown = catchShutdown(log);

@@ -6,19 +6,20 @@ import { Command } from 'commander';
 import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
 import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-sim';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
+import { numberArg, portArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
     .description("run the HyperShift operator stand-in against a cluster that has the HyperShift CRDs (kind demo); no real control planes are started")
     .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)')
-    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', '2000')
-    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', '500')
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
     .option('--supported-versions <list>', 'OCP minor versions it supports, newest first', DefaultSupportedVersions.join(','))
-    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
-    .option('--log-level <level>', 'pino log level', 'info')
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
+    .addOption(logLevelOption())
     .action(async (o) => {
       const log = createLogger('hypershift-sim', o.logLevel);
       const shutdown = catchShutdown(log);

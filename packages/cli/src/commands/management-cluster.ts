@@ -11,16 +11,10 @@ import { loadKubeconfig, RestClient } from '@hcc/client';
 import { hyperShiftCRDs } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-
-/** Parses a non-negative integer option (milliseconds, a port). */
-function nonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`must be a non-negative integer, got "${value}"`);
-  return n;
-}
+import { numberArg, portArg } from '../options.js';
 
 /** Parses `4.18,4.17` into `['4.18', '4.17']`. */
 function versionList(value: string): string[] {
@@ -51,10 +45,10 @@ export function managementClusterCommand(): Command {
     .option('--name <name>', 'name of the management cluster (kubeconfig context, log name)', 'mgmt-1')
     .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free port)', nonNegativeInt, 0)
+    .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 0)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
-    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', nonNegativeInt, 2000)
-    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', nonNegativeInt, 500)
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
     .addOption(
       new Option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first (comma-separated)')
         .argParser(versionList)
@@ -62,7 +56,7 @@ export function managementClusterCommand(): Command {
     )
     .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line')
     .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
-    .option('--log-level <level>', 'pino log level', 'info')
+    .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions) => {
       const name = o.name;
       const log = createLogger(name, o.logLevel);

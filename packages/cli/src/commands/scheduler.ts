@@ -5,7 +5,7 @@
  * A configuration file that does not validate stops the process before it connects, with every
  * problem listed on stderr (exit code 1).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { loadKubeconfig, RestClient, serveOps } from '@hcc/client';
 import {
   defaultSchedulerConfig,
@@ -17,21 +17,9 @@ import {
   seededRandom,
   type SchedulerConfig,
 } from '@hcc/scheduler';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-
-/** Parses a flag value as a number, optionally requiring an integer, within [min, ∞). */
-const number =
-  (what: string, o: { integer?: boolean; min?: number; exclusiveMin?: boolean } = {}) =>
-  (v: string): number => {
-    const n = Number(v);
-    const min = o.min ?? 0;
-    const tooSmall = o.exclusiveMin ? n <= min : n < min;
-    if (v.trim() === '' || !Number.isFinite(n) || tooSmall || (o.integer && !Number.isInteger(n))) {
-      throw new InvalidArgumentError(`${what} must be ${o.integer ? 'an integer' : 'a number'} ${o.exclusiveMin ? '>' : '>='} ${min}`);
-    }
-    return n;
-  };
+import { numberArg, portArg } from '../options.js';
 
 /** Loads the configuration or exits 1 with its problems. */
 function configOrExit(file: string | undefined): SchedulerConfig {
@@ -51,16 +39,16 @@ export function schedulerCommand(): Command {
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
-    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', number('--metrics-port', { integer: true }), 0)
-    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', number('--heartbeat-grace', { min: 0, exclusiveMin: true }), 40)
-    .option('--workers <n>', 'concurrent scheduling workers', number('--workers', { integer: true, min: 1 }), 16)
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
+    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', numberArg({ min: 0, exclusiveMin: true }), 40)
+    .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
     .option('--no-leader-elect', 'act without leader election (only one replica may run)')
     .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')
-    .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', number('--lease-duration', { integer: true, min: 1 }), 15)
-    .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', number('--renew-deadline', { min: 0, exclusiveMin: true }), 10)
-    .option('--retry-period <seconds>', 'between election attempts and renewals', number('--retry-period', { min: 0, exclusiveMin: true }), 2)
-    .option('--seed <n>', 'seed for the random last tie-break (reproducible placements)', number('--seed', { integer: true }))
-    .option('--log-level <level>', 'pino log level', 'info')
+    .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', numberArg({ integer: true, min: 1 }), 15)
+    .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--retry-period <seconds>', 'between election attempts and renewals', numberArg({ min: 0, exclusiveMin: true }), 2)
+    .option('--seed <n>', 'seed for the random last tie-break (reproducible placements)', numberArg({ integer: true }))
+    .addOption(logLevelOption())
     .action(async (o) => {
       const config = configOrExit(o.config);
       if (o.printConfig) {

@@ -10,9 +10,10 @@ import client from 'prom-client';
 import { isDNS1123Label, RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
 import { runPushSyncers, runSyncer } from '@hcc/syncer';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
+import { numberArg, portArg } from '../options.js';
 
 /** Parses `k=v,k2=v2` into labels. */
 export function parseLabels(s: string | undefined): Record<string, string> {
@@ -53,15 +54,15 @@ export function syncerCommand(): Command {
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
-    .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', '50')
+    .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', numberArg({ integer: true }), 50)
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)')
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
-    .option('--heartbeat-interval <seconds>', 'between heartbeats', '10')
-    .option('--workers <n>', 'concurrent workers per queue', '16')
+    .option('--heartbeat-interval <seconds>', 'between heartbeats', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', '127.0.0.1')
-    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', '0')
-    .option('--log-level <level>', 'pino log level', 'info')
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
+    .addOption(logLevelOption())
     .action(async (o) => {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
       const name = o.push ? 'push' : o.name;

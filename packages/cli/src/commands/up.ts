@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { isAlreadyExists, loadKubeconfig, RestClient } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
-import { createLogger } from '../logging.js';
+import { createLogger, logLevelOption } from '../logging.js';
 import { Supervisor } from '../supervisor.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms } from './syncer.js';
@@ -200,7 +200,7 @@ export function upCommand(): Command {
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
-    .option('--log-level <level>', 'log level of every process (logs go to STATE_DIR/logs)', 'info')
+    .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts) => {
       const n = Number(opts.managementClusters);
       const positive = (flag: string, v: string, allowZero = false) => {

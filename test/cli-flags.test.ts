@@ -1,0 +1,65 @@
+/**
+ * The hcc CLI's flags: a bad value stops the command before it does anything (no data directory,
+ * no stack trace), with commander's one-line error and exit code 1; HCC_LOG_LEVEL sets the log
+ * level of a command run without --log-level, as the README says.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stopProcess } from './helpers/processes.js';
+import { hccBin, tempDir, waitFor } from './helpers/tools.js';
+
+describe('hcc flags', () => {
+  it.each([
+    { args: ['control-center', '--port', 'abc'], msg: "option '--port <port>' argument 'abc' is invalid. must be an integer >= 0 and <= 65535" },
+    { args: ['control-center', '--port', '99999'], msg: "option '--port <port>' argument '99999' is invalid. must be an integer >= 0 and <= 65535" },
+    { args: ['control-center', '--bookmark-interval', 'abc'], msg: "option '--bookmark-interval <seconds>' argument 'abc' is invalid. must be a number > 0" },
+    { args: ['control-center', '--log-level', 'loud'], msg: "option '--log-level <level>' argument 'loud' is invalid. Allowed choices are fatal, error, warn, info, debug, trace, silent." },
+    { args: ['up', '--log-level', 'loud'], msg: "option '--log-level <level>' argument 'loud' is invalid." },
+    { args: ['syncer', '--name', 'm1', '--capacity', 'x'], msg: "option '--capacity <n>' argument 'x' is invalid. must be an integer >= 0" },
+    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '-5'], msg: "option '--heartbeat-interval <seconds>' argument '-5' is invalid. must be a number > 0" },
+    { args: ['syncer', '--name', 'm1', '--workers', '0'], msg: "option '--workers <n>' argument '0' is invalid. must be an integer >= 1" },
+    { args: ['management-cluster', '--port', '-1'], msg: "option '--port <port>' argument '-1' is invalid." },
+    { args: ['hypershift-sim', '--available-delay', 'soon'], msg: "option '--available-delay <ms>' argument 'soon' is invalid. must be an integer >= 0" },
+  ])('refuses hcc $args: exit 1 with one line, nothing written', ({ args, msg }) => {
+    const t = tempDir('hcc-flags-');
+    try {
+      const r = spawnSync(process.execPath, [hccBin, ...args], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(msg);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(existsSync(path.join(t.dir, '.hcc'))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses an HCC_LOG_LEVEL pino does not know, naming the variable', () => {
+    const r = spawnSync(process.execPath, [hccBin, 'control-center'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, HCC_LOG_LEVEL: 'loud' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("option '--log-level <level>' value 'loud' from env 'HCC_LOG_LEVEL' is invalid.");
+  });
+
+  it.each([
+    { env: 'warn', args: [], infoLines: false },
+    { env: 'warn', args: ['--log-level', 'info'], infoLines: true }, // the flag wins over the variable
+  ])('HCC_LOG_LEVEL=$env with $args: info lines $infoLines', async ({ env, args, infoLines }) => {
+    const t = tempDir('hcc-loglevel-');
+    const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
+    const proc = spawn(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', path.join(t.dir, 's.kubeconfig'), ...args], {
+      env: { ...process.env, HCC_LOG_LEVEL: env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await waitFor('the control center to write its kubeconfig', () => existsSync(kubeconfig), 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await stopProcess(proc);
+      t.cleanup();
+    }
+    expect(out.includes('"level":30')).toBe(infoLines);
+  }, 60_000);
+});
