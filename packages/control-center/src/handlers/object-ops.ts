@@ -313,7 +313,7 @@ export async function updateObject(
     } else if (opts.subresource === 'binding') {
       // built by handlers/binding.ts from the current object: nothing to carry over
     } else {
-      info.strategy.prepareForUpdate(obj, cur, ctx);
+      info.strategy.prepareForUpdate(obj, cur, ctx, !!opts.replaces);
     }
     warnOnDuplicateOwners(obj, ctx);
     // A binding is the server's own change of a label and a condition: like kube-apiserver's

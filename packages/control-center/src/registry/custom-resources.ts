@@ -54,10 +54,11 @@ async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | 
 
 /**
  * The placement label of a HostedCluster or NodePool (`controlcenter.hcc.dev/management-cluster`)
- * is the scheduler's, as a pod's `spec.nodeName` is: an update that leaves it out keeps it, the
- * way a main-resource update keeps the status. So `kubectl replace -f` of the manifest a user
- * applied, or a GitOps tool's replace, works on a placed HostedCluster; changing the value is
- * still refused by placement admission.
+ * is the scheduler's, as a pod's `spec.nodeName` is: a PUT that leaves it out keeps it, the way a
+ * main-resource update keeps the status. So `kubectl replace -f` of the manifest a user applied,
+ * or a GitOps tool's replace, works on a placed HostedCluster. A PATCH that removes it
+ * (`kubectl label ... key-`) means it, and placement admission refuses it as it refuses a change
+ * (Forbidden: the placement is immutable), rather than answering "unlabeled" and keeping it.
  */
 function keepPlacementLabel(obj: KubeObject, old: KubeObject): void {
   const placed = old.metadata.labels?.[LabelManagementCluster];
@@ -103,9 +104,9 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     },
     validate: (obj, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
     validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),
-    prepareForUpdate: (obj, old) => {
+    prepareForUpdate: (obj, old, _ctx, replaced) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
-      if (placed) keepPlacementLabel(obj, old);
+      if (placed && replaced) keepPlacementLabel(obj, old);
     },
     validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),

@@ -56,8 +56,12 @@ export interface Strategy {
    * (custom resources). The handler of a create calls it instead of `validate` when both exist.
    */
   validateAsync?(obj: KubeObject, ctx: StrategyContext & { schemaChecker: SchemaChecker }): Promise<FieldError[]>;
-  /** Carries over what an update of the main resource may not change (e.g. `status`). */
-  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /**
+   * Carries over what an update of the main resource may not change (e.g. `status`).
+   * @param replaced - true for a PUT (the body is the whole new object, so what it leaves out may
+   *   just be unknown to its writer); false for a PATCH or apply, which removes fields on purpose
+   */
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext, replaced?: boolean): void;
   /** Validates an update. */
   validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   /**
