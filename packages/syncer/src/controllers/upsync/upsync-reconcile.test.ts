@@ -116,6 +116,34 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect((f.up.status as { kubeconfig: { name: string } }).kubeconfig.name).toBe('ex-new-kubeconfig');
   });
 
+  it('takes over its copy left ownerless by an orphan delete, from this or another cluster; leaves a user\'s and another HostedCluster\'s', async () => {
+    const orphaned = (from: string, data: string, owners?: { uid: string }[]): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', resourceVersion: '7', labels: { 'controlcenter.hcc.dev/upsynced-from': from }, ...(owners && { ownerReferences: owners.map((o) => ({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', ...o })) }) },
+      data: { kubeconfig: data },
+    });
+    // Same data, same cluster, no owner: the owner is added (garbage collection works again).
+    let f = fixture();
+    f.upSecrets.set('ex-admin-kubeconfig', orphaned('mgmt-1', 'djE='));
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.metadata.ownerReferences?.map((o) => o.uid)).toEqual(['u1']);
+    // Copied from another cluster, now ownerless: replaced by this cluster's data and owner.
+    f = fixture();
+    f.upSecrets.set('ex-admin-kubeconfig', orphaned('mgmt-9', 'b2xk'));
+    await reconcileUpsync(f.deps, key);
+    const taken = f.upSecrets.get('ex-admin-kubeconfig')!;
+    expect([taken.data, taken.metadata.labels, taken.metadata.ownerReferences?.map((o) => o.uid)]).toEqual([{ kubeconfig: 'djE=' }, { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ['u1']]);
+    // Another HostedCluster's copy from another cluster, and a user's Secret: untouched.
+    for (const theirs of [orphaned('mgmt-9', 'b2xk', [{ uid: 'u-other' }]), { ...orphaned('x', 'b2xk'), metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', resourceVersion: '7' } }]) {
+      f = fixture();
+      f.upSecrets.set('ex-admin-kubeconfig', theirs);
+      await reconcileUpsync(f.deps, key);
+      expect(f.upSecrets.get('ex-admin-kubeconfig')).toBe(theirs);
+      expect(f.calls.upWrites).toBe(0);
+    }
+  });
+
   it('forgets a key whose copy is gone', async () => {
     const f = fixture();
     await reconcileUpsync(f.deps, key);

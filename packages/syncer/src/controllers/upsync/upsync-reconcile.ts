@@ -61,7 +61,16 @@ export const DefaultSecretRecheckMs = 5 * 60_000;
 const secretRefs = ['kubeconfig', 'kubeadminPassword'] as const;
 const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
-/** Copies one status-referenced Secret up when missing or different. */
+/**
+ * Copies one status-referenced Secret up when missing or different, owned by `owner` (so the
+ * control center's garbage collector deletes it with its HostedCluster).
+ *
+ * An upstream Secret of that name is overwritten when hcc copied it (label
+ * `controlcenter.hcc.dev/upsynced-from`) from this cluster, or from another one with no owner
+ * but `owner`: a HostedCluster deleted with `--cascade=orphan` and created again (maybe placed
+ * elsewhere) left it ownerless, and its data is the old control plane's. One without the label
+ * is a user's own Secret, and one another HostedCluster owns is that one's: both are left alone.
+ */
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
   const down = await deps.getDownstreamSecret(namespace, name);
   if (!down) return;
@@ -79,8 +88,12 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
     data: down.data,
   };
   if (!up) return deps.createUpstreamSecret(want);
-  if (up.metadata.labels?.[LabelUpsyncedFrom] !== deps.cluster) return; // a user's own Secret: never overwrite it
-  if (isDeepStrictEqual(up.data, want.data) && up.type === want.type) return;
+  const from = up.metadata.labels?.[LabelUpsyncedFrom];
+  if (from === undefined) return; // a user's own Secret: never overwrite it
+  const owners = up.metadata.ownerReferences ?? [];
+  if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return; // another HostedCluster's
+  const ownedAsWanted = owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
+  if (from === deps.cluster && ownedAsWanted && isDeepStrictEqual(up.data, want.data) && up.type === want.type) return;
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
 }
 
