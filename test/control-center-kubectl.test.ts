@@ -65,6 +65,10 @@ describe('control center with real kubectl', () => {
       expect(yaml.stdout).toContain('type: KubeVirt');
       const all = await k(['get', 'hc', '-A']);
       expect(all.stdout).toMatch(new RegExp(`${ns}\\s+test1`));
+      // HostedClusters and NodePools are in the `all` category: `kubectl get all` lists them.
+      const everything = await k(['get', 'all', '-n', ns, '-o', 'name']);
+      expect(everything.code, everything.stderr).toBe(0);
+      expect(everything.stdout.trim().split('\n').sort()).toEqual(['hostedcluster.hypershift.openshift.io/test1', 'nodepool.hypershift.openshift.io/test1']);
     });
 
     it('filters by label and describes', async () => {

@@ -25,6 +25,9 @@ export const hostedClusterCRD: CustomResourceDefinition = {
       plural: Resources.hostedClusters,
       singular: 'hostedcluster',
       shortNames: ['hc', 'hcs'],
+      // In the control center HostedClusters are the workload: `kubectl get all` lists them (with no
+      // served kind in the category, kubectl answers "the server doesn't have a resource type all").
+      categories: ['all'],
     },
     scope: 'Namespaced',
     versions: [

@@ -22,6 +22,7 @@ export const nodePoolCRD: CustomResourceDefinition = {
       plural: Resources.nodePools,
       singular: 'nodepool',
       shortNames: ['np', 'nps'],
+      categories: ['all'],
     },
     scope: 'Namespaced',
     versions: [
