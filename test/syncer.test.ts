@@ -202,5 +202,14 @@ describe('syncer: push mode', () => {
     // The namespace the syncer created for it goes once nothing placed there uses it.
     await waitFor('namespace p to leave the management cluster', async () =>
       (await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'namespace', 'p', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 30_000);
+
+    // A kubeconfig Secret that is not there is named in a Warning Event on the ManagementCluster.
+    expect((await k(['patch', 'mc', 'mgmt-2', '--type=merge', '-p', '{"spec":{"kubeconfigSecretRef":{"name":"no-such-secret"}}}'])).code).toBe(0);
+    const event = await waitFor('the KubeconfigSecretNotFound Event', async () => {
+      const r = await k(['get', 'events', '-A', '--field-selector', 'reason=KubeconfigSecretNotFound,involvedObject.name=mgmt-2', '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).items[0];
+    }, 30_000);
+    expect(event).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-2' } });
+    expect(event.message).toContain('Secret hcc-system/no-such-secret not found in the control center');
   });
 });

@@ -4,10 +4,13 @@
  * control center; namespace `hcc-system` and key `kubeconfig` unless given), connects to the
  * management cluster with it, and runs the same syncer (heartbeat, downsync, upsync) as pull mode.
  * A changed Secret or spec restarts that cluster's syncer; a cluster leaving Push mode, or
- * deleted, stops it. Level-triggered over a ManagementCluster informer and a work queue.
+ * deleted, stops it. A missing Secret or key stops it too, and a Warning Event on the
+ * ManagementCluster (`KubeconfigSecretNotFound`, `KubeconfigKeyMissing`; `kubectl describe mc`)
+ * names what to fix, besides the `HeartbeatExpired` that follows. Level-triggered over a
+ * ManagementCluster informer and a work queue.
  */
 import type { Logger } from 'pino';
-import { Informer, isNotFound, parseKubeconfig, RestClient, WorkQueue, type ReconcileResult } from '@hcc/client';
+import { EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, WorkQueue, type ReconcileResult } from '@hcc/client';
 import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
@@ -41,6 +44,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
   const running = new Map<string, Running>();
   const mcs = new Informer<ManagementCluster>({ client: opts.upstream, ref: ManagementClusterResource, logger: log });
   const queue = new WorkQueue();
+  const recorder = new EventRecorder({ client: opts.upstream, component: 'hcc-syncer/push', logger: log });
   mcs.addEventHandler({ onAdd: (o) => queue.add(o.metadata.name!), onUpdate: (_o, n) => queue.add(n.metadata.name!), onDelete: () => mcs.lister.keys().forEach((k) => queue.add(k)) });
   let synced = false;
 
@@ -67,6 +71,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     } catch (err) {
       if (!isNotFound(err)) throw err;
       log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret not found; retrying');
+      recorder.event(mc, 'Warning', 'KubeconfigSecretNotFound', `spec.kubeconfigSecretRef: Secret ${ref.namespace}/${ref.name} not found in the control center; the push syncer cannot reach this management cluster`);
       await stop(name);
       return { requeueAfterMs: 5000 };
     }
@@ -76,6 +81,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     const raw = (secret.data as Record<string, string> | undefined)?.[ref.key];
     if (!raw) {
       log.warn({ cluster: name, key: ref.key }, 'kubeconfig Secret has no such key');
+      recorder.event(mc, 'Warning', 'KubeconfigKeyMissing', `spec.kubeconfigSecretRef: Secret ${ref.namespace}/${ref.name} has no key ${JSON.stringify(ref.key)}; the push syncer cannot reach this management cluster`);
       return { requeueAfterMs: 5000 };
     }
     const downstream = new RestClient(parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`), {
