@@ -5,8 +5,8 @@
  * hcc made there — and nobody else put anything there: deleting the namespace would delete it
  * too (an Agent platform's InfraEnv and Agents, a Role, a Deployment). Every namespaced kind the
  * management cluster serves (discovery, as the namespace controller enumerates them) is listed
- * first; what Kubernetes puts in every namespace (the `default` ServiceAccount, the
- * `kube-root-ca.crt` ConfigMap, service-account token Secrets) and Events do not count. A kind
+ * first; what the cluster puts in every namespace (isClusterOwned: Kubernetes' and OpenShift's
+ * defaults) and Events do not count. A kind
  * the syncer may not list (403) or that fails to list keeps the namespace: it cannot tell.
  * Namespaces hcc did not create are never touched.
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
@@ -15,11 +15,36 @@ import type { Logger } from 'pino';
 import { isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
 import { LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 
-/** Objects Kubernetes itself puts in every namespace. */
-const isClusterOwned = (kind: string, o: KubeObject): boolean =>
-  (kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt') ||
-  (kind === 'Secret' && o.type === 'kubernetes.io/service-account-token') ||
-  (kind === 'ServiceAccount' && o.metadata.name === 'default');
+/** The ServiceAccounts OpenShift's controllers create in every namespace (Kubernetes: `default`). */
+const defaultServiceAccounts = new Set(['default', 'builder', 'deployer']);
+/** The RoleBindings OpenShift's controllers create in every namespace. */
+const defaultRoleBindings = new Set(['system:image-pullers', 'system:image-builders', 'system:deployers']);
+
+/**
+ * Objects the cluster itself puts in every namespace: Kubernetes' `kube-root-ca.crt` ConfigMap,
+ * `default` ServiceAccount and service-account token Secrets, and on OpenShift (where HyperShift
+ * usually runs) the `builder`/`deployer` ServiceAccounts, their image-pull (`dockercfg`) Secrets,
+ * the `system:image-pullers`/`-builders`/`deployers` RoleBindings and `openshift-service-ca.crt`.
+ * @see https://docs.openshift.com/container-platform/4.16/authentication/understanding-and-creating-service-accounts.html
+ */
+export function isClusterOwned(kind: string, o: KubeObject): boolean {
+  const name = o.metadata.name ?? '';
+  switch (kind) {
+    case 'ConfigMap':
+      return name === 'kube-root-ca.crt' || name === 'openshift-service-ca.crt';
+    case 'Secret':
+      return (
+        o.type === 'kubernetes.io/service-account-token' ||
+        (o.type === 'kubernetes.io/dockercfg' && defaultServiceAccounts.has(o.metadata.annotations?.['kubernetes.io/service-account.name'] ?? ''))
+      );
+    case 'ServiceAccount':
+      return defaultServiceAccounts.has(name);
+    case 'RoleBinding':
+      return defaultRoleBindings.has(name);
+    default:
+      return false;
+  }
+}
 
 /** Kinds that never keep a namespace: Events about what was there (core and events.k8s.io). */
 const ignoredKinds = new Set(['Event']);

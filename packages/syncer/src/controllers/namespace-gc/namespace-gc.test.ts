@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { RestClient } from '@hcc/client';
+import type { KubeObject } from '@hcc/crds';
+import { foreignObjectIn, isClusterOwned, namespacedKinds } from './namespace-gc.js';
+
+/** A fake management cluster: discovery documents and the objects of one namespace by resource. */
+function fakeCluster(objects: Record<string, KubeObject[]>, forbidden = new Set<string>()): RestClient {
+  const discovery: Record<string, unknown> = {
+    '/api/v1': {
+      resources: [
+        { name: 'configmaps', kind: 'ConfigMap', namespaced: true, verbs: ['list'] },
+        { name: 'secrets', kind: 'Secret', namespaced: true, verbs: ['list'] },
+        { name: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, verbs: ['list'] },
+        { name: 'serviceaccounts/token', kind: 'TokenRequest', namespaced: true, verbs: ['create'] },
+        { name: 'events', kind: 'Event', namespaced: true, verbs: ['list'] },
+        { name: 'namespaces', kind: 'Namespace', namespaced: false, verbs: ['list'] },
+      ],
+    },
+    '/apis': { groups: [{ name: 'rbac.authorization.k8s.io', preferredVersion: { version: 'v1' } }, { name: 'agent-install.openshift.io', preferredVersion: { version: 'v1beta1' } }] },
+    '/apis/rbac.authorization.k8s.io/v1': { resources: [{ name: 'rolebindings', kind: 'RoleBinding', namespaced: true, verbs: ['list'] }] },
+    '/apis/agent-install.openshift.io/v1beta1': { resources: [{ name: 'infraenvs', kind: 'InfraEnv', namespaced: true, verbs: ['list'] }] },
+  };
+  return {
+    raw: async (_m: string, path: string) => discovery[path],
+    list: async (ref: { resource: string }) => {
+      if (forbidden.has(ref.resource)) throw Object.assign(new Error(`infraenvs is forbidden`), { code: 403 });
+      return { items: objects[ref.resource] ?? [], metadata: {} };
+    },
+  } as unknown as RestClient;
+}
+
+const obj = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({ metadata: { name, namespace: 'clusters' }, ...extra }) as KubeObject;
+
+describe('namespace clean-up: what keeps a namespace hcc created', () => {
+  const openShiftDefaults = {
+    configmaps: [obj('kube-root-ca.crt'), obj('openshift-service-ca.crt'), obj('pull', { metadata: { name: 'pull', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } })],
+    secrets: [obj('builder-dockercfg-abc', { type: 'kubernetes.io/dockercfg', metadata: { name: 'builder-dockercfg-abc', annotations: { 'kubernetes.io/service-account.name': 'builder' } } })],
+    serviceaccounts: [obj('default'), obj('builder'), obj('deployer')],
+    rolebindings: [obj('system:image-pullers'), obj('system:image-builders'), obj('system:deployers')],
+    events: [obj('hc.1234')],
+  };
+
+  it('lists every namespaced, listable kind from discovery (no subresources, no Events)', async () => {
+    const kinds = await namespacedKinds(fakeCluster({}));
+    expect(kinds.map((k) => k.kind)).toEqual(['ConfigMap', 'Secret', 'ServiceAccount', 'RoleBinding', 'InfraEnv']);
+  });
+
+  it("does not count Kubernetes' and OpenShift's per-namespace defaults, hcc's copies or Events", async () => {
+    const c = fakeCluster(openShiftDefaults);
+    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toBeUndefined();
+  });
+
+  it.each([
+    ['an InfraEnv of the Agent platform', { infraenvs: [obj('my-env')] }, 'InfraEnv/my-env'],
+    ['a RoleBinding of the user', { rolebindings: [obj('team-admins')] }, 'RoleBinding/team-admins'],
+    ['a ServiceAccount of the user', { serviceaccounts: [obj('ci-bot')] }, 'ServiceAccount/ci-bot'],
+    ['a dockercfg Secret of a user ServiceAccount', { secrets: [obj('ci-bot-dockercfg-x', { type: 'kubernetes.io/dockercfg', metadata: { name: 'ci-bot-dockercfg-x', annotations: { 'kubernetes.io/service-account.name': 'ci-bot' } } })] }, 'Secret/ci-bot-dockercfg-x'],
+    ['a ConfigMap another syncer copied', { configmaps: [obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-2' } } })] }, 'ConfigMap/c'],
+  ])('keeps it for %s', async (_what, extra, want) => {
+    const c = fakeCluster({ ...openShiftDefaults, ...extra });
+    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toBe(want);
+  });
+
+  it('keeps it when a kind cannot be listed (it cannot tell)', async () => {
+    const c = fakeCluster(openShiftDefaults, new Set(['infraenvs']));
+    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io: .*kept to be safe\)$/);
+  });
+
+  it('isClusterOwned knows only the defaults', () => {
+    expect(isClusterOwned('ServiceAccount', obj('deployer'))).toBe(true);
+    expect(isClusterOwned('ServiceAccount', obj('deployer-2'))).toBe(false);
+    expect(isClusterOwned('Role', obj('system:image-pullers'))).toBe(false);
+  });
+});
