@@ -11,6 +11,7 @@ import { Command } from 'commander';
 import { isAlreadyExists, loadKubeconfig, RestClient } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
+import { numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms } from './syncer.js';
@@ -192,28 +193,16 @@ export function upCommand(): Command {
   return new Command('up')
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
     .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
-    .option('--management-clusters <n>', 'how many embedded management clusters (mgmt-1..mgmt-N)', '2')
-    .option('--capacity <k>', 'HostedClusters each management cluster may hold', '50')
+    .option('--management-clusters <n>', 'how many embedded management clusters (mgmt-1..mgmt-N)', numberArg({ integer: true, min: 1 }), 2)
+    .option('--capacity <k>', 'HostedClusters each management cluster may hold', numberArg({ integer: true }), 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all)')
-    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', '10')
-    .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', '2000')
+    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', numberArg({ integer: true }), 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts) => {
-      const n = Number(opts.managementClusters);
-      const positive = (flag: string, v: string, allowZero = false) => {
-        const x = Number(v);
-        if (!Number.isFinite(x) || (allowZero ? x < 0 : x <= 0) || (flag !== '--heartbeat-interval' && !Number.isInteger(x))) {
-          throw new Error(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} ${flag === '--heartbeat-interval' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`);
-        }
-        return x;
-      };
-      positive('--capacity', opts.capacity, true);
-      positive('--heartbeat-interval', opts.heartbeatInterval);
-      positive('--available-delay', opts.availableDelay, true);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`--management-clusters must be a positive integer, got ${opts.managementClusters}`);
       const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
       if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);
       const print = (l: string) => process.stdout.write(`${l}\n`);
@@ -244,11 +233,11 @@ export function upCommand(): Command {
         up = await runUp(
           {
             stateDir: opts.stateDir,
-            managementClusters: n,
-            capacity: Number(opts.capacity),
+            managementClusters: opts.managementClusters,
+            capacity: opts.capacity,
             platforms: opts.platforms,
-            heartbeatInterval: Number(opts.heartbeatInterval),
-            availableDelay: Number(opts.availableDelay),
+            heartbeatInterval: opts.heartbeatInterval,
+            availableDelay: opts.availableDelay,
             logLevel: opts.logLevel,
             mode,
             pullCrds: !!opts.pullCrds,
