@@ -52,8 +52,12 @@ describe('real HyperShift manifests against hcc', () => {
     { name: '04 v1alpha1 HostedCluster (ACM blog)', input: '04-agent-v1alpha1-acm-blog-input.yaml', want: 'no matches for kind "HostedCluster" in version "hypershift.openshift.io/v1alpha1"' },
     { name: '05 v1alpha1 List read back from a cluster', input: '05-agent-v1alpha1-acm-blog-observed-with-status.yaml', want: 'no matches for kind "HostedCluster" in version "hypershift.openshift.io/v1alpha1"' },
     { name: '06 v1alpha1 None platform', input: '06-none-v1alpha1-nodeport.yaml', want: 'no matches for kind "HostedCluster" in version "hypershift.openshift.io/v1alpha1"' },
+    { name: '02 AWS CLI render fixture (placeholder ARN, infraID and issuerURL)', input: '02-aws-v1beta1-cli-render-kms-proxy.yaml', want: `spec.secretEncryption.kms.aws.activeKey.arn: Invalid value: "fakeKMSKeyARN"` },
+    { name: '09 Azure CLI render fixture (placeholder infraID and subnetID)', input: '09-azure-v1beta1-cli-render-managed-identities.yaml', want: 'spec.platform.azure.subnetID: Invalid value' },
     { name: '10 ARO-HCP excerpt missing required fields', input: '10-azure-aro-hcp-managed-identities-kms-partial.yaml', want: 'spec.pullSecret: Required value' },
+    { name: '11 IBM Cloud, machineNetwork equal to clusterNetwork', input: '11-ibmcloud-v1beta1-unmanaged-etcd-configrefs.yaml', want: 'spec.networking: Invalid value: "object": CIDR ranges in machineNetwork, clusterNetwork, and serviceNetwork must be unique and non-overlapping' },
     { name: '12 PowerVS render with headless documents', input: '12-powervs-v1beta1-cli-render-quirky.yaml', want: 'kind not set' },
+    { name: '13 AWS NodePool without a subnet (its MachineConfig ConfigMaps apply)', input: '13-nodepool-config-machineconfig-configmaps.yaml', want: 'spec.platform.aws.subnet: Required value' },
     { name: '14 v1alpha1 NodePools', input: '14-nodepool-tuningconfig-tuned-configmaps.yaml', want: 'no matches for kind "NodePool" in version "hypershift.openshift.io/v1alpha1"' },
     { name: '16 retired HypershiftDeployment hub wrapper', input: '16-hub-hypershiftdeployment-aws-virtual-wrapper.yaml', want: 'no matches for kind "HypershiftDeployment"' },
   ])('invalid: $name', async ({ input, want }) => {

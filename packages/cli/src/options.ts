@@ -17,18 +17,24 @@ export interface NumberRule {
   max?: number;
 }
 
+/** Plain decimal notation: what Go's strconv.ParseInt / ParseFloat of a kube flag would take, without exponents or hex. */
+const integerText = /^[-+]?\d+$/;
+const decimalText = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
 /**
- * A parser of a number within the rule (blank, `NaN`, `Infinity`, `1e400`, a fraction where an
- * integer is needed, and out-of-range values are refused).
+ * A parser of a number within the rule, written in plain decimal notation (`10`, `0.5`): blank,
+ * `NaN`, `Infinity`, hex (`0x10`), exponents (`1e3`), a fraction where an integer is needed, and
+ * out-of-range values are refused.
  * @throws InvalidArgumentError, e.g. `must be an integer >= 1, got "x"`
  */
 export function numberArg(rule: NumberRule = {}): (value: string) => number {
   const min = rule.min ?? 0;
   const what = `${rule.integer ? 'an integer' : 'a number'} ${rule.exclusiveMin ? '>' : '>='} ${min}${rule.max !== undefined ? ` and <= ${rule.max}` : ''}`;
+  const text = rule.integer ? integerText : decimalText;
   return (value: string): number => {
     const n = Number(value);
     const tooSmall = rule.exclusiveMin ? n <= min : n < min;
-    if (value.trim() === '' || !Number.isFinite(n) || tooSmall || (rule.max !== undefined && n > rule.max) || (rule.integer && !Number.isInteger(n))) {
+    if (!text.test(value) || !Number.isFinite(n) || tooSmall || (rule.max !== undefined && n > rule.max)) {
       throw new InvalidArgumentError(`must be ${what}, got "${value}"`);
     }
     return n;

@@ -75,7 +75,7 @@ export function controlCenterCommand(): Command {
       const cc = await startControlCenter({
         dataDir: path.resolve(o.dataDir),
         host: o.host,
-        port: Number(o.port),
+        port: o.port,
         kubeconfigPath: path.resolve(o.kubeconfig),
         kubeconfigServer: o.kubeconfigServer,
         adminToken: o.token,
@@ -88,7 +88,7 @@ export function controlCenterCommand(): Command {
         crds: o.installCrds ? allCRDs : [],
         virtualHostedClusters: true,
         namespaces: [SystemNamespace],
-        watch: { bookmarkIntervalMs: Number(o.bookmarkInterval) * 1000 },
+        watch: { bookmarkIntervalMs: o.bookmarkInterval * 1000 },
         historyCapacity: o.watchHistory,
         eventTTLMs: o.eventTtl,
         validationWorkers: o.validationWorkers,

@@ -27,13 +27,13 @@ export function hypershiftSimCommand(): Command {
       const sim = await startHyperShiftSim({
         client: rest,
         logger: log,
-        availableDelayMs: Number(o.availableDelay),
-        deleteDelayMs: Number(o.deleteDelay),
+        availableDelayMs: o.availableDelay,
+        deleteDelayMs: o.deleteDelay,
         supportedVersions: String(o.supportedVersions).split(',').map((v) => v.trim()).filter(Boolean),
       });
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const ops = await serveOps({ host: '0.0.0.0', port: Number(o.metricsPort), metrics: registry, readiness: () => '' });
+      const ops = await serveOps({ host: '0.0.0.0', port: o.metricsPort, metrics: registry, readiness: () => '' });
       notifyReady({ type: 'ready', name: 'hypershift-sim', url: ops.url });
       shutdown.serving(async () => {
         await sim.stop();

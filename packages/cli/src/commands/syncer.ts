@@ -72,7 +72,7 @@ export function syncerCommand(): Command {
       const ac = new AbortController();
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const common = { heartbeatIntervalMs: Number(o.heartbeatInterval) * 1000, workers: Number(o.workers), pullCRDs: !!o.pullCrds };
+      const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds };
       let downstream: RestClient | undefined;
       const s = o.push
         ? runPushSyncers({ upstream, logger: log, signal: ac.signal, ...common })
@@ -82,12 +82,12 @@ export function syncerCommand(): Command {
             downstream: (downstream = new RestClient(connectionFor(o.managementKubeconfig, 'management cluster'), { userAgent: `hcc-syncer/${name}`, logger: log })),
             logger: log,
             signal: ac.signal,
-            initialSpec: { capacity: Number(o.capacity), platforms: parsePlatforms(o.platforms), mode: 'Pull' },
+            initialSpec: { capacity: o.capacity, platforms: parsePlatforms(o.platforms), mode: 'Pull' },
             labels: parseLabels(o.labels),
             metricsRegistry: registry,
             ...common,
           });
-      const ops = await serveOps({ host: o.metricsHost, port: Number(o.metricsPort), metrics: registry, readiness: s.readiness });
+      const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: registry, readiness: s.readiness });
       log.info({ metrics: `${ops.url}/metrics`, mode: o.push ? 'Push' : 'Pull' }, 'syncer started');
       notifyReady({ type: 'ready', name: `syncer-${name}`, url: ops.url });
       shutdown.serving(async () => {

@@ -34,5 +34,8 @@ describe('placement admission', () => {
   it('explains itself', () => {
     expect(run({ obj: obj('mgmt-2'), old: obj('mgmt-1') })[0]).toContain('immutable once set');
     expect(run({ obj: obj('mgmt-1'), old: obj() })[0]).toContain('only the scheduler places HostedClusters');
+    const np = { ...hcInfo, resource: 'nodepools' } as ResourceInfo;
+    expect(run({ info: np, obj: obj('mgmt-2'), old: obj('mgmt-1') })[0]).toContain('a NodePool stays with its HostedCluster');
+    expect(run({ info: np, obj: obj('mgmt-1'), old: obj() })[0]).toContain('only the scheduler places NodePools');
   });
 });

@@ -24,11 +24,16 @@ export const placementAdmission: ValidatingAdmission = {
     const want = obj.metadata.labels?.[LabelManagementCluster];
     const had = old?.metadata.labels?.[LabelManagementCluster];
     if (want === had) return [];
+    const nodePool = info.resource === 'nodepools';
     if (had !== undefined) {
-      return [field.forbidden(labelPath, `the placement is immutable once set (it is ${JSON.stringify(had)}); a placed HostedCluster never moves`)];
+      const why = nodePool ? 'a NodePool stays with its HostedCluster, and a placed HostedCluster never moves' : 'a placed HostedCluster never moves';
+      return [field.forbidden(labelPath, `the placement is immutable once set (it is ${JSON.stringify(had)}); ${why}`)];
     }
     if (!user.groups.includes(SchedulersGroup)) {
-      return [field.forbidden(labelPath, 'only the scheduler places HostedClusters; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector')];
+      const why = nodePool
+        ? "only the scheduler places NodePools (with their HostedCluster); to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector on the HostedCluster"
+        : 'only the scheduler places HostedClusters; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector';
+      return [field.forbidden(labelPath, why)];
     }
     const mc = want ? store.get(storageKey(ManagementClusterResource, '', want)) : undefined;
     if (!mc) return [field.invalid(labelPath, want ?? '', 'no such ManagementCluster')];
