@@ -42,7 +42,7 @@ import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
-import { sweepNamespaces } from './controllers/namespace-gc/namespace-gc.js';
+import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
@@ -317,8 +317,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
         upInformers[k].lister.list().some((o) => o.metadata.namespace === ns) ||
         downInformers[k].lister.list().some((o) => o.metadata.namespace === ns && o.metadata.labels?.[LabelSyncedBy] === cluster),
     );
+  const keptNamespaces = new Map<string, KeptBy>();
   const nsTimer = setInterval(() => {
-    void sweepNamespaces({ cluster, downstream, inUse, log })
+    void sweepNamespaces({ cluster, downstream, inUse, kept: keptNamespaces, log })
       .then((gone) => gone.forEach((n) => knownNamespaces.delete(n)))
       .catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RestClient } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
-import { foreignObjectIn, isClusterOwned, namespacedKinds } from './namespace-gc.js';
+import pino from 'pino';
+import { foreignObjectIn, isClusterOwned, namespacedKinds, sweepNamespaces, type KeptBy } from './namespace-gc.js';
 
 /** A fake management cluster: discovery documents and the objects of one namespace by resource. */
 function fakeCluster(objects: Record<string, KubeObject[]>, forbidden = new Set<string>()): RestClient {
@@ -58,17 +59,78 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
     ['a ConfigMap another syncer copied', { configmaps: [obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-2' } } })] }, 'ConfigMap/c'],
   ])('keeps it for %s', async (_what, extra, want) => {
     const c = fakeCluster({ ...openShiftDefaults, ...extra });
-    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toBe(want);
+    expect((await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c)))?.what).toBe(want);
   });
 
   it('keeps it when a kind cannot be listed (it cannot tell)', async () => {
     const c = fakeCluster(openShiftDefaults, new Set(['infraenvs']));
-    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io: .*kept to be safe\)$/);
+    expect((await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c)))?.what).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io: .*kept to be safe\)$/);
   });
 
   it('isClusterOwned knows only the defaults', () => {
     expect(isClusterOwned('ServiceAccount', obj('deployer'))).toBe(true);
     expect(isClusterOwned('ServiceAccount', obj('deployer-2'))).toBe(false);
     expect(isClusterOwned('Role', obj('system:image-pullers'))).toBe(false);
+  });
+});
+
+describe('namespace clean-up: sweeps', () => {
+  /** A management cluster with one namespace hcc created, counting the calls the sweep makes. */
+  function cluster(objects: Record<string, KubeObject[]>) {
+    const calls = { discovery: 0, list: 0, byName: 0, deleted: [] as string[] };
+    const base = fakeCluster(objects);
+    const namespaces = [{ metadata: { name: 'clusters', uid: 'u1', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } }];
+    const client = {
+      raw: async (m: string, path: string) => {
+        calls.discovery++;
+        return base.raw(m, path);
+      },
+      list: async (ref: { resource: string }, opts: { fieldSelector?: string }) => {
+        if (ref.resource === 'namespaces') return { items: namespaces.filter((n) => !calls.deleted.includes(n.metadata.name)), metadata: {} };
+        const byName = /^metadata\.name=(.*)$/.exec(opts.fieldSelector ?? '')?.[1];
+        if (byName === undefined) {
+          calls.list++;
+          return base.list(ref as never, opts as never);
+        }
+        calls.byName++;
+        return { items: (objects[ref.resource] ?? []).filter((x) => x.metadata.name === byName), metadata: {} };
+      },
+      delete: async (_ref: unknown, _ns: unknown, name: string) => {
+        calls.deleted.push(name);
+      },
+    } as unknown as RestClient;
+    return { client, calls };
+  }
+  const log = pino({ level: 'silent' });
+
+  it('re-checks a kept namespace with one list of what kept it, by name, and searches again once it is gone', async () => {
+    const objects: Record<string, KubeObject[]> = { infraenvs: [obj('my-env')] };
+    const { client, calls } = cluster(objects);
+    const kept = new Map<string, KeptBy>();
+    const sweep = () => sweepNamespaces({ cluster: 'mgmt-1', downstream: client, inUse: () => false, kept, log });
+
+    expect(await sweep()).toEqual([]);
+    expect(kept.get('clusters')).toMatchObject({ name: 'my-env', kind: { kind: 'InfraEnv' } });
+    const first = { ...calls };
+    expect(first.list).toBe(5); // every namespaced kind until the InfraEnv
+
+    expect(await sweep()).toEqual([]);
+    expect(calls.discovery).toBe(first.discovery); // no discovery,
+    expect(calls.list).toBe(first.list); // no lists,
+    expect(calls.byName).toBe(1); // one list by name
+
+    objects.infraenvs = [];
+    expect(await sweep()).toEqual(['clusters']);
+    expect(kept.size).toBe(0);
+  });
+
+  it('searches again when the object that kept it is now an hcc copy of this cluster', async () => {
+    const cm = obj('c');
+    const { client } = cluster({ configmaps: [cm] });
+    const kept = new Map<string, KeptBy>();
+    const sweep = () => sweepNamespaces({ cluster: 'mgmt-1', downstream: client, inUse: () => false, kept, log });
+    expect(await sweep()).toEqual([]);
+    cm.metadata.labels = { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' };
+    expect(await sweep()).toEqual(['clusters']);
   });
 });

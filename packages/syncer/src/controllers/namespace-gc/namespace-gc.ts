@@ -87,26 +87,61 @@ export async function namespacedKinds(client: RestClient): Promise<NamespacedKin
   return out;
 }
 
+/** The object that keeps a namespace: its kind and name, to look for it again. */
+export interface KeptBy {
+  kind: NamespacedKind;
+  name: string;
+}
+
+/** An object that keeps a namespace: what to report, and where to look for it again. */
+export interface ForeignObject {
+  /** `Kind/name`, or `Kind (cannot list ...)` when the kind could not be listed. */
+  what: string;
+  /** The object's kind and name; absent when the kind could not be listed or had more than one page. */
+  at?: KeptBy;
+}
+
+/** Whether an object in a namespace hcc created is neither this cluster's copy nor the cluster's own default. */
+function isForeign(cluster: string, kind: string, o: KubeObject): boolean {
+  return o.metadata.labels?.[LabelSyncedBy] !== cluster && !isClusterOwned(kind, o);
+}
+
 /**
- * The first object in a namespace that neither this syncer's cluster copy nor Kubernetes made, as
- * `Kind/name`, or undefined. One list per kind (at most 500 items; a second page counts as
- * foreign); a kind that cannot be listed counts as foreign too (`Kind (cannot list: ...)`).
+ * The first object in a namespace that neither this syncer's cluster copy nor Kubernetes made, or
+ * undefined. One list per kind (at most 500 items; a second page counts as foreign); a kind that
+ * cannot be listed counts as foreign too (`Kind (cannot list: ...)`).
  * @param kinds - what to look for; from {@link namespacedKinds}
  */
-export async function foreignObjectIn(downstream: RestClient, cluster: string, namespace: string, kinds: NamespacedKind[]): Promise<string | undefined> {
-  for (const { ref, kind } of kinds) {
+export async function foreignObjectIn(downstream: RestClient, cluster: string, namespace: string, kinds: NamespacedKind[]): Promise<ForeignObject | undefined> {
+  for (const kind of kinds) {
+    const { ref } = kind;
     let list;
     try {
       list = await downstream.list<KubeObject>(ref, { namespace, limit: 500 });
     } catch (err) {
       if (isNotFound(err)) continue; // the kind went away since discovery
-      return `${kind} (cannot list ${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}: ${(err as Error).message}; kept to be safe)`;
+      return { what: `${kind.kind} (cannot list ${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}: ${(err as Error).message}; kept to be safe)` };
     }
-    const other = list.items.find((o) => o.metadata.labels?.[LabelSyncedBy] !== cluster && !isClusterOwned(kind, o));
-    if (other) return `${kind}/${other.metadata.name}`;
-    if (list.metadata.continue) return `${kind}/… (more than one page: kept to be safe)`;
+    const other = list.items.find((o) => isForeign(cluster, kind.kind, o));
+    if (other) return { what: `${kind.kind}/${other.metadata.name}`, at: { kind, name: other.metadata.name! } };
+    if (list.metadata.continue) return { what: `${kind.kind}/… (more than one page: kept to be safe)` };
   }
   return undefined;
+}
+
+/**
+ * Whether the object that kept a namespace at the last sweep still keeps it: it still exists and
+ * is still foreign. One list by `metadata.name` (the syncer's ClusterRole grants list, not get, on
+ * every kind) instead of a discovery pass and a list per kind. An error keeps the namespace (it
+ * cannot tell), except 404: the kind is gone.
+ */
+async function stillKeeps(downstream: RestClient, cluster: string, namespace: string, at: KeptBy): Promise<boolean> {
+  try {
+    const list = await downstream.list<KubeObject>(at.kind.ref, { namespace, fieldSelector: `metadata.name=${at.name}` });
+    return list.items.some((o) => o.metadata.name === at.name && isForeign(cluster, at.kind.kind, o));
+  } catch (err) {
+    return !isNotFound(err);
+  }
 }
 
 /** What the sweep reads. */
@@ -115,6 +150,12 @@ export interface NamespaceGCDeps {
   downstream: RestClient;
   /** Whether anything placed on this cluster, upstream or as a copy downstream, lives in the namespace. */
   inUse(namespace: string): boolean;
+  /**
+   * The object that kept each namespace at the last sweep, by namespace; the caller keeps it
+   * across sweeps. A kept namespace is then re-checked with one GET of that object, and searched
+   * again (discovery and a list per kind) only once it is gone.
+   */
+  kept?: Map<string, KeptBy>;
   log: Logger;
 }
 
@@ -125,14 +166,21 @@ export interface NamespaceGCDeps {
 export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> {
   const list = await deps.downstream.list<KubeObject>(NamespaceResource, { labelSelector: `${LabelSyncedBy}=${deps.cluster}` });
   const deleted: string[] = [];
+  const kept = deps.kept ?? new Map();
+  const listed = new Set(list.items.map((ns) => ns.metadata.name!));
+  for (const name of kept.keys()) if (!listed.has(name)) kept.delete(name);
   let kinds: NamespacedKind[] | undefined;
   for (const ns of list.items) {
     const name = ns.metadata.name!;
     if (ns.metadata.deletionTimestamp || deps.inUse(name)) continue;
+    const before = kept.get(name);
+    if (before && (await stillKeeps(deps.downstream, deps.cluster, name, before))) continue;
+    kept.delete(name);
     kinds ??= await namespacedKinds(deps.downstream);
     const foreign = await foreignObjectIn(deps.downstream, deps.cluster, name, kinds);
     if (foreign) {
-      deps.log.debug({ controller: 'namespace-gc', namespace: name, object: foreign }, 'kept a namespace hcc created: something else lives there');
+      if (foreign.at) kept.set(name, foreign.at);
+      deps.log.debug({ controller: 'namespace-gc', namespace: name, object: foreign.what }, 'kept a namespace hcc created: something else lives there');
       continue;
     }
     try {
