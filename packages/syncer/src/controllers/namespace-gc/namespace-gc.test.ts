@@ -56,6 +56,7 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
     ['a RoleBinding of the user', { rolebindings: [obj('team-admins')] }, 'RoleBinding/team-admins'],
     ['a ServiceAccount of the user', { serviceaccounts: [obj('ci-bot')] }, 'ServiceAccount/ci-bot'],
     ['a dockercfg Secret of a user ServiceAccount', { secrets: [obj('ci-bot-dockercfg-x', { type: 'kubernetes.io/dockercfg', metadata: { name: 'ci-bot-dockercfg-x', annotations: { 'kubernetes.io/service-account.name': 'ci-bot' } } })] }, 'Secret/ci-bot-dockercfg-x'],
+    ['an InfraEnv labelled as if this syncer made it (it makes no InfraEnvs)', { infraenvs: [obj('e', { metadata: { name: 'e', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } })] }, 'InfraEnv/e'],
     ['a ConfigMap another syncer copied', { configmaps: [obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-2' } } })] }, 'ConfigMap/c'],
   ])('keeps it for %s', async (_what, extra, want) => {
     const c = fakeCluster({ ...openShiftDefaults, ...extra });

@@ -14,6 +14,7 @@
 import type { Logger } from 'pino';
 import { isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
 import { LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
+import { refs } from '../../side-writer.js';
 
 /** The ServiceAccounts OpenShift's controllers create in every namespace (Kubernetes: `default`). */
 const defaultServiceAccounts = new Set(['default', 'builder', 'deployer']);
@@ -101,9 +102,17 @@ export interface ForeignObject {
   at?: KeptBy;
 }
 
-/** Whether an object in a namespace hcc created is neither this cluster's copy nor the cluster's own default. */
-function isForeign(cluster: string, kind: string, o: KubeObject): boolean {
-  return o.metadata.labels?.[LabelSyncedBy] !== cluster && !isClusterOwned(kind, o);
+/** The kinds the syncer copies into a management cluster (group/Kind): only these can be its copies. */
+const copiedKinds = new Set(Object.entries(refs).map(([kind, ref]) => `${ref.group}/${kind}`));
+
+/**
+ * Whether an object in a namespace hcc created is neither this cluster's copy (one of the kinds
+ * the syncer copies, labelled synced-by this cluster) nor the cluster's own default. A Lease or a
+ * Role someone labelled synced-by is still foreign: the syncer never makes those.
+ */
+function isForeign(cluster: string, kind: NamespacedKind, o: KubeObject): boolean {
+  const copy = copiedKinds.has(`${kind.ref.group}/${kind.kind}`) && o.metadata.labels?.[LabelSyncedBy] === cluster;
+  return !copy && !isClusterOwned(kind.kind, o);
 }
 
 /**
@@ -122,7 +131,7 @@ export async function foreignObjectIn(downstream: RestClient, cluster: string, n
       if (isNotFound(err)) continue; // the kind went away since discovery
       return { what: `${kind.kind} (cannot list ${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}: ${(err as Error).message}; kept to be safe)` };
     }
-    const other = list.items.find((o) => isForeign(cluster, kind.kind, o));
+    const other = list.items.find((o) => isForeign(cluster, kind, o));
     if (other) return { what: `${kind.kind}/${other.metadata.name}`, at: { kind, name: other.metadata.name! } };
     if (list.metadata.continue) return { what: `${kind.kind}/… (more than one page: kept to be safe)` };
   }
@@ -138,7 +147,7 @@ export async function foreignObjectIn(downstream: RestClient, cluster: string, n
 async function stillKeeps(downstream: RestClient, cluster: string, namespace: string, at: KeptBy): Promise<boolean> {
   try {
     const list = await downstream.list<KubeObject>(at.kind.ref, { namespace, fieldSelector: `metadata.name=${at.name}` });
-    return list.items.some((o) => o.metadata.name === at.name && isForeign(cluster, at.kind.kind, o));
+    return list.items.some((o) => o.metadata.name === at.name && isForeign(cluster, at.kind, o));
   } catch (err) {
     return !isNotFound(err);
   }
