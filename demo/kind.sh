@@ -277,9 +277,10 @@ run_demo() {
   addr=$(host_address)
   step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
   start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \
-    --kubeconfig "$STATE/admin.kubeconfig" --tls-san "$addr"
+    --kubeconfig "$STATE/admin.kubeconfig" --scheduler-kubeconfig "$STATE/scheduler.kubeconfig" --tls-san "$addr"
   wait_local_ready control-center 60
-  start_local scheduler scheduler --kubeconfig "$STATE/admin.kubeconfig"
+  # The scheduler's own identity (group hcc:schedulers): only it may place HostedClusters.
+  start_local scheduler scheduler --kubeconfig "$STATE/scheduler.kubeconfig"
   say "control center: $STATE/admin.kubeconfig; logs: $STATE/logs/"
 
   # The syncers' kubeconfig: the admin one, with the server kind nodes can reach.

@@ -841,6 +841,15 @@ describe('demo/kind.sh', () => {
     }
   });
 
+  it("runs the scheduler with the identity the control center writes for it (the admin one may not place HostedClusters)", () => {
+    const script = readFileSync(kindSh, 'utf8').replace(/\\\n\s*/g, ' ');
+    const cc = /start_local control-center control-center (.*)/.exec(script)?.[1] ?? '';
+    const sched = /start_local scheduler scheduler (.*)/.exec(script)?.[1] ?? '';
+    const written = /--scheduler-kubeconfig (\S+)/.exec(cc)?.[1];
+    expect(written).toBe('"$STATE/scheduler.kubeconfig"');
+    expect(/--kubeconfig (\S+)/.exec(sched)?.[1]).toBe(written);
+  });
+
   it('rejects an unknown flag with its usage (exit 2)', async () => {
     const r = await runKind(['--bogus'], { PATH: '/usr/bin:/bin' });
     expect(r.code).toBe(2);

@@ -224,6 +224,13 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     expect(fleet.rebinds).toEqual([]);
   });
 
+  it('hcc scheduler with an identity that may not place HostedClusters (the admin kubeconfig) stops at start, saying which to use', () => {
+    const r = spawnSync(process.execPath, [hccBin, 'scheduler', '--kubeconfig', cc.kubeconfig, '--metrics-port', '0', '--no-leader-elect'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('may not place HostedClusters: only members of the group hcc:schedulers may');
+    expect(r.stderr).toContain('--scheduler-kubeconfig');
+  });
+
   it('hcc scheduler refuses an invalid configuration file, listing every problem, before it connects', () => {
     const bad = path.join(dir.dir, 'bad.yaml');
     writeFileSync(bad, 'profiles:\n- filters: [Ready, Readyy]\n  scores: [{name: Pack, weight: 0}]\nscaleOut: {webhook: "ftp://x"}\n');

@@ -20,6 +20,12 @@ export const Resources = {
   managementClusters: 'managementclusters',
 } as const;
 
+/**
+ * The group whose members may place HostedClusters (set the placement label, or bind): the
+ * scheduler's identity, written by `hcc control-center --scheduler-kubeconfig`.
+ */
+export const SchedulersGroup = 'hcc:schedulers';
+
 /** Placement label on a virtual HostedCluster and its NodePools; value: the ManagementCluster name. */
 export const LabelManagementCluster = 'controlcenter.hcc.dev/management-cluster';
 

@@ -95,6 +95,15 @@ describe('scheduleOne', () => {
     expect(s.cache.placedOn('a')).toBe(0);
     expect(s.cache.isAssumed('clusters/x')).toBe(false);
     expect(s.writes).toEqual([]);
+    expect(s.events).toEqual([]); // a lost race is not news
+  });
+
+  it('shows a refused bind on the HostedCluster as a Warning FailedScheduling Event', async () => {
+    const forbidden = new ApiError(422, { kind: 'Status', reason: 'Invalid', code: 422, message: 'HostedCluster.hypershift.openshift.io "x" is invalid: only the scheduler places HostedClusters' }, 'POST');
+    const s = setup({ mcs: [managementCluster('a')], hcs: [hc('x')], bindError: forbidden });
+    await expect(scheduleOne(s.deps, 'clusters/x')).rejects.toBe(forbidden);
+    expect(s.cache.placedOn('a')).toBe(0);
+    expect(s.events).toEqual([['Warning FailedScheduling', 'x', `Binding rejected: ${forbidden.message}`]]);
   });
 
   it('never moves a placed HostedCluster; only completes its condition', async () => {

@@ -24,7 +24,7 @@ import {
   type HostedCluster,
   type ManagementCluster,
 } from '@hcc/crds';
-import type { EventRecorder, Lister, ReconcileResult } from '@hcc/client';
+import { isConflict, isNotFound, type EventRecorder, type Lister, type ReconcileResult } from '@hcc/client';
 import type { ClusterCache } from './cache/cluster-cache.js';
 import { profileFor, type SchedulerConfig } from './config/config.js';
 import type { BindHandle } from './framework/types.js';
@@ -127,6 +127,9 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   } catch (err) {
     deps.cache.forget(key);
     deps.metrics.attempts.inc({ result: 'error', profile: profile.name });
+    // A refused bind (not a lost race: 409, or the HostedCluster gone: 404) is shown on the
+    // HostedCluster, as kube-scheduler records "Binding rejected" on the Pod.
+    if (!isConflict(err) && !isNotFound(err)) deps.recorder.event(hc, 'Warning', EventReasonFailedScheduling, `Binding rejected: ${(err as Error).message}`);
     throw err;
   }
   deps.cache.finishBinding(key);

@@ -7,6 +7,8 @@
  */
 import { Command } from 'commander';
 import { loadKubeconfig, RestClient, serveOps } from '@hcc/client';
+import { SchedulersGroup } from '@hcc/crds';
+import type { Logger } from 'pino';
 import {
   defaultSchedulerConfig,
   formatSchedulerConfig,
@@ -32,11 +34,36 @@ function configOrExit(file: string | undefined): SchedulerConfig {
   }
 }
 
+/**
+ * Why the identity of the scheduler's kubeconfig may not place HostedClusters, or undefined when
+ * it may (or when the control center cannot say: unreachable, or no SelfSubjectReview, so the
+ * scheduler starts and its binds tell). Asks the control center who the caller is
+ * (`SelfSubjectReview`, what `kubectl auth whoami` asks); only members of `hcc:schedulers` may bind.
+ */
+export async function bindingProblem(client: RestClient, log: Logger): Promise<string | undefined> {
+  let user: { username?: string; groups?: string[] } | undefined;
+  try {
+    const review = await client.raw<{ status?: { userInfo?: { username?: string; groups?: string[] } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    });
+    user = review.status?.userInfo;
+  } catch (err) {
+    log.warn({ err }, 'could not ask the control center who this scheduler is; starting anyway');
+    return undefined;
+  }
+  if (!user || user.groups?.includes(SchedulersGroup)) return undefined;
+  return (
+    `the identity of --kubeconfig (user "${user.username ?? ''}", groups ${(user.groups ?? []).join(', ') || 'none'}) may not place HostedClusters: ` +
+    `only members of the group ${SchedulersGroup} may. Use the kubeconfig hcc control-center writes for the scheduler (--scheduler-kubeconfig, default .hcc/scheduler.kubeconfig)`
+  );
+}
+
 /** The `hcc scheduler` command. */
 export function schedulerCommand(): Command {
   return new Command('scheduler')
     .description('run the scheduler: places each HostedCluster on a management cluster (filters, scores and profiles from --config)')
-    .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
+    .option('--kubeconfig <path>', "kubeconfig of the control center with the scheduler's identity (group hcc:schedulers; written by hcc control-center --scheduler-kubeconfig)", '.hcc/scheduler.kubeconfig')
     .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
@@ -64,6 +91,13 @@ export function schedulerCommand(): Command {
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
+      const cannotBind = await bindingProblem(client, log);
+      if (cannotBind) {
+        log.error({ kubeconfig: o.kubeconfig }, cannotBind);
+        process.stderr.write(`hcc scheduler: ${cannotBind}\n`);
+        client.close();
+        process.exit(1);
+      }
       const ac = new AbortController();
       const s = runScheduler({
         client,

@@ -6,13 +6,12 @@
  * `spec.nodeName`, set through the binding subresource and immutable). Pin a HostedCluster with
  * the selector annotation `controlcenter.hcc.dev/management-cluster-selector` instead.
  */
-import { HyperShiftGroup, LabelManagementCluster, ManagementClusterResource } from '@hcc/crds';
+import { HyperShiftGroup, LabelManagementCluster, ManagementClusterResource, SchedulersGroup } from '@hcc/crds';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
 import { storageKey } from '../../../registry/types.js';
 
-/** The group whose members may bind HostedClusters. */
-export const SchedulersGroup = 'hcc:schedulers';
+export { SchedulersGroup };
 
 const labelPath = `metadata.labels[${LabelManagementCluster}]`;
 const placed = new Set(['hostedclusters', 'nodepools']);
