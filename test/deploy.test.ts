@@ -392,7 +392,10 @@ describe('plain manifests deploy/syncer', () => {
   it('takes the cluster settings and kubeconfig from an overlay (as the README shows)', async () => {
     const { dir, cleanup } = tempDir('hcc-deploy-overlay-');
     try {
-      const kubeconfigText = 'apiVersion: v1\nkind: Config\nclusters: []\n';
+      // A kubeconfig of real length: kustomize writes long values as wrapped base64 ending in a
+      // line break, which Go's decoder (and so the API server) takes; its length makes it end in "=".
+      let kubeconfigText = 'apiVersion: v1\nkind: Config\nclusters:\n- name: cc\n  cluster: {server: "https://control-center.example.com:6443", certificate-authority-data: "LS0tLS1CRUdJTi"}\nusers:\n- name: syncer\n  user: {token: "0123456789abcdef0123456789abcdef"}\n';
+      if (Buffer.byteLength(kubeconfigText) % 3 === 0) kubeconfigText += '#\n';
       writeFileSync(path.join(dir, 'control-center.kubeconfig'), kubeconfigText);
       writeFileSync(
         path.join(dir, 'kustomization.yaml'),
@@ -427,6 +430,7 @@ describe('plain manifests deploy/syncer', () => {
       const cm = one(objs, 'ConfigMap') as Any;
       expect(cm.data).toMatchObject({ name: 'mgmt-eu-1', capacity: '80', platforms: 'AWS', labels: 'region=eu-west-1,provider=aws', 'heartbeat-interval': '10' });
       const secret = one(objs, 'Secret') as Any;
+      expect(secret.data.kubeconfig).toMatch(/=\n$/);
       expect(Buffer.from(secret.data.kubeconfig, 'base64').toString()).toBe(kubeconfigText);
       expect(secret.stringData).toBeUndefined();
       const dep = one(objs, 'Deployment') as Any;

@@ -5,6 +5,7 @@
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/registry/generic/registry/store.go
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md
  */
+import { decodeBuiltin } from '../registry/builtin/decode.js';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ControlCenterGroup, deepCopyJSON, type KubeObject } from '@hcc/crds';
@@ -180,6 +181,7 @@ function warnOnDuplicateOwners(obj: KubeObject, ctx: StrategyContext): void {
  * @throws StatusError 400/403/404/409/422
  */
 export async function createObject(store: Store, info: ResourceInfo, namespace: string, obj: KubeObject, ctx: StrategyContext, opts: WriteOptions): Promise<KubeObject> {
+  decodeBuiltin(obj, info, ctx);
   const m = obj.metadata;
   if (info.namespaced) {
     if (m.namespace && m.namespace !== namespace) {
@@ -259,6 +261,7 @@ export async function updateObject(
     // the top level and metadata is enough (the stored object stays untouched).
     let obj = fn(!cur || opts.replaces ? undefined : opts.subresource === 'binding' ? { ...cur, metadata: { ...cur.metadata } } : deepCopyJSON(cur));
     checkTypeMeta(obj, info);
+    decodeBuiltin(obj, info, ctx, cur);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;
     if (m.name === undefined || m.name === '') m.name = name;

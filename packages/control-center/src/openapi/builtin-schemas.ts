@@ -27,6 +27,67 @@ const objectReference = obj('ObjectReference contains enough information to let 
   uid: str('UID of the referent.'),
 });
 
+/** ObjectMeta as kube-apiserver publishes it (io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta): every field a client may send. */
+export const objectMetaSchema: Schema = {
+  description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'Name must be unique within a namespace.' },
+    generateName: { type: 'string', description: 'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
+    namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
+    uid: { type: 'string', description: 'UID is the unique in time and space value for this object.' },
+    resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object.' },
+    generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
+    creationTimestamp: { type: 'string', format: 'date-time', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
+    deletionTimestamp: { type: 'string', format: 'date-time', description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' },
+    deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
+    labels: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Map of string keys and values that can be used to organize and categorize (scope and select) objects.' },
+    annotations: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Annotations is an unstructured key value map stored with a resource.' },
+    finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Must be empty before the object is deleted from the registry.' },
+    ownerReferences: {
+      type: 'array',
+      description: 'List of objects depended by this object.',
+      'x-kubernetes-list-map-keys': ['uid'],
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'uid',
+      'x-kubernetes-patch-strategy': 'merge',
+      items: {
+        type: 'object',
+        description: 'OwnerReference contains enough information to let you identify an owning object.',
+        required: ['apiVersion', 'kind', 'name', 'uid'],
+        properties: {
+          apiVersion: { type: 'string', description: 'API version of the referent.' },
+          blockOwnerDeletion: { type: 'boolean', description: 'If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.' },
+          controller: { type: 'boolean', description: 'If true, this reference points to the managing controller.' },
+          kind: { type: 'string', description: 'Kind of the referent.' },
+          name: { type: 'string', description: 'Name of the referent.' },
+          uid: { type: 'string', description: 'UID of the referent.' },
+        },
+        'x-kubernetes-map-type': 'atomic',
+      },
+    },
+    managedFields: {
+      type: 'array',
+      description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.',
+      'x-kubernetes-list-type': 'atomic',
+      items: {
+        type: 'object',
+        description: 'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+        properties: {
+          apiVersion: { type: 'string' },
+          fieldsType: { type: 'string' },
+          fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          manager: { type: 'string' },
+          operation: { type: 'string' },
+          subresource: { type: 'string' },
+          time: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    selfLink: { type: 'string' },
+  },
+};
+
 const schemas: Record<string, Schema> = {
   'v1/Namespace': obj('Namespace provides a scope for Names. Use of multiple namespaces is optional.', {
     spec: obj('Spec defines the behavior of the Namespace.', {
@@ -98,8 +159,16 @@ const schemas: Record<string, Schema> = {
   }, { required: ['spec'] }),
 };
 
-/** The schema of a built-in kind (without apiVersion/kind/metadata), or undefined. */
+/** The schema of a built-in kind (without apiVersion/kind/metadata), or undefined. A copy: callers may change it. */
 export function builtinSchema(group: string, version: string, kind: string): Schema | undefined {
-  const s = schemas[`${group ? `${group}/` : ''}${version}/${kind}`];
+  const s = sharedBuiltinSchema(group, version, kind);
   return s ? structuredClone(s) : undefined;
+}
+
+/**
+ * The same schema, shared and never to be changed: the request decoder compiles it once (its
+ * compiled walks are cached by schema identity).
+ */
+export function sharedBuiltinSchema(group: string, version: string, kind: string): Readonly<Schema> | undefined {
+  return schemas[`${group ? `${group}/` : ''}${version}/${kind}`];
 }

@@ -97,7 +97,9 @@ function toJSONShape(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => toJSONShape(v));
   if (value && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    if (/Timestamp$|Time$/.test(key) && 'seconds' in o) {
+    if (/Timestamp$|Time$/.test(key)) {
+      // An empty Time message is Go's zero time: null in JSON (left out here).
+      if (!('seconds' in o)) return undefined;
       const ms = Number(o.seconds) * 1000 + Math.floor(Number(o.nanos ?? 0) / 1e6);
       const iso = new Date(ms).toISOString();
       return key === 'acquireTime' || key === 'renewTime' ? iso.replace(/Z$/, '000Z') : iso.replace(/\.\d{3}Z$/, 'Z');

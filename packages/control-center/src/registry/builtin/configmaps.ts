@@ -7,6 +7,7 @@ import { age, ageColumn, baseStrategy, column, nameColumn } from '../generic-str
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
 import { validateDataKeys, validateImmutable } from '../validation.js';
+import { canonicalBase64Values, isStdBase64 } from '../schema/formats.js';
 
 const MaxSizeBytes = 1024 * 1024;
 
@@ -25,6 +26,9 @@ export const configmaps: ResourceInfo = {
   storageVersion: 'v1',
   custom: false,
   strategy: baseStrategy({
+    // binaryData as kube-apiserver serves it back: base64 without line breaks.
+    prepareForCreate: (obj) => canonicalBase64Values(obj.binaryData),
+    prepareForUpdate: (obj) => canonicalBase64Values(obj.binaryData),
     validate: (obj) => {
       const errs: field.FieldError[] = [];
       const data = (obj.data ?? {}) as Record<string, unknown>;
@@ -37,7 +41,7 @@ export const configmaps: ResourceInfo = {
         if (Object.hasOwn(bin, k)) errs.push(field.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
       }
       for (const [k, v] of Object.entries(bin)) {
-        if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) errs.push(field.invalid(`binaryData[${k}]`, '<binary>', 'must be base64 encoded'));
+        if (typeof v !== 'string' || !isStdBase64(v)) errs.push(field.invalid(`binaryData[${k}]`, '<binary>', 'must be base64 encoded'));
         else size += Buffer.from(v, 'base64').length;
       }
       if (size > MaxSizeBytes) errs.push(field.tooLong('', '<data>', MaxSizeBytes));

@@ -8,12 +8,18 @@ import { age, ageColumn, baseStrategy, column, nameColumn } from '../generic-str
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
 import { validateDataKeys, validateImmutable } from '../validation.js';
+import { canonicalBase64Values, isStdBase64 } from '../schema/formats.js';
 
 const MaxSizeBytes = 1024 * 1024;
 
-/** Moves `stringData` into `data` (base64), as the API server does on every write. */
+/**
+ * Moves `stringData` into `data` (base64), as the API server does on every write, and serves
+ * `data` values as kube-apiserver does after decoding them: without the line breaks of wrapped
+ * base64 (kustomize's secretGenerator writes long values wrapped).
+ */
 function foldStringData(obj: KubeObject): void {
   const sd = obj.stringData as Record<string, unknown> | undefined;
+  canonicalBase64Values(obj.data);
   if (sd && typeof sd === 'object') {
     const data: Record<string, unknown> = { ...((obj.data ?? {}) as Record<string, string>) };
     for (const [k, v] of Object.entries(sd)) setOwn(data, k, Buffer.from(String(v)).toString('base64'));
@@ -38,7 +44,7 @@ function validateSecret(obj: KubeObject): field.FieldError[] {
   errs.push(...validateDataKeys(data, 'data'));
   let size = 0;
   for (const [k, v] of Object.entries(data)) {
-    if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v)) {
+    if (typeof v !== 'string' || !isStdBase64(v)) {
       errs.push(field.invalid(`data[${k}]`, '<secret contents redacted>', 'must be a base64 encoded string'));
     } else size += Buffer.from(v, 'base64').length;
   }

@@ -9,6 +9,7 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/validation/formats.go
  * @see https://github.com/kubernetes/kube-openapi/blob/master/pkg/validation/strfmt/default.go
  */
+import { setOwn } from '@hcc/crds';
 import { isIP } from 'node:net';
 
 const re = (r: RegExp) => (s: string): boolean => r.test(s);
@@ -140,6 +141,32 @@ function isDuration(s: string): boolean {
 }
 
 const byteRe = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
+/** Padded standard base64, empty included (what Go's base64.StdEncoding decodes once line breaks are gone). */
+const stdBase64Re = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Whether Go's `base64.StdEncoding` decodes `s` (how kube-apiserver's JSON decoder reads `[]byte`
+ * fields such as Secret `data` and ConfigMap `binaryData`): padded standard base64, where `\r`
+ * and `\n` anywhere are ignored (kustomize and `base64` wrap long values); `""` is empty data.
+ * @see https://pkg.go.dev/encoding/base64#Encoding.Decode
+ */
+export function isStdBase64(s: string): boolean {
+  return stdBase64Re.test(s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
+}
+
+/**
+ * Removes, in place, the line breaks Go's base64 decoder ignores from each string value of a map of
+ * base64 values (Secret `data`, ConfigMap `binaryData`): what kube-apiserver serves back after
+ * decoding and re-encoding them. Anything that is not such a map is left for validation to report.
+ */
+export function canonicalBase64Values(map: unknown): void {
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return;
+  const m = map as Record<string, unknown>;
+  for (const k of Object.keys(m)) {
+    const v = m[k];
+    if (typeof v === 'string' && (v.includes('\n') || v.includes('\r'))) setOwn(m, k, v.replace(/[\r\n]/g, ''));
+  }
+}
 const rgbPart = '\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*';
 
 /** The formats kube-apiserver validates for custom resources, by normalised name. */

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { configmaps } from './configmaps.js';
+import { secrets } from './secrets.js';
+import { isStdBase64 } from '../schema/formats.js';
+import type { StrategyContext } from '../types.js';
+
+const ctx: StrategyContext = { fieldValidation: 'Strict', warnings: [], now: new Date() };
+const hello = Buffer.from('hello').toString('base64'); // aGVsbG8=
+
+describe('base64 values of Secrets and ConfigMaps, as Go decodes them', () => {
+  it.each(['', 'aGVsbG8=', 'aGVsbG8=\n', 'aGVs\nbG8=', 'aGVsbG8=\r\n', 'aGVsbA==\n', 'YWJj'])('takes %j', (v) => {
+    expect(isStdBase64(v)).toBe(true);
+  });
+
+  it.each(['aGVsbG8', 'a', 'aGVsbG8==', 'aGV sbG8=', 'aGVsbG8=x', '@@@@'])('refuses %j', (v) => {
+    expect(isStdBase64(v)).toBe(false);
+  });
+
+  it('a Secret from a kustomize secretGenerator (wrapped, ending in "=\\n") is valid and served without the line breaks', () => {
+    const long = Buffer.from('x'.repeat(100)).toString('base64');
+    const wrapped = `${long.slice(0, 76)}\n${long.slice(76)}\n`;
+    expect(long.endsWith('=')).toBe(true);
+    const s = { metadata: { name: 's', namespace: 'ns' }, data: { kubeconfig: wrapped, short: `${hello}\n` } } as KubeObject;
+    secrets.strategy.prepareForCreate(s, ctx);
+    expect(secrets.strategy.validate(s, ctx)).toEqual([]);
+    expect(s.data).toEqual({ kubeconfig: long, short: hello });
+  });
+
+  it('refuses a Secret value that is not base64, redacting it', () => {
+    const s = { metadata: { name: 's', namespace: 'ns' }, data: { a: 'aGVsbG8' } } as KubeObject;
+    secrets.strategy.prepareForCreate(s, ctx);
+    const errs = secrets.strategy.validate(s, ctx);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatchObject({ field: 'data[a]', detail: 'must be a base64 encoded string', badValue: '<secret contents redacted>' });
+  });
+
+  it('ConfigMap binaryData with line breaks is valid and served without them', () => {
+    const c = { metadata: { name: 'c', namespace: 'ns' }, binaryData: { b: `aGVs\nbG8=\n` } } as KubeObject;
+    configmaps.strategy.prepareForCreate(c, ctx);
+    expect(configmaps.strategy.validate(c, ctx)).toEqual([]);
+    expect(c.binaryData).toEqual({ b: hello });
+  });
+});

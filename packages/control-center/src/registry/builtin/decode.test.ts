@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@hcc/crds';
+import { decodeBuiltin } from './decode.js';
+import { configmaps } from './configmaps.js';
+import { events } from './events.js';
+import { leases } from './leases.js';
+import { secrets } from './secrets.js';
+import type { FieldValidation } from '../schema/types.js';
+import type { ResourceInfo, StrategyContext } from '../types.js';
+import { StatusError } from '../../apierrors/status.js';
+
+const ctx = (fieldValidation: FieldValidation): StrategyContext => ({ fieldValidation, warnings: [], now: new Date() });
+const decode = (info: ResourceInfo, obj: Record<string, unknown>, fv: FieldValidation = 'Strict', stored?: Record<string, unknown>) => {
+  const c = ctx(fv);
+  const o = structuredClone({ metadata: { name: 'x', namespace: 'ns' }, ...obj }) as KubeObject;
+  decodeBuiltin(o, info, c, stored as KubeObject | undefined);
+  return { obj: o, warnings: c.warnings };
+};
+const status = (f: () => unknown): { code: number; reason: string; message: string } => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof StatusError) return { code: e.status.code, reason: e.status.reason, message: e.status.message };
+    throw e;
+  }
+  throw new Error('no error');
+};
+
+describe('decoding built-in kinds', () => {
+  it.each([
+    { info: secrets, body: { type: { a: 1 } }, want: 'Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal object into Go struct field Secret.type of type string' },
+    { info: secrets, body: { immutable: 'yes' }, want: 'json: cannot unmarshal string into Go struct field Secret.immutable of type bool' },
+    { info: secrets, body: { stringData: { x: 5 } }, want: 'json: cannot unmarshal number into Go struct field Secret.stringData of type string' },
+    { info: configmaps, body: { data: { a: 1 } }, want: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string' },
+    { info: configmaps, body: { data: ['a'] }, want: 'json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string' },
+    { info: leases, body: { spec: { leaseDurationSeconds: 'abc' } }, want: 'json: cannot unmarshal string into Go struct field Lease.spec.leaseDurationSeconds of type int32' },
+    { info: leases, body: { spec: { leaseTransitions: 1.5 } }, want: 'json: cannot unmarshal number 1.5 into Go struct field Lease.spec.leaseTransitions of type int32' },
+    { info: leases, body: { spec: { leaseTransitions: 2 ** 31 } }, want: `json: cannot unmarshal number ${2 ** 31} into Go struct field Lease.spec.leaseTransitions of type int32` },
+    { info: leases, body: { spec: { renewTime: 'garbage' } }, want: 'parsing time "garbage"' },
+    { info: events, body: { involvedObject: { kind: 'ConfigMap', name: 5 } }, want: 'json: cannot unmarshal number into Go struct field Event.involvedObject.name of type string' },
+    { info: configmaps, body: { metadata: { name: 'x', labels: { a: 5 } } }, want: 'json: cannot unmarshal number into Go struct field ConfigMap.metadata.labels of type string' },
+  ])('refuses $body for a $info.kind with 400 naming the field', ({ info, body, want }) => {
+    const s = status(() => decode(info, body));
+    expect(s.code).toBe(400);
+    expect(s.reason).toBe('BadRequest');
+    expect(s.message).toContain(want);
+  });
+
+  it('takes null as the zero value, as Go does', () => {
+    expect(decode(secrets, { type: null, data: null }).obj).toMatchObject({ type: null, data: null });
+  });
+
+  it('takes RFC 3339 times, with or without fractions, and empty ones', () => {
+    expect(() => decode(leases, { spec: { renewTime: '2026-12-01T02:48:18.123456Z', acquireTime: '2026-12-01T02:48:18+01:00' } })).not.toThrow();
+    expect(() => decode(configmaps, { metadata: { name: 'x', creationTimestamp: '' } })).not.toThrow();
+  });
+
+  it('Strict: refuses unknown fields, ObjectMeta included, all named in one sorted message', () => {
+    const s = status(() => decode(configmaps, { datas: { a: 'b' }, metadata: { name: 'x', foo: 1 } }));
+    expect(s.code).toBe(400);
+    expect(s.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "datas", unknown field "metadata.foo"');
+  });
+
+  it('Strict: names unknown fields inside lists with their index', () => {
+    const s = status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c', colour: 'red' } }));
+    expect(s.message).toContain('unknown field "involvedObject.colour"');
+    const owners = status(() => decode(configmaps, { metadata: { name: 'x', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u', extra: 1 }] } }));
+    expect(owners.message).toContain('unknown field "metadata.ownerReferences[0].extra"');
+  });
+
+  it('Warn (the default): drops unknown fields with a warning each', () => {
+    const r = decode(secrets, { stringdata: { a: 'b' }, data: {} }, 'Warn');
+    expect(r.obj).not.toHaveProperty('stringdata');
+    expect(r.warnings).toEqual(['unknown field "stringdata"']);
+  });
+
+  it('Ignore: drops unknown fields silently', () => {
+    const r = decode(leases, { spec: { holderIdentity: 'a', unknownF: 1 } }, 'Ignore');
+    expect(r.obj.spec).toEqual({ holderIdentity: 'a' });
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('keeps what the kind has, maps included', () => {
+    const body = { data: { 'a.b': 'x' }, binaryData: { c: 'eA==' }, immutable: true, metadata: { name: 'x', namespace: 'ns', labels: { a: 'b' }, annotations: { c: 'd' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:data': { '.': {} } } }] } };
+    expect(decode(configmaps, body).obj).toEqual({ ...body });
+  });
+
+  it('on update, drops unknown fields the stored object already had without reporting them', () => {
+    const stored = { metadata: { name: 'x', namespace: 'ns' }, datas: { a: 'b' } };
+    const r = decode(configmaps, { datas: { a: 'b' }, data: { c: 'd' } }, 'Strict', stored);
+    expect(r.obj).not.toHaveProperty('datas');
+    expect(r.warnings).toEqual([]);
+    expect(stored).toHaveProperty('datas'); // the stored object is not changed
+    expect(status(() => decode(configmaps, { datas: { a: 'b' }, more: 1 }, 'Strict', stored)).message).toContain('strict decoding error: unknown field "more"');
+  });
+});

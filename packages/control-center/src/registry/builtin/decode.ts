@@ -1,0 +1,138 @@
+/**
+ * Decoding of a built-in kind's request body (Namespace, Secret, ConfigMap, Event, Lease,
+ * CustomResourceDefinition), as kube-apiserver's JSON decoder does it into the Go types of
+ * k8s.io/api (sigs.k8s.io/json, with unknown-field detection):
+ * - a field of the wrong JSON type cannot be decoded: 400 BadRequest
+ *   `Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number into Go struct field Secret.type of type string`
+ *   (likewise an integer out of its range, or a time that is not RFC 3339). `null` is the zero value, as in Go;
+ * - a field the type does not have cannot be kept (a Go struct has nowhere to put it): it is dropped, and
+ *   `fieldValidation=Strict` answers 400 `strict decoding error: unknown field "datas"`, `Warn` (the default)
+ *   adds a `Warning` header per field, `Ignore` drops it silently. ObjectMeta counts: `metadata.foo` is unknown.
+ * The fields and types are those kube-apiserver publishes in its OpenAPI (openapi/builtin-schemas.ts).
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go
+ */
+import type { KubeObject } from '@hcc/crds';
+import { objectMetaSchema, sharedBuiltinSchema } from '../../openapi/builtin-schemas.js';
+import * as apierrors from '../../apierrors/status.js';
+import { prune } from '../schema/prune.js';
+import { strictDecodingErrorMessage, unknownFieldWarnings } from '../schema/index.js';
+import type { JSONSchemaProps } from '../schema/types.js';
+import type { ResourceInfo, StrategyContext } from '../types.js';
+
+/** Why a value cannot be decoded into its field: the JSON type it has and the Go type wanted, or a parse error. */
+interface DecodeError {
+  /** Go's struct-field path: `Secret.type`, `Lease.spec.renewTime` (no map keys or list indexes, as Go reports it). */
+  field: string;
+  message: string;
+}
+
+const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : 'object');
+
+/** The Go type a schema node decodes into, as Go's decoder names it in its errors (close enough to find the field). */
+function goType(s: JSONSchemaProps): string {
+  switch (s.type) {
+    case 'string':
+      return s.format === 'date-time' ? 'v1.Time' : 'string';
+    case 'integer':
+      return s.format === 'int64' ? 'int64' : 'int32';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `[]${s.items && !Array.isArray(s.items) ? goType(s.items) : 'interface {}'}`;
+    case 'object':
+      return typeof s.additionalProperties === 'object' && s.additionalProperties ? `map[string]${goType(s.additionalProperties)}` : 'struct';
+    default:
+      return 'interface {}';
+  }
+}
+
+/** RFC 3339, as Go's time.Parse(time.RFC3339) takes it (what metav1.Time and MicroTime decode). */
+const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
+
+/** The first value under `v` that its schema's Go type cannot hold, or undefined. */
+function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError | undefined {
+  if (v === null || v === undefined) return undefined;
+  const cannot = (what = jsonTypeOf(v)): DecodeError => ({ field, message: `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType(s)}` });
+  switch (s.type) {
+    case 'string':
+      if (typeof v !== 'string') return cannot();
+      if (s.format === 'date-time' && v !== '' && !rfc3339.test(v)) {
+        return { field, message: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339 (field ${field})` };
+      }
+      return undefined;
+    case 'integer': {
+      if (typeof v !== 'number') return cannot();
+      const [lo, hi] = s.format === 'int64' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : int32Range;
+      if (!Number.isInteger(v) || v < lo || v > hi) return cannot(`number ${v}`);
+      return undefined;
+    }
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : cannot();
+    case 'array': {
+      if (!Array.isArray(v)) return cannot();
+      const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
+      if (!items) return undefined;
+      for (const x of v) {
+        const e = decodeError(x, items, field);
+        if (e) return e;
+      }
+      return undefined;
+    }
+    case 'object': {
+      if (typeof v !== 'object' || Array.isArray(v)) return cannot();
+      const o = v as Record<string, unknown>;
+      if (s.properties) {
+        for (const [k, ps] of Object.entries(s.properties)) {
+          if (!Object.hasOwn(o, k)) continue;
+          const e = decodeError(o[k], ps, `${field}.${k}`);
+          if (e) return e;
+        }
+      }
+      const ap = s.additionalProperties;
+      if (typeof ap === 'object' && ap) {
+        for (const x of Object.values(o)) {
+          const e = decodeError(x, ap, field);
+          if (e) return e;
+        }
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Decodes a built-in kind's object in place: refuses what its Go type cannot hold, drops unknown
+ * fields and reports them per `ctx.fieldValidation` (see the module doc). Custom resources and
+ * kinds without a published schema are left alone (their schemas prune them).
+ * @param stored - the stored object on update: unknown fields it already had (written before hcc
+ *   decoded built-ins) are dropped without being reported
+ * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown fields under Strict
+ */
+export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject): void {
+  if (info.custom) return;
+  const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
+  if (!schema) return;
+  const cannot = (message: string) => apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${message}`);
+  const { metadata, ...rest } = obj;
+  const err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
+  if (err) throw cannot(err.message);
+  const unknown = unknownFieldsOf(obj, schema);
+  if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
+  const before = stored ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
+  const reported = before ? unknown.filter((f) => !before.has(f)) : unknown;
+  if (!reported.length) return;
+  if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported));
+  ctx.warnings.push(...unknownFieldWarnings(reported));
+}
+
+/** Drops, in place, the fields of `obj` (ObjectMeta included) its kind does not have; returns their paths, sorted. */
+function unknownFieldsOf(obj: KubeObject, schema: JSONSchemaProps): string[] {
+  const out = prune(obj, schema, true);
+  if (obj.metadata && typeof obj.metadata === 'object') out.push(...prune(obj.metadata, objectMetaSchema, false).map((f) => `metadata.${f}`));
+  return out.sort();
+}
