@@ -387,6 +387,19 @@ describe('plain manifests deploy/syncer', () => {
       expect(Object.keys(cm.data)).toContain(ref.key);
     }
     expect(args).toEqual(expect.arrayContaining(['--name=$(HCC_MANAGEMENT_CLUSTER)', '--capacity=$(HCC_CAPACITY)', '--platforms=$(HCC_PLATFORMS)', '--labels=$(HCC_LABELS)']));
+
+    // The same syncer either way: every flag the chart sets by default has the same value in the
+    // plain manifests (given, from the ConfigMap, or left to the CLI default `hcc syncer --help` shows).
+    const help = (await run(process.execPath, [hccBin, 'syncer', '--help'])).stdout.replace(/\s+/g, ' ');
+    const cliDefault = (flag: string) => new RegExp(`${flag} <[^>]+> [^(]*(?:\\([^)]*\\) )*?\\(default: "?([^")]+)"?\\)`).exec(help)?.[1];
+    const expand = (a: string) => a.replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => String(cm.data[env.get(v)!.key]));
+    const flags = (list: string[]) => new Map(list.filter((a) => a.startsWith('--')).map((a) => [a.split('=')[0]!, a.includes('=') ? a.slice(a.indexOf('=') + 1) : 'true']));
+    const plain = flags(args.map(expand));
+    const chart = flags(chartC.args as string[]);
+    for (const [flag, value] of chart) {
+      if (['--name', '--kubeconfig', '--capacity', '--platforms', '--labels'].includes(flag)) continue; // per cluster
+      expect(plain.get(flag) ?? cliDefault(flag), flag).toBe(value);
+    }
   });
 
   it('takes the cluster settings and kubeconfig from an overlay (as the README shows)', async () => {
