@@ -9,7 +9,7 @@ import { defaultValidationWorkers, startControlCenter } from '@hcc/control-cente
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { numberArg, portArg } from '../options.js';
+import { existingFileArg, hostArg, hostProblem, numberArg, portArg, subjectAltNamesArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -47,17 +47,17 @@ export function controlCenterCommand(): Command {
     .addOption(new Option('--storage <kind>', 'where objects live: level (embedded, one process) or etcd (shared by several control centers)').choices(['level', 'etcd']).default('level'))
     .addOption(new Option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)').argParser(parseEndpoints).default(['http://127.0.0.1:2379'], 'http://127.0.0.1:2379'))
     .option('--etcd-prefix <prefix>', 'etcd key prefix of every object (with --storage etcd)', '/hcc')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 6443)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
     .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)')
     .option('--token <token>', 'admin bearer token (generated when absent)')
     .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
     .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
-    .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line')
+    .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line', existingFileArg)
     .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
-    .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated')
+    .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated', subjectAltNamesArg)
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', numberArg({ min: 0, exclusiveMin: true }), 10)
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', numberArg({ integer: true, min: 1 }), 100_000)
@@ -70,6 +70,11 @@ export function controlCenterCommand(): Command {
     )
     .addOption(logLevelOption())
     .action(async (o) => {
+      const badHost = await hostProblem(o.host);
+      if (badHost) {
+        process.stderr.write(`error: ${badHost}\n`);
+        process.exit(1);
+      }
       const log = createLogger('control-center', o.logLevel);
       const shutdown = catchShutdown(log);
       const cc = await startControlCenter({
@@ -84,7 +89,7 @@ export function controlCenterCommand(): Command {
         tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
         authorizer: authorizerFromFile(o.authorizationPolicy),
         tls: o.tls,
-        tlsSANs: o.tlsSan ? String(o.tlsSan).split(',').map((x: string) => x.trim()).filter(Boolean) : [],
+        tlsSANs: o.tlsSan ?? [],
         crds: o.installCrds ? allCRDs : [],
         virtualHostedClusters: true,
         namespaces: [SystemNamespace],

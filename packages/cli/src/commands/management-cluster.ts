@@ -14,7 +14,7 @@ import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { numberArg, portArg } from '../options.js';
+import { existingFileArg, hostArg, hostProblem, numberArg, portArg } from '../options.js';
 
 /** Parses `4.18,4.17` into `['4.18', '4.17']`. */
 function versionList(value: string): string[] {
@@ -44,7 +44,7 @@ export function managementClusterCommand(): Command {
     .description('run an embedded management cluster: an API server with the HyperShift CRDs and the hypershift-sim')
     .option('--name <name>', 'name of the management cluster (kubeconfig context, log name)', 'mgmt-1')
     .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 0)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
     .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
@@ -54,10 +54,15 @@ export function managementClusterCommand(): Command {
         .argParser(versionList)
         .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
     )
-    .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line')
+    .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line', existingFileArg)
     .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
     .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions) => {
+      const badHost = await hostProblem(o.host);
+      if (badHost) {
+        process.stderr.write(`error: ${badHost}\n`);
+        process.exit(1);
+      }
       const name = o.name;
       const log = createLogger(name, o.logLevel);
       const shutdown = catchShutdown(log);

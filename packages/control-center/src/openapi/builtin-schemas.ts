@@ -4,8 +4,9 @@
  * schema in the registry: their strategies validate them. These schemas exist for clients:
  * `kubectl explain secret`, and kubectl before 1.27, which validates manifests and computes
  * strategic merge patches for `kubectl apply` from `/openapi/v2`. A kind must list every field
- * users may write, or old kubectl rejects it as unknown. CustomResourceDefinition keeps `spec` and
- * `status` open (kubectl applies CRDs with a JSON merge patch, never a strategic one).
+ * users may write, or old kubectl rejects it as unknown — and the server drops it (registry/builtin/decode.ts
+ * decodes request bodies with these schemas). A CustomResourceDefinition's `openAPIV3Schema`, conversion
+ * `webhook` and `status` stay open (kubectl applies CRDs with a JSON merge patch, never a strategic one).
  * @see https://github.com/kubernetes/kubernetes/blob/master/api/openapi-spec/swagger.json
  */
 type Schema = Record<string, unknown>;
@@ -15,6 +16,7 @@ const int = (description: string, format = 'int32'): Schema => ({ type: 'integer
 const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
 const stringMap = (description: string, format?: string): Schema => ({ type: 'object', additionalProperties: { type: 'string', ...(format ? { format } : {}) }, description });
 const obj = (description: string, properties: Record<string, Schema>, extra: Schema = {}): Schema => ({ type: 'object', description, properties, ...extra });
+const strings = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
 const open = (description: string): Schema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
 
 const objectReference = obj('ObjectReference contains enough information to let you inspect or modify the referred object.', {
@@ -154,7 +156,62 @@ const schemas: Record<string, Schema> = {
     }),
   }),
   'apiextensions.k8s.io/v1/CustomResourceDefinition': obj('CustomResourceDefinition represents a resource that should be exposed on the API server.', {
-    spec: open('spec describes how the user wants the resources to appear'),
+    spec: obj('spec describes how the user wants the resources to appear', {
+      group: str('group is the API group of the defined custom resource.'),
+      names: obj('names specify the resource and kind names for the custom resource.', {
+        categories: strings('categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'),
+        kind: str('kind is the serialized kind of the resource.'),
+        listKind: str('listKind is the serialized kind of the list for this resource.'),
+        plural: str('plural is the plural name of the resource to serve.'),
+        shortNames: strings('shortNames are short names for the resource, exposed in API discovery documents.'),
+        singular: str('singular is the singular name of the resource.'),
+      }),
+      scope: str('scope indicates whether the defined custom resource is cluster- or namespace-scoped.'),
+      versions: {
+        type: 'array',
+        description: 'versions is the list of all API versions of the defined custom resource.',
+        items: obj('CustomResourceDefinitionVersion describes a version for CRD.', {
+          additionalPrinterColumns: {
+            type: 'array',
+            description: 'additionalPrinterColumns specifies additional columns returned in Table output.',
+            items: obj('CustomResourceColumnDefinition specifies a column for server side printing.', {
+              description: str('description is a human readable description of this column.'),
+              format: str('format is an optional OpenAPI type definition for this column.'),
+              jsonPath: str('jsonPath is a simple JSON path evaluated against each custom resource to produce the value for this column.'),
+              name: str('name is a human readable name for the column.'),
+              priority: int('priority is an integer defining the relative importance of this column compared to others.'),
+              type: str('type is an OpenAPI type definition for this column.'),
+            }),
+          },
+          deprecated: { type: 'boolean', description: 'deprecated indicates this version of the custom resource API is deprecated.' },
+          deprecationWarning: str('deprecationWarning overrides the default warning returned to API clients.'),
+          name: str('name is the version name, e.g. \u201cv1\u201d, \u201cv2beta1\u201d, etc.'),
+          schema: obj('schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource.', {
+            openAPIV3Schema: open('openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.'),
+          }),
+          selectableFields: {
+            type: 'array',
+            description: 'selectableFields specifies paths to fields that may be used as field selectors.',
+            items: obj('SelectableField specifies the JSON path of a field that may be used with field selectors.', { jsonPath: str('jsonPath is a simple JSON path which is evaluated against each custom resource to produce a field selector value.') }),
+          },
+          served: { type: 'boolean', description: 'served is a flag enabling/disabling this version from being served via REST APIs' },
+          storage: { type: 'boolean', description: 'storage indicates this version should be used when persisting custom resources to storage.' },
+          subresources: obj('subresources specify what subresources this version of the defined custom resource have.', {
+            scale: obj('scale indicates the custom resource should serve a `/scale` subresource.', {
+              labelSelectorPath: str('labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`.'),
+              specReplicasPath: str('specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `spec.replicas`.'),
+              statusReplicasPath: str('statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `status.replicas`.'),
+            }),
+            status: open('status indicates the custom resource should serve a `/status` subresource.'),
+          }),
+        }),
+      },
+      conversion: obj('conversion defines conversion settings for the CRD.', {
+        strategy: str('strategy specifies how custom resources are converted between versions. Allowed values are: - `"None"` - `"Webhook"`.'),
+        webhook: open('webhook describes how to call the conversion webhook. Required when `strategy` is set to `"Webhook"`.'),
+      }),
+      preserveUnknownFields: { type: 'boolean', description: 'preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage.' },
+    }),
     status: open('status indicates the actual state of the CustomResourceDefinition'),
   }, { required: ['spec'] }),
 };

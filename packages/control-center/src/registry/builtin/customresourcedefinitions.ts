@@ -4,6 +4,7 @@
  * `Established` conditions synchronously (kube-apiserver does it in controllers, moments later).
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/
  */
+import { celSyntaxError } from '../schema/cel-compile.js';
 import type { KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
@@ -35,6 +36,34 @@ export interface CRDVersion {
   selectableFields?: { jsonPath: string }[];
 }
 
+/**
+ * The `x-kubernetes-validations` rules and messageExpressions of a schema (its structural part:
+ * properties, items, additionalProperties) that are not CEL at all: upstream refuses the CRD
+ * (`compilation failed: ... Syntax error`) rather than serve a rule it cannot run.
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
+ */
+function celSyntaxErrors(schema: unknown, path: string): field.FieldError[] {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return [];
+  const s = schema as Record<string, unknown>;
+  const errs: field.FieldError[] = [];
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules)) {
+    rules.forEach((r, j) => {
+      for (const key of ['rule', 'messageExpression'] as const) {
+        const text = (r as Record<string, unknown> | null)?.[key];
+        if (typeof text !== 'string' || (key === 'messageExpression' && text === '')) continue;
+        const err = celSyntaxError(text);
+        if (err) errs.push(field.invalid(`${path}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
+      }
+    });
+  }
+  const props = s.properties;
+  if (props && typeof props === 'object') for (const [k, v] of Object.entries(props)) errs.push(...celSyntaxErrors(v, `${path}.properties[${k}]`));
+  if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) errs.push(...celSyntaxErrors(s.items, `${path}.items`));
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') errs.push(...celSyntaxErrors(s.additionalProperties, `${path}.additionalProperties`));
+  return errs;
+}
+
 function validateCRD(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const spec = obj.spec as CRDSpec | undefined;
@@ -61,6 +90,7 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       const schema = v.schema?.openAPIV3Schema;
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
+      if (schema) errs.push(...celSyntaxErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     });
   }
   return errs;

@@ -125,3 +125,27 @@ export function compileExpression(expression: string): CompiledExpression {
   compiled.set(expression, out);
   return out;
 }
+
+/**
+ * The syntax error of a CEL expression, or undefined when it parses. Only syntax: an expression
+ * that parses but that hcc's CEL cannot type-check (a function it lacks) is a rule hcc skips
+ * ({@link unsupportedRules}), not a CRD to refuse, since kube-apiserver may well accept it.
+ */
+export function celSyntaxError(expression: string): string | undefined {
+  const hit = compiled.get(expression);
+  if (hit?.ok) return undefined;
+  if (parsed.has(expression)) return parsed.get(expression);
+  environment ??= makeEnvironment();
+  let err: string | undefined;
+  try {
+    environment.parse(expression);
+  } catch (e) {
+    err = errorSummary(e);
+  }
+  if (parsed.size > 10_000) parsed.clear();
+  parsed.set(expression, err);
+  return err;
+}
+
+/** {@link celSyntaxError}'s answers by expression text. */
+const parsed = new Map<string, string | undefined>();
