@@ -307,10 +307,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
           else result = await handleCreate(scope, ct, body, query);
           break;
         case 'update':
-          result = await handleUpdate(scope, ct, body, query);
-          break;
         case 'patch':
-          result = await handlePatch(scope, ct, body, query);
+          // A collection takes no PUT or PATCH (kube-apiserver serves no such route: 405).
+          if (!ri.name) throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
+          result = ri.verb === 'update' ? await handleUpdate(scope, ct, body, query) : await handlePatch(scope, ct, body, query);
           break;
         case 'delete':
           result = await handleDelete(scope, ct, body, query);

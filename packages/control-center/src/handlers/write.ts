@@ -72,7 +72,7 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: scope.info.resource });
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body), scope.info);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom }), scope.info);
   const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
 }
@@ -89,7 +89,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body), scope.info);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom }), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
     subresource,

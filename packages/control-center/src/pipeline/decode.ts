@@ -99,16 +99,22 @@ function parseYAMLDocument(text: string): unknown {
 
 /**
  * Decodes a create/update body.
+ * @param opts.protobuf - whether the kind has a protobuf form (built-in kinds); custom resources
+ *   have none, and a protobuf body is then 415 as apiextensions-apiserver answers it
  * @throws StatusError 400 on malformed bodies, 415 on unknown content types
  */
-export function decodeObjectBody(contentType: string | undefined, body: Buffer | undefined): unknown {
+export function decodeObjectBody(contentType: string | undefined, body: Buffer | undefined, opts: { protobuf?: boolean } = {}): unknown {
   if (!body || body.length === 0) throw apierrors.badRequest('the request body is empty');
   const mt = mediaType(contentType);
+  const protobuf = opts.protobuf ?? true;
   if (mt === 'application/json' || mt === '') return parseJSON(body.toString('utf8'));
   if (mt === 'application/yaml' || mt === 'application/x-yaml' || mt === 'text/yaml') return parseYAML(body.toString('utf8'));
-  if (mt === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
-  throw apierrors.unsupportedMediaType();
+  if (mt === 'application/vnd.kubernetes.protobuf' && protobuf) return decodeProtobuf(body);
+  throw apierrors.unsupportedMediaType(protobuf ? apierrors.objectMediaTypes : jsonMediaTypes);
 }
+
+/** What a kind without a protobuf form (a custom resource) takes as a body. */
+const jsonMediaTypes = ['application/json', 'application/yaml'] as const;
 
 /** Decodes a patch body: JSON for json/merge/strategic, YAML or JSON for apply. */
 export function decodePatchBody(type: PatchType, body: Buffer | undefined): unknown {
