@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@hcc/crds';
-import { dedupOwnerReferences, validateOwnerReferences } from './validation.js';
+import { dedupOwnerReferences, validateObjectMeta, validateOwnerReferences } from './validation.js';
 
 const ref = (o: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u1', ...o });
 
@@ -39,5 +39,16 @@ describe('dedupOwnerReferences', () => {
     expect(dedupOwnerReferences(obj)).toMatch(/^metadata\.ownerReferences contains duplicate entries; .* duplicate UID\(s\) observed: u1$/);
     expect(obj.metadata.ownerReferences?.map((r) => r.uid)).toEqual(['u1', 'u2']);
     expect(dedupOwnerReferences(obj)).toBeUndefined();
+  });
+});
+
+describe('validateObjectMeta: generateName', () => {
+  const meta = (m: Record<string, unknown>) => ({ metadata: { namespace: 'ns', ...m } }) as unknown as KubeObject;
+  it('checks it as a name prefix (a trailing "-" allowed), before the name generated from it', () => {
+    expect(validateObjectMeta(meta({ generateName: 'web-', name: 'web-x1y2z' }), true, 'subdomain')).toEqual([]);
+    const errs = validateObjectMeta(meta({ generateName: 'Bad_', name: 'Bad_kcq4t' }), true, 'subdomain');
+    expect(errs.map((e) => e.field)).toEqual(['metadata.generateName', 'metadata.name']);
+    expect(errs[0]).toMatchObject({ type: 'FieldValueInvalid', badValue: 'Bad_' });
+    expect(validateObjectMeta({ metadata: { generateName: 'Team-', name: 'Team-abcde' } } as unknown as KubeObject, false, 'label').map((e) => e.field)).toEqual(['metadata.generateName', 'metadata.name']);
   });
 });

@@ -27,6 +27,13 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
   const errs: field.FieldError[] = [];
   const m = obj.metadata;
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return [field.required('metadata')];
+  // apimachinery ValidateObjectMeta: generateName is checked as a name prefix (a trailing "-"
+  // allowed), before the name generated from it.
+  if (typeof m.generateName === 'string' && m.generateName && nameRule !== 'path-segment') {
+    const prefix = m.generateName.endsWith('-') ? `${m.generateName.slice(0, -1)}a` : m.generateName;
+    const check = nameRule === 'label' ? isDNS1123Label : isDNS1123Subdomain;
+    for (const e of check(prefix)) errs.push(field.invalid('metadata.generateName', m.generateName, e));
+  }
   const name = m.name;
   if (!name) {
     if (!m.generateName) errs.push(field.required('metadata.name', 'name or generateName is required'));
