@@ -295,4 +295,29 @@ describe('SIGTERM drains the control center', () => {
       cleanup();
     }
   }, 90_000);
+
+  it('a SIGTERM while the command is still loading its modules stops it cleanly once started (exit 0, not killed)', async () => {
+    const { dir, cleanup } = tempDir('hcc-early-signal-');
+    try {
+      // A driver that loads bin/hcc.js like node does and signals itself as soon as hcc.js has
+      // run its first lines, while dist/main.js and its modules are still loading (~300 ms; without
+      // hcc.js's early handlers the driver signals at 100 ms, and the default action kills it: 143).
+      const driver = [
+        `process.argv.splice(1, 1, ${JSON.stringify(hccBin)});`,
+        `const t0 = Date.now();`,
+        `const poll = setInterval(() => { if (globalThis[Symbol.for('hcc.earlySignals')] || Date.now() - t0 > 100) { clearInterval(poll); process.kill(process.pid, 'SIGTERM'); } }, 1);`,
+        `await import(${JSON.stringify(hccBin)});`,
+      ].join('\n');
+      const args = ['control-center', '--port', '0', '--data-dir', path.join(dir, 'data'), '--kubeconfig', path.join(dir, 'admin.kubeconfig'), '--scheduler-kubeconfig', path.join(dir, 's.kubeconfig')];
+      const proc = spawn(process.execPath, ['--input-type=module', '-e', driver, 'hcc', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      const [code, signal] = await new Promise<[number | null, string | null]>((r) => proc.once('exit', (c, sig) => r([c, sig])));
+      expect({ code, signal }, out).toEqual({ code: 0, signal: null });
+      expect(out).toContain('"msg":"shutting down"');
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
 });

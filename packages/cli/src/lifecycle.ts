@@ -27,6 +27,25 @@ export interface Shutdown {
   serving(stop: () => Promise<void>): void;
 }
 
+/** What bin/hcc.js leaves on globalThis: the signal handlers it installs before loading the command. */
+interface EarlySignals {
+  /** Removes them; the signal that came meanwhile, if any. */
+  takeOver(): string | undefined;
+  takenOver?: boolean;
+}
+
+/**
+ * Removes the signal handlers bin/hcc.js installs before it loads the command, once the command
+ * has installed its own: call it right after them.
+ * @returns the signal (`SIGINT`, `SIGTERM`) that came while the modules loaded, to act on now
+ */
+export function takeOverEarlySignals(): string | undefined {
+  const early = (globalThis as Record<symbol, EarlySignals | undefined>)[Symbol.for('hcc.earlySignals')];
+  if (!early || early.takenOver) return undefined;
+  early.takenOver = true;
+  return early.takeOver();
+}
+
 /** Longest graceful stop, in milliseconds, before the process exits 1 anyway. */
 export const ShutdownTimeoutMs = 10_000;
 
@@ -61,6 +80,8 @@ export function catchShutdown(log: Logger): Shutdown {
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
   if (process.send) process.on('disconnect', () => handler('parent-exit'));
+  const early = takeOverEarlySignals();
+  if (early) handler(early);
   return {
     serving(s) {
       stop = s;

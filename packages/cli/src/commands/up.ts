@@ -13,6 +13,7 @@ import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, fin
 import { createLogger, logLevelOption } from '../logging.js';
 import { numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
+import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms } from './syncer.js';
 
@@ -229,6 +230,8 @@ export function upCommand(): Command {
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
+      const early = takeOverEarlySignals();
+      if (early) stop(early);
       try {
         up = await runUp(
           {
