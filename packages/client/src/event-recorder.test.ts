@@ -45,4 +45,34 @@ describe('EventRecorder', () => {
     expect(created[0]!.metadata.name).not.toBe(created[1]!.metadata.name);
     expect(patched).toEqual([{ name: created[0]!.metadata.name, body: expect.objectContaining({ count: 2 }) }]);
   });
+
+  it('writes one Event at a time, in order, and drops new ones while maxQueued wait (as client-go does)', async () => {
+    const created: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const rec = new EventRecorder({
+      component: 'hcc-scheduler',
+      maxQueued: 5,
+      client: {
+        create: async (_r: unknown, _ns: string, obj: KubeObject) => {
+          most = Math.max(most, ++inFlight);
+          await new Promise((r) => setTimeout(r, 2));
+          inFlight--;
+          created.push(obj.involvedObject ? String((obj.involvedObject as { name: string }).name) : '');
+          return obj;
+        },
+        patch: async () => ({}) as KubeObject,
+      } as never,
+    });
+    // The first is taken at once; five more wait; the rest of the burst is dropped.
+    for (let i = 0; i < 20; i++) rec.event(hc(`h${i}`, `u${i}`), 'Normal', 'Scheduled', `placed ${i}`);
+    await rec.idle();
+    expect(created).toEqual(['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
+    expect(most).toBe(1);
+    expect(rec.dropped).toBe(14);
+    // Room again once written.
+    rec.event(hc('later', 'u99'), 'Normal', 'Scheduled', 'placed later');
+    await rec.idle();
+    expect(created.at(-1)).toBe('later');
+  });
 });

@@ -3,6 +3,12 @@
  * shows what controllers decided. Repeats of the same (object, type, reason, message) within
  * `dedupWindowMs` bump `count` and `lastTimestamp` of the existing Event instead of creating
  * another. Recording never throws: an Event that cannot be written is logged and dropped.
+ *
+ * Events are written one at a time, in order, from a queue of at most `maxQueued` (1,000); when
+ * the queue is full a new Event is dropped, as client-go's broadcaster drops it (its
+ * `maxQueuedEvents` channel, written to the sink by one goroutine): Events are best effort, and a
+ * burst of work (10,000 placements) must not become a burst of as many concurrent writes that
+ * slow the API server down for the work itself.
  * @see https://github.com/kubernetes/client-go/blob/master/tools/record/event.go
  */
 import type { Logger } from 'pino';
@@ -24,7 +30,12 @@ export interface EventRecorderOptions {
   dedupWindowMs?: number;
   /** Namespace for Events about cluster-scoped objects. Default `default`. */
   clusterScopedNamespace?: string;
+  /** Most Events waiting to be written (a count); more are dropped. Default {@link MaxQueuedEvents}. */
+  maxQueued?: number;
 }
+
+/** client-go's maxQueuedEvents: how many Events may wait for the sink before new ones are dropped. */
+export const MaxQueuedEvents = 1000;
 
 interface Recorded {
   namespace: string;
@@ -54,23 +65,48 @@ export function eventName(objectName: string | undefined, now: Date): string {
 export class EventRecorder {
   private readonly seen = new Map<string, Recorded>();
   private readonly window: number;
+  private readonly queue: { obj: KubeObject; type: EventType; reason: string; message: string; at: Date }[] = [];
+  private writing: Promise<void> | undefined;
+  /** Events dropped because the queue was full, since start (a count). */
+  dropped = 0;
 
   constructor(private readonly opts: EventRecorderOptions) {
     this.window = opts.dedupWindowMs ?? 600_000;
   }
 
   /**
-   * Records an Event about obj (fire and forget).
+   * Records an Event about obj (fire and forget): queued, written in turn; dropped when
+   * {@link EventRecorderOptions.maxQueued} Events already wait.
    * @param reason - UpperCamelCase reason, e.g. `Scheduled`, `FailedScheduling`
    */
   event(obj: KubeObject, type: EventType, reason: string, message: string): void {
-    void this.record(obj, type, reason, message).catch((err) => this.opts.logger?.debug({ err, reason }, 'event not recorded'));
+    if (this.queue.length >= (this.opts.maxQueued ?? MaxQueuedEvents)) {
+      if (this.dropped++ % 1000 === 0) this.opts.logger?.warn({ reason, dropped: this.dropped }, 'event queue full: dropping events');
+      return;
+    }
+    this.queue.push({ obj, type, reason, message, at: new Date() });
+    this.writing ??= this.drain();
   }
 
-  private async record(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  /** Resolves once every queued Event has been written (or failed). */
+  async idle(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    for (let e = this.queue.shift(); e; e = this.queue.shift()) {
+      try {
+        await this.record(e.obj, e.type, e.reason, e.message, e.at);
+      } catch (err) {
+        this.opts.logger?.debug({ err, reason: e.reason }, 'event not recorded');
+      }
+    }
+    this.writing = undefined;
+  }
+
+  private async record(obj: KubeObject, type: EventType, reason: string, message: string, now: Date): Promise<void> {
     const ns = obj.metadata.namespace || this.opts.clusterScopedNamespace || 'default';
     const key = `${obj.metadata.uid ?? ''}/${type}/${reason}/${message}`;
-    const now = new Date();
     const prev = this.seen.get(key);
     if (prev && now.getTime() - prev.firstMs < this.window) {
       prev.count++;
