@@ -194,6 +194,37 @@ export class ClusterCache {
   }
 }
 
+/** What a ManagementCluster object reports, read once per object (informer objects are never changed in place). */
+interface Report {
+  capacity: number;
+  reportedHosted: number;
+  reportedBudget: number;
+  /** Why its Ready condition says it is not ready ('' when Ready=True). */
+  conditionReason: string;
+  /** lastHeartbeatTime, ms since the epoch (NaN when absent). */
+  hb: number;
+}
+
+const reports = new WeakMap<ManagementCluster, Report>();
+
+function reportOf(mc: ManagementCluster): Report {
+  let r = reports.get(mc);
+  if (r) return r;
+  const capacity = typeof mc.spec?.capacity === 'number' ? mc.spec.capacity : Infinity;
+  const st = mc.status ?? {};
+  const reportedHosted = typeof st.hostedClusters === 'number' ? st.hostedClusters : 0;
+  const readyCond = st.conditions?.find((c) => c.type === ConditionReady);
+  r = {
+    capacity,
+    reportedHosted,
+    reportedBudget: typeof st.budget === 'number' ? st.budget : capacity - reportedHosted,
+    conditionReason: !readyCond || readyCond.status !== 'True' ? (readyCond?.reason ?? 'NoHeartbeat') : '',
+    hb: st.lastHeartbeatTime ? Date.parse(st.lastHeartbeatTime) : NaN,
+  };
+  reports.set(mc, r);
+  return r;
+}
+
 /**
  * Computes readiness and free slots of one cluster (pure; exported for tests and plugin tests).
  * @param placed - HostedClusters bound or assumed on it (a count)
@@ -208,17 +239,11 @@ export function clusterInfo(
   heartbeatGraceMs: number,
   members: Pick<ClusterInfo, 'controlPlaneNamespaces' | 'namespaces'> = emptyState,
 ): ClusterInfo {
-  const capacity = typeof mc.spec?.capacity === 'number' ? mc.spec.capacity : Infinity;
-  const st = mc.status ?? {};
-  const reportedHosted = typeof st.hostedClusters === 'number' ? st.hostedClusters : 0;
-  const reportedBudget = typeof st.budget === 'number' ? st.budget : capacity - reportedHosted;
+  const { capacity, reportedHosted, reportedBudget, conditionReason, hb } = reportOf(mc);
   const unreported = Math.max(0, placed - reportedHosted);
   const freeSlots = Math.max(0, Math.min(capacity - placed, reportedBudget - unreported));
-  const readyCond = st.conditions?.find((c) => c.type === ConditionReady);
-  const hb = st.lastHeartbeatTime ? Date.parse(st.lastHeartbeatTime) : NaN;
-  let notReadyReason = '';
-  if (!readyCond || readyCond.status !== 'True') notReadyReason = readyCond?.reason ?? 'NoHeartbeat';
-  else if (!Number.isFinite(hb) || nowMs - hb > heartbeatGraceMs) notReadyReason = 'HeartbeatExpired';
+  let notReadyReason = conditionReason;
+  if (!notReadyReason && (!Number.isFinite(hb) || nowMs - hb > heartbeatGraceMs)) notReadyReason = 'HeartbeatExpired';
   return {
     name: mc.metadata.name!,
     cluster: mc,
