@@ -68,6 +68,41 @@ describe('CRD validation', () => {
     expect(((await res.json()) as { spec: Record<string, unknown> }).spec).not.toHaveProperty('bogus');
   });
 
+  it.each([
+    { keyword: { maxItems: '5' }, want: 'json: cannot unmarshal string into Go struct field' },
+    { keyword: { type: 5 }, want: 'json: cannot unmarshal number into Go struct field' },
+    { keyword: { description: 5 }, want: 'of type string' },
+    { keyword: { required: 'size' }, want: 'of type []string' },
+    { keyword: { enum: 'red' }, want: 'of type []v1.JSON' },
+    { keyword: { items: 'x' }, want: 'of type v1.JSONSchemaProps' },
+    { keyword: { 'x-kubernetes-list-map-keys': 'k' }, want: 'of type []string' },
+    { keyword: { 'x-kubernetes-validations': [{ rule: 'true', optionalOldSelf: 'yes' }] }, want: 'of type bool' },
+  ])('refuses a schema keyword of the wrong type ($keyword) deep in openAPIV3Schema with 400', async ({ keyword, want }) => {
+    const schema = { type: 'object', properties: { spec: { type: 'object', properties: { list: { type: 'array', items: { type: 'string' }, ...keyword } } } } };
+    const r = await call('POST', CRDS, crd('typos', { schema }));
+    expect(r.code, r.body.message).toBe(400);
+    expect(r.body.message).toContain('CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition:');
+    expect(r.body.message).toContain(want);
+  });
+
+  it('an unknown keyword in openAPIV3Schema (maxLenght) is refused under Strict and dropped with a warning otherwise', async () => {
+    const schema = { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string', maxLenght: 3 } } } } };
+    const strict = await call('POST', `${CRDS}?fieldValidation=Strict`, crd('colors', { schema }));
+    expect(strict.code).toBe(400);
+    expect(strict.body.message).toContain('strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[color].maxLenght"');
+    const res = await fetch(`${cc.url}${CRDS}`, { method: 'POST', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(crd('colors', { schema })) });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('warning')).toContain('maxLenght');
+    const stored = (await res.json()) as { spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: { color: Record<string, unknown> } } } } } }[] } };
+    expect(stored.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties.color).toEqual({ type: 'string' });
+  });
+
+  it('keeps /openapi/v2 serving after a CRD with a wrongly typed keyword was refused', async () => {
+    await call('POST', CRDS, crd('brokens', { schema: { type: 'object', required: 'size' } }));
+    const res = await fetch(`${cc.url}/openapi/v2`, { headers: { authorization: `Bearer ${cc.adminToken}`, accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(res.status).toBe(200);
+  });
+
   it("accepts HyperShift's own CRDs (every rule parses) with nothing dropped", async () => {
     for (const c of allCRDs) {
       const res = await fetch(`${cc.url}${CRDS}?fieldValidation=Strict`, {

@@ -119,7 +119,8 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   if (!schema) return;
   const cannot = (message: string) => apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${message}`);
   const { metadata, ...rest } = obj;
-  const err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
+  let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
+  forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
   if (err) throw cannot(err.message);
   const unknown = unknownFieldsOf(obj, schema);
   if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
@@ -134,5 +135,142 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
 function unknownFieldsOf(obj: KubeObject, schema: JSONSchemaProps): string[] {
   const out = prune(obj, schema, true);
   if (obj.metadata && typeof obj.metadata === 'object') out.push(...prune(obj.metadata, objectMetaSchema, false).map((f) => `metadata.${f}`));
+  forEachCRDSchema(obj, (node, path) => void jsonSchemaPropsWalk(node, path, path, out, true));
   return out.sort();
+}
+
+/** Calls `fn` with each `spec.versions[i].schema.openAPIV3Schema` of a CustomResourceDefinition (any other object: none). */
+function forEachCRDSchema(obj: KubeObject, fn: (schema: unknown, path: string) => void): void {
+  if (obj.kind !== 'CustomResourceDefinition') return;
+  const versions = (obj.spec as { versions?: unknown } | undefined)?.versions;
+  if (!Array.isArray(versions)) return;
+  versions.forEach((v, i) => {
+    const schema = (v as { schema?: { openAPIV3Schema?: unknown } } | null)?.schema?.openAPIV3Schema;
+    if (schema !== undefined && schema !== null) fn(schema, `spec.versions[${i}].schema.openAPIV3Schema`);
+  });
+}
+
+/**
+ * The keywords of apiextensions/v1 JSONSchemaProps and the JSON they decode from. `schema`: a
+ * JSONSchemaProps; `schemas`: a list of them; `schemaMap`: a map of them; `schemaOrBool`,
+ * `schemaOrArray`, `schemaOrStrings`: Go's union types; `any`: free JSON (default, example).
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/v1/types_jsonschema.go
+ */
+const jsonSchemaKeywords: Record<string, string> = {
+  id: 'string', $schema: 'string', $ref: 'string', description: 'string', type: 'string', format: 'string', title: 'string',
+  default: 'any', example: 'any', enum: 'list',
+  maximum: 'number', exclusiveMaximum: 'bool', minimum: 'number', exclusiveMinimum: 'bool', multipleOf: 'number',
+  maxLength: 'int64', minLength: 'int64', pattern: 'string', maxItems: 'int64', minItems: 'int64', uniqueItems: 'bool',
+  maxProperties: 'int64', minProperties: 'int64', required: 'strings',
+  items: 'schemaOrArray', allOf: 'schemas', oneOf: 'schemas', anyOf: 'schemas', not: 'schema',
+  properties: 'schemaMap', additionalProperties: 'schemaOrBool', patternProperties: 'schemaMap',
+  dependencies: 'schemaOrStringsMap', additionalItems: 'schemaOrBool', definitions: 'schemaMap',
+  externalDocs: 'externalDocs', nullable: 'bool',
+  'x-kubernetes-preserve-unknown-fields': 'bool', 'x-kubernetes-embedded-resource': 'bool', 'x-kubernetes-int-or-string': 'bool',
+  'x-kubernetes-list-map-keys': 'strings', 'x-kubernetes-list-type': 'string', 'x-kubernetes-map-type': 'string',
+  'x-kubernetes-validations': 'rules',
+};
+const ruleFields: Record<string, string> = { rule: 'string', message: 'string', messageExpression: 'string', reason: 'string', fieldPath: 'string', optionalOldSelf: 'bool' };
+const externalDocsFields: Record<string, string> = { description: 'string', url: 'string' };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Decodes one JSONSchemaProps node of a CRD's schema, as Go decodes it into the struct: the first
+ * keyword of the wrong JSON type is returned as a decode error; unknown keywords are dropped (when
+ * `drop`) and their paths (`…openAPIV3Schema.properties[spec].properties[color].maxLenght`, upstream's
+ * form) added to `unknown`. `goPath` is the struct-field path Go's errors name.
+ */
+function jsonSchemaPropsWalk(node: unknown, path: string, goPath: string, unknown: string[], drop: boolean): DecodeError | undefined {
+  if (node === null || node === undefined) return undefined;
+  const field = `CustomResourceDefinition.${goPath}`;
+  if (!isObj(node)) return { field, message: `json: cannot unmarshal ${jsonTypeOf(node)} into Go struct field ${field} of type v1.JSONSchemaProps` };
+  for (const k of Object.keys(node)) {
+    const kind = jsonSchemaKeywords[k];
+    const v = node[k];
+    const at = `${path}.${k}`;
+    const go = `${field}.${k}`;
+    if (!kind) {
+      unknown.push(at);
+      if (drop) delete node[k];
+      continue;
+    }
+    const err = keywordError(kind, v, at, `${goPath}.${k}`, go, unknown, drop);
+    if (err) return err;
+  }
+  return undefined;
+}
+
+function keywordError(kind: string, v: unknown, at: string, goPath: string, go: string, unknown: string[], drop: boolean): DecodeError | undefined {
+  if (v === null || v === undefined) return undefined;
+  const cannot = (goType: string): DecodeError => ({ field: go, message: `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${go} of type ${goType}` });
+  const walk = (x: unknown, p: string) => jsonSchemaPropsWalk(x, p, goPath, unknown, drop);
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string' ? undefined : cannot('string');
+    case 'bool':
+      return typeof v === 'boolean' ? undefined : cannot('bool');
+    case 'number':
+      return typeof v === 'number' ? undefined : cannot('float64');
+    case 'int64':
+      return typeof v === 'number' && Number.isInteger(v) ? undefined : cannot('int64');
+    case 'any':
+      return undefined;
+    case 'list':
+      return Array.isArray(v) ? undefined : cannot('[]v1.JSON');
+    case 'strings':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : cannot('[]string');
+    case 'schema':
+      return walk(v, at);
+    case 'schemas': {
+      if (!Array.isArray(v)) return cannot('[]v1.JSONSchemaProps');
+      for (let i = 0; i < v.length; i++) {
+        const e = walk(v[i], `${at}[${i}]`);
+        if (e) return e;
+      }
+      return undefined;
+    }
+    case 'schemaOrArray':
+      return Array.isArray(v) ? keywordError('schemas', v, at, goPath, go, unknown, drop) : walk(v, at);
+    case 'schemaOrBool':
+      return typeof v === 'boolean' ? undefined : walk(v, at);
+    case 'schemaMap':
+    case 'schemaOrStringsMap': {
+      if (!isObj(v)) return cannot('map[string]v1.JSONSchemaProps');
+      for (const [name, x] of Object.entries(v)) {
+        const e = kind === 'schemaOrStringsMap' && Array.isArray(x) ? keywordError('strings', x, `${at}[${name}]`, goPath, go, unknown, drop) : walk(x, `${at}[${name}]`);
+        if (e) return e;
+      }
+      return undefined;
+    }
+    case 'externalDocs':
+      return fieldsError(v, externalDocsFields, at, go, unknown, drop, 'v1.ExternalDocumentation');
+    case 'rules': {
+      if (!Array.isArray(v)) return cannot('v1.ValidationRules');
+      for (let i = 0; i < v.length; i++) {
+        const e = fieldsError(v[i], ruleFields, `${at}[${i}]`, go, unknown, drop, 'v1.ValidationRule');
+        if (e) return e;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A small struct of scalar fields (a ValidationRule, ExternalDocumentation). */
+function fieldsError(v: unknown, fields: Record<string, string>, at: string, go: string, unknown: string[], drop: boolean, goType: string): DecodeError | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (!isObj(v)) return { field: go, message: `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${go} of type ${goType}` };
+  for (const k of Object.keys(v)) {
+    const kind = fields[k];
+    if (!kind) {
+      unknown.push(`${at}.${k}`);
+      if (drop) delete v[k];
+      continue;
+    }
+    const e = keywordError(kind, v[k], `${at}.${k}`, '', `${go}.${k}`, unknown, drop);
+    if (e) return e;
+  }
+  return undefined;
 }
