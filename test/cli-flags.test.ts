@@ -23,6 +23,7 @@ describe('hcc flags', () => {
     { args: ['up', '--log-level', 'loud'], msg: "option '--log-level <level>' argument 'loud' is invalid." },
     { args: ['up', '--capacity', '-1'], msg: "option '--capacity <k>' argument '-1' is invalid. must be an integer >= 0" },
     { args: ['up', '--capacity', '1e3'], msg: "option '--capacity <k>' argument '1e3' is invalid. must be an integer >= 0" },
+    { args: ['up', '--management-clusters', '100000'], msg: "option '--management-clusters <n>' argument '100000' is invalid. must be an integer >= 1 and <= 100" },
     { args: ['up', '--management-clusters', '0'], msg: "option '--management-clusters <n>' argument '0' is invalid. must be an integer >= 1" },
     { args: ['up', '--heartbeat-interval', '0'], msg: "option '--heartbeat-interval <seconds>' argument '0' is invalid. must be a number > 0" },
     { args: ['syncer', '--name', 'm1', '--capacity', 'x'], msg: "option '--capacity <n>' argument 'x' is invalid. must be an integer >= 0" },

@@ -19,6 +19,25 @@ import { parsePlatforms } from './syncer.js';
 
 const entry = fileURLToPath(new URL('../main.js', import.meta.url));
 
+/** Most embedded management clusters `hcc up` starts: each is an API server and a syncer process (~100 MB together). */
+export const MaxManagementClusters = 100;
+
+/** How many management clusters (or syncers) start at once; between batches a signal can stop the start. */
+const StartBatch = 4;
+
+/**
+ * Runs `fn` over `items`, `size` at a time, in order; stops before the next batch once `abort`
+ * fires (rejecting with its reason), so Ctrl-C during a long start is acted on.
+ */
+async function inBatches<T>(items: readonly string[], size: number, abort: AbortSignal | undefined, fn: (item: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    abort?.throwIfAborted();
+    out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  }
+  return out;
+}
+
 /**
  * Takes `DIR/up.lock` (holding this pid) so two `hcc up` never share a state dir; a lock left by
  * a process that no longer runs is taken over.
@@ -125,16 +144,14 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     print(`✓ control center serving at ${cc.url}`);
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     print(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
-    await step(Promise.all(
-      names.map(async (name) => {
+    await step(inBatches(names, StartBatch, abort, async (name) => {
         const args = (port = '0') => [
           'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
           '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
         ];
         const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
         print(`✓ ${name} serving at ${r.url}`);
-      }),
-    ));
+      }));
     print('• starting the scheduler');
     await step(sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] }));
     print('✓ scheduler running');
@@ -157,8 +174,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       await step(sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] }));
     } else {
       print(`• starting ${names.length} syncer(s)`);
-      await step(Promise.all(
-        names.map((name) =>
+      await step(inBatches(names, StartBatch, abort, (name) =>
           sup.start({
             name: `syncer-${name}`,
             args: [
@@ -167,7 +183,6 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
               ...(o.platforms ? ['--platforms', o.platforms] : []), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll,
             ],
           }),
-        ),
       ));
     }
     // Wait until every ManagementCluster reports Ready through the control center.
@@ -194,7 +209,7 @@ export function upCommand(): Command {
   return new Command('up')
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
     .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
-    .option('--management-clusters <n>', 'how many embedded management clusters (mgmt-1..mgmt-N)', numberArg({ integer: true, min: 1 }), 2)
+    .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
     .option('--capacity <k>', 'HostedClusters each management cluster may hold', numberArg({ integer: true }), 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all)')
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true }), 10)
