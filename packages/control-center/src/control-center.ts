@@ -3,6 +3,7 @@
  * CRDs in it, installs the CRDs it is given, makes the initial namespaces, listens, and writes
  * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
  */
+import { isIP } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -222,8 +223,9 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
-  const url = `${certs ? 'https' : 'http'}://${host}:${port}`;
+  // The address clients use: loopback for a wildcard listen; an IPv6 literal in brackets (RFC 3986).
+  const host = !opts.host || opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host === '::' ? '::1' : opts.host;
+  const url = `${certs ? 'https' : 'http'}://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   const writeFor = (file: string, token: string, contextName: string) =>
     writeKubeconfig(file, {
       server: opts.kubeconfigServer ?? url,
