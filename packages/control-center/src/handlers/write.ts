@@ -2,6 +2,7 @@
  * HTTP-level create, update, patch and delete: query parameters and bodies in, `{ code, body }`
  * out. The semantics live in object-ops.ts.
  */
+import { decodeBuiltin } from '../registry/builtin/decode.js';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
@@ -119,6 +120,9 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   const dryRun = isDryRun(query);
   const patchRV = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
   if (type === 'apply' && subresource !== 'scale') {
+    // A built-in kind's apply configuration is decoded first, so a field the kind does not have
+    // is reported (fieldValidation) and never owned in managedFields.
+    if (patch && typeof patch === 'object' && !Array.isArray(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx);
     const res = await updateObject(
       scope.store,
       scope.info,
