@@ -99,7 +99,7 @@ describe('loadKubeconfig', () => {
   });
 
   it('throws for a missing file', () => {
-    expect(() => loadKubeconfig(join(dir, 'missing'))).toThrow(/ENOENT/);
+    expect(() => loadKubeconfig(join(dir, 'missing'))).toThrow(/missing does not exist \(start the control center first/);
   });
 });
 

@@ -55,7 +55,15 @@ function str(obj: Record<string, unknown>, key: string): string | undefined {
  *   missing, the cluster has no `server`, or a referenced file cannot be read
  */
 export function loadKubeconfig(path: string, context?: string): ClusterConnection {
-  return parseKubeconfig(readFileSync(path, 'utf8'), path, context);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`kubeconfig ${path} does not exist (start the control center first, which writes it, or name another with --kubeconfig)`, { cause: err });
+    throw new Error(`kubeconfig ${path} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  return parseKubeconfig(text, path, context);
 }
 
 /**

@@ -122,7 +122,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   if (type === 'apply' && subresource !== 'scale') {
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
-    if (patch && typeof patch === 'object' && !Array.isArray(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx);
+    if (patch && typeof patch === 'object' && !Array.isArray(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx, undefined, { keepNulls: true });
     const res = await updateObject(
       scope.store,
       scope.info,

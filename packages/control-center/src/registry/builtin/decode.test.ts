@@ -46,8 +46,12 @@ describe('decoding built-in kinds', () => {
     expect(s.message).toContain(want);
   });
 
-  it('takes null as the zero value, as Go does', () => {
-    expect(decode(secrets, { type: null, data: null }).obj).toMatchObject({ type: null, data: null });
+  it('takes null as the zero value, as Go does, and leaves the field out', () => {
+    const { obj } = decode(secrets, { type: null, data: null, metadata: { name: 'x', labels: null, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u', controller: null }] } });
+    expect(obj).not.toHaveProperty('type');
+    expect(obj).not.toHaveProperty('data');
+    expect(obj.metadata).not.toHaveProperty('labels');
+    expect(obj.metadata.ownerReferences![0]).not.toHaveProperty('controller');
   });
 
   it('takes RFC 3339 times, with or without fractions, and empty ones', () => {

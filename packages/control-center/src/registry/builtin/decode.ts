@@ -111,9 +111,11 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
  * kinds without a published schema are left alone (their schemas prune them).
  * @param stored - the stored object on update: unknown fields it already had (written before hcc
  *   decoded built-ins) are dropped without being reported
+ * @param opts.keepNulls - leave null fields (an apply configuration, where null has a meaning); by
+ *   default they are removed, as Go decodes null into the zero value the API leaves out
  * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown fields under Strict
  */
-export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject): void {
+export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) return;
   const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
   if (!schema) return;
@@ -122,6 +124,8 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
   forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
   if (err) throw cannot(err.message);
+  // Go decodes null into the zero value, which the API serves by leaving the field out.
+  if (!opts.keepNulls) dropNulls(obj);
   const unknown = unknownFieldsOf(obj, schema);
   if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
   const before = stored ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
@@ -129,6 +133,21 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   if (!reported.length) return;
   if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported));
   ctx.warnings.push(...unknownFieldWarnings(reported));
+}
+
+/** Removes, in place, every null-valued field of the objects in `v` (list items included). */
+function dropNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) if (x && typeof x === 'object') dropNulls(x);
+    return;
+  }
+  if (!v || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (x === null) delete o[k];
+    else if (typeof x === 'object') dropNulls(x);
+  }
 }
 
 /** Drops, in place, the fields of `obj` (ObjectMeta included) its kind does not have; returns their paths, sorted. */
