@@ -97,4 +97,10 @@ describe('decoding built-in kinds', () => {
     expect(stored).toHaveProperty('datas'); // the stored object is not changed
     expect(status(() => decode(configmaps, { datas: { a: 'b' }, more: 1 }, 'Strict', stored)).message).toContain('strict decoding error: unknown field "more"');
   });
+
+  it('on update, a field the stored object already had with the wrong type does not block the update; a new one does', () => {
+    const stored = { metadata: { name: 'x', namespace: 'ns' }, type: 5 };
+    expect(() => decode(secrets, { type: 5, metadata: { name: 'x', namespace: 'ns', labels: { a: 'b' } } }, 'Strict', stored)).not.toThrow();
+    expect(status(() => decode(secrets, { type: 5, immutable: 'yes' }, 'Strict', stored)).message).toContain('Secret.immutable');
+  });
 });

@@ -120,10 +120,10 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
   if (!schema) return;
   const cannot = (message: string) => apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${message}`);
-  const { metadata, ...rest } = obj;
-  let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
-  forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
-  if (err) throw cannot(err.message);
+  const err = typeError(obj, info, schema);
+  // A field an older hcc stored with the wrong type does not block updates that leave that field
+  // wrong in the same way (a label on such a Secret); a new wrongly typed field does.
+  if (err && !(stored && typeError(stored, info, schema)?.message === err.message)) throw cannot(err.message);
   // Go decodes null into the zero value, which the API serves by leaving the field out.
   if (!opts.keepNulls) dropNulls(obj);
   const unknown = unknownFieldsOf(obj, schema);
@@ -133,6 +133,14 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   if (!reported.length) return;
   if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported));
   ctx.warnings.push(...unknownFieldWarnings(reported));
+}
+
+/** The first value of `obj` its kind's Go type cannot hold, or undefined. */
+function typeError(obj: KubeObject, info: ResourceInfo, schema: JSONSchemaProps): DecodeError | undefined {
+  const { metadata, ...rest } = obj;
+  let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
+  forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
+  return err;
 }
 
 /** Removes, in place, every null-valued field of the objects in `v` (list items included). */
