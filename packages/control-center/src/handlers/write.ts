@@ -3,7 +3,7 @@
  * out. The semantics live in object-ops.ts.
  */
 import { decodeBuiltin } from '../registry/builtin/decode.js';
-import type { KubeObject } from '@hcc/crds';
+import { isJSONObject, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
@@ -122,7 +122,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   if (type === 'apply' && subresource !== 'scale') {
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
-    if (patch && typeof patch === 'object' && !Array.isArray(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx, undefined, { keepNulls: true });
+    if (isJSONObject(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx, undefined, { keepNulls: true });
     const res = await updateObject(
       scope.store,
       scope.info,

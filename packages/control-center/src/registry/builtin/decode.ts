@@ -12,7 +12,7 @@
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go
  */
-import type { KubeObject } from '@hcc/crds';
+import { isJSONObject, type KubeObject } from '@hcc/crds';
 import { objectMetaSchema, sharedBuiltinSchema } from '../../openapi/builtin-schemas.js';
 import * as apierrors from '../../apierrors/status.js';
 import { prune } from '../schema/prune.js';
@@ -200,8 +200,6 @@ const jsonSchemaKeywords: Record<string, string> = {
 const ruleFields: Record<string, string> = { rule: 'string', message: 'string', messageExpression: 'string', reason: 'string', fieldPath: 'string', optionalOldSelf: 'bool' };
 const externalDocsFields: Record<string, string> = { description: 'string', url: 'string' };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Decodes one JSONSchemaProps node of a CRD's schema, as Go decodes it into the struct: the first
  * keyword of the wrong JSON type is returned as a decode error; unknown keywords are dropped (when
@@ -211,7 +209,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 function jsonSchemaPropsWalk(node: unknown, path: string, goPath: string, unknown: string[], drop: boolean): DecodeError | undefined {
   if (node === null || node === undefined) return undefined;
   const field = `CustomResourceDefinition.${goPath}`;
-  if (!isObj(node)) return { field, message: `json: cannot unmarshal ${jsonTypeOf(node)} into Go struct field ${field} of type v1.JSONSchemaProps` };
+  if (!isJSONObject(node)) return { field, message: `json: cannot unmarshal ${jsonTypeOf(node)} into Go struct field ${field} of type v1.JSONSchemaProps` };
   for (const k of Object.keys(node)) {
     const kind = jsonSchemaKeywords[k];
     const v = node[k];
@@ -263,7 +261,7 @@ function keywordError(kind: string, v: unknown, at: string, goPath: string, go: 
       return typeof v === 'boolean' ? undefined : walk(v, at);
     case 'schemaMap':
     case 'schemaOrStringsMap': {
-      if (!isObj(v)) return cannot('map[string]v1.JSONSchemaProps');
+      if (!isJSONObject(v)) return cannot('map[string]v1.JSONSchemaProps');
       for (const [name, x] of Object.entries(v)) {
         const e = kind === 'schemaOrStringsMap' && Array.isArray(x) ? keywordError('strings', x, `${at}[${name}]`, goPath, go, unknown, drop) : walk(x, `${at}[${name}]`);
         if (e) return e;
@@ -288,7 +286,7 @@ function keywordError(kind: string, v: unknown, at: string, goPath: string, go: 
 /** A small struct of scalar fields (a ValidationRule, ExternalDocumentation). */
 function fieldsError(v: unknown, fields: Record<string, string>, at: string, go: string, unknown: string[], drop: boolean, goType: string): DecodeError | undefined {
   if (v === null || v === undefined) return undefined;
-  if (!isObj(v)) return { field: go, message: `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${go} of type ${goType}` };
+  if (!isJSONObject(v)) return { field: go, message: `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${go} of type ${goType}` };
   for (const k of Object.keys(v)) {
     const kind = fields[k];
     if (!kind) {

@@ -9,7 +9,7 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/validation/formats.go
  * @see https://github.com/kubernetes/kube-openapi/blob/master/pkg/validation/strfmt/default.go
  */
-import { setOwn } from '@hcc/crds';
+import { isJSONObject, setOwn } from '@hcc/crds';
 import { isIP } from 'node:net';
 
 const re = (r: RegExp) => (s: string): boolean => r.test(s);
@@ -151,8 +151,11 @@ const stdBase64Re = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3
  * @see https://pkg.go.dev/encoding/base64#Encoding.Decode
  */
 export function isStdBase64(s: string): boolean {
-  return stdBase64Re.test(s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
+  return stdBase64Re.test(withoutLineBreaks(s));
 }
+
+/** `s` without `\r` and `\n` (a copy only when it has any). */
+const withoutLineBreaks = (s: string): string => (s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
 
 /**
  * Removes, in place, the line breaks Go's base64 decoder ignores from each string value of a map of
@@ -160,11 +163,11 @@ export function isStdBase64(s: string): boolean {
  * decoding and re-encoding them. Anything that is not such a map is left for validation to report.
  */
 export function canonicalBase64Values(map: unknown): void {
-  if (!map || typeof map !== 'object' || Array.isArray(map)) return;
-  const m = map as Record<string, unknown>;
-  for (const k of Object.keys(m)) {
-    const v = m[k];
-    if (typeof v === 'string' && (v.includes('\n') || v.includes('\r'))) setOwn(m, k, v.replace(/[\r\n]/g, ''));
+  if (!isJSONObject(map)) return;
+  for (const k of Object.keys(map)) {
+    const v = map[k];
+    const w = typeof v === 'string' ? withoutLineBreaks(v) : v;
+    if (w !== v) setOwn(map, k, w);
   }
 }
 const rgbPart = '\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*';
