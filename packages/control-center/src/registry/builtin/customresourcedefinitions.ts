@@ -5,7 +5,7 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/
  */
 import { celSyntaxError } from '../schema/cel-compile.js';
-import type { KubeObject } from '@hcc/crds';
+import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
@@ -43,24 +43,22 @@ export interface CRDVersion {
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
  */
 function celSyntaxErrors(schema: unknown, path: string): field.FieldError[] {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return [];
-  const s = schema as Record<string, unknown>;
+  if (!isJSONObject(schema)) return [];
   const errs: field.FieldError[] = [];
-  const rules = s['x-kubernetes-validations'];
-  if (Array.isArray(rules)) {
+  walkSchema(schema as JSONSchemaProps, (node, steps) => {
+    const rules = (node as { 'x-kubernetes-validations'?: unknown })['x-kubernetes-validations'];
+    // Rules live in the structural part only (not under anyOf), as upstream reads them.
+    if (!Array.isArray(rules) || steps.some((st) => st.startsWith('anyOf['))) return;
+    const at = path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
     rules.forEach((r, j) => {
       for (const key of ['rule', 'messageExpression'] as const) {
         const text = (r as Record<string, unknown> | null)?.[key];
         if (typeof text !== 'string' || (key === 'messageExpression' && text === '')) continue;
         const err = celSyntaxError(text);
-        if (err) errs.push(field.invalid(`${path}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
+        if (err) errs.push(field.invalid(`${at}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
       }
     });
-  }
-  const props = s.properties;
-  if (props && typeof props === 'object') for (const [k, v] of Object.entries(props)) errs.push(...celSyntaxErrors(v, `${path}.properties[${k}]`));
-  if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) errs.push(...celSyntaxErrors(s.items, `${path}.items`));
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') errs.push(...celSyntaxErrors(s.additionalProperties, `${path}.additionalProperties`));
+  });
   return errs;
 }
 
