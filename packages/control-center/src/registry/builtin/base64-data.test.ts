@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@hcc/crds';
 import { configmaps } from './configmaps.js';
 import { secrets } from './secrets.js';
-import { isStdBase64 } from '../schema/formats.js';
+import { base64ErrorOffset, isStdBase64 } from '../schema/formats.js';
 import type { StrategyContext } from '../types.js';
 
 const ctx: StrategyContext = { fieldValidation: 'Strict', warnings: [], now: new Date() };
@@ -15,6 +15,26 @@ describe('base64 values of Secrets and ConfigMaps, as Go decodes them', () => {
 
   it.each(['aGVsbG8', 'a', 'aGVsbG8==', 'aGV sbG8=', 'aGVsbG8=x', '@@@@'])('refuses %j', (v) => {
     expect(isStdBase64(v)).toBe(false);
+  });
+
+  it.each([
+    ['aGVsbG8', 4], // a final group cut short: where it starts
+    ['a', 0],
+    ['aGVs\nbG8', 5],
+    ['aGVsbG8==', 8], // trailing garbage after the padding
+    ['aGV sbG8=', 3], // a character outside the alphabet
+    ['aGVsbG8=x', 8],
+    ['@@@@', 0],
+    ['aGVsbA=x', 6], // "=" then not "=": the first "="
+    ['aGVsbA=', 7], // "==" cut short: the end
+    ['aG=', 3], // a group of 2 needs "==": the end
+    ['a===', 1],
+  ] as const)('%j: Go stops at input byte %i', (v, at) => {
+    expect(base64ErrorOffset(v)).toBe(at);
+  });
+
+  it.each(['', 'aGVsbG8=', 'aGVs\nbG8=\n', 'YWJj'])('%j decodes: no offset', (v) => {
+    expect(base64ErrorOffset(v)).toBeUndefined();
   });
 
   it('a Secret from a kustomize secretGenerator (wrapped, ending in "=\\n") is valid and served without the line breaks', () => {

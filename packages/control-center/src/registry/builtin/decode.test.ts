@@ -38,6 +38,8 @@ describe('decoding built-in kinds', () => {
     { info: leases, body: { spec: { leaseTransitions: 2 ** 31 } }, want: `json: cannot unmarshal number ${2 ** 31} into Go struct field Lease.spec.leaseTransitions of type int32` },
     { info: leases, body: { spec: { renewTime: 'garbage' } }, want: 'parsing time "garbage"' },
     { info: events, body: { involvedObject: { kind: 'ConfigMap', name: 5 } }, want: 'json: cannot unmarshal number into Go struct field Event.involvedObject.name of type string' },
+    { info: secrets, body: { data: { a: 'aGVsbG8' } }, want: 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 4 (field Secret.data)' },
+    { info: configmaps, body: { binaryData: { b: 'not base64!' } }, want: 'illegal base64 data at input byte 3 (field ConfigMap.binaryData)' },
     { info: configmaps, body: { metadata: { name: 'x', labels: { a: 5 } } }, want: 'json: cannot unmarshal number into Go struct field ConfigMap.metadata.labels of type string' },
   ])('refuses $body for a $info.kind with 400 naming the field', ({ info, body, want }) => {
     const s = status(() => decode(info, body));

@@ -4,7 +4,8 @@
  * k8s.io/api (sigs.k8s.io/json, with unknown-field detection):
  * - a field of the wrong JSON type cannot be decoded: 400 BadRequest
  *   `Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number into Go struct field Secret.type of type string`
- *   (likewise an integer out of its range, or a time that is not RFC 3339). `null` is the zero value, as in Go;
+ *   (likewise an integer out of its range, a time that is not RFC 3339, or `[]byte` data that is not
+ *   base64: `illegal base64 data at input byte 4`, to which hcc adds the field). `null` is the zero value, as in Go;
  * - a field the type does not have cannot be kept (a Go struct has nowhere to put it): it is dropped, and
  *   `fieldValidation=Strict` answers 400 `strict decoding error: unknown field "datas"`, `Warn` (the default)
  *   adds a `Warning` header per field, `Ignore` drops it silently. ObjectMeta counts: `metadata.foo` is unknown.
@@ -15,6 +16,7 @@
 import { isJSONObject, type KubeObject } from '@hcc/crds';
 import { objectMetaSchema, sharedBuiltinSchema } from '../../openapi/builtin-schemas.js';
 import * as apierrors from '../../apierrors/status.js';
+import { base64ErrorOffset } from '../schema/formats.js';
 import { prune } from '../schema/prune.js';
 import { strictDecodingErrorMessage, unknownFieldWarnings } from '../schema/index.js';
 import type { JSONSchemaProps } from '../schema/types.js';
@@ -59,6 +61,10 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
   switch (s.type) {
     case 'string':
       if (typeof v !== 'string') return cannot();
+      if (s.format === 'byte') {
+        const at = base64ErrorOffset(v);
+        if (at !== undefined) return { field, message: `illegal base64 data at input byte ${at} (field ${field})` };
+      }
       if (s.format === 'date-time' && v !== '' && !rfc3339.test(v)) {
         return { field, message: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339 (field ${field})` };
       }

@@ -154,6 +154,42 @@ export function isStdBase64(s: string): boolean {
   return stdBase64Re.test(withoutLineBreaks(s));
 }
 
+/**
+ * Where Go's `base64.StdEncoding` stops decoding `s`: the offset it reports in
+ * `illegal base64 data at input byte N` (an alphabet-less character, misplaced padding, or the
+ * start of a final group cut short), or undefined when `s` decodes (see {@link isStdBase64}).
+ * @see https://pkg.go.dev/encoding/base64#CorruptInputError
+ */
+export function base64ErrorOffset(s: string): number | undefined {
+  if (isStdBase64(s)) return undefined;
+  const nextNonBreak = (i: number): number => {
+    while (i < s.length && (s[i] === '\r' || s[i] === '\n')) i++;
+    return i;
+  };
+  let group = 0; // characters of the current 4-character group read so far (line breaks skipped)
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\r' || c === '\n') continue;
+    if (c !== '=') {
+      if (!/[A-Za-z0-9+/]/.test(c)) return i;
+      group = (group + 1) % 4;
+      continue;
+    }
+    // Padding: "=" may close a group of 3, "==" a group of 2; only line breaks may follow.
+    if (group < 2) return i;
+    let k = i + 1;
+    if (group === 2) {
+      k = nextNonBreak(k);
+      if (k === s.length) return s.length;
+      if (s[k] !== '=') return k - 1;
+      k++;
+    }
+    k = nextNonBreak(k);
+    return k < s.length ? k : undefined;
+  }
+  return s.length - group;
+}
+
 /** `s` without `\r` and `\n` (a copy only when it has any). */
 const withoutLineBreaks = (s: string): string => (s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
 
