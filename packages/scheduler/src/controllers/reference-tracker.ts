@@ -26,7 +26,10 @@ export class ReferenceTracker {
   /**
    * Records the current state of an object (undefined: deleted).
    * @param cluster - where it is placed ('' when not placed)
-   * @returns reference keys whose set of clusters may have changed
+   * @returns reference keys whose set of clusters changed: a cluster gained its first placed
+   *   object referencing it, or lost its last one. Placing the 500th HostedCluster that shares a
+   *   pull secret on a cluster that already has one returns nothing, so the shared Secret is not
+   *   reconciled once per placement.
    */
   observe(kind: Kind, key: string, obj: HostedCluster | NodePool | undefined, cluster: string): string[] {
     const id = `${kind}/${key}`;
@@ -34,8 +37,7 @@ export class ReferenceTracker {
     if (!obj) {
       if (!prev) return [];
       this.entries.delete(id);
-      this.apply(prev, -1);
-      return prev.refs;
+      return this.changed(prev, undefined);
     }
     const uid = obj.metadata.uid ?? '';
     const generation = obj.metadata.generation;
@@ -49,16 +51,27 @@ export class ReferenceTracker {
       refs = [...r.secrets.map((k) => `Secret/${k}`), ...r.configMaps.map((k) => `ConfigMap/${k}`)];
     }
     const next: Entry = { uid, generation, cluster, refs };
-    if (prev) this.apply(prev, -1);
-    this.apply(next, +1);
     this.entries.set(id, next);
-    return prev ? [...new Set([...prev.refs, ...refs])] : refs;
+    return this.changed(prev, next);
+  }
+
+  /** Moves the counts from `prev` to `next` (either may be absent); returns the refs whose cluster set changed. */
+  private changed(prev: Entry | undefined, next: Entry | undefined): string[] {
+    const refs = new Set([...(prev?.refs ?? []), ...(next?.refs ?? [])]);
+    // Only the clusters of prev and next can enter or leave a ref's set.
+    const clusters = [...new Set([prev?.cluster ?? '', next?.cluster ?? ''])].filter((c) => c !== '');
+    if (clusters.length === 0) return [];
+    const members = (ref: string) => clusters.map((c) => (this.counts.get(ref)?.get(c) ?? 0) > 0);
+    const before = new Map([...refs].map((r) => [r, members(r)]));
+    if (prev) this.apply(prev, -1);
+    if (next) this.apply(next, +1);
+    return [...refs].filter((r) => members(r).some((m, i) => m !== before.get(r)![i]));
   }
 
   /** Clusters that need the referenced object `Secret/ns/name` or `ConfigMap/ns/name`. */
   clustersFor(refKey: string): Set<string> {
-    const m = this.counts.get(refKey);
-    return new Set(m ? [...m.entries()].filter(([, n]) => n > 0).map(([c]) => c) : []);
+    // apply() keeps only positive counts.
+    return new Set(this.counts.get(refKey)?.keys());
   }
 
   private apply(e: Entry, delta: number): void {

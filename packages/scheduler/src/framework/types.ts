@@ -43,9 +43,12 @@ export interface Status {
   reasons: string[];
 }
 
-/** Constructors of {@link Status}. */
+/** The one Success status: filters run clusters × plugins times per cycle, so success allocates nothing. Frozen. */
+const success: Status = Object.freeze({ code: 'Success', reasons: Object.freeze([]) as unknown as string[] });
+
+/** Constructors of {@link Status}. `success()` returns a shared frozen value: never change a Status. */
 export const Status = {
-  success: (): Status => ({ code: 'Success', reasons: [] }),
+  success: (): Status => success,
   unschedulable: (...reasons: string[]): Status => ({ code: 'Unschedulable', reasons }),
   error: (reason: string): Status => ({ code: 'Error', reasons: [reason] }),
 };
