@@ -59,6 +59,15 @@ function boolParam(query: Record<string, unknown>, name: string): boolean | unde
   throw apierrors.badRequest(`${name}: invalid value ${JSON.stringify(v)}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
 }
 
+/**
+ * Where the body decoder puts duplicate fields for this request: the request context's list, or
+ * undefined under `fieldValidation=Ignore` (not looked for).
+ */
+function strictErrorsOf(scope: RequestScope): string[] | undefined {
+  if (scope.ctx.fieldValidation === 'Ignore') return undefined;
+  return (scope.ctx.strictErrors ??= []);
+}
+
 function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' {
   const sub = scope.ri.subresource;
   if (sub === '') return '';
@@ -73,7 +82,7 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: scope.info.resource });
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom }), scope.info);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope.info);
   const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
 }
@@ -90,7 +99,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom }), scope.info);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
     subresource,
@@ -108,7 +117,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
 export async function handlePatch(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
   const type = patchTypeOf(contentType);
-  const patch = decodePatchBody(type, body);
+  const patch = decodePatchBody(type, body, strictErrorsOf(scope));
   const fieldManager = fieldManagerParam(query, 'PatchOptions');
   const force = boolParam(query, 'force');
   if (type === 'apply' && !fieldManager) {

@@ -7,6 +7,7 @@
 import YAML from 'yaml';
 import * as apierrors from '../apierrors/status.js';
 import { decodeProtobuf } from './protobuf.js';
+import { countJSONKeys, duplicateJSONFields, duplicateYAMLKeys } from './duplicate-fields.js';
 
 /** Largest request body accepted, in bytes (kube-apiserver's default is 3 MiB). */
 export const MaxRequestBodyBytes = 3 * 1024 * 1024;
@@ -49,32 +50,46 @@ const nestedTooDeep = (): apierrors.StatusError => apierrors.badRequest(`error d
 /**
  * Refuses a decoded value nested deeper than {@link MaxNestingDepth} (counting every object and
  * array, the top one included). Iterative, so it cannot overflow the stack itself.
+ * @returns how many object keys the value has, nested ones included (a count)
  * @throws StatusError 400 BadRequest naming the limit
  */
-export function checkNesting(value: unknown): void {
-  if (value === null || typeof value !== 'object') return;
+export function checkNesting(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let keys = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (depth > MaxNestingDepth) throw nestedTooDeep();
-    for (const c of Array.isArray(v) ? v : Object.values(v as object)) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+    const children = Array.isArray(v) ? v : Object.values(v as object);
+    if (children !== v) keys += children.length;
+    for (const c of children) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
   }
+  return keys;
 }
 
-function parseJSON(text: string): unknown {
+/**
+ * Where a decoder reports the strict-decoding errors of the body it read (duplicate fields), as
+ * the text kube-apiserver puts after `strict decoding error: `; absent: not looked for
+ * (`fieldValidation=Ignore`).
+ */
+export type StrictErrors = string[] | undefined;
+
+function parseJSON(text: string, strict?: StrictErrors): unknown {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
     throw apierrors.badRequest(`error decoding request body: ${(e as Error).message}`);
   }
-  checkNesting(v);
+  const keys = checkNesting(v);
+  // The parsed value keeps one of each duplicate: only a body with more keys than it is scanned.
+  if (strict && countJSONKeys(text) !== keys) for (const f of duplicateJSONFields(text)) strict.push(`duplicate field "${f}"`);
   return v;
 }
 
-function parseYAML(text: string): unknown {
+function parseYAML(text: string, strict?: StrictErrors): unknown {
   try {
-    return parseYAMLDocument(text);
+    return parseYAMLDocument(text, strict);
   } catch (e) {
     // The YAML library recurses per level: a body nested beyond the stack is the nesting limit's case too.
     if (e instanceof RangeError) throw nestedTooDeep();
@@ -82,7 +97,7 @@ function parseYAML(text: string): unknown {
   }
 }
 
-function parseYAMLDocument(text: string): unknown {
+function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) throw apierrors.badRequest(`expected exactly one YAML document in the request body, got ${real.length}`);
@@ -94,6 +109,7 @@ function parseYAMLDocument(text: string): unknown {
   }
   const v: unknown = d.toJS();
   checkNesting(v);
+  if (strict) strict.push(...duplicateYAMLKeys(d, text));
   return v;
 }
 
@@ -101,14 +117,16 @@ function parseYAMLDocument(text: string): unknown {
  * Decodes a create/update body.
  * @param opts.protobuf - whether the kind has a protobuf form (built-in kinds); custom resources
  *   have none, and a protobuf body is then 415 as apiextensions-apiserver answers it
+ * @param opts.strict - when given, the duplicate fields of a JSON or YAML body are pushed onto it
+ *   (see {@link StrictErrors}); a protobuf body has none
  * @throws StatusError 400 on malformed bodies, 415 on unknown content types
  */
-export function decodeObjectBody(contentType: string | undefined, body: Buffer | undefined, opts: { protobuf?: boolean } = {}): unknown {
+export function decodeObjectBody(contentType: string | undefined, body: Buffer | undefined, opts: { protobuf?: boolean; strict?: StrictErrors } = {}): unknown {
   if (!body || body.length === 0) throw apierrors.badRequest('the request body is empty');
   const mt = mediaType(contentType);
   const protobuf = opts.protobuf ?? true;
-  if (mt === 'application/json' || mt === '') return parseJSON(body.toString('utf8'));
-  if (mt === 'application/yaml' || mt === 'application/x-yaml' || mt === 'text/yaml') return parseYAML(body.toString('utf8'));
+  if (mt === 'application/json' || mt === '') return parseJSON(body.toString('utf8'), opts.strict);
+  if (mt === 'application/yaml' || mt === 'application/x-yaml' || mt === 'text/yaml') return parseYAML(body.toString('utf8'), opts.strict);
   if (mt === 'application/vnd.kubernetes.protobuf' && protobuf) return decodeProtobuf(body);
   throw apierrors.unsupportedMediaType(protobuf ? apierrors.objectMediaTypes : jsonMediaTypes);
 }
@@ -117,8 +135,10 @@ export function decodeObjectBody(contentType: string | undefined, body: Buffer |
 const jsonMediaTypes = ['application/json', 'application/yaml'] as const;
 
 /** Decodes a patch body: JSON for json/merge/strategic, YAML or JSON for apply. */
-export function decodePatchBody(type: PatchType, body: Buffer | undefined): unknown {
+export function decodePatchBody(type: PatchType, body: Buffer | undefined, strict?: StrictErrors): unknown {
   if (!body || body.length === 0) throw apierrors.badRequest('the request body is empty');
   const text = body.toString('utf8');
-  return type === 'apply' ? parseYAML(text) : parseJSON(text);
+  // Duplicates are looked for in an apply configuration (a whole object); other patch types only
+  // name fields to change, and the patched result has none.
+  return type === 'apply' ? parseYAML(text, strict) : parseJSON(text);
 }

@@ -31,6 +31,18 @@ export interface StrategyContext {
   admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Where schema checks of new custom resources run (validation workers); absent: in-process. */
   schemaChecker?: SchemaChecker;
+  /**
+   * Strict-decoding errors the body decoder found (duplicate fields: `duplicate field "spec.x"`),
+   * reported with the unknown fields by the kind's decoding ({@link takeStrictErrors}).
+   */
+  strictErrors?: string[];
+}
+
+/** Takes (once: later calls get []) the decoder's strict-decoding errors of this request. */
+export function takeStrictErrors(ctx: StrategyContext): string[] {
+  const errs = ctx.strictErrors ?? [];
+  ctx.strictErrors = undefined;
+  return errs;
 }
 
 /**

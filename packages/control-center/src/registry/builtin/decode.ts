@@ -20,7 +20,7 @@ import { base64ErrorOffset } from '../schema/formats.js';
 import { prune } from '../schema/prune.js';
 import { strictDecodingErrorMessage, unknownFieldWarnings } from '../schema/index.js';
 import type { JSONSchemaProps } from '../schema/types.js';
-import type { ResourceInfo, StrategyContext } from '../types.js';
+import { takeStrictErrors, type ResourceInfo, type StrategyContext } from '../types.js';
 
 /** Why a value cannot be decoded into its field: the JSON type it has and the Go type wanted, or a parse error. */
 interface DecodeError {
@@ -119,7 +119,8 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
  *   decoded built-ins) are dropped without being reported
  * @param opts.keepNulls - leave null fields (an apply configuration, where null has a meaning); by
  *   default they are removed, as Go decodes null into the zero value the API leaves out
- * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown fields under Strict
+ * Duplicate fields the body decoder found (`ctx.strictErrors`) are reported with the unknown ones.
+ * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown or duplicate fields under Strict
  */
 export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) return;
@@ -133,12 +134,13 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   // Go decodes null into the zero value, which the API serves by leaving the field out.
   if (!opts.keepNulls) dropNulls(obj);
   const unknown = unknownFieldsOf(obj, schema);
-  if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
-  const before = stored ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
+  const decoderErrors = takeStrictErrors(ctx);
+  if ((!unknown.length && !decoderErrors.length) || ctx.fieldValidation === 'Ignore') return;
+  const before = stored && unknown.length ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
   const reported = before ? unknown.filter((f) => !before.has(f)) : unknown;
-  if (!reported.length) return;
-  if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported));
-  ctx.warnings.push(...unknownFieldWarnings(reported));
+  if (!reported.length && !decoderErrors.length) return;
+  if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported, decoderErrors));
+  ctx.warnings.push(...unknownFieldWarnings(reported, decoderErrors));
 }
 
 /** The first value of `obj` its kind's Go type cannot hold, or undefined. */

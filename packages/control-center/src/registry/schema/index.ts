@@ -64,12 +64,19 @@ export const celSkippedError: FieldError = {
 export const hasBlockingError = (errs: readonly FieldError[]): boolean =>
   errs.some((e) => ['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid'].includes(e.type));
 
-/** The message of upstream's strict decoding error for these paths (the server answers 400 BadRequest). */
-export const strictDecodingErrorMessage = (unknownFields: readonly string[]): string =>
-  `strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`;
+/**
+ * The message of upstream's strict decoding error for these paths (the server answers 400
+ * BadRequest): unknown fields, then the decoder's other errors (duplicate fields), e.g.
+ * `strict decoding error: unknown field "spec.x", duplicate field "spec.replicas"`.
+ */
+export const strictDecodingErrorMessage = (unknownFields: readonly string[], decoderErrors: readonly string[] = []): string =>
+  `strict decoding error: ${unknownFieldWarnings(unknownFields, decoderErrors).join(', ')}`;
 
-/** The warnings upstream adds for `fieldValidation=Warn`, one per path. */
-export const unknownFieldWarnings = (unknownFields: readonly string[]): string[] => unknownFields.map((f) => `unknown field "${f}"`);
+/** The warnings upstream adds for `fieldValidation=Warn`: one per unknown field path, then one per decoder error. */
+export const unknownFieldWarnings = (unknownFields: readonly string[], decoderErrors: readonly string[] = []): string[] => [
+  ...unknownFields.map((f) => `unknown field "${f}"`),
+  ...decoderErrors,
+];
 
 /** The root schema without `metadata` (ObjectMeta is validated and defaulted by the generic registry). */
 function withoutMetadata(schema: JSONSchemaProps): JSONSchemaProps {
