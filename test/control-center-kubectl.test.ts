@@ -141,6 +141,20 @@ describe('control center with real kubectl', () => {
       expect(gone.code).not.toBe(0);
       expect(gone.stderr).toContain('hostedclusters.hypershift.openshift.io "test1" not found');
     });
+    it('finalizes a Terminating namespace held by its own finalizer with replace --raw .../finalize', async () => {
+      const name = `${ns}-fin`;
+      const c = await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['example.com/hold'] } }));
+      expect(c.code, c.stderr).toBe(0);
+      expect((await k(['delete', 'namespace', name, '--wait=false'])).code).toBe(0);
+      await waitFor(`${name} emptied`, async () => JSON.parse((await k(['get', 'namespace', name, '-o', 'json'])).stdout).spec.finalizers.join() === 'example.com/hold', 10_000);
+      const held = JSON.parse((await k(['get', 'namespace', name, '-o', 'json'])).stdout);
+      expect(held.status.phase).toBe('Terminating');
+      const f = await k(['replace', '--raw', `/api/v1/namespaces/${name}/finalize`, '-f', '-'], JSON.stringify({ ...held, spec: { finalizers: [] } }));
+      expect(f.code, f.stderr).toBe(0);
+      const gone = await k(['get', 'namespace', name]);
+      expect(gone.stderr).toContain(`namespaces "${name}" not found`);
+    });
+
     it('deletes with --cascade=orphan, foreground and background as the garbage collector defines them', async () => {
       const json = async (args: string[]) => {
         const r = await k([...args, '-o', 'json']);

@@ -1,8 +1,9 @@
 /**
  * In-process controllers that finish deletions the API promises:
  * - Namespace: once `deletionTimestamp` is set, delete everything in it (objects with
- *   finalizers are marked and waited for), then drop the `kubernetes` finalizer and the
- *   Namespace itself.
+ *   finalizers are marked and waited for), then drop the `kubernetes` finalizer and, when no other
+ *   spec or metadata finalizer is left, the Namespace itself (the others' owners remove them,
+ *   through `/finalize` for spec ones; the update that removes the last one deletes it).
  * - CustomResourceDefinition: delete every custom resource of it, then drop the
  *   `customresourcecleanup.apiextensions.k8s.io` finalizer.
  * Level-triggered: each pass reads the store; a pass that cannot finish is retried.
@@ -86,13 +87,23 @@ export class DeletionController {
       }
     }
     if (remaining > 0) return;
+    let result: 'removed' | 'finalized' | undefined;
     await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
+      result = undefined;
       if (!cur) return { op: 'none' };
-      const fins = ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).filter((f) => f !== FinalizerKubernetes);
-      if ((cur.metadata.finalizers?.length ?? 0) === 0 && fins.length === 0) return { op: 'delete' };
+      const had = (cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+      const fins = had.filter((f) => f !== FinalizerKubernetes);
+      if ((cur.metadata.finalizers?.length ?? 0) === 0 && fins.length === 0) {
+        result = 'removed';
+        return { op: 'delete' };
+      }
+      // Other finalizers are their owners' to remove (through /finalize): wait for them, writing nothing.
+      if (fins.length === had.length) return { op: 'none' };
+      result = 'finalized';
       return { op: 'put', object: { ...cur, spec: { ...(cur.spec as object), finalizers: fins } } };
     });
-    this.log.info({ controller: 'namespace', key: name, result: 'finalized' }, 'namespace emptied and removed');
+    if (result === 'removed') this.log.info({ controller: 'namespace', key: name, result }, 'namespace emptied and removed');
+    if (result === 'finalized') this.log.info({ controller: 'namespace', key: name, result, waitingFor: 'spec.finalizers' }, 'namespace emptied; waiting for its other finalizers');
   }
 
   private async finalizeCRD(crd: KubeObject): Promise<void> {

@@ -48,6 +48,7 @@ export function apiResourceList(registry: Registry, group: string, version: stri
       storageVersionHash: Buffer.from(`${r.group}/${r.storageVersion}/${r.kind}`).toString('base64').slice(0, 11),
     });
     if (r.subresources.status) list.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: subresourceVerbs });
+    if (r.subresources.finalize) list.push({ name: `${r.resource}/finalize`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['update'] });
     if (r.subresources.scale) {
       list.push({ name: `${r.resource}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
     }
@@ -91,6 +92,7 @@ function discoveryResource(r: ResourceInfo): Record<string, unknown> {
   const responseKind = { group: r.group, version: r.version, kind: r.kind };
   const subresources: Record<string, unknown>[] = [];
   if (r.subresources.status) subresources.push({ subresource: 'status', responseKind, verbs: subresourceVerbs });
+  if (r.subresources.finalize) subresources.push({ subresource: 'finalize', responseKind, verbs: ['update'] });
   if (r.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
   return {
     resource: r.resource,

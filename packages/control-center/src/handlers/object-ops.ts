@@ -225,7 +225,7 @@ export interface UpdateOptions extends WriteOptions {
    * top level and metadata and must replace, not mutate, anything nested; the kind's validation
    * is skipped as for kube-apiserver's pods/binding, metadata rules and admission are not).
    */
-  subresource: '' | 'status' | 'binding';
+  subresource: '' | 'status' | 'binding' | 'finalize';
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
   allowCreate?: boolean;
   /**
@@ -315,6 +315,9 @@ export async function updateObject(
       obj = info.strategy.prepareForStatusUpdate(obj, cur, ctx);
     } else if (opts.subresource === 'binding') {
       // built by handlers/binding.ts from the current object: nothing to carry over
+    } else if (opts.subresource === 'finalize') {
+      if (!info.strategy.prepareForFinalize) throw apierrors.notFound(groupResource(info), name);
+      obj = info.strategy.prepareForFinalize(obj, cur);
     } else {
       info.strategy.prepareForUpdate(obj, cur, ctx, !!opts.replaces);
     }
@@ -322,7 +325,8 @@ export async function updateObject(
     // A binding is the server's own change of a label and a condition: like kube-apiserver's
     // pods/binding (BindingREST, a storage GuaranteedUpdate), it skips the kind's validation;
     // metadata rules and admission (who may bind, to what) still apply.
-    const strategyErrs = opts.subresource === 'binding' ? [] : info.strategy.validateUpdate(obj, cur, ctx);
+    const strategyErrs =
+      opts.subresource === 'binding' ? [] : opts.subresource === 'finalize' ? (info.strategy.validateFinalize?.(obj) ?? []) : info.strategy.validateUpdate(obj, cur, ctx);
     const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...strategyErrs, ...(ctx.admit?.(info, obj, cur) ?? [])];
     if (cur.metadata.deletionTimestamp) {
       const before = new Set(cur.metadata.finalizers ?? []);
@@ -335,8 +339,10 @@ export async function updateObject(
     if (opts.subresource === '' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
     if (opts.manager && opts.subresource !== 'binding') recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
-    // Removing the last finalizer of an object being deleted deletes it.
-    if (cur.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
+    // Removing the last finalizer of an object being deleted deletes it; a Namespace's spec
+    // finalizers count too (ShouldDeleteNamespaceDuringUpdate): relabelling a Terminating
+    // Namespace must not delete it before it is empty.
+    if (cur.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !(info.strategy.specFinalizers?.(obj).length)) {
       result = obj;
       return opts.dryRun ? { op: 'none' } : { op: 'delete' };
     }

@@ -68,11 +68,12 @@ function strictErrorsOf(scope: RequestScope): string[] | undefined {
   return (scope.ctx.strictErrors ??= []);
 }
 
-function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' {
+function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'finalize' {
   const sub = scope.ri.subresource;
   if (sub === '') return '';
   if (sub === 'status' && scope.info.subresources.status) return 'status';
   if (sub === 'scale' && scope.info.subresources.scale) return 'scale';
+  if (sub === 'finalize' && scope.info.subresources.finalize) return 'finalize';
   throw apierrors.notFound({ group: scope.info.group, resource: `${scope.info.resource}/${sub}` }, scope.ri.name);
 }
 
@@ -116,6 +117,8 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
  */
 export async function handlePatch(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
+  // kube-apiserver serves /finalize for PUT only (FinalizeREST is an Updater, not a Patcher).
+  if (subresource === 'finalize') throw apierrors.methodNotAllowed('PATCH', { group: scope.info.group, resource: `${scope.info.resource}/finalize` });
   const type = patchTypeOf(contentType);
   const patch = decodePatchBody(type, body, strictErrorsOf(scope));
   const fieldManager = fieldManagerParam(query, 'PatchOptions');

@@ -81,6 +81,19 @@ export interface Strategy {
    * obj) and obj's resourceVersion precondition. Absent: no status subresource.
    */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): KubeObject;
+  /**
+   * Finalize subresource (Namespaces' `/finalize`): the object to store, which is everything from
+   * old but what the kind's finalize changes (`spec.finalizers`). Absent: no finalize subresource.
+   * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/namespace/strategy.go (namespaceFinalizeStrategy)
+   */
+  prepareForFinalize?(obj: KubeObject, old: KubeObject): KubeObject;
+  /** Validates a finalize update. */
+  validateFinalize?(obj: KubeObject): FieldError[];
+  /**
+   * Finalizers of the kind's own besides `metadata.finalizers` (a Namespace's `spec.finalizers`):
+   * an object being deleted goes only once both are empty. Absent: none.
+   */
+  specFinalizers?(obj: KubeObject): string[];
   /** Whether PUT may create a missing object (Leases and Events: yes). */
   allowCreateOnUpdate: boolean;
   /** Whether PUT without resourceVersion is allowed (built-ins: yes; custom resources: no). */
@@ -111,6 +124,8 @@ export interface ResourceInfo {
   subresources: {
     status: boolean;
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+    /** `/finalize` (Namespaces): PUT only; see {@link Strategy.prepareForFinalize}. */
+    finalize?: boolean;
   };
   /** Version objects are stored in (custom resources with several versions). */
   storageVersion: string;

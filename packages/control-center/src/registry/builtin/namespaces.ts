@@ -4,11 +4,37 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/namespace/strategy.go
  */
 import type { KubeObject } from '@hcc/crds';
+import { isQualifiedName } from '@hcc/client';
+import * as field from '../../apierrors/field.js';
 import { age, ageColumn, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
 
 /** The finalizer the namespace controller removes once a Namespace is empty. */
 export const FinalizerKubernetes = 'kubernetes';
+
+/** Finalizer names that need no prefix (core helper.IsStandardFinalizerName). */
+const standardFinalizers = new Set([FinalizerKubernetes, 'orphan', 'foregroundDeletion']);
+
+/**
+ * `spec.finalizers` of a Namespace: a list of finalizer names, each `kubernetes` or a qualified
+ * name with a prefix (`example.com/cleanup`), as kube-apiserver's ValidateNamespaceFinalizeUpdate
+ * checks them (`orphan` and `foregroundDeletion` count as standard there too).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go (validateFinalizerName)
+ */
+function validateSpecFinalizers(finalizers: unknown): field.FieldError[] {
+  if (!Array.isArray(finalizers)) return [field.typeInvalid('spec.finalizers', finalizers, 'must be a list of finalizer names')];
+  const errs: field.FieldError[] = [];
+  finalizers.forEach((f, i) => {
+    const at = `spec.finalizers[${i}]`;
+    if (typeof f !== 'string') {
+      errs.push(field.typeInvalid(at, f, 'must be a string'));
+      return;
+    }
+    errs.push(...isQualifiedName(f).map((msg) => field.invalid(at, f, msg)));
+    if (!f.includes('/') && !standardFinalizers.has(f)) errs.push(field.invalid(at, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+  });
+  return errs;
+}
 
 export const namespaces: ResourceInfo = {
   group: '',
@@ -21,13 +47,16 @@ export const namespaces: ResourceInfo = {
   categories: [],
   namespaced: false,
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  subresources: { status: true },
+  subresources: { status: true, finalize: true },
   storageVersion: 'v1',
   custom: false,
   strategy: baseStrategy({
     prepareForCreate: (obj: KubeObject) => {
-      const spec = (obj.spec ?? {}) as { finalizers?: string[] };
-      obj.spec = { ...spec, finalizers: [FinalizerKubernetes] };
+      // Finalizers given at create stay (their owners remove them through /finalize); `kubernetes`
+      // is always added (NamespaceStrategy.PrepareForCreate).
+      const spec = (obj.spec ?? {}) as { finalizers?: unknown };
+      const given = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
+      obj.spec = { ...spec, finalizers: given.includes(FinalizerKubernetes) ? given : [...given, FinalizerKubernetes] };
       obj.status = { phase: 'Active' };
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name! };
     },
@@ -37,7 +66,18 @@ export const namespaces: ResourceInfo = {
       statusSubresource.keepOldStatus(obj, old);
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': old.metadata.name! };
     },
+    validate: (obj) => validateSpecFinalizers((obj.spec as { finalizers?: unknown }).finalizers),
     prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate,
+    prepareForFinalize: (obj, old) => ({
+      ...old,
+      metadata: { ...old.metadata, resourceVersion: obj.metadata.resourceVersion },
+      spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: unknown } | undefined)?.finalizers ?? [] },
+    }),
+    validateFinalize: (obj) => validateSpecFinalizers((obj.spec as { finalizers?: unknown }).finalizers),
+    specFinalizers: (obj) => {
+      const f = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+      return Array.isArray(f) ? (f as string[]) : [];
+    },
     selectableFields: (obj) => ({ 'status.phase': String((obj.status as { phase?: string } | undefined)?.phase ?? '') }),
     tableColumns: () => [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
     tableCells: (obj, now) => [obj.metadata.name, (obj.status as { phase?: string } | undefined)?.phase ?? '', age(obj.metadata.creationTimestamp, now)],

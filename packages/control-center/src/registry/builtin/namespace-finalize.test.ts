@@ -1,0 +1,81 @@
+/**
+ * Namespace `spec.finalizers` and `PUT /api/v1/namespaces/{name}/finalize`, as kube-apiserver
+ * serves them: finalizers given at create stay (plus `kubernetes`); the namespace controller
+ * removes only `kubernetes`; a Terminating Namespace goes once both its spec finalizers and
+ * metadata finalizers are empty, never on an unrelated update while it still has content.
+ */
+import { describe, expect, it } from 'vitest';
+import { request, useTestControlCenter } from '../../testing/in-process.js';
+
+const NS = '/api/v1/namespaces';
+const until = async (what: string, f: () => Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await f())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('Namespace finalizers and /finalize', () => {
+  const cc = useTestControlCenter();
+  const get = (name: string) => request(cc(), 'GET', `${NS}/${name}`);
+
+  it('is listed in discovery as namespaces/finalize, update only', async () => {
+    const r = await request(cc(), 'GET', '/api/v1');
+    expect(r.body.resources).toContainEqual(expect.objectContaining({ name: 'namespaces/finalize', verbs: ['update'] }));
+  });
+
+  it('keeps finalizers given at create and adds kubernetes; refuses a bare name that is not a standard one', async () => {
+    const ok = await request(cc(), 'POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin-a' }, spec: { finalizers: ['example.com/hold'] } });
+    expect(ok.code).toBe(201);
+    expect(ok.body.spec.finalizers).toEqual(['example.com/hold', 'kubernetes']);
+    const bad = await request(cc(), 'POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin-bad' }, spec: { finalizers: ['hold'] } });
+    expect(bad.code).toBe(422);
+    expect(bad.body.message).toContain('spec.finalizers[0]: Invalid value: "hold": name is neither a standard finalizer name nor is it fully qualified');
+  });
+
+  it('a deleted Namespace waits for its own finalizer; PUT /finalize without it removes the Namespace', async () => {
+    expect((await request(cc(), 'DELETE', `${NS}/fin-a`)).code).toBe(200);
+    // The namespace controller takes `kubernetes` off (the namespace is empty), not the other one.
+    await until('kubernetes finalizer removed', async () => JSON.stringify((await get('fin-a')).body.spec?.finalizers) === '["example.com/hold"]');
+    const ns = (await get('fin-a')).body;
+    expect(ns.status.phase).toBe('Terminating');
+    // PATCH is not served on /finalize; a bad name is refused.
+    expect((await request(cc(), 'PATCH', `${NS}/fin-a/finalize`, { spec: { finalizers: [] } }, { contentType: 'application/merge-patch+json' })).code).toBe(405);
+    const invalid = await request(cc(), 'PUT', `${NS}/fin-a/finalize`, { ...ns, spec: { finalizers: ['Bad Name'] } });
+    expect(invalid.code).toBe(422);
+    // A stale resourceVersion conflicts.
+    expect((await request(cc(), 'PUT', `${NS}/fin-a/finalize`, { ...ns, metadata: { ...ns.metadata, resourceVersion: '1' }, spec: { finalizers: [] } })).code).toBe(409);
+    const done = await request(cc(), 'PUT', `${NS}/fin-a/finalize`, { ...ns, spec: { finalizers: [] } });
+    expect(done.code).toBe(200);
+    expect((await get('fin-a')).code).toBe(404);
+  });
+
+  it('/finalize changes spec.finalizers only: labels and status in the body are ignored', async () => {
+    expect((await request(cc(), 'POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin-b' } })).code).toBe(201);
+    const ns = (await get('fin-b')).body;
+    const r = await request(cc(), 'PUT', `${NS}/fin-b/finalize`, { ...ns, metadata: { ...ns.metadata, labels: { x: 'y' } }, spec: { finalizers: ['kubernetes', 'example.com/b'] }, status: { phase: 'Terminating' } });
+    expect(r.code).toBe(200);
+    expect(r.body.spec.finalizers).toEqual(['kubernetes', 'example.com/b']);
+    expect(r.body.metadata.labels).not.toHaveProperty('x');
+    expect(r.body.status.phase).toBe('Active');
+  });
+
+  it('relabelling a Terminating Namespace that still has content does not delete it', async () => {
+    expect((await request(cc(), 'POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin-c' } })).code).toBe(201);
+    const cm = await request(cc(), 'POST', `${NS}/fin-c/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    expect(cm.code).toBe(201);
+    expect((await request(cc(), 'DELETE', `${NS}/fin-c`)).code).toBe(200);
+    await until('the ConfigMap marked for deletion', async () => !!(await request(cc(), 'GET', `${NS}/fin-c/configmaps/held`)).body.metadata?.deletionTimestamp);
+    const label = await request(cc(), 'PATCH', `${NS}/fin-c`, { metadata: { labels: { touched: 'yes' } } }, { contentType: 'application/merge-patch+json' });
+    expect(label.code).toBe(200);
+    const after = await get('fin-c');
+    expect(after.code).toBe(200);
+    expect(after.body.status.phase).toBe('Terminating');
+    expect(after.body.spec.finalizers).toEqual(['kubernetes']);
+    // Once the content is gone, the namespace goes.
+    const held = (await request(cc(), 'GET', `${NS}/fin-c/configmaps/held`)).body;
+    expect((await request(cc(), 'PUT', `${NS}/fin-c/configmaps/held`, { ...held, metadata: { ...held.metadata, finalizers: [] } })).code).toBe(200);
+    await until('the namespace removed', async () => (await get('fin-c')).code === 404);
+  });
+});
