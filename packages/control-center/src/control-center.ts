@@ -194,7 +194,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     onWorkers: (live) => metrics.validationWorkers.set(live),
   });
   const certs = opts.tls === false ? undefined : await ensureServingCerts(path.join(opts.dataDir, 'pki'), [...(opts.tlsSANs ?? []), ...(opts.host && opts.host !== '0.0.0.0' ? [opts.host] : [])]);
-  const app = buildServer({
+  const app = await buildServer({
     https: certs,
     // Always the pool: with no worker it checks in-process, and counts it.
     schemaChecker: validation,

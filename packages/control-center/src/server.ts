@@ -3,6 +3,7 @@
  * request path: authenticate → resolve request info → authorize → decode → admit/validate (in
  * the resource strategy) → store → respond. Every failure leaves as a Kubernetes Status.
  */
+import fastifyCompress from '@fastify/compress';
 import type { IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -118,8 +119,15 @@ function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
   throw apierrors.badRequest(`fieldValidation: Unsupported value: "${String(v)}": supported values: "Ignore", "Strict", "Warn"`);
 }
 
+/**
+ * Smallest response gzipped for a client that sends `Accept-Encoding: gzip`, in bytes
+ * (kube-apiserver's defaultGzipThresholdBytes).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/writers.go
+ */
+export const GzipThresholdBytes = 128 * 1024;
+
 /** Builds the fastify instance (not listening yet). */
-export function buildServer(deps: ServerDeps): FastifyInstance {
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { store, registry, metrics } = deps;
   const now = deps.now ?? (() => new Date());
   const authorizer = deps.authorizer ?? alwaysAllow;
@@ -138,6 +146,20 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     keepAliveTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   }) as unknown as FastifyInstance;
+
+  // Responses over 128 KiB are gzipped (level 1) for clients that accept it, as kube-apiserver's
+  // APIResponseCompression does; kubectl and client-go ask for gzip, hcc's own clients do not.
+  // Watches are streamed and never compressed (kube-apiserver's are not either). Request bodies
+  // are taken as sent.
+  // Loaded now (awaited), so its hooks reach every route declared below.
+  await app.register(fastifyCompress, {
+    globalCompression: true,
+    globalDecompression: false,
+    encodings: ['gzip'],
+    threshold: GzipThresholdBytes,
+    zlibOptions: { level: 1 },
+    customTypes: () => true,
+  });
 
   // Decode: every body arrives as a Buffer; handlers decode it by Content-Type (pipeline/decode.ts).
   app.removeAllContentTypeParsers();
