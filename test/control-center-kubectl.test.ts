@@ -285,6 +285,36 @@ describe('control center with real kubectl', () => {
     await client().patch(ConfigMapResource, 'default', 'refs-held', { metadata: { finalizers: null } }, 'merge');
   });
 
+  it('apply --prune works with an explicit allowlist or an ApplySet (kubectl\'s default list names kinds hcc does not serve)', async () => {
+    const ns = 'prune-team';
+    const k = (args: string[], input?: string, env?: Record<string, string>) => kubectl('1.35', cc.kubeconfig, args, { input, ...(env ? { env } : {}) });
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    const dir = (await import('node:fs')).mkdtempSync(path.join((await import('node:os')).tmpdir(), 'hcc-prune-'));
+    const fs = await import('node:fs');
+    try {
+      const write = (name: string) => fs.writeFileSync(path.join(dir, `${name}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n  labels: {app: prunetest}\ndata: {x: "1"}\n`);
+      write('one');
+      write('two');
+      const allow = ['--prune-allowlist=core/v1/ConfigMap', '--prune-allowlist=hypershift.openshift.io/v1beta1/HostedCluster'];
+      expect((await k(['apply', '-f', dir, '-l', 'app=prunetest', '--prune', ...allow])).code).toBe(0);
+      fs.rmSync(path.join(dir, 'two.yaml'));
+      const pruned = await k(['apply', '-f', dir, '-l', 'app=prunetest', '--prune', ...allow]);
+      expect(pruned.code, pruned.stderr).toBe(0);
+      expect(pruned.stdout).toContain('configmap/two pruned');
+      // ApplySets (KUBECTL_APPLYSET=true) record what they applied in a parent Secret and prune only those kinds.
+      write('three');
+      const env = { KUBECTL_APPLYSET: 'true' };
+      expect((await k(['apply', '-n', ns, '-f', dir, '--prune', '--applyset=set1'], undefined, env)).code).toBe(0);
+      fs.rmSync(path.join(dir, 'three.yaml'));
+      const set = await k(['apply', '-n', ns, '-f', dir, '--prune', '--applyset=set1'], undefined, env);
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.stdout).toContain('configmap/three pruned');
+      expect((await k(['get', 'configmap', 'one', '-n', ns])).code).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('answers a stale resourceVersion with 409 Conflict', async () => {
     const c = client();
     const created = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } });

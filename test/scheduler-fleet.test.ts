@@ -224,6 +224,28 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     expect(fleet.rebinds).toEqual([]);
   });
 
+  it('retiring the lost cluster: deleting it and then its HostedClusters releases them (SyncerGone), and the cluster goes', async () => {
+    const held = fleet.informer.lister.list().filter((h) => h.metadata.labels?.[Label] === 'aws-eu');
+    expect(held.length).toBeGreaterThan(0);
+    // Its syncer had put its finalizer on what it copied, and will never take it off.
+    for (const h of held) {
+      await client.patch(HostedClusterResource, h.metadata.namespace, h.metadata.name!, { metadata: { finalizers: ['controlcenter.hcc.dev/syncer'] } }, 'merge');
+    }
+    const del = await kubectl('1.35', cc.kubeconfig, ['delete', 'mc', 'aws-eu', '--wait=false']);
+    expect(del.code, del.stderr).toBe(0);
+    // Held by what is placed on it.
+    const terminating = await client.get<ManagementCluster>(ManagementClusterResource, undefined, 'aws-eu');
+    expect(terminating.metadata.deletionTimestamp).toBeTruthy();
+    expect(terminating.metadata.finalizers).toContain('controlcenter.hcc.dev/placements');
+    const rm = await kubectl('1.35', cc.kubeconfig, ['delete', 'hc', '-A', '-l', `${Label}=aws-eu`, '--wait=false']);
+    expect(rm.code, rm.stderr).toBe(0);
+    await waitFor('the retired cluster\'s HostedClusters gone', async () => (await client.list(HostedClusterResource, { labelSelector: `${Label}=aws-eu` })).items.length === 0, 20_000);
+    await waitFor('aws-eu gone', async () => (await client.list<ManagementCluster>(ManagementClusterResource)).items.every((m) => m.metadata.name !== 'aws-eu'), 20_000);
+    const events = await client.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>(EventResource, { namespace: held[0]!.metadata.namespace });
+    const gone = events.items.find((e) => e.reason === 'SyncerGone' && e.involvedObject?.name === held[0]!.metadata.name);
+    expect(gone?.message).toMatch(/^management cluster aws-eu is being deleted and its syncer has not reported since .*: released without tearing down its copy there$/);
+  });
+
   it('hcc scheduler with an identity that may not place HostedClusters (the admin kubeconfig) stops at start, saying which to use', () => {
     const r = spawnSync(process.execPath, [hccBin, 'scheduler', '--kubeconfig', cc.kubeconfig, '--metrics-port', '0', '--no-leader-elect'], { encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(1);

@@ -28,8 +28,9 @@ export function parseTolerations(text: string): Toleration[] | Error {
   let v: unknown;
   try {
     v = JSON.parse(text);
-  } catch (e) {
-    return new Error(`not JSON: ${(e as Error).message}`);
+  } catch {
+    // The parser's own wording is JavaScript's, not the API's: say what is expected instead.
+    return new Error('not JSON: must be a JSON list of tolerations, e.g. [{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]');
   }
   if (!Array.isArray(v)) return new Error('must be a JSON list of tolerations');
   for (const [i, t] of v.entries()) {

@@ -14,11 +14,13 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, leaseResource, resourcePath, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
+import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, resourcePath, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
+  FinalizerSyncer,
   HostedClusterResource,
+  LabelManagementCluster,
   ManagementClusterResource,
   NodePoolResource,
   SecretResource,
@@ -289,6 +291,10 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
               writeFinalizers: async (mc, finalizers) => {
                 await client.patch(ManagementClusterResource, undefined, mc.metadata.name!, { metadata: { resourceVersion: mc.metadata.resourceVersion, finalizers } }, 'merge');
               },
+              releaseSyncerFinalizers: (cluster, why) => releaseSyncerFinalizers(client, recorder, [
+                [HostedClusterResource, hcs.lister.list()],
+                [NodePoolResource, nps.lister.list()],
+              ], cluster, why),
             },
             name,
           ),
@@ -301,4 +307,35 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     for (const g of [metrics.pending, metrics.missingSlots, metrics.queueDepth, metrics.assumed]) g.set(0);
     await Promise.all(informers.map((i) => i.stop()));
   }
+}
+
+/**
+ * Removes the syncer's finalizer from each object placed on `cluster` that is being deleted (a
+ * merge patch with a resourceVersion precondition; a conflict or a vanished object is skipped, the
+ * next pass sees it again) and records a Warning `SyncerGone` Event on it saying why.
+ * @returns how many objects it released
+ */
+async function releaseSyncerFinalizers(
+  client: RestClient,
+  recorder: EventRecorder,
+  kinds: [typeof HostedClusterResource, KubeObject[]][],
+  cluster: string,
+  why: string,
+): Promise<number> {
+  let released = 0;
+  for (const [ref, objects] of kinds) {
+    for (const o of objects) {
+      const fins = o.metadata.finalizers ?? [];
+      if (!o.metadata.deletionTimestamp || o.metadata.labels?.[LabelManagementCluster] !== cluster || !fins.includes(FinalizerSyncer)) continue;
+      try {
+        await client.patch(ref, o.metadata.namespace, o.metadata.name!, { metadata: { resourceVersion: o.metadata.resourceVersion, finalizers: fins.filter((f) => f !== FinalizerSyncer) } }, 'merge');
+      } catch (err) {
+        if (isConflict(err) || isNotFound(err)) continue;
+        throw err;
+      }
+      recorder.event(o, 'Warning', 'SyncerGone', why);
+      released++;
+    }
+  }
+  return released;
 }

@@ -46,3 +46,48 @@ describe('reconcileClusterHealth', () => {
     expect(await reconcileClusterHealth({ managementClusters: new Store(), now: () => now, heartbeatGraceMs: 1, writeConditions: async () => {} }, 'gone')).toBeUndefined();
   });
 });
+
+describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
+  const deleting = (heartbeatAgeMs: number): ManagementCluster => ({
+    ...mc({ ready: 'False', heartbeatAgeMs, reason: 'HeartbeatExpired' }),
+    metadata: { name: 'm', deletionTimestamp: '2026-11-29T23:59:00Z', finalizers: ['controlcenter.hcc.dev/placements'] },
+  });
+  const run = async (cluster: ManagementCluster, placed: number) => {
+    const store = new Store<ManagementCluster>();
+    store.set('m', cluster);
+    const released: string[] = [];
+    const finalizerWrites: string[][] = [];
+    const result = await reconcileClusterHealth(
+      {
+        managementClusters: store,
+        now: () => now,
+        heartbeatGraceMs: 40_000,
+        writeConditions: async () => {},
+        placedOn: () => placed,
+        writeFinalizers: async (_mc, f) => void finalizerWrites.push(f),
+        releaseSyncerFinalizers: async (c, why) => (released.push(`${c}: ${why}`), 1),
+      },
+      'm',
+    );
+    return { result, released, finalizerWrites };
+  };
+
+  it('a deleted cluster whose syncer is gone releases what is being deleted on it, and waits for the rest', async () => {
+    const r = await run(deleting(100_000), 2);
+    expect(r.released).toEqual([`m: management cluster m is being deleted and its syncer has not reported since ${new Date(now.getTime() - 100_000).toISOString()}: released without tearing down its copy there`]);
+    expect(r.result).toEqual({ requeueAfterMs: 5000 });
+    expect(r.finalizerWrites).toEqual([]);
+  });
+
+  it('a deleted cluster whose syncer still reports waits for it to tear down; releases nothing', async () => {
+    const r = await run(deleting(1_000), 2);
+    expect(r.released).toEqual([]);
+    expect(r.result).toEqual({ requeueAfterMs: 5000 });
+  });
+
+  it('once nothing is placed, the placements finalizer goes', async () => {
+    const r = await run(deleting(100_000), 0);
+    expect(r.finalizerWrites).toEqual([[]]);
+    expect(r.released).toEqual([]);
+  });
+});

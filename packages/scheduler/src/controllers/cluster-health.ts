@@ -5,6 +5,12 @@
  * checks the heartbeat age itself, so placements stop at the grace period even before this write
  * lands). What it holds stays where it is: placements never move on their own. The syncer sets
  * `Ready=True` again with its next heartbeat. Keys are ManagementCluster names.
+ *
+ * A ManagementCluster keeps the `controlcenter.hcc.dev/placements` finalizer while anything is
+ * placed on it. Deleting one whose heartbeat has expired retires it: the HostedClusters and
+ * NodePools on it that are being deleted lose the syncer's finalizer (nobody will tear their
+ * copies down), so deleting them (`kubectl delete hc -A -l controlcenter.hcc.dev/management-cluster=NAME`)
+ * lets the cluster go.
  */
 import {
   ConditionReady,
@@ -24,6 +30,11 @@ export interface ClusterHealthDeps {
   placedOn?(cluster: string): number;
   /** Writes metadata.finalizers with a resourceVersion precondition. */
   writeFinalizers?(mc: ManagementCluster, finalizers: string[]): Promise<void>;
+  /**
+   * Removes the syncer's finalizer from the HostedClusters and NodePools placed on the cluster that
+   * are being deleted (their syncer will never tear their copies down); @returns how many it released.
+   */
+  releaseSyncerFinalizers?(cluster: string, why: string): Promise<number>;
   now: () => Date;
   /** A heartbeat older than this is expired, in milliseconds. */
   heartbeatGraceMs: number;
@@ -49,16 +60,25 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
       return;
     }
     if (mc.metadata.deletionTimestamp && has) {
-      if (deps.placedOn(name) > 0) return { requeueAfterMs: 5000 };
+      if (deps.placedOn(name) > 0) {
+        // Deleting a cluster whose syncer is gone declares it gone for good (as tainting a Node
+        // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
+        // deleted there is released instead of waiting forever for a teardown nobody will do.
+        const age = heartbeatAgeMs(mc, deps.now());
+        if (deps.releaseSyncerFinalizers && age > deps.heartbeatGraceMs) {
+          const last = mc.status?.lastHeartbeatTime ?? 'never';
+          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and its syncer has not reported since ${last}: released without tearing down its copy there`);
+        }
+        return { requeueAfterMs: 5000 };
+      }
       await deps.writeFinalizers(mc, fins.filter((f) => f !== FinalizerPlacements));
       return;
     }
   }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
   if (!ready || ready.status !== 'True') return;
-  const hb = Date.parse(mc.status?.lastHeartbeatTime ?? '');
   const now = deps.now();
-  const ageMs = Number.isFinite(hb) ? now.getTime() - hb : Infinity;
+  const ageMs = heartbeatAgeMs(mc, now);
   if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: deps.heartbeatGraceMs - ageMs + 100 };
   const cond: Condition = {
     type: ConditionReady,
@@ -67,4 +87,10 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
+}
+
+/** Time since the syncer's last heartbeat, in milliseconds (Infinity when it never reported). */
+function heartbeatAgeMs(mc: ManagementCluster, now: Date): number {
+  const hb = Date.parse(mc.status?.lastHeartbeatTime ?? '');
+  return Number.isFinite(hb) ? now.getTime() - hb : Infinity;
 }

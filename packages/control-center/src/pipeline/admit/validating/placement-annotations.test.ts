@@ -25,7 +25,7 @@ describe('placement annotations admission', () => {
 
   it.each([
     { name: 'a selector that does not parse', obj: hc({ [SEL]: 'region in (a' }), want: `metadata.annotations[${SEL}]: not a label selector: ` },
-    { name: 'tolerations that are not JSON', obj: hc({ [TOL]: 'not json' }), want: `metadata.annotations[${TOL}]: not a toleration list: not JSON` },
+    { name: 'tolerations that are not JSON', obj: hc({ [TOL]: 'not json' }), want: `metadata.annotations[${TOL}]: not a toleration list: not JSON: must be a JSON list of tolerations, e.g. [{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]` },
     { name: 'a toleration without a key or Exists', obj: hc({ [TOL]: '[{"value":"x"}]' }), want: `metadata.annotations[${TOL}]: not a toleration list: [0].operator: must be Exists when key is empty` },
     { name: 'a toleration key that is not a qualified name', obj: hc({ [TOL]: '[{"key":"bad key!","operator":"Equal","value":"x"}]' }), want: '[0].key: must be a qualified name' },
     { name: 'a toleration value that is not a label value', obj: hc({ [TOL]: '[{"key":"a","value":"has space"}]' }), want: '[0].value: must be a valid label value' },
