@@ -74,18 +74,27 @@ describe('scheduleOne', () => {
     const msg = '0/2 management clusters are available: 1 no budget, 1 platform AWS not supported.';
     expect(s.writes).toEqual([['clusters/x', [expect.objectContaining({ type: 'Scheduled', status: 'False', reason: 'Unschedulable', message: msg })]]]);
     expect(s.events).toEqual([['Warning FailedScheduling', 'x', msg]]);
-    expect(s.pending.get('clusters/x')).toEqual({ budgetBound: true, platform: 'AWS', sinceMs: fixedNow });
+    expect(s.pending.get('clusters/x')).toEqual({ budgetBound: true, platform: 'AWS', sinceMs: fixedNow, eventMs: fixedNow });
     expect(s.binds).toEqual([]);
   });
 
-  it('does not rewrite an up-to-date Unschedulable condition', async () => {
+  it('does not rewrite an up-to-date Unschedulable condition; records FailedScheduling again once per retry interval, as attempts', async () => {
     const msg = '0/1 management clusters are available: 1 cordoned.';
     const waiting = { ...hc('x'), status: { conditions: [{ type: 'Scheduled', status: 'False' as const, reason: 'Unschedulable', message: msg }] } };
     const s = setup({ mcs: [managementCluster('a', { cordon: true })], hcs: [waiting] });
     await scheduleOne(s.deps, 'clusters/x');
     expect(s.writes).toEqual([]);
-    expect(s.events).toEqual([]);
+    // This scheduler's first attempt: one Event (the recorder folds repeats into its count).
+    expect(s.events).toEqual([['Warning FailedScheduling', 'x', msg]]);
     expect(s.pending.get('clusters/x')?.budgetBound).toBe(false);
+    // A re-evaluation 10 s later (a fleet change) adds nothing; the retry a minute later does.
+    s.deps.now = () => new Date(fixedNow + 10_000);
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.events).toHaveLength(1);
+    s.deps.now = () => new Date(fixedNow + 60_000);
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.events).toHaveLength(2);
+    expect(s.writes).toEqual([]);
   });
 
   it('forgets the reservation when the bind fails on a stale resourceVersion', async () => {

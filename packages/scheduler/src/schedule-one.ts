@@ -147,14 +147,24 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   }
 }
 
-/** Records a HostedCluster that fits nowhere: pending set, condition and Event (when the message changed), requeue. */
+/**
+ * Records a HostedCluster that fits nowhere: pending set, condition (when the message changed),
+ * requeue, and a FailedScheduling Event when the message changed or at most once per retry
+ * interval otherwise: kube-scheduler records one per failed attempt and the recorder folds
+ * repeats into one Event's `count`, so `kubectl describe` shows `(x3 over 2m)`; re-evaluations
+ * triggered by fleet changes in between do not add to it.
+ */
 async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster, message: string, budgetBound: boolean): Promise<ReconcileResult> {
   const prev = deps.pending.get(key);
-  deps.pending.set(key, { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? deps.now().getTime() });
+  const nowMs = deps.now().getTime();
+  const info: PendingInfo = { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? nowMs, ...(prev?.eventMs !== undefined ? { eventMs: prev.eventMs } : {}) };
+  deps.pending.set(key, info);
   const cond = unschedulableCondition(hc, message);
-  if (!conditionUpToDate(hc.status?.conditions, cond)) {
-    await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
+  const changed = !conditionUpToDate(hc.status?.conditions, cond);
+  if (changed) await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
+  if (changed || info.eventMs === undefined || nowMs - info.eventMs >= deps.unschedulableRetryMs) {
     deps.recorder.event(hc, 'Warning', EventReasonFailedScheduling, message);
+    info.eventMs = nowMs;
   }
   return { requeueAfterMs: deps.unschedulableRetryMs };
 }

@@ -27,6 +27,8 @@ export interface PendingInfo {
   platform: string;
   /** When it was first found unschedulable in this wait, ms since the epoch. */
   sinceMs: number;
+  /** When its last FailedScheduling Event was recorded, ms since the epoch. */
+  eventMs?: number;
 }
 
 /** What the fleet lacks right now. */
