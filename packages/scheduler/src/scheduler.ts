@@ -18,6 +18,7 @@ import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, resourc
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
+  FinalizerHyperShift,
   FinalizerSyncer,
   HostedClusterResource,
   LabelManagementCluster,
@@ -310,9 +311,11 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
 }
 
 /**
- * Removes the syncer's finalizer from each object placed on `cluster` that is being deleted (a
- * merge patch with a resourceVersion precondition; a conflict or a vanished object is skipped, the
- * next pass sees it again) and records a Warning `SyncerGone` Event on it saying why.
+ * Removes the syncer's finalizer, and HyperShift's (`hypershift.openshift.io/finalizer`, which an
+ * exported manifest brings and only the syncer removes after a teardown), from each object placed
+ * on `cluster` that is being deleted (a merge patch with a resourceVersion precondition; a
+ * conflict or a vanished object is skipped, the next pass sees it again), and records a Warning
+ * `SyncerGone` Event on it saying why. Other finalizers are their owners' and stay.
  * @returns how many objects it released
  */
 async function releaseSyncerFinalizers(
@@ -326,9 +329,10 @@ async function releaseSyncerFinalizers(
   for (const [ref, objects] of kinds) {
     for (const o of objects) {
       const fins = o.metadata.finalizers ?? [];
-      if (!o.metadata.deletionTimestamp || o.metadata.labels?.[LabelManagementCluster] !== cluster || !fins.includes(FinalizerSyncer)) continue;
+      const keep = fins.filter((f) => f !== FinalizerSyncer && f !== FinalizerHyperShift);
+      if (!o.metadata.deletionTimestamp || o.metadata.labels?.[LabelManagementCluster] !== cluster || keep.length === fins.length) continue;
       try {
-        await client.patch(ref, o.metadata.namespace, o.metadata.name!, { metadata: { resourceVersion: o.metadata.resourceVersion, finalizers: fins.filter((f) => f !== FinalizerSyncer) } }, 'merge');
+        await client.patch(ref, o.metadata.namespace, o.metadata.name!, { metadata: { resourceVersion: o.metadata.resourceVersion, finalizers: keep } }, 'merge');
       } catch (err) {
         if (isConflict(err) || isNotFound(err)) continue;
         throw err;

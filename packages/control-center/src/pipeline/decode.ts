@@ -98,7 +98,8 @@ function parseYAML(text: string, strict?: StrictErrors): unknown {
 }
 
 function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
-  const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
+  // go-yaml (sigs.k8s.io/yaml) reads YAML 1.1 merge keys (`<<: *base`): so does this.
+  const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, merge: true });
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) throw apierrors.badRequest(`expected exactly one YAML document in the request body, got ${real.length}`);
   const d = real[0]!;

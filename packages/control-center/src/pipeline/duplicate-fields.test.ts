@@ -30,8 +30,34 @@ describe('duplicate fields of a JSON body', () => {
   });
 });
 
+describe('duplicate fields of a large JSON body: linear, not one key against all before it', () => {
+  it('finds the one repeated key among 100,000', () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `"k${i}":"v"`).join(',');
+    expect(duplicateJSONFields(`{"data":{${keys},"k0":"w"}}`)).toEqual(['data.k0']);
+  });
+});
+
 describe('duplicate keys of a YAML body', () => {
-  const dups = (text: string) => duplicateYAMLKeys(YAML.parseDocument(text, { uniqueKeys: false }), text);
+  const dups = (text: string) => duplicateYAMLKeys(YAML.parseDocument(text, { uniqueKeys: false, merge: true }), text);
+
+  it('reports the line of a block value, as go-yaml does', () => {
+    expect(dups('data:\n  a: "1"\ndata:\n  b: "2"\n')).toEqual(['yaml: unmarshal errors:\n  line 4: key "data" already set in map']);
+  });
+
+  it('treats merge keys (<<) as merges, not fields', () => {
+    const text = 'base: &b\n  x: "1"\nother: &o\n  z: "3"\ndata:\n  <<: *b\n  <<: *o\n  y: "2"\n';
+    expect(dups(text)).toEqual([]);
+    expect(YAML.parse(text, { merge: true }).data).toEqual({ x: '1', z: '3', y: '2' });
+  });
+
+  it('lists every repetition of 100,000 alternating keys, each with its line', () => {
+    const text = `data:\n${Array.from({ length: 100_000 }, (_, i) => `  k${i % 2}: "v"\n`).join('')}`;
+    const [msg] = dups(text);
+    const lines = msg!.split('\n').slice(1);
+    expect(lines).toHaveLength(99_998);
+    expect(lines[0]).toBe('  line 4: key "k0" already set in map');
+    expect(lines.at(-1)).toBe('  line 100001: key "k1" already set in map');
+  });
 
   it('lists every repetition with its line, as go-yaml does', () => {
     expect(dups('a: 1\nb:\n  c: 1\n  c: 2\na: 3\n')).toEqual(['yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map']);

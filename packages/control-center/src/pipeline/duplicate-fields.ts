@@ -8,7 +8,7 @@
  * when the client did not ask for `Ignore`.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation
  */
-import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, type Document, type Node } from 'yaml';
 
 /** A key's raw text (between its quotes) as a string: escapes decoded only when it has any. */
 const keyText = (s: string, from: number, to: number): string => {
@@ -19,8 +19,8 @@ const keyText = (s: string, from: number, to: number): string => {
 /** One open object or array while scanning. */
 interface Frame {
   array: boolean;
-  /** Objects: the keys seen so far. */
-  keys: string[];
+  /** Objects: the keys seen so far (a Set: an object may have 100,000 keys). */
+  keys: Set<string>;
   /** Objects: the key being read (its value follows); arrays: the element index. */
   key: string;
   index: number;
@@ -75,9 +75,9 @@ export function duplicateJSONFields(s: string): string[] {
   const pool: Frame[] = [];
   const open = (array: boolean): void => {
     let f = pool[stack.length];
-    if (!f) pool.push((f = { array, keys: [], key: '', index: 0 }));
+    if (!f) pool.push((f = { array, keys: new Set(), key: '', index: 0 }));
     f.array = array;
-    f.keys.length = 0;
+    f.keys.clear();
     f.key = '';
     f.index = 0;
     stack.push(f);
@@ -90,8 +90,8 @@ export function duplicateJSONFields(s: string): string[] {
       if (expectKey) {
         const top = stack[stack.length - 1]!;
         const key = keyText(s, i + 1, j);
-        if (top.keys.includes(key)) out.push(pathOf(stack, key));
-        else top.keys.push(key);
+        if (top.keys.has(key)) out.push(pathOf(stack, key));
+        else top.keys.add(key);
         top.key = key;
         expectKey = false;
       }
@@ -120,17 +120,34 @@ export function duplicateJSONFields(s: string): string[] {
  */
 export function duplicateYAMLKeys(doc: Document, text: string): string[] {
   const lines: string[] = [];
+  // Offsets of the line starts, found once (only when there is a duplicate): a body may repeat
+  // 100,000 keys, and each line number is then a binary search, not a rescan of the text.
+  let starts: number[] | undefined;
   const lineOf = (offset: number): number => {
-    let n = 1;
-    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++;
-    return n;
+    if (!starts) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
   };
   const walk = (node: unknown): void => {
     if (isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
         const k = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (isScalar(pair.key) && seen.has(k)) lines.push(`line ${lineOf(pair.key.range?.[0] ?? 0)}: key ${JSON.stringify(String(k))} already set in map`);
+        // `<<` is YAML 1.1's merge key (go-yaml merges it; so does the parser here), never a field.
+        if (isScalar(pair.key) && k !== '<<' && seen.has(k)) {
+          // go-yaml reports the line of the value (setMapIndex), which for a block value is the next one.
+          const at = (isNode(pair.value) ? pair.value.range?.[0] : undefined) ?? pair.key.range?.[0] ?? 0;
+          lines.push(`line ${lineOf(at)}: key ${JSON.stringify(String(k))} already set in map`);
+        }
         seen.add(k);
         walk(pair.value);
       }

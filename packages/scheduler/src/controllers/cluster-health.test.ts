@@ -85,6 +85,19 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
   });
 
+  it('a deleted cluster whose heartbeat just expired is marked Ready=False while it waits', async () => {
+    const fresh = { ...deleting(41_000), status: mc({ ready: 'True', heartbeatAgeMs: 41_000 }).status };
+    const store = new Store<ManagementCluster>();
+    store.set('m', fresh);
+    const writes: Condition[][] = [];
+    const result = await reconcileClusterHealth(
+      { managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, writeConditions: async (_mc, c) => void writes.push(c), placedOn: () => 2, writeFinalizers: async () => {}, releaseSyncerFinalizers: async () => 0 },
+      'm',
+    );
+    expect(writes[0]?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'HeartbeatExpired' });
+    expect(result).toEqual({ requeueAfterMs: 5000 });
+  });
+
   it('once nothing is placed, the placements finalizer goes', async () => {
     const r = await run(deleting(100_000), 0);
     expect(r.finalizerWrites).toEqual([[]]);

@@ -31,8 +31,9 @@ export interface ClusterHealthDeps {
   /** Writes metadata.finalizers with a resourceVersion precondition. */
   writeFinalizers?(mc: ManagementCluster, finalizers: string[]): Promise<void>;
   /**
-   * Removes the syncer's finalizer from the HostedClusters and NodePools placed on the cluster that
-   * are being deleted (their syncer will never tear their copies down); @returns how many it released.
+   * Removes the syncer's (and HyperShift's) finalizer from the HostedClusters and NodePools placed
+   * on the cluster that are being deleted (their syncer will never tear their copies down);
+   * @returns how many it released.
    */
   releaseSyncerFinalizers?(cluster: string, why: string): Promise<number>;
   now: () => Date;
@@ -50,6 +51,9 @@ export interface ClusterHealthDeps {
 export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: string): Promise<ReconcileResult> {
   const mc = deps.managementClusters.get(name);
   if (!mc) return;
+  // While a deleted cluster waits for what is placed on it, look again in 5 s (and still mark
+  // it not ready below when its heartbeat expires).
+  let waiting: ReconcileResult = undefined;
   // A ManagementCluster that holds HostedClusters is not deleted from under them: it keeps the
   // finalizer until nothing is placed on it (it takes no new placements while terminating).
   if (deps.writeFinalizers && deps.placedOn) {
@@ -69,17 +73,18 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
           const last = mc.status?.lastHeartbeatTime ?? 'never';
           await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and its syncer has not reported since ${last}: released without tearing down its copy there`);
         }
-        return { requeueAfterMs: 5000 };
+        waiting = { requeueAfterMs: 5000 };
+      } else {
+        await deps.writeFinalizers(mc, fins.filter((f) => f !== FinalizerPlacements));
+        return;
       }
-      await deps.writeFinalizers(mc, fins.filter((f) => f !== FinalizerPlacements));
-      return;
     }
   }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
-  if (!ready || ready.status !== 'True') return;
+  if (!ready || ready.status !== 'True') return waiting;
   const now = deps.now();
   const ageMs = heartbeatAgeMs(mc, now);
-  if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: deps.heartbeatGraceMs - ageMs + 100 };
+  if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - ageMs + 100, waiting?.requeueAfterMs ?? Infinity) };
   const cond: Condition = {
     type: ConditionReady,
     status: 'False',
@@ -87,6 +92,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
+  return waiting;
 }
 
 /** Time since the syncer's last heartbeat, in milliseconds (Infinity when it never reported). */
