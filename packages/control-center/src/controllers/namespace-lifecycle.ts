@@ -100,7 +100,8 @@ export class DeletionController {
       // Other finalizers are their owners' to remove (through /finalize): wait for them, writing nothing.
       if (fins.length === had.length) return { op: 'none' };
       result = 'finalized';
-      return { op: 'put', object: { ...cur, spec: { ...(cur.spec as object), finalizers: fins } } };
+      const { finalizers: _had, ...spec } = (cur.spec ?? {}) as { finalizers?: string[] };
+      return { op: 'put', object: { ...cur, spec: fins.length ? { ...spec, finalizers: fins } : spec } };
     });
     if (result === 'removed') this.log.info({ controller: 'namespace', key: name, result }, 'namespace emptied and removed');
     if (result === 'finalized') this.log.info({ controller: 'namespace', key: name, result, waitingFor: 'spec.finalizers' }, 'namespace emptied; waiting for its other finalizers');

@@ -42,6 +42,13 @@ describe('duplicate fields', () => {
     expect(r.body.message).toContain('strict decoding error: unknown field "spec.bogus", duplicate field "metadata.name"');
   });
 
+  it('quotes a path holding a quote as Go does', async () => {
+    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup-q"},"data":{"a\\"b":"1","a\\"b":"2"}}';
+    const r = await send('POST', `${CMS}?fieldValidation=Strict`, body);
+    expect(r.code).toBe(400);
+    expect(r.body.message).toContain('duplicate field "data.a\\"b"');
+  });
+
   it('Warn (the default): stored with the last value, one warning per duplicate', async () => {
     const r = await send('POST', MCS, mc('dup-warn'));
     expect(r.code).toBe(201);

@@ -83,7 +83,7 @@ function parseJSON(text: string, strict?: StrictErrors): unknown {
   }
   const keys = checkNesting(v);
   // The parsed value keeps one of each duplicate: only a body with more keys than it is scanned.
-  if (strict && countJSONKeys(text) !== keys) for (const f of duplicateJSONFields(text)) strict.push(`duplicate field "${f}"`);
+  if (strict && countJSONKeys(text) !== keys) for (const f of duplicateJSONFields(text)) strict.push(`duplicate field ${JSON.stringify(f)}`);
   return v;
 }
 

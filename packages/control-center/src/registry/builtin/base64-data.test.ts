@@ -55,6 +55,13 @@ describe('base64 values of Secrets and ConfigMaps, as Go decodes them', () => {
     expect(errs[0]).toMatchObject({ field: 'data[a]', detail: 'must be a base64 encoded string', badValue: '<secret contents redacted>' });
   });
 
+  it('serves padded values with their unused bits zeroed, as Go re-encodes the decoded bytes', () => {
+    const s = { metadata: { name: 's', namespace: 'ns' }, data: { a: 'YR==', b: 'YWJ=\n', c: hello } } as KubeObject;
+    secrets.strategy.prepareForCreate(s, ctx);
+    expect(secrets.strategy.validate(s, ctx)).toEqual([]);
+    expect(s.data).toEqual({ a: 'YQ==', b: 'YWI=', c: hello });
+  });
+
   it('ConfigMap binaryData with line breaks is valid and served without them', () => {
     const c = { metadata: { name: 'c', namespace: 'ns' }, binaryData: { b: `aGVs\nbG8=\n` } } as KubeObject;
     configmaps.strategy.prepareForCreate(c, ctx);

@@ -59,6 +59,10 @@ describe('Namespace finalizers and /finalize', () => {
     expect(r.body.spec.finalizers).toEqual(['kubernetes', 'example.com/b']);
     expect(r.body.metadata.labels).not.toHaveProperty('x');
     expect(r.body.status.phase).toBe('Active');
+    // An empty list is left out, as kube-apiserver serves it (omitempty).
+    const cleared = await request(cc(), 'PUT', `${NS}/fin-b/finalize`, { ...r.body, spec: {} });
+    expect(cleared.code).toBe(200);
+    expect(cleared.body.spec).toEqual({});
   });
 
   it('relabelling a Terminating Namespace that still has content does not delete it', async () => {

@@ -68,12 +68,17 @@ export const namespaces: ResourceInfo = {
     },
     validate: (obj) => validateSpecFinalizers((obj.spec as { finalizers?: unknown }).finalizers),
     prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate,
-    prepareForFinalize: (obj, old) => ({
-      ...old,
-      metadata: { ...old.metadata, resourceVersion: obj.metadata.resourceVersion },
-      spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: unknown } | undefined)?.finalizers ?? [] },
-    }),
-    validateFinalize: (obj) => validateSpecFinalizers((obj.spec as { finalizers?: unknown }).finalizers),
+    prepareForFinalize: (obj, old) => {
+      const { finalizers: _old, ...spec } = (old.spec ?? {}) as { finalizers?: unknown };
+      const finalizers = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+      // An empty list is left out, as Go's omitempty serves it.
+      const keep = Array.isArray(finalizers) && finalizers.length === 0 ? undefined : finalizers;
+      return { ...old, metadata: { ...old.metadata, resourceVersion: obj.metadata.resourceVersion }, spec: keep === undefined ? spec : { ...spec, finalizers: keep } };
+    },
+    validateFinalize: (obj) => {
+      const f = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+      return f === undefined ? [] : validateSpecFinalizers(f);
+    },
     specFinalizers: (obj) => {
       const f = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
       return Array.isArray(f) ? (f as string[]) : [];

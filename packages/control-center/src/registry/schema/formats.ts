@@ -194,15 +194,20 @@ export function base64ErrorOffset(s: string): number | undefined {
 const withoutLineBreaks = (s: string): string => (s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
 
 /**
- * Removes, in place, the line breaks Go's base64 decoder ignores from each string value of a map of
- * base64 values (Secret `data`, ConfigMap `binaryData`): what kube-apiserver serves back after
- * decoding and re-encoding them. Anything that is not such a map is left for validation to report.
+ * Rewrites, in place, each string value of a map of base64 values (Secret `data`, ConfigMap
+ * `binaryData`) as kube-apiserver serves it back after decoding and re-encoding it: without the
+ * line breaks Go's decoder ignores, and with the unused bits before the padding zeroed (`YR==`
+ * decodes to the byte `a` and is served as `YQ==`). Anything that is not such a map, or not
+ * base64, is left for validation to report.
  */
 export function canonicalBase64Values(map: unknown): void {
   if (!isJSONObject(map)) return;
   for (const k of Object.keys(map)) {
     const v = map[k];
-    const w = typeof v === 'string' ? withoutLineBreaks(v) : v;
+    if (typeof v !== 'string') continue;
+    let w = withoutLineBreaks(v);
+    // Only a padded value has unused bits; Buffer's decoder is lenient, so re-encode valid ones only.
+    if (w.endsWith('=') && stdBase64Re.test(w)) w = Buffer.from(w, 'base64').toString('base64');
     if (w !== v) setOwn(map, k, w);
   }
 }

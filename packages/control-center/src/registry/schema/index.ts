@@ -74,7 +74,8 @@ export const strictDecodingErrorMessage = (unknownFields: readonly string[], dec
 
 /** The warnings upstream adds for `fieldValidation=Warn`: one per unknown field path, then one per decoder error. */
 export const unknownFieldWarnings = (unknownFields: readonly string[], decoderErrors: readonly string[] = []): string[] => [
-  ...unknownFields.map((f) => `unknown field "${f}"`),
+  // Quoted as Go's %q quotes them (a quote in a key is escaped).
+  ...unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`),
   ...decoderErrors,
 ];
 
