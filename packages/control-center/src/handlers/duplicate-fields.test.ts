@@ -83,6 +83,20 @@ describe('duplicate fields', () => {
     expect(warn.warning).toContain('duplicate field \\"data.a\\"');
   });
 
+  it('merge and JSON patches are decoded strictly too', async () => {
+    expect((await send('POST', CMS, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup-patch"},"data":{"a":"1"}}')).code).toBe(201);
+    const merge = await send('PATCH', `${CMS}/dup-patch?fieldValidation=Strict`, '{"data":{"b":"1","b":"2"}}', 'application/merge-patch+json');
+    expect(merge.code).toBe(400);
+    expect(merge.body.message).toContain('duplicate field "data.b"');
+    const warn = await send('PATCH', `${CMS}/dup-patch`, '{"data":{"b":"1","b":"2"}}', 'application/merge-patch+json');
+    expect(warn.code).toBe(200);
+    expect(warn.body.data).toEqual({ a: '1', b: '2' });
+    expect(warn.warning).toContain('duplicate field \\"data.b\\"');
+    const json = await send('PATCH', `${CMS}/dup-patch?fieldValidation=Strict`, '[{"op":"add","op":"add","path":"/data/c","value":"3"}]', 'application/json-patch+json');
+    expect(json.code).toBe(400);
+    expect(json.body.message).toContain('json patch duplicate field "[0].op"');
+  });
+
   it('server-side apply of YAML: go-yaml\'s message with the line', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-apply\ndata:\n  a: "1"\n  a: "2"\n';
     const r = await send('PATCH', `${CMS}/dup-apply?fieldManager=me&fieldValidation=Strict`, yaml, 'application/apply-patch+yaml');

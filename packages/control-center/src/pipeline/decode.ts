@@ -135,11 +135,19 @@ export function decodeObjectBody(contentType: string | undefined, body: Buffer |
 /** What a kind without a protobuf form (a custom resource) takes as a body. */
 const jsonMediaTypes = ['application/json', 'application/yaml'] as const;
 
-/** Decodes a patch body: JSON for json/merge/strategic, YAML or JSON for apply. */
+/**
+ * Decodes a patch body: JSON for json/merge/strategic, YAML or JSON for apply.
+ * @param strict - when given, the body's duplicate fields are pushed onto it (see {@link StrictErrors})
+ */
 export function decodePatchBody(type: PatchType, body: Buffer | undefined, strict?: StrictErrors): unknown {
   if (!body || body.length === 0) throw apierrors.badRequest('the request body is empty');
   const text = body.toString('utf8');
-  // Duplicates are looked for in an apply configuration (a whole object); other patch types only
-  // name fields to change, and the patched result has none.
-  return type === 'apply' ? parseYAML(text, strict) : parseJSON(text);
+  if (type === 'apply') return parseYAML(text, strict);
+  // kube-apiserver decodes merge, strategic and JSON patches strictly too (patch.go applyJSPatch:
+  // kjson.UnmarshalStrict of the patch bytes), naming a JSON patch's as `json patch duplicate field ...`.
+  if (type !== 'json' || !strict) return parseJSON(text, strict);
+  const found: string[] = [];
+  const v = parseJSON(text, found);
+  strict.push(...found.map((e) => `json patch ${e}`));
+  return v;
 }
