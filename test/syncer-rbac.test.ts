@@ -156,9 +156,10 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     // a Lease, a kind the syncer never copies (every namespaced kind is listed, read-only, under
     // the ClusterRole's list rule); once it is gone the namespace is cleaned up.
     await waitFor('the copies gone', async () => (await mk(['get', 'secret,configmap', '-n', ns, '-l', 'controlcenter.hcc.dev/synced-by', '-o', 'name'])).stdout.trim() === '', 30_000);
-    expect((await mk(['delete', 'secret/audit', '-n', ns])).code).toBe(0); // their Secret would keep it too
+    // The Lease first, then their Secret goes: the namespace never looks empty to a sweep in between.
     const lease = await mk(['create', '-f', '-'], `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: theirs, namespace: ${ns}}\nspec: {holderIdentity: someone}\n`);
     expect(lease.code, lease.stderr).toBe(0);
+    expect((await mk(['delete', 'secret/audit', '-n', ns])).code).toBe(0); // their Secret would keep it too
     await new Promise((r) => setTimeout(r, 12_000)); // two sweeps (every 5 s here)
     expect((await mk(['get', 'lease', 'theirs', '-n', ns, '-o', 'name'])).stdout.trim()).toBe('lease.coordination.k8s.io/theirs');
     expect((await mk(['delete', 'lease/theirs', '-n', ns])).code).toBe(0);
