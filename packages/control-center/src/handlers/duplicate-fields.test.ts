@@ -101,10 +101,11 @@ describe('duplicate fields', () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-apply\ndata:\n  a: "1"\n  a: "2"\n';
     const r = await send('PATCH', `${CMS}/dup-apply?fieldManager=me&fieldValidation=Strict`, yaml, 'application/apply-patch+yaml');
     expect(r.code).toBe(400);
-    expect(r.body.message).toContain('strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
+    expect(r.body.message).toBe('error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
     const warn = await send('PATCH', `${CMS}/dup-apply?fieldManager=me`, yaml, 'application/apply-patch+yaml');
     expect(warn.code).toBe(201);
     // One warning, not one per decode of the configuration.
     expect(warn.warning.match(/already set in map/g)).toHaveLength(1);
+    expect(warn.warning).toBe('299 - "line 7: key \\"a\\" already set in map"');
   });
 });

@@ -60,6 +60,19 @@ function boolParam(query: Record<string, unknown>, name: string): boolean | unde
 }
 
 /**
+ * Duplicate keys of an apply configuration, as kube-apiserver's applyPatcher reports them
+ * (yaml.UnmarshalStrict of the patch): `Strict` → 400 `error strict decoding YAML: error
+ * converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map`; `Warn`
+ * → one warning per line (`line 7: key "a" already set in map`).
+ * @param found - the YAML decoder's messages (`yaml: unmarshal errors:\n  line ...`)
+ * @throws StatusError 400 under Strict
+ */
+function reportApplyDuplicates(found: readonly string[], ctx: RequestScope['ctx']): void {
+  if (ctx.fieldValidation === 'Strict') throw apierrors.badRequest(`error strict decoding YAML: error converting YAML to JSON: ${found.join('\n')}`);
+  for (const msg of found) ctx.warnings.push(...msg.split('\n').slice(1).map((l) => l.trim()));
+}
+
+/**
  * Where the body decoder puts duplicate fields for this request: the request context's list, or
  * undefined under `fieldValidation=Ignore` (not looked for).
  */
@@ -120,7 +133,10 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   // kube-apiserver serves /finalize for PUT only (FinalizeREST is an Updater, not a Patcher).
   if (subresource === 'finalize') throw apierrors.methodNotAllowed('PATCH', { group: scope.info.group, resource: `${scope.info.resource}/finalize` });
   const type = patchTypeOf(contentType);
-  const patch = decodePatchBody(type, body, strictErrorsOf(scope));
+  // An apply configuration's duplicate keys are reported in the apply patcher's own words.
+  const applyDuplicates = type === 'apply' && scope.ctx.fieldValidation !== 'Ignore' ? [] : undefined;
+  const patch = decodePatchBody(type, body, type === 'apply' ? applyDuplicates : strictErrorsOf(scope));
+  if (applyDuplicates?.length) reportApplyDuplicates(applyDuplicates, scope.ctx);
   const fieldManager = fieldManagerParam(query, 'PatchOptions');
   const force = boolParam(query, 'force');
   if (type === 'apply' && !fieldManager) {
