@@ -14,6 +14,7 @@ type Schema = Record<string, unknown>;
 const str = (description: string): Schema => ({ type: 'string', description });
 const int = (description: string, format = 'int32'): Schema => ({ type: 'integer', format, description });
 const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+const bool = (description: string): Schema => ({ type: 'boolean', description });
 const stringMap = (description: string, format?: string): Schema => ({ type: 'object', additionalProperties: { type: 'string', ...(format ? { format } : {}) }, description });
 const obj = (description: string, properties: Record<string, Schema>, extra: Schema = {}): Schema => ({ type: 'object', description, properties, ...extra });
 const strings = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
@@ -34,14 +35,14 @@ export const objectMetaSchema: Schema = {
   description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
   type: 'object',
   properties: {
-    name: { type: 'string', description: 'Name must be unique within a namespace.' },
-    generateName: { type: 'string', description: 'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
-    namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
-    uid: { type: 'string', description: 'UID is the unique in time and space value for this object.' },
-    resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object.' },
-    generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
-    creationTimestamp: { type: 'string', format: 'date-time', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
-    deletionTimestamp: { type: 'string', format: 'date-time', description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' },
+    name: str('Name must be unique within a namespace.'),
+    generateName: str('GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.'),
+    namespace: str('Namespace defines the space within which each name must be unique.'),
+    uid: str('UID is the unique in time and space value for this object.'),
+    resourceVersion: str('An opaque value that represents the internal version of this object.'),
+    generation: int('A sequence number representing a specific generation of the desired state.', 'int64'),
+    creationTimestamp: time('CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    deletionTimestamp: time('DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.'),
     deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
     labels: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Map of string keys and values that can be used to organize and categorize (scope and select) objects.' },
     annotations: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Annotations is an unstructured key value map stored with a resource.' },
@@ -58,12 +59,12 @@ export const objectMetaSchema: Schema = {
         description: 'OwnerReference contains enough information to let you identify an owning object.',
         required: ['apiVersion', 'kind', 'name', 'uid'],
         properties: {
-          apiVersion: { type: 'string', description: 'API version of the referent.' },
-          blockOwnerDeletion: { type: 'boolean', description: 'If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.' },
-          controller: { type: 'boolean', description: 'If true, this reference points to the managing controller.' },
-          kind: { type: 'string', description: 'Kind of the referent.' },
-          name: { type: 'string', description: 'Name of the referent.' },
-          uid: { type: 'string', description: 'UID of the referent.' },
+          apiVersion: str('API version of the referent.'),
+          blockOwnerDeletion: bool('If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.'),
+          controller: bool('If true, this reference points to the managing controller.'),
+          kind: str('Kind of the referent.'),
+          name: str('Name of the referent.'),
+          uid: str('UID of the referent.'),
         },
         'x-kubernetes-map-type': 'atomic',
       },
@@ -116,19 +117,19 @@ const schemas: Record<string, Schema> = {
   }),
   'v1/Secret': obj('Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.', {
     data: stringMap('Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string.', 'byte'),
-    immutable: { type: 'boolean', description: 'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified).' },
+    immutable: bool('Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified).'),
     stringData: stringMap('stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience.'),
     type: str('Used to facilitate programmatic handling of secret data.'),
   }),
   'v1/ConfigMap': obj('ConfigMap holds configuration data for pods to consume.', {
     binaryData: stringMap('BinaryData contains the binary data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'.', 'byte'),
     data: stringMap('Data contains the configuration data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'.'),
-    immutable: { type: 'boolean', description: 'Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified).' },
+    immutable: bool('Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified).'),
   }),
   'v1/Event': obj('Event is a report of an event somewhere in the cluster.', {
     action: str('What action was taken/failed regarding to the Regarding object.'),
     count: int('The number of times this event has occurred.'),
-    eventTime: { type: 'string', format: 'date-time', description: 'Time when this Event was first observed.' },
+    eventTime: time('Time when this Event was first observed.'),
     firstTimestamp: time('The time at which the event was first recorded.'),
     involvedObject: { ...objectReference, description: 'The object that this event is about.' },
     lastTimestamp: time('The time at which the most recent occurrence of this event was recorded.'),
@@ -139,19 +140,19 @@ const schemas: Record<string, Schema> = {
     reportingInstance: str('ID of the controller instance, e.g. `kubelet-xyzf`.'),
     series: obj('Data about the Event series this event represents or nil if it\'s a singleton Event.', {
       count: int('Number of occurrences in this series up to the last heartbeat time'),
-      lastObservedTime: { type: 'string', format: 'date-time', description: 'Time of the last occurrence observed' },
+      lastObservedTime: time('Time of the last occurrence observed'),
     }),
     source: obj('The component reporting this event.', { component: str('Component from which the event is generated.'), host: str('Node name on which the event is generated.') }),
     type: str('Type of this event (Normal, Warning), new types could be added in the future'),
   }, { required: ['metadata', 'involvedObject'] }),
   'coordination.k8s.io/v1/Lease': obj('Lease defines a lease concept.', {
     spec: obj('spec contains the specification of the Lease.', {
-      acquireTime: { type: 'string', format: 'date-time', description: 'acquireTime is a time when the current lease was acquired.' },
+      acquireTime: time('acquireTime is a time when the current lease was acquired.'),
       holderIdentity: str('holderIdentity contains the identity of the holder of a current lease.'),
       leaseDurationSeconds: int('leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.'),
       leaseTransitions: int('leaseTransitions is the number of transitions of a lease between holders.'),
       preferredHolder: str('PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.'),
-      renewTime: { type: 'string', format: 'date-time', description: 'renewTime is a time when the current holder of a lease has last updated the lease.' },
+      renewTime: time('renewTime is a time when the current holder of a lease has last updated the lease.'),
       strategy: str('Strategy indicates the strategy for picking the leader for coordinated leader election.'),
     }),
   }),
@@ -183,7 +184,7 @@ const schemas: Record<string, Schema> = {
               type: str('type is an OpenAPI type definition for this column.'),
             }),
           },
-          deprecated: { type: 'boolean', description: 'deprecated indicates this version of the custom resource API is deprecated.' },
+          deprecated: bool('deprecated indicates this version of the custom resource API is deprecated.'),
           deprecationWarning: str('deprecationWarning overrides the default warning returned to API clients.'),
           name: str('name is the version name, e.g. \u201cv1\u201d, \u201cv2beta1\u201d, etc.'),
           schema: obj('schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource.', {
@@ -194,8 +195,8 @@ const schemas: Record<string, Schema> = {
             description: 'selectableFields specifies paths to fields that may be used as field selectors.',
             items: obj('SelectableField specifies the JSON path of a field that may be used with field selectors.', { jsonPath: str('jsonPath is a simple JSON path which is evaluated against each custom resource to produce a field selector value.') }),
           },
-          served: { type: 'boolean', description: 'served is a flag enabling/disabling this version from being served via REST APIs' },
-          storage: { type: 'boolean', description: 'storage indicates this version should be used when persisting custom resources to storage.' },
+          served: bool('served is a flag enabling/disabling this version from being served via REST APIs'),
+          storage: bool('storage indicates this version should be used when persisting custom resources to storage.'),
           subresources: obj('subresources specify what subresources this version of the defined custom resource have.', {
             scale: obj('scale indicates the custom resource should serve a `/scale` subresource.', {
               labelSelectorPath: str('labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`.'),
@@ -210,7 +211,7 @@ const schemas: Record<string, Schema> = {
         strategy: str('strategy specifies how custom resources are converted between versions. Allowed values are: - `"None"` - `"Webhook"`.'),
         webhook: open('webhook describes how to call the conversion webhook. Required when `strategy` is set to `"Webhook"`.'),
       }),
-      preserveUnknownFields: { type: 'boolean', description: 'preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage.' },
+      preserveUnknownFields: bool('preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage.'),
     }),
     status: open('status indicates the actual state of the CustomResourceDefinition'),
   }, { required: ['spec'] }),
