@@ -118,6 +118,13 @@ export function invalid(gk: { group: string; kind: string }, name: string, error
 
 /** 400 BadRequest with a free-form message. */
 export const badRequest = (message: string): StatusError => make(400, 'BadRequest', message);
+
+/**
+ * The 400 kube-apiserver's decoder answers for a body its kind cannot hold:
+ * `Secret in version "v1" cannot be handled as a Secret: <message>`.
+ */
+export const cannotBeHandled = (kind: string, version: string, message: string): StatusError =>
+  badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`);
 /** 403 Forbidden, as the authorize stage returns it. */
 export const forbidden = (gr: GroupResource, name: string, reason: string): StatusError =>
   make(403, 'Forbidden', `${groupResourceString(gr)}${name ? ` "${name}"` : ''} is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });

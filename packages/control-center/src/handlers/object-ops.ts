@@ -87,7 +87,7 @@ export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
   o.kind = info.kind;
   if (o.metadata === undefined || o.metadata === null) o.metadata = {};
   if (typeof o.metadata !== 'object' || Array.isArray(o.metadata)) {
-    throw apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: metadata must be an object`);
+    throw apierrors.cannotBeHandled(info.kind, info.version, 'metadata must be an object');
   }
   return o;
 }

@@ -7,25 +7,14 @@
  */
 import { FinalizerHyperShift, HyperShiftGroup, LabelManagementCluster, setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
-import { takeStrictErrors, type ColumnDefinition, type ResourceInfo, type StrategyContext } from './types.js';
+import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
 import { isDeepStrictEqual } from 'node:util';
-import { checkCustomResource, prepareCustomResource, strictDecodingErrorMessage, unknownFieldWarnings } from './schema/index.js';
+import { checkCustomResource, prepareCustomResource, reportUnknownFields } from './schema/index.js';
 import type { SchemaChecker } from './schema/validation-pool.js';
 import type { JSONSchemaProps } from './schema/types.js';
 import { compileJSONPath, printerColumnCell } from '../pipeline/jsonpath.js';
-import * as apierrors from '../apierrors/status.js';
 import type { FieldError } from '../apierrors/field.js';
-
-/** The 400 for unknown (and duplicate) fields under `Strict`, or their warnings under `Warn`. */
-function reportUnknownFields(unknownFields: readonly string[], kind: string, version: string, ctx: StrategyContext): void {
-  const decoderErrors = takeStrictErrors(ctx);
-  if (!unknownFields.length && !decoderErrors.length) return;
-  if (ctx.fieldValidation === 'Strict') {
-    throw apierrors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${strictDecodingErrorMessage(unknownFields, decoderErrors)}`);
-  }
-  if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...unknownFieldWarnings(unknownFields, decoderErrors));
-}
 
 /** Validates a custom resource against its schema, turning unknown fields into errors or warnings per fieldValidation. */
 function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, old?: KubeObject): FieldError[] {

@@ -18,9 +18,9 @@ import { objectMetaSchema, sharedBuiltinSchema } from '../../openapi/builtin-sch
 import * as apierrors from '../../apierrors/status.js';
 import { base64ErrorOffset } from '../schema/formats.js';
 import { prune } from '../schema/prune.js';
-import { strictDecodingErrorMessage, unknownFieldWarnings } from '../schema/index.js';
+import { reportUnknownFields } from '../schema/index.js';
 import type { JSONSchemaProps } from '../schema/types.js';
-import { takeStrictErrors, type ResourceInfo, type StrategyContext } from '../types.js';
+import type { ResourceInfo, StrategyContext } from '../types.js';
 
 /** Why a value cannot be decoded into its field: the JSON type it has and the Go type wanted, or a parse error. */
 interface DecodeError {
@@ -126,21 +126,16 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
   if (info.custom) return;
   const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
   if (!schema) return;
-  const cannot = (message: string) => apierrors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${message}`);
   const err = typeError(obj, info, schema);
   // A field an older hcc stored with the wrong type does not block updates that leave that field
   // wrong in the same way (a label on such a Secret); a new wrongly typed field does.
-  if (err && !(stored && typeError(stored, info, schema)?.message === err.message)) throw cannot(err.message);
+  if (err && !(stored && typeError(stored, info, schema)?.message === err.message)) throw apierrors.cannotBeHandled(info.kind, info.version, err.message);
   // Go decodes null into the zero value, which the API serves by leaving the field out.
   if (!opts.keepNulls) dropNulls(obj);
   const unknown = unknownFieldsOf(obj, schema);
-  const decoderErrors = takeStrictErrors(ctx);
-  if ((!unknown.length && !decoderErrors.length) || ctx.fieldValidation === 'Ignore') return;
+  if (ctx.fieldValidation === 'Ignore') return;
   const before = stored && unknown.length ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
-  const reported = before ? unknown.filter((f) => !before.has(f)) : unknown;
-  if (!reported.length && !decoderErrors.length) return;
-  if (ctx.fieldValidation === 'Strict') throw cannot(strictDecodingErrorMessage(reported, decoderErrors));
-  ctx.warnings.push(...unknownFieldWarnings(reported, decoderErrors));
+  reportUnknownFields(before ? unknown.filter((f) => !before.has(f)) : unknown, info.kind, info.version, ctx);
 }
 
 /** The first value of `obj` its kind's Go type cannot hold, or undefined. */

@@ -13,6 +13,8 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go (Validate, ValidateUpdate, hasBlockingErr)
  */
 import type { FieldError } from '../../apierrors/field.js';
+import * as apierrors from '../../apierrors/status.js';
+import { takeStrictErrors, type StrategyContext } from '../types.js';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
 import { prune } from './prune.js';
 import type { FieldValidation, JSONSchemaProps } from './types.js';
@@ -71,6 +73,20 @@ export const hasBlockingError = (errs: readonly FieldError[]): boolean =>
  */
 export const strictDecodingErrorMessage = (unknownFields: readonly string[], decoderErrors: readonly string[] = []): string =>
   `strict decoding error: ${unknownFieldWarnings(unknownFields, decoderErrors).join(', ')}`;
+
+/**
+ * Reports the unknown fields of a decoded object, with the decoder's strict errors of the request
+ * (duplicate fields, taken from `ctx`): under `Strict` a 400 `<Kind> in version "<v>" cannot be
+ * handled as a <Kind>: strict decoding error: ...`, under `Warn` a warning each, under `Ignore`
+ * nothing.
+ * @throws StatusError 400 BadRequest under Strict when there is anything to report
+ */
+export function reportUnknownFields(unknownFields: readonly string[], kind: string, version: string, ctx: StrategyContext): void {
+  const decoderErrors = takeStrictErrors(ctx);
+  if (!unknownFields.length && !decoderErrors.length) return;
+  if (ctx.fieldValidation === 'Strict') throw apierrors.cannotBeHandled(kind, version, strictDecodingErrorMessage(unknownFields, decoderErrors));
+  if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...unknownFieldWarnings(unknownFields, decoderErrors));
+}
 
 /** The warnings upstream adds for `fieldValidation=Warn`: one per unknown field path, then one per decoder error. */
 export const unknownFieldWarnings = (unknownFields: readonly string[], decoderErrors: readonly string[] = []): string[] => [
