@@ -91,7 +91,7 @@ export class DeletionController {
     await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
       result = undefined;
       if (!cur) return { op: 'none' };
-      const had = (cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+      const had = namespaces.strategy.specFinalizers?.(cur) ?? [];
       const fins = had.filter((f) => f !== FinalizerKubernetes);
       if ((cur.metadata.finalizers?.length ?? 0) === 0 && fins.length === 0) {
         result = 'removed';

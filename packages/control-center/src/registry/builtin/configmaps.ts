@@ -26,7 +26,7 @@ export const configmaps: ResourceInfo = {
   storageVersion: 'v1',
   custom: false,
   strategy: baseStrategy({
-    // binaryData as kube-apiserver serves it back: base64 without line breaks.
+    // binaryData as kube-apiserver serves it back after decoding it (see canonicalBase64Values).
     prepareForCreate: (obj) => canonicalBase64Values(obj.binaryData),
     prepareForUpdate: (obj) => canonicalBase64Values(obj.binaryData),
     validate: (obj) => {

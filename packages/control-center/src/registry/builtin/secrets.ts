@@ -14,8 +14,8 @@ const MaxSizeBytes = 1024 * 1024;
 
 /**
  * Moves `stringData` into `data` (base64), as the API server does on every write, and serves
- * `data` values as kube-apiserver does after decoding them: without the line breaks of wrapped
- * base64 (kustomize's secretGenerator writes long values wrapped).
+ * `data` values as kube-apiserver does after decoding them (canonicalBase64Values: without the
+ * line breaks of wrapped base64, which kustomize's secretGenerator writes, and re-encoded).
  */
 function foldStringData(obj: KubeObject): void {
   const sd = obj.stringData as Record<string, unknown> | undefined;
