@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Scope } from './lib/cleanup.mjs';
 import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
-import { machineInfo, machineLine } from './lib/machine.mjs';
+import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
 import { latencySvg, markdownTable, tableRow, textTable } from './lib/report.mjs';
 
@@ -154,8 +154,10 @@ process.on('SIGINT', () => onSignal('SIGINT'));
 process.on('SIGTERM', () => onSignal('SIGTERM'));
 
 const machine = machineInfo(opts.dataDir);
+const code = codeInfo(path.join(here, '..'));
 progress(`hcc bench${opts.quick ? ' --quick' : ''}: ${selected.join(', ')}`);
 progress(`machine: ${machineLine(machine)}`);
+if (code.commit) progress(`code: ${codeLine(code)}`);
 progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : 'plain HTTP (--no-tls)'}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
 
 // A shared machine makes numbers noisy: measure what other processes use before and during the run.
@@ -223,10 +225,11 @@ const totalS = elapsedS();
 const allOther = load.stop();
 delete otherLoad.__n;
 const otherMedian = Math.round(median(allOther));
-// schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as startup).
-const fewRuns = opts.quick ? `1 for schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
+// schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as
+// watch and startup).
+const fewRuns = opts.quick ? `1 for watch, schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
 const heading =
-  `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
+  `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
   `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"} (${fewRuns}); total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
@@ -234,6 +237,7 @@ process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 const json = {
   date: new Date().toISOString(),
   quick: opts.quick,
+  code,
   machine,
   settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
   totalSeconds: Math.round(totalS),
@@ -245,6 +249,6 @@ const json = {
 const base = path.join(opts.out, stem);
 writeFileSync(`${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
 writeFileSync(`${base}.md`, `${heading}\n\n${markdownTable(table)}\n`);
-if (latencies.length) writeFileSync(`${base}.svg`, latencySvg(latencies, `hcc bench ${stamp}: latency p50 / p99 (ms)`));
+if (latencies.length) writeFileSync(`${base}.svg`, latencySvg(latencies, `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: latency p50 / p99 (ms)`));
 progress(`wrote ${path.relative(process.cwd(), base)}.{json,md${latencies.length ? ',svg' : ''}}${settings.cpuProfDir ? `; CPU profiles in ${settings.cpuProfDir}` : ''}`);
 process.exit(failures.length ? 1 : 0);

@@ -64,7 +64,10 @@ export async function closedLoop({ pool, connections, durationMs = Infinity, cou
  * Open loop at a fixed rate: calls `send(i, sentAtMs)` ratePerSec times a second for durationMs,
  * whatever the previous calls are doing (a slow server does not slow the writer down).
  * Every 5 ms tick sends what is due. Resolves when every send settled.
- * @returns sent, failed, achieved rate, and latency of each send's promise in milliseconds
+ * @returns sent, failed, skipped (not sent: maxInFlight reached), sentRate (sends per second over
+ *   durationMs: the load actually offered), achievedRate (successful sends per second from the start
+ *   until the last one settled: the rate the server completed them at), and the latency of each
+ *   send's promise in milliseconds
  */
 export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10_000 }) {
   const latencies = new Samples();
@@ -105,5 +108,5 @@ export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10
   });
   await Promise.all(inflight);
   const elapsedMs = performance.now() - start;
-  return { sent, failed, skipped, firstError, achievedRate: ((sent - failed) * 1000) / elapsedMs, latencies };
+  return { sent, failed, skipped, firstError, sentRate: (sent * 1000) / durationMs, achievedRate: ((sent - failed) * 1000) / elapsedMs, latencies };
 }

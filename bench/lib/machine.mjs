@@ -38,6 +38,8 @@ export function machineInfo(dataRoot) {
     cgroupCpuLimit: cgroupCpus ?? null,
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
+    /** Nominal clock (MHz) from /proc/cpuinfo when the OS reports none; null when unknown. */
+    cpuMHz: cpus[0]?.speed || Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(tryRead('/proc/cpuinfo') ?? '')?.[1]) || null,
     node: process.version,
     dataRoot,
     dataRootFs: fsType(dataRoot),
@@ -46,5 +48,25 @@ export function machineInfo(dataRoot) {
 
 /** One line for the table's header and the README. */
 export function machineLine(m) {
-  return `${m.logicalCores} × ${m.cpuModel}${m.cgroupCpuLimit ? ` (cgroup limit ${m.cgroupCpuLimit} CPUs)` : ''}, ${m.memoryGiB} GiB RAM, ${m.os}, Node.js ${m.node}, data on ${m.dataRootFs} (${m.dataRoot})`;
+  return `${m.logicalCores} × ${m.cpuModel}${m.cpuMHz ? ` @ ${m.cpuMHz} MHz` : ''}${m.cgroupCpuLimit ? ` (cgroup limit ${m.cgroupCpuLimit} CPUs)` : ''}, ${m.memoryGiB} GiB RAM, ${m.os}, Node.js ${m.node}, data on ${m.dataRootFs} (${m.dataRoot})`;
+}
+
+/**
+ * The code that was measured: the git commit of the checkout and whether it had uncommitted
+ * changes (tracked files only), or nulls outside a git checkout.
+ * @returns `{ commit: string | null, dirty: boolean | null }`
+ */
+export function codeInfo(repoDir) {
+  try {
+    const commit = execFileSync('git', ['-C', repoDir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const status = execFileSync('git', ['-C', repoDir, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return { commit, dirty: status.trim() !== '' };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+/** "commit abc1234" (+ " with uncommitted changes"), or "" when unknown. */
+export function codeLine(c) {
+  return c.commit ? `commit ${c.commit.slice(0, 7)}${c.dirty ? ' with uncommitted changes' : ''}` : '';
 }

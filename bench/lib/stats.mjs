@@ -33,7 +33,9 @@ export class Samples {
 /** Nearest-rank percentile (q in 0..100) of a sorted array. */
 export function percentile(sorted, q) {
   if (!sorted.length) return NaN;
-  const rank = Math.ceil((q / 100) * sorted.length);
+  // The tolerance keeps a rank that is a whole number in exact arithmetic (99.9% of 1,000 = 999)
+  // from rounding up through floating-point error (0.999 * 1000 = 999.0000000000001).
+  const rank = Math.ceil((q * sorted.length) / 100 - 1e-9);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
 

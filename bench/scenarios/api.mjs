@@ -199,7 +199,9 @@ export async function run(ctx) {
   progress(`api: ${acked.length} creates acknowledged before SIGKILL, ${present.size} present after restart, ${lost.length} lost`);
 
   const storage = ctx.results.baseline?.data?.storage?.[`batch-${C}`];
-  const vsPost = (r) => `${pct(r.rate, results.barePost.rate)} of POST`;
+  // Ratios of medians (these cases do not alternate with the baseline runs); create and get are
+  // medians of paired runs, which is why they can differ from dividing the rates in the table.
+  const vsPost = (r) => `${pct(r.rate, results.barePost.rate)} of POST (medians)`;
   const row = (name, r, extra) => ({ case: name, rate: r.rate, unit: 'req/s', p50: r.p50, p99: r.p99, ...extra });
   const cpuNote = (r) => `CPU: server ${Math.round(r.serverCpuPct)}%, load generator ${Math.round(r.clientCpuPct)}%, other ${Math.round(r.otherCpuPct)}%`;
   const transport = ctx.tls ? 'HTTPS' : 'HTTP';
@@ -207,16 +209,16 @@ export async function run(ctx) {
     row(`bare fastify GET (${transport}, ${C} conns)`, results.bareGet, { note: `HTTP limit; ${cpuNote(results.bareGet)}` }),
     row(`bare fastify POST (${transport}, ${C} conns)`, results.barePost, { note: `HTTP limit; ${cpuNote(results.barePost)}` }),
     row('create', results.create, {
-      vsBaseline: `${Math.round(createPair.ratio * 100)}% of POST${storage ? `, ${pct(results.create.rate, storage.rate)} of level batch` : ''}`,
+      vsBaseline: `${Math.round(createPair.ratio * 100)}% of POST (paired runs)${storage ? `, ${pct(results.create.rate, storage.rate)} of level batch` : ''}`,
       target: '≥ 30% of POST, durable',
-      met: createPair.ratio >= 0.3 && lost.length === 0,
+      met: createPair.ratio >= 0.3 && lost.length === 0 && acked.length > 0,
       note: cpuNote(results.create),
     }),
-    row('get', results.get, { vsBaseline: `${Math.round(getPair.ratio * 100)}% of GET`, target: '≥ 50% of GET', met: getPair.ratio >= 0.5, note: cpuNote(results.get) }),
+    row('get', results.get, { vsBaseline: `${Math.round(getPair.ratio * 100)}% of GET (paired runs)`, target: '≥ 50% of GET', met: getPair.ratio >= 0.5, note: cpuNote(results.get) }),
     row(`list 1,000 (${listConns} conns)`, results.list1k, { note: `${(listBytes.list1k.bytes / 1e6).toFixed(1)} MB per answer` }),
-    row(`list 1,000, label selector → ${listBytes.list1kSel.items} (${listConns} conns)`, results.list1kSel, {}),
+    row(`list 1,000, label selector → ${listBytes.list1kSel.items.toLocaleString('en-US')} (${listConns} conns)`, results.list1kSel, {}),
     row(`list ${big} (${listConns} conns)`, results.list10k, { note: `${(listBytes.list10k.bytes / 1e6).toFixed(1)} MB per answer` }),
-    row(`list ${big}, label selector → ${listBytes.list10kSel.items} (${listConns} conns)`, results.list10kSel, {}),
+    row(`list ${big}, label selector → ${listBytes.list10kSel.items.toLocaleString('en-US')} (${listConns} conns)`, results.list10kSel, {}),
     row('update (PUT)', results.update, { vsBaseline: vsPost(results.update) }),
     row('status update (PUT /status)', results.status, { vsBaseline: vsPost(results.status) }),
     row('delete', results.delete, { vsBaseline: vsPost(results.delete) }),
@@ -224,7 +226,8 @@ export async function run(ctx) {
       case: 'durability: SIGKILL during creates',
       text: `${acked.length.toLocaleString('en-US')} acked, ${lost.length} lost`,
       target: '0 lost',
-      met: lost.length === 0,
+      // Nothing acknowledged before the kill tests nothing.
+      met: lost.length === 0 && acked.length > 0,
     },
   ];
   return {

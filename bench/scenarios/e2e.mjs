@@ -167,6 +167,19 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
       }
     });
 
+    // Every set must have every timestamp: a missing one would be a NaN sample that sorts last and
+    // turns a percentile into NaN (and median() would then drop the run without a word).
+    const unsampled = () =>
+      names.filter((n) => {
+        const np = n.replace('hc-', 'np-');
+        return !(replicated(n) && t.setStart.has(n) && t.hcSent.has(n) && t.npSent.has(n) && t.localAvail.has(n) && t.upAvail.has(n) && t.npLabeled.has(np) && t.placedAt.has(n));
+      });
+    try {
+      await waitFor('every set seen replicated, placed and labelled', () => unsampled().length === 0, 30_000, 100);
+    } catch {
+      const m = unsampled();
+      throw new Error(`e2e ${label}: ${m.length} of ${N} sets lack a timestamp (first: ${m[0]}); their latencies cannot be measured`);
+    }
     const setLat = [];
     const hcLat = [];
     const upLat = [];

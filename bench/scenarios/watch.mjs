@@ -123,6 +123,8 @@ async function series(ctx, { tls, counts, suffix }) {
       const c = cpu();
       const r = {
         writes: w.sent - w.failed,
+        sentRate: w.sentRate,
+        skipped: w.skipped,
         writeRate: w.achievedRate,
         expectedEvents: expected,
         events: rep.events,
@@ -155,6 +157,7 @@ async function series(ctx, { tls, counts, suffix }) {
     await sleep(200);
     const agg = {
       rate: median(results.map((r) => r.deliveredPerSec)),
+      sentRate: median(results.map((r) => r.sentRate)),
       writeRate: median(results.map((r) => r.writeRate)),
       drainMs: median(results.map((r) => r.drainMs)),
       serverCpuPct: median(results.map((r) => r.serverCpuPct)),
@@ -179,7 +182,7 @@ async function series(ctx, { tls, counts, suffix }) {
       target: isTarget ? 'p99 < 100 ms at 500 writes/s' : '',
       met: isTarget ? agg.p99 < 100 && agg.missing === 0 && agg.closed === 0 : undefined,
       note:
-        `writer achieved ${Math.round(agg.writeRate)} of ${rate} writes/s; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
+        `writes sent at ${Math.round(agg.sentRate)} of ${rate}/s, completed at ${Math.round(agg.writeRate)}/s; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
         `${agg.missing ? `; ${agg.missing} events missing` : '; every event delivered'}${agg.closed ? `; ${agg.closed} watches closed by the server` : ''}`,
     });
     rows.push({ case: `${W.toLocaleString('en-US')} watchers${suffix}: server RSS`, value: agg.serverRssBytes / 1e6, unit: 'MB', note: `${Math.round(rssBefore / 1e6)} MB before the watchers, ${Math.round(rssOpen / 1e6)} MB with them open and idle` });

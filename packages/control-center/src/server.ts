@@ -126,6 +126,39 @@ function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
  */
 export const GzipThresholdBytes = 128 * 1024;
 
+/**
+ * Largest request head (request line and headers) accepted, in bytes: Go's http.Server default
+ * MaxHeaderBytes (1 MiB), which kube-apiserver keeps, so a long `labelSelector=x in (...)` URL or
+ * a large header that works there works here (Node's own default is 16 KiB).
+ */
+export const MaxHeaderBytes = 1024 * 1024;
+
+/**
+ * Answers a request the HTTP parser refused (a head over {@link MaxHeaderBytes}, a malformed
+ * request, a client too slow to send its head) with a Kubernetes `Status` instead of fastify's own
+ * JSON shape, then closes the connection (its stream position is unknown).
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status: apierrors.Status;
+  let text: string;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    text = 'Request Header Fields Too Large';
+    status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `request header fields too large: the request line and headers exceed ${MaxHeaderBytes} bytes`, reason: 'BadRequest', code: 431 };
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    text = 'Request Timeout';
+    status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the client did not send a complete request in time', reason: 'Timeout', code: 408 };
+  } else {
+    text = 'Bad Request';
+    status = apierrors.badRequest(`malformed HTTP request: ${err.message}`).status;
+  }
+  const body = JSON.stringify(status);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status.code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 /** Builds the fastify instance (not listening yet). */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { store, registry, metrics } = deps;
@@ -135,7 +168,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const openapi = new OpenAPIBuilder(registry);
   const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission];
   const app = Fastify({
-    ...(deps.https ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true } } : {}),
+    ...(deps.https
+      ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true, maxHeaderSize: MaxHeaderBytes } }
+      : { http: { maxHeaderSize: MaxHeaderBytes } }),
+    clientErrorHandler,
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
@@ -301,11 +337,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         case 'get': {
           const shape = negotiateResource(req.headers.accept);
           if (ri.subresource === 'scale' && info.subresources.scale) {
-            result = { code: 200, body: toScale(info, getObject(scope)) };
+            result = { code: 200, body: toScale(info, await getObject(scope, query)) };
             break;
           }
           if (ri.subresource && !(ri.subresource === 'status' && info.subresources.status)) throw apierrors.noResource();
-          result = { code: 200, body: renderObject(scope, getObject(scope), shape, query) };
+          result = { code: 200, body: renderObject(scope, await getObject(scope, query), shape, query) };
           break;
         }
         case 'list':

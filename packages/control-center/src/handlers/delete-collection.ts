@@ -12,6 +12,10 @@ import { deleteOptionsOf, isDryRun, type WriteResult } from './write.js';
 export async function handleDeleteCollection(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const { info, ri, store } = scope;
   if (!info.verbs.includes('deletecollection')) throw apierrors.methodNotAllowed('DELETE', { group: info.group, resource: info.resource });
+  // Built-in namespaced kinds take only list and watch across namespaces (kube-apiserver's
+  // installer registers no DELETE on /api/v1/configmaps: 405); the CRD handler serves a
+  // cluster-wide deletecollection of custom resources, so hcc does too.
+  if (info.namespaced && !ri.namespace && !info.custom) throw apierrors.methodNotAllowed('DELETE', { group: info.group, resource: info.resource });
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const opts = deleteOptionsOf(contentType, body, query);
   const dryRun = isDryRun(query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));

@@ -65,7 +65,12 @@ export function toVersion(obj: KubeObject, info: ResourceInfo): KubeObject {
 
 /**
  * Checks a request body names the resource it is sent to and fills in apiVersion/kind when
- * absent. Throws 400 BadRequest otherwise.
+ * absent. The body's apiVersion must be the endpoint's own group/version, as kube-apiserver's
+ * create and update handlers require (`scope.AcceptsGroupVersion`): a body of another version,
+ * served or not, is refused rather than stored as this version with its fields reinterpreted
+ * (hcc converts between versions only by relabelling, so accepting one would lose data).
+ * @throws StatusError 400 BadRequest: not an object; apiVersion or kind not a string; another
+ *   kind; another group or version
  */
 export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
@@ -73,15 +78,17 @@ export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
   }
   const o = obj as KubeObject;
   const want = apiVersionOf(info.group, info.version);
-  if (o.kind !== undefined && o.kind !== info.kind) {
+  for (const f of ['apiVersion', 'kind'] as const) {
+    const v: unknown = o[f];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      throw apierrors.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(v)} into Go struct field .${f} of type string`);
+    }
+  }
+  if (o.kind && o.kind !== info.kind) {
     throw apierrors.badRequest(`the kind in the data (${String(o.kind)}) does not match the expected kind (${info.kind})`);
   }
-  if (o.apiVersion !== undefined && o.apiVersion !== want) {
-    // Another served version of the same resource is accepted and converted (None strategy).
-    const [g, v] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
-    if (g !== info.group || !v) {
-      throw apierrors.badRequest(`the API version in the data (${String(o.apiVersion)}) does not match the expected API version (${want})`);
-    }
+  if (o.apiVersion && o.apiVersion !== want) {
+    throw apierrors.badRequest(`the API version in the data (${String(o.apiVersion)}) does not match the expected API version (${want})`);
   }
   o.apiVersion = want;
   o.kind = info.kind;
@@ -90,6 +97,13 @@ export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
     throw apierrors.cannotBeHandled(info.kind, info.version, 'metadata must be an object');
   }
   return o;
+}
+
+/** The JSON type of a decoded value as Go's encoding/json names it in UnmarshalTypeError ("number", "bool", "object", "array"). */
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v === 'object' ? 'object' : typeof v;
 }
 
 /** Storage form: apiVersion of the storage version. */
@@ -110,13 +124,20 @@ function resetServerMetadata(obj: KubeObject, now: Date, info: ResourceInfo): vo
   if (m.managedFields === undefined) delete m.managedFields;
 }
 
+/** Namespaces that cannot be deleted (the NamespaceLifecycle admission plugin's immortal namespaces). */
+const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
+
 /** Ensures the namespace of a namespaced object exists and is not terminating. */
 function checkNamespace(store: Store, info: ResourceInfo, namespace: string, name: string): void {
   if (!info.namespaced) return;
   const ns = store.get(storageKey(namespaces, '', namespace));
   if (!ns) throw apierrors.notFound({ group: '', resource: 'namespaces' }, namespace);
   if ((ns.object.status as { phase?: string } | undefined)?.phase === 'Terminating' || ns.object.metadata.deletionTimestamp) {
-    throw apierrors.forbidden(groupResource(info), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    const err = apierrors.forbidden(groupResource(info), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    // The cause client-go callers test with HasStatusCause(err, NamespaceTerminatingCause), as
+    // the NamespaceLifecycle admission plugin adds it.
+    err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+    throw err;
   }
 }
 
@@ -188,6 +209,10 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
       throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     m.namespace = namespace;
+  } else {
+    // A cluster-scoped object's namespace is cleared, not refused (rest.BeforeCreate:
+    // EnsureObjectNamespaceMatchesRequestNamespace), e.g. what kustomize's namespace: adds.
+    delete m.namespace;
   }
   if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
   if (!m.name && m.generateName) m.name = `${m.generateName}${randomSuffix()}`;
@@ -271,6 +296,8 @@ export async function updateObject(
         throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
       m.namespace = namespace;
+    } else {
+      delete m.namespace; // cleared, as on create (rest.BeforeUpdate)
     }
     if (!cur) {
       if (!opts.allowCreate && !info.strategy.allowCreateOnUpdate) throw apierrors.notFound(groupResource(info), name);
@@ -326,7 +353,13 @@ export async function updateObject(
     // pods/binding (BindingREST, a storage GuaranteedUpdate), it skips the kind's validation;
     // metadata rules and admission (who may bind, to what) still apply.
     const strategyErrs =
-      opts.subresource === 'binding' ? [] : opts.subresource === 'finalize' ? (info.strategy.validateFinalize?.(obj) ?? []) : info.strategy.validateUpdate(obj, cur, ctx);
+      opts.subresource === 'binding'
+        ? []
+        : opts.subresource === 'finalize'
+          ? (info.strategy.validateFinalize?.(obj) ?? [])
+          : opts.subresource === 'status' && info.strategy.validateStatusUpdate
+            ? info.strategy.validateStatusUpdate(obj, cur, ctx)
+            : info.strategy.validateUpdate(obj, cur, ctx);
     const errs = [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...strategyErrs, ...(ctx.admit?.(info, obj, cur) ?? [])];
     if (cur.metadata.deletionTimestamp) {
       const before = new Set(cur.metadata.finalizers ?? []);
@@ -425,6 +458,10 @@ export async function deleteObject(
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
       field.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
     ]);
+  }
+  if (info.group === '' && info.resource === namespaces.resource && immortalNamespaces.has(name)) {
+    // NamespaceLifecycle admission: these are where the cluster's own objects live.
+    throw apierrors.forbidden(groupResource(info), name, 'this namespace may not be deleted');
   }
   const stored = await store.transact(key, (curStored) => {
     if (!curStored) throw apierrors.notFound(groupResource(info), name);

@@ -14,11 +14,21 @@ import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { jsonOf } from '../storage/json-cache.js';
 import { listAt } from '../storage/snapshot.js';
-import { listOptions } from '../pipeline/list-options.js';
+import { checkResourceVersionSyntax, firstQueryValue, listOptions } from '../pipeline/list-options.js';
 
-/** Reads one object; 404 when absent. */
-export function getObject(scope: RequestScope): KubeObject {
+/**
+ * Reads one object; 404 when absent. A `resourceVersion` other than '' and "0" is served once the
+ * store has reached it (not older than it), as kube-apiserver's watch cache serves a GET
+ * (WaitUntilFreshAndGet): with several control centers sharing etcd, a read-your-writes GET on
+ * one that is behind waits instead of answering older data.
+ * @throws StatusError 400 for a resourceVersion that is not a uint64, 404, 504 when the store has
+ *   not reached it after 3 s
+ */
+export async function getObject(scope: RequestScope, query: Record<string, unknown> = {}): Promise<KubeObject> {
   const { info, ri, store } = scope;
+  const rv = firstQueryValue(query.resourceVersion);
+  checkResourceVersionSyntax(rv);
+  if (rv !== '' && rv !== '0') await waitForRevision(store, Number(rv), rv);
   const stored = store.get(storageKey(info, ri.namespace, ri.name));
   if (!stored) throw apierrors.notFound({ group: info.group, resource: info.resource }, ri.name);
   return toVersion(stored.object, info);

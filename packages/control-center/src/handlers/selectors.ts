@@ -7,6 +7,7 @@ import type { KubeObject } from '@hcc/crds';
 import { parseSelector, parseFieldSelector, matchesFields, type Selector } from '@hcc/client';
 import * as apierrors from '../apierrors/status.js';
 import type { ResourceInfo } from '../registry/types.js';
+import { firstQueryValue } from '../pipeline/list-options.js';
 
 /** A compiled filter; `matches` says whether an object is selected. */
 export interface ObjectFilter {
@@ -15,12 +16,15 @@ export interface ObjectFilter {
 }
 
 /**
- * Compiles the labelSelector and fieldSelector query parameters.
+ * Compiles the labelSelector and fieldSelector query parameters (a repeated parameter counts
+ * by its first value, as upstream's parameter codec reads it).
  * @throws StatusError 400 on syntax errors or unsupported field labels
  */
-export function compileFilter(info: ResourceInfo, labelSelector: unknown, fieldSelector: unknown): ObjectFilter {
+export function compileFilter(info: ResourceInfo, labelSelectorParam: unknown, fieldSelectorParam: unknown): ObjectFilter {
+  const labelSelector = firstQueryValue(labelSelectorParam);
+  const fieldSelector = firstQueryValue(fieldSelectorParam);
   let labels: Selector | undefined;
-  if (typeof labelSelector === 'string' && labelSelector.trim() !== '') {
+  if (labelSelector.trim() !== '') {
     try {
       labels = parseSelector(labelSelector);
     } catch (e) {
@@ -28,7 +32,7 @@ export function compileFilter(info: ResourceInfo, labelSelector: unknown, fieldS
     }
   }
   let fields: ReturnType<typeof parseFieldSelector> | undefined;
-  if (typeof fieldSelector === 'string' && fieldSelector.trim() !== '') {
+  if (fieldSelector.trim() !== '') {
     try {
       fields = parseFieldSelector(fieldSelector);
     } catch (e) {

@@ -7,6 +7,7 @@
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './authenticate.js';
 import * as apierrors from '../apierrors/status.js';
+import { firstQueryValue } from './list-options.js';
 
 /** The group of every authenticated (or impersonated) user (kube-apiserver's `user.AllAuthenticated`). */
 export const AuthenticatedGroup = 'system:authenticated';
@@ -80,8 +81,9 @@ export function authorizationAttributes(ri: RequestInfo, query: Record<string, u
   let { name, namespace } = ri;
   // A namespace's own URL puts the request in that namespace (the path's name, not a selector's).
   if (ri.group === '' && ri.resource === 'namespaces' && name && !namespace) namespace = name;
-  if (!name && (ri.verb === 'list' || ri.verb === 'watch') && typeof query.fieldSelector === 'string') {
-    for (const term of query.fieldSelector.split(',')) {
+  const fieldSelector = firstQueryValue(query.fieldSelector);
+  if (!name && (ri.verb === 'list' || ri.verb === 'watch') && fieldSelector !== '') {
+    for (const term of fieldSelector.split(',')) {
       const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
       if (m) {
         name = m[1]!;

@@ -27,10 +27,32 @@ export interface ListOptions {
   continueToken: string;
 }
 
-const str = (v: unknown): string => {
+/**
+ * A query parameter's value as apimachinery's parameter codec reads it into a string field: the
+ * first value when the parameter is repeated (`Convert_Slice_string_To_string`), '' when absent.
+ * So `?labelSelector=a&labelSelector=b` selects by `a`, never by nothing.
+ */
+export function firstQueryValue(v: unknown): string {
   const first = Array.isArray(v) ? v[0] : v;
   return first === undefined || first === null ? '' : String(first);
-};
+}
+
+const str = firstQueryValue;
+
+/**
+ * Checks a `resourceVersion` query parameter is '' or a uint64, as the storage versioner parses
+ * it (strconv.ParseUint).
+ * @throws StatusError 400 `invalid resource version: strconv.ParseUint: parsing "x": invalid syntax`
+ *   (or `value out of range`)
+ */
+export function checkResourceVersionSyntax(rv: string): void {
+  if (rv !== '' && !/^\d+$/.test(rv)) {
+    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  }
+  if (rv !== '' && BigInt(rv) > MaxUint64) {
+    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: value out of range`);
+  }
+}
 
 /** A query boolean as apimachinery converts it to *bool: absent is undefined; `0` or `false` (any case) is false; anything else true. */
 function optionalBool(v: unknown): boolean | undefined {
@@ -75,12 +97,7 @@ export function listOptions(query: Record<string, unknown>, watch: boolean): Lis
     if (opts.sendInitialEvents !== undefined) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   if (errs.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
-  if (opts.resourceVersion !== '' && !/^\d+$/.test(opts.resourceVersion)) {
-    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
-  }
-  if (opts.resourceVersion !== '' && BigInt(opts.resourceVersion) > MaxUint64) {
-    throw apierrors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: value out of range`);
-  }
+  checkResourceVersionSyntax(opts.resourceVersion);
   if (!watch && opts.continueToken && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     throw apierrors.badRequest('specifying resource version is not allowed when using continue');
   }

@@ -82,6 +82,11 @@ export interface Strategy {
    */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): KubeObject;
   /**
+   * Validates a status update; absent: `validateUpdate` does (as the status strategies of most
+   * kinds share their main strategy's validation).
+   */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
    * Finalize subresource (Namespaces' `/finalize`): the object to store, which is everything from
    * old but what the kind's finalize changes (`spec.finalizers`). Absent: no finalize subresource.
    * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/namespace/strategy.go (namespaceFinalizeStrategy)

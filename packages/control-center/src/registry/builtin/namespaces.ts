@@ -36,6 +36,20 @@ function validateSpecFinalizers(finalizers: unknown): field.FieldError[] {
   return errs;
 }
 
+/**
+ * A Namespace's `status.phase` after a status update: Active while it is not being deleted,
+ * Terminating once it is, as ValidateNamespaceStatusUpdate requires; so a client cannot mark a
+ * live namespace Terminating (which would refuse every create in it) or invent a phase.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go (ValidateNamespaceStatusUpdate)
+ */
+function validateStatusPhase(obj: KubeObject): field.FieldError[] {
+  const phase = (obj.status as { phase?: unknown } | undefined)?.phase;
+  if (!obj.metadata.deletionTimestamp) {
+    return phase === 'Active' ? [] : [field.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+  }
+  return phase === 'Terminating' ? [] : [field.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+}
+
 export const namespaces: ResourceInfo = {
   group: '',
   version: 'v1',
@@ -67,7 +81,14 @@ export const namespaces: ResourceInfo = {
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': old.metadata.name! };
     },
     validate: (obj) => validateSpecFinalizers((obj.spec as { finalizers?: unknown }).finalizers),
-    prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate,
+    prepareForStatusUpdate: (obj, old, ctx) => {
+      const out = statusSubresource.prepareForStatusUpdate!(obj, old, ctx);
+      // An empty phase defaults to Active (SetDefaults_NamespaceStatus).
+      const status = (out.status ?? {}) as { phase?: unknown };
+      if (status.phase === undefined || status.phase === '') out.status = { ...status, phase: 'Active' };
+      return out;
+    },
+    validateStatusUpdate: (obj) => validateStatusPhase(obj),
     prepareForFinalize: (obj, old) => {
       const { finalizers: _old, ...spec } = (old.spec ?? {}) as { finalizers?: unknown };
       const finalizers = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;

@@ -1,0 +1,148 @@
+/**
+ * Request semantics a client of kube-apiserver relies on, found different by a break test with
+ * raw HTTP and @kubernetes/client-node: repeated query parameters, the body's apiVersion, the
+ * namespace of cluster-scoped objects, DELETE across namespaces, immortal namespaces, Namespace
+ * status phases, GET at a resourceVersion, the NamespaceTerminating cause and 1 MiB request heads.
+ */
+import { describe, expect, it } from 'vitest';
+import { allCRDs } from '@hcc/crds';
+import { request, useTestControlCenter } from '../testing/in-process.js';
+
+const cm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels } });
+
+describe('request semantics', () => {
+  const cc = useTestControlCenter({ crds: allCRDs });
+  const ns = (name: string) => request(cc(), 'POST', '/api/v1/namespaces', { metadata: { name } });
+
+  it('a repeated labelSelector or fieldSelector counts by its first value, never as no selector', async () => {
+    await ns('rep');
+    for (const [n, a] of [['c1', '1'], ['c2', '2'], ['c3', '3']] as const) expect((await request(cc(), 'POST', '/api/v1/namespaces/rep/configmaps', cm(n, { a }))).code).toBe(201);
+    const names = async (q: string) => ((await request(cc(), 'GET', `/api/v1/namespaces/rep/configmaps?${q}`)).body.items as { metadata: { name: string } }[]).map((i) => i.metadata.name);
+    expect(await names('labelSelector=a%3D1&labelSelector=a%3D2')).toEqual(['c1']);
+    expect(await names('labelSelector=nonexist&labelSelector=a%3D2')).toEqual([]);
+    expect(await names('fieldSelector=metadata.name%3Dc3&fieldSelector=metadata.name%3Dc1')).toEqual(['c3']);
+    // DELETE of a collection with repeated selectors deletes what the first selects, not everything.
+    const del = await request(cc(), 'DELETE', '/api/v1/namespaces/rep/configmaps?labelSelector=nonexist&labelSelector=also-not');
+    expect(del.code).toBe(200);
+    expect(del.body.items).toEqual([]);
+    expect(await names('')).toEqual(['c1', 'c2', 'c3']);
+  });
+
+  it("refuses a body of another version than the endpoint's, served or not, or a non-string apiVersion", async () => {
+    await ns('ver');
+    for (const apiVersion of ['v2', 'v1beta1', 'foo']) {
+      const r = await request(cc(), 'POST', '/api/v1/namespaces/ver/configmaps', { ...cm('x'), apiVersion });
+      expect(r.code).toBe(400);
+      expect(r.body.message).toBe(`the API version in the data (${apiVersion}) does not match the expected API version (v1)`);
+    }
+    const hc = { apiVersion: 'hypershift.openshift.io/v1alpha1', kind: 'HostedCluster', metadata: { name: 'old' }, spec: { networking: { machineCIDR: '192.168.0.0/24' } } };
+    const r = await request(cc(), 'POST', '/apis/hypershift.openshift.io/v1beta1/namespaces/ver/hostedclusters', hc);
+    expect(r.code).toBe(400);
+    expect(r.body.message).toBe('the API version in the data (hypershift.openshift.io/v1alpha1) does not match the expected API version (hypershift.openshift.io/v1beta1)');
+    const num = await request(cc(), 'POST', '/api/v1/namespaces/ver/configmaps', { ...cm('x'), apiVersion: 5 });
+    expect(num.code).toBe(400);
+    expect(num.body.message).toContain('cannot unmarshal number into Go struct field .apiVersion of type string');
+    // Nothing was written; an update of another version is refused too.
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/ver/configmaps/x')).code).toBe(404);
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/ver/configmaps', cm('y'))).code).toBe(201);
+    const put = await request(cc(), 'PUT', '/api/v1/namespaces/ver/configmaps/y', { ...cm('y'), apiVersion: 'v2', data: { a: 'b' } });
+    expect(put.code).toBe(400);
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/ver/configmaps/y')).body.data).toBeUndefined();
+  });
+
+  it("clears a cluster-scoped object's metadata.namespace (as kustomize's namespace: sets it) instead of refusing it", async () => {
+    const mc = { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'with-ns', namespace: 'foo' }, spec: {} };
+    const r = await request(cc(), 'POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', mc);
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.metadata.namespace).toBeUndefined();
+    const put = await request(cc(), 'PUT', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters/with-ns', { ...r.body, metadata: { ...r.body.metadata, namespace: 'bar', labels: { x: 'y' } } });
+    expect(put.code, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.metadata.namespace).toBeUndefined();
+    expect(put.body.metadata.labels).toEqual({ x: 'y' });
+    const nsr = await request(cc(), 'POST', '/api/v1/namespaces', { metadata: { name: 'scoped', namespace: 'foo' } });
+    expect(nsr.code).toBe(201);
+    expect(nsr.body.metadata.namespace).toBeUndefined();
+  });
+
+  it('serves no DELETE of a built-in kind across namespaces (405); custom resources keep a cluster-wide deletecollection', async () => {
+    await ns('keep');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/keep/configmaps', cm('stays'))).code).toBe(201);
+    for (const path of ['/api/v1/configmaps', '/api/v1/secrets']) {
+      const r = await request(cc(), 'DELETE', path);
+      expect(r.code).toBe(405);
+      expect(r.body.reason).toBe('MethodNotAllowed');
+    }
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/keep/configmaps/stays')).code).toBe(200);
+    const crs = await request(cc(), 'DELETE', '/apis/hypershift.openshift.io/v1beta1/hostedclusters?dryRun=All');
+    expect(crs.code).toBe(200);
+    expect(crs.body.kind).toBe('HostedClusterList');
+  });
+
+  it('refuses to delete default, kube-system and kube-public (403), even as a dry run', async () => {
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      const r = await request(cc(), 'DELETE', `/api/v1/namespaces/${name}?dryRun=All`);
+      expect(r.code).toBe(403);
+      expect(r.body.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
+    }
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/default')).code).toBe(403);
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/default')).code).toBe(200);
+  });
+
+  it("allows a Namespace's status.phase to be only Active while it lives and Terminating once it is deleted", async () => {
+    await ns('phase');
+    for (const phase of ['Terminating', 'Bogus']) {
+      const r = await request(cc(), 'PATCH', '/api/v1/namespaces/phase/status', { status: { phase } }, { contentType: 'application/merge-patch+json' });
+      expect(r.code).toBe(422);
+      expect(r.body.details.causes).toEqual([expect.objectContaining({ field: 'status.Phase', message: `Invalid value: "${phase}": may only be 'Active' if \`deletionTimestamp\` is empty` })]);
+    }
+    // Still Active: creates in it work.
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/phase')).body.status.phase).toBe('Active');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/phase/configmaps', cm('ok'))).code).toBe(201);
+    // An empty phase defaults to Active.
+    const empty = await request(cc(), 'PATCH', '/api/v1/namespaces/phase/status', { status: { phase: '' } }, { contentType: 'application/merge-patch+json' });
+    expect(empty.code).toBe(200);
+    expect(empty.body.status.phase).toBe('Active');
+  });
+
+  it('answers a create in a Terminating namespace with the NamespaceTerminating cause', async () => {
+    await ns('ending');
+    // A finalizer of its own keeps the namespace Terminating.
+    const fin = await request(cc(), 'PUT', '/api/v1/namespaces/ending/finalize', { metadata: { name: 'ending' }, spec: { finalizers: ['kubernetes', 'example.com/hold'] } });
+    expect(fin.code, JSON.stringify(fin.body)).toBe(200);
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/ending')).code).toBe(200);
+    const r = await request(cc(), 'POST', '/api/v1/namespaces/ending/configmaps', cm('late'));
+    expect(r.code).toBe(403);
+    expect(r.body.details.causes).toEqual([{ reason: 'NamespaceTerminating', message: 'namespace ending is being terminated', field: 'metadata.namespace' }]);
+    // Terminating is the only phase it may have now.
+    const back = await request(cc(), 'PATCH', '/api/v1/namespaces/ending/status', { status: { phase: 'Active' } }, { contentType: 'application/merge-patch+json' });
+    expect(back.code).toBe(422);
+    expect(back.body.message).toContain("may only be 'Terminating' if `deletionTimestamp` is not empty");
+  });
+
+  it('serves a GET at a resourceVersion once the store has reached it: 400 for a non-number, 504 for the future', async () => {
+    await ns('rv');
+    const created = await request(cc(), 'POST', '/api/v1/namespaces/rv/configmaps', cm('one'));
+    const rv = created.body.metadata.resourceVersion as string;
+    for (const q of ['', '0', rv, '1']) expect((await request(cc(), 'GET', `/api/v1/namespaces/rv/configmaps/one?resourceVersion=${q}`)).code).toBe(200);
+    const bad = await request(cc(), 'GET', '/api/v1/namespaces/rv/configmaps/one?resourceVersion=abc');
+    expect(bad.code).toBe(400);
+    expect(bad.body.message).toBe('invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax');
+    const future = await request(cc(), 'GET', '/api/v1/namespaces/rv/configmaps/one?resourceVersion=99999999');
+    expect(future.code).toBe(504);
+    expect(future.body.details.causes[0].reason).toBe('ResourceVersionTooLarge');
+  });
+
+  it('takes request heads up to 1 MiB, as Go servers do, and answers a larger one with a Status', async () => {
+    // A label selector of ~40 KB (Node's default limit is 16 KiB).
+    const values = Array.from({ length: 5000 }, (_, i) => `v${i}`).join(',');
+    const long = await request(cc(), 'GET', `/api/v1/namespaces/default/configmaps?labelSelector=${encodeURIComponent(`a in (${values})`)}`);
+    expect(long.code).toBe(200);
+    expect(long.body.kind).toBe('ConfigMapList');
+    const res = await fetch(`${cc().url}/api/v1/namespaces`, { headers: { authorization: `Bearer ${cc().adminToken}`, 'x-big': 'a'.repeat(1100 * 1024) } });
+    expect(res.status).toBe(431);
+    const body = (await res.json()) as { kind: string; code: number; message: string };
+    expect(body.kind).toBe('Status');
+    expect(body.code).toBe(431);
+    expect(body.message).toContain('exceed 1048576 bytes');
+  });
+});
