@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
 import type { Store } from './storage/store.js';
 import type { Registry } from './registry/registry.js';
@@ -15,7 +16,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes } from './pipeline/decode.js';
-import { negotiateResource } from './pipeline/negotiate.js';
+import { negotiateResource, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -66,6 +67,17 @@ export interface ServerDeps {
   schemaChecker?: SchemaChecker;
   /** Shutdown drain tunables (graceful-shutdown.ts). */
   shutdown?: ShutdownOptions;
+}
+
+/**
+ * A YAML reply (Accept: application/yaml): the JSON body as YAML with keys in the order the JSON
+ * has them (kube-apiserver's sigs.k8s.io/yaml sorts them; both are the same document). Written as
+ * YAML 1.1, as go-yaml writes it, so strings such as "yes" or "on" are quoted and read back as
+ * strings by kubectl and client-go.
+ */
+function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
+  const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(YAML.stringify(value, { lineWidth: 0, version: '1.1' }));
 }
 
 /** A gzip-free JSON reply with Kubernetes headers. */
@@ -382,6 +394,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       code = result.code;
       // One Warning header per warning (reply.header would keep only the last one).
       if (scope.ctx.warnings.length) reply.header('warning', scope.ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+      if (req.headers.accept?.includes('yaml') && wantsYAML(req.headers.accept)) return sendYAML(reply, result.code, result.body);
       return sendJSON(reply, result.code, result.body);
     } catch (err) {
       if (err instanceof apierrors.StatusError) code = err.code;

@@ -192,6 +192,19 @@ describe('Exact reads past the kept history', () => {
       expect(exact.body.message).toBe('The resourceVersion for the provided list is too old.');
       const next = await send('GET', `${CMS}?limit=1&continue=${encodeURIComponent(first.body.metadata!.continue!)}`);
       expect(next.code).toBe(410);
+      expect(next.body.message).toContain('or use the continue token in this response to retrieve the remainder of the results');
+      // The 410 carries a token that goes on from the same key at the latest revision
+      // (handleCompactedErrorForPaging): the rest of the list, created since included.
+      const rest: string[] = [];
+      let token = next.body.metadata!.continue;
+      expect(token).toBeTruthy();
+      while (token) {
+        const page = await send('GET', `${CMS}?limit=4&continue=${encodeURIComponent(token)}`);
+        expect(page.code).toBe(200);
+        rest.push(...(page.body.items ?? []).map((o) => o.metadata.name));
+        token = page.body.metadata!.continue;
+      }
+      expect(rest).toEqual(['a-1', 'a-2', ...Array.from({ length: 10 }, (_, i) => `b-${i}`)]);
     } finally {
       await cc.close();
     }

@@ -56,7 +56,8 @@ function encodeContinue(rv: number, start: string): string {
 function decodeContinue(token: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
-    if (t.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(t.rv) || t.rv < 0 || typeof t.start !== 'string') throw new Error('bad token');
+    // rv -1: continue at the latest revision (the token a 410 for an expired one carries).
+    if (t.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(t.rv) || t.rv < -1 || typeof t.start !== 'string') throw new Error('bad token');
     return t;
   } catch {
     throw apierrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
@@ -91,8 +92,13 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
   const { info, ri, store } = scope;
   const opts = listOptions(query, false);
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
-  const limit = query.limit !== undefined ? Number(query.limit) : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${String(query.limit)}`);
+  // A repeated limit counts by its first value; beyond int64 it is refused as ParseInt refuses it.
+  const limitParam = firstQueryValue(query.limit);
+  const limit = limitParam !== '' ? Number(limitParam) : 0;
+  if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${limitParam}`);
+  if (/^\d+$/.test(limitParam) && BigInt(limitParam) > 2n ** 63n - 1n) {
+    throw apierrors.badRequest(`limit must be a non-negative integer, got ${limitParam}: strconv.ParseInt: parsing ${JSON.stringify(limitParam)}: value out of range`);
+  }
   const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   let start = '';
   let at: number | undefined; // undefined: the latest state
@@ -100,15 +106,21 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
     const t = decodeContinue(opts.continueToken);
     // A token from another collection (its key outside this prefix) is not valid here.
     if (!t.start.startsWith(prefix)) throw apierrors.badRequest('continue key is not valid: the continue token is for another resource or namespace');
-    // A replica behind the one that issued the token first catches up to the token's revision.
-    await waitForRevision(store, t.rv);
-    if (t.rv < store.oldestWatchableRevision()) {
-      throw apierrors.resourceExpired(
-        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-      );
-    }
     start = t.start;
-    at = t.rv;
+    if (t.rv !== -1) {
+      // A replica behind the one that issued the token first catches up to the token's revision.
+      await waitForRevision(store, t.rv);
+      if (t.rv < store.oldestWatchableRevision()) {
+        // As the etcd3 store's handleCompactedErrorForPaging: 410 with a token that continues
+        // from the same key at the latest revision, for a client that accepts an inconsistent list.
+        const err = apierrors.resourceExpired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+        err.status.metadata = { continue: encodeContinue(-1, t.start) };
+        throw err;
+      }
+      at = t.rv;
+    }
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const rv = Number(opts.resourceVersion);
     await waitForRevision(store, rv, opts.resourceVersion);

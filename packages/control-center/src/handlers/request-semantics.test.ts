@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
+import YAML from 'yaml';
 import { request, useTestControlCenter } from '../testing/in-process.js';
 
 const cm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels } });
@@ -21,6 +22,10 @@ describe('request semantics', () => {
     expect(await names('labelSelector=a%3D1&labelSelector=a%3D2')).toEqual(['c1']);
     expect(await names('labelSelector=nonexist&labelSelector=a%3D2')).toEqual([]);
     expect(await names('fieldSelector=metadata.name%3Dc3&fieldSelector=metadata.name%3Dc1')).toEqual(['c3']);
+    expect(await names('limit=1&limit=2')).toEqual(['c1']);
+    const huge = await request(cc(), 'GET', '/api/v1/namespaces/rep/configmaps?limit=99999999999999999999');
+    expect(huge.code).toBe(400);
+    expect(huge.body.message).toContain('value out of range');
     // DELETE of a collection with repeated selectors deletes what the first selects, not everything.
     const del = await request(cc(), 'DELETE', '/api/v1/namespaces/rep/configmaps?labelSelector=nonexist&labelSelector=also-not');
     expect(del.code).toBe(200);
@@ -130,6 +135,55 @@ describe('request semantics', () => {
     const future = await request(cc(), 'GET', '/api/v1/namespaces/rv/configmaps/one?resourceVersion=99999999');
     expect(future.code).toBe(504);
     expect(future.body.details.causes[0].reason).toBe('ResourceVersionTooLarge');
+  });
+
+  it('sends an object leaving a watch\'s selector as DELETED in its last selected state, at the new resourceVersion', async () => {
+    await ns('leave');
+    const created = await request(cc(), 'POST', '/api/v1/namespaces/leave/configmaps', cm('moving', { app: 'x' }));
+    const ac = new AbortController();
+    const res = await fetch(`${cc().url}/api/v1/namespaces/leave/configmaps?watch=1&labelSelector=app%3Dx&resourceVersion=${created.body.metadata.resourceVersion}`, {
+      headers: { authorization: `Bearer ${cc().adminToken}` },
+      signal: ac.signal,
+    });
+    const relabel = await request(cc(), 'PATCH', '/api/v1/namespaces/leave/configmaps/moving', { metadata: { labels: { app: 'y' } } }, { contentType: 'application/merge-patch+json' });
+    expect(relabel.code).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    ac.abort();
+    const ev = JSON.parse(text.split('\n')[0]!) as { type: string; object: { metadata: { labels: Record<string, string>; resourceVersion: string } } };
+    expect(ev.type).toBe('DELETED');
+    expect(ev.object.metadata.labels).toEqual({ app: 'x' });
+    expect(ev.object.metadata.resourceVersion).toBe(relabel.body.metadata.resourceVersion);
+  });
+
+  it('answers Accept: application/yaml with YAML (objects and lists), and a protobuf-only Accept with a 406 naming what it serves', async () => {
+    await ns('yml');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/yml/configmaps', { ...cm('y1'), data: { flag: 'yes', n: '1' } })).code).toBe(201);
+    const get = async (url: string, accept: string) => {
+      const res = await fetch(cc().url + url, { headers: { authorization: `Bearer ${cc().adminToken}`, accept } });
+      return { code: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const one = await get('/api/v1/namespaces/yml/configmaps/y1', 'application/yaml');
+    expect(one.code).toBe(200);
+    expect(one.type).toBe('application/yaml');
+    const doc = YAML.parse(one.text, { version: '1.1' }) as { kind: string; data: Record<string, unknown> };
+    expect(doc.kind).toBe('ConfigMap');
+    // Strings stay strings for a YAML 1.1 reader (kubectl's go-yaml).
+    expect(doc.data).toEqual({ flag: 'yes', n: '1' });
+    const list = await get('/api/v1/namespaces/yml/configmaps', 'application/yaml, application/json');
+    expect(list.type).toBe('application/yaml');
+    expect((YAML.parse(list.text) as { items: unknown[] }).items).toHaveLength(1);
+    // JSON first wins; a Table is JSON.
+    expect((await get('/api/v1/namespaces/yml/configmaps', 'application/json, application/yaml')).type).toMatch(/^application\/json/);
+    expect((await get('/api/v1/namespaces/yml/configmaps', 'application/json;as=Table;v=v1;g=meta.k8s.io, application/yaml')).type).toMatch(/^application\/json/);
+    const pb = await get('/api/v1/namespaces/yml/configmaps', 'application/vnd.kubernetes.protobuf');
+    expect(pb.code).toBe(406);
+    expect(JSON.parse(pb.text).message).toBe('only the following media types are accepted: application/json, application/yaml');
   });
 
   it('takes request heads up to 1 MiB, as Go servers do, and answers a larger one with a Status', async () => {

@@ -283,17 +283,22 @@ export async function serveWatch(
       else if (now) type = 'ADDED';
       else if (before) type = 'DELETED';
       else return;
+      // An object that leaves the selection is DELETED as it was while selected, at the event's
+      // resourceVersion (the cacher's convertToWatchEvent: PrevObject for !cur && old).
+      const leaving = type === 'DELETED' && ev.type !== 'DELETED';
+      const obj = leaving ? { ...ev.prevObject!, metadata: { ...ev.prevObject!.metadata, resourceVersion: String(ev.revision) } } : ev.object;
       if (shape.kind === 'object') {
-        // Share the serialised line between watchers rendering the same version.
+        // Share the serialised line between watchers rendering the same version (of one event,
+        // DELETED is always the leaving form, so the line is the same for every watcher).
         const m = linesOf(ev);
         const k = lineKeys[type]!;
         let line = m.get(k);
         if (!line) {
-          line = { text: `{"type":"${type}","object":${jsonOf(toVersion(ev.object, info))}}\n`, id: nextLineId++ };
+          line = { text: `{"type":"${type}","object":${leaving ? JSON.stringify(toVersion(obj, info)) : jsonOf(toVersion(obj, info))}}\n`, id: nextLineId++ };
           m.set(k, line);
         }
         queue(line.text, line.id);
-      } else sendEvent(type, ev.object);
+      } else sendEvent(type, obj);
     };
 
     let from: number;

@@ -34,6 +34,31 @@ export type ResponseShape =
 const jsonTypes = new Set(['application/json', 'application/*', '*/*', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/json;stream=watch']);
 
 /**
+ * Whether a resource response (an object or a list, not a Table, metadata or a watch) is wanted
+ * as YAML: the first range of the Accept header hcc can serve is `application/yaml`, as
+ * kube-apiserver's serializer negotiation picks (`kubectl get --raw` with that Accept, curl).
+ */
+export function wantsYAML(accept: string | undefined): boolean {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as) {
+      // A Table or metadata range negotiateResource serves comes first: that answer is JSON.
+      if (negotiableAs(r)) return false;
+      continue;
+    }
+    if (r.type === 'application/vnd.kubernetes.protobuf') continue;
+    if (jsonTypes.has(r.type)) return r.type === 'application/yaml';
+  }
+  return false;
+}
+
+/** Whether negotiateResource serves this `as=` range (a Table or PartialObjectMetadata it can render). */
+function negotiableAs(r: MediaRange): boolean {
+  if (r.params.g !== 'meta.k8s.io' || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) return false;
+  if (r.params.as === 'Table') return r.type === 'application/json' || r.type === '*/*';
+  return (r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.type === 'application/json';
+}
+
+/**
  * Picks the response shape for a resource request from its Accept header: the first range hcc
  * can serve wins. Protobuf ranges are answered with JSON only when JSON is also acceptable.
  * @throws StatusError 406 NotAcceptable when nothing acceptable can be produced
@@ -58,7 +83,7 @@ export function negotiateResource(accept: string | undefined): ResponseShape {
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    message: 'only the following media types are accepted: application/json, application/yaml',
     reason: 'NotAcceptable',
     code: 406,
   });
