@@ -152,18 +152,12 @@ export const MaxHeaderBytes = 1024 * 1024;
  */
 function clientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  let status: apierrors.Status;
-  let text: string;
-  if (err.code === 'HPE_HEADER_OVERFLOW') {
-    text = 'Request Header Fields Too Large';
-    status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `request header fields too large: the request line and headers exceed ${MaxHeaderBytes} bytes`, reason: 'BadRequest', code: 431 };
-  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    text = 'Request Timeout';
-    status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the client did not send a complete request in time', reason: 'Timeout', code: 408 };
-  } else {
-    text = 'Bad Request';
-    status = apierrors.badRequest(`malformed HTTP request: ${err.message}`).status;
-  }
+  const [status, text] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [apierrors.requestHeaderFieldsTooLarge(MaxHeaderBytes).status, 'Request Header Fields Too Large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [apierrors.requestTimeout().status, 'Request Timeout']
+        : [apierrors.badRequest(`malformed HTTP request: ${err.message}`).status, 'Bad Request'];
   const body = JSON.stringify(status);
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status.code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);

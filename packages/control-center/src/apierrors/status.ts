@@ -175,6 +175,11 @@ export const tooLargeResourceVersion = (rv: number | string, current: number): S
   });
 /** 504 Timeout. */
 export const timeout = (message: string): StatusError => make(504, 'Timeout', message);
+/** 431 for a request line and headers over `maxBytes` (Status reason BadRequest: metav1 has none of its own). */
+export const requestHeaderFieldsTooLarge = (maxBytes: number): StatusError =>
+  make(431, 'BadRequest', `request header fields too large: the request line and headers exceed ${maxBytes} bytes`);
+/** 408 for a client that did not send its request head in time. */
+export const requestTimeout = (): StatusError => make(408, 'Timeout', 'the client did not send a complete request in time');
 
 /** Success Status (as returned by DELETE of a collection or by some subresources). */
 export function success(details?: Status['details']): Status {

@@ -37,8 +37,6 @@ export function firstQueryValue(v: unknown): string {
   return first === undefined || first === null ? '' : String(first);
 }
 
-const str = firstQueryValue;
-
 /**
  * Checks a `resourceVersion` query parameter is '' or a uint64, as the storage versioner parses
  * it (strconv.ParseUint).
@@ -70,10 +68,10 @@ function optionalBool(v: unknown): boolean | undefined {
  */
 export function listOptions(query: Record<string, unknown>, watch: boolean): ListOptions {
   const opts: ListOptions = {
-    resourceVersion: str(query.resourceVersion),
-    resourceVersionMatch: str(query.resourceVersionMatch) as ResourceVersionMatch,
+    resourceVersion: firstQueryValue(query.resourceVersion),
+    resourceVersionMatch: firstQueryValue(query.resourceVersionMatch) as ResourceVersionMatch,
     sendInitialEvents: optionalBool(query.sendInitialEvents),
-    continueToken: str(query.continue),
+    continueToken: firstQueryValue(query.continue),
   };
   const match = opts.resourceVersionMatch;
   const errs: field.FieldError[] = [];

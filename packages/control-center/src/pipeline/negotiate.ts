@@ -34,28 +34,34 @@ export type ResponseShape =
 const jsonTypes = new Set(['application/json', 'application/*', '*/*', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/json;stream=watch']);
 
 /**
+ * The response a resource request's Accept header picks: the first range hcc can serve, with
+ * whether an object response is YAML; undefined when no range can be served. The one place the
+ * ranges are judged, for {@link negotiateResource} and {@link wantsYAML}.
+ */
+function pickResponse(accept: string | undefined): { shape: ResponseShape; yaml: boolean } | undefined {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
+      if (r.type === 'application/json' || r.type === '*/*') return { shape: { kind: 'table', version: r.params.v }, yaml: false };
+      continue;
+    }
+    if ((r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.params.g === 'meta.k8s.io') {
+      if (r.type === 'application/json' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) return { shape: { kind: 'metadata', version: r.params.v }, yaml: false };
+      continue;
+    }
+    if (r.params.as) continue;
+    if (r.type === 'application/vnd.kubernetes.protobuf') continue;
+    if (jsonTypes.has(r.type)) return { shape: { kind: 'object' }, yaml: r.type === 'application/yaml' };
+  }
+  return undefined;
+}
+
+/**
  * Whether a resource response (an object or a list, not a Table, metadata or a watch) is wanted
  * as YAML: the first range of the Accept header hcc can serve is `application/yaml`, as
  * kube-apiserver's serializer negotiation picks (`kubectl get --raw` with that Accept, curl).
  */
 export function wantsYAML(accept: string | undefined): boolean {
-  for (const r of parseAccept(accept)) {
-    if (r.params.as) {
-      // A Table or metadata range negotiateResource serves comes first: that answer is JSON.
-      if (negotiableAs(r)) return false;
-      continue;
-    }
-    if (r.type === 'application/vnd.kubernetes.protobuf') continue;
-    if (jsonTypes.has(r.type)) return r.type === 'application/yaml';
-  }
-  return false;
-}
-
-/** Whether negotiateResource serves this `as=` range (a Table or PartialObjectMetadata it can render). */
-function negotiableAs(r: MediaRange): boolean {
-  if (r.params.g !== 'meta.k8s.io' || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) return false;
-  if (r.params.as === 'Table') return r.type === 'application/json' || r.type === '*/*';
-  return (r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.type === 'application/json';
+  return pickResponse(accept)?.yaml ?? false;
 }
 
 /**
@@ -64,20 +70,8 @@ function negotiableAs(r: MediaRange): boolean {
  * @throws StatusError 406 NotAcceptable when nothing acceptable can be produced
  */
 export function negotiateResource(accept: string | undefined): ResponseShape {
-  const ranges = parseAccept(accept);
-  for (const r of ranges) {
-    if (r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
-      if (r.type === 'application/json' || r.type === '*/*') return { kind: 'table', version: r.params.v };
-      continue;
-    }
-    if ((r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.params.g === 'meta.k8s.io') {
-      if (r.type === 'application/json' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) return { kind: 'metadata', version: r.params.v };
-      continue;
-    }
-    if (r.params.as) continue;
-    if (r.type === 'application/vnd.kubernetes.protobuf') continue;
-    if (jsonTypes.has(r.type)) return { kind: 'object' };
-  }
+  const picked = pickResponse(accept);
+  if (picked) return picked.shape;
   throw new apierrors.StatusError({
     kind: 'Status',
     apiVersion: 'v1',
