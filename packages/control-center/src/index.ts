@@ -1,7 +1,6 @@
 export { startControlCenter, type ControlCenterOptions, type RunningControlCenter } from './control-center.js';
 export { buildServer, CipherPreference, type ServerDeps } from './server.js';
 export { LevelStore } from './storage/level/level-store.js';
-export { EtcdStore } from './storage/etcd/etcd-store.js';
 export type { Store, StoredObject, StoreEvent } from './storage/store.js';
 export { Registry } from './registry/registry.js';
 export * as apierrors from './apierrors/status.js';

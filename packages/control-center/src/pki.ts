@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import selfsigned from 'selfsigned';
 
 /** PEM material for an HTTPS server and its clients. */
 export interface ServingCerts {
@@ -50,6 +49,8 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const f = (n: string) => path.join(dir, n);
   const names = servingNames(extraNames);
+  // The certificate library (~100 ms to load) is loaded only when something must be generated.
+  const generate = async (...args: Parameters<typeof import('selfsigned').generate>) => (await import('selfsigned')).default.generate(...args);
   let ca: string;
   let caKey: string;
   if (existsSync(f('ca.crt')) && existsSync(f('ca.key'))) {
@@ -57,7 +58,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
     caKey = readFileSync(f('ca.key'), 'utf8');
   } else {
     const now = new Date();
-    const pems = await selfsigned.generate([{ name: 'commonName', value: 'hcc-ca' }], {
+    const pems = await generate([{ name: 'commonName', value: 'hcc-ca' }], {
       keyType: 'ec',
       algorithm: 'sha256',
       notBeforeDate: new Date(now.getTime() - 60_000),
@@ -77,7 +78,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
     if (covers(cert, names)) return { ca, cert, key: readFileSync(f('server.key'), 'utf8') };
   }
   const now = new Date();
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'hcc-control-center' }], {
+  const pems = await generate([{ name: 'commonName', value: 'hcc-control-center' }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notBeforeDate: new Date(now.getTime() - 60_000),

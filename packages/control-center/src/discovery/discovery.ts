@@ -9,9 +9,9 @@ import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { parseAccept } from '../pipeline/negotiate.js';
 
-/** The Kubernetes version hcc reports (the API level it follows), and its own version. */
-export const KubernetesVersion = { major: '1', minor: '34', gitVersion: 'v1.34.0' };
-export const HccVersion = '0.1.0';
+import { HccVersion, KubernetesVersion } from '../version.js';
+
+export { HccVersion, KubernetesVersion };
 
 /** `/version`. */
 export function versionInfo(): Record<string, string> {
