@@ -40,9 +40,17 @@ export class Supervisor {
     private readonly onEvent: (line: string) => void = () => {},
   ) {}
 
-  /** Starts a child and resolves with its ready message. @throws when it exits before it is ready or takes longer than timeoutMs */
+  /**
+   * Starts a child and resolves with its ready message.
+   * @throws when it exits before it is ready or takes longer than timeoutMs, or when
+   *   {@link stopAll} has been called (nothing starts once stopping has begun)
+   */
   start(spec: ChildSpec, timeoutMs = 60_000): Promise<ReadyMessage> {
     return new Promise((resolve, reject) => {
+      if (this.stopping) {
+        reject(new Error(`not starting ${spec.name}: stopping`));
+        return;
+      }
       const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0 };
       this.children.set(spec.name, r);
       const timer = setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`)), timeoutMs);

@@ -134,47 +134,55 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
   const schedulerKubeconfig = path.join(dir, 'scheduler.kubeconfig');
   try {
+    // The control center and the management clusters do not need each other: they start
+    // together. The scheduler needs only the control center; the syncers need both.
     print(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
-    const cc = await step(sup.start({
-      name: 'control-center',
-      args: ccArgs,
-      restartArgs: (r) => withPort(ccArgs, r.url),
-    }));
-    print(`✓ control center serving at ${cc.url}`);
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     print(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
-    await step(inBatches(names, StartBatch, abort, async (name) => {
-        const args = (port = '0') => [
-          'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
-          '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
-        ];
-        const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
-        print(`✓ ${name} serving at ${r.url}`);
-      }));
-    print('• starting the scheduler');
-    await step(sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] }));
-    print('✓ scheduler running');
-    if (o.mode === 'Push') {
-      print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
-      const cc = new RestClient(loadKubeconfig(adminKubeconfig));
-      for (const name of names) {
-        const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
-        const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: SystemNamespace }, data: { kubeconfig: kubeconfig.toString('base64') } };
-        await cc.create(SecretResource, SystemNamespace, secret).catch((e) => (isAlreadyExists(e) ? cc.update(SecretResource, SystemNamespace, secret) : Promise.reject(e)));
-        const mc = {
-          apiVersion: ControlCenterAPIVersion,
-          kind: 'ManagementCluster',
-          metadata: { name },
-          spec: { mode: 'Push', capacity: o.capacity, kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' }, ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}) },
-        };
-        await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
-      }
-      cc.close();
-      await step(sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] }));
-    } else {
-      print(`• starting ${names.length} syncer(s)`);
-      await step(inBatches(names, StartBatch, abort, (name) =>
+    const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs, r.url) }).then((cc) => {
+      print(`✓ control center serving at ${cc.url}`);
+    });
+    const managementClusters = inBatches(names, StartBatch, abort, async (name) => {
+      const args = (port = '0') => [
+        'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
+        '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
+      ];
+      const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
+      print(`✓ ${name} serving at ${r.url}`);
+    });
+    const scheduler = controlCenter.then(async () => {
+      abort?.throwIfAborted();
+      print('• starting the scheduler');
+      await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
+      print('✓ scheduler running');
+    });
+    const syncers = Promise.all([controlCenter, managementClusters]).then(async () => {
+      abort?.throwIfAborted();
+      if (o.mode === 'Push') {
+        print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
+        const cc = new RestClient(loadKubeconfig(adminKubeconfig));
+        try {
+          for (const name of names) {
+            const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
+            const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: SystemNamespace }, data: { kubeconfig: kubeconfig.toString('base64') } };
+            await cc.create(SecretResource, SystemNamespace, secret).catch((e) => (isAlreadyExists(e) ? cc.update(SecretResource, SystemNamespace, secret) : Promise.reject(e)));
+            const mc = {
+              apiVersion: ControlCenterAPIVersion,
+              kind: 'ManagementCluster',
+              metadata: { name },
+              spec: { mode: 'Push', capacity: o.capacity, kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' }, ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}) },
+            };
+            await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
+          }
+        } finally {
+          cc.close();
+        }
+        abort?.throwIfAborted();
+        await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
+      } else {
+        print(`• starting ${names.length} syncer(s)`);
+        await inBatches(names, StartBatch, abort, (name) =>
           sup.start({
             name: `syncer-${name}`,
             args: [
@@ -183,8 +191,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
               ...(o.platforms ? ['--platforms', o.platforms] : []), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll,
             ],
           }),
-      ));
-    }
+        );
+      }
+    });
+    // The first failure (or the abort) ends the start; the catch below stops every process
+    // started so far, and the supervisor refuses to start more.
+    await step(Promise.all([controlCenter, managementClusters, scheduler, syncers]));
     // Wait until every ManagementCluster reports Ready through the control center.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
