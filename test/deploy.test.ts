@@ -702,7 +702,13 @@ function runtimeImports(): Set<string> {
         if (existsSync(ts)) visit(ts);
         else if (existsSync(path.join(ts.replace(/\.ts$/, ''), 'index.ts'))) visit(path.join(ts.replace(/\.ts$/, ''), 'index.ts'));
       } else if (spec.startsWith('@hcc/')) {
-        visit(path.join(repoRoot, 'packages', spec.slice('@hcc/'.length), 'src', 'index.ts'));
+        // '@hcc/pkg' or '@hcc/pkg/sub': the file the package's exports map names (its "source").
+        const [pkg, ...sub] = spec.slice('@hcc/'.length).split('/');
+        const dir = path.join(repoRoot, 'packages', pkg!);
+        const exportsMap = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).exports as Record<string, { source: string }>;
+        const entry = exportsMap[sub.length ? `./${sub.join('/')}` : '.'];
+        if (!entry) throw new Error(`${file} imports ${spec}, which packages/${pkg}/package.json does not export`);
+        visit(path.join(dir, entry.source));
       } else if (!spec.startsWith('node:')) {
         bare.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
       }

@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import { Agent, Pool, request } from 'undici';
 import { KubeConfig } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
 import { hccBin, tempDir } from './helpers/tools.js';
@@ -296,7 +296,10 @@ describe('SIGTERM drains the control center', () => {
     }
   }, 90_000);
 
-  it('a SIGTERM while the command is still loading its modules stops it cleanly once started (exit 0, not killed)', async () => {
+  it.each([
+    ['control-center', (dir: string) => ['control-center', '--port', '0', '--data-dir', path.join(dir, 'data'), '--kubeconfig', path.join(dir, 'admin.kubeconfig'), '--scheduler-kubeconfig', path.join(dir, 's.kubeconfig')], '"msg":"shutting down"'],
+    ['up', (dir: string) => ['up', '--state-dir', dir, '--management-clusters', '2'], '✓ stopped'],
+  ])('a SIGTERM while hcc %s is still loading its modules stops it cleanly once started (exit 0, not killed)', async (command, argsFor, stoppedLine) => {
     const { dir, cleanup } = tempDir('hcc-early-signal-');
     try {
       // A driver that loads bin/hcc.js like node does and signals itself as soon as hcc.js has
@@ -308,14 +311,19 @@ describe('SIGTERM drains the control center', () => {
         `const poll = setInterval(() => { if (globalThis[Symbol.for('hcc.earlySignals')] || Date.now() - t0 > 100) { clearInterval(poll); process.kill(process.pid, 'SIGTERM'); } }, 1);`,
         `await import(${JSON.stringify(hccBin)});`,
       ].join('\n');
-      const args = ['control-center', '--port', '0', '--data-dir', path.join(dir, 'data'), '--kubeconfig', path.join(dir, 'admin.kubeconfig'), '--scheduler-kubeconfig', path.join(dir, 's.kubeconfig')];
+      const args = argsFor(dir);
       const proc = spawn(process.execPath, ['--input-type=module', '-e', driver, 'hcc', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
       const [code, signal] = await new Promise<[number | null, string | null]>((r) => proc.once('exit', (c, sig) => r([c, sig])));
       expect({ code, signal }, out).toEqual({ code: 0, signal: null });
-      expect(out).toContain('"msg":"shutting down"');
+      expect(out).toContain(stoppedLine);
+      if (command === 'up') {
+        // Nothing was started: no child process, no line after the stop.
+        expect(out).not.toContain('serving at');
+        expect(existsSync(path.join(dir, 'processes.json')), out).toBe(false);
+      }
     } finally {
       cleanup();
     }

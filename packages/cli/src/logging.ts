@@ -1,6 +1,7 @@
 /**
  * Process-wide logging: pino JSON to stdout (or a file), level from `--log-level` or HCC_LOG_LEVEL.
  */
+import { openSync } from 'node:fs';
 import { Option } from 'commander';
 import pino, { type Logger } from 'pino';
 
@@ -26,6 +27,8 @@ export function logLevelOption(description = 'pino log level'): Option {
 export function createLogger(name: string, level?: string, file?: string): Logger {
   return pino(
     { name, level: level ?? process.env.HCC_LOG_LEVEL ?? 'info', base: { pid: process.pid, component: name } },
-    pino.destination({ dest: file ?? 1, sync: false, append: true }),
+    // A file is opened here, synchronously: a destination still opening its file cannot be
+    // flushed, and a process that exits at once (a signal during start) would fail on exit.
+    pino.destination({ dest: file === undefined ? 1 : openSync(file, 'a'), sync: false }),
   );
 }

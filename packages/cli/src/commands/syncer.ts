@@ -90,6 +90,15 @@ export function syncerCommand(): Command {
       const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: registry, readiness: s.readiness });
       log.info({ metrics: `${ops.url}/metrics`, mode: o.push ? 'Push' : 'Pull' }, 'syncer started');
       notifyReady({ type: 'ready', name: `syncer-${name}`, url: ops.url });
+      // The syncer stops only when told to; stopping on its own (it could not start) ends the
+      // process with exit code 1, so a supervisor (hcc up, a Deployment) restarts it instead of
+      // leaving it idle behind a live /healthz.
+      void s.done.then(() => {
+        if (ac.signal.aborted) return;
+        log.error('syncer stopped on its own; exiting');
+        process.exitCode = 1;
+        void ops.close().finally(() => process.exit(1));
+      });
       shutdown.serving(async () => {
         ac.abort();
         await s.done;

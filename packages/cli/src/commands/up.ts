@@ -109,39 +109,48 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   // The console shows progress lines; the supervisor's own JSON log goes next to the others.
   const log = createLogger('up', o.logLevel, path.join(logs, 'up.log'));
   const sup = new Supervisor(entry, logs, log, print);
-  // Each startup step gives way to `abort` (SIGINT/SIGTERM while starting): every process started
-  // so far is then stopped (the catch below) and runUp rejects with the abort reason.
-  const step = <T>(p: Promise<T>): Promise<T> => {
-    if (!abort) return p;
-    if (abort.aborted) return Promise.reject(abort.reason);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(abort.reason);
-      abort.addEventListener('abort', onAbort, { once: true });
+  // The start gives way to `abort` (SIGINT/SIGTERM while starting): every process started so far
+  // is then stopped (the catch below) and runUp rejects with the abort reason. Once the start has
+  // failed or been aborted, the branches still in flight print nothing more and the supervisor
+  // starts nothing more.
+  let ended = false;
+  const say = (line: string) => {
+    if (!ended && !abort?.aborted) print(line);
+  };
+  const step = <T>(p: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(abort!.reason);
+      if (abort?.aborted) {
+        p.catch(() => {}); // its own failure comes after the abort's: not an unhandled rejection
+        onAbort();
+        return;
+      }
+      abort?.addEventListener('abort', onAbort, { once: true });
       p.then(
         (v) => {
-          abort.removeEventListener('abort', onAbort);
+          abort?.removeEventListener('abort', onAbort);
           resolve(v);
         },
         (e) => {
-          abort.removeEventListener('abort', onAbort);
+          abort?.removeEventListener('abort', onAbort);
           reject(e);
         },
       );
     });
-  };
   const started = Date.now();
   const ll = ['--log-level', o.logLevel];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
   const schedulerKubeconfig = path.join(dir, 'scheduler.kubeconfig');
   try {
+    abort?.throwIfAborted(); // a signal while the modules loaded: start nothing
     // The control center and the management clusters do not need each other: they start
     // together. The scheduler needs only the control center; the syncers need both.
-    print(`• starting the control center (data in ${path.join(dir, 'data')})`);
+    say(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
-    print(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
+    say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs, r.url) }).then((cc) => {
-      print(`✓ control center serving at ${cc.url}`);
+      say(`✓ control center serving at ${cc.url}`);
     });
     const managementClusters = inBatches(names, StartBatch, abort, async (name) => {
       const args = (port = '0') => [
@@ -149,18 +158,18 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
       ];
       const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
-      print(`✓ ${name} serving at ${r.url}`);
+      say(`✓ ${name} serving at ${r.url}`);
     });
     const scheduler = controlCenter.then(async () => {
       abort?.throwIfAborted();
-      print('• starting the scheduler');
+      say('• starting the scheduler');
       await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
-      print('✓ scheduler running');
+      say('✓ scheduler running');
     });
     const syncers = Promise.all([controlCenter, managementClusters]).then(async () => {
       abort?.throwIfAborted();
       if (o.mode === 'Push') {
-        print(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
+        say(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
         const cc = new RestClient(loadKubeconfig(adminKubeconfig));
         try {
           for (const name of names) {
@@ -181,7 +190,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         abort?.throwIfAborted();
         await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
       } else {
-        print(`• starting ${names.length} syncer(s)`);
+        say(`• starting ${names.length} syncer(s)`);
         await inBatches(names, StartBatch, abort, (name) =>
           sup.start({
             name: `syncer-${name}`,
@@ -196,7 +205,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     });
     // The first failure (or the abort) ends the start; the catch below stops every process
     // started so far, and the supervisor refuses to start more.
-    await step(Promise.all([controlCenter, managementClusters, scheduler, syncers]));
+    await step(
+      Promise.all([controlCenter, managementClusters, scheduler, syncers]).catch((err: unknown) => {
+        ended = true;
+        throw err;
+      }),
+    );
     // Wait until every ManagementCluster reports Ready through the control center.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
@@ -211,6 +225,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     client.close();
     print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
   } catch (err) {
+    ended = true;
     await sup.stopAll();
     throw err;
   }

@@ -1,11 +1,12 @@
 /**
  * Registers this syncer's ManagementCluster in the control center (creating it with the
  * configured platforms and capacity when absent), then every heartbeat interval renews the
- * Lease `hcc-system/<cluster>` and writes the cluster's status. A failed heartbeat is retried at
- * the next tick; the scheduler marks the cluster not Ready if heartbeats stop.
+ * Lease `hcc-system/<cluster>` and writes the cluster's status. A failed registration is retried
+ * with backoff (the control center may not be up yet, or restarting), a failed heartbeat at the
+ * next tick; the scheduler marks the cluster not Ready if heartbeats stop.
  */
 import type { Logger } from 'pino';
-import { isAlreadyExists, isConflict, isNotFound, type RestClient } from '@hcc/client';
+import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
 import {
   ControlCenterAPIVersion,
   LeaseResource,
@@ -32,6 +33,8 @@ export interface HeartbeatOptions {
   leaseDurationSeconds: number;
   logger: Logger;
   signal: AbortSignal;
+  /** Timers of the registration retries (tests inject a fake). Default the real clock. */
+  clock?: Clock;
 }
 
 /** Creates the ManagementCluster if absent; fills spec fields it lacks. */
@@ -99,9 +102,31 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   });
 }
 
-/** Runs heartbeats until the signal aborts. Resolves after the first successful heartbeat. */
+/**
+ * {@link register}, retried until it succeeds or the signal aborts, after 200 ms doubling up to
+ * 30 s (with jitter), as a reflector retries its list: a control center that is not up yet, is
+ * restarting or refuses the syncer's identity gets a warn line per attempt, not a syncer that
+ * gives up. Resolves false when the signal aborted first.
+ */
+export async function registerWithRetries(opts: HeartbeatOptions): Promise<boolean> {
+  const backoff = new Backoff({ initialMs: 200, maxMs: 30_000 });
+  for (;;) {
+    if (opts.signal.aborted) return false;
+    try {
+      await register(opts);
+      return true;
+    } catch (err) {
+      if (opts.signal.aborted) return false;
+      const retryInMs = backoff.next();
+      opts.logger.warn({ err, controller: 'heartbeat', cluster: opts.cluster, retryInMs }, 'registering the ManagementCluster failed; retrying');
+      await sleep(opts.clock ?? realClock, retryInMs, opts.signal);
+    }
+  }
+}
+
+/** Runs heartbeats until the signal aborts. Resolves after the first successful heartbeat (or the abort). */
 export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
-  await register(opts);
+  if (!(await registerWithRetries(opts))) return;
   let first = true;
   let resolveFirst!: () => void;
   const firstDone = new Promise<void>((r) => (resolveFirst = r));
