@@ -6,9 +6,10 @@ if (!existsSync(main)) {
   console.error('hcc: not built yet; run `npm run build` in the repository root first');
   process.exit(1);
 }
-// A SIGINT/SIGTERM while the modules load (0.1–0.4 s: main.ts loads only the command's own) is remembered, not the default
-// kill: a long-running command stops cleanly once it has started (lifecycle.ts catchShutdown takes
-// the signal over); anything else still exits as killed (128 + signal) after 10 s at most.
+// A SIGINT/SIGTERM while the modules load (0.1–0.4 s: main.ts loads only the command's own) is
+// remembered, not the default kill: a long-running command stops cleanly once it has started
+// (lifecycle.ts catchShutdown takes the signal over); anything else still exits as killed
+// (128 + signal) after 10 s at most.
 const early = { signal: undefined, timer: undefined, onSignal: undefined };
 early.onSignal = (signal) => {
   if (early.signal) return;

@@ -49,7 +49,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const f = (n: string) => path.join(dir, n);
   const names = servingNames(extraNames);
-  // The certificate library (~100 ms to load) is loaded only when something must be generated.
+  // The certificate library (100–200 ms to load) is loaded only when something must be generated.
   const generate = async (...args: Parameters<typeof import('selfsigned').generate>) => (await import('selfsigned')).default.generate(...args);
   let ca: string;
   let caKey: string;
