@@ -6,29 +6,16 @@
  * deletion and the namespace clean-up. Every call it makes must be allowed: a verb missing from
  * the ClusterRole shows up as a 403 in the management cluster's metrics and as work never done.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { hccBin, kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
-import { startControlCenterProcess, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const SyncerUser = 'system:serviceaccount:hcc-system:hcc-syncer';
-
-/** Starts an hcc process and waits for a line matching `ready`. */
-async function startHcc(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; output: () => string }> {
-  let out = '';
-  const proc = spawn(process.execPath, [hccBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stdout!.on('data', (d) => (out += d.toString()));
-  proc.stderr!.on('data', (d) => (out += d.toString()));
-  await waitFor(`hcc ${args[0]} ready`, () => {
-    if (proc.exitCode !== null) throw new Error(`hcc ${args[0]} exited: ${out}`);
-    return ready.test(out);
-  }, 60_000);
-  return { proc, output: () => out };
-}
 
 describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
   const t = tempDir('hcc-rbac-');

@@ -4,20 +4,11 @@
  * up and idling behind a live /healthz (found by a break test of `hcc up`: a control center
  * killed during the start left both syncers idle for good).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hccBin, kubectl, tempDir, waitFor } from './helpers/tools.js';
-import { startControlCenterProcess, stopProcess, type ControlCenterProcess } from './helpers/processes.js';
-
-/** Starts an hcc process; its output (stdout + stderr) accumulates in `output()`. */
-function startHcc(args: string[]): { proc: ChildProcess; output: () => string } {
-  let out = '';
-  const proc = spawn(process.execPath, [hccBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stdout!.on('data', (d) => (out += d.toString()));
-  proc.stderr!.on('data', (d) => (out += d.toString()));
-  return { proc, output: () => out };
-}
+import { kubectl, tempDir, waitFor } from './helpers/tools.js';
+import { spawnHcc, startControlCenterProcess, startHcc, stopProcess, type ControlCenterProcess } from './helpers/processes.js';
 
 describe('hcc syncer started before the control center answers', () => {
   const t = tempDir('hcc-syncer-start-');
@@ -38,14 +29,10 @@ describe('hcc syncer started before the control center answers', () => {
     await first.kill('SIGTERM');
 
     const mgmtKubeconfig = path.join(t.dir, 'm1.kubeconfig');
-    const mgmt = startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtKubeconfig]);
+    const mgmt = await startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtKubeconfig], '"msg":"management cluster ready"');
     procs.push(mgmt.proc);
-    await waitFor('management cluster ready', () => {
-      if (mgmt.proc.exitCode !== null) throw new Error(`management-cluster exited: ${mgmt.output()}`);
-      return mgmt.output().includes('"msg":"management cluster ready"');
-    }, 60_000);
 
-    const syncer = startHcc(['syncer', '--name', 'm1', '--kubeconfig', first.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '1']);
+    const syncer = spawnHcc(['syncer', '--name', 'm1', '--kubeconfig', first.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '1']);
     procs.push(syncer.proc);
     await waitFor('two failed registrations', () => (syncer.output().match(/registering the ManagementCluster failed; retrying/g) ?? []).length >= 2, 30_000);
     expect(syncer.proc.exitCode, syncer.output()).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Starts real hcc processes for end-to-end tests — `hcc up` or `hcc control-center` — on free
+ * Starts real hcc processes for end-to-end tests — `hcc up`, `hcc control-center` or any subcommand — on free
  * ports in a temporary state dir, and stops them (and removes the dir) afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,6 +46,30 @@ export function stopProcess(proc: ChildProcess, graceMs = 15_000): Promise<void>
     });
     proc.kill('SIGTERM');
   });
+}
+
+/** Spawns `hcc ARGS` (any subcommand); its stdout and stderr accumulate in `output()`. Stop it with {@link stopProcess}. */
+export function spawnHcc(args: string[]): { proc: ChildProcess; output: () => string } {
+  let out = '';
+  const proc = spawn(process.execPath, [hccBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { proc, output: () => out };
+}
+
+/**
+ * {@link spawnHcc}, then waits until its stdout matches `ready`.
+ * @throws when it exits first or `ready` does not show within timeoutMs (the process is stopped)
+ */
+export async function startHcc(args: string[], ready: string | RegExp, timeoutMs = 60_000): Promise<{ proc: ChildProcess; output: () => string }> {
+  const p = spawnHcc(args);
+  try {
+    await waitForOutput(p.proc, ready, timeoutMs, p.output);
+  } catch (err) {
+    await stopProcess(p.proc);
+    throw err;
+  }
+  return p;
 }
 
 /** Runs `hcc up` with the given extra flags and waits until it says it is up. */

@@ -96,7 +96,6 @@ export function syncerCommand(): Command {
       void s.done.then(() => {
         if (ac.signal.aborted) return;
         log.error('syncer stopped on its own; exiting');
-        process.exitCode = 1;
         void ops.close().finally(() => process.exit(1));
       });
       shutdown.serving(async () => {

@@ -117,14 +117,11 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   const say = (line: string) => {
     if (!ended && !abort?.aborted) print(line);
   };
+  // (Called right after the start's abort check, so the signal has not fired yet; `p` always gets
+  // a handler, so its own later failure is not an unhandled rejection.)
   const step = <T>(p: Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(abort!.reason);
-      if (abort?.aborted) {
-        p.catch(() => {}); // its own failure comes after the abort's: not an unhandled rejection
-        onAbort();
-        return;
-      }
       abort?.addEventListener('abort', onAbort, { once: true });
       p.then(
         (v) => {

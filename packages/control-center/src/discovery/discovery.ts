@@ -8,10 +8,7 @@
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { parseAccept } from '../pipeline/negotiate.js';
-
 import { HccVersion, KubernetesVersion } from '../version.js';
-
-export { HccVersion, KubernetesVersion };
 
 /** `/version`. */
 export function versionInfo(): Record<string, string> {

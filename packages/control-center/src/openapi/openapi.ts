@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
-import { KubernetesVersion } from '../discovery/discovery.js';
+import { KubernetesVersion } from '../version.js';
 import { encodeOpenAPIV2 } from './v2-protobuf.js';
 import { builtinSchema, objectMetaSchema } from './builtin-schemas.js';
 
