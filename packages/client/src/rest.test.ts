@@ -351,4 +351,44 @@ describe('RestClient over TLS', { timeout: 10_000 }, () => {
     c.close();
     expect(got).toBe(want);
   });
+
+  it('verifies every connection of a burst against the given CA', async () => {
+    const c = new RestClient({ server: url, ca });
+    const trusted = await Promise.all(Array.from({ length: 8 }, () => c.raw('GET', '/version')));
+    c.close();
+    expect(trusted).toEqual(Array(8).fill({ ok: true }));
+    const stranger = new RestClient({ server: url });
+    const refused = await Promise.allSettled(Array.from({ length: 4 }, () => stranger.raw('GET', '/version')));
+    stranger.close();
+    expect(refused.map((r) => (r.status === 'rejected' ? (r.reason as Error).name : 'ok'))).toEqual(Array(4).fill('RequestError'));
+  });
+
+  it('presents its client certificate to a server that asks for one', async () => {
+    const key = readFileSync(join(dir, 'key.pem'));
+    const mtls = https.createServer({ key, cert: ca, ca, requestCert: true, rejectUnauthorized: true }, (req, res) =>
+      json(res, 200, { cn: (req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN }),
+    );
+    await new Promise<void>((resolve) => mtls.listen(0, '127.0.0.1', resolve));
+    const mtlsURL = `https://127.0.0.1:${(mtls.address() as AddressInfo).port}`;
+    try {
+      const withCert = new RestClient({ server: mtlsURL, ca, cert: ca, key });
+      const got = await Promise.all([withCert.raw('GET', '/version'), withCert.raw('GET', '/version')]);
+      withCert.close();
+      expect(got).toEqual([{ cn: '127.0.0.1' }, { cn: '127.0.0.1' }]);
+      const without = new RestClient({ server: mtlsURL, ca });
+      const refused = await without.raw('GET', '/version').then(() => 'ok', (e: Error) => e.name);
+      without.close();
+      expect(refused).toBe('RequestError');
+    } finally {
+      mtls.closeAllConnections();
+      await new Promise((r) => mtls.close(r));
+    }
+  });
+
+  it('fails each request, not its construction, when the client key does not parse', async () => {
+    const c = new RestClient({ server: url, ca, cert: Buffer.from('not a certificate'), key: Buffer.from('not a key') });
+    const err = await c.raw('GET', '/version').then(() => undefined, (e: Error) => e);
+    c.close();
+    expect(err?.message).toMatch(/PEM routines/);
+  });
 });

@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { ApiError, RequestError } from './api-errors.js';
 import { LineSplitter } from './json-lines.js';
@@ -31,6 +32,21 @@ interface RequestSpec {
   path: string;
   body?: unknown;
   contentType?: string;
+}
+
+/**
+ * The TLS options of a client's connections: one secure context built once from the connection's
+ * CA, certificate and key, so new sockets do not parse them again (~7 ms of CPU per connection).
+ * When they do not parse, the raw options instead: each request then fails with the TLS error,
+ * as it would without the shared context (a RestClient is built before anything is sent).
+ */
+function sharedTLS(conn: ClusterConnection): https.AgentOptions {
+  const raw = { ca: conn.ca, cert: conn.cert, key: conn.key };
+  try {
+    return { secureContext: createSecureContext(raw) };
+  } catch {
+    return raw;
+  }
 }
 
 /**
@@ -61,9 +77,7 @@ export class RestClient {
     const agentOptions: https.AgentOptions = {
       keepAlive: true,
       ...(tls && {
-        ca: conn.ca,
-        cert: conn.cert,
-        key: conn.key,
+        ...sharedTLS(conn),
         rejectUnauthorized: !conn.insecureSkipTLSVerify,
       }),
     };

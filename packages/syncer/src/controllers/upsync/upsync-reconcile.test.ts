@@ -26,7 +26,7 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
   // What the control center holds; the informer's copy (up) follows it unless told to lag.
   let server: KubeObject = { ...up, metadata: { ...up.metadata } };
   let informerFollows = true;
-  const calls = { downGets: 0, upWrites: 0, statusWrites: 0 };
+  const calls = { downGets: 0, upGets: 0, upWrites: 0, statusWrites: 0 };
   const patches: { rv: string | undefined; patch: unknown }[] = [];
   const deps: UpsyncDeps = {
     cluster: 'mgmt-1',
@@ -43,8 +43,15 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       calls.downGets++;
       return secrets.get(name);
     },
-    getUpstreamSecret: async (_ns, name) => upSecrets.get(name),
+    getUpstreamSecret: async (_ns, name) => {
+      calls.upGets++;
+      return upSecrets.get(name);
+    },
     createUpstreamSecret: async (obj) => {
+      if (upSecrets.has(obj.metadata.name!)) {
+        const message = `secrets "${obj.metadata.name}" already exists`;
+        throw new ApiError(409, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 409, reason: 'AlreadyExists', message });
+      }
       calls.upWrites++;
       upSecrets.set(obj.metadata.name!, { ...obj, metadata: { ...obj.metadata, resourceVersion: '1' } });
     },
@@ -85,24 +92,30 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
 }
 
 describe('reconcileUpsync: Secrets the status points to', () => {
-  it('copies them before the status, then re-reads them only when due', async () => {
+  it('copies them before the status (created without reading first), then re-reads them only when due', async () => {
     const f = fixture();
     expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 60_000 });
     expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
-    expect(f.calls).toEqual({ downGets: 1, upWrites: 1, statusWrites: 1 });
+    expect(f.calls).toEqual({ downGets: 1, upGets: 0, upWrites: 1, statusWrites: 1 });
 
     // Another status change within the interval: status copied, Secrets not read again.
     f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
     f.advance(10_000);
     expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 50_000 });
-    expect(f.calls).toEqual({ downGets: 1, upWrites: 1, statusWrites: 2 });
+    expect(f.calls).toEqual({ downGets: 1, upGets: 0, upWrites: 1, statusWrites: 2 });
 
     // A rotated kubeconfig reaches the control center at the re-check.
     f.secrets.get('ex-admin-kubeconfig')!.data = { kubeconfig: 'djI=' };
     f.advance(50_000);
     expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 60_000 });
     expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djI=' });
-    expect(f.calls).toEqual({ downGets: 2, upWrites: 2, statusWrites: 2 });
+    expect(f.calls).toEqual({ downGets: 2, upGets: 1, upWrites: 2, statusWrites: 2 });
+
+    // A syncer restarted (nothing remembered) while the status already points to the copy: it
+    // reads the copy (the name is taken) instead of trying a create that would fail.
+    f.deps.secretsCheckedAt.clear();
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 60_000 });
+    expect(f.calls).toEqual({ downGets: 3, upGets: 2, upWrites: 2, statusWrites: 2 });
   });
 
   it('copies at once when the status points to another Secret', async () => {
@@ -141,7 +154,18 @@ describe('reconcileUpsync: Secrets the status points to', () => {
       await reconcileUpsync(f.deps, key);
       expect(f.upSecrets.get('ex-admin-kubeconfig')).toBe(theirs);
       expect(f.calls.upWrites).toBe(0);
+      expect(f.calls.upGets).toBe(1); // the create-first answered AlreadyExists; the read decided
     }
+  });
+
+  it('fails the pass on a create error other than AlreadyExists, and writes no status pointing to a missing copy', async () => {
+    const f = fixture();
+    f.deps.createUpstreamSecret = async () => {
+      throw new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'secrets is forbidden' });
+    };
+    await expect(reconcileUpsync(f.deps, key)).rejects.toThrow(/forbidden/);
+    expect(f.calls.statusWrites).toBe(0);
+    expect(f.deps.secretsCheckedAt.has(key)).toBe(false);
   });
 
   it('forgets a key whose copy is gone', async () => {

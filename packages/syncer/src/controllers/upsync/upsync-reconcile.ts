@@ -18,7 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
-import { isNotFound, type ReconcileResult } from '@hcc/client';
+import { isAlreadyExists, isNotFound, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
@@ -43,6 +43,7 @@ export interface UpsyncDeps {
   getDownstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Reads a Secret in the control center. */
   getUpstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** Creates a Secret in the control center; rejects with the API's error (409 AlreadyExists when the name is taken). */
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
   /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
@@ -70,11 +71,16 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
  * but `owner`: a HostedCluster deleted with `--cascade=orphan` and created again (maybe placed
  * elsewhere) left it ownerless, and its data is the old control plane's. One without the label
  * is a user's own Secret, and one another HostedCluster owns is that one's: both are left alone.
+ *
+ * `createFirst` (the upstream status does not point to this name yet, so hcc has not copied it
+ * for this HostedCluster) tries the create before any read: one request instead of a GET that
+ * would almost always answer 404 and then the create. When the name is taken (409
+ * AlreadyExists: a user's own Secret, another HostedCluster's, or a copy the status write after
+ * it did not record) the rules above decide on the Secret read then.
  */
-async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
+async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
   const down = await deps.getDownstreamSecret(namespace, name);
   if (!down) return;
-  const up = await deps.getUpstreamSecret(namespace, name);
   const want: KubeObject = {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -87,6 +93,14 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
     type: down.type,
     data: down.data,
   };
+  if (createFirst) {
+    try {
+      return await deps.createUpstreamSecret(want);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+  const up = await deps.getUpstreamSecret(namespace, name);
   if (!up) return deps.createUpstreamSecret(want);
   const from = up.metadata.labels?.[LabelUpsyncedFrom];
   if (from === undefined) return; // a user's own Secret: never overwrite it
@@ -117,10 +131,11 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       const now = (deps.now ?? Date.now)();
       const recheckMs = deps.secretRecheckMs ?? DefaultSecretRecheckMs;
       // Already pointed to upstream means copied before (the status is written after the copy).
-      const unchanged = secretRefs.every((ref, i) => refName(up.status as Record<string, unknown> | undefined, ref) === names[i]);
+      const pointed = secretRefs.map((ref) => refName(up.status as Record<string, unknown> | undefined, ref));
+      const unchanged = pointed.every((name, i) => name === names[i]);
       const checkedAt = deps.secretsCheckedAt.get(key);
       if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
-        for (const name of names) if (name) await copySecretUp(deps, namespace, name, up);
+        for (const name of names) if (name) await copySecretUp(deps, namespace, name, up, !pointed.includes(name));
         deps.secretsCheckedAt.set(key, now);
         result = { requeueAfterMs: recheckMs };
       } else {
