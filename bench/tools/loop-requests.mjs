@@ -8,8 +8,10 @@
  * the syncer, scheduler or hypershift-sim: they do not depend on the machine's speed.
  *
  * Usage: node bench/tools/loop-requests.mjs [--sets N (200)] [--rate SETS_PER_S (20)]
- *        [--settle SECONDS (5)] [--by-verb] [--cpu-prof DIR] [--keep]
- *   --by-verb  also prints the control center's counts per verb, resource and code
+ *        [--settle SECONDS (5)] [--idle SECONDS (0)] [--by-verb] [--cpu-prof DIR] [--keep]
+ *   --idle     then also measures each process's CPU and each API server's requests over that
+ *              many seconds with nothing created (what the settled fleet costs at rest)
+ *   --by-verb  also prints each API server's counts per verb, resource and code
  */
 import path from 'node:path';
 import { Scope } from '../lib/cleanup.mjs';
@@ -22,9 +24,12 @@ const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
 const N = Number(opt('--sets', 200));
 const rate = Number(opt('--rate', 20));
 const settleMs = Number(opt('--settle', 5)) * 1000;
+const idleMs = Number(opt('--idle', 0)) * 1000;
 if (args.includes('--keep')) settings.keep = true;
 if (args.includes('--cpu-prof')) settings.cpuProfDir = opt('--cpu-prof');
 const NS = 'loop';
+const servers = ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-clusters/mgmt-${i}.kubeconfig`)];
+const serverName = (k) => (k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig'));
 
 const scope = new Scope();
 try {
@@ -57,7 +62,7 @@ try {
   console.log(`${N} sets at ${rate}/s; CPU over ${secs.toFixed(1)} s (% of one core):`);
   pids.forEach((p, k) => console.log(`  ${names[k].padEnd(28)} ${((cpuTimeMsOf(p) - cpu0[k]) / 10 / secs).toFixed(0).padStart(4)}%`));
   console.log('API requests (apiserver_request_total):');
-  for (const k of ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-clusters/mgmt-${i}.kubeconfig`)]) {
+  for (const k of servers) {
     const e = endpointOf(path.join(dir, k));
     const p = poolFor(e, 1);
     const res = await p.request({ method: 'GET', path: '/metrics', headers: e.headers });
@@ -67,12 +72,33 @@ try {
     const total = sum(() => true);
     const writes = sum((l) => /verb="(create|update|patch|delete)"/.test(l));
     const conflicts = sum((l) => l.includes('code="409"'));
-    const who = k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig');
+    const who = serverName(k);
     const per = k === 'admin.kubeconfig' ? N : N / 3;
     console.log(`  ${who.padEnd(15)} requests ${String(total).padStart(6)} (${(total / per).toFixed(1)}/set)  writes ${String(writes).padStart(6)}  409s ${String(conflicts).padStart(5)} (${(conflicts / per).toFixed(2)}/set)`);
-    if (args.includes('--by-verb') && k === 'admin.kubeconfig') {
+    if (args.includes('--by-verb')) {
       for (const l of lines.filter((x) => !x.endsWith(' 0'))) console.log(`    ${l.replace('apiserver_request_total', '')}`);
     }
+  }
+  if (idleMs > 0) {
+    const requestsNow = async () =>
+      Promise.all(
+        servers.map(async (k) => {
+          const e = endpointOf(path.join(dir, k));
+          const p = poolFor(e, 1);
+          const res = await p.request({ method: 'GET', path: '/metrics', headers: e.headers });
+          const text = await res.body.text();
+          await p.destroy();
+          return text.split('\n').filter((l) => l.startsWith('apiserver_request_total')).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+        }),
+      );
+    const c0 = pids.map(cpuTimeMsOf);
+    const r0 = await requestsNow();
+    await new Promise((res) => setTimeout(res, idleMs));
+    const c1 = pids.map(cpuTimeMsOf);
+    const r1 = await requestsNow();
+    console.log(`at rest for ${idleMs / 1000} s with ${N} sets: CPU (% of one core) and requests/s (the metrics reads themselves included)`);
+    pids.forEach((p, k) => console.log(`  ${names[k].padEnd(28)} ${((c1[k] - c0[k]) / idleMs * 100).toFixed(1).padStart(5)}%`));
+    servers.forEach((k, i) => console.log(`  ${serverName(k).padEnd(28)} ${((r1[i] - r0[i]) / (idleMs / 1000)).toFixed(1).padStart(5)} requests/s`));
   }
   if (settings.keep) console.log(`state dir kept: ${dir}`);
 } finally {

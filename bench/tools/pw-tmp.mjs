@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * Profiles the control center under one kind of HostedCluster write alone: starts
+ * `hcc control-center` with --cpu-prof, runs creates (or PUTs of whole objects, or PUTs of
+ * .../status, as the api scenario does) with the bench's load generator for N seconds, stops it,
+ * and prints where the time went (bench/tools/cpuprofile-top.mjs).
+ *
+ * Usage: node bench/tools/profile-writes.mjs [--op create|update|status] [--seconds N]
+ *        [--connections C] [--no-tls] [--out DIR]
+ */
+import path from 'node:path';
+import os from 'node:os';
+import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { Scope } from '../lib/cleanup.mjs';
+import { settings, startControlCenter } from '../lib/procs.mjs';
+import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '../lib/kube.mjs';
+import { closedLoop } from '../lib/load.mjs';
+
+const args = process.argv.slice(2);
+const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+const seconds = Number(opt('--seconds', 8));
+const C = Number(opt('--connections', 32));
+const tls = !args.includes('--no-tls');
+const op = opt('--op', 'create');
+const out = opt('--out', path.join(os.tmpdir(), `hcc-profile-${Date.now()}`));
+const scope = new Scope();
+settings.cpuProfDir = out; settings.keep = true;
+try {
+  const cc = await startControlCenter(scope, { tls });
+  const ep = endpointOf(cc.kubeconfig);
+  const pool = poolFor(ep, C);
+  scope.defer(() => pool.destroy());
+  await ensureNamespace(pool, ep, 'create');
+  const headers = { ...ep.headers, 'content-type': 'application/json' };
+  let n = 0;
+  let next = () => ({ method: 'POST', path: HC_PATH('create'), headers, body: JSON.stringify(hostedCluster('create', `hc-${n++}`)) });
+  let onBody;
+  if (op !== 'create') {
+    // Each connection owns 8 objects and PUTs them in turn with the resourceVersion of its last answer.
+    const objs = new Map();
+    for (let i = 0; i < C * 8; i++) {
+      const res = await pool.request({ method: 'POST', path: HC_PATH('create'), headers, body: JSON.stringify(hostedCluster('create', `rmw-${i}`)) });
+      const o = JSON.parse(await res.body.text());
+      objs.set(o.metadata.name, o);
+    }
+    const names = [...objs.keys()];
+    const cursor = new Array(C).fill(0);
+    next = (i, w) => {
+      const name = names[w * 8 + (cursor[w]++ % 8)];
+      const o = structuredClone(objs.get(name));
+      if (op === 'update') o.metadata.annotations = { ...o.metadata.annotations, 'bench.hcc.dev/seq': String(i) };
+      else o.status = { conditions: [{ type: 'Available', status: 'False', reason: 'Bench', message: `update ${i}`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), observedGeneration: 1 }] };
+      return { method: 'PUT', path: `${HC_PATH('create')}/${name}${op === 'status' ? '/status' : ''}`, headers, body: JSON.stringify(o), name };
+    };
+    onBody = (text, _i, _w, req) => objs.set(req.name, JSON.parse(text));
+  }
+  const res = await closedLoop({ pool, connections: C, durationMs: seconds * 1000, next, onBody });
+  console.log(`${op}: ${res.requests} requests (${Math.round(res.rps)}/s), ${res.errors} errors${res.firstError ? ` (first: ${res.firstError})` : ''}`);
+  await cc.stop();
+} finally {
+  await scope.close();
+}
+const prof = readdirSync(out).find((f) => f.endsWith('.cpuprofile'));
+console.log(execFileSync(process.execPath, [path.join(import.meta.dirname, 'cpuprofile-top.mjs'), path.join(out, prof), '--top', '40'], { encoding: 'utf8' }));
