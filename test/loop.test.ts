@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { kubectl, repoRoot, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
 
@@ -133,6 +134,26 @@ describe('hcc up: the whole loop', () => {
     // observedGeneration is translated to the control center's generation.
     const avail = up.status?.conditions?.find((c: { type: string }) => c.type === 'Available');
     expect(avail?.observedGeneration).toBe(up.metadata.generation);
+    // The spec moved on since the placement (generation ≥ 3 now): kubectl wait still sees Scheduled.
+    expect(up.metadata.generation).toBeGreaterThanOrEqual(3);
+    const wait = await k(['wait', '--for=condition=Scheduled', 'hc/demo-none', '-n', 'clusters', '--timeout=10s']);
+    expect(wait.code, wait.stderr).toBe(0);
+    expect(wait.stdout).toContain('hostedcluster.hypershift.openshift.io/demo-none condition met');
+  });
+
+  it('keeps the placement when a re-applied manifest no longer has the labels applied before (kubectl sends labels: null)', async () => {
+    const manifest = readFileSync(path.join(demo, '50-azure.yaml'), 'utf8');
+    const withLabels = manifest.replace(/(kind: HostedCluster\nmetadata:\n  name: demo-azure\n)/, '$1  labels:\n    team: payments\n');
+    expect(withLabels).not.toBe(manifest);
+    const first = await k(['apply', '-f', '-'], withLabels);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await json(['get', 'hc', 'demo-azure', '-n', 'clusters']);
+    expect(before.metadata.labels).toMatchObject({ team: 'payments', [Label]: expect.any(String) });
+    const again = await k(['apply', '-f', '-'], manifest);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('hostedcluster.hypershift.openshift.io/demo-azure configured');
+    const after = await json(['get', 'hc', 'demo-azure', '-n', 'clusters']);
+    expect(after.metadata.labels).toEqual({ [Label]: before.metadata.labels![Label] });
   });
 
   it('rejects malformed manifests with a clear Status error and changes nothing', async () => {

@@ -266,4 +266,25 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     expect(r.stderr).toContain('- profiles[0].scores[0].weight: Invalid value: 0: must be an integer from 1 to 100');
     expect(r.stderr).toContain('- scaleOut.webhook: Invalid value: "ftp://x": must be an http or https URL');
   });
+
+  it('a ManagementCluster no syncer ever reported for shows Ready=Unknown (SyncerNeverReported) once the grace period is over', async () => {
+    const created = Date.now();
+    await client.create<ManagementCluster>(ManagementClusterResource, undefined, { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'ghost' }, spec: { capacity: 2 } });
+    try {
+      const mc = await waitFor('ghost Ready=Unknown', async () => {
+        const m = await client.get<ManagementCluster>(ManagementClusterResource, undefined, 'ghost');
+        return m.status?.conditions?.find((c) => c.type === 'Ready') ? m : undefined;
+      }, 20_000);
+      expect(Date.now() - created).toBeGreaterThanOrEqual(3_000); // not before the 4 s grace period (creationTimestamp has second precision)
+      expect(mc.status!.conditions!.find((c) => c.type === 'Ready')).toMatchObject({
+        status: 'Unknown',
+        reason: 'SyncerNeverReported',
+        message: expect.stringContaining('No syncer has reported for this management cluster since it was created'),
+      });
+      const table = await kubectl('1.35', cc.kubeconfig, ['get', 'mc', 'ghost']);
+      expect(table.stdout).toMatch(/ghost\s+Unknown/);
+    } finally {
+      await client.delete(ManagementClusterResource, undefined, 'ghost');
+    }
+  });
 });

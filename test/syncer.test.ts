@@ -3,6 +3,9 @@
  * rotation (also by a whole replace) and deletion, a foreign HostedCluster of the same name left alone, NodePool spec changes (replicas, upgradeType, config references),
  * drift correction, the CRD puller, and push mode.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
@@ -165,7 +168,6 @@ describe('syncer: pull mode details', () => {
     const r = await kubectl('1.35', hcc.mgmtKubeconfig('mgmt-1'), ['replace', '-f', '-'], { input: JSON.stringify(crd) });
     expect(r.code, r.stderr).toBe(0);
     // The syncer pulls at start and every few minutes; restart it to pull now.
-    const { readFileSync } = await import('node:fs');
     const pids = JSON.parse(readFileSync(`${hcc.stateDir}/processes.json`, 'utf8')) as Record<string, number>;
     process.kill(pids['syncer-mgmt-1']!, 'SIGTERM');
     const pulled = await waitFor('the CRD in the control center', async () => {
@@ -211,5 +213,31 @@ describe('syncer: push mode', () => {
     }, 30_000);
     expect(event).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-2' } });
     expect(event.message).toContain('Secret hcc-system/no-such-secret not found in the control center');
+
+    // One that holds no kubeconfig: a KubeconfigInvalid Event says why, not just a log line.
+    expect((await k(['create', 'secret', 'generic', 'bad-kubeconfig', '-n', 'hcc-system', '--from-literal=kubeconfig=garbage: ['])).code).toBe(0);
+    expect((await k(['patch', 'mc', 'mgmt-2', '--type=merge', '-p', '{"spec":{"kubeconfigSecretRef":{"name":"bad-kubeconfig"}}}'])).code).toBe(0);
+    const invalid = await waitFor('the KubeconfigInvalid Event', async () => {
+      const r = await k(['get', 'events', '-A', '--field-selector', 'reason=KubeconfigInvalid,involvedObject.name=mgmt-2', '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).items[0];
+    }, 30_000);
+    expect(invalid).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-2' } });
+    expect(invalid.message).toContain('key "kubeconfig" of Secret hcc-system/bad-kubeconfig is not a usable kubeconfig');
+  });
+
+  it('writes log lines a strict JSON reader takes: no key twice in one line', () => {
+    const logs = path.join(hcc.stateDir, 'logs');
+    const files = readdirSync(logs).filter((f) => f.endsWith('.log'));
+    expect(files.length).toBeGreaterThanOrEqual(5); // control center, 2 management clusters, scheduler, push syncer
+    const duplicated: string[] = [];
+    for (const f of files) {
+      for (const line of readFileSync(path.join(logs, f), 'utf8').split('\n')) {
+        if (!line.startsWith('{')) continue;
+        // YAML 1.2 reads JSON and, unlike JSON.parse, refuses a repeated key.
+        const doc = YAML.parseDocument(line, { uniqueKeys: true });
+        if (doc.errors.length) duplicated.push(`${f}: ${line.slice(0, 200)}`);
+      }
+    }
+    expect(duplicated).toEqual([]);
   });
 });

@@ -29,15 +29,38 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
+/** One named check of a health endpoint and why it fails ('' or absent: it passes). */
+export interface HealthCheck {
+  name: string;
+  failure?: string;
+}
+
+/**
+ * The answer of `/healthz`, `/livez` or `/readyz` as kube-apiserver gives it: `ok` (200) or, with
+ * `?verbose`, one `[+]name ok` / `[-]name failed: why` line per check and `<endpoint> check
+ * passed`; any failed check makes it 503 (without `?verbose` the body then names what failed).
+ * @param endpoint - `healthz`, `livez` or `readyz`
+ * @param query - the request's query string (without `?`)
+ * @see https://kubernetes.io/docs/reference/using-api/health-checks/
+ */
+export function healthAnswer(endpoint: string, checks: HealthCheck[], query: string): { code: number; body: string } {
+  const failed = checks.filter((c) => c.failure);
+  const verbose = new URLSearchParams(query).has('verbose');
+  if (!verbose && !failed.length) return { code: 200, body: 'ok' };
+  if (!verbose) return { code: 503, body: failed.map((c) => c.failure).join('; ') };
+  const lines = checks.map((c) => (c.failure ? `[-]${c.name} failed: ${c.failure}` : `[+]${c.name} ok`));
+  return { code: failed.length ? 503 : 200, body: `${lines.join('\n')}\n${endpoint} check ${failed.length ? 'failed' : 'passed'}\n` };
+}
+
 /** Starts the ops server and resolves once it listens. */
 export function serveOps(opts: OpsServerOptions): Promise<OpsServer> {
   const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz' || path === '/livez') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    } else if (path === '/readyz') {
-      const why = opts.readiness();
-      res.writeHead(why ? 503 : 200, { 'content-type': 'text/plain' }).end(why || 'ok');
+    const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      const checks: HealthCheck[] = [{ name: 'ping' }];
+      if (path === '/readyz') checks.push({ name: 'ready', failure: opts.readiness() });
+      const a = healthAnswer(path.slice(1), checks, query);
+      res.writeHead(a.code, { 'content-type': 'text/plain; charset=utf-8' }).end(a.body);
     } else if (path === '/metrics') {
       opts.metrics
         .metrics()

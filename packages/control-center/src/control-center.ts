@@ -245,7 +245,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     });
   }
   ready = true;
-  logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, 'control center serving');
+  logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, opts.virtualHostedClusters ? 'control center serving' : 'API server serving');
   return {
     url,
     port,

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { healthAnswer, type HealthCheck } from '@hcc/client';
 import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
 import type { Store } from './storage/store.js';
@@ -252,9 +253,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((_req, reply) => sendJSON(reply, 404, apierrors.noResource().status));
 
   // Health, metrics, version.
-  app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('ok'));
-  app.get('/livez', async (_req, reply) => reply.type('text/plain').send('ok'));
-  app.get('/readyz', async (_req, reply) => (deps.ready() ? reply.type('text/plain').send('ok') : reply.code(503).type('text/plain').send('not ready')));
+  // As kube-apiserver: `ok`, or with ?verbose one line per check.
+  const health = (endpoint: 'healthz' | 'livez' | 'readyz') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const checks: HealthCheck[] = [{ name: 'ping' }];
+    if (endpoint === 'readyz') checks.push({ name: 'serving', failure: deps.ready() ? '' : 'not ready' });
+    const a = healthAnswer(endpoint, checks, req.url.split('?', 2)[1] ?? '');
+    return reply.code(a.code).type('text/plain; charset=utf-8').send(a.body);
+  };
+  app.get('/healthz', health('healthz'));
+  app.get('/livez', health('livez'));
+  app.get('/readyz', health('readyz'));
   app.get('/metrics', async (_req, reply) => {
     metrics.watches.set(activeWatches);
     metrics.revision.set(store.currentRevision());

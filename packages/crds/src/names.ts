@@ -74,6 +74,8 @@ export const ReasonUnschedulable = 'Unschedulable';
 export const ConditionReady = 'Ready';
 export const ReasonHeartbeat = 'SyncerHeartbeat';
 export const ReasonHeartbeatExpired = 'HeartbeatExpired';
+/** Ready=Unknown on a ManagementCluster no syncer has reported for since it was created (longer than the grace period). */
+export const ReasonSyncerNeverReported = 'SyncerNeverReported';
 
 /** HyperShift's own finalizer on HostedClusters and NodePools (added by its operator). */
 export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';

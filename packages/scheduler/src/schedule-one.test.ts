@@ -37,7 +37,7 @@ function setup(o: { mcs: ManagementCluster[]; hcs: HostedCluster[]; bindError?: 
       bind: async (hc, cluster) => {
         if (o.bindError) throw o.bindError;
         binds.push([`${hc.metadata.namespace}/${hc.metadata.name}`, cluster]);
-        const cond: Condition = { type: 'Scheduled', status: 'True', reason: 'Scheduled', message: `Placed on management cluster ${cluster}`, observedGeneration: hc.metadata.generation };
+        const cond: Condition = { type: 'Scheduled', status: 'True', reason: 'Scheduled', message: `Placed on management cluster ${cluster}` };
         return { ...hc, metadata: { ...hc.metadata, labels: { ...hc.metadata.labels, [Label]: cluster }, resourceVersion: '2' }, status: { ...hc.status, conditions: [cond] } };
       },
     },
@@ -121,6 +121,18 @@ describe('scheduleOne', () => {
     await scheduleOne(s.deps, 'clusters/x');
     expect(s.binds).toEqual([]);
     expect(s.writes).toEqual([['clusters/x', [expect.objectContaining({ status: 'True', message: 'Placed on management cluster a' })]]]);
+  });
+
+  it('leaves a placed HostedCluster\'s condition alone when current; drops an observedGeneration an older hcc wrote (kubectl wait hung on it)', async () => {
+    const cond = (extra: Partial<Condition>): Condition => ({ type: 'Scheduled', status: 'True', reason: 'Scheduled', message: 'Placed on management cluster a', lastTransitionTime: '2026-11-30T00:00:00Z', ...extra });
+    const current = { ...hc('x', { labels: { [Label]: 'a' }, generation: 3 }), status: { conditions: [cond({})] } };
+    let s = setup({ mcs: [managementCluster('a')], hcs: [current] });
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.writes).toEqual([]);
+    const stale = { ...hc('x', { labels: { [Label]: 'a' }, generation: 3 }), status: { conditions: [cond({ observedGeneration: 1 })] } };
+    s = setup({ mcs: [managementCluster('a')], hcs: [stale] });
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.writes).toEqual([['clusters/x', [cond({})]]]);
   });
 
   it('skips a key whose bind is in flight, and one being deleted', async () => {

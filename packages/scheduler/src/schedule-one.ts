@@ -60,13 +60,16 @@ export interface ScheduleDeps {
   unschedulableRetryMs: number;
 }
 
-/** The Scheduled=True condition for a placement. */
-export const scheduledCondition = (hc: HostedCluster, cluster: string): Condition => ({
+/**
+ * The Scheduled=True condition for a placement, as the binding subresource writes it: without
+ * `observedGeneration` (a placement holds for every later generation; see the control center's
+ * handlers/binding.ts).
+ */
+export const scheduledCondition = (cluster: string): Condition => ({
   type: ConditionScheduled,
   status: 'True',
   reason: ReasonScheduled,
   message: `Placed on management cluster ${cluster}`,
-  observedGeneration: hc.metadata.generation,
 });
 
 /** The Scheduled=False condition for a HostedCluster that fits nowhere. */
@@ -94,10 +97,10 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   const placed = hc.metadata.labels?.[LabelManagementCluster];
   if (placed) {
     deps.pending.delete(key);
-    const cond = scheduledCondition(hc, placed);
+    const cond = scheduledCondition(placed);
     const cur = findCondition(hc.status?.conditions, ConditionScheduled);
-    // Keep the observedGeneration of an existing True condition: a placement is made once.
-    if (cur?.status === 'True' && cur.reason === ReasonScheduled && cur.message === cond.message) return;
+    // An observedGeneration left by an older hcc is dropped (it made `kubectl wait` hang once the generation moved).
+    if (cur?.status === 'True' && cur.reason === ReasonScheduled && cur.message === cond.message && cur.observedGeneration === undefined) return;
     await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
     return;
   }
@@ -141,8 +144,8 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   deps.recorder.event(bound, 'Normal', EventReasonScheduled, `Successfully assigned ${key} to management cluster ${result.cluster}`);
   // A binding writes the condition itself; a custom binder may not have.
   const written = findCondition(bound.status?.conditions, ConditionScheduled);
-  const want = scheduledCondition(bound, result.cluster);
-  if (written?.status !== 'True' || written.message !== want.message) {
+  const want = scheduledCondition(result.cluster);
+  if (written?.status !== 'True' || written.message !== want.message || written.observedGeneration !== undefined) {
     await deps.writeConditions(bound, setCondition(bound.status?.conditions, want, deps.now()));
   }
 }

@@ -95,7 +95,9 @@ export function runSyncer(opts: SyncerOptions): RunningSyncer {
 }
 
 async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<void> {
-  const { cluster, upstream, downstream, logger: log, signal } = opts;
+  const { cluster, upstream, downstream, signal } = opts;
+  // Every line names the cluster (a push syncer serves several in one process).
+  const log = opts.logger.child({ cluster });
   const registry = opts.metricsRegistry ?? new client.Registry();
   const upInformers = {} as Record<SyncKind, Informer<KubeObject>>;
   const downInformers = {} as Record<SyncKind, Informer<KubeObject>>;
@@ -304,7 +306,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     return;
   }
   setState('ready');
-  log.info({ cluster }, 'syncer ready');
+  log.info('syncer ready');
   let crdTimer: NodeJS.Timeout | undefined;
   if (opts.pullCRDs) {
     const pull = () => void pullCRDsOnce({ cluster, upstream, downstream, log }).catch((err) => log.warn({ err, controller: 'crd-puller' }, 'CRD pull failed'));

@@ -94,7 +94,7 @@ export function managementClusterCommand(): Command {
         await cc.close();
         throw err;
       }
-      log.info({ name, url: cc.url, kubeconfig, dataDir }, 'management cluster ready');
+      log.info({ url: cc.url, kubeconfig, dataDir }, 'management cluster ready');
       notifyReady({ type: 'ready', name, url: cc.url, kubeconfig });
       shutdown.serving(async () => {
         await sim.stop();

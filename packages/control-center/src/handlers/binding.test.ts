@@ -55,6 +55,8 @@ describe('HostedCluster binding subresource', () => {
     expect(after.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-1');
     const conds = (after.status as { conditions: { type: string; status: string; message: string }[] }).conditions;
     expect(conds.find((c) => c.type === ConditionScheduled)).toMatchObject({ status: 'True', message: 'Placed on management cluster mgmt-1' });
+    // No observedGeneration: the placement holds for later generations (kubectl wait --for=condition compares it).
+    expect(conds.find((c) => c.type === ConditionScheduled)?.observedGeneration).toBeUndefined();
     expect(conds.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'Waiting' });
     expect(after.spec).toEqual(withStatus.body.spec);
     expect(after.metadata.annotations).toEqual({ keep: 'me' });
@@ -141,5 +143,22 @@ describe('HostedCluster binding subresource', () => {
       expect(r.body.details?.causes?.[0]).toMatchObject({ field: `metadata.labels[${LabelManagementCluster}]`, reason: 'FieldValueForbidden' });
     }
     expect((await call(cc.adminToken, 'GET', `${HCS}/hc-keep`)).body.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-2');
+  });
+
+  it('keeps the placement through a PATCH that drops the whole labels map (client-side kubectl apply of a manifest whose labels are gone), dropping the rest', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedClusterBody('hc-nolabels', 'clusters', {}, { labels: { team: 'a' } }));
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    expect((await bind('hc-nolabels', created.body.metadata.resourceVersion, 'mgmt-2')).code).toBe(201);
+    for (const [type, body] of [
+      ['application/merge-patch+json', { metadata: { labels: null, annotations: { step: 'merge' } } }],
+      ['application/json-patch+json', [{ op: 'remove', path: '/metadata/labels' }]],
+    ] as const) {
+      const res = await fetch(`${cc.url}${HCS}/hc-nolabels`, { method: 'PATCH', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': type }, body: JSON.stringify(body) });
+      const got = (await res.json()) as { metadata?: { labels?: Record<string, string> } };
+      expect(res.status, `${type} ${JSON.stringify(got)}`).toBe(200);
+      expect(got.metadata?.labels, type).toEqual({ [LabelManagementCluster]: 'mgmt-2' });
+    }
+    const stored = (await call(cc.adminToken, 'GET', `${HCS}/hc-nolabels`)).body;
+    expect([stored.metadata.labels, stored.metadata.annotations?.step]).toEqual([{ [LabelManagementCluster]: 'mgmt-2' }, 'merge']);
   });
 });

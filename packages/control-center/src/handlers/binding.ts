@@ -28,13 +28,19 @@ import { isDryRun, type WriteResult } from './write.js';
 /** Whether a resource has the binding subresource. */
 export const hasBinding = (group: string, resource: string): boolean => group === HyperShiftGroup && resource === 'hostedclusters';
 
-/** The condition a binding writes. */
-export const scheduledCondition = (cluster: string, generation: number | undefined): Condition => ({
+/**
+ * The condition a binding writes. Without `observedGeneration`, like a pod's PodScheduled: a
+ * placement is made once and holds for every later generation, while a condition that named the
+ * generation it was set at would look stale after the first spec change (the operator's
+ * `clusterID` adopted a moment later is one), and `kubectl wait --for=condition=Scheduled` waits
+ * until a condition's observedGeneration reaches the object's generation.
+ * @see https://github.com/kubernetes/kubernetes/pull/97408 (kubectl wait and observedGeneration)
+ */
+export const scheduledCondition = (cluster: string): Condition => ({
   type: ConditionScheduled,
   status: 'True',
   reason: ReasonScheduled,
   message: `Placed on management cluster ${cluster}`,
-  observedGeneration: generation,
 });
 
 /** The schema of `status.conditions` in a CRD version's schema, if it has one. */
@@ -74,7 +80,7 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
       obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
       obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
       const status = (obj.status ?? {}) as { conditions?: Condition[] };
-      const conditions = setCondition(status.conditions, scheduledCondition(target, cur.metadata.generation), now);
+      const conditions = setCondition(status.conditions, scheduledCondition(target), now);
       // The kind's validation is skipped; the one list the binding grows must still fit its schema (e.g. maxItems).
       if (conditionsSchema) {
         const errs = validateValue(conditions, conditionsSchema, 'status.conditions');

@@ -33,6 +33,18 @@ describe('request semantics', () => {
     expect(await names('')).toEqual(['c1', 'c2', 'c3']);
   });
 
+  it('a malformed labelSelector is a 400 whose message says what labels.Parse says, once', async () => {
+    for (const [q, want] of [
+      ['a%3D%3D%3Db', "unable to parse requirement: found '=', expected: identifier"],
+      [encodeURIComponent('bad label!!'), 'unable to parse requirement: '],
+    ] as const) {
+      const res = await request(cc(), 'GET', `/api/v1/namespaces/default/configmaps?labelSelector=${q}`);
+      expect(res.code, q).toBe(400);
+      expect(res.body.message, q).toContain(want);
+      expect((res.body.message as string).match(/unable to parse requirement/g), q).toHaveLength(1);
+    }
+  });
+
   it("refuses a body of another version than the endpoint's, served or not, or a non-string apiVersion", async () => {
     await ns('ver');
     for (const apiVersion of ['v2', 'v1beta1', 'foo']) {

@@ -28,7 +28,8 @@ export function compileFilter(info: ResourceInfo, labelSelectorParam: unknown, f
     try {
       labels = parseSelector(labelSelector);
     } catch (e) {
-      throw apierrors.badRequest(`unable to parse requirement: ${(e as Error).message}`);
+      // The parser's message is labels.Parse's (a requirement's error already starts "unable to parse requirement: ").
+      throw apierrors.badRequest((e as Error).message);
     }
   }
   let fields: ReturnType<typeof parseFieldSelector> | undefined;

@@ -45,4 +45,15 @@ describe('methods and media types a resource does not take', () => {
     expect(r.body.reason).toBe('UnsupportedMediaType');
     expect(r.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
   });
+
+  it('a PATCH with a body that is no patch type is 415, listing the patch types the resource takes', async () => {
+    const created = await send('POST', '/apis/ex.hcc.dev/v1/namespaces/default/gizmos', '{"apiVersion":"ex.hcc.dev/v1","kind":"Gizmo","metadata":{"name":"g"}}', 'application/json');
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    await send('POST', '/api/v1/namespaces/default/configmaps', '{"metadata":{"name":"c"}}', 'application/json');
+    const prefix = 'the body of the request was in an unknown format - accepted media types include: ';
+    const custom = await send('PATCH', '/apis/ex.hcc.dev/v1/namespaces/default/gizmos/g', '{}', 'application/json');
+    expect([custom.code, custom.body.message]).toEqual([415, `${prefix}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`]);
+    const builtin = await send('PATCH', '/api/v1/namespaces/default/configmaps/c', '{}', 'application/json');
+    expect([builtin.code, builtin.body.message]).toEqual([415, `${prefix}application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`]);
+  });
 });

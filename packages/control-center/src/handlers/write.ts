@@ -132,7 +132,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   const subresource = checkSubresource(scope);
   // kube-apiserver serves /finalize for PUT only (FinalizeREST is an Updater, not a Patcher).
   if (subresource === 'finalize') throw apierrors.methodNotAllowed('PATCH', { group: scope.info.group, resource: `${scope.info.resource}/finalize` });
-  const type = patchTypeOf(contentType);
+  const type = patchTypeOf(contentType, scope.info.custom);
   // An apply configuration's duplicate keys are reported in the apply patcher's own words.
   const applyDuplicates = type === 'apply' && scope.ctx.fieldValidation !== 'Ignore' ? [] : undefined;
   const patch = decodePatchBody(type, body, type === 'apply' ? applyDuplicates : strictErrorsOf(scope));

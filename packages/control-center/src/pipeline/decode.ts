@@ -28,11 +28,17 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Returns the patch type of a PATCH request, or throws 415. */
-export function patchTypeOf(contentType: string | undefined): PatchType {
+/**
+ * Returns the patch type of a PATCH request, or throws 415 naming the types the resource takes, in
+ * kube-apiserver's order (custom resources take no strategic merge patch).
+ * @param custom - the resource is a custom resource (served from a CRD)
+ */
+export function patchTypeOf(contentType: string | undefined, custom = false): PatchType {
   const t = patchTypes[mediaType(contentType)];
-  // kube-apiserver's order for built-in kinds (custom resources leave strategic merge out).
-  if (!t) throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+  if (!t) {
+    const strategic = custom ? [] : ['application/strategic-merge-patch+json'];
+    throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', ...strategic, 'application/apply-patch+yaml']);
+  }
   return t;
 }
 

@@ -46,15 +46,24 @@ async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | 
  * The placement label of a HostedCluster or NodePool (`controlcenter.hcc.dev/management-cluster`)
  * is the scheduler's, as a pod's `spec.nodeName` is: a PUT that leaves it out keeps it, the way a
  * main-resource update keeps the status. So `kubectl replace -f` of the manifest a user applied,
- * or a GitOps tool's replace, works on a placed HostedCluster. A PATCH that removes it
- * (`kubectl label ... key-`) means it, and placement admission refuses it as it refuses a change
- * (Forbidden: the placement is immutable), rather than answering "unlabeled" and keeping it.
+ * or a GitOps tool's replace, works on a placed HostedCluster. So does a PATCH that drops the
+ * whole labels map (`"labels": null`): client-side `kubectl apply` sends that when the labels a
+ * user applied before (or an applyset's label) are gone from the manifest, and `kubectl edit`
+ * when the block is deleted; the user let go of their labels, not of the placement. A PATCH that
+ * removes the key itself (`kubectl label ... key-`, a JSON patch `remove` of it) means it, and
+ * placement admission refuses it as it refuses a change (Forbidden: the placement is immutable),
+ * rather than answering "unlabeled" and keeping it.
+ * @param replaced - true for a PUT, false for a PATCH or apply (as Strategy.prepareForUpdate in types.ts gets it)
  */
-function keepPlacementLabel(obj: KubeObject, old: KubeObject): void {
+function keepPlacementLabel(obj: KubeObject, old: KubeObject, replaced: boolean): void {
   const placed = old.metadata.labels?.[LabelManagementCluster];
-  if (placed === undefined || (obj.metadata.labels && Object.hasOwn(obj.metadata.labels, LabelManagementCluster))) return;
-  if (!obj.metadata.labels || typeof obj.metadata.labels !== 'object') obj.metadata.labels = {};
-  setOwn(obj.metadata.labels, LabelManagementCluster, placed);
+  if (placed === undefined) return;
+  const labels = obj.metadata.labels as unknown;
+  const wholeMapGone = labels === undefined || labels === null;
+  if (!replaced && !wholeMapGone) return;
+  if (!wholeMapGone && Object.hasOwn(labels as object, LabelManagementCluster)) return;
+  if (!labels || typeof labels !== 'object') obj.metadata.labels = {};
+  setOwn(obj.metadata.labels!, LabelManagementCluster, placed);
 }
 
 /**
@@ -96,7 +105,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),
     prepareForUpdate: (obj, old, _ctx, replaced) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
-      if (placed && replaced) keepPlacementLabel(obj, old);
+      if (placed) keepPlacementLabel(obj, old, replaced === true);
     },
     validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),

@@ -4,8 +4,8 @@ import type { Condition, ManagementCluster } from '@hcc/crds';
 import { reconcileClusterHealth } from './cluster-health.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
-const mc = (o: { ready?: 'True' | 'False'; heartbeatAgeMs?: number; reason?: string }): ManagementCluster => ({
-  metadata: { name: 'm' },
+const mc = (o: { ready?: 'True' | 'False'; heartbeatAgeMs?: number; reason?: string; createdAgoMs?: number }): ManagementCluster => ({
+  metadata: { name: 'm', ...(o.createdAgoMs !== undefined && { creationTimestamp: new Date(now.getTime() - o.createdAgoMs).toISOString() }) },
   spec: {},
   status: {
     conditions: o.ready ? [{ type: 'Ready', status: o.ready, reason: o.reason ?? 'SyncerHeartbeat', lastTransitionTime: '2026-11-29T00:00:00Z' }] : [],
@@ -32,7 +32,23 @@ describe('reconcileClusterHealth', () => {
     },
     { name: 'never heartbeated but Ready=True: expired', input: mc({ ready: 'True' }), want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired', message: expect.stringContaining('(last: never)') }) } },
     { name: 'already not ready: nothing to do', input: mc({ ready: 'False', heartbeatAgeMs: 100_000, reason: 'HeartbeatExpired' }), want: { result: undefined, write: undefined } },
-    { name: 'no Ready condition yet: the syncer has not reported', input: mc({ heartbeatAgeMs: 100_000 }), want: { result: undefined, write: undefined } },
+    { name: 'no Ready condition but a heartbeat: the syncer reported, its condition is its own to write', input: mc({ heartbeatAgeMs: 100_000 }), want: { result: undefined, write: undefined } },
+    { name: 'never reported, created within the grace period: look again when it ends', input: mc({ createdAgoMs: 10_000 }), want: { result: { requeueAfterMs: 30_100 }, write: undefined } },
+    {
+      name: 'never reported since its creation longer ago than the grace period: Ready=Unknown, SyncerNeverReported',
+      input: mc({ createdAgoMs: 41_000 }),
+      want: {
+        result: undefined,
+        write: {
+          type: 'Ready',
+          status: 'Unknown',
+          reason: 'SyncerNeverReported',
+          lastTransitionTime: '2026-11-30T00:00:00Z',
+          message: `No syncer has reported for this management cluster since it was created (${new Date(now.getTime() - 41_000).toISOString()}); start \`hcc syncer --name m\` there; no HostedClusters are placed here until it does`,
+        },
+      },
+    },
+    { name: 'never reported, Push mode: the message points to its kubeconfig Secret', input: { ...mc({ createdAgoMs: 41_000 }), spec: { mode: 'Push' } } as ManagementCluster, want: { result: undefined, write: expect.objectContaining({ status: 'Unknown', message: expect.stringContaining('check spec.kubeconfigSecretRef') }) } },
   ])('$name', async ({ input, want }) => {
     const store = new Store<ManagementCluster>();
     store.set('m', input);

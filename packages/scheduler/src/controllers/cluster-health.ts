@@ -1,7 +1,8 @@
 /**
  * Marks a ManagementCluster `Ready=False` (reason `HeartbeatExpired`, `lastTransitionTime` = when
  * the scheduler noticed) when its syncer has not written a heartbeat for longer than the grace
- * period, so `kubectl get mc` shows it and it takes no new placements (the Ready filter also
+ * period, and `Ready=Unknown` (reason `SyncerNeverReported`) when none ever did within the grace
+ * period after its creation, so `kubectl get mc` shows it and it takes no new placements (the Ready filter also
  * checks the heartbeat age itself, so placements stop at the grace period even before this write
  * lands). What it holds stays where it is: placements never move on their own. The syncer sets
  * `Ready=True` again with its next heartbeat. Keys are ManagementCluster names.
@@ -17,6 +18,7 @@ import {
   FinalizerPlacements,
   findCondition,
   ReasonHeartbeatExpired,
+  ReasonSyncerNeverReported,
   setCondition,
   type Condition,
   type ManagementCluster,
@@ -81,7 +83,8 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     }
   }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
-  if (!ready || ready.status !== 'True') return waiting;
+  if (!ready) return neverReported(deps, mc, waiting);
+  if (ready.status !== 'True') return waiting;
   const now = deps.now();
   const ageMs = heartbeatAgeMs(mc, now);
   if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - ageMs + 100, waiting?.requeueAfterMs ?? Infinity) };
@@ -90,6 +93,30 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     status: 'False',
     reason: ReasonHeartbeatExpired,
     message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here`,
+  };
+  await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
+  return waiting;
+}
+
+/**
+ * A ManagementCluster no syncer has reported for (no Ready condition) since longer than the grace
+ * period after its creation gets `Ready=Unknown` (reason `SyncerNeverReported`), so `kubectl get mc`
+ * shows it instead of an empty READY column, as the node lifecycle controller marks a Node whose
+ * kubelet never posted status (`NodeStatusNeverUpdated`). The syncer's first heartbeat sets
+ * `Ready=True`.
+ * @see https://kubernetes.io/docs/concepts/architecture/nodes/#condition
+ */
+async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, waiting: ReconcileResult): Promise<ReconcileResult> {
+  if (mc.status?.lastHeartbeatTime) return waiting;
+  const now = deps.now();
+  const created = Date.parse(mc.metadata.creationTimestamp ?? '');
+  const ageMs = Number.isFinite(created) ? now.getTime() - created : Infinity;
+  if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - ageMs + 100, waiting?.requeueAfterMs ?? Infinity) };
+  const cond: Condition = {
+    type: ConditionReady,
+    status: 'Unknown',
+    reason: ReasonSyncerNeverReported,
+    message: `No syncer has reported for this management cluster since it was created (${mc.metadata.creationTimestamp ?? 'unknown'}); start \`hcc syncer --name ${mc.metadata.name}\` there${mc.spec?.mode === 'Push' ? ', or check spec.kubeconfigSecretRef and the Events of `kubectl describe mc`' : ''}; no HostedClusters are placed here until it does`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
   return waiting;

@@ -4,10 +4,11 @@
  * control center; namespace `hcc-system` and key `kubeconfig` unless given), connects to the
  * management cluster with it, and runs the same syncer (heartbeat, downsync, upsync) as pull mode.
  * A changed Secret or spec restarts that cluster's syncer; a cluster leaving Push mode, or
- * deleted, stops it. A missing Secret or key stops it too, and a Warning Event on the
- * ManagementCluster (`KubeconfigSecretNotFound`, `KubeconfigKeyMissing`; `kubectl describe mc`)
- * names what to fix, besides the `HeartbeatExpired` that follows. Level-triggered over a
- * ManagementCluster informer and a work queue.
+ * deleted, stops it. A missing Secret or key, or one that is not a kubeconfig, stops it too, and
+ * a Warning Event on the ManagementCluster (`KubeconfigSecretNotFound`, `KubeconfigKeyMissing`,
+ * `KubeconfigInvalid`; `kubectl describe mc`) names what to fix, besides the `Ready` condition
+ * that follows (`HeartbeatExpired`, or `SyncerNeverReported` for a cluster never reached).
+ * Level-triggered over a ManagementCluster informer and a work queue.
  */
 import type { Logger } from 'pino';
 import { EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, WorkQueue, type ReconcileResult } from '@hcc/client';
@@ -84,10 +85,18 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       recorder.event(mc, 'Warning', 'KubeconfigKeyMissing', `spec.kubeconfigSecretRef: Secret ${ref.namespace}/${ref.name} has no key ${JSON.stringify(ref.key)}; the push syncer cannot reach this management cluster`);
       return { requeueAfterMs: 5000 };
     }
-    const downstream = new RestClient(parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`), {
-      userAgent: `hcc-syncer/${name} (push)`,
-      logger: log,
-    });
+    let downstream: RestClient;
+    try {
+      downstream = new RestClient(parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`), {
+        userAgent: `hcc-syncer/${name} (push)`,
+        logger: log,
+      });
+    } catch (err) {
+      const why = (err as Error).message.split('\n')[0];
+      log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}`, err }, 'kubeconfig Secret does not hold a usable kubeconfig');
+      recorder.event(mc, 'Warning', 'KubeconfigInvalid', `spec.kubeconfigSecretRef: key ${JSON.stringify(ref.key)} of Secret ${ref.namespace}/${ref.name} is not a usable kubeconfig (${why}); the push syncer cannot reach this management cluster`);
+      return { requeueAfterMs: 5000 };
+    }
     const abort = new AbortController();
     const onParentAbort = () => abort.abort();
     opts.signal.addEventListener('abort', onParentAbort, { once: true });
@@ -95,7 +104,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       cluster: name,
       upstream: opts.upstream,
       downstream,
-      logger: opts.logger.child({ cluster: name, mode: 'Push' }),
+      logger: opts.logger.child({ mode: 'Push' }),
       signal: abort.signal,
       heartbeatIntervalMs: opts.heartbeatIntervalMs,
       workers: opts.workers,
@@ -110,7 +119,8 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     mcs.start();
     await mcs.waitForSync(opts.signal).catch(() => undefined);
     synced = true;
-    await queue.runWorkers(2, reconcile, { signal: opts.signal, logger: log, name: 'push', successLogLevel: 'debug' });
+    // runWorkers names the controller on its lines itself.
+    await queue.runWorkers(2, reconcile, { signal: opts.signal, logger: opts.logger, name: 'push', successLogLevel: 'debug' });
     await Promise.all([...running.keys()].map(stop));
     await mcs.stop();
   })();

@@ -31,6 +31,7 @@ export interface HeartbeatOptions {
   intervalMs: number;
   /** Lease duration written to the Lease, in seconds. */
   leaseDurationSeconds: number;
+  /** Where lines go; it names the cluster (runSyncer binds `cluster`). */
   logger: Logger;
   signal: AbortSignal;
   /** Timers of the registration retries (tests inject a fake). Default the real clock. */
@@ -118,7 +119,7 @@ export async function registerWithRetries(opts: HeartbeatOptions): Promise<boole
     } catch (err) {
       if (opts.signal.aborted) return false;
       const retryInMs = backoff.next();
-      opts.logger.warn({ err, controller: 'heartbeat', cluster: opts.cluster, retryInMs }, 'registering the ManagementCluster failed; retrying');
+      opts.logger.warn({ err, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
       await sleep(opts.clock ?? realClock, retryInMs, opts.signal);
     }
   }
@@ -138,7 +139,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
         first = false;
         resolveFirst();
       }
-      opts.logger.debug({ controller: 'heartbeat', cluster: opts.cluster }, 'heartbeat');
+      opts.logger.debug({ controller: 'heartbeat' }, 'heartbeat');
     } catch (err) {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthAnswer, serveOps, type OpsServer } from './ops-server.js';
+
+describe('healthAnswer', () => {
+  it.each([
+    { name: 'passing, terse', input: { checks: [{ name: 'ping' }], query: '' }, want: { code: 200, body: 'ok' } },
+    { name: 'failing, terse: names why', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'syncing caches' }], query: '' }, want: { code: 503, body: 'syncing caches' } },
+    { name: 'passing, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: '' }], query: 'verbose' }, want: { code: 200, body: '[+]ping ok\n[+]ready ok\nreadyz check passed\n' } },
+    { name: 'failing, verbose=1 among other parameters', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'x=1&verbose=1' }, want: { code: 503, body: '[+]ping ok\n[-]ready failed: standing by\nreadyz check failed\n' } },
+  ])('$name', ({ input, want }) => {
+    expect(healthAnswer('readyz', input.checks, input.query)).toEqual(want);
+  });
+});
+
+describe('serveOps', () => {
+  let ops: OpsServer;
+  let why = 'syncing caches';
+  beforeAll(async () => {
+    ops = await serveOps({ port: 0, metrics: { metrics: async () => 'm_total 1\n', contentType: 'text/plain' }, readiness: () => why });
+  });
+  afterAll(async () => {
+    await ops?.close();
+  });
+  const get = async (path: string) => {
+    const res = await fetch(ops.url + path);
+    return { code: res.status, body: await res.text() };
+  };
+
+  it('answers /healthz, /livez, /readyz (terse and verbose) and /metrics; 404 elsewhere', async () => {
+    why = 'syncing caches';
+    expect(await get('/healthz')).toEqual({ code: 200, body: 'ok' });
+    expect(await get('/livez?verbose')).toEqual({ code: 200, body: '[+]ping ok\nlivez check passed\n' });
+    expect(await get('/readyz')).toEqual({ code: 503, body: 'syncing caches' });
+    expect(await get('/readyz?verbose')).toEqual({ code: 503, body: '[+]ping ok\n[-]ready failed: syncing caches\nreadyz check failed\n' });
+    why = '';
+    expect(await get('/readyz')).toEqual({ code: 200, body: 'ok' });
+    expect(await get('/metrics')).toEqual({ code: 200, body: 'm_total 1\n' });
+    expect((await get('/nope')).code).toBe(404);
+  });
+});
