@@ -26,9 +26,31 @@ export function logLevelOption(description = 'pino log level'): Option {
  */
 export function createLogger(name: string, level?: string, file?: string): Logger {
   return pino(
-    { name, level: level ?? process.env.HCC_LOG_LEVEL ?? 'info', base: { pid: process.pid, component: name } },
+    { name, level: level ?? process.env.HCC_LOG_LEVEL ?? 'info', base: { pid: process.pid, component: name }, serializers: { err: serializeError } },
     // A file is opened here, synchronously: a destination still opening its file cannot be
     // flushed, and a process that exits at once (a signal during start) would fail on exit.
     pino.destination({ dest: file === undefined ? 1 : openSync(file, 'a'), sync: false }),
   );
+}
+
+/**
+ * An error's message followed by the messages of its causes, each only when the text so far does
+ * not already hold it: hcc's errors quote their cause (`GET /api/...: unable to verify the first
+ * certificate`), and pino's own err serializer would append it once more.
+ */
+export function errorMessage(err: Error): string {
+  let message = err.message ?? '';
+  const seen = new Set<unknown>([err]);
+  for (let c = err.cause; c instanceof Error && !seen.has(c); c = c.cause) {
+    seen.add(c);
+    if (c.message && !message.includes(c.message)) message += `: ${c.message}`;
+  }
+  return message;
+}
+
+/** pino's err serializer with {@link errorMessage} as the message. */
+function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error);
+  if (err instanceof Error && out && typeof out === 'object') out.message = errorMessage(err);
+  return out;
 }

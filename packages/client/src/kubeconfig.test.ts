@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inClusterConnection, loadKubeconfig, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
+import selfsigned from 'selfsigned';
+import { inClusterConnection, loadKubeconfig, tlsProblem, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -112,5 +113,21 @@ describe('writeKubeconfig', () => {
     writeKubeconfig(path, { server: 'http://127.0.0.1:7000', contextName: 'other' });
     expect(loadKubeconfig(path, 'other')).toEqual({ server: 'http://127.0.0.1:7000' });
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('tlsProblem', () => {
+  it('finds what client-go refuses at load: a CA with no certificate, a broken one, half a client pair, a key that does not match', async () => {
+    const one = await selfsigned.generate([{ name: 'commonName', value: 'a' }], { keyType: 'ec', algorithm: 'sha256' });
+    const two = await selfsigned.generate([{ name: 'commonName', value: 'b' }], { keyType: 'ec', algorithm: 'sha256' });
+    const pem = (s: string) => Buffer.from(s);
+    const server = 'https://127.0.0.1:6443';
+    expect(tlsProblem({ server, ca: pem(one.cert + two.cert), cert: pem(one.cert), key: pem(one.private) })).toBeUndefined();
+    expect(tlsProblem({ server })).toBeUndefined();
+    expect(tlsProblem({ server, ca: pem('garbage') })).toBe('certificate-authority data holds no PEM certificate (unable to load root certificates)');
+    expect(tlsProblem({ server, ca: pem('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n') })).toMatch(/^certificate-authority data holds a certificate that does not parse: /);
+    expect(tlsProblem({ server, cert: pem(one.cert) })).toBe('client-certificate data without client-key data');
+    expect(tlsProblem({ server, key: pem(one.private) })).toBe('client-key data without client-certificate data');
+    expect(tlsProblem({ server, cert: pem(one.cert), key: pem(two.private) })).toMatch(/^client certificate and key do not load: .*key values mismatch/);
   });
 });

@@ -7,6 +7,8 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { parse, stringify } from 'yaml';
 
 /**
@@ -110,6 +112,36 @@ export function parseKubeconfig(text: string, path: string, context?: string): C
   const namespace = str(ctx, 'namespace');
   if (namespace) conn.namespace = namespace;
   return conn;
+}
+
+/**
+ * What is wrong with a connection's TLS material, as client-go finds it when it builds a client:
+ * a CA that holds no PEM certificate ("unable to load root certificates"), a certificate
+ * that does not parse, a client certificate without its key or the other way round, or a key
+ * that does not match or parse. Undefined when nothing is. Used where a kubeconfig comes from
+ * a user's Secret (Push mode), so the mistake is reported there instead of as TLS failures later.
+ */
+export function tlsProblem(conn: ClusterConnection): string | undefined {
+  if (conn.ca) {
+    const blocks = conn.ca.toString('utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (!blocks.length) return 'certificate-authority data holds no PEM certificate (unable to load root certificates)';
+    for (const b of blocks) {
+      try {
+        new X509Certificate(b);
+      } catch (err) {
+        return `certificate-authority data holds a certificate that does not parse: ${(err as Error).message}`;
+      }
+    }
+  }
+  if (!conn.cert !== !conn.key) return conn.cert ? 'client-certificate data without client-key data' : 'client-key data without client-certificate data';
+  if (conn.cert && conn.key) {
+    try {
+      createSecureContext({ cert: conn.cert, key: conn.key });
+    } catch (err) {
+      return `client certificate and key do not load: ${(err as Error).message}`;
+    }
+  }
+  return undefined;
 }
 
 /** What `writeKubeconfig` writes: one cluster, one user and one context, all named `contextName`. */

@@ -1,14 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthAnswer, serveOps, type OpsServer } from './ops-server.js';
+import { healthAnswer, healthPath, serveOps, type OpsServer } from './ops-server.js';
 
 describe('healthAnswer', () => {
   it.each([
     { name: 'passing, terse', input: { checks: [{ name: 'ping' }], query: '' }, want: { code: 200, body: 'ok' } },
-    { name: 'failing, terse: names why', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'syncing caches' }], query: '' }, want: { code: 503, body: 'syncing caches' } },
+    { name: 'failing, terse: 500 with every check listed', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'syncing caches' }], query: '' }, want: { code: 500, body: '[+]ping ok\n[-]ready failed: syncing caches\nreadyz check failed\n' } },
     { name: 'passing, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: '' }], query: 'verbose' }, want: { code: 200, body: '[+]ping ok\n[+]ready ok\nreadyz check passed\n' } },
-    { name: 'failing, verbose=1 among other parameters', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'x=1&verbose=1' }, want: { code: 503, body: '[+]ping ok\n[-]ready failed: standing by\nreadyz check failed\n' } },
+    { name: 'failing, verbose=1 among other parameters', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'x=1&verbose=1' }, want: { code: 500, body: '[+]ping ok\n[-]ready failed: standing by\nreadyz check failed\n' } },
+    { name: 'a failing check excluded', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'exclude=ready' }, want: { code: 200, body: 'ok' } },
+    { name: 'excluded checks listed, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'verbose&exclude=ready&exclude=nope' }, want: { code: 200, body: '[+]ping ok\n[+]ready excluded: ok\nreadyz check passed\n' } },
   ])('$name', ({ input, want }) => {
     expect(healthAnswer('readyz', input.checks, input.query)).toEqual(want);
+  });
+
+  it('answers one check at /readyz/<name>', () => {
+    const checks = [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }];
+    expect(healthAnswer('readyz', checks, '', 'ping')).toEqual({ code: 200, body: 'ok' });
+    expect(healthAnswer('readyz', checks, '', 'ready')).toEqual({ code: 500, body: 'internal server error: standing by' });
+    expect(healthAnswer('readyz', checks, '', 'nope')).toEqual({ code: 404, body: 'not found' });
+    expect([healthPath('/readyz'), healthPath('/livez/ping'), healthPath('/readyz/'), healthPath('/metrics'), healthPath('/readyz/a/b')]).toEqual([{ endpoint: 'readyz' }, { endpoint: 'livez', only: 'ping' }, { endpoint: 'readyz' }, undefined, undefined]);
   });
 });
 
@@ -30,8 +40,9 @@ describe('serveOps', () => {
     why = 'syncing caches';
     expect(await get('/healthz')).toEqual({ code: 200, body: 'ok' });
     expect(await get('/livez?verbose')).toEqual({ code: 200, body: '[+]ping ok\nlivez check passed\n' });
-    expect(await get('/readyz')).toEqual({ code: 503, body: 'syncing caches' });
-    expect(await get('/readyz?verbose')).toEqual({ code: 503, body: '[+]ping ok\n[-]ready failed: syncing caches\nreadyz check failed\n' });
+    expect(await get('/readyz')).toEqual({ code: 500, body: '[+]ping ok\n[-]ready failed: syncing caches\nreadyz check failed\n' });
+    expect(await get('/readyz/ready')).toEqual({ code: 500, body: 'internal server error: syncing caches' });
+    expect(await get('/readyz/ping')).toEqual({ code: 200, body: 'ok' });
     why = '';
     expect(await get('/readyz')).toEqual({ code: 200, body: 'ok' });
     expect(await get('/metrics')).toEqual({ code: 200, body: 'm_total 1\n' });

@@ -36,30 +36,47 @@ export interface HealthCheck {
 }
 
 /**
- * The answer of `/healthz`, `/livez` or `/readyz` as kube-apiserver gives it: `ok` (200) or, with
- * `?verbose`, one `[+]name ok` / `[-]name failed: why` line per check and `<endpoint> check
- * passed`; any failed check makes it 503 (without `?verbose` the body then names what failed).
+ * The answer of `/healthz`, `/livez` or `/readyz` (or of one check, `/readyz/<name>`) as
+ * kube-apiserver gives it: `ok` with 200; with `?verbose` one `[+]name ok` line per check and
+ * `<endpoint> check passed`; checks named by `?exclude=name` (repeatable) are listed as
+ * `[+]name excluded: ok` and not counted. Any failed check makes it 500 with every check listed
+ * (`[-]name failed: why`) and `<endpoint> check failed`; a single check that fails answers
+ * `internal server error: why`. An unknown single check is 404.
  * @param endpoint - `healthz`, `livez` or `readyz`
  * @param query - the request's query string (without `?`)
+ * @param only - the check named after the endpoint in the path, if any
  * @see https://kubernetes.io/docs/reference/using-api/health-checks/
  */
-export function healthAnswer(endpoint: string, checks: HealthCheck[], query: string): { code: number; body: string } {
-  const failed = checks.filter((c) => c.failure);
-  const verbose = new URLSearchParams(query).has('verbose');
-  if (!verbose && !failed.length) return { code: 200, body: 'ok' };
-  if (!verbose) return { code: 503, body: failed.map((c) => c.failure).join('; ') };
-  const lines = checks.map((c) => (c.failure ? `[-]${c.name} failed: ${c.failure}` : `[+]${c.name} ok`));
-  return { code: failed.length ? 503 : 200, body: `${lines.join('\n')}\n${endpoint} check ${failed.length ? 'failed' : 'passed'}\n` };
+export function healthAnswer(endpoint: string, checks: HealthCheck[], query: string, only?: string): { code: number; body: string } {
+  if (only !== undefined) {
+    const c = checks.find((x) => x.name === only);
+    if (!c) return { code: 404, body: 'not found' };
+    return c.failure ? { code: 500, body: `internal server error: ${c.failure}` } : { code: 200, body: 'ok' };
+  }
+  const params = new URLSearchParams(query);
+  const excluded = new Set(params.getAll('exclude'));
+  const counted = checks.filter((c) => !excluded.has(c.name));
+  const failed = counted.some((c) => c.failure);
+  if (!params.has('verbose') && !failed) return { code: 200, body: 'ok' };
+  const lines = checks.map((c) => (excluded.has(c.name) ? `[+]${c.name} excluded: ok` : c.failure ? `[-]${c.name} failed: ${c.failure}` : `[+]${c.name} ok`));
+  return { code: failed ? 500 : 200, body: `${lines.join('\n')}\n${endpoint} check ${failed ? 'failed' : 'passed'}\n` };
+}
+
+/** The endpoint and the single check a health path names (`/readyz`, `/readyz/ping`), or undefined for other paths. */
+export function healthPath(path: string): { endpoint: 'healthz' | 'livez' | 'readyz'; only?: string } | undefined {
+  const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
+  return m ? { endpoint: m[1] as 'healthz' | 'livez' | 'readyz', ...(m[2] !== undefined && { only: m[2] }) } : undefined;
 }
 
 /** Starts the ops server and resolves once it listens. */
 export function serveOps(opts: OpsServerOptions): Promise<OpsServer> {
   const server = http.createServer((req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
-    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+    const health = healthPath(path);
+    if (health) {
       const checks: HealthCheck[] = [{ name: 'ping' }];
-      if (path === '/readyz') checks.push({ name: 'ready', failure: opts.readiness() });
-      const a = healthAnswer(path.slice(1), checks, query);
+      if (health.endpoint === 'readyz') checks.push({ name: 'ready', failure: opts.readiness() });
+      const a = healthAnswer(health.endpoint, checks, query, health.only);
       res.writeHead(a.code, { 'content-type': 'text/plain; charset=utf-8' }).end(a.body);
     } else if (path === '/metrics') {
       opts.metrics

@@ -20,5 +20,14 @@ describe('health endpoints', () => {
     for (const p of ['/healthz', '/livez', '/readyz']) expect(await get(p)).toEqual({ code: 200, body: 'ok' });
     expect(await get('/readyz?verbose')).toEqual({ code: 200, body: '[+]ping ok\n[+]serving ok\nreadyz check passed\n' });
     expect(await get('/healthz?verbose')).toEqual({ code: 200, body: '[+]ping ok\nhealthz check passed\n' });
+    expect(await get('/readyz?verbose&exclude=serving')).toEqual({ code: 200, body: '[+]ping ok\n[+]serving excluded: ok\nreadyz check passed\n' });
+  });
+
+  it('answers one check at /readyz/<name> to an authenticated caller', async () => {
+    const auth = { headers: { authorization: `Bearer ${cc.adminToken}` } };
+    const one = await fetch(`${cc.url}/readyz/serving`, auth);
+    expect([one.status, await one.text()]).toEqual([200, 'ok']);
+    const missing = await fetch(`${cc.url}/livez/nope`, auth);
+    expect(missing.status).toBe(404);
   });
 });

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { healthAnswer, type HealthCheck } from '@hcc/client';
+import { healthAnswer, healthPath, type HealthCheck } from '@hcc/client';
 import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
 import type { Store } from './storage/store.js';
@@ -253,16 +253,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((_req, reply) => sendJSON(reply, 404, apierrors.noResource().status));
 
   // Health, metrics, version.
-  // As kube-apiserver: `ok`, or with ?verbose one line per check.
-  const health = (endpoint: 'healthz' | 'livez' | 'readyz') => async (req: FastifyRequest, reply: FastifyReply) => {
+  // As kube-apiserver: `ok`, ?verbose and ?exclude, one check at /readyz/<name> (healthAnswer).
+  const health = async (req: FastifyRequest, reply: FastifyReply) => {
+    const [path = '', query = ''] = req.url.split('?', 2);
+    const h = healthPath(path)!;
     const checks: HealthCheck[] = [{ name: 'ping' }];
-    if (endpoint === 'readyz') checks.push({ name: 'serving', failure: deps.ready() ? '' : 'not ready' });
-    const a = healthAnswer(endpoint, checks, req.url.split('?', 2)[1] ?? '');
+    if (h.endpoint === 'readyz') checks.push({ name: 'serving', failure: deps.ready() ? '' : 'not ready' });
+    const a = healthAnswer(h.endpoint, checks, query, h.only);
     return reply.code(a.code).type('text/plain; charset=utf-8').send(a.body);
   };
-  app.get('/healthz', health('healthz'));
-  app.get('/livez', health('livez'));
-  app.get('/readyz', health('readyz'));
+  for (const endpoint of ['healthz', 'livez', 'readyz']) {
+    app.get(`/${endpoint}`, health);
+    app.get(`/${endpoint}/:check`, health);
+  }
   app.get('/metrics', async (_req, reply) => {
     metrics.watches.set(activeWatches);
     metrics.revision.set(store.currentRevision());

@@ -48,7 +48,16 @@ describe('reconcileClusterHealth', () => {
         },
       },
     },
-    { name: 'never reported, Push mode: the message points to its kubeconfig Secret', input: { ...mc({ createdAgoMs: 41_000 }), spec: { mode: 'Push' } } as ManagementCluster, want: { result: undefined, write: expect.objectContaining({ status: 'Unknown', message: expect.stringContaining('check spec.kubeconfigSecretRef') }) } },
+    {
+      name: 'never reported, Push mode: the message points to its kubeconfig Secret and Events, not to a syncer to start',
+      input: { ...mc({ createdAgoMs: 41_000 }), spec: { mode: 'Push' } } as ManagementCluster,
+      want: { result: undefined, write: expect.objectContaining({ status: 'Unknown', message: expect.stringMatching(/^The push syncer has not reached this management cluster .*check spec\.kubeconfigSecretRef, the Events of `kubectl describe mc m`/) }) },
+    },
+    {
+      name: 'expired, Push mode: the same hint',
+      input: { ...mc({ ready: 'True', heartbeatAgeMs: 41_000 }), spec: { mode: 'Push' } } as ManagementCluster,
+      want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired', message: expect.stringContaining('(Push mode: check spec.kubeconfigSecretRef') }) },
+    },
   ])('$name', async ({ input, want }) => {
     const store = new Store<ManagementCluster>();
     store.set('m', input);

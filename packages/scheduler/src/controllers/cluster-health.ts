@@ -92,7 +92,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     type: ConditionReady,
     status: 'False',
     reason: ReasonHeartbeatExpired,
-    message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here`,
+    message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here${pushHint(mc)}`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
   return waiting;
@@ -116,10 +116,18 @@ async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, wai
     type: ConditionReady,
     status: 'Unknown',
     reason: ReasonSyncerNeverReported,
-    message: `No syncer has reported for this management cluster since it was created (${mc.metadata.creationTimestamp ?? 'unknown'}); start \`hcc syncer --name ${mc.metadata.name}\` there${mc.spec?.mode === 'Push' ? ', or check spec.kubeconfigSecretRef and the Events of `kubectl describe mc`' : ''}; no HostedClusters are placed here until it does`,
+    message:
+      mc.spec?.mode === 'Push'
+        ? `The push syncer has not reached this management cluster since it was created (${mc.metadata.creationTimestamp ?? 'unknown'}); no HostedClusters are placed here until it does${pushHint(mc)}`
+        : `No syncer has reported for this management cluster since it was created (${mc.metadata.creationTimestamp ?? 'unknown'}); start \`hcc syncer --name ${mc.metadata.name}\` there; no HostedClusters are placed here until it does`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
   return waiting;
+}
+
+/** Where to look when a Push-mode cluster is not reached (its syncer runs next to the control center); '' otherwise. */
+function pushHint(mc: ManagementCluster): string {
+  return mc.spec?.mode === 'Push' ? ` (Push mode: check spec.kubeconfigSecretRef, the Events of \`kubectl describe mc ${mc.metadata.name}\` and the push syncer's log)` : '';
 }
 
 /** Time since the syncer's last heartbeat, in milliseconds (Infinity when it never reported). */

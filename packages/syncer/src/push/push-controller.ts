@@ -11,7 +11,7 @@
  * Level-triggered over a ManagementCluster informer and a work queue.
  */
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, WorkQueue, type ReconcileResult } from '@hcc/client';
+import { EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, tlsProblem, WorkQueue, type ReconcileResult } from '@hcc/client';
 import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
@@ -77,7 +77,9 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       return { requeueAfterMs: 5000 };
     }
     const fingerprint = `${secret.metadata.uid}/${secret.metadata.resourceVersion}/${ref.key}/${mc.metadata.uid}`;
-    if (running.get(name)?.fingerprint === fingerprint) return { requeueAfterMs: opts.resyncMs ?? 30_000 };
+    const current = running.get(name);
+    // A syncer that cannot reach its cluster (a wrong server or token in the Secret) looks for a fixed Secret every 5 s.
+    if (current?.fingerprint === fingerprint) return { requeueAfterMs: current.syncer.readiness() ? 5000 : (opts.resyncMs ?? 30_000) };
     await stop(name);
     const raw = (secret.data as Record<string, string> | undefined)?.[ref.key];
     if (!raw) {
@@ -87,12 +89,13 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     }
     let downstream: RestClient;
     try {
-      downstream = new RestClient(parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`), {
-        userAgent: `hcc-syncer/${name} (push)`,
-        logger: log,
-      });
+      const conn = parseKubeconfig(Buffer.from(raw, 'base64').toString('utf8'), `${ref.namespace}/${ref.name}`);
+      const problem = tlsProblem(conn);
+      if (problem) throw new Error(problem);
+      downstream = new RestClient(conn, { userAgent: `hcc-syncer/${name} (push)`, logger: log });
     } catch (err) {
-      const why = (err as Error).message.split('\n')[0];
+      // The first line of the parser's message, without the code frame it announces with a colon.
+      const why = (err as Error).message.split('\n')[0]!.replace(/:\s*$/, '');
       log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}`, err }, 'kubeconfig Secret does not hold a usable kubeconfig');
       recorder.event(mc, 'Warning', 'KubeconfigInvalid', `spec.kubeconfigSecretRef: key ${JSON.stringify(ref.key)} of Secret ${ref.namespace}/${ref.name} is not a usable kubeconfig (${why}); the push syncer cannot reach this management cluster`);
       return { requeueAfterMs: 5000 };
