@@ -7,7 +7,9 @@
  * deleted, stops it. A missing Secret or key, or one that is not a kubeconfig, stops it too, and
  * a Warning Event on the ManagementCluster (`KubeconfigSecretNotFound`, `KubeconfigKeyMissing`,
  * `KubeconfigInvalid`; `kubectl describe mc`) names what to fix, besides the `Ready` condition
- * that follows (`HeartbeatExpired`, or `SyncerNeverReported` for a cluster never reached).
+ * that follows (`HeartbeatExpired`, or `SyncerNeverReported` for a cluster never reached); one
+ * that loads but leads nowhere gets `ManagementClusterUnreachable` once its syncer has not been
+ * ready for `unreachableAfterMs`.
  * Level-triggered over a ManagementCluster informer and a work queue.
  */
 import type { Logger } from 'pino';
@@ -22,6 +24,11 @@ export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' |
   signal: AbortSignal;
   /** How often to re-read kubeconfig Secrets for changes, in milliseconds (default 30 000). */
   resyncMs?: number;
+  /**
+   * How long a pushed cluster's syncer may stay not ready after its start before a Warning Event
+   * `ManagementClusterUnreachable` says so, in milliseconds (default 20 000).
+   */
+  unreachableAfterMs?: number;
 }
 
 interface Running {
@@ -30,6 +37,10 @@ interface Running {
   abort: AbortController;
   syncer: RunningSyncer;
   downstream: RestClient;
+  /** When the syncer was started, in ms since the epoch. */
+  startedMs: number;
+  /** When ManagementClusterUnreachable was last recorded for it, in ms since the epoch. */
+  warnedMs?: number;
 }
 
 /** Where a cluster's kubeconfig lives. */
@@ -78,8 +89,20 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     }
     const fingerprint = `${secret.metadata.uid}/${secret.metadata.resourceVersion}/${ref.key}/${mc.metadata.uid}`;
     const current = running.get(name);
-    // A syncer that cannot reach its cluster (a wrong server or token in the Secret) looks for a fixed Secret every 5 s.
-    if (current?.fingerprint === fingerprint) return { requeueAfterMs: current.syncer.readiness() ? 5000 : (opts.resyncMs ?? 30_000) };
+    if (current?.fingerprint === fingerprint) {
+      const why = current.syncer.readiness();
+      if (!why) return { requeueAfterMs: opts.resyncMs ?? 30_000 };
+      // Not ready long after its start: the kubeconfig loads but leads nowhere (a wrong server
+      // URL, token or CA). Say so on the ManagementCluster, and look for a fixed Secret every 5 s.
+      const afterMs = opts.unreachableAfterMs ?? 20_000;
+      const now = Date.now();
+      if (now - current.startedMs >= afterMs && now - (current.warnedMs ?? 0) >= 30_000) {
+        current.warnedMs = now;
+        // A stable message, so the recorder folds the repeats (one per 30 s) into one Event's count.
+        recorder.event(mc, 'Warning', 'ManagementClusterUnreachable', `the push syncer has not reached this management cluster within ${Math.round(afterMs / 1000)}s of starting with the kubeconfig in Secret ${ref.namespace}/${ref.name} (still ${why}); check its server URL and credentials, and the push syncer's log`);
+      }
+      return { requeueAfterMs: 5000 };
+    }
     await stop(name);
     const raw = (secret.data as Record<string, string> | undefined)?.[ref.key];
     if (!raw) {
@@ -113,7 +136,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       workers: opts.workers,
       pullCRDs: opts.pullCRDs,
     });
-    running.set(name, { fingerprint, abort, syncer, downstream });
+    running.set(name, { fingerprint, abort, syncer, downstream, startedMs: Date.now() });
     log.info({ cluster: name }, 'started push syncer');
     return { requeueAfterMs: opts.resyncMs ?? 30_000 };
   };
