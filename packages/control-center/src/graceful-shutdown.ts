@@ -9,8 +9,9 @@
  * - a request that arrives meanwhile, on a kept-alive connection or a new one, is not served: 429
  *   with `Retry-After: 5` and `Connection: close` (client-go waits and retries);
  * - for up to `drainMs` the listener and idle kept-alive connections stay open, so a request a
- *   client is already sending gets that 429 instead of a reset connection; the wait ends as soon
- *   as every connection has closed. Then connections with no request being served are closed
+ *   client is already sending gets that 429 instead of a reset connection; the wait ends early
+ *   once no connection has been open for 200 ms (a client told `Connection: close` reconnects for
+ *   its next request and gets the 429 too). Then connections with no request being served are closed
  *   (idle ones, and ones that never sent a whole request head), and the server waits for the rest.
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/server/filters/with_retry_after.go
  */
@@ -35,6 +36,9 @@ export interface GracefulShutdown {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How long the drain window stays open with no connection left before it ends early, in milliseconds. */
+const DrainQuietMs = 200;
 
 /**
  * Installs the hooks described above on `app` (before any other onRequest hook, so a request
@@ -91,8 +95,16 @@ export function registerGracefulShutdown(app: FastifyInstance, reject429: (reply
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(gone), new Promise((resolve) => (timer = setTimeout(resolve, watchGraceMs)))]);
     clearTimeout(timer);
-    // The drain window: requests already on their way get the 429 rather than a reset.
-    for (const deadline = Date.now() + drainMs; sockets.size > 0 && Date.now() < deadline; ) await sleep(10);
+    // The drain window: requests already on their way get the 429 rather than a reset. It ends
+    // early once no connection has been open for a short quiet time: a client whose last answer
+    // said `Connection: close` reconnects for its next request (a few ms on loopback), and that
+    // request must find the listener still open to get its 429.
+    const quietMs = Math.min(DrainQuietMs, drainMs);
+    let emptySince: number | undefined;
+    for (const deadline = Date.now() + drainMs; Date.now() < deadline; await sleep(10)) {
+      if (sockets.size > 0) emptySince = undefined;
+      else if (Date.now() - (emptySince ??= Date.now()) >= quietMs) break;
+    }
     // Then connections with no request being served go: idle kept-alive ones, and ones opened
     // but never sent a whole request head (Node's closeIdleConnections counts those as active,
     // and the server's close would wait for its headers timeout, a minute or more).
