@@ -62,13 +62,19 @@ try {
   console.log(`${N} sets at ${rate}/s; CPU over ${secs.toFixed(1)} s (% of one core):`);
   pids.forEach((p, k) => console.log(`  ${names[k].padEnd(28)} ${((cpuTimeMsOf(p) - cpu0[k]) / 10 / secs).toFixed(0).padStart(4)}%`));
   console.log('API requests (apiserver_request_total):');
-  for (const k of servers) {
+  /** The apiserver_request_total lines of one API server's /metrics. */
+  const requestLines = async (k) => {
     const e = endpointOf(path.join(dir, k));
     const p = poolFor(e, 1);
     const res = await p.request({ method: 'GET', path: '/metrics', headers: e.headers });
-    const lines = (await res.body.text()).split('\n').filter((l) => l.startsWith('apiserver_request_total'));
+    const text = await res.body.text();
     await p.destroy();
-    const sum = (f) => lines.filter(f).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+    return text.split('\n').filter((l) => l.startsWith('apiserver_request_total'));
+  };
+  const sumOf = (lines, f = () => true) => lines.filter(f).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+  for (const k of servers) {
+    const lines = await requestLines(k);
+    const sum = (f) => sumOf(lines, f);
     const total = sum(() => true);
     const writes = sum((l) => /verb="(create|update|patch|delete)"/.test(l));
     const conflicts = sum((l) => l.includes('code="409"'));
@@ -80,17 +86,7 @@ try {
     }
   }
   if (idleMs > 0) {
-    const requestsNow = async () =>
-      Promise.all(
-        servers.map(async (k) => {
-          const e = endpointOf(path.join(dir, k));
-          const p = poolFor(e, 1);
-          const res = await p.request({ method: 'GET', path: '/metrics', headers: e.headers });
-          const text = await res.body.text();
-          await p.destroy();
-          return text.split('\n').filter((l) => l.startsWith('apiserver_request_total')).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
-        }),
-      );
+    const requestsNow = () => Promise.all(servers.map(async (k) => sumOf(await requestLines(k))));
     const c0 = pids.map(cpuTimeMsOf);
     const r0 = await requestsNow();
     await new Promise((res) => setTimeout(res, idleMs));

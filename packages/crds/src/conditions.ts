@@ -3,6 +3,7 @@
  * `lastTransitionTime` changes only when `status` changes.
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/meta/conditions.go
  */
+import { ConditionScheduled, ReasonScheduled } from './names.js';
 import type { Condition } from './types.js';
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
@@ -35,3 +36,19 @@ export function conditionUpToDate(conditions: readonly Condition[] | undefined, 
   const c = findCondition(conditions, cond.type);
   return !!c && c.status === cond.status && c.reason === cond.reason && c.message === cond.message && c.observedGeneration === cond.observedGeneration;
 }
+
+/**
+ * The Scheduled=True condition of a placed HostedCluster, as the binding subresource writes it and
+ * the scheduler checks it. Without `observedGeneration`, like a pod's PodScheduled: a placement is
+ * made once and holds for every later generation, while a condition that named the generation it
+ * was set at would look stale after the first spec change (the operator's `clusterID` adopted a
+ * moment later is one), and `kubectl wait --for=condition=Scheduled` waits until a condition's
+ * observedGeneration reaches the object's generation.
+ * @see https://github.com/kubernetes/kubernetes/pull/97408 (kubectl wait and observedGeneration)
+ */
+export const scheduledCondition = (cluster: string): Condition => ({
+  type: ConditionScheduled,
+  status: 'True',
+  reason: ReasonScheduled,
+  message: `Placed on management cluster ${cluster}`,
+});

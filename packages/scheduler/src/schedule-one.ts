@@ -17,8 +17,8 @@ import {
   conditionUpToDate,
   findCondition,
   LabelManagementCluster,
-  ReasonScheduled,
   ReasonUnschedulable,
+  scheduledCondition,
   setCondition,
   type Condition,
   type HostedCluster,
@@ -60,18 +60,6 @@ export interface ScheduleDeps {
   unschedulableRetryMs: number;
 }
 
-/**
- * The Scheduled=True condition for a placement, as the binding subresource writes it: without
- * `observedGeneration` (a placement holds for every later generation; see the control center's
- * handlers/binding.ts).
- */
-export const scheduledCondition = (cluster: string): Condition => ({
-  type: ConditionScheduled,
-  status: 'True',
-  reason: ReasonScheduled,
-  message: `Placed on management cluster ${cluster}`,
-});
-
 /** The Scheduled=False condition for a HostedCluster that fits nowhere. */
 export const unschedulableCondition = (hc: HostedCluster, message: string): Condition => ({
   type: ConditionScheduled,
@@ -98,9 +86,8 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   if (placed) {
     deps.pending.delete(key);
     const cond = scheduledCondition(placed);
-    const cur = findCondition(hc.status?.conditions, ConditionScheduled);
-    // An observedGeneration left by an older hcc is dropped (it made `kubectl wait` hang once the generation moved).
-    if (cur?.status === 'True' && cur.reason === ReasonScheduled && cur.message === cond.message && cur.observedGeneration === undefined) return;
+    // Up to date includes no observedGeneration: one an older hcc wrote is dropped (it made `kubectl wait` hang once the generation moved).
+    if (conditionUpToDate(hc.status?.conditions, cond)) return;
     await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
     return;
   }

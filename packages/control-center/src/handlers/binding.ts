@@ -8,11 +8,10 @@
  * @see https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/binding-v1/
  */
 import {
-  ConditionScheduled,
   ControlCenterAPIVersion,
   HyperShiftGroup,
   LabelManagementCluster,
-  ReasonScheduled,
+  scheduledCondition,
   setCondition,
   type Condition,
   type KubeObject,
@@ -27,21 +26,6 @@ import { isDryRun, type WriteResult } from './write.js';
 
 /** Whether a resource has the binding subresource. */
 export const hasBinding = (group: string, resource: string): boolean => group === HyperShiftGroup && resource === 'hostedclusters';
-
-/**
- * The condition a binding writes. Without `observedGeneration`, like a pod's PodScheduled: a
- * placement is made once and holds for every later generation, while a condition that named the
- * generation it was set at would look stale after the first spec change (the operator's
- * `clusterID` adopted a moment later is one), and `kubectl wait --for=condition=Scheduled` waits
- * until a condition's observedGeneration reaches the object's generation.
- * @see https://github.com/kubernetes/kubernetes/pull/97408 (kubectl wait and observedGeneration)
- */
-export const scheduledCondition = (cluster: string): Condition => ({
-  type: ConditionScheduled,
-  status: 'True',
-  reason: ReasonScheduled,
-  message: `Placed on management cluster ${cluster}`,
-});
 
 /** The schema of `status.conditions` in a CRD version's schema, if it has one. */
 function conditionsSchemaOf(schema: JSONSchemaProps | undefined): JSONSchemaProps | undefined {

@@ -70,7 +70,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
         // Deleting a cluster whose syncer is gone declares it gone for good (as tainting a Node
         // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
         // deleted there is released instead of waiting forever for a teardown nobody will do.
-        const age = heartbeatAgeMs(mc, deps.now());
+        const age = ageMs(mc.status?.lastHeartbeatTime, deps.now());
         if (deps.releaseSyncerFinalizers && age > deps.heartbeatGraceMs) {
           const last = mc.status?.lastHeartbeatTime ?? 'never';
           await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and its syncer has not reported since ${last}: released without tearing down its copy there`);
@@ -86,8 +86,8 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
   if (!ready) return neverReported(deps, mc, waiting);
   if (ready.status !== 'True') return waiting;
   const now = deps.now();
-  const ageMs = heartbeatAgeMs(mc, now);
-  if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - ageMs + 100, waiting?.requeueAfterMs ?? Infinity) };
+  const inGrace = untilGraceEnds(deps, ageMs(mc.status?.lastHeartbeatTime, now), waiting);
+  if (inGrace) return inGrace;
   const cond: Condition = {
     type: ConditionReady,
     status: 'False',
@@ -109,9 +109,8 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
 async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, waiting: ReconcileResult): Promise<ReconcileResult> {
   if (mc.status?.lastHeartbeatTime) return waiting;
   const now = deps.now();
-  const created = Date.parse(mc.metadata.creationTimestamp ?? '');
-  const ageMs = Number.isFinite(created) ? now.getTime() - created : Infinity;
-  if (ageMs <= deps.heartbeatGraceMs) return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - ageMs + 100, waiting?.requeueAfterMs ?? Infinity) };
+  const inGrace = untilGraceEnds(deps, ageMs(mc.metadata.creationTimestamp, now), waiting);
+  if (inGrace) return inGrace;
   const cond: Condition = {
     type: ConditionReady,
     status: 'Unknown',
@@ -130,8 +129,17 @@ function pushHint(mc: ManagementCluster): string {
   return mc.spec?.mode === 'Push' ? ` (Push mode: check spec.kubeconfigSecretRef, the Events of \`kubectl describe mc ${mc.metadata.name}\` and the push syncer's log)` : '';
 }
 
-/** Time since the syncer's last heartbeat, in milliseconds (Infinity when it never reported). */
-function heartbeatAgeMs(mc: ManagementCluster, now: Date): number {
-  const hb = Date.parse(mc.status?.lastHeartbeatTime ?? '');
-  return Number.isFinite(hb) ? now.getTime() - hb : Infinity;
+/** Time since an RFC 3339 timestamp (a heartbeat, a creation), in milliseconds (Infinity when there is none). */
+function ageMs(timestamp: string | undefined, now: Date): number {
+  const t = Date.parse(timestamp ?? '');
+  return Number.isFinite(t) ? now.getTime() - t : Infinity;
+}
+
+/**
+ * While something `age` ms old is within the grace period: a requeue for just after it ends (or
+ * `waiting`'s, when sooner). Undefined once the grace period is over.
+ */
+function untilGraceEnds(deps: ClusterHealthDeps, age: number, waiting: ReconcileResult): ReconcileResult | undefined {
+  if (age > deps.heartbeatGraceMs) return undefined;
+  return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - age + 100, waiting?.requeueAfterMs ?? Infinity) };
 }
