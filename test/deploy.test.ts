@@ -909,4 +909,59 @@ describe('demo/kind.sh', () => {
       cleanup();
     }
   });
+
+  it('--cleanup without a running docker still stops its control center and removes its state, and only files it writes', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    // What the pid file's check recognises as ours: a process whose command line names hcc.js.
+    const ours = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'hcc.js']);
+    try {
+      const bin = fakeBin(dir, { docker: 'echo "Cannot connect to the Docker daemon" >&2; exit 1', kind: 'exit 0' });
+      const state = path.join(dir, 'shared');
+      mkdirSync(path.join(state, 'logs'), { recursive: true });
+      writeFileSync(path.join(state, 'control-center.pid'), String(ours.pid));
+      for (const f of ['admin.kubeconfig', 'scheduler.kubeconfig', 'hcc-mgmt-1.kubeconfig', 'logs/control-center.log']) writeFileSync(path.join(state, f), 'x');
+      // Someone else's files in a shared state dir.
+      for (const f of ['prod-cluster.kubeconfig', 'other-app.pid', 'notes.txt', 'logs/other.log']) writeFileSync(path.join(state, f), 'keep');
+      const r = await runKind(['--cleanup'], { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, HCC_KIND_STATE_DIR: state });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('kind or a running Docker is missing, so the kind clusters hcc-mgmt-1 hcc-mgmt-2 (if any) are not deleted');
+      await new Promise((res) => (ours.exitCode !== null || ours.signalCode !== null ? res(null) : ours.once('exit', res)));
+      expect(ours.signalCode).toBe('SIGTERM');
+      expect(readdirSync(state).sort()).toEqual(['logs', 'notes.txt', 'other-app.pid', 'prod-cluster.kubeconfig']);
+      expect(readdirSync(path.join(state, 'logs'))).toEqual(['other.log']);
+    } finally {
+      ours.kill('SIGKILL');
+      cleanup();
+    }
+  });
+
+  it('checks its settings before it builds anything', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    const busy = createServer();
+    try {
+      const log = path.join(dir, 'calls.log');
+      const bin = fakeBin(dir, { docker: `echo "docker $*" >> '${log}'`, kind: `echo "kind $*" >> '${log}'`, npm: `echo "npm $*" >> '${log}'`, kubectl: 'exit 0', helm: 'exit 0' });
+      const env = { ...isolated(dir, bin), PATH: `${bin}:/usr/bin:/bin` };
+      const bad = async (extra: NodeJS.ProcessEnv, message: string) => {
+        const r = await runKind([], { ...env, ...extra });
+        expect(r.code, JSON.stringify(extra)).toBe(1);
+        expect(r.stderr).toContain(message);
+      };
+      await bad({ HCC_CAPACITY: '2' }, 'HCC_CAPACITY must be a whole number of at least 3');
+      await bad({ HCC_CAPACITY: 'many' }, 'HCC_CAPACITY must be a whole number of at least 3');
+      await bad({ HCC_IMAGE: 'hcc@sha256:' + '0'.repeat(64) }, 'HCC_IMAGE must be a name with a tag');
+      await bad({ HCC_CONTROL_CENTER_PORT: '70000' }, 'HCC_CONTROL_CENTER_PORT must be a port number');
+      await bad({ KUBECTL: 'no-such-kubectl' }, 'KUBECTL=no-such-kubectl is not an executable file or a command on PATH');
+      await bad({ HELM: path.join(dir, 'missing', 'helm') }, 'is not an executable file or a command on PATH');
+      // A port something else listens on is found before any cluster is built.
+      await new Promise<void>((res) => busy.listen(0, '127.0.0.1', res));
+      const port = (busy.address() as { port: number }).port;
+      await bad({ HCC_CONTROL_CENTER_PORT: String(port), KUBECTL: 'kubectl', HELM: 'helm' }, `port ${port} on this machine is in use`);
+      const calls = readFileSync(log, 'utf8');
+      expect(calls).not.toMatch(/docker build|kind create|kind load|npm run build/);
+    } finally {
+      busy.close();
+      cleanup();
+    }
+  });
 });
