@@ -79,7 +79,11 @@ export interface ControlCenterOptions {
   authorizer?: Authorizer;
   /** CRDs to install (created, or updated when they differ) before serving. */
   crds?: readonly object[];
-  /** Namespaces to create at start besides default, kube-system and kube-public. */
+  /**
+   * Namespaces to create at start besides default, kube-system and kube-public; like those, they
+   * may not be deleted (the control center's own objects live there: hcc-system's Leases and Push
+   * kubeconfig Secrets).
+   */
   namespaces?: string[];
   logger?: Logger;
   /** Watch tunables (bookmark interval, ...). */
@@ -206,6 +210,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     // The scheduler's own identity keeps its rights, as kube-apiserver's bootstrap policy keeps its components'.
     ...(opts.authorizer ? { authorizer: withSchedulers(opts.authorizer) } : {}),
     watch: opts.watch,
+    immortalNamespaces: opts.namespaces ?? [],
     ready: () => ready,
   });
   for (const ns of ['default', 'kube-system', 'kube-public', ...(opts.namespaces ?? [])]) await ensureNamespace(store, ns);

@@ -68,6 +68,8 @@ export interface ServerDeps {
   schemaChecker?: SchemaChecker;
   /** Shutdown drain tunables (graceful-shutdown.ts). */
   shutdown?: ShutdownOptions;
+  /** Namespaces that may not be deleted besides default, kube-system and kube-public (names). */
+  immortalNamespaces?: readonly string[];
 }
 
 /**
@@ -183,6 +185,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
   const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission];
+  const immortalNamespaces: ReadonlySet<string> = new Set(deps.immortalNamespaces ?? []);
   const app = Fastify({
     ...(deps.https
       ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true, maxHeaderSize: MaxHeaderBytes } }
@@ -358,6 +361,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           now: now(),
           admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store }),
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
+          ...(immortalNamespaces.size ? { immortalNamespaces } : {}),
         },
       };
       const body = req.body as Buffer | undefined;

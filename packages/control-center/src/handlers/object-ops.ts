@@ -459,7 +459,7 @@ export async function deleteObject(
       field.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
     ]);
   }
-  if (info.group === '' && info.resource === namespaces.resource && immortalNamespaces.has(name)) {
+  if (info.group === '' && info.resource === namespaces.resource && (immortalNamespaces.has(name) || ctx.immortalNamespaces?.has(name))) {
     // NamespaceLifecycle admission: these are where the cluster's own objects live.
     throw apierrors.forbidden(groupResource(info), name, 'this namespace may not be deleted');
   }

@@ -12,7 +12,7 @@ import { request, useTestControlCenter } from '../testing/in-process.js';
 const cm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels } });
 
 describe('request semantics', () => {
-  const cc = useTestControlCenter({ crds: allCRDs });
+  const cc = useTestControlCenter({ crds: allCRDs, namespaces: ['hcc-system'] });
   const ns = (name: string) => request(cc(), 'POST', '/api/v1/namespaces', { metadata: { name } });
 
   it('a repeated labelSelector or fieldSelector counts by its first value, never as no selector', async () => {
@@ -95,14 +95,21 @@ describe('request semantics', () => {
     expect(crs.body.kind).toBe('HostedClusterList');
   });
 
-  it('refuses to delete default, kube-system and kube-public (403), even as a dry run', async () => {
-    for (const name of ['default', 'kube-system', 'kube-public']) {
+  it("refuses to delete default, kube-system, kube-public and the control center's own namespaces (403), even as a dry run", async () => {
+    for (const name of ['default', 'kube-system', 'kube-public', 'hcc-system']) {
       const r = await request(cc(), 'DELETE', `/api/v1/namespaces/${name}?dryRun=All`);
       expect(r.code).toBe(403);
       expect(r.body.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
     }
-    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/default')).code).toBe(403);
-    expect((await request(cc(), 'GET', '/api/v1/namespaces/default')).code).toBe(200);
+    for (const name of ['default', 'hcc-system']) {
+      expect((await request(cc(), 'DELETE', `/api/v1/namespaces/${name}`)).code).toBe(403);
+      const got = await request(cc(), 'GET', `/api/v1/namespaces/${name}`);
+      expect(got.code).toBe(200);
+      expect(got.body.metadata.deletionTimestamp).toBeUndefined();
+    }
+    // A namespace of the same kind that is not the server's own still goes.
+    await ns('hcc-system-2');
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/hcc-system-2')).code).toBe(200);
   });
 
   it("allows a Namespace's status.phase to be only Active while it lives and Terminating once it is deleted", async () => {

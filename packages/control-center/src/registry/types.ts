@@ -36,6 +36,8 @@ export interface StrategyContext {
    * reported with the unknown fields by the kind's decoding ({@link takeStrictErrors}).
    */
   strictErrors?: string[];
+  /** Namespaces a request may not delete besides default, kube-system and kube-public (the server's own). */
+  immortalNamespaces?: ReadonlySet<string>;
 }
 
 /** Takes (once: later calls get []) the decoder's strict-decoding errors of this request. */
