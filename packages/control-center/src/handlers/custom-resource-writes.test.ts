@@ -106,4 +106,27 @@ describe('custom resource writes', () => {
     expect((await request(cc, 'GET', `${NPS}/lonely-b`)).code).toBe(404);
     expect((await request(cc, 'GET', `${NPS}/other-a`)).code).toBe(200);
   });
+
+  it('takes null metadata fields as absent (an empty `labels:` in a template), on create, update and server-side apply, as kube-apiserver', async () => {
+    const hc = hostedClusterBody('nulls', 'clusters') as { metadata: Record<string, unknown> };
+    hc.metadata = { ...hc.metadata, labels: null, annotations: null, finalizers: null, ownerReferences: null };
+    const created = await request(cc, 'POST', '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters', hc);
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences']) expect(created.body.metadata).not.toHaveProperty(k);
+    const mc = await request(cc, 'POST', MCS, { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'null-labels', labels: null }, spec: { capacity: 3 } });
+    expect(mc.code, JSON.stringify(mc.body)).toBe(201);
+    const put = await request(cc, 'PUT', `${MCS}/null-labels`, { ...mc.body, metadata: { ...mc.body.metadata, annotations: null } });
+    expect(put.code, JSON.stringify(put.body)).toBe(200);
+    const apply = await request(
+      cc,
+      'PATCH',
+      `${MCS}/null-applied?fieldManager=test`,
+      { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'null-applied', labels: null }, spec: { capacity: 2 } },
+      { contentType: 'application/apply-patch+yaml' },
+    );
+    expect(apply.code, JSON.stringify(apply.body)).toBe(201);
+    // A wrong type is still refused.
+    const bad = await request(cc, 'POST', MCS, { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'list-labels', labels: ['a'] }, spec: { capacity: 3 } });
+    expect(bad.code).toBe(422);
+  });
 });

@@ -113,8 +113,11 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
 
 /**
  * Decodes a built-in kind's object in place: refuses what its Go type cannot hold, drops unknown
- * fields and reports them per `ctx.fieldValidation` (see the module doc). Custom resources and
- * kinds without a published schema are left alone (their schemas prune them).
+ * fields and reports them per `ctx.fieldValidation` (see the module doc). Of a custom resource
+ * only `metadata` is decoded: its null fields (`labels:` left empty in a template) are removed, as
+ * apiextensions-apiserver round-trips a custom resource's metadata through the typed ObjectMeta
+ * (null decodes to the zero value, which it leaves out); the rest its schema prunes. Kinds without
+ * a published schema are left alone.
  * @param stored - the stored object on update: unknown fields it already had (written before hcc
  *   decoded built-ins) are dropped without being reported
  * @param opts.keepNulls - leave null fields (an apply configuration, where null has a meaning); by
@@ -123,7 +126,10 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
  * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown or duplicate fields under Strict
  */
 export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
-  if (info.custom) return;
+  if (info.custom) {
+    if (!opts.keepNulls) dropNullMetadata(obj);
+    return;
+  }
   const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
   if (!schema) return;
   const err = typeError(obj, info, schema);
@@ -144,6 +150,13 @@ function typeError(obj: KubeObject, info: ResourceInfo, schema: JSONSchemaProps)
   let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
   forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
   return err;
+}
+
+/** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: a null label value stays an error). */
+function dropNullMetadata(obj: KubeObject): void {
+  const m = obj.metadata as Record<string, unknown> | null | undefined;
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return;
+  for (const k of Object.keys(m)) if (m[k] === null) delete m[k];
 }
 
 /** Removes, in place, every null-valued field of the objects in `v` (list items included). */
