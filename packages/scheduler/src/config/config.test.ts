@@ -45,7 +45,7 @@ kind: SchedulerConfiguration
 defaultProfile: spread
 profiles:
 - name: spread
-  filters: [Ready, Budget]
+  filters: [Ready, ControlPlaneNamespace, Budget]
   scores:
   - {name: SpreadByLabel, weight: 3}
   - MostBudget
@@ -61,7 +61,7 @@ scaleOut:
 `);
     expect(c.defaultProfile).toBe('spread');
     expect(c.profiles.map((p) => [p.name, p.filters.map((f) => f.name), p.scores.map((s) => `${s.plugin.name}×${s.weight}`)])).toEqual([
-      ['spread', ['Ready', 'Budget'], ['SpreadByLabel×3', 'MostBudget×1']],
+      ['spread', ['Ready', 'ControlPlaneNamespace', 'Budget'], ['SpreadByLabel×3', 'MostBudget×1']],
       ['cost', expect.arrayContaining(['Ready', 'Budget', 'TaintToleration']), ['Pack×1']],
     ]);
     expect(c.scaleOut).toEqual({ webhook: 'http://127.0.0.1:9/scale', command: ['/bin/true', '--flag'], minIntervalSeconds: 1, debounceSeconds: 0, timeoutSeconds: 30 });
@@ -82,21 +82,26 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     { name: 'no profiles', input: 'profiles: []', want: ['profiles: Required value: must list at least one profile'] },
     {
       name: 'unknown filter',
-      input: 'profiles: [{filters: [Ready, Readyy, Budget]}]',
+      input: 'profiles: [{filters: [Ready, Readyy, ControlPlaneNamespace, Budget]}]',
       want: [expect.stringMatching(/^profiles\[0\]\.filters\[1\]: Unsupported value: "Readyy": supported values: "Budget", "ClusterSelector", /)],
     },
     {
       name: 'a score plugin as a filter',
-      input: 'profiles: [{filters: [Ready, Budget, Pack]}]',
-      want: [expect.stringMatching(/^profiles\[0\]\.filters\[2\]: Unsupported value: "Pack"/)],
+      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Pack]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.filters\[3\]: Unsupported value: "Pack"/)],
     },
     {
       name: 'Budget is required',
-      input: 'profiles: [{filters: [Ready]}]',
+      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace]}]',
       want: ['profiles[0].filters: Required value: must include "Budget" (without it nothing keeps a management cluster under its capacity)'],
     },
-    { name: 'Ready is required', input: 'profiles: [{filters: [Budget]}]', want: [expect.stringMatching(/^profiles\[0\]\.filters: Required value: must include "Ready"/)] },
-    { name: 'duplicate filter', input: 'profiles: [{filters: [Ready, Budget, Ready]}]', want: ['profiles[0].filters[2]: Duplicate value: "Ready"'] },
+    {
+      name: 'ControlPlaneNamespace is required',
+      input: 'profiles: [{filters: [Ready, Budget]}]',
+      want: ['profiles[0].filters: Required value: must include "ControlPlaneNamespace" (without it two HostedClusters whose control-plane namespaces are the same (a-b/c and a/b-c are both a-b-c) could share a management cluster)'],
+    },
+    { name: 'Ready is required', input: 'profiles: [{filters: [ControlPlaneNamespace, Budget]}]', want: [expect.stringMatching(/^profiles\[0\]\.filters: Required value: must include "Ready"/)] },
+    { name: 'duplicate filter', input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Ready]}]', want: ['profiles[0].filters[3]: Duplicate value: "Ready"'] },
     {
       name: 'unknown score',
       input: 'profiles: [{scores: [{name: Packk}]}]',
@@ -128,7 +133,7 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     { name: 'interval 0', input: 'scaleOut: {minIntervalSeconds: 0}', want: ['scaleOut.minIntervalSeconds: Invalid value: 0: must be a number > 0'] },
     {
       name: 'several problems at once',
-      input: 'profiles: [{filters: [Ready], scores: [{name: Pack, weight: -1}]}]\nscaleOut: {webhookk: x}',
+      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace], scores: [{name: Pack, weight: -1}]}]\nscaleOut: {webhookk: x}',
       want: [
         'profiles[0].filters: Required value: must include "Budget" (without it nothing keeps a management cluster under its capacity)',
         'profiles[0].scores[0].weight: Invalid value: -1: must be an integer from 1 to 100',

@@ -26,7 +26,7 @@
  * {@link SchedulerConfigError} listing every problem with its path, worded like the API server's
  * field errors (`profiles[0].scores[1].name: Unsupported value: "Packk": supported values: ...`).
  * Omitted `filters` or `scores` mean the defaults; a given list is the complete list. Every
- * profile must keep the Ready and Budget filters. A HostedCluster picks a profile with the
+ * profile must keep the Ready, ControlPlaneNamespace and Budget filters. A HostedCluster picks a profile with the
  * annotation `controlcenter.hcc.dev/scheduler-profile`.
  */
 import { readFileSync } from 'node:fs';
@@ -158,7 +158,12 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
     });
     for (const r of RequiredFilters) {
       if (!seen.has(r)) {
-        const why = r === PluginNames.Budget ? 'without it nothing keeps a management cluster under its capacity' : 'without it clusters whose syncer is gone would get new placements';
+        const why =
+          r === PluginNames.Budget
+            ? 'without it nothing keeps a management cluster under its capacity'
+            : r === PluginNames.ControlPlaneNamespace
+              ? 'without it two HostedClusters whose control-plane namespaces are the same (a-b/c and a/b-c are both a-b-c) could share a management cluster'
+              : 'without it clusters whose syncer is gone would get new placements';
         p.add(`${path}.filters`, `Required value: must include "${r}" (${why})`);
       }
     }

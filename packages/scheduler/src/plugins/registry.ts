@@ -75,8 +75,12 @@ export const DefaultScores: readonly { name: PluginName; weight: number }[] = [
   { name: PluginNames.TaintToleration, weight: 1 },
 ];
 
-/** Filters every profile must enable: capacity safety (Budget) and no placements on lost clusters (Ready). */
-export const RequiredFilters: readonly PluginName[] = [PluginNames.Ready, PluginNames.Budget];
+/**
+ * Filters every profile must enable: no placements on lost clusters (Ready), no two HostedClusters
+ * sharing one control-plane namespace on a cluster (ControlPlaneNamespace: HyperShift names it
+ * `<namespace>-<name>`, so `a-b/c` and `a/b-c` collide), capacity safety (Budget).
+ */
+export const RequiredFilters: readonly PluginName[] = [PluginNames.Ready, PluginNames.ControlPlaneNamespace, PluginNames.Budget];
 
 /** Name of the profile used when a configuration names none. */
 export const DefaultProfileName = 'default';
