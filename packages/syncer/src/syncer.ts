@@ -40,7 +40,7 @@ import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsyn
 import { isOurs } from './controllers/downsync/downsync-reconcile-apply.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
-import { runHeartbeats } from './controllers/heartbeat/heartbeat-controller.js';
+import { runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
@@ -65,6 +65,8 @@ export interface SyncerOptions {
   initialSpec?: ManagementCluster['spec'];
   /** Labels of the ManagementCluster when this syncer creates it (region, provider, ...). */
   labels?: Record<string, string>;
+  /** Which of capacity, platforms and labels were given explicitly (see HeartbeatOptions.explicit). */
+  explicit?: readonly ExplicitSetting[];
   /** Between heartbeats, in milliseconds (default 10 000). */
   heartbeatIntervalMs?: number;
   /** Concurrent workers per queue (default 16). */
@@ -273,6 +275,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     upstream,
     initialSpec: opts.initialSpec ?? {},
     labels: opts.labels,
+    ...(opts.explicit ? { explicit: opts.explicit } : {}),
     identity: `${hostname()}_${randomUUID()}`,
     syncerVersion: SyncerVersion,
     intervalMs: opts.heartbeatIntervalMs ?? 10_000,

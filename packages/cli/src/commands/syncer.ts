@@ -63,8 +63,10 @@ export function syncerCommand(): Command {
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
-    .action(async (o) => {
+    .action(async (o, cmd: Command) => {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
+      // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
+      const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
       const name = o.push ? 'push' : o.name;
       const log = createLogger(`syncer-${name}`, o.logLevel);
       const shutdown = catchShutdown(log);
@@ -84,6 +86,7 @@ export function syncerCommand(): Command {
             signal: ac.signal,
             initialSpec: { capacity: o.capacity, platforms: parsePlatforms(o.platforms), mode: 'Pull' },
             labels: parseLabels(o.labels),
+            explicit,
             metricsRegistry: registry,
             ...common,
           });

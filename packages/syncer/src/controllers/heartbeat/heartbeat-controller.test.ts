@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
 import type { ManagementCluster } from '@hcc/crds';
-import { registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
+import { register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
 function flakyUpstream(failures: number) {
@@ -72,5 +72,46 @@ describe('registerWithRetries', () => {
     ac.abort();
     expect(await done).toBe(false);
     expect(calls).toEqual(['get']);
+  });
+});
+
+describe('register with an existing ManagementCluster', () => {
+  const existing = (): ManagementCluster =>
+    ({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'mgmt-1', labels: { tier: 'a' } }, spec: { capacity: 2, platforms: ['AWS'] } }) as ManagementCluster;
+  const upstreamWith = (mc: ManagementCluster) => {
+    const writes: unknown[] = [];
+    const upstream = {
+      get: async () => structuredClone(mc),
+      patch: async (...a: unknown[]) => (writes.push(a), structuredClone(mc)),
+      create: async (...a: unknown[]) => (writes.push(a), structuredClone(mc)),
+    } as unknown as RestClient;
+    return { upstream, writes };
+  };
+
+  it('keeps its spec and labels and warns about explicitly given settings it does not apply', async () => {
+    const lines: { msg: string; notApplied?: unknown }[] = [];
+    const { upstream, writes } = upstreamWith(existing());
+    const opts = options(upstream, new FakeClock(), new AbortController().signal, lines);
+    await register({ ...opts, initialSpec: { capacity: 7, platforms: ['None'], mode: 'Pull' }, labels: { tier: 'b', zone: 'z1' }, explicit: ['capacity', 'platforms', 'labels'] });
+    // Only what it lacks is filled (mode); capacity, platforms and labels stay.
+    expect(writes).toEqual([[expect.anything(), undefined, 'mgmt-1', { spec: { mode: 'Pull' } }, 'merge']]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.msg).toBe(
+      'the ManagementCluster exists, so --capacity, --platforms, --labels are not applied (they only fill what a new one lacks); change it in the control center: kubectl edit managementcluster mgmt-1',
+    );
+    expect(lines[0]!.notApplied).toEqual({
+      capacity: { given: 7, current: 2 },
+      platforms: { given: ['None'], current: ['AWS'] },
+      labels: { given: { tier: 'b', zone: 'z1' }, current: { tier: 'a', zone: null } },
+    });
+  });
+
+  it('says nothing when the given settings agree, or were defaults', async () => {
+    const lines: unknown[] = [];
+    const { upstream } = upstreamWith(existing());
+    const opts = options(upstream, new FakeClock(), new AbortController().signal, lines);
+    await register({ ...opts, initialSpec: { capacity: 2, platforms: ['AWS'] }, labels: { tier: 'a' }, explicit: ['capacity', 'platforms', 'labels'] });
+    await register({ ...opts, initialSpec: { capacity: 50 }, explicit: [] });
+    expect(lines).toEqual([]);
   });
 });

@@ -25,6 +25,12 @@ export interface HeartbeatOptions {
   initialSpec: ManagementCluster['spec'];
   /** Labels for a ManagementCluster created by this syncer. */
   labels?: Record<string, string>;
+  /**
+   * Which of `initialSpec.capacity`, `initialSpec.platforms` and `labels` the operator gave
+   * explicitly (flags, a Helm value): when the ManagementCluster exists with other values, a
+   * warning says they are not applied. Default none.
+   */
+  explicit?: readonly ExplicitSetting[];
   identity: string;
   syncerVersion: string;
   /** Between heartbeats, in milliseconds (default 10 000). */
@@ -38,10 +44,46 @@ export interface HeartbeatOptions {
   clock?: Clock;
 }
 
-/** Creates the ManagementCluster if absent; fills spec fields it lacks. */
+/** A registration setting an operator can give explicitly (see {@link HeartbeatOptions.explicit}). */
+export type ExplicitSetting = 'capacity' | 'platforms' | 'labels';
+
+/**
+ * The explicitly given settings an existing ManagementCluster holds other values of, as
+ * `{setting: {given, current}}` (labels: only given keys whose value differs or is missing).
+ * Empty when they all agree.
+ */
+export function settingsNotApplied(mc: ManagementCluster, opts: Pick<HeartbeatOptions, 'initialSpec' | 'labels' | 'explicit'>): Record<string, { given: unknown; current: unknown }> {
+  const out: Record<string, { given: unknown; current: unknown }> = {};
+  const spec = (mc.spec ?? {}) as Record<string, unknown>;
+  const given = (opts.initialSpec ?? {}) as Record<string, unknown>;
+  for (const k of opts.explicit ?? []) {
+    if (k === 'labels') {
+      const current = mc.metadata.labels ?? {};
+      const differs = Object.entries(opts.labels ?? {}).filter(([lk, lv]) => current[lk] !== lv);
+      if (differs.length) out.labels = { given: Object.fromEntries(differs), current: Object.fromEntries(differs.map(([lk]) => [lk, current[lk] ?? null])) };
+    } else if (given[k] !== undefined && spec[k] !== undefined && JSON.stringify(given[k]) !== JSON.stringify(spec[k])) {
+      out[k] = { given: given[k], current: spec[k] };
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates the ManagementCluster if absent; fills spec fields it lacks. An existing one keeps its
+ * spec and labels (the control center's copy is the one to edit, as a Node's spec is the API's
+ * after kubelet registered it); explicitly given settings it holds other values of are logged as
+ * a warning, once per registration.
+ */
 export async function register(opts: HeartbeatOptions): Promise<ManagementCluster> {
   try {
     const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster);
+    const notApplied = settingsNotApplied(mc, opts);
+    if (Object.keys(notApplied).length) {
+      opts.logger.warn(
+        { controller: 'heartbeat', notApplied },
+        `the ManagementCluster exists, so ${Object.keys(notApplied).map((k) => `--${k}`).join(', ')} ${Object.keys(notApplied).length > 1 ? 'are' : 'is'} not applied (they only fill what a new one lacks); change it in the control center: kubectl edit managementcluster ${opts.cluster}`,
+      );
+    }
     const missing: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(opts.initialSpec ?? {})) if (v !== undefined && (mc.spec ?? {})[k] === undefined) missing[k] = v;
     if (Object.keys(missing).length) {
