@@ -360,6 +360,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           warnings: [],
           now: now(),
           admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store }),
+          userGroups: req.user.groups,
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),
         },

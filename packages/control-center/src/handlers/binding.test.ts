@@ -19,7 +19,7 @@ describe('HostedCluster binding subresource', () => {
   const scheduler = 'scheduler-token';
   const call = async (token: string, method: string, url: string, body?: unknown) => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    return { code: res.status, body: (await res.json()) as KubeObject & { reason?: string; message?: string } };
+    return { code: res.status, warning: res.headers.get('warning') ?? '', body: (await res.json()) as KubeObject & { reason?: string; message?: string } };
   };
   const bind = (name: string, rv: string | undefined, target: string) =>
     call(scheduler, 'POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: rv }, target: { name: target } });
@@ -160,5 +160,29 @@ describe('HostedCluster binding subresource', () => {
     }
     const stored = (await call(cc.adminToken, 'GET', `${HCS}/hc-nolabels`)).body;
     expect([stored.metadata.labels, stored.metadata.annotations?.step]).toEqual([{ [LabelManagementCluster]: 'mgmt-2' }, 'merge']);
+  });
+
+  it('creates a HostedCluster or NodePool that arrives with a placement (an exported manifest, replace --force) without it, with a warning; the scheduler keeps its own', async () => {
+    const placedHC = { ...hostedCluster('restored'), metadata: { name: 'restored', namespace: 'clusters', labels: { [LabelManagementCluster]: 'mgmt-1', team: 'a' } } };
+    const created = await call(cc.adminToken, 'POST', HCS, placedHC);
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.metadata.labels).toEqual({ team: 'a' });
+    expect(created.warning).toContain(`metadata.labels[${LabelManagementCluster}]: \\"mgmt-1\\" ignored: only the scheduler places HostedClusters, so this one is scheduled again`);
+    const np = await call(cc.adminToken, 'POST', '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/nodepools', {
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'restored-np', namespace: 'clusters', labels: { [LabelManagementCluster]: 'mgmt-1' } },
+      spec: { clusterName: 'restored', replicas: 0, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.17.0-x86_64' } },
+    });
+    expect(np.code, JSON.stringify(np.body)).toBe(201);
+    expect(np.body.metadata.labels ?? {}).toEqual({});
+    expect(np.warning).toContain('only the scheduler places NodePools');
+    // Adding it later is still refused (placement admission); the scheduler's identity may create with it.
+    const relabel = await call(cc.adminToken, 'PUT', `${HCS}/restored`, { ...created.body, metadata: { ...created.body.metadata, labels: { [LabelManagementCluster]: 'mgmt-1' } } });
+    expect(relabel.code).toBe(422);
+    const bySched = await call(scheduler, 'POST', HCS, { ...hostedCluster('by-sched'), metadata: { name: 'by-sched', namespace: 'clusters', labels: { [LabelManagementCluster]: 'mgmt-2' } } });
+    expect(bySched.code, JSON.stringify(bySched.body)).toBe(201);
+    expect(bySched.body.metadata.labels).toEqual({ [LabelManagementCluster]: 'mgmt-2' });
+    expect(bySched.warning).toBe('');
   });
 });

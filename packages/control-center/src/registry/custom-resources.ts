@@ -5,7 +5,7 @@
  * renders `additionalPrinterColumns` in Tables.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go
  */
-import { FinalizerHyperShift, HyperShiftGroup, LabelManagementCluster, setOwn, type KubeObject } from '@hcc/crds';
+import { FinalizerHyperShift, HyperShiftGroup, LabelManagementCluster, SchedulersGroup, setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
 import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
@@ -67,6 +67,23 @@ function keepPlacementLabel(obj: KubeObject, old: KubeObject, replaced: boolean)
 }
 
 /**
+ * A new HostedCluster or NodePool that arrives with the placement label from anyone but the
+ * scheduler (a manifest exported with `kubectl get -o yaml`, a backup being restored, `kubectl
+ * replace --force`) is created without it, with a warning, and scheduled again: the placement is
+ * the scheduler's (placement admission), and refusing the create would lose the object that
+ * `replace --force` has already deleted. The server's own writes (no user) keep it.
+ */
+function dropPlacementOnCreate(obj: KubeObject, ctx: StrategyContext, kind: string): void {
+  const labels = obj.metadata.labels;
+  if (!labels || !Object.hasOwn(labels, LabelManagementCluster) || !ctx.userGroups || ctx.userGroups.includes(SchedulersGroup)) return;
+  const was = labels[LabelManagementCluster];
+  delete labels[LabelManagementCluster];
+  ctx.warnings.push(
+    `metadata.labels[${LabelManagementCluster}]: ${JSON.stringify(was)} ignored: only the scheduler places ${kind}s, so this one is scheduled again; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector${kind === 'NodePool' ? ' on its HostedCluster' : ''}`,
+  );
+}
+
+/**
  * HyperShift's finalizer on a HostedCluster or NodePool that is not placed: an exported manifest
  * (`oc get -o yaml`) brings it, and no operator will ever remove it (a placed one has it removed
  * by its syncer once the copy is torn down). A delete drops it, so the object goes instead of
@@ -98,8 +115,9 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
   const strategy = baseStrategy({
     // Only where no operator runs: in a management cluster the operator removes its own finalizer.
     ...(placed && opts.virtualHostedClusters ? { finalizersOnDelete: unplacedFinalizers } : {}),
-    prepareForCreate: (obj) => {
+    prepareForCreate: (obj, ctx) => {
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
+      if (placed) dropPlacementOnCreate(obj, ctx, names.kind);
     },
     validate: (obj, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
     validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),

@@ -36,6 +36,8 @@ export interface StrategyContext {
    * reported with the unknown fields by the kind's decoding ({@link takeStrictErrors}).
    */
   strictErrors?: string[];
+  /** Groups of the requesting user (absent for the server's own writes). */
+  userGroups?: readonly string[];
   /** Namespaces a request may not delete besides default, kube-system and kube-public (the server's own). */
   immortalNamespaces?: ReadonlySet<string>;
 }
