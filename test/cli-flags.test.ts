@@ -31,6 +31,14 @@ describe('hcc flags', () => {
     { args: ['syncer', '--name', 'm1', '--workers', '0'], msg: "option '--workers <n>' argument '0' is invalid. must be an integer >= 1" },
     { args: ['management-cluster', '--port', '-1'], msg: "option '--port <port>' argument '-1' is invalid." },
     { args: ['hypershift-sim', '--available-delay', 'soon'], msg: "option '--available-delay <ms>' argument 'soon' is invalid. must be an integer >= 0" },
+    { args: ['hypershift-sim', '--supported-versions', 'abc'], msg: "option '--supported-versions <list>' argument 'abc' is invalid. must be a comma-separated list of major.minor versions" },
+    { args: ['syncer', '--name', 'm1', '--labels', 'bad key!=v'], msg: `option '--labels <k=v,...>' argument 'bad key!=v' is invalid. key "bad key!": name part must consist of alphanumeric characters` },
+    { args: ['syncer', '--name', 'm1', '--labels', 'a=b,,c'], msg: `option '--labels <k=v,...>' argument 'a=b,,c' is invalid. want key=value[,key=value...], got "c"` },
+    { args: ['syncer', '--name', 'm1', '--labels', 'tier=no way'], msg: `option '--labels <k=v,...>' argument 'tier=no way' is invalid. value "no way": a valid label must be` },
+    { args: ['syncer', '--name', 'm1', '--metrics-host', 'no-such-host.invalid'], msg: "option '--metrics-host <host>' argument 'no-such-host.invalid' is invalid. the name does not resolve" },
+    // Node's recursive mkdir loops forever under /proc; the state dir is made one level at a time.
+    { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
+    { args: ['control-center', '--data-dir', '/proc/hcc-no-such-dir/data', '--kubeconfig', 'k'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
   ])('refuses hcc $args: exit 1 with one line, nothing written', ({ args, msg }) => {
     const t = tempDir('hcc-flags-');
     try {

@@ -7,6 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { isQualifiedName, isValidLabelValue } from '@hcc/client';
 
 /** What a numeric flag accepts. */
 export interface NumberRule {
@@ -61,6 +62,39 @@ export function hostArg(value: string): string {
 }
 
 /**
+ * Labels as `k=v,k2=v2` (a ManagementCluster's): each key a qualified name and each value a
+ * label value, as Kubernetes validates labels (apimachinery validation.IsQualifiedName,
+ * IsValidLabelValue); empty entries and surrounding spaces are ignored.
+ * @throws InvalidArgumentError naming the first bad entry and why
+ */
+export function labelsArg(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const i = part.indexOf('=');
+    if (i <= 0) throw new InvalidArgumentError(`want key=value[,key=value...], got "${part}"`);
+    const k = part.slice(0, i);
+    const v = part.slice(i + 1);
+    const bad = [...isQualifiedName(k).map((e) => `key "${k}": ${e}`), ...isValidLabelValue(v).map((e) => `value "${v}": ${e}`)];
+    if (bad.length) throw new InvalidArgumentError(bad[0]!);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * OCP minor versions, comma-separated, newest first (`4.18,4.17`), as the hypershift-sim's
+ * supported-versions ConfigMap lists them.
+ * @throws InvalidArgumentError when the list is empty or an entry is not major.minor
+ */
+export function versionListArg(value: string): string[] {
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((v) => !/^\d+\.\d+$/.test(v))) {
+    throw new InvalidArgumentError(`must be a comma-separated list of major.minor versions (e.g. 4.18,4.17), got "${value}"`);
+  }
+  return list;
+}
+
+/**
  * Extra names of a serving certificate, comma-separated: IP addresses and DNS names (a leading
  * `*.` wildcard allowed), as x509 subjectAltNames take them.
  * @throws InvalidArgumentError naming the first bad entry
@@ -91,15 +125,16 @@ export function existingFileArg(value: string): string {
 }
 
 /**
- * Why `--host` cannot be listened on, checked before a command writes anything: a host name that
- * does not resolve. Undefined when it resolves (or is an address).
+ * Why `--host` (or another listen-address flag) cannot be listened on, checked before a command
+ * writes anything: a host name that does not resolve. Undefined when it resolves (or is an address).
+ * @param flag - the flag as commander names it in errors (default `--host <host>`)
  */
-export async function hostProblem(host: string): Promise<string | undefined> {
+export async function hostProblem(host: string, flag = '--host <host>'): Promise<string | undefined> {
   if (isIP(host)) return undefined;
   try {
     await lookup(host);
     return undefined;
   } catch (e) {
-    return `option '--host <host>' argument '${host}' is invalid. the name does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    return `option '${flag}' argument '${host}' is invalid. the name does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
 }

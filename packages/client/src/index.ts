@@ -18,3 +18,4 @@ export * from './workqueue.js';
 export * from './leader-election.js';
 export * from './event-recorder.js';
 export * from './ops-server.js';
+export * from './fs.js';

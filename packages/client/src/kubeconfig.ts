@@ -5,7 +5,8 @@
  * and merging several files (`KUBECONFIG=a:b`) are not supported.
  * @see https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ensureDir } from './fs.js';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
@@ -181,7 +182,7 @@ export function writeKubeconfig(path: string, spec: KubeconfigSpec): void {
     'current-context': spec.contextName,
     preferences: {},
   };
-  mkdirSync(dirname(resolve(path)), { recursive: true });
+  ensureDir(dirname(resolve(path)));
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, stringify(doc), { mode: 0o600 });
   chmodSync(tmp, 0o600);

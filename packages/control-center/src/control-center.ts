@@ -4,13 +4,13 @@
  * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
  */
 import { isIP } from 'node:net';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { KubeObject } from '@hcc/crds';
-import { writeKubeconfig } from '@hcc/client';
+import { writeKubeconfig, ensureDir } from '@hcc/client';
 import { LevelStore } from './storage/level/level-store.js';
 import type { Store } from './storage/store.js';
 import { Registry } from './registry/registry.js';
@@ -173,7 +173,7 @@ async function ensureNamespace(store: Store, name: string): Promise<void> {
  */
 export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
   const logger = opts.logger ?? pino({ name: 'control-center' });
-  mkdirSync(opts.dataDir, { recursive: true });
+  ensureDir(opts.dataDir);
   // etcd's client (gRPC, protobuf) is loaded only when etcd is the store: ~150 ms less to start.
   const store =
     opts.store ??

@@ -6,7 +6,8 @@
  * `certificate-authority-data`, as kubeadm does for kube-apiserver.
  * @see https://kubernetes.io/docs/setup/best-practices/certificates/
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ensureDir } from '@hcc/client';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,7 @@ function covers(certPem: string, names: string[]): boolean {
  * @param extraNames - further DNS names or IP addresses the serving certificate must carry
  */
 export async function ensureServingCerts(dir: string, extraNames: string[] = []): Promise<ServingCerts> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureDir(dir, 0o700);
   const f = (n: string) => path.join(dir, n);
   const names = servingNames(extraNames);
   // The certificate library (100–200 ms to load) is loaded only when something must be generated.

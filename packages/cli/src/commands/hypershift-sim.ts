@@ -2,14 +2,14 @@
  * `hcc hypershift-sim`: the HyperShift operator stand-in against an existing cluster (a kind
  * cluster with the HyperShift CRDs installed, for the kind demo), from a kubeconfig or in-cluster.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
 import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-sim';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { numberArg, portArg } from '../options.js';
+import { numberArg, portArg, versionListArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
@@ -17,7 +17,11 @@ export function hypershiftSimCommand(): Command {
     .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)')
     .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
     .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
-    .option('--supported-versions <list>', 'OCP minor versions it supports, newest first', DefaultSupportedVersions.join(','))
+    .addOption(
+      new Option('--supported-versions <list>', 'OCP minor versions it supports, newest first (comma-separated)')
+        .argParser(versionListArg)
+        .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
+    )
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
     .action(async (o) => {
@@ -29,7 +33,7 @@ export function hypershiftSimCommand(): Command {
         logger: log,
         availableDelayMs: o.availableDelay,
         deleteDelayMs: o.deleteDelay,
-        supportedVersions: String(o.supportedVersions).split(',').map((v) => v.trim()).filter(Boolean),
+        supportedVersions: o.supportedVersions as string[],
       });
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });

@@ -6,7 +6,7 @@
  * is the cluster's name; a syncer uses it as its management-cluster kubeconfig.
  */
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { loadKubeconfig, RestClient } from '@hcc/client';
 import { hyperShiftCRDs } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
@@ -14,16 +14,9 @@ import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, hostArg, hostProblem, numberArg, portArg } from '../options.js';
+import { existingFileArg, hostArg, hostProblem, numberArg, portArg, versionListArg } from '../options.js';
 
 /** Parses `4.18,4.17` into `['4.18', '4.17']`. */
-function versionList(value: string): string[] {
-  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
-  if (list.length === 0 || list.some((v) => !/^\d+\.\d+$/.test(v))) {
-    throw new InvalidArgumentError(`must be a comma-separated list of major.minor versions (e.g. 4.18,4.17), got "${value}"`);
-  }
-  return list;
-}
 
 interface ManagementClusterOptions {
   name: string;
@@ -51,7 +44,7 @@ export function managementClusterCommand(): Command {
     .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
     .addOption(
       new Option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first (comma-separated)')
-        .argParser(versionList)
+        .argParser(versionListArg)
         .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
     )
     .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line', existingFileArg)

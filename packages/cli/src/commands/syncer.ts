@@ -13,18 +13,7 @@ import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { numberArg, portArg } from '../options.js';
-
-/** Parses `k=v,k2=v2` into labels. */
-export function parseLabels(s: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (s ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
-    const i = part.indexOf('=');
-    if (i <= 0) throw new Error(`invalid label "${part}": want key=value`);
-    out[part.slice(0, i)] = part.slice(i + 1);
-  }
-  return out;
-}
+import { hostArg, hostProblem, labelsArg, numberArg, portArg } from '../options.js';
 
 /** Parses a comma-separated platform list, checking each against HyperShift's platform types. */
 export function parsePlatforms(s: string | undefined): string[] | undefined {
@@ -56,15 +45,20 @@ export function syncerCommand(): Command {
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
     .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', numberArg({ integer: true }), 50)
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`)
-    .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)')
+    .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
     .option('--heartbeat-interval <seconds>', 'between heartbeats', numberArg({ min: 0, exclusiveMin: true }), 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
-    .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', '127.0.0.1')
+    .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
     .action(async (o, cmd: Command) => {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
+      const badHost = await hostProblem(o.metricsHost, '--metrics-host <host>');
+      if (badHost) {
+        process.stderr.write(`error: ${badHost}\n`);
+        process.exit(1);
+      }
       // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
       const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
       const name = o.push ? 'push' : o.name;
@@ -85,7 +79,7 @@ export function syncerCommand(): Command {
             logger: log,
             signal: ac.signal,
             initialSpec: { capacity: o.capacity, platforms: parsePlatforms(o.platforms), mode: 'Pull' },
-            labels: parseLabels(o.labels),
+            labels: o.labels ?? {},
             explicit,
             metricsRegistry: registry,
             ...common,

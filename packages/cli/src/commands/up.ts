@@ -4,11 +4,11 @@
  * HyperShift CRDs + hypershift-sim each) and their syncers, as separate processes. Writes
  * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
  */
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { isAlreadyExists, loadKubeconfig, RestClient } from '@hcc/client';
+import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
 import { numberArg } from '../options.js';
@@ -103,8 +103,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   // Fail on bad flags before anything is written to the state dir.
   parsePlatforms(o.platforms);
   if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig);
-  mkdirSync(logs, { recursive: true });
-  mkdirSync(mcDir, { recursive: true });
+  ensureDir(logs);
+  ensureDir(mcDir);
   lockStateDir(dir);
   // The console shows progress lines; the supervisor's own JSON log goes next to the others.
   const log = createLogger('up', o.logLevel, path.join(logs, 'up.log'));

@@ -5,7 +5,8 @@
  * format (`token,user,uid,"group1,group2"` per line).
  * @see https://kubernetes.io/docs/reference/access-authn-authz/authentication/#static-token-file
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ensureDir } from '@hcc/client';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { UserInfo } from './authenticate.js';
@@ -16,7 +17,7 @@ export function readOrCreateToken(file: string): string {
     const t = readFileSync(file, 'utf8').trim();
     if (t) return t;
   }
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensureDir(path.dirname(file), 0o700);
   const t = randomBytes(24).toString('hex');
   writeFileSync(file, `${t}\n`, { mode: 0o600 });
   return t;
