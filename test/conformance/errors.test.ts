@@ -98,6 +98,9 @@ describe('bad requests get Kubernetes Status errors and change nothing', () => {
     { name: 'a kind that is not the endpoint’s', method: 'POST', path: cms, body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }), want: { code: 400, reason: 'BadRequest' } },
     { name: 'a namespace that does not exist', method: 'POST', path: '/api/v1/namespaces/nope/configmaps', body: cm('orphan'), want: { code: 404, reason: 'NotFound', message: 'namespaces "nope" not found' } },
     { name: 'a resource that is not served', method: 'GET', path: '/apis/hypershift.openshift.io/v1beta1/namespaces/default/widgets', want: { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' } },
+    // kubectl scale of a kind without a scale subresource (HostedClusters have none; NodePools do).
+    { name: 'a subresource the kind does not serve (PATCH)', method: 'PATCH', path: '/apis/hypershift.openshift.io/v1beta1/namespaces/default/hostedclusters/w1/scale', body: '{"spec":{"replicas":2}}', contentType: 'application/merge-patch+json', want: { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' } },
+    { name: 'a subresource the kind does not serve (PUT)', method: 'PUT', path: '/api/v1/namespaces/default/configmaps/x/scale', body: '{}', want: { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' } },
   ])('$name → $want.code $want.reason', async ({ method, path, body, contentType, want }) => {
     const r = await send(method, path, body, contentType);
     expect(r.code).toBe(want.code);

@@ -87,7 +87,9 @@ function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'final
   if (sub === 'status' && scope.info.subresources.status) return 'status';
   if (sub === 'scale' && scope.info.subresources.scale) return 'scale';
   if (sub === 'finalize' && scope.info.subresources.finalize) return 'finalize';
-  throw apierrors.notFound({ group: scope.info.group, resource: `${scope.info.resource}/${sub}` }, scope.ri.name);
+  // A subresource the kind does not serve is not there at all, as for a GET (kube-apiserver's 404
+  // "the server could not find the requested resource"), rather than an object that was not found.
+  throw apierrors.noResource();
 }
 
 /** POST a new object. */
