@@ -4,6 +4,9 @@
  *   finalizers are marked and waited for), then drop the `kubernetes` finalizer and, when no other
  *   spec or metadata finalizer is left, the Namespace itself (the others' owners remove them,
  *   through `/finalize` for spec ones; the update that removes the last one deletes it).
+ *   While content remains, the Namespace's status carries the namespace controller's conditions
+ *   (`NamespaceContentRemaining`, `NamespaceFinalizersRemaining`, `NamespaceDeletionContentFailure`)
+ *   so `kubectl describe ns` says what it waits for.
  * - CustomResourceDefinition: delete every custom resource of it, then drop the
  *   `customresourcecleanup.apiextensions.k8s.io` finalizer.
  * Level-triggered: each pass reads the store; a pass that cannot finish is retried.
@@ -18,6 +21,42 @@ import { namespaces, FinalizerKubernetes } from '../registry/builtin/namespaces.
 import { customresourcedefinitions, FinalizerCRDCleanup, type CRDSpec } from '../registry/builtin/customresourcedefinitions.js';
 import { deleteObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
+
+/** A Namespace status condition (core/v1 NamespaceCondition). */
+interface NamespaceCondition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  lastTransitionTime?: string;
+}
+
+/**
+ * The conditions kube-controller-manager's namespace controller writes on a Terminating
+ * Namespace, from what is left in it: objects per resource and finalizers per name.
+ * @param remaining - `resource.group` (or `resource` for the core group) → objects left
+ * @param finalizers - finalizer name → objects left that carry it
+ * @param failure - why a delete of content failed this pass, if one did
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
+ */
+export function namespaceDeletionConditions(remaining: ReadonlyMap<string, number>, finalizers: ReadonlyMap<string, number>, failure?: string): NamespaceCondition[] {
+  const list = (m: ReadonlyMap<string, number>, what: string) =>
+    [...m.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k} ${what.replace('%d', String(n))}`)
+      .join(', ');
+  return [
+    failure
+      ? { type: 'NamespaceDeletionContentFailure', status: 'True', reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, 1 remaining: ${failure}` }
+      : { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+    remaining.size
+      ? { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${list(remaining, 'has %d resource instances')}` }
+      : { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
+    finalizers.size
+      ? { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${list(finalizers, 'in %d resource instances')}` }
+      : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+  ];
+}
 
 export class DeletionController {
   private watches: StoreWatch[] = [];
@@ -76,16 +115,25 @@ export class DeletionController {
   private async finalizeNamespace(ns: KubeObject): Promise<void> {
     const name = ns.metadata.name!;
     let remaining = 0;
+    const byResource = new Map<string, number>();
+    const byFinalizer = new Map<string, number>();
+    let failure: string | undefined;
     for (const info of this.registry.all()) {
       if (!info.namespaced || info.version !== info.storageVersion) continue;
+      const gr = info.group ? `${info.resource}.${info.group}` : info.resource;
       for (const { object } of this.store.list(storagePrefix(info, name)).items) {
         remaining++;
+        byResource.set(gr, (byResource.get(gr) ?? 0) + 1);
+        for (const f of object.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
         if (object.metadata.deletionTimestamp) continue;
         await deleteObject(this.store, info, name, object.metadata.name!, systemContext(), { dryRun: false }).catch((e) => {
-          if (!apierrors.isNotFound(e)) throw e;
+          if (apierrors.isNotFound(e)) return;
+          failure ??= `${gr} "${object.metadata.name}": ${(e as Error).message}`;
         });
       }
     }
+    await this.writeConditions(name, namespaceDeletionConditions(byResource, byFinalizer, failure));
+    if (failure) throw new Error(`namespace ${name}: ${failure}`);
     if (remaining > 0) return;
     let result: 'removed' | 'finalized' | undefined;
     await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
@@ -105,6 +153,24 @@ export class DeletionController {
     });
     if (result === 'removed') this.log.info({ controller: 'namespace', key: name, result }, 'namespace emptied and removed');
     if (result === 'finalized') this.log.info({ controller: 'namespace', key: name, result, waitingFor: 'spec.finalizers' }, 'namespace emptied; waiting for its other finalizers');
+  }
+
+  /** Writes a Terminating Namespace's deletion conditions when they changed (a transition keeps its time otherwise). */
+  private async writeConditions(name: string, want: NamespaceCondition[]): Promise<void> {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
+      if (!cur || !cur.metadata.deletionTimestamp) return { op: 'none' };
+      const status = (cur.status ?? {}) as { conditions?: NamespaceCondition[] };
+      const had = status.conditions ?? [];
+      const same = (a: NamespaceCondition, b: NamespaceCondition) => a.status === b.status && a.reason === b.reason && a.message === b.message;
+      const next = want.map((c) => {
+        const old = had.find((h) => h.type === c.type);
+        return { ...c, lastTransitionTime: old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : now };
+      });
+      const others = had.filter((h) => !want.some((c) => c.type === h.type));
+      if (others.length === 0 && had.length === next.length && next.every((c) => { const old = had.find((h) => h.type === c.type); return old && same(old, c); })) return { op: 'none' };
+      return { op: 'put', object: { ...cur, status: { ...status, conditions: [...others, ...next] } } };
+    });
   }
 
   private async finalizeCRD(crd: KubeObject): Promise<void> {

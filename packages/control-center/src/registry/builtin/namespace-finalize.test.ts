@@ -82,4 +82,27 @@ describe('Namespace finalizers and /finalize', () => {
     expect((await request(cc(), 'PUT', `${NS}/fin-c/configmaps/held`, { ...held, metadata: { ...held.metadata, finalizers: [] } })).code).toBe(200);
     await until('the namespace removed', async () => (await get('fin-c')).code === 404);
   });
+
+  it("a Terminating Namespace's status says what it waits for, as the namespace controller's conditions do", async () => {
+    expect((await request(cc(), 'POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin-c' } })).code).toBe(201);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } };
+    expect((await request(cc(), 'POST', `${NS}/fin-c/configmaps`, cm)).code).toBe(201);
+    expect((await request(cc(), 'DELETE', `${NS}/fin-c`)).code).toBe(200);
+    type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
+    const conds = async () => ((await get('fin-c')).body.status?.conditions ?? []) as Cond[];
+    await until('conditions', async () => (await conds()).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'));
+    const byType = Object.fromEntries((await conds()).map((c) => [c.type, c]));
+    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps has 1 resource instances' });
+    expect(byType.NamespaceFinalizersRemaining).toMatchObject({ status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
+    expect(byType.NamespaceDeletionContentFailure).toMatchObject({ status: 'False', reason: 'ContentDeleted' });
+    expect(byType.NamespaceContentRemaining!.lastTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // Passes that find the same state write nothing.
+    const rv = (await get('fin-c')).body.metadata.resourceVersion;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await get('fin-c')).body.metadata.resourceVersion).toBe(rv);
+    // Once the finalizer goes, so do the ConfigMap and the Namespace.
+    const held = (await request(cc(), 'GET', `${NS}/fin-c/configmaps/held`)).body;
+    expect((await request(cc(), 'PUT', `${NS}/fin-c/configmaps/held`, { ...held, metadata: { ...held.metadata, finalizers: [] } })).code).toBe(200);
+    await until('namespace gone', async () => (await get('fin-c')).code === 404);
+  });
 });
