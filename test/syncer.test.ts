@@ -1,7 +1,8 @@
 /**
  * The syncer end to end: what reaches a management cluster and what comes back — Secret
  * rotation (also by a whole replace) and deletion, a foreign HostedCluster of the same name left alone, NodePool spec changes (replicas, upgradeType, config references),
- * drift correction, the CRD puller, and push mode.
+ * drift correction, the CRD puller, and push mode (including deleting a ManagementCluster that
+ * still hosts a HostedCluster).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { startHccUp, type HccUp } from './helpers/processes.js';
 import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
+const Selector = 'controlcenter.hcc.dev/management-cluster-selector';
 
 const hostedCluster = (name: string, ns: string) => noneHostedCluster(name, ns);
 
@@ -236,6 +238,51 @@ describe('syncer: push mode', () => {
     }, 60_000);
     expect(unreachable).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-2' } });
     expect(unreachable.message).toContain('the push syncer has not reached this management cluster within 20s of starting with the kubeconfig in Secret hcc-system/nowhere');
+  });
+
+  it('keeps serving a ManagementCluster being deleted until what it hosts is torn down there, as pull mode does', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+    const mk = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig('mgmt-1'), args);
+    const getMC = async () => {
+      const r = await k(['get', 'mc', 'mgmt-1', '--ignore-not-found', '-o', 'json']);
+      return r.stdout.trim() ? (JSON.parse(r.stdout) as { metadata: { deletionTimestamp?: string }; status?: { lastHeartbeatTime?: string } }) : undefined;
+    };
+    // mgmt-2 was pointed at a dead end above: pin this one to mgmt-1.
+    expect((await k(['label', 'mc', 'mgmt-1', 'retire=yes'])).code).toBe(0);
+    expect((await k(['create', 'namespace', 'r'])).code).toBe(0);
+    const hc = hostedCluster('rx', 'r').replace('metadata: {name: rx, namespace: r}', `metadata: {name: rx, namespace: r, annotations: {${Selector}: retire=yes}}`);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('rx', 'r')}---\n${hc}---\n${nodePool('rx-workers', 'rx', 'r')}`);
+    expect(r.code, r.stderr).toBe(0);
+    const w = await k(['wait', '--for=condition=Available', 'hc/rx', '-n', 'r', '--timeout=60s']);
+    expect(w.code, w.stderr).toBe(0);
+    expect(JSON.parse((await k(['get', 'hc', 'rx', '-n', 'r', '-o', 'json'])).stdout).metadata.labels[Label]).toBe('mgmt-1');
+    const copies = [['hc', 'rx', '-n', 'r'], ['nodepool', 'rx-workers', '-n', 'r'], ['secret', 'rx-pull-secret', '-n', 'r'], ['namespace', 'r-rx'], ['namespace', 'r']];
+    for (const c of copies) expect((await mk(['get', ...c, '-o', 'name'])).code, c.join(' ')).toBe(0);
+
+    // The tester's repro: the cluster first, then what it holds, neither waited for.
+    expect((await k(['delete', 'mc', 'mgmt-1', '--wait=false'])).code).toBe(0);
+    const deleting = await getMC();
+    expect(deleting?.metadata.deletionTimestamp).toBeTruthy(); // held by controlcenter.hcc.dev/placements
+    // Its push syncer keeps heartbeating it (it used to stop at once, and the scheduler released
+    // what it held once the heartbeat expired, without tearing it down).
+    await waitFor('a heartbeat after the deletion', async () => {
+      const beat = (await getMC())?.status?.lastHeartbeatTime;
+      return !!beat && Date.parse(beat) > Date.parse(deleting!.metadata.deletionTimestamp!);
+    }, 10_000);
+    expect((await k(['delete', 'hc', 'rx', '-n', 'r', '--wait=false'])).code).toBe(0);
+    // Well inside the scheduler's 40 s heartbeat grace: torn down, not released.
+    await waitFor('HostedCluster rx to go', async () => (await k(['get', 'hc', 'rx', '-n', 'r', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 30_000);
+    await waitFor('ManagementCluster mgmt-1 to go', async () => !(await getMC()), 30_000);
+    // Its syncer stops once it has removed what it made there (the Secret copy and the namespace
+    // it created go only after the HostedCluster): nothing is left at that point.
+    const pushLog = path.join(hcc.stateDir, 'logs', 'syncer-push.log');
+    await waitFor('the push syncer of mgmt-1 to stop', () =>
+      readFileSync(pushLog, 'utf8').split('\n').some((l) => l.includes('"cluster":"mgmt-1"') && l.includes('stopped push syncer')), 30_000);
+    for (const c of copies) expect((await mk(['get', ...c, '--ignore-not-found', '-o', 'name'])).stdout.trim(), c.join(' ')).toBe('');
+    const released = await k(['get', 'events', '-A', '--field-selector', 'reason=SyncerGone', '-o', 'json']);
+    expect(JSON.parse(released.stdout).items).toEqual([]);
+    // A push syncer serves clusters that exist: its heartbeats after the deletion did not register it again.
+    expect(await getMC()).toBeUndefined();
   });
 
   it('writes log lines a strict JSON reader takes: no key twice in one line', () => {

@@ -67,6 +67,11 @@ export interface SyncerOptions {
   labels?: Record<string, string>;
   /** Which of capacity, platforms and labels were given explicitly (see HeartbeatOptions.explicit). */
   explicit?: readonly ExplicitSetting[];
+  /**
+   * Create the ManagementCluster when it is absent, at start and when it is deleted while this
+   * syncer runs (default true, pull mode). Push mode passes false: it serves existing clusters only.
+   */
+  createManagementCluster?: boolean;
   /** Between heartbeats, in milliseconds (default 10 000). */
   heartbeatIntervalMs?: number;
   /** Concurrent workers per queue (default 16). */
@@ -86,17 +91,32 @@ export interface SyncerOptions {
 export interface RunningSyncer {
   /** '' when ready, else why not. */
   readiness(): string;
+  /**
+   * What hcc made in the management cluster for this cluster is still there: copies labelled
+   * `controlcenter.hcc.dev/synced-by: <cluster>` (ones being deleted included), then, after a
+   * namespace sweep run now, namespaces hcc created that nothing foreign keeps.
+   * @returns '' when nothing is left (or the syncer never got ready, so it cannot tell), else what
+   * is left, e.g. `2 copies (Secret r/rx-pull-secret, ...)` or `namespaces r`
+   * @throws the downstream client's error when the sweep or the namespace list fails
+   */
+  leftovers(): Promise<string>;
   done: Promise<void>;
 }
 
 /** Starts a syncer; it runs until `signal` aborts. */
 export function runSyncer(opts: SyncerOptions): RunningSyncer {
   let state = 'starting';
-  const done = run(opts, (s) => (state = s));
-  return { readiness: () => (state === 'ready' ? '' : state), done };
+  const hooks: Hooks = {};
+  const done = run(opts, (s) => (state = s), hooks);
+  return { readiness: () => (state === 'ready' ? '' : state), leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
 }
 
-async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<void> {
+/** What {@link run} exposes once its caches are synced. */
+interface Hooks {
+  leftovers?: () => Promise<string>;
+}
+
+async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Hooks): Promise<void> {
   const { cluster, upstream, downstream, signal } = opts;
   // Every line names the cluster (a push syncer serves several in one process).
   const log = opts.logger.child({ cluster });
@@ -276,6 +296,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
     initialSpec: opts.initialSpec ?? {},
     labels: opts.labels,
     ...(opts.explicit ? { explicit: opts.explicit } : {}),
+    createIfMissing: opts.createManagementCluster ?? true,
     identity: `${hostname()}_${randomUUID()}`,
     syncerVersion: SyncerVersion,
     intervalMs: opts.heartbeatIntervalMs ?? 10_000,
@@ -323,11 +344,18 @@ async function run(opts: SyncerOptions, setState: (s: string) => void): Promise<
         downInformers[k].lister.list().some((o) => o.metadata.namespace === ns && o.metadata.labels?.[LabelSyncedBy] === cluster),
     );
   const keptNamespaces = new Map<string, KeptBy>();
+  const sweep = async () => (await sweepNamespaces({ cluster, downstream, inUse, kept: keptNamespaces, log })).forEach((n) => knownNamespaces.delete(n));
   const nsTimer = setInterval(() => {
-    void sweepNamespaces({ cluster, downstream, inUse, kept: keptNamespaces, log })
-      .then((gone) => gone.forEach((n) => knownNamespaces.delete(n)))
-      .catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
+    void sweep().catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));
+  hooks.leftovers = async () => {
+    const copies = kinds.flatMap((k) => downInformers[k].lister.list().filter((o) => o.metadata.labels?.[LabelSyncedBy] === cluster).map((o) => `${k} ${keyOf(o)}`));
+    if (copies.length) return `${copies.length} copies (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''})`;
+    await sweep();
+    const nsList = await downstream.list<KubeObject>(NamespaceResource, { labelSelector: ours });
+    const left = nsList.items.map((n) => n.metadata.name!).filter((n) => !keptNamespaces.has(n));
+    return left.length ? `namespaces ${left.join(', ')}` : '';
+  };
   const steps = downsyncSteps(deps);
   const workers = opts.workers ?? 16;
   try {

@@ -3,8 +3,14 @@
  * `spec.mode: Push`. For each, it reads the Secret named by `spec.kubeconfigSecretRef` (in the
  * control center; namespace `hcc-system` and key `kubeconfig` unless given), connects to the
  * management cluster with it, and runs the same syncer (heartbeat, downsync, upsync) as pull mode.
- * A changed Secret or spec restarts that cluster's syncer; a cluster leaving Push mode, or
- * deleted, stops it. A missing Secret or key, or one that is not a kubeconfig, stops it too, and
+ * A changed Secret or spec restarts that cluster's syncer; a cluster leaving Push mode, losing its
+ * `spec.kubeconfigSecretRef`, or gone, stops it. A cluster being deleted (`deletionTimestamp`)
+ * keeps its syncer, as a pull syncer keeps running: it heartbeats and tears down the copies of
+ * what is deleted there, and the scheduler's `controlcenter.hcc.dev/placements` finalizer holds
+ * the cluster until nothing is placed on it; once it is gone, its syncer runs on until the copies
+ * that outlive what they served (Secrets, ConfigMaps, the namespaces it created) are gone too, at
+ * most `drainMs`. A push syncer never creates a ManagementCluster, so a deleted one is not brought
+ * back by a heartbeat. A missing Secret or key, or one that is not a kubeconfig, stops it too, and
  * a Warning Event on the ManagementCluster (`KubeconfigSecretNotFound`, `KubeconfigKeyMissing`,
  * `KubeconfigInvalid`; `kubectl describe mc`) names what to fix, besides the `Ready` condition
  * that follows (`HeartbeatExpired`, or `SyncerNeverReported` for a cluster never reached); one
@@ -13,7 +19,7 @@
  * Level-triggered over a ManagementCluster informer and a work queue.
  */
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, tlsProblem, WorkQueue, type ReconcileResult } from '@hcc/client';
+import { deletedObject, EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, tlsProblem, WorkQueue, type ReconcileResult } from '@hcc/client';
 import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
@@ -29,6 +35,12 @@ export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' |
    * `ManagementClusterUnreachable` says so, in milliseconds (default 20 000).
    */
   unreachableAfterMs?: number;
+  /**
+   * How long a cluster's syncer keeps running after its ManagementCluster is gone, to remove what
+   * it made there once nothing is placed on it (Secret and ConfigMap copies, the namespaces it
+   * created), in milliseconds (default 60 000); it stops sooner when nothing is left.
+   */
+  drainMs?: number;
 }
 
 interface Running {
@@ -41,6 +53,8 @@ interface Running {
   startedMs: number;
   /** When ManagementClusterUnreachable was last recorded for it, in ms since the epoch. */
   warnedMs?: number;
+  /** When its ManagementCluster was first seen gone, in ms since the epoch. */
+  goneMs?: number;
 }
 
 /** Where a cluster's kubeconfig lives. */
@@ -57,7 +71,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
   const mcs = new Informer<ManagementCluster>({ client: opts.upstream, ref: ManagementClusterResource, logger: log });
   const queue = new WorkQueue();
   const recorder = new EventRecorder({ client: opts.upstream, component: 'hcc-syncer/push', logger: log });
-  mcs.addEventHandler({ onAdd: (o) => queue.add(o.metadata.name!), onUpdate: (_o, n) => queue.add(n.metadata.name!), onDelete: () => mcs.lister.keys().forEach((k) => queue.add(k)) });
+  mcs.addEventHandler({ onAdd: (o) => queue.add(o.metadata.name!), onUpdate: (_o, n) => queue.add(n.metadata.name!), onDelete: (d) => queue.add(deletedObject(d).metadata.name!) });
   let synced = false;
 
   const stop = async (name: string) => {
@@ -70,10 +84,35 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     log.info({ cluster: name }, 'stopped push syncer');
   };
 
+  /**
+   * A cluster whose ManagementCluster is gone: its deletion waited until nothing was placed on it
+   * (the scheduler's placements finalizer), but the copies that outlive what they served — Secrets
+   * and ConfigMaps, the namespaces the syncer created — go only after that. Keep the syncer until
+   * they are gone (as a pull syncer keeps running), or `drainMs` passed.
+   */
+  const drain = async (name: string): Promise<ReconcileResult> => {
+    const r = running.get(name);
+    if (!r) return;
+    r.goneMs ??= Date.now();
+    let left: string;
+    try {
+      left = await r.syncer.leftovers();
+    } catch (err) {
+      left = `unknown (${(err as Error).message})`;
+    }
+    if (left && Date.now() - r.goneMs < (opts.drainMs ?? 60_000)) return { requeueAfterMs: 2000 };
+    if (left) log.warn({ cluster: name, left }, 'ManagementCluster gone; stopping its push syncer with copies still in the management cluster');
+    await stop(name);
+    return;
+  };
+
   const reconcile = async (name: string): Promise<ReconcileResult> => {
     const mc = mcs.lister.get(name);
     const ref = mc ? kubeconfigRef(mc) : undefined;
-    if (!mc || mc.metadata.deletionTimestamp || mc.spec?.mode !== 'Push' || !ref) {
+    // Not on deletionTimestamp: a cluster being deleted keeps its syncer, which tears down what it
+    // hosts (else the scheduler releases them once the heartbeat expires and their copies leak).
+    if (!mc) return drain(name);
+    if (mc.spec?.mode !== 'Push' || !ref) {
       await stop(name);
       return;
     }
@@ -132,6 +171,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       downstream,
       logger: opts.logger.child({ mode: 'Push' }),
       signal: abort.signal,
+      createManagementCluster: false,
       heartbeatIntervalMs: opts.heartbeatIntervalMs,
       workers: opts.workers,
       pullCRDs: opts.pullCRDs,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
 import type { ManagementCluster } from '@hcc/crds';
-import { register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
+import { beat, register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
 function flakyUpstream(failures: number) {
@@ -113,5 +113,46 @@ describe('register with an existing ManagementCluster', () => {
     await register({ ...opts, initialSpec: { capacity: 2, platforms: ['AWS'] }, labels: { tier: 'a' }, explicit: ['capacity', 'platforms', 'labels'] });
     await register({ ...opts, initialSpec: { capacity: 50 }, explicit: [] });
     expect(lines).toEqual([]);
+  });
+});
+
+describe('createIfMissing', () => {
+  /** An upstream without the ManagementCluster (GET says 404) that records every call; Lease writes succeed. */
+  function goneUpstream() {
+    const calls: string[] = [];
+    const notFound = () => new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'not found' });
+    const upstream = {
+      get: async (r: { resource: string }) => {
+        calls.push(`get ${r.resource}`);
+        throw notFound();
+      },
+      create: async (r: { resource: string }, _ns: unknown, obj: ManagementCluster) => {
+        calls.push(`create ${r.resource}`);
+        return obj;
+      },
+      update: async (r: { resource: string }) => calls.push(`update ${r.resource}`),
+      patch: async (r: { resource: string }) => calls.push(`patch ${r.resource}`),
+    } as unknown as RestClient;
+    return { upstream, calls };
+  }
+
+  it('a heartbeat that finds its ManagementCluster deleted registers it again by default (pull mode)', async () => {
+    const { upstream, calls } = goneUpstream();
+    await beat(options(upstream, new FakeClock(), new AbortController().signal, []));
+    expect(calls).toContain('create managementclusters');
+  });
+
+  it('false (push mode): a heartbeat after the deletion completed neither creates the ManagementCluster nor writes its status', async () => {
+    const { upstream, calls } = goneUpstream();
+    const lines: unknown[] = [];
+    await beat({ ...options(upstream, new FakeClock(), new AbortController().signal, lines), createIfMissing: false });
+    expect(calls.filter((c) => c.endsWith('managementclusters'))).toEqual(['get managementclusters']);
+    expect(lines).toEqual([]); // not a warning: the push controller stops this syncer next
+  });
+
+  it('false: registration of an absent ManagementCluster fails with NotFound instead of creating it', async () => {
+    const { upstream, calls } = goneUpstream();
+    await expect(register({ ...options(upstream, new FakeClock(), new AbortController().signal, []), createIfMissing: false })).rejects.toMatchObject({ code: 404 });
+    expect(calls).toEqual(['get managementclusters']);
   });
 });

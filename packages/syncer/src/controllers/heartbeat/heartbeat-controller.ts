@@ -3,7 +3,8 @@
  * configured platforms and capacity when absent), then every heartbeat interval renews the
  * Lease `hcc-system/<cluster>` and writes the cluster's status. A failed registration is retried
  * with backoff (the control center may not be up yet, or restarting), a failed heartbeat at the
- * next tick; the scheduler marks the cluster not Ready if heartbeats stop.
+ * next tick; the scheduler marks the cluster not Ready if heartbeats stop. A ManagementCluster
+ * being deleted (`deletionTimestamp`) gets heartbeats like any other until it is gone.
  */
 import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
@@ -42,6 +43,13 @@ export interface HeartbeatOptions {
   signal: AbortSignal;
   /** Timers of the registration retries (tests inject a fake). Default the real clock. */
   clock?: Clock;
+  /**
+   * Create the ManagementCluster when it is absent, at registration and when a heartbeat finds it
+   * deleted (default true: a pull syncer registers its cluster, and again after a delete). A push
+   * syncer passes false: it serves only clusters that exist, so it must not bring back one whose
+   * deletion completed before its push controller stopped it.
+   */
+  createIfMissing?: boolean;
 }
 
 /** A registration setting an operator can give explicitly (see {@link HeartbeatOptions.explicit}). */
@@ -72,7 +80,9 @@ export function settingsNotApplied(mc: ManagementCluster, opts: Pick<HeartbeatOp
  * Creates the ManagementCluster if absent; fills spec fields it lacks. An existing one keeps its
  * spec and labels (the control center's copy is the one to edit, as a Node's spec is the API's
  * after kubelet registered it); explicitly given settings it holds other values of are logged as
- * a warning, once per registration.
+ * a warning, once per registration. An absent one is created unless `createIfMissing` is false.
+ * @returns the ManagementCluster as stored
+ * @throws ApiError from the control center (404 NotFound when it is absent and `createIfMissing` is false)
  */
 export async function register(opts: HeartbeatOptions): Promise<ManagementCluster> {
   try {
@@ -91,7 +101,7 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
     }
     return mc;
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    if (!isNotFound(err) || opts.createIfMissing === false) throw err;
   }
   try {
     return await opts.upstream.create<ManagementCluster>(ManagementClusterResource, undefined, {
@@ -130,15 +140,24 @@ async function renewLease(opts: HeartbeatOptions, now: Date): Promise<void> {
   }
 }
 
-/** One heartbeat: Lease, then status. */
+/**
+ * One heartbeat: Lease, then status. A ManagementCluster deleted centrally is registered again,
+ * or, with `createIfMissing` false, left gone (no status written).
+ * @throws ApiError or RequestError from the control center (409 when the status write raced another)
+ */
 export async function beat(opts: HeartbeatOptions): Promise<void> {
   const now = new Date();
   const obs = await opts.observe();
   await renewLease(opts, now);
   const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster).catch(async (err) => {
-    if (isNotFound(err)) return register(opts); // deleted centrally: register again
-    throw err;
+    if (!isNotFound(err)) throw err;
+    if (opts.createIfMissing === false) return undefined;
+    return register(opts); // deleted centrally: register again
   });
+  if (!mc) {
+    opts.logger.debug({ controller: 'heartbeat' }, 'ManagementCluster gone; not registering it again');
+    return;
+  }
   const status = heartbeatStatus(mc, obs, now, opts.syncerVersion);
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
