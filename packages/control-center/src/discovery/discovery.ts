@@ -9,6 +9,8 @@ import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { parseAccept } from '../pipeline/negotiate.js';
 import { HccVersion, KubernetesVersion } from '../version.js';
+import { hasBinding } from '../handlers/binding.js';
+import { ControlCenterGroup, ControlCenterVersion } from '@hcc/crds';
 
 /** `/version`. */
 export function versionInfo(): Record<string, string> {
@@ -49,6 +51,8 @@ export function apiResourceList(registry: Registry, group: string, version: stri
     if (r.subresources.scale) {
       list.push({ name: `${r.resource}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
     }
+    // As pods/binding: create only, answering a Binding (the scheduler's placement write).
+    if (hasBinding(r.group, r.resource)) list.push({ name: `${r.resource}/binding`, singularName: '', namespaced: r.namespaced, group: ControlCenterGroup, version: ControlCenterVersion, kind: 'Binding', verbs: ['create'] });
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: list };
 }
@@ -91,6 +95,7 @@ function discoveryResource(r: ResourceInfo): Record<string, unknown> {
   if (r.subresources.status) subresources.push({ subresource: 'status', responseKind, verbs: subresourceVerbs });
   if (r.subresources.finalize) subresources.push({ subresource: 'finalize', responseKind, verbs: ['update'] });
   if (r.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
+  if (hasBinding(r.group, r.resource)) subresources.push({ subresource: 'binding', responseKind: { group: ControlCenterGroup, version: ControlCenterVersion, kind: 'Binding' }, verbs: ['create'] });
   return {
     resource: r.resource,
     responseKind,

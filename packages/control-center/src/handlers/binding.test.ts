@@ -185,4 +185,14 @@ describe('HostedCluster binding subresource', () => {
     expect(bySched.body.metadata.labels).toEqual({ [LabelManagementCluster]: 'mgmt-2' });
     expect(bySched.warning).toBe('');
   });
+
+  it('is listed in discovery as hostedclusters/binding, create only, as pods/binding is', async () => {
+    const list = (await call(cc.adminToken, 'GET', '/apis/hypershift.openshift.io/v1beta1')).body as unknown as { resources: { name: string; verbs: string[]; kind: string; group?: string }[] };
+    expect(list.resources).toContainEqual(expect.objectContaining({ name: 'hostedclusters/binding', kind: 'Binding', group: 'controlcenter.hcc.dev', verbs: ['create'] }));
+    expect(list.resources.map((r) => r.name)).not.toContain('nodepools/binding');
+    const res = await fetch(`${cc.url}/apis`, { headers: { authorization: `Bearer ${cc.adminToken}`, accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+    const groups = (await res.json()) as { items: { metadata: { name: string }; versions: { version: string; resources: { resource: string; subresources?: { subresource: string; verbs: string[] }[] }[] }[] }[] };
+    const hc = groups.items.find((g) => g.metadata.name === 'hypershift.openshift.io')!.versions.find((v) => v.version === 'v1beta1')!.resources.find((r) => r.resource === 'hostedclusters')!;
+    expect(hc.subresources).toContainEqual(expect.objectContaining({ subresource: 'binding', verbs: ['create'] }));
+  });
 });
