@@ -3,19 +3,31 @@
  * register, with backoff, and becomes Ready once the control center answers — instead of giving
  * up and idling behind a live /healthz (found by a break test of `hcc up`: a control center
  * killed during the start left both syncers idle for good).
+ *
+ * Then, with the same processes and a scheduler whose `--heartbeat-grace` is shorter than the
+ * syncer's heartbeat interval: the cluster stays Ready (the scheduler honours the Lease duration
+ * the syncer announces).
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadKubeconfig, RestClient } from '@hcc/client';
+import { ManagementClusterResource, type ManagementCluster } from '@hcc/crds';
 import { kubectl, tempDir, waitFor } from './helpers/tools.js';
-import { spawnHcc, startControlCenterProcess, startHcc, stopProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 
 describe('hcc syncer started before the control center answers', () => {
   const t = tempDir('hcc-syncer-start-');
   const procs: ChildProcess[] = [];
   let cc: ControlCenterProcess | undefined;
+  /** The syncer the first test starts (the second one goes on with it). */
+  let runningSyncer: ReturnType<typeof spawnHcc> | undefined;
+  let scheduler: SchedulerProcess | undefined;
+  let client: RestClient | undefined;
 
   afterAll(async () => {
+    client?.close();
+    await scheduler?.stop();
     for (const p of procs.reverse()) await stopProcess(p);
     await cc?.stop();
     t.cleanup();
@@ -34,6 +46,7 @@ describe('hcc syncer started before the control center answers', () => {
 
     const syncer = spawnHcc(['syncer', '--name', 'm1', '--kubeconfig', first.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '1']);
     procs.push(syncer.proc);
+    runningSyncer = syncer;
     await waitFor('two failed registrations', () => (syncer.output().match(/registering the ManagementCluster failed; retrying/g) ?? []).length >= 2, 30_000);
     expect(syncer.proc.exitCode, syncer.output()).toBeNull();
     expect(syncer.output()).toContain('ECONNREFUSED');
@@ -49,4 +62,27 @@ describe('hcc syncer started before the control center answers', () => {
       return r.stdout.trim() === 'True';
     }, 60_000);
   }, 180_000);
+
+  it('stays Ready under a scheduler whose --heartbeat-grace is shorter than its heartbeat interval', async () => {
+    expect(cc && runningSyncer, 'the previous test started the control center and the syncer').toBeTruthy();
+    client = new RestClient(loadKubeconfig(cc!.kubeconfig));
+    const c = client;
+    const readyOf = async () => (await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1')).status?.conditions?.find((x) => x.type === 'Ready');
+    // The syncer beats every 1 s and announces its Lease duration (4 × 1 s); the scheduler's own
+    // grace is 0.5 s: the shape of a 60 s interval under the default 40 s grace, in seconds.
+    const mc = await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1');
+    expect(mc.status?.leaseDurationSeconds).toBe(4);
+    scheduler = await startSchedulerProcess({ kubeconfig: cc!.schedulerKubeconfig, args: ['--heartbeat-grace', '0.5'] });
+    const before = await readyOf();
+    expect(before?.status).toBe('True');
+    // Once per interval the old scheduler declared it lost 0.6 s after each beat (Ready=False for ~0.4 s).
+    const seen: string[] = [];
+    for (const end = Date.now() + 6000; Date.now() < end; ) {
+      const r = await readyOf();
+      seen.push(`${r?.status}/${r?.reason}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
+    expect((await readyOf())?.lastTransitionTime).toBe(before?.lastTransitionTime);
+  }, 90_000);
 });

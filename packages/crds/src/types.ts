@@ -121,6 +121,13 @@ export interface ManagementCluster extends KubeObject {
     conditions?: Condition[];
     /** RFC 3339 time of the syncer's last heartbeat. */
     lastHeartbeatTime?: string;
+    /**
+     * How long the syncer's heartbeat stays current after `lastHeartbeatTime`, in seconds: the
+     * `leaseDurationSeconds` of its Lease `hcc-system/<name>` (4 × its heartbeat interval). The
+     * scheduler marks the cluster not ready after max(its `--heartbeat-grace`, this). Absent
+     * (syncers before it was added): the scheduler's grace alone.
+     */
+    leaseDurationSeconds?: number;
     /** Namespaces in the management cluster (a count). */
     namespaces?: number;
     /** HostedClusters the cluster holds (a count). */

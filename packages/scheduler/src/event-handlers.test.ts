@@ -23,6 +23,14 @@ describe('fleetChangeMayHelp', () => {
     { name: 'supported versions changed', input: { old: base, cur: with_((m) => (m.status!.supportedVersions = ['4.18'])) }, want: true },
     { name: 'Ready again', input: { old: with_((m) => (m.status!.conditions![0]!.status = 'False')), cur: base }, want: true },
     { name: 'lost (messages of waiting ones change)', input: { old: base, cur: with_((m) => (m.status!.conditions![0]!.status = 'False')) }, want: true },
+    {
+      name: 'the next beat of a 60 s interval syncer (Lease 240 s announced) is no readiness flip: nothing to re-evaluate',
+      input: {
+        old: with_((m) => ((m.status!.lastHeartbeatTime = new Date(fixedNow - 60_000).toISOString()), (m.status!.leaseDurationSeconds = 240))),
+        cur: with_((m) => (m.status!.leaseDurationSeconds = 240)),
+      },
+      want: false,
+    },
   ])('$name', ({ input, want }) => {
     expect(fleetChangeMayHelp(input.old, input.cur, fixedNow, 40_000)).toBe(want);
   });

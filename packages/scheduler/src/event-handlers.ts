@@ -30,7 +30,7 @@ export interface EventHandlerDeps {
   health: WorkQueue;
   /** Keys of HostedClusters waiting for a placement. */
   pending: ReadonlyMap<string, unknown>;
-  /** A heartbeat older than this makes a cluster not ready, in milliseconds. */
+  /** The configured heartbeat grace, in milliseconds (each cluster's own may be longer: see cache/heartbeat-grace.ts). */
   heartbeatGraceMs: number;
   nowMs: () => number;
 }

@@ -67,7 +67,7 @@ export function schedulerCommand(): Command {
     .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
-    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready', numberArg({ min: 0, exclusiveMin: true }), 40)
+    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', numberArg({ min: 0, exclusiveMin: true }), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
     .option('--no-leader-elect', 'act without leader election (only one replica may run)')
     .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')

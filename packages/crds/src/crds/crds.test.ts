@@ -192,6 +192,7 @@ describe('ManagementCluster objects', () => {
         {
           conditions: [{ type: 'Ready', status: 'True', reason: 'SyncerHeartbeat', lastTransitionTime: '2025-01-01T00:00:00Z' }],
           lastHeartbeatTime: '2025-01-01T00:00:00Z',
+          leaseDurationSeconds: 240,
           namespaces: 12,
           hostedClusters: 1,
           budget: 2,
@@ -203,6 +204,11 @@ describe('ManagementCluster objects', () => {
       want: [],
     },
     { name: 'negative capacity', input: mc({ capacity: -1 }), want: ['spec.capacity: Invalid value: -1: spec.capacity in body should be greater than or equal to 0'] },
+    {
+      name: 'an announced Lease duration of 0',
+      input: mc({}, { leaseDurationSeconds: 0 }),
+      want: ['status.leaseDurationSeconds: Invalid value: 0: status.leaseDurationSeconds in body should be greater than or equal to 1'],
+    },
     { name: 'unknown mode', input: mc({ mode: 'Both' }), want: ['spec.mode: Unsupported value: "Both": supported values: "Pull", "Push"'] },
     {
       name: 'unknown platform',

@@ -61,6 +61,11 @@ const statusSchema: JSONSchemaProps = obj(
   {
     conditions: conditionsSchema('conditions: Ready reports whether the syncer heartbeats are current.'),
     lastHeartbeatTime: str({ format: 'date-time', description: "lastHeartbeatTime is the RFC 3339 time of the syncer's last heartbeat." }),
+    leaseDurationSeconds: int32({
+      description:
+        "leaseDurationSeconds is how long the syncer's heartbeat stays current after lastHeartbeatTime, in seconds: the leaseDurationSeconds of its Lease hcc-system/<name> (4 times its heartbeat interval). The scheduler marks the cluster not ready only after the longer of this and its own --heartbeat-grace.",
+      minimum: 1,
+    }),
     namespaces: count('namespaces is the number of namespaces in the management cluster.'),
     hostedClusters: count('hostedClusters is the number of HostedClusters the cluster holds.'),
     budget: int32({ description: 'budget is the number of free slots: how many more HostedClusters the cluster can take.' }),

@@ -28,6 +28,34 @@ describe('clusterInfo free slots', () => {
   });
 });
 
+describe('clusterInfo readiness by heartbeat age', () => {
+  const aged = (ageMs: number, leaseDurationSeconds?: number): ManagementCluster => {
+    const m = mc(5, 5, 0);
+    m.status!.lastHeartbeatTime = new Date(now - ageMs).toISOString();
+    if (leaseDurationSeconds !== undefined) m.status!.leaseDurationSeconds = leaseDurationSeconds;
+    return m;
+  };
+  it.each([
+    { name: 'within --heartbeat-grace', input: aged(39_000), want: '' },
+    { name: 'older than --heartbeat-grace, nothing announced (an older syncer)', input: aged(41_000), want: 'HeartbeatExpired' },
+    { name: 'a 60 s interval syncer 50 s after its beat: within its announced 240 s Lease', input: aged(50_000, 240), want: '' },
+    { name: 'past the announced Lease', input: aged(241_000, 240), want: 'HeartbeatExpired' },
+    { name: 'an announced Lease shorter than --heartbeat-grace does not shorten it', input: aged(39_000, 4), want: '' },
+  ])('$name', ({ input, want }) => {
+    const info = clusterInfo(input, 0, now, 40_000);
+    expect(info.notReadyReason).toBe(want);
+    expect(info.ready).toBe(want === '');
+  });
+
+  it('the snapshot applies each cluster its own grace', () => {
+    const slow = aged(50_000, 240);
+    slow.metadata.name = 'slow';
+    const old = aged(50_000);
+    old.metadata.name = 'old';
+    expect(newCache().snapshot([slow, old]).map((i) => [i.name, i.ready])).toEqual([['slow', true], ['old', false]]);
+  });
+});
+
 describe('ClusterCache assume/confirm/forget', () => {
   it('reserves until the informer shows the bind, then counts it once', () => {
     const c = newCache();

@@ -22,6 +22,7 @@
  */
 import { ConditionReady, LabelManagementCluster, type HostedCluster, type ManagementCluster } from '@hcc/crds';
 import type { ClusterInfo } from '../framework/types.js';
+import { heartbeatGraceMs as graceOf } from './heartbeat-grace.js';
 
 interface Assumed {
   cluster: string;
@@ -34,7 +35,11 @@ interface Assumed {
 
 /** Options of the cache. */
 export interface ClusterCacheOptions {
-  /** A heartbeat older than this makes a cluster not ready, in milliseconds. */
+  /**
+   * The configured heartbeat grace (`--heartbeat-grace`), in milliseconds: a heartbeat older than
+   * the longer of this and the cluster's announced `status.leaseDurationSeconds` makes a cluster
+   * not ready (see heartbeat-grace.ts).
+   */
   heartbeatGraceMs: number;
   /** How long an assumed placement lives after its bind finished without being confirmed, in milliseconds; 0 (default) = until the informer shows it. */
   assumeTtlMs?: number;
@@ -229,7 +234,9 @@ function reportOf(mc: ManagementCluster): Report {
  * Computes readiness and free slots of one cluster (pure; exported for tests and plugin tests).
  * @param placed - HostedClusters bound or assumed on it (a count)
  * @param nowMs - the cycle's time, ms since the epoch
- * @param heartbeatGraceMs - a heartbeat older than this makes it not ready, in milliseconds
+ * @param heartbeatGraceMs - the configured grace, in milliseconds: a heartbeat older than the
+ *   longer of this and the cluster's announced `status.leaseDurationSeconds` makes it not ready
+ *   (reason `HeartbeatExpired`; see heartbeat-grace.ts)
  * @param members - per-namespace counts of what is placed (empty when omitted)
  */
 export function clusterInfo(
@@ -243,7 +250,7 @@ export function clusterInfo(
   const unreported = Math.max(0, placed - reportedHosted);
   const freeSlots = Math.max(0, Math.min(capacity - placed, reportedBudget - unreported));
   let notReadyReason = conditionReason;
-  if (!notReadyReason && (!Number.isFinite(hb) || nowMs - hb > heartbeatGraceMs)) notReadyReason = 'HeartbeatExpired';
+  if (!notReadyReason && (!Number.isFinite(hb) || nowMs - hb > graceOf(mc, heartbeatGraceMs))) notReadyReason = 'HeartbeatExpired';
   return {
     name: mc.metadata.name!,
     cluster: mc,

@@ -4,12 +4,13 @@ import type { Condition, ManagementCluster } from '@hcc/crds';
 import { reconcileClusterHealth } from './cluster-health.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
-const mc = (o: { ready?: 'True' | 'False'; heartbeatAgeMs?: number; reason?: string; createdAgoMs?: number }): ManagementCluster => ({
+const mc = (o: { ready?: 'True' | 'False'; heartbeatAgeMs?: number; reason?: string; createdAgoMs?: number; leaseDurationSeconds?: number }): ManagementCluster => ({
   metadata: { name: 'm', ...(o.createdAgoMs !== undefined && { creationTimestamp: new Date(now.getTime() - o.createdAgoMs).toISOString() }) },
   spec: {},
   status: {
     conditions: o.ready ? [{ type: 'Ready', status: o.ready, reason: o.reason ?? 'SyncerHeartbeat', lastTransitionTime: '2026-11-29T00:00:00Z' }] : [],
     lastHeartbeatTime: o.heartbeatAgeMs === undefined ? undefined : new Date(now.getTime() - o.heartbeatAgeMs).toISOString(),
+    ...(o.leaseDurationSeconds !== undefined && { leaseDurationSeconds: o.leaseDurationSeconds }),
   },
 });
 
@@ -52,6 +53,26 @@ describe('reconcileClusterHealth', () => {
       name: 'never reported, Push mode: the message points to its kubeconfig Secret and Events, not to a syncer to start',
       input: { ...mc({ createdAgoMs: 41_000 }), spec: { mode: 'Push' } } as ManagementCluster,
       want: { result: undefined, write: expect.objectContaining({ status: 'Unknown', message: expect.stringMatching(/^The push syncer has not reached this management cluster .*check spec\.kubeconfigSecretRef, the Events of `kubectl describe mc m`/) }) },
+    },
+    {
+      name: 'a 60 s heartbeat interval (Lease 240 s announced) 50 s after its beat: still Ready, look again when the announced Lease ends',
+      input: mc({ ready: 'True', heartbeatAgeMs: 50_000, leaseDurationSeconds: 240 }),
+      want: { result: { requeueAfterMs: 190_100 }, write: undefined },
+    },
+    {
+      name: 'expired past the announced Lease: Ready=False, the message states that grace',
+      input: mc({ ready: 'True', heartbeatAgeMs: 241_000, leaseDurationSeconds: 240 }),
+      want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired', message: expect.stringMatching(/^No heartbeat from the syncer for more than 240s /) }) },
+    },
+    {
+      name: 'an announced Lease shorter than --heartbeat-grace does not shorten it',
+      input: mc({ ready: 'True', heartbeatAgeMs: 10_000, leaseDurationSeconds: 4 }),
+      want: { result: { requeueAfterMs: 30_100 }, write: undefined },
+    },
+    {
+      name: 'an absurd announced Lease: looked at again within the hour (no timer overflow)',
+      input: mc({ ready: 'True', heartbeatAgeMs: 1_000, leaseDurationSeconds: 2_147_483_647 }),
+      want: { result: { requeueAfterMs: 3_600_000 }, write: undefined },
     },
     {
       name: 'expired, Push mode: the same hint',
@@ -102,6 +123,13 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     expect(r.released).toEqual([`m: management cluster m is being deleted and its syncer has not reported since ${new Date(now.getTime() - 100_000).toISOString()}: released without tearing down its copy there`]);
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
     expect(r.finalizerWrites).toEqual([]);
+  });
+
+  it('a deleted cluster whose heartbeat is older than --heartbeat-grace but within its announced Lease still counts as reporting; releases nothing', async () => {
+    const slow = { ...deleting(100_000), status: { ...deleting(100_000).status, leaseDurationSeconds: 240 } };
+    const r = await run(slow, 2);
+    expect(r.released).toEqual([]);
+    expect(r.result).toEqual({ requeueAfterMs: 5000 });
   });
 
   it('a deleted cluster whose syncer still reports waits for it to tear down; releases nothing', async () => {

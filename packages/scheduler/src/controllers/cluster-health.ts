@@ -12,6 +12,10 @@
  * NodePools on it that are being deleted lose the syncer's finalizer (nobody will tear their
  * copies down), so deleting them (`kubectl delete hc -A -l controlcenter.hcc.dev/management-cluster=NAME`)
  * lets the cluster go.
+ *
+ * The grace period of a cluster is the longer of `--heartbeat-grace` and the Lease duration its
+ * syncer announces in `status.leaseDurationSeconds` (cache/heartbeat-grace.ts): a syncer that
+ * beats every 60 s (Lease 240 s) is not declared lost 40 s after each beat.
  */
 import {
   ConditionReady,
@@ -24,6 +28,7 @@ import {
   type ManagementCluster,
 } from '@hcc/crds';
 import type { Lister, ReconcileResult } from '@hcc/client';
+import { heartbeatGraceMs } from '../cache/heartbeat-grace.js';
 
 /** What the reconciler reads and writes. */
 export interface ClusterHealthDeps {
@@ -39,7 +44,10 @@ export interface ClusterHealthDeps {
    */
   releaseSyncerFinalizers?(cluster: string, why: string): Promise<number>;
   now: () => Date;
-  /** A heartbeat older than this is expired, in milliseconds. */
+  /**
+   * The configured grace (`--heartbeat-grace`), in milliseconds: a heartbeat older than the longer
+   * of this and the cluster's announced `status.leaseDurationSeconds` is expired.
+   */
   heartbeatGraceMs: number;
   /** Writes status.conditions through the status subresource with a resourceVersion precondition. */
   writeConditions(mc: ManagementCluster, conditions: Condition[]): Promise<void>;
@@ -53,6 +61,7 @@ export interface ClusterHealthDeps {
 export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: string): Promise<ReconcileResult> {
   const mc = deps.managementClusters.get(name);
   if (!mc) return;
+  const graceMs = heartbeatGraceMs(mc, deps.heartbeatGraceMs);
   // While a deleted cluster waits for what is placed on it, look again in 5 s (and still mark
   // it not ready below when its heartbeat expires).
   let waiting: ReconcileResult = undefined;
@@ -71,7 +80,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
         // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
         // deleted there is released instead of waiting forever for a teardown nobody will do.
         const age = ageMs(mc.status?.lastHeartbeatTime, deps.now());
-        if (deps.releaseSyncerFinalizers && age > deps.heartbeatGraceMs) {
+        if (deps.releaseSyncerFinalizers && age > graceMs) {
           const last = mc.status?.lastHeartbeatTime ?? 'never';
           await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and its syncer has not reported since ${last}: released without tearing down its copy there`);
         }
@@ -83,16 +92,16 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     }
   }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
-  if (!ready) return neverReported(deps, mc, waiting);
+  if (!ready) return neverReported(deps, mc, graceMs, waiting);
   if (ready.status !== 'True') return waiting;
   const now = deps.now();
-  const inGrace = untilGraceEnds(deps, ageMs(mc.status?.lastHeartbeatTime, now), waiting);
+  const inGrace = untilGraceEnds(graceMs, ageMs(mc.status?.lastHeartbeatTime, now), waiting);
   if (inGrace) return inGrace;
   const cond: Condition = {
     type: ConditionReady,
     status: 'False',
     reason: ReasonHeartbeatExpired,
-    message: `No heartbeat from the syncer for more than ${Math.round(deps.heartbeatGraceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here${pushHint(mc)}`,
+    message: `No heartbeat from the syncer for more than ${Math.round(graceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here${pushHint(mc)}`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
   return waiting;
@@ -106,10 +115,10 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
  * `Ready=True`.
  * @see https://kubernetes.io/docs/concepts/architecture/nodes/#condition
  */
-async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, waiting: ReconcileResult): Promise<ReconcileResult> {
+async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, graceMs: number, waiting: ReconcileResult): Promise<ReconcileResult> {
   if (mc.status?.lastHeartbeatTime) return waiting;
   const now = deps.now();
-  const inGrace = untilGraceEnds(deps, ageMs(mc.metadata.creationTimestamp, now), waiting);
+  const inGrace = untilGraceEnds(graceMs, ageMs(mc.metadata.creationTimestamp, now), waiting);
   if (inGrace) return inGrace;
   const cond: Condition = {
     type: ConditionReady,
@@ -136,10 +145,18 @@ function ageMs(timestamp: string | undefined, now: Date): number {
 }
 
 /**
- * While something `age` ms old is within the grace period: a requeue for just after it ends (or
- * `waiting`'s, when sooner). Undefined once the grace period is over.
+ * Longest requeue, in milliseconds. An announced grace can exceed what a timer can wait (Node
+ * fires a setTimeout over 2^31−1 ms after 1 ms, which would spin this controller); the check is
+ * level-triggered, so looking again early only schedules the next look.
  */
-function untilGraceEnds(deps: ClusterHealthDeps, age: number, waiting: ReconcileResult): ReconcileResult | undefined {
-  if (age > deps.heartbeatGraceMs) return undefined;
-  return { requeueAfterMs: Math.min(deps.heartbeatGraceMs - age + 100, waiting?.requeueAfterMs ?? Infinity) };
+const MaxRequeueMs = 3_600_000;
+
+/**
+ * While something `age` ms old is within the grace period (`graceMs`, the cluster's): a requeue
+ * for just after it ends (or `waiting`'s, when sooner; at most an hour). Undefined once the
+ * grace period is over.
+ */
+function untilGraceEnds(graceMs: number, age: number, waiting: ReconcileResult): ReconcileResult | undefined {
+  if (age > graceMs) return undefined;
+  return { requeueAfterMs: Math.min(graceMs - age + 100, waiting?.requeueAfterMs ?? Infinity, MaxRequeueMs) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
-import type { ManagementCluster } from '@hcc/crds';
+import { LeaseResource, ManagementClusterResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { beat, register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
@@ -154,5 +154,38 @@ describe('createIfMissing', () => {
     const { upstream, calls } = goneUpstream();
     await expect(register({ ...options(upstream, new FakeClock(), new AbortController().signal, []), createIfMissing: false })).rejects.toMatchObject({ code: 404 });
     expect(calls).toEqual(['get managementclusters']);
+  });
+});
+
+const notFound = () => new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'not found' });
+
+/** An upstream holding one ManagementCluster `mgmt-1` and, when given, its Lease; records every write. */
+function fleetUpstream(o: { uid?: string; lease?: KubeObject }) {
+  const writes: { verb: string; resource: string; obj: Record<string, unknown> }[] = [];
+  const mc: ManagementCluster = { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name: 'mgmt-1', uid: o.uid ?? 'uid-mc-1', resourceVersion: '7' }, spec: { capacity: 5 } };
+  const upstream = {
+    get: async (ref: unknown) => {
+      if (ref === ManagementClusterResource) return structuredClone(mc);
+      if (ref === LeaseResource && o.lease) return structuredClone(o.lease);
+      throw notFound();
+    },
+    create: async (ref: unknown, _ns: unknown, obj: KubeObject) => (writes.push({ verb: 'create', resource: ref === LeaseResource ? 'lease' : 'mc', obj }), obj),
+    update: async (ref: unknown, _ns: unknown, obj: KubeObject) => (writes.push({ verb: 'update', resource: ref === LeaseResource ? 'lease' : 'mc', obj }), obj),
+    patch: async (ref: unknown, _ns: unknown, _name: string, patch: Record<string, unknown>) => (writes.push({ verb: 'patch', resource: ref === LeaseResource ? 'lease' : 'mc', obj: patch }), mc),
+  } as unknown as RestClient;
+  return { upstream, writes };
+}
+
+describe('beat', () => {
+  const run = async (upstream: RestClient, leaseDurationSeconds = 40) =>
+    beat({ ...options(upstream, new FakeClock(), new AbortController().signal, []), leaseDurationSeconds });
+
+  it('announces its Lease duration in the status it writes (4 × a 60 s interval)', async () => {
+    const { upstream, writes } = fleetUpstream({});
+    await run(upstream, 240);
+    const lease = writes.find((w) => w.resource === 'lease')!;
+    expect((lease.obj.spec as Record<string, unknown>).leaseDurationSeconds).toBe(240);
+    const status = writes.find((w) => w.resource === 'mc' && w.verb === 'patch')!.obj.status as Record<string, unknown>;
+    expect(status.leaseDurationSeconds).toBe(240);
   });
 });

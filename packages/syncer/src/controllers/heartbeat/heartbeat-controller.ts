@@ -3,8 +3,10 @@
  * configured platforms and capacity when absent), then every heartbeat interval renews the
  * Lease `hcc-system/<cluster>` and writes the cluster's status. A failed registration is retried
  * with backoff (the control center may not be up yet, or restarting), a failed heartbeat at the
- * next tick; the scheduler marks the cluster not Ready if heartbeats stop. A ManagementCluster
- * being deleted (`deletionTimestamp`) gets heartbeats like any other until it is gone.
+ * next tick; the scheduler marks the cluster not Ready if heartbeats stop for longer than the
+ * Lease duration the status announces (`status.leaseDurationSeconds`, or its own
+ * `--heartbeat-grace` when that is longer). A ManagementCluster being deleted (`deletionTimestamp`)
+ * gets heartbeats like any other until it is gone.
  */
 import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
@@ -36,7 +38,10 @@ export interface HeartbeatOptions {
   syncerVersion: string;
   /** Between heartbeats, in milliseconds (default 10 000). */
   intervalMs: number;
-  /** Lease duration written to the Lease, in seconds. */
+  /**
+   * Lease duration written to the Lease and announced in the ManagementCluster's
+   * `status.leaseDurationSeconds`, in seconds (an integer ≥ 1).
+   */
   leaseDurationSeconds: number;
   /** Where lines go; it names the cluster (runSyncer binds `cluster`). */
   logger: Logger;
@@ -158,7 +163,7 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     opts.logger.debug({ controller: 'heartbeat' }, 'ManagementCluster gone; not registering it again');
     return;
   }
-  const status = heartbeatStatus(mc, obs, now, opts.syncerVersion);
+  const status = heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds);
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
   });

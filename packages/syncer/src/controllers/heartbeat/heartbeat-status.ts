@@ -1,7 +1,7 @@
 /**
- * The ManagementCluster status a heartbeat reports: Ready, the heartbeat time, how many
- * namespaces and HostedClusters the cluster holds, the free budget, the platforms it hosts and
- * the release versions its operator supports.
+ * The ManagementCluster status a heartbeat reports: Ready, the heartbeat time and how long it
+ * stays current (the syncer's Lease duration), how many namespaces and HostedClusters the cluster
+ * holds, the free budget, the platforms it hosts and the release versions its operator supports.
  */
 import { ConditionReady, ReasonHeartbeat, rfc3339, setCondition, type ManagementCluster } from '@hcc/crds';
 
@@ -24,8 +24,16 @@ export function budgetOf(capacity: number | undefined, hostedClusters: number): 
   return Math.max(0, capacity - hostedClusters);
 }
 
-/** The status to write for one heartbeat. */
-export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Date, syncerVersion: string): NonNullable<ManagementCluster['status']> {
+/**
+ * The status to write for one heartbeat.
+ * @param mc - the ManagementCluster as read (its other status fields are kept)
+ * @param obs - what the syncer observed in its management cluster
+ * @param now - the heartbeat's time (`lastHeartbeatTime`, the Ready transition time)
+ * @param leaseDurationSeconds - the syncer's Lease duration, in seconds, announced as
+ *   `status.leaseDurationSeconds` so the scheduler waits that long before it calls the heartbeat
+ *   expired (a Lease expires leaseDurationSeconds after its renewTime)
+ */
+export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
   const conditions = setCondition(
     mc.status?.conditions,
     { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' },
@@ -35,6 +43,7 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
     ...(mc.status ?? {}),
     conditions,
     lastHeartbeatTime: rfc3339(now),
+    leaseDurationSeconds,
     namespaces: obs.namespaces,
     hostedClusters: obs.hostedClusters,
     budget: budgetOf(mc.spec?.capacity, obs.hostedClusters),

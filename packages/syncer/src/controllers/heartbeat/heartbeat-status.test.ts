@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { ManagementCluster } from '@hcc/crds';
+import { heartbeatStatus } from './heartbeat-status.js';
+
+const now = new Date('2026-11-30T00:00:00Z');
+const obs = { namespaces: 3, hostedClusters: 1, supportedVersions: ['4.17'] };
+
+describe('heartbeatStatus', () => {
+  it('announces the Lease duration next to the heartbeat time, so the scheduler judges the heartbeat by it', () => {
+    const mc: ManagementCluster = { metadata: { name: 'slow' }, spec: { capacity: 5 } };
+    expect(heartbeatStatus(mc, obs, now, '0.1.0', 240)).toMatchObject({
+      lastHeartbeatTime: '2026-11-30T00:00:00Z',
+      leaseDurationSeconds: 240,
+      namespaces: 3,
+      hostedClusters: 1,
+      budget: 4,
+      syncerVersion: '0.1.0',
+      supportedVersions: ['4.17'],
+      conditions: [expect.objectContaining({ type: 'Ready', status: 'True' })],
+    });
+  });
+
+  it('replaces the duration an earlier syncer announced (a restart with another interval)', () => {
+    const mc: ManagementCluster = { metadata: { name: 'm' }, spec: {}, status: { leaseDurationSeconds: 240, lastHeartbeatTime: '2026-11-29T00:00:00Z' } };
+    expect(heartbeatStatus(mc, obs, now, '0.1.0', 40).leaseDurationSeconds).toBe(40);
+  });
+});
