@@ -6,13 +6,13 @@
  *
  * Then, with the same processes and a scheduler whose `--heartbeat-grace` is shorter than the
  * syncer's heartbeat interval: the cluster stays Ready (the scheduler honours the Lease duration
- * the syncer announces).
+ * the syncer announces); deleted, its ManagementCluster takes the syncer's Lease with it.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadKubeconfig, RestClient } from '@hcc/client';
-import { ManagementClusterResource, type ManagementCluster } from '@hcc/crds';
+import { isNotFound, loadKubeconfig, RestClient } from '@hcc/client';
+import { LeaseResource, ManagementClusterResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { kubectl, tempDir, waitFor } from './helpers/tools.js';
 import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 
@@ -85,4 +85,26 @@ describe('hcc syncer started before the control center answers', () => {
     expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
     expect((await readyOf())?.lastTransitionTime).toBe(before?.lastTransitionTime);
   }, 90_000);
+
+  it('owns its Lease by its ManagementCluster, so deleting the cluster deletes the Lease', async () => {
+    expect(cc && runningSyncer, 'the previous tests started the control center and the syncer').toBeTruthy();
+    const c = client ?? (client = new RestClient(loadKubeconfig(cc!.kubeconfig)));
+    const mc = await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1');
+    const lease = await c.get<KubeObject>(LeaseResource, SystemNamespace, 'm1');
+    expect(lease.metadata.ownerReferences).toEqual([{ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', name: 'm1', uid: mc.metadata.uid }]);
+    // Its syncer stopped first (a running one registers its cluster again), the cluster is deleted:
+    // the control center's garbage collector deletes the Lease, as kube's deletes a Node's Lease.
+    await stopProcess(runningSyncer!.proc);
+    const del = await kubectl('1.35', cc!.kubeconfig, ['delete', 'mc', 'm1', '--timeout=30s']);
+    expect(del.code, del.stderr).toBe(0);
+    await waitFor('the Lease hcc-system/m1 deleted with its ManagementCluster', async () => {
+      try {
+        await c.get(LeaseResource, SystemNamespace, 'm1');
+        return false;
+      } catch (err) {
+        if (isNotFound(err)) return true;
+        throw err;
+      }
+    }, 20_000);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
 import { LeaseResource, ManagementClusterResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
-import { beat, register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
+import { beat, leaseOwnerReferences, register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
 function flakyUpstream(failures: number) {
@@ -177,6 +177,7 @@ function fleetUpstream(o: { uid?: string; lease?: KubeObject }) {
 }
 
 describe('beat', () => {
+  const owner = { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', name: 'mgmt-1', uid: 'uid-mc-1' };
   const run = async (upstream: RestClient, leaseDurationSeconds = 40) =>
     beat({ ...options(upstream, new FakeClock(), new AbortController().signal, []), leaseDurationSeconds });
 
@@ -187,5 +188,39 @@ describe('beat', () => {
     expect((lease.obj.spec as Record<string, unknown>).leaseDurationSeconds).toBe(240);
     const status = writes.find((w) => w.resource === 'mc' && w.verb === 'patch')!.obj.status as Record<string, unknown>;
     expect(status.leaseDurationSeconds).toBe(240);
+  });
+
+  it('creates its Lease owned by its ManagementCluster, so the garbage collector deletes it with the cluster', async () => {
+    const { upstream, writes } = fleetUpstream({});
+    await run(upstream);
+    expect(writes.map((w) => `${w.verb} ${w.resource}`)).toEqual(['create lease', 'patch mc']);
+    expect((writes[0]!.obj.metadata as KubeObject['metadata']).ownerReferences).toEqual([owner]);
+  });
+
+  it('adds the reference on the next renewal of a Lease an older syncer created without one, keeping its spec', async () => {
+    const lease = { metadata: { name: 'mgmt-1', namespace: 'hcc-system', resourceVersion: '3' }, spec: { holderIdentity: 'test', leaseDurationSeconds: 40, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:00.000000Z' } };
+    const { upstream, writes } = fleetUpstream({ lease });
+    await run(upstream);
+    expect(writes[0]).toMatchObject({ verb: 'update', resource: 'lease' });
+    const meta = writes[0]!.obj.metadata as KubeObject['metadata'];
+    expect(meta).toMatchObject({ name: 'mgmt-1', namespace: 'hcc-system', resourceVersion: '3', ownerReferences: [owner] });
+    expect(writes[0]!.obj.spec).toMatchObject({ holderIdentity: 'test', acquireTime: '2026-01-01T00:00:00.000000Z' });
+  });
+
+  it('points a Lease owned by an earlier ManagementCluster of the same name at the current one, keeping other owners', async () => {
+    const other = { apiVersion: 'v1', kind: 'ConfigMap', name: 'keep', uid: 'uid-cm' };
+    const lease = { metadata: { name: 'mgmt-1', namespace: 'hcc-system', resourceVersion: '3', ownerReferences: [{ ...owner, uid: 'uid-old' }, other] }, spec: { holderIdentity: 'test' } };
+    const { upstream, writes } = fleetUpstream({ lease, uid: 'uid-new' });
+    await run(upstream);
+    expect((writes[0]!.obj.metadata as KubeObject['metadata']).ownerReferences).toEqual([other, { ...owner, uid: 'uid-new' }]);
+  });
+});
+
+describe('leaseOwnerReferences', () => {
+  it('leaves the references alone while the ManagementCluster has no uid (nothing to point at)', () => {
+    const mc: ManagementCluster = { metadata: { name: 'mgmt-1' }, spec: {} };
+    expect(leaseOwnerReferences(undefined, mc)).toBeUndefined();
+    const refs = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u' }];
+    expect(leaseOwnerReferences(refs, mc)).toBe(refs);
   });
 });

@@ -7,6 +7,12 @@
  * Lease duration the status announces (`status.leaseDurationSeconds`, or its own
  * `--heartbeat-grace` when that is longer). A ManagementCluster being deleted (`deletionTimestamp`)
  * gets heartbeats like any other until it is gone.
+ *
+ * The Lease is owned by the ManagementCluster (an ownerReference with its uid, as a kubelet's
+ * Lease in kube-node-lease is owned by its Node), so the control center's garbage collector
+ * deletes it with the cluster. A Lease without that reference (written by an older syncer) or
+ * naming an earlier ManagementCluster of the same name gets it on the next renewal.
+ * @see https://kubernetes.io/docs/concepts/architecture/leases/#node-heart-beats
  */
 import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
@@ -15,7 +21,9 @@ import {
   LeaseResource,
   ManagementClusterResource,
   SystemNamespace,
+  type KubeObject,
   type ManagementCluster,
+  type OwnerReference,
 } from '@hcc/crds';
 import { heartbeatStatus, type Observation } from './heartbeat-status.js';
 
@@ -123,37 +131,57 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
 
 const microTime = (d: Date) => d.toISOString().replace(/Z$/, '000Z');
 
-/** Renews the syncer's Lease. */
-async function renewLease(opts: HeartbeatOptions, now: Date): Promise<void> {
+/**
+ * The ownerReferences a Lease of this ManagementCluster should carry: any others it has, and one
+ * to `mc` (its uid), replacing one to an earlier ManagementCluster of the same name. Like the
+ * kubelet's reference from its Lease to its Node: neither `controller` nor `blockOwnerDeletion`.
+ * @param current - the Lease's ownerReferences (absent on a Lease an older syncer created)
+ * @param mc - the ManagementCluster as read; without a uid, `current` is returned unchanged
+ */
+export function leaseOwnerReferences(current: OwnerReference[] | undefined, mc: ManagementCluster): OwnerReference[] | undefined {
+  const uid = mc.metadata.uid;
+  if (!uid || !mc.metadata.name) return current;
+  const others = (current ?? []).filter((r) => !(r.apiVersion === ControlCenterAPIVersion && r.kind === 'ManagementCluster'));
+  return [...others, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', name: mc.metadata.name, uid }];
+}
+
+/**
+ * Renews the syncer's Lease `hcc-system/<cluster>` (creates it when absent), owned by `mc`.
+ * @param now - the renewTime (and acquireTime when this syncer takes the Lease over)
+ * @throws ApiError when a write fails (409: a concurrent writer; the next heartbeat retries)
+ */
+async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Date): Promise<void> {
   const spec = { holderIdentity: opts.identity, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: microTime(now) };
   try {
-    const lease = await opts.upstream.get<{ metadata: { resourceVersion?: string }; spec?: Record<string, unknown> }>(LeaseResource, SystemNamespace, opts.cluster);
+    const lease = await opts.upstream.get<KubeObject & { spec?: Record<string, unknown> }>(LeaseResource, SystemNamespace, opts.cluster);
+    const ownerReferences = leaseOwnerReferences(lease.metadata.ownerReferences, mc);
     await opts.upstream.update(LeaseResource, SystemNamespace, {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: opts.cluster, namespace: SystemNamespace, resourceVersion: lease.metadata.resourceVersion },
+      metadata: { name: opts.cluster, namespace: SystemNamespace, resourceVersion: lease.metadata.resourceVersion, ...(ownerReferences ? { ownerReferences } : {}) },
       spec: { ...(lease.spec ?? {}), ...spec, ...(lease.spec?.holderIdentity !== opts.identity ? { acquireTime: microTime(now) } : {}) },
     });
   } catch (err) {
     if (!isNotFound(err)) throw err;
+    const ownerReferences = leaseOwnerReferences(undefined, mc);
     await opts.upstream.create(LeaseResource, SystemNamespace, {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: opts.cluster, namespace: SystemNamespace },
+      metadata: { name: opts.cluster, namespace: SystemNamespace, ...(ownerReferences ? { ownerReferences } : {}) },
       spec: { ...spec, acquireTime: microTime(now) },
     });
   }
 }
 
 /**
- * One heartbeat: Lease, then status. A ManagementCluster deleted centrally is registered again,
- * or, with `createIfMissing` false, left gone (no status written).
- * @throws ApiError or RequestError from the control center (409 when the status write raced another)
+ * One heartbeat: read the ManagementCluster (registering it again when it was deleted, or, with
+ * `createIfMissing` false, leaving it gone and writing nothing), renew the Lease it owns, then
+ * write its status (with a resourceVersion precondition).
+ * @throws ApiError when a read or write fails (409 on a concurrent status write: retried soon)
  */
 export async function beat(opts: HeartbeatOptions): Promise<void> {
   const now = new Date();
   const obs = await opts.observe();
-  await renewLease(opts, now);
   const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster).catch(async (err) => {
     if (!isNotFound(err)) throw err;
     if (opts.createIfMissing === false) return undefined;
@@ -163,6 +191,7 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     opts.logger.debug({ controller: 'heartbeat' }, 'ManagementCluster gone; not registering it again');
     return;
   }
+  await renewLease(opts, mc, now);
   const status = heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds);
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
