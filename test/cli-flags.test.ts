@@ -28,6 +28,9 @@ describe('hcc flags', () => {
     { args: ['up', '--heartbeat-interval', '0'], msg: "option '--heartbeat-interval <seconds>' argument '0' is invalid. must be a number > 0" },
     { args: ['syncer', '--name', 'm1', '--capacity', 'x'], msg: "option '--capacity <n>' argument 'x' is invalid. must be an integer >= 0" },
     { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '-5'], msg: "option '--heartbeat-interval <seconds>' argument '-5' is invalid. must be a number > 0" },
+    // Longer than an hour is no heartbeat (and past ~24.8 days Node's timers would fire at once).
+    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '4000'], msg: "option '--heartbeat-interval <seconds>' argument '4000' is invalid. must be a number > 0 and <= 3600" },
+    { args: ['up', '--heartbeat-interval', '86400'], msg: "option '--heartbeat-interval <seconds>' argument '86400' is invalid. must be a number > 0 and <= 3600" },
     { args: ['syncer', '--name', 'm1', '--workers', '0'], msg: "option '--workers <n>' argument '0' is invalid. must be an integer >= 1" },
     { args: ['management-cluster', '--port', '-1'], msg: "option '--port <port>' argument '-1' is invalid." },
     { args: ['hypershift-sim', '--available-delay', 'soon'], msg: "option '--available-delay <ms>' argument 'soon' is invalid. must be an integer >= 0" },

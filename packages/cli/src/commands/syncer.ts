@@ -47,7 +47,7 @@ export function syncerCommand(): Command {
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
-    .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)

@@ -236,7 +236,7 @@ export function upCommand(): Command {
     .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', numberArg({ integer: true }), 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)')
-    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', numberArg({ integer: true }), 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
