@@ -288,6 +288,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
               now,
               heartbeatGraceMs: graceMs,
               writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c),
+              recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
               placedOn: (c) => cache.placedOn(c),
               writeFinalizers: async (mc, finalizers) => {
                 await client.patch(ManagementClusterResource, undefined, mc.metadata.name!, { metadata: { resourceVersion: mc.metadata.resourceVersion, finalizers } }, 'merge');

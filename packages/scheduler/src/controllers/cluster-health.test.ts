@@ -83,9 +83,16 @@ describe('reconcileClusterHealth', () => {
     const store = new Store<ManagementCluster>();
     store.set('m', input);
     const writes: Condition[][] = [];
-    const result = await reconcileClusterHealth({ managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, writeConditions: async (_mc, c) => void writes.push(c) }, 'm');
+    const events: string[] = [];
+    const result = await reconcileClusterHealth(
+      { managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, writeConditions: async (_mc, c) => void writes.push(c), recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`) },
+      'm',
+    );
     expect(result).toEqual(want.result);
-    expect(writes[0]?.find((c) => c.type === 'Ready')).toEqual(want.write);
+    const ready = writes[0]?.find((c) => c.type === 'Ready');
+    expect(ready).toEqual(want.write);
+    // Each write that marks the cluster not Ready is also a Warning Event with the same reason and message.
+    expect(events).toEqual(ready ? [`Warning ${ready.reason} ${ready.reason === 'HeartbeatExpired' ? 'Management cluster m is not Ready: ' : ''}${ready.message}`] : []);
   });
 
   it('a deleted cluster finishes quietly', async () => {

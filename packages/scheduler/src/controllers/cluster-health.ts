@@ -51,6 +51,12 @@ export interface ClusterHealthDeps {
   heartbeatGraceMs: number;
   /** Writes status.conditions through the status subresource with a resourceVersion precondition. */
   writeConditions(mc: ManagementCluster, conditions: Condition[]): Promise<void>;
+  /**
+   * Records an Event on the ManagementCluster when this controller marks it not Ready (as the node
+   * lifecycle controller records `NodeNotReady`), so `kubectl describe mc` and `kubectl get events`
+   * show when a cluster was lost. Absent: no Events.
+   */
+  recordEvent?(mc: ManagementCluster, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 /**
@@ -104,6 +110,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     message: `No heartbeat from the syncer for more than ${Math.round(graceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here${pushHint(mc)}`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
+  deps.recordEvent?.(mc, 'Warning', ReasonHeartbeatExpired, `Management cluster ${mc.metadata.name} is not Ready: ${cond.message}`);
   return waiting;
 }
 
@@ -130,6 +137,7 @@ async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, gra
         : `No syncer has reported for this management cluster since it was created (${mc.metadata.creationTimestamp ?? 'unknown'}); start \`hcc syncer --name ${mc.metadata.name}\` there; no HostedClusters are placed here until it does`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
+  deps.recordEvent?.(mc, 'Warning', ReasonSyncerNeverReported, cond.message ?? '');
   return waiting;
 }
 
