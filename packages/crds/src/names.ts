@@ -76,6 +76,8 @@ export const ReasonHeartbeat = 'SyncerHeartbeat';
 export const ReasonHeartbeatExpired = 'HeartbeatExpired';
 /** Ready=Unknown on a ManagementCluster no syncer has reported for since it was created (longer than the grace period). */
 export const ReasonSyncerNeverReported = 'SyncerNeverReported';
+/** Ready=False written by a running syncer that cannot reach its management cluster's API (as a kubelet reports NodeReady=False). */
+export const ReasonManagementClusterUnreachable = 'ManagementClusterUnreachable';
 
 /** HyperShift's own finalizer on HostedClusters and NodePools (added by its operator). */
 export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';

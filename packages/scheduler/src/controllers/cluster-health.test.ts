@@ -33,6 +33,16 @@ describe('reconcileClusterHealth', () => {
     },
     { name: 'never heartbeated but Ready=True: expired', input: mc({ ready: 'True' }), want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired', message: expect.stringContaining('(last: never)') }) } },
     { name: 'already not ready: nothing to do', input: mc({ ready: 'False', heartbeatAgeMs: 100_000, reason: 'HeartbeatExpired' }), want: { result: undefined, write: undefined } },
+    {
+      name: 'not ready by its syncer (management cluster unreachable), syncer still reporting: left as the syncer says',
+      input: mc({ ready: 'False', heartbeatAgeMs: 10_000, reason: 'ManagementClusterUnreachable' }),
+      want: { result: { requeueAfterMs: 30_100 }, write: undefined },
+    },
+    {
+      name: 'not ready by its syncer, and the syncer stopped reporting: HeartbeatExpired',
+      input: mc({ ready: 'False', heartbeatAgeMs: 41_000, reason: 'ManagementClusterUnreachable' }),
+      want: { result: undefined, write: expect.objectContaining({ status: 'False', reason: 'HeartbeatExpired' }) },
+    },
     { name: 'no Ready condition but a heartbeat: the syncer reported, its condition is its own to write', input: mc({ heartbeatAgeMs: 100_000 }), want: { result: undefined, write: undefined } },
     { name: 'never reported, created within the grace period: look again when it ends', input: mc({ createdAgoMs: 10_000 }), want: { result: { requeueAfterMs: 30_100 }, write: undefined } },
     {

@@ -22,6 +22,7 @@ import {
   FinalizerPlacements,
   findCondition,
   ReasonHeartbeatExpired,
+  ReasonManagementClusterUnreachable,
   ReasonSyncerNeverReported,
   setCondition,
   type Condition,
@@ -99,7 +100,9 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
   }
   const ready = findCondition(mc.status?.conditions, ConditionReady);
   if (!ready) return neverReported(deps, mc, graceMs, waiting);
-  if (ready.status !== 'True') return waiting;
+  // Not ready by its syncer's own report (the management cluster's API unreachable) still expires
+  // when that syncer stops reporting: the message then says so instead of a stale reason.
+  if (ready.status !== 'True' && ready.reason !== ReasonManagementClusterUnreachable) return waiting;
   const now = deps.now();
   const inGrace = untilGraceEnds(graceMs, ageMs(mc.status?.lastHeartbeatTime, now), waiting);
   if (inGrace) return inGrace;

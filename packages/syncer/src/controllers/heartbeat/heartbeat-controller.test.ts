@@ -181,6 +181,20 @@ describe('beat', () => {
   const run = async (upstream: RestClient, leaseDurationSeconds = 40) =>
     beat({ ...options(upstream, new FakeClock(), new AbortController().signal, []), leaseDurationSeconds });
 
+  it('says on the ManagementCluster that its API cannot be reached (Ready=False), renews its Lease, and still fails the heartbeat', async () => {
+    const { upstream, writes } = fleetUpstream({});
+    const opts = { ...options(upstream, new FakeClock(), new AbortController().signal, []), observe: async () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.9:6443')) };
+    await expect(beat(opts)).rejects.toThrow('connect ECONNREFUSED 10.0.0.9:6443');
+    expect(writes.some((w) => w.resource === 'lease')).toBe(true);
+    const status = writes.find((w) => w.resource === 'mc' && w.verb === 'patch')!.obj.status as { conditions: { type: string; status: string; reason: string; message: string }[]; lastHeartbeatTime?: string };
+    expect(status.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'ManagementClusterUnreachable',
+      message: "The syncer runs but cannot reach the management cluster's API (connect ECONNREFUSED 10.0.0.9:6443); no new HostedClusters are placed here",
+    });
+    expect(status.lastHeartbeatTime).toBeDefined();
+  });
+
   it('announces its Lease duration in the status it writes (4 × a 60 s interval)', async () => {
     const { upstream, writes } = fleetUpstream({});
     await run(upstream, 240);

@@ -25,7 +25,7 @@ import {
   type ManagementCluster,
   type OwnerReference,
 } from '@hcc/crds';
-import { heartbeatStatus, type Observation } from './heartbeat-status.js';
+import { heartbeatStatus, unreachableStatus, type Observation } from './heartbeat-status.js';
 
 export interface HeartbeatOptions {
   cluster: string;
@@ -176,12 +176,21 @@ async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Da
 /**
  * One heartbeat: read the ManagementCluster (registering it again when it was deleted, or, with
  * `createIfMissing` false, leaving it gone and writing nothing), renew the Lease it owns, then
- * write its status (with a resourceVersion precondition).
- * @throws ApiError when a read or write fails (409 on a concurrent status write: retried soon)
+ * write its status (with a resourceVersion precondition). When the management cluster cannot be
+ * observed, the status says so (`Ready=False`, `ManagementClusterUnreachable`) and the heartbeat
+ * still fails with that error.
+ * @throws ApiError when a read or write fails (409 on a concurrent status write: retried soon); the
+ *   observation's error when the management cluster could not be observed
  */
 export async function beat(opts: HeartbeatOptions): Promise<void> {
   const now = new Date();
-  const obs = await opts.observe();
+  let obs: Observation | undefined;
+  let unreachable: unknown;
+  try {
+    obs = await opts.observe();
+  } catch (err) {
+    unreachable = err;
+  }
   const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster).catch(async (err) => {
     if (!isNotFound(err)) throw err;
     if (opts.createIfMissing === false) return undefined;
@@ -192,10 +201,14 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     return;
   }
   await renewLease(opts, mc, now);
-  const status = heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds);
+  const status = obs
+    ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds)
+    : unreachableStatus(mc, unreachable instanceof Error ? unreachable.message : String(unreachable), now, opts.syncerVersion, opts.leaseDurationSeconds);
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
   });
+  // Said on the ManagementCluster; still a failed heartbeat for the log and the first-heartbeat wait.
+  if (!obs) throw unreachable;
 }
 
 /**

@@ -3,7 +3,7 @@
  * stays current (the syncer's Lease duration), how many namespaces and HostedClusters the cluster
  * holds, the free budget, the platforms it hosts and the release versions its operator supports.
  */
-import { ConditionReady, ReasonHeartbeat, rfc3339, setCondition, type ManagementCluster } from '@hcc/crds';
+import { ConditionReady, ReasonHeartbeat, ReasonManagementClusterUnreachable, rfc3339, setCondition, type ManagementCluster } from '@hcc/crds';
 
 /** What the syncer observed in its management cluster. */
 export interface Observation {
@@ -51,4 +51,30 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
     platforms: mc.spec?.platforms?.length ? mc.spec.platforms : undefined,
     supportedVersions: obs.supportedVersions.length ? obs.supportedVersions : undefined,
   };
+}
+
+/**
+ * The status a heartbeat reports when the syncer runs but cannot observe its management cluster
+ * (its API is down or refuses the syncer): `Ready=False`, reason `ManagementClusterUnreachable`,
+ * the error in the message (at most 300 characters), so `kubectl get mc` says what is wrong
+ * instead of the scheduler's later "No heartbeat from the syncer" (as a kubelet that runs but
+ * cannot reach its container runtime reports NodeReady=False with the reason). The counts and
+ * budget of the last successful heartbeat are kept; the cluster takes no placements while not Ready.
+ * @param mc - the ManagementCluster as read
+ * @param why - what the observation failed with
+ * @param now - the heartbeat's time
+ */
+export function unreachableStatus(mc: ManagementCluster, why: string, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
+  const detail = why.length > 300 ? `${why.slice(0, 297)}...` : why;
+  const conditions = setCondition(
+    mc.status?.conditions,
+    {
+      type: ConditionReady,
+      status: 'False',
+      reason: ReasonManagementClusterUnreachable,
+      message: `The syncer runs but cannot reach the management cluster's API (${detail}); no new HostedClusters are placed here`,
+    },
+    now,
+  );
+  return { ...(mc.status ?? {}), conditions, lastHeartbeatTime: rfc3339(now), leaseDurationSeconds, syncerVersion };
 }
