@@ -4,7 +4,7 @@
  * level of a command run without --log-level, as the README says.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopProcess } from './helpers/processes.js';
@@ -38,6 +38,8 @@ describe('hcc flags', () => {
     { args: ['syncer', '--name', 'm1', '--labels', 'bad key!=v'], msg: `option '--labels <k=v,...>' argument 'bad key!=v' is invalid. key "bad key!": name part must consist of alphanumeric characters` },
     { args: ['syncer', '--name', 'm1', '--labels', 'a=b,,c'], msg: `option '--labels <k=v,...>' argument 'a=b,,c' is invalid. want key=value[,key=value...], got "c"` },
     { args: ['syncer', '--name', 'm1', '--labels', 'tier=no way'], msg: `option '--labels <k=v,...>' argument 'tier=no way' is invalid. value "no way": a valid label must be` },
+    { args: ['syncer', '--name', 'm1', '--platforms', 'AWS,Foo'], msg: `option '--platforms <list>' argument 'AWS,Foo' is invalid. unknown platform "Foo": want one of AWS` },
+    { args: ['up', '--platforms', 'Foo'], msg: `option '--platforms <list>' argument 'Foo' is invalid. unknown platform "Foo"` },
     { args: ['syncer', '--name', 'm1', '--metrics-host', 'no-such-host.invalid'], msg: "option '--metrics-host <host>' argument 'no-such-host.invalid' is invalid. the name does not resolve" },
     // Node's recursive mkdir loops forever under /proc; the state dir is made one level at a time.
     { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
@@ -50,6 +52,20 @@ describe('hcc flags', () => {
       expect(r.stderr).toContain(msg);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(path.join(t.dir, '.hcc'))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("names the management cluster's kubeconfig flag when that file is missing (not the control center's)", () => {
+    const t = tempDir('hcc-flags-');
+    try {
+      const cc = path.join(t.dir, 'cc.kubeconfig');
+      writeFileSync(cc, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n');
+      const r = spawnSync(process.execPath, [hccBin, 'syncer', '--name', 'm1', '--kubeconfig', cc, '--management-kubeconfig', path.join(t.dir, 'missing.kubeconfig')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`the management cluster's kubeconfig ${path.join(t.dir, 'missing.kubeconfig')} (--management-kubeconfig) does not exist`);
+      expect(r.stderr).not.toContain('start the control center first');
     } finally {
       t.cleanup();
     }

@@ -6,10 +6,21 @@ import { inClusterConnection, loadKubeconfig, type ClusterConnection } from '@hc
 
 /**
  * @param kubeconfig - path of a kubeconfig, or undefined for in-cluster credentials
- * @throws Error naming both ways when neither works
+ * @param what - the cluster, for errors (`control center`, `management cluster`)
+ * @param flag - the flag that names this kubeconfig, when it is not `--kubeconfig` of the control
+ *   center: a missing file is then reported as that cluster's, naming the flag
+ * @throws Error naming both ways when neither works, or the kubeconfig's problem
  */
-export function connectionFor(kubeconfig: string | undefined, what: string): ClusterConnection {
-  if (kubeconfig) return loadKubeconfig(kubeconfig);
+export function connectionFor(kubeconfig: string | undefined, what: string, flag?: string): ClusterConnection {
+  if (kubeconfig) {
+    try {
+      return loadKubeconfig(kubeconfig);
+    } catch (e) {
+      const missing = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+      if (flag && missing) throw new Error(`the ${what}'s kubeconfig ${kubeconfig} (${flag}) does not exist`, { cause: e });
+      throw e;
+    }
+  }
   try {
     return inClusterConnection();
   } catch (e) {

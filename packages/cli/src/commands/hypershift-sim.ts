@@ -27,7 +27,7 @@ export function hypershiftSimCommand(): Command {
     .action(async (o) => {
       const log = createLogger('hypershift-sim', o.logLevel);
       const shutdown = catchShutdown(log);
-      const rest = new RestClient(connectionFor(o.kubeconfig, 'cluster'), { userAgent: 'hcc-hypershift-sim', logger: log });
+      const rest = new RestClient(connectionFor(o.kubeconfig, 'cluster', '--kubeconfig'), { userAgent: 'hcc-hypershift-sim', logger: log });
       const sim = await startHyperShiftSim({
         client: rest,
         logger: log,

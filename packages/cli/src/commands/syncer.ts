@@ -15,6 +15,20 @@ import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
 import { hostArg, hostProblem, labelsArg, numberArg, portArg } from '../options.js';
 
+/**
+ * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
+ * the value stays the text given, {@link parsePlatforms} turns it into the list.
+ * @throws InvalidArgumentError naming the unknown platform
+ */
+export function platformsArg(value: string): string {
+  try {
+    parsePlatforms(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  return value;
+}
+
 /** Parses a comma-separated platform list, checking each against HyperShift's platform types. */
 export function parsePlatforms(s: string | undefined): string[] | undefined {
   if (!s) return undefined;
@@ -44,7 +58,7 @@ export function syncerCommand(): Command {
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
     .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', numberArg({ integer: true }), 50)
-    .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`)
+    .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`, platformsArg)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
     .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
@@ -75,7 +89,7 @@ export function syncerCommand(): Command {
         : runSyncer({
             cluster: o.name,
             upstream,
-            downstream: (downstream = new RestClient(connectionFor(o.managementKubeconfig, 'management cluster'), { userAgent: `hcc-syncer/${name}`, logger: log })),
+            downstream: (downstream = new RestClient(connectionFor(o.managementKubeconfig, 'management cluster', '--management-kubeconfig'), { userAgent: `hcc-syncer/${name}`, logger: log })),
             logger: log,
             signal: ac.signal,
             initialSpec: { capacity: o.capacity, platforms: parsePlatforms(o.platforms), mode: 'Pull' },

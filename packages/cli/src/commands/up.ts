@@ -15,7 +15,7 @@ import { numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
-import { parsePlatforms } from './syncer.js';
+import { parsePlatforms, platformsArg } from './syncer.js';
 
 const entry = fileURLToPath(new URL('../main.js', import.meta.url));
 
@@ -73,6 +73,8 @@ export interface UpOptions {
   stateDir: string;
   managementClusters: number;
   capacity: number;
+  /** Whether `--capacity` was given (else a restarted syncer is not told a default it would warn about). */
+  capacityGiven?: boolean;
   platforms?: string;
   heartbeatInterval: number;
   availableDelay: number;
@@ -193,7 +195,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
             name: `syncer-${name}`,
             args: [
               'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
-              '--capacity', String(o.capacity), '--heartbeat-interval', String(o.heartbeatInterval),
+              ...(o.capacityGiven === false ? [] : ['--capacity', String(o.capacity)]), '--heartbeat-interval', String(o.heartbeatInterval),
               ...(o.platforms ? ['--platforms', o.platforms] : []), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll,
             ],
           }),
@@ -235,14 +237,14 @@ export function upCommand(): Command {
     .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
     .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', numberArg({ integer: true }), 50)
-    .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)')
+    .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', numberArg({ integer: true }), 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
-    .action(async (opts) => {
+    .action(async (opts, cmd: Command) => {
       const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
       if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);
       const print = (l: string) => process.stdout.write(`${l}\n`);
@@ -277,6 +279,7 @@ export function upCommand(): Command {
             stateDir: opts.stateDir,
             managementClusters: opts.managementClusters,
             capacity: opts.capacity,
+            capacityGiven: cmd.getOptionValueSource('capacity') === 'cli',
             platforms: opts.platforms,
             heartbeatInterval: opts.heartbeatInterval,
             availableDelay: opts.availableDelay,

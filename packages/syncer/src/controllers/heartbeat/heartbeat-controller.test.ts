@@ -106,6 +106,16 @@ describe('register with an existing ManagementCluster', () => {
     });
   });
 
+  it('does not fill in capacity or platforms an existing one lacks (absent platforms means all): it warns instead', async () => {
+    const lines: { msg: string; notApplied?: unknown }[] = [];
+    const bare = { ...existing(), metadata: { name: 'mgmt-1' }, spec: { mode: 'Pull' } } as ManagementCluster;
+    const { upstream, writes } = upstreamWith(bare);
+    const opts = options(upstream, new FakeClock(), new AbortController().signal, lines);
+    await register({ ...opts, initialSpec: { capacity: 7, platforms: ['AWS'], mode: 'Pull' }, explicit: ['capacity', 'platforms'] });
+    expect(writes).toEqual([]);
+    expect(lines[0]!.notApplied).toEqual({ capacity: { given: 7, current: null }, platforms: { given: ['AWS'], current: null } });
+  });
+
   it('says nothing when the given settings agree, or were defaults', async () => {
     const lines: unknown[] = [];
     const { upstream } = upstreamWith(existing());

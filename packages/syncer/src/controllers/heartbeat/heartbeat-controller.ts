@@ -82,15 +82,16 @@ export function settingsNotApplied(mc: ManagementCluster, opts: Pick<HeartbeatOp
       const current = mc.metadata.labels ?? {};
       const differs = Object.entries(opts.labels ?? {}).filter(([lk, lv]) => current[lk] !== lv);
       if (differs.length) out.labels = { given: Object.fromEntries(differs), current: Object.fromEntries(differs.map(([lk]) => [lk, current[lk] ?? null])) };
-    } else if (given[k] !== undefined && spec[k] !== undefined && JSON.stringify(given[k]) !== JSON.stringify(spec[k])) {
-      out[k] = { given: given[k], current: spec[k] };
+    } else if (given[k] !== undefined && JSON.stringify(given[k]) !== JSON.stringify(spec[k])) {
+      // Absent is a value too: no capacity is unbounded, no platforms is all of them.
+      out[k] = { given: given[k], current: spec[k] ?? null };
     }
   }
   return out;
 }
 
 /**
- * Creates the ManagementCluster if absent; fills spec fields it lacks. An existing one keeps its
+ * Creates the ManagementCluster if absent; fills in its `spec.mode` if it lacks one. An existing one keeps its
  * spec and labels (the control center's copy is the one to edit, as a Node's spec is the API's
  * after kubelet registered it); explicitly given settings it holds other values of are logged as
  * a warning, once per registration. An absent one is created unless `createIfMissing` is false.
@@ -107,8 +108,10 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
         `the ManagementCluster exists, so ${Object.keys(notApplied).map((k) => `--${k}`).join(', ')} ${Object.keys(notApplied).length > 1 ? 'are' : 'is'} not applied (they only fill what a new one lacks); change it in the control center: kubectl edit managementcluster ${opts.cluster}`,
       );
     }
+    // Only the syncer's mode is filled in; capacity and platforms stay as they are, absent
+    // included (absent platforms means all of them: filling them in would narrow the cluster).
     const missing: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(opts.initialSpec ?? {})) if (v !== undefined && (mc.spec ?? {})[k] === undefined) missing[k] = v;
+    for (const [k, v] of Object.entries(opts.initialSpec ?? {})) if (k === 'mode' && v !== undefined && (mc.spec ?? {})[k] === undefined) missing[k] = v;
     if (Object.keys(missing).length) {
       return await opts.upstream.patch<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster, { spec: missing }, 'merge');
     }
