@@ -13,7 +13,7 @@
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
  */
 import type { Logger } from 'pino';
-import type { KubeObject } from '@hcc/crds';
+import { conditionUpToDate, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import { storagePrefix, systemContext } from '../registry/types.js';
@@ -22,14 +22,8 @@ import { customresourcedefinitions, FinalizerCRDCleanup, type CRDSpec } from '..
 import { deleteObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
 
-/** A Namespace status condition (core/v1 NamespaceCondition). */
-interface NamespaceCondition {
-  type: string;
-  status: 'True' | 'False';
-  reason: string;
-  message: string;
-  lastTransitionTime?: string;
-}
+/** A Namespace status condition (core/v1 NamespaceCondition: a metav1.Condition without observedGeneration). */
+type NamespaceCondition = Condition & { status: 'True' | 'False'; reason: string; message: string };
 
 /**
  * The conditions kube-controller-manager's namespace controller writes on a Terminating
@@ -157,19 +151,13 @@ export class DeletionController {
 
   /** Writes a Terminating Namespace's deletion conditions when they changed (a transition keeps its time otherwise). */
   private async writeConditions(name: string, want: NamespaceCondition[]): Promise<void> {
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = new Date();
     await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
       if (!cur || !cur.metadata.deletionTimestamp) return { op: 'none' };
-      const status = (cur.status ?? {}) as { conditions?: NamespaceCondition[] };
-      const had = status.conditions ?? [];
-      const same = (a: NamespaceCondition, b: NamespaceCondition) => a.status === b.status && a.reason === b.reason && a.message === b.message;
-      const next = want.map((c) => {
-        const old = had.find((h) => h.type === c.type);
-        return { ...c, lastTransitionTime: old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : now };
-      });
-      const others = had.filter((h) => !want.some((c) => c.type === h.type));
-      if (others.length === 0 && had.length === next.length && next.every((c) => { const old = had.find((h) => h.type === c.type); return old && same(old, c); })) return { op: 'none' };
-      return { op: 'put', object: { ...cur, status: { ...status, conditions: [...others, ...next] } } };
+      const status = (cur.status ?? {}) as { conditions?: Condition[] };
+      if (want.every((c) => conditionUpToDate(status.conditions, c))) return { op: 'none' };
+      const conditions = want.reduce((list, c) => setCondition(list, c, now), status.conditions ?? []);
+      return { op: 'put', object: { ...cur, status: { ...status, conditions } } };
     });
   }
 
