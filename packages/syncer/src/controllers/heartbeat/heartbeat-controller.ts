@@ -110,10 +110,9 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
     }
     // Only the syncer's mode is filled in; capacity and platforms stay as they are, absent
     // included (absent platforms means all of them: filling them in would narrow the cluster).
-    const missing: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(opts.initialSpec ?? {})) if (k === 'mode' && v !== undefined && (mc.spec ?? {})[k] === undefined) missing[k] = v;
-    if (Object.keys(missing).length) {
-      return await opts.upstream.patch<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster, { spec: missing }, 'merge');
+    const mode = opts.initialSpec?.mode;
+    if (mode !== undefined && mc.spec?.mode === undefined) {
+      return await opts.upstream.patch<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster, { spec: { mode } }, 'merge');
     }
     return mc;
   } catch (err) {

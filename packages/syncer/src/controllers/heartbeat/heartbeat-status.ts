@@ -3,7 +3,7 @@
  * stays current (the syncer's Lease duration), how many namespaces and HostedClusters the cluster
  * holds, the free budget, the platforms it hosts and the release versions its operator supports.
  */
-import { ConditionReady, ReasonHeartbeat, ReasonManagementClusterUnreachable, rfc3339, setCondition, type ManagementCluster } from '@hcc/crds';
+import { ConditionReady, ReasonHeartbeat, ReasonManagementClusterUnreachable, rfc3339, setCondition, type Condition, type ManagementCluster } from '@hcc/crds';
 
 /** What the syncer observed in its management cluster. */
 export interface Observation {
@@ -34,23 +34,19 @@ export function budgetOf(capacity: number | undefined, hostedClusters: number): 
  *   expired (a Lease expires leaseDurationSeconds after its renewTime)
  */
 export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
-  const conditions = setCondition(
-    mc.status?.conditions,
-    { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' },
-    now,
-  );
   return {
-    ...(mc.status ?? {}),
-    conditions,
-    lastHeartbeatTime: rfc3339(now),
-    leaseDurationSeconds,
+    ...reported(mc, { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' }, now, syncerVersion, leaseDurationSeconds),
     namespaces: obs.namespaces,
     hostedClusters: obs.hostedClusters,
     budget: budgetOf(mc.spec?.capacity, obs.hostedClusters),
-    syncerVersion,
     platforms: mc.spec?.platforms?.length ? mc.spec.platforms : undefined,
     supportedVersions: obs.supportedVersions.length ? obs.supportedVersions : undefined,
   };
+}
+
+/** What every heartbeat writes: the status as read, with its Ready condition set, the heartbeat time, Lease duration and syncer version. */
+function reported(mc: ManagementCluster, ready: Condition, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
+  return { ...(mc.status ?? {}), conditions: setCondition(mc.status?.conditions, ready, now), lastHeartbeatTime: rfc3339(now), leaseDurationSeconds, syncerVersion };
 }
 
 /**
@@ -66,15 +62,11 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
  */
 export function unreachableStatus(mc: ManagementCluster, why: string, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
   const detail = why.length > 300 ? `${why.slice(0, 297)}...` : why;
-  const conditions = setCondition(
-    mc.status?.conditions,
-    {
-      type: ConditionReady,
-      status: 'False',
-      reason: ReasonManagementClusterUnreachable,
-      message: `The syncer runs but cannot reach the management cluster's API (${detail}); no new HostedClusters are placed here`,
-    },
-    now,
-  );
-  return { ...(mc.status ?? {}), conditions, lastHeartbeatTime: rfc3339(now), leaseDurationSeconds, syncerVersion };
+  const ready: Condition = {
+    type: ConditionReady,
+    status: 'False',
+    reason: ReasonManagementClusterUnreachable,
+    message: `The syncer runs but cannot reach the management cluster's API (${detail}); no new HostedClusters are placed here`,
+  };
+  return reported(mc, ready, now, syncerVersion, leaseDurationSeconds);
 }
