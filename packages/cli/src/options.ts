@@ -125,11 +125,20 @@ export function existingFileArg(value: string): string {
 }
 
 /**
- * Why `--host` (or another listen-address flag) cannot be listened on, checked before a command
- * writes anything: a host name that does not resolve. Undefined when it resolves (or is an address).
+ * Stops the command (exit code 1, commander's one-line `error: option ...` on stderr) when
+ * `--host` (or another listen-address flag) cannot be listened on: a host name that does not
+ * resolve. Checked before a command writes anything; returns when it resolves (or is an address).
  * @param flag - the flag as commander names it in errors (default `--host <host>`)
  */
-export async function hostProblem(host: string, flag = '--host <host>'): Promise<string | undefined> {
+export async function exitOnHostProblem(host: string, flag = '--host <host>'): Promise<void> {
+  const problem = await hostProblem(host, flag);
+  if (!problem) return;
+  process.stderr.write(`error: ${problem}\n`);
+  process.exit(1);
+}
+
+/** Why `host` cannot be listened on (see {@link exitOnHostProblem}); undefined when it resolves or is an address. */
+async function hostProblem(host: string, flag: string): Promise<string | undefined> {
   if (isIP(host)) return undefined;
   try {
     await lookup(host);

@@ -9,7 +9,7 @@ import { defaultValidationWorkers, startControlCenter } from '@hcc/control-cente
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, hostArg, hostProblem, numberArg, portArg, subjectAltNamesArg } from '../options.js';
+import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, subjectAltNamesArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -70,11 +70,7 @@ export function controlCenterCommand(): Command {
     )
     .addOption(logLevelOption())
     .action(async (o) => {
-      const badHost = await hostProblem(o.host);
-      if (badHost) {
-        process.stderr.write(`error: ${badHost}\n`);
-        process.exit(1);
-      }
+      await exitOnHostProblem(o.host);
       const log = createLogger('control-center', o.logLevel);
       const shutdown = catchShutdown(log);
       const cc = await startControlCenter({

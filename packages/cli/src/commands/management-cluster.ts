@@ -14,9 +14,7 @@ import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, hostArg, hostProblem, numberArg, portArg, versionListArg } from '../options.js';
-
-/** Parses `4.18,4.17` into `['4.18', '4.17']`. */
+import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, versionListArg } from '../options.js';
 
 interface ManagementClusterOptions {
   name: string;
@@ -51,11 +49,7 @@ export function managementClusterCommand(): Command {
     .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
     .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions) => {
-      const badHost = await hostProblem(o.host);
-      if (badHost) {
-        process.stderr.write(`error: ${badHost}\n`);
-        process.exit(1);
-      }
+      await exitOnHostProblem(o.host);
       const name = o.name;
       const log = createLogger(name, o.logLevel);
       const shutdown = catchShutdown(log);

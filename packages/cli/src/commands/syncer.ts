@@ -13,7 +13,7 @@ import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { hostArg, hostProblem, labelsArg, numberArg, portArg } from '../options.js';
+import { exitOnHostProblem, hostArg, labelsArg, numberArg, portArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -68,11 +68,7 @@ export function syncerCommand(): Command {
     .addOption(logLevelOption())
     .action(async (o, cmd: Command) => {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
-      const badHost = await hostProblem(o.metricsHost, '--metrics-host <host>');
-      if (badHost) {
-        process.stderr.write(`error: ${badHost}\n`);
-        process.exit(1);
-      }
+      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
       // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
       const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
       const name = o.push ? 'push' : o.name;
