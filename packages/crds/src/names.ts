@@ -79,6 +79,15 @@ export const ReasonSyncerNeverReported = 'SyncerNeverReported';
 /** Ready=False written by a running syncer that cannot reach its management cluster's API (as a kubelet reports NodeReady=False). */
 export const ReasonManagementClusterUnreachable = 'ManagementClusterUnreachable';
 
+/** HyperShift's condition types the control center reads and marks: a HostedCluster's `Available`, a NodePool's `Ready`. */
+export const ConditionAvailable = 'Available';
+/**
+ * Reason of `Available=Unknown` (HostedCluster) and `Ready=Unknown` (NodePool) set by the scheduler
+ * while the management cluster the object is placed on is not Ready: the rest of its status is
+ * that cluster's last report, as kube's node lifecycle controller marks the pods of a lost Node.
+ */
+export const ReasonManagementClusterNotReady = 'ManagementClusterNotReady';
+
 /** HyperShift's own finalizer on HostedClusters and NodePools (added by its operator). */
 export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';
 

@@ -7,12 +7,16 @@
  *   A deleted HostedCluster re-queues waiting ones that share its control-plane namespace name.
  * - NodePool, Secret, ConfigMap: propagation keys `<Kind>/<namespace>/<name>`.
  * - ManagementCluster: its name goes to the health queue; a change that could let a waiting
- *   HostedCluster fit (see {@link fleetChangeMayHelp}) re-queues every waiting one.
+ *   HostedCluster fit (see {@link fleetChangeMayHelp}) re-queues every waiting one; a change of
+ *   its not-Ready episode (see controllers/placed-status.ts) sends what is placed on it to the
+ *   placed-status queue, as does any change of a HostedCluster or NodePool placed on a cluster
+ *   that is not Ready.
  */
 import { deletedObject, keyOf, type Informer, type WorkQueue } from '@hcc/client';
 import { LabelManagementCluster, type HostedCluster, type KubeObject, type ManagementCluster, type NodePool } from '@hcc/crds';
 import { clusterInfo, controlPlaneNamespaceOfKey, type ClusterCache } from './cache/cluster-cache.js';
 import { Indexes } from './controllers/placement-propagation.js';
+import { ByManagementCluster, notReady, notReadyEpisode } from './controllers/placed-status.js';
 import { clusterLabel, type ReferenceTracker } from './controllers/reference-tracker.js';
 
 /** What the handlers feed. */
@@ -28,6 +32,8 @@ export interface EventHandlerDeps {
   scheduling: WorkQueue;
   propagation: WorkQueue;
   health: WorkQueue;
+  /** Keys `<Kind>/<namespace>/<name>` of HostedClusters and NodePools whose status may need marking (controllers/placed-status.ts). */
+  placedStatus: WorkQueue;
   /** Keys of HostedClusters waiting for a placement. */
   pending: ReadonlyMap<string, unknown>;
   /** The configured heartbeat grace, in milliseconds (each cluster's own may be longer: see cache/heartbeat-grace.ts). */
@@ -60,6 +66,12 @@ export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: Mana
 
 /** Registers every handler on the informers (before they start). */
 export function registerEventHandlers(d: EventHandlerDeps): void {
+  for (const i of [d.hostedClusters, d.nodePools] as Informer<KubeObject>[]) i.addIndexer(ByManagementCluster, (o) => (clusterLabel(o) ? [clusterLabel(o)] : []));
+  /** Queues a placed object for the placed-status controller when its cluster is not Ready (else nothing to mark). */
+  const checkPlaced = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
+    const cluster = clusterLabel(o);
+    if (cluster && notReady(d.managementClusters.lister.get(cluster))) d.placedStatus.add(`${kind}/${keyOf(o)}`);
+  };
   const requeuePending = (match?: (key: string) => boolean) => {
     for (const k of d.pending.keys()) if (!match || match(k)) d.scheduling.add(k);
   };
@@ -73,6 +85,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   const onHC = (o: HostedCluster, old?: HostedCluster) => {
     const key = keyOf(o);
     if (o.metadata.deletionTimestamp && o.metadata.labels?.[LabelManagementCluster]) d.health.add(o.metadata.labels[LabelManagementCluster]);
+    checkPlaced('HostedCluster', o);
     d.cache.observeHostedCluster(key, o);
     d.scheduling.add(key);
     track('HostedCluster', key, o);
@@ -93,6 +106,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
       d.scheduling.add(key);
       const was = o.metadata.labels?.[LabelManagementCluster];
       if (was) d.health.add(was);
+      checkPlaced('HostedCluster', o);
       track('HostedCluster', key, undefined);
       const cp = controlPlaneNamespaceOfKey(key);
       requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
@@ -101,18 +115,27 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
 
   const onNP = (o: NodePool) => {
     if (!clusterLabel(o)) d.propagation.add(`NodePool/${keyOf(o)}`);
+    checkPlaced('NodePool', o);
     track('NodePool', keyOf(o), o);
   };
   d.nodePools.addEventHandler({
     onAdd: onNP,
     onUpdate: (_old, o) => onNP(o),
-    onDelete: (t) => track('NodePool', keyOf(deletedObject(t)), undefined),
+    onDelete: (t) => {
+      const o = deletedObject(t);
+      checkPlaced('NodePool', o);
+      track('NodePool', keyOf(o), undefined);
+    },
   });
   d.secrets.addEventHandler({ onAdd: (o) => d.propagation.add(`Secret/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`Secret/${keyOf(o)}`) });
   d.configMaps.addEventHandler({ onAdd: (o) => d.propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`ConfigMap/${keyOf(o)}`) });
 
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
     d.health.add(o.metadata.name!);
+    if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) {
+      for (const hc of d.hostedClusters.lister.byIndex(ByManagementCluster, o.metadata.name!)) d.placedStatus.add(`HostedCluster/${keyOf(hc)}`);
+      for (const np of d.nodePools.lister.byIndex(ByManagementCluster, o.metadata.name!)) d.placedStatus.add(`NodePool/${keyOf(np)}`);
+    }
     if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs)) requeuePending();
   };
   d.managementClusters.addEventHandler({

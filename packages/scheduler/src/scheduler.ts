@@ -35,6 +35,7 @@ import {
 import { ClusterCache } from './cache/cluster-cache.js';
 import { defaultSchedulerConfig, type SchedulerConfig } from './config/config.js';
 import { reconcileClusterHealth } from './controllers/cluster-health.js';
+import { reconcilePlacedStatus, type PlacedStatusDeps } from './controllers/placed-status.js';
 import { Indexes, reconcilePropagation, type PropagationDeps } from './controllers/placement-propagation.js';
 import { ReferenceTracker } from './controllers/reference-tracker.js';
 import { registerEventHandlers } from './event-handlers.js';
@@ -173,6 +174,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const scheduling = new WorkQueue();
   const propagation = new WorkQueue();
   const health = new WorkQueue();
+  const placedStatus = new WorkQueue();
   const pending = new Map<string, PendingInfo>();
   const recorder = new EventRecorder({ client, component: 'hcc-scheduler', logger: log });
   const references = new ReferenceTracker();
@@ -187,6 +189,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     scheduling,
     propagation,
     health,
+    placedStatus,
     pending,
     heartbeatGraceMs: graceMs,
     nowMs: () => Date.now(),
@@ -247,6 +250,15 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
       await client.patch(ref, ns, name, { metadata: { labels } }, 'merge');
     },
   };
+  const placedStatusDeps: PlacedStatusDeps = {
+    managementClusters: mcs.lister,
+    hostedClusters: hcs.lister,
+    nodePools: nps.lister,
+    writeConditions: (kind, obj, c) => writeStatusConditions(kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource, obj, c),
+    recordEvent: (obj, type, reason, message) => recorder.event(obj, type, reason, message),
+    marked: new Map(),
+    now,
+  };
   const scaleOut = createScaleOutController({
     settings: config.scaleOut,
     pending,
@@ -279,6 +291,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     await Promise.all([
       scheduling.runWorkers(opts.workers ?? 16, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
       propagation.runWorkers(opts.propagationWorkers ?? 16, (key) => reconcilePropagation(propagationDeps, key), quiet('placement-propagation')),
+      placedStatus.runWorkers(4, (key) => reconcilePlacedStatus(placedStatusDeps, key), quiet('placed-status')),
       health.runWorkers(
         1,
         (name) =>

@@ -254,8 +254,14 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   };
   const upW = writer(upstream);
   const downW = writer(downstream);
+  // Whether the last heartbeat reached the management cluster's API: while it did not, the
+  // downstream caches are stale and upsync copies nothing up (the scheduler marks the statuses
+  // unknown meanwhile; see upsync-reconcile.ts).
+  let downstreamReachable = true;
   const upsyncDeps: UpsyncDeps = {
     cluster,
+    downstreamReachable: () => downstreamReachable,
+    unreachableRecheckMs: opts.heartbeatIntervalMs ?? 10_000,
     secretsCheckedAt: new Map(),
     ownWrites,
     getUpstream: deps.getUpstream,
@@ -304,20 +310,33 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     logger: log,
     signal,
     observe: async () => {
-      const nsList = await downstream.list(NamespaceResource, { limit: 1 });
-      const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;
-      let supportedVersions: string[] = [];
       try {
-        const cm = await downstream.get<KubeObject>(ConfigMapResource, opts.operatorNamespace ?? 'hypershift', 'supported-versions');
-        const raw = (cm.data as Record<string, string> | undefined)?.['supported-versions'];
-        if (raw) supportedVersions = (JSON.parse(raw) as { versions?: string[] }).versions ?? [];
-      } catch {
-        // No operator ConfigMap (yet): nothing to report.
+        const observation = await observe();
+        downstreamReachable = true;
+        return observation;
+      } catch (err) {
+        downstreamReachable = false;
+        throw err;
       }
-      const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list().length : (await downstream.list(HostedClusterResource, {})).items.length;
-      return { namespaces, hostedClusters: hcs, supportedVersions };
     },
   });
+
+  /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
+  async function observe() {
+    const nsList = await downstream.list(NamespaceResource, { limit: 1 });
+    const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;
+    let supportedVersions: string[] = [];
+    try {
+      const cm = await downstream.get<KubeObject>(ConfigMapResource, opts.operatorNamespace ?? 'hypershift', 'supported-versions');
+      const raw = (cm.data as Record<string, string> | undefined)?.['supported-versions'];
+      if (raw) supportedVersions = (JSON.parse(raw) as { versions?: string[] }).versions ?? [];
+    } catch {
+      // No operator ConfigMap (yet): nothing to report.
+    }
+    const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list().length : (await downstream.list(HostedClusterResource, {})).items.length;
+    return { namespaces, hostedClusters: hcs, supportedVersions };
+  }
+
   const all = [...Object.values(upInformers), ...Object.values(downInformers)];
   for (const i of all) i.start();
   setState('syncing caches');

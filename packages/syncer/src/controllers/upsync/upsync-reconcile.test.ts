@@ -257,3 +257,26 @@ describe('reconcileUpsync: spec fields the operator generated', () => {
     await expect(reconcileUpsync(f.deps, key)).rejects.toThrow('boom');
   });
 });
+
+describe('reconcileUpsync: a management cluster that cannot be reached', () => {
+  it('copies nothing up while the last heartbeat could not reach it, then puts the status back over the scheduler\'s mark', async () => {
+    const f = fixture();
+    f.down.status = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected' }] };
+    // The scheduler marked the upstream status unknown while the cluster was not Ready.
+    const mark = { type: 'Available', status: 'Unknown', reason: 'ManagementClusterNotReady' };
+    f.up.status = { conditions: [mark] };
+    Object.assign(f.server(), { status: f.up.status });
+    let reachable = false;
+    f.deps.downstreamReachable = () => reachable;
+    f.deps.unreachableRecheckMs = 2_000;
+    // The cached copy is stale: it is not written over the mark, nor are Secrets read.
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 2_000 });
+    expect(f.calls).toEqual({ downGets: 0, upGets: 0, upWrites: 0, statusWrites: 0 });
+    expect(f.server().status).toEqual({ conditions: [mark] });
+    // Reached again: the copy's status goes back up.
+    reachable = true;
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.statusWrites).toBe(1);
+    expect(f.server().status).toEqual({ conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected' }] });
+  });
+});

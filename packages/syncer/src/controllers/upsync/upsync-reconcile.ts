@@ -31,6 +31,15 @@ export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
 
 export interface UpsyncDeps {
   cluster: string;
+  /**
+   * False while the syncer's last heartbeat could not reach the management cluster's API: the
+   * downstream caches are stale, so nothing is copied up (the control center's scheduler marks
+   * the statuses placed there unknown meanwhile, and a copy of the cached status would undo that
+   * mark with news that may be wrong). Absent: always reachable.
+   */
+  downstreamReachable?(): boolean;
+  /** While unreachable, how soon a key is looked at again, in milliseconds (default 10,000: a heartbeat). */
+  unreachableRecheckMs?: number;
   getUpstream(kind: SyncKind, key: string): KubeObject | undefined;
   getDownstream(kind: SyncKind, key: string): KubeObject | undefined;
   /** PUT the status subresource upstream (resourceVersion-guarded); returns the object written. */
@@ -113,6 +122,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
 
 /** Reconciles one key. */
 export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<ReconcileResult> {
+  if (deps.downstreamReachable && !deps.downstreamReachable()) return { requeueAfterMs: deps.unreachableRecheckMs ?? 10_000 };
   const { kind, namespace, objKey } = parseSyncKey(key);
   const cached = deps.getUpstream(kind, objKey);
   const down = deps.getDownstream(kind, objKey);

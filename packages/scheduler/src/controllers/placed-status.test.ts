@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Store } from '@hcc/client';
+import type { Condition, HostedCluster, KubeObject, ManagementCluster, NodePool } from '@hcc/crds';
+import { reconcilePlacedStatus, type PlacedStatusDeps } from './placed-status.js';
+
+const now = new Date('2026-11-30T00:00:00Z');
+const Label = 'controlcenter.hcc.dev/management-cluster';
+const lostAt = '2026-11-29T23:59:00Z';
+
+const mc = (ready: 'True' | 'False' | 'Unknown' | undefined, reason = 'HeartbeatExpired', since = lostAt): ManagementCluster => ({
+  metadata: { name: 'm' },
+  spec: {},
+  status: { conditions: ready ? [{ type: 'Ready', status: ready, reason: ready === 'True' ? 'SyncerHeartbeat' : reason, lastTransitionTime: since }] : [] },
+});
+const available: Condition = { type: 'Available', status: 'True', reason: 'AsExpected', message: 'The hosted control plane is available', observedGeneration: 3, lastTransitionTime: '2026-11-29T12:00:00Z' };
+const degraded: Condition = { type: 'Degraded', status: 'False', reason: 'AsExpected', lastTransitionTime: '2026-11-29T12:00:00Z' };
+const hc = (conditions: Condition[] = [available, degraded], placedOn: string | undefined = 'm'): HostedCluster =>
+  ({ metadata: { name: 'h', namespace: 'ns', resourceVersion: '7', labels: placedOn ? { [Label]: placedOn } : {} }, spec: {}, status: { conditions } }) as unknown as HostedCluster;
+const np = (conditions: Condition[]): NodePool => ({ metadata: { name: 'p', namespace: 'ns', labels: { [Label]: 'm' } }, spec: { clusterName: 'h' }, status: { conditions } }) as unknown as NodePool;
+
+function setup(cluster: ManagementCluster | undefined, objects: { hc?: HostedCluster; np?: NodePool } = {}) {
+  const managementClusters = new Store<ManagementCluster>();
+  if (cluster) managementClusters.set('m', cluster);
+  const hostedClusters = new Store<HostedCluster>();
+  if (objects.hc) hostedClusters.set('ns/h', objects.hc);
+  const nodePools = new Store<NodePool>();
+  if (objects.np) nodePools.set('ns/p', objects.np);
+  const writes: { kind: string; obj: KubeObject; conditions: Condition[] }[] = [];
+  const events: string[] = [];
+  const deps: PlacedStatusDeps = {
+    managementClusters,
+    hostedClusters,
+    nodePools,
+    writeConditions: async (kind, obj, conditions) => void writes.push({ kind, obj, conditions }),
+    recordEvent: (obj, type, reason, message) => void events.push(`${obj.metadata.name} ${type} ${reason} ${message}`),
+    marked: new Map(),
+    now: () => now,
+  };
+  return { deps, writes, events, managementClusters, hostedClusters };
+}
+
+describe('reconcilePlacedStatus', () => {
+  it('a HostedCluster on a cluster whose heartbeat expired: Available=Unknown, the rest of its status kept, a Warning Event', async () => {
+    const { deps, writes, events } = setup(mc('False'), { hc: hc() });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.kind).toBe('HostedCluster');
+    expect(writes[0]!.obj.metadata.resourceVersion).toBe('7');
+    const message = `Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): the rest of this status is its last report`;
+    expect(writes[0]!.conditions).toEqual([
+      { type: 'Available', status: 'Unknown', reason: 'ManagementClusterNotReady', message, observedGeneration: 3, lastTransitionTime: '2026-11-30T00:00:00Z' },
+      degraded,
+    ]);
+    expect(events).toEqual([`h Warning ManagementClusterNotReady Available=Unknown: ${message}`]);
+  });
+
+  it('a NodePool there: Ready=Unknown (its MESSAGE column)', async () => {
+    const { deps, writes } = setup(mc('Unknown', 'SyncerNeverReported'), { np: np([{ type: 'Ready', status: 'True', reason: 'AsExpected', lastTransitionTime: lostAt }]) });
+    await reconcilePlacedStatus(deps, 'NodePool/ns/p');
+    expect(writes.map((w) => [w.kind, w.conditions])).toEqual([
+      ['NodePool', [expect.objectContaining({ type: 'Ready', status: 'Unknown', reason: 'ManagementClusterNotReady', message: expect.stringContaining('(SyncerNeverReported)') })]],
+    ]);
+  });
+
+  it('a HostedCluster that never had an Available condition gets one', async () => {
+    const { deps, writes } = setup(mc('False', 'ManagementClusterUnreachable'), { hc: hc([]) });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes[0]!.conditions).toEqual([expect.objectContaining({ type: 'Available', status: 'Unknown', message: expect.stringContaining('(ManagementClusterUnreachable)') })]);
+    expect(writes[0]!.conditions[0]).not.toHaveProperty('observedGeneration');
+  });
+
+  it.each([
+    { name: 'the cluster is Ready', cluster: mc('True'), obj: hc() },
+    { name: 'the cluster has not reported yet (no Ready condition: cluster-health marks it first)', cluster: mc(undefined), obj: hc() },
+    { name: 'the cluster does not exist', cluster: undefined, obj: hc() },
+    { name: 'the HostedCluster is not placed', cluster: mc('False'), obj: hc(undefined, '') },
+    { name: 'already marked (by an earlier scheduler)', cluster: mc('False'), obj: hc([{ ...available, status: 'Unknown', reason: 'ManagementClusterNotReady' }]) },
+  ])('nothing to write when $name', async ({ cluster, obj }) => {
+    const { deps, writes, events } = setup(cluster, { hc: obj });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/gone');
+    expect(writes).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it('marks once per not-Ready episode: a status written back meanwhile is not fought over; a new episode marks again', async () => {
+    const { deps, writes, hostedClusters, managementClusters } = setup(mc('False'), { hc: hc() });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(1);
+    // A syncer whose heartbeat fails but whose upsync works copies Available=True back up.
+    hostedClusters.set('ns/h', hc());
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(1);
+    // The same episode under another reason (its syncer said unreachable, then stopped reporting): a new message.
+    managementClusters.set('m', mc('False', 'ManagementClusterUnreachable'));
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(2);
+    // Ready again: forgotten; lost again later: marked again.
+    managementClusters.set('m', mc('True'));
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(deps.marked.size).toBe(0);
+    managementClusters.set('m', mc('False', 'HeartbeatExpired', '2026-11-30T00:10:00Z'));
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(3);
+  });
+
+  it('a failed write is not remembered as marked (the queue retries it)', async () => {
+    const { deps } = setup(mc('False'), { hc: hc() });
+    deps.writeConditions = async () => {
+      throw new Error('409 Conflict');
+    };
+    await expect(reconcilePlacedStatus(deps, 'HostedCluster/ns/h')).rejects.toThrow('409');
+    expect(deps.marked.size).toBe(0);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Marks the status of what is placed on a lost management cluster as unknown, as kube's node
+ * lifecycle controller marks the pods of a Node that stopped reporting: while a ManagementCluster
+ * is not `Ready` (its heartbeat expired, no syncer ever reported, or its syncer cannot reach the
+ * management cluster's API), each HostedCluster placed there gets `Available=Unknown` and each
+ * NodePool `Ready=Unknown`, reason `ManagementClusterNotReady`, with a message naming the cluster,
+ * its reason and since when. So `kubectl get hc` shows `Unknown` and why instead of the last
+ * `True` the syncer copied up before it was lost; the rest of the status stays as last reported.
+ *
+ * The syncer puts the truth back: once its cluster is reachable again it rewrites each status from
+ * the copy there (upsync). While its management cluster's API is unreachable it copies nothing up,
+ * so it does not answer this mark with the stale status it still caches.
+ *
+ * Each object is marked once per not-Ready episode of its cluster (the episode is the Ready
+ * condition's `lastTransitionTime` and reason): if something writes the status back while the cluster is
+ * still not Ready (a syncer whose heartbeat is failing while its upsync still works), the mark is
+ * not written again, so the two never trade writes. A restarted scheduler may mark once more.
+ * Keys are `<Kind>/<namespace>/<name>` with Kind `HostedCluster` or `NodePool`.
+ * @see https://kubernetes.io/docs/concepts/architecture/nodes/#condition
+ */
+import {
+  ConditionAvailable,
+  ConditionReady,
+  findCondition,
+  LabelManagementCluster,
+  ReasonManagementClusterNotReady,
+  setCondition,
+  type Condition,
+  type HostedCluster,
+  type KubeObject,
+  type ManagementCluster,
+  type NodePool,
+} from '@hcc/crds';
+import type { Lister, ReconcileResult } from '@hcc/client';
+
+/** The kinds this controller marks. */
+export type PlacedKind = 'HostedCluster' | 'NodePool';
+
+/** What the reconciler reads and writes. */
+export interface PlacedStatusDeps {
+  managementClusters: Lister<ManagementCluster>;
+  hostedClusters: Lister<HostedCluster>;
+  nodePools: Lister<NodePool>;
+  /** Writes status.conditions through the status subresource with a resourceVersion precondition. */
+  writeConditions(kind: PlacedKind, obj: KubeObject, conditions: Condition[]): Promise<void>;
+  /** Records an Event on the object (as the node lifecycle controller records `NodeNotReady` on each pod). */
+  recordEvent?(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** Key → the episode (`<cluster>@`{@link notReadyEpisode}) it was marked for; owned by the caller, starts empty. */
+  marked: Map<string, string>;
+  now: () => Date;
+}
+
+/** The condition marked on each kind: what `kubectl get` shows (HostedCluster AVAILABLE, NodePool MESSAGE). */
+export const MarkedCondition: Record<PlacedKind, string> = { HostedCluster: ConditionAvailable, NodePool: ConditionReady };
+
+/**
+ * The not-Ready Ready condition of a ManagementCluster, or undefined when it is Ready, has no
+ * Ready condition yet (the cluster-health controller marks one that never reported), or is absent.
+ */
+export function notReady(mc: ManagementCluster | undefined): Condition | undefined {
+  const ready = findCondition(mc?.status?.conditions, ConditionReady);
+  return ready && ready.status !== 'True' ? ready : undefined;
+}
+
+/**
+ * Names a not-Ready episode of a ManagementCluster: its Ready condition's `lastTransitionTime` and
+ * reason ('' while it is Ready). A change means the objects placed there need another look.
+ */
+export function notReadyEpisode(ready: Condition | undefined): string {
+  return ready ? `${ready.lastTransitionTime ?? ''}/${ready.reason ?? ''}` : '';
+}
+
+/** Index of HostedClusters and NodePools by the management cluster they are placed on (their placement label). */
+export const ByManagementCluster = 'byManagementCluster';
+
+/** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True). */
+export function markCondition(kind: PlacedKind, cluster: string, ready: Condition, old: Condition | undefined): Condition {
+  const since = ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : '';
+  return {
+    type: MarkedCondition[kind],
+    status: 'Unknown',
+    reason: ReasonManagementClusterNotReady,
+    message: `Management cluster ${cluster} is not Ready${since} (${ready.reason ?? 'no reason'}): the rest of this status is its last report`,
+    ...(old?.observedGeneration !== undefined ? { observedGeneration: old.observedGeneration } : {}),
+  };
+}
+
+/**
+ * Reconciles one key.
+ * @throws ApiError when the write fails (409 when the status changed meanwhile: requeued, and re-read)
+ */
+export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string): Promise<ReconcileResult> {
+  const slash = key.indexOf('/');
+  const kind = key.slice(0, slash) as PlacedKind;
+  const objKey = key.slice(slash + 1);
+  const obj = kind === 'HostedCluster' ? deps.hostedClusters.get(objKey) : deps.nodePools.get(objKey);
+  const cluster = obj?.metadata.labels?.[LabelManagementCluster];
+  const ready = cluster ? notReady(deps.managementClusters.get(cluster)) : undefined;
+  if (!obj || !cluster || !ready) {
+    deps.marked.delete(key);
+    return;
+  }
+  const episode = `${cluster}@${notReadyEpisode(ready)}`;
+  if (deps.marked.get(key) === episode) return;
+  const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
+  const old = findCondition(conditions, MarkedCondition[kind]);
+  if (old?.status === 'Unknown' && old.reason === ReasonManagementClusterNotReady) {
+    deps.marked.set(key, episode);
+    return;
+  }
+  const cond = markCondition(kind, cluster, ready, old);
+  await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
+  deps.marked.set(key, episode);
+  deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: ${cond.message}`);
+}
