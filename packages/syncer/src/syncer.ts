@@ -254,14 +254,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   };
   const upW = writer(upstream);
   const downW = writer(downstream);
-  // Whether the last heartbeat reached the management cluster's API: while it did not, the
-  // downstream caches are stale and upsync copies nothing up (the scheduler marks the statuses
-  // unknown meanwhile; see upsync-reconcile.ts).
-  let downstreamReachable = true;
+  // Whether the management cluster's API answers the heartbeats: the last one reached it, and none
+  // has waited for it longer than a heartbeat interval (an API that hangs fails only after the
+  // request timeout). While it does not, the downstream caches are stale and upsync copies nothing
+  // up (the scheduler marks the statuses unknown meanwhile; see upsync-reconcile.ts).
+  const heartbeatIntervalMs = opts.heartbeatIntervalMs ?? 10_000;
+  let lastObserveOk = true;
+  const observing = new Set<number>(); // start times (ms since the epoch) of observations not answered yet
   const upsyncDeps: UpsyncDeps = {
     cluster,
-    downstreamReachable: () => downstreamReachable,
-    unreachableRecheckMs: opts.heartbeatIntervalMs ?? 10_000,
+    downstreamReachable: () => lastObserveOk && ![...observing].some((t) => Date.now() - t > heartbeatIntervalMs),
+    unreachableRecheckMs: heartbeatIntervalMs,
     secretsCheckedAt: new Map(),
     ownWrites,
     getUpstream: deps.getUpstream,
@@ -310,13 +313,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     logger: log,
     signal,
     observe: async () => {
+      const started = Date.now();
+      observing.add(started);
       try {
         const observation = await observe();
-        downstreamReachable = true;
+        lastObserveOk = true;
         return observation;
       } catch (err) {
-        downstreamReachable = false;
+        lastObserveOk = false;
         throw err;
+      } finally {
+        observing.delete(started);
       }
     },
   });

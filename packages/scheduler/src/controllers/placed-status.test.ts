@@ -74,7 +74,11 @@ describe('reconcilePlacedStatus', () => {
     { name: 'the cluster has not reported yet (no Ready condition: cluster-health marks it first)', cluster: mc(undefined), obj: hc() },
     { name: 'the cluster does not exist', cluster: undefined, obj: hc() },
     { name: 'the HostedCluster is not placed', cluster: mc('False'), obj: hc(undefined, '') },
-    { name: 'already marked (by an earlier scheduler)', cluster: mc('False'), obj: hc([{ ...available, status: 'Unknown', reason: 'ManagementClusterNotReady' }]) },
+    {
+      name: 'already marked (by an earlier scheduler)',
+      cluster: mc('False'),
+      obj: hc([{ ...available, status: 'Unknown', reason: 'ManagementClusterNotReady', message: `Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): the rest of this status is its last report` }]),
+    },
   ])('nothing to write when $name', async ({ cluster, obj }) => {
     const { deps, writes, events } = setup(cluster, { hc: obj });
     await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');

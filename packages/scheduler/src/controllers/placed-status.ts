@@ -21,6 +21,7 @@
 import {
   ConditionAvailable,
   ConditionReady,
+  conditionUpToDate,
   findCondition,
   LabelManagementCluster,
   ReasonManagementClusterNotReady,
@@ -103,12 +104,11 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   const episode = `${cluster}@${notReadyEpisode(ready)}`;
   if (deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
-  const old = findCondition(conditions, MarkedCondition[kind]);
-  if (old?.status === 'Unknown' && old.reason === ReasonManagementClusterNotReady) {
+  const cond = markCondition(kind, cluster, ready, findCondition(conditions, MarkedCondition[kind]));
+  if (conditionUpToDate(conditions, cond)) {
     deps.marked.set(key, episode);
     return;
   }
-  const cond = markCondition(kind, cluster, ready, old);
   await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
   deps.marked.set(key, episode);
   deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: ${cond.message}`);

@@ -1,0 +1,98 @@
+/**
+ * What a user sees of HostedClusters and NodePools on a management cluster that is lost, and
+ * found again (real processes: control center, scheduler, an embedded management cluster with
+ * its hypershift-sim, a syncer; kubectl 1.35):
+ * - the syncer stops (SIGSTOP): its ManagementCluster goes Ready=False (HeartbeatExpired), and
+ *   what is placed there reads `Available=Unknown` / NodePool `Ready=Unknown`, reason
+ *   ManagementClusterNotReady, in `kubectl get hc`/`np` and a Warning Event — not the last `True`;
+ * - it resumes (SIGCONT): Ready again, and the syncer puts each status back from its copy;
+ * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: the cluster goes
+ *   not Ready, the mark is made, and the syncer (whose heartbeat now waits on that API) does not
+ *   write its stale cached status over it; the API back, the status is the copy's again.
+ */
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, tempDir, waitFor } from './helpers/tools.js';
+import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
+
+const ns = 'lost';
+
+describe('status of what a lost management cluster holds', () => {
+  const t = tempDir('hcc-lost-status-');
+  const procs: ChildProcess[] = [];
+  let cc: ControlCenterProcess;
+  let scheduler: SchedulerProcess;
+  let mgmt: ChildProcess;
+  let syncer: ChildProcess;
+  const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+  const jsonpath = async (args: string[], path: string) => {
+    const r = await k([...args, '-o', `jsonpath=${path}`]);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.trim();
+  };
+  const hcAvailable = () => jsonpath(['get', 'hc', 'ex', '-n', ns], '{.status.conditions[?(@.type=="Available")].status}/{.status.conditions[?(@.type=="Available")].reason}');
+  const npReady = () => jsonpath(['get', 'np', 'ex-workers', '-n', ns], '{.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}');
+  const mcReady = () => jsonpath(['get', 'mc', 'm1'], '{.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}');
+
+  beforeAll(async () => {
+    cc = await startControlCenterProcess({ dir: path.join(t.dir, 'cc') });
+    const mgmtKubeconfig = path.join(t.dir, 'm1.kubeconfig');
+    const m = await startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtKubeconfig, '--available-delay', '300'], '"msg":"management cluster ready"');
+    mgmt = m.proc;
+    procs.push(mgmt);
+    // Heartbeats every 0.5 s (Lease 2 s); the scheduler's grace 2 s: a lost cluster shows within seconds.
+    const s = await startHcc(['syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '0.5'], '"msg":"syncer ready"');
+    syncer = s.proc;
+    procs.push(syncer);
+    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '2'] });
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], [pullSecret('ex', ns), noneHostedCluster('ex', ns), nodePool('ex-workers', 'ex', ns)].join('---\n'));
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor('ex Available and its NodePool Ready', async () => (await hcAvailable()) === 'True/AsExpected' && (await npReady()) === 'True/AsExpected', 60_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGCONT');
+    await scheduler?.stop();
+    for (const p of procs.reverse()) await stopProcess(p);
+    await cc?.stop();
+    t.cleanup();
+  });
+
+  it('a stopped syncer: Ready=False, what it holds reads Unknown and says why; resumed, the status is the copy\'s again', async () => {
+    syncer.kill('SIGSTOP');
+    await waitFor('m1 Ready=False HeartbeatExpired', async () => (await mcReady()) === 'False/HeartbeatExpired', 30_000);
+    await waitFor('ex Available=Unknown', async () => (await hcAvailable()) === 'Unknown/ManagementClusterNotReady', 15_000);
+    await waitFor('ex-workers Ready=Unknown', async () => (await npReady()) === 'Unknown/ManagementClusterNotReady', 15_000);
+    const since = await jsonpath(['get', 'mc', 'm1'], '{.status.conditions[?(@.type=="Ready")].lastTransitionTime}');
+    // What `kubectl get hc` shows: AVAILABLE Unknown, MESSAGE naming the cluster (the rest kept: version, kubeconfig Secret, placement).
+    const table = await k(['get', 'hc', '-n', ns]);
+    expect(table.stdout).toMatch(new RegExp(`^ex\\s+4\\.16\\.12\\s+ex-admin-kubeconfig\\s+Completed\\s+Unknown\\s+\\S+\\s+Management cluster m1 is not Ready since ${since} \\(HeartbeatExpired\\): the rest of this status is its last report\\s+m1$`, 'm'));
+    const events = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=ManagementClusterNotReady', '-o', 'jsonpath={range .items[*]}{.type} {.involvedObject.kind}/{.involvedObject.name}{"\\n"}{end}']);
+    expect(events.stdout.trim().split('\n').sort()).toEqual(['Warning HostedCluster/ex', 'Warning NodePool/ex-workers']);
+
+    syncer.kill('SIGCONT');
+    await waitFor('m1 Ready again', async () => (await mcReady()) === 'True/SyncerHeartbeat', 30_000);
+    await waitFor('ex Available=True again (from its copy)', async () => (await hcAvailable()) === 'True/AsExpected', 15_000);
+    await waitFor('ex-workers Ready=True again', async () => (await npReady()) === 'True/AsExpected', 15_000);
+  }, 90_000);
+
+  it('an unreachable management cluster: the syncer does not copy its stale cache over the mark; reachable, the status comes back', async () => {
+    mgmt.kill('SIGSTOP');
+    await waitFor('m1 Ready=False', async () => (await mcReady()).startsWith('False/'), 60_000);
+    await waitFor('ex Available=Unknown', async () => (await hcAvailable()) === 'Unknown/ManagementClusterNotReady', 15_000);
+    // The syncer is running (its cache says Available=True) and sees the mark: it leaves it.
+    const seen = new Set<string>();
+    for (const end = Date.now() + 3000; Date.now() < end; ) {
+      seen.add(await hcAvailable());
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect([...seen]).toEqual(['Unknown/ManagementClusterNotReady']);
+
+    mgmt.kill('SIGCONT');
+    await waitFor('m1 Ready again', async () => (await mcReady()) === 'True/SyncerHeartbeat', 60_000);
+    await waitFor('ex Available=True again', async () => (await hcAvailable()) === 'True/AsExpected', 20_000);
+  }, 150_000);
+});
