@@ -1,6 +1,7 @@
 /**
- * Requests a resource does not take: PUT or PATCH on a collection (405, as kube-apiserver serves
- * no such route) and a protobuf body for a custom resource (415: custom resources have no protobuf form).
+ * Requests a resource does not take: PUT or PATCH on a collection and POST to an object or a
+ * subresource it serves (405, as kube-apiserver serves no such method there), POST to a
+ * subresource it does not serve (404: no route) and a protobuf body for a custom resource (415: custom resources have no protobuf form).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
@@ -13,6 +14,12 @@ const crd = {
   metadata: { name: 'gizmos.ex.hcc.dev' },
   spec: { group: 'ex.hcc.dev', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
 };
+/** A second kind, with the status subresource. */
+const withStatus = {
+  ...crd,
+  metadata: { name: 'widgets.ex.hcc.dev' },
+  spec: { ...crd.spec, names: { plural: 'widgets', kind: 'Widget' }, versions: [{ ...crd.spec.versions[0], subresources: { status: {} } }] },
+};
 
 describe('methods and media types a resource does not take', () => {
   let cc: RunningControlCenter;
@@ -24,6 +31,13 @@ describe('methods and media types a resource does not take', () => {
   beforeAll(async () => {
     cc = await startTestControlCenter();
     await send('POST', CRDS, JSON.stringify(crd), 'application/json');
+    await send('POST', CRDS, JSON.stringify(withStatus), 'application/json');
+    // Served once established.
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${cc.url}/apis/ex.hcc.dev/v1/widgets`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+      if (res.status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
   afterAll(async () => {
     await cc?.close();
@@ -33,6 +47,17 @@ describe('methods and media types a resource does not take', () => {
     const r = await send(method, '/api/v1/namespaces/default/configmaps', '{"metadata":{"name":"x"}}', method === 'PUT' ? 'application/json' : 'application/merge-patch+json');
     expect(r.code).toBe(405);
     expect(r.body.reason).toBe('MethodNotAllowed');
+  });
+
+  it.each([
+    { name: 'an object', path: '/api/v1/namespaces/default/configmaps/x', want: 405 },
+    { name: 'a subresource the kind serves', path: '/apis/ex.hcc.dev/v1/namespaces/default/widgets/x/status', want: 405 },
+    { name: 'a subresource a built-in kind does not serve', path: '/api/v1/namespaces/default/configmaps/x/bogus', want: 404 },
+    { name: 'status of a custom resource without that subresource', path: '/apis/ex.hcc.dev/v1/namespaces/default/gizmos/x/status', want: 404 },
+  ])('POST to $name is $want (no route at all is a 404, as for GET and PUT)', async ({ path, want }) => {
+    const r = await send('POST', path, '{"metadata":{"name":"x"}}', 'application/json');
+    expect(r.code).toBe(want);
+    expect(r.body.reason).toBe(want === 405 ? 'MethodNotAllowed' : 'NotFound');
   });
 
   it('a protobuf body for a custom resource is 415, listing JSON and YAML only', async () => {

@@ -95,7 +95,10 @@ function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'final
 /** POST a new object. */
 export async function handleCreate(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   if (scope.ri.name && scope.ri.resource !== 'namespaces') {
-    throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: scope.info.resource });
+    // A subresource the kind does not serve has no route at all (404, as for GET and PUT); an
+    // object or a subresource it serves takes no POST (405).
+    const sub = scope.ri.subresource ? checkSubresource(scope) : '';
+    throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: sub ? `${scope.info.resource}/${sub}` : scope.info.resource });
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
   const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope.info);
