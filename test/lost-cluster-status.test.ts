@@ -5,7 +5,8 @@
  * - the syncer stops (SIGSTOP): its ManagementCluster goes Ready=False (HeartbeatExpired), and
  *   what is placed there reads `Available=Unknown` / NodePool `Ready=Unknown`, reason
  *   ManagementClusterNotReady, in `kubectl get hc`/`np` and a Warning Event — not the last `True`;
- * - it resumes (SIGCONT): Ready again, and the syncer puts each status back from its copy;
+ * - it resumes (SIGCONT): Ready again (a Normal ManagementClusterReady Event), and the syncer puts
+ *   each status back from its copy;
  * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: the cluster goes
  *   not Ready, the mark is made, and the syncer (whose heartbeat now waits on that API) does not
  *   write its stale cached status over it; the API back, the status is the copy's again.
@@ -75,6 +76,11 @@ describe('status of what a lost management cluster holds', () => {
 
     syncer.kill('SIGCONT');
     await waitFor('m1 Ready again', async () => (await mcReady()) === 'True/SyncerHeartbeat', 30_000);
+    // The syncer says so with a Normal Event, as a kubelet records NodeReady.
+    await waitFor('a ManagementClusterReady Event', async () => {
+      const r = await k(['get', 'events', '-A', '--field-selector', 'reason=ManagementClusterReady,involvedObject.name=m1', '-o', 'jsonpath={range .items[*]}{.type} {.message}{"\\n"}{end}']);
+      return r.stdout.includes(`Normal Management cluster m1 is Ready again (was False, HeartbeatExpired since ${since}): its syncer reaches it and reports`);
+    }, 10_000);
     await waitFor('ex Available=True again (from its copy)', async () => (await hcAvailable()) === 'True/AsExpected', 15_000);
     await waitFor('ex-workers Ready=True again', async () => (await npReady()) === 'True/AsExpected', 15_000);
   }, 90_000);

@@ -78,6 +78,8 @@ export const ReasonHeartbeatExpired = 'HeartbeatExpired';
 export const ReasonSyncerNeverReported = 'SyncerNeverReported';
 /** Ready=False written by a running syncer that cannot reach its management cluster's API (as a kubelet reports NodeReady=False). */
 export const ReasonManagementClusterUnreachable = 'ManagementClusterUnreachable';
+/** Normal Event a syncer records when its heartbeat makes a ManagementCluster Ready that was not (as a kubelet records `NodeReady`). */
+export const ReasonManagementClusterReady = 'ManagementClusterReady';
 
 /** HyperShift's condition types the control center reads and marks: a HostedCluster's `Available`, a NodePool's `Ready`. */
 export const ConditionAvailable = 'Available';

@@ -312,6 +312,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     leaseDurationSeconds: Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000),
     logger: log,
     signal,
+    recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
     observe: async () => {
       const started = Date.now();
       observing.add(started);

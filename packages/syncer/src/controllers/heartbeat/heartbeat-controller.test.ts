@@ -205,6 +205,28 @@ describe('beat', () => {
     expect(status.lastHeartbeatTime).toBeDefined();
   });
 
+  it.each([
+    { name: 'Ready again after a lost spell', ready: { type: 'Ready', status: 'False', reason: 'HeartbeatExpired', lastTransitionTime: '2026-12-01T17:00:00Z' }, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready again (was False, HeartbeatExpired since 2026-12-01T17:00:00Z): its syncer reaches it and reports'] },
+    { name: 'first Ready', ready: undefined, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready: its syncer reaches it and reports'] },
+    { name: 'still Ready (every other heartbeat)', ready: { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' }, observed: true, want: [] },
+    { name: 'not Ready and still unreachable', ready: { type: 'Ready', status: 'False', reason: 'ManagementClusterUnreachable' }, observed: false, want: [] },
+  ])('records ManagementClusterReady only when a heartbeat makes it Ready: $name', async ({ ready, observed, want }) => {
+    const { upstream } = fleetUpstream({});
+    const get = upstream.get.bind(upstream);
+    upstream.get = (async (ref: unknown, ...rest: unknown[]) => {
+      const o = await (get as (...a: unknown[]) => Promise<KubeObject>)(ref, ...rest);
+      return ref === ManagementClusterResource && ready ? { ...o, status: { conditions: [ready] } } : o;
+    }) as RestClient['get'];
+    const events: string[] = [];
+    const opts: HeartbeatOptions = {
+      ...options(upstream, new FakeClock(), new AbortController().signal, []),
+      recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`),
+      ...(observed ? {} : { observe: async () => Promise.reject(new Error('connect ECONNREFUSED')) }),
+    };
+    await beat(opts).catch(() => {});
+    expect(events).toEqual(want);
+  });
+
   it('announces its Lease duration in the status it writes (4 × a 60 s interval)', async () => {
     const { upstream, writes } = fleetUpstream({});
     await run(upstream, 240);

@@ -17,9 +17,12 @@
 import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
 import {
+  ConditionReady,
   ControlCenterAPIVersion,
+  findCondition,
   LeaseResource,
   ManagementClusterResource,
+  ReasonManagementClusterReady,
   SystemNamespace,
   type KubeObject,
   type ManagementCluster,
@@ -63,6 +66,12 @@ export interface HeartbeatOptions {
    * deletion completed before its push controller stopped it.
    */
   createIfMissing?: boolean;
+  /**
+   * Records an Event on the ManagementCluster: a Normal `ManagementClusterReady` when a heartbeat
+   * makes it Ready while it was not (or had no Ready condition yet), as a kubelet records
+   * `NodeReady`; the not-Ready marks have their Warning Events. Absent: no Events.
+   */
+  recordEvent?(mc: ManagementCluster, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 /** A registration setting an operator can give explicitly (see {@link HeartbeatOptions.explicit}). */
@@ -209,6 +218,11 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
   });
+  const was = findCondition(mc.status?.conditions, ConditionReady);
+  if (obs && was?.status !== 'True') {
+    const before = was ? ` again (was ${was.status}${was.reason ? `, ${was.reason}` : ''}${was.lastTransitionTime ? ` since ${was.lastTransitionTime}` : ''})` : '';
+    opts.recordEvent?.(mc, 'Normal', ReasonManagementClusterReady, `Management cluster ${opts.cluster} is Ready${before}: its syncer reaches it and reports`);
+  }
   // Said on the ManagementCluster; still a failed heartbeat for the log and the first-heartbeat wait.
   if (!obs) throw unreachable;
 }
