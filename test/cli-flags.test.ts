@@ -71,6 +71,21 @@ describe('hcc flags', () => {
     }
   });
 
+  it('a control center whose admin kubeconfig cannot be written says which one, and writes no kubeconfig at all', () => {
+    const t = tempDir('hcc-flags-');
+    try {
+      // A regular file where the kubeconfig's directory should be.
+      writeFileSync(path.join(t.dir, 'file'), '');
+      const admin = path.join(t.dir, 'file', 'admin.kubeconfig');
+      const r = spawnSync(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', admin, '--scheduler-kubeconfig', path.join(t.dir, 'scheduler.kubeconfig')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`cannot write the admin kubeconfig ${admin}: `);
+      expect(existsSync(path.join(t.dir, 'scheduler.kubeconfig'))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('refuses an HCC_LOG_LEVEL pino does not know, naming the variable', () => {
     const r = spawnSync(process.execPath, [hccBin, 'control-center'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, HCC_LOG_LEVEL: 'loud' } });
     expect(r.status).toBe(1);

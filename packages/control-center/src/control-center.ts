@@ -231,24 +231,22 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   // The address clients use: loopback for a wildcard listen; an IPv6 literal in brackets (RFC 3986).
   const host = !opts.host || opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host === '::' ? '::1' : opts.host;
   const url = `${certs ? 'https' : 'http'}://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
-  const writeFor = (file: string, token: string, contextName: string) =>
-    writeKubeconfig(file, {
-      server: opts.kubeconfigServer ?? url,
-      token,
-      contextName,
-      // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.
-      ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
-    });
+  const writeFor = (file: string, token: string, contextName: string) => {
+    try {
+      writeKubeconfig(file, {
+        server: opts.kubeconfigServer ?? url,
+        token,
+        contextName,
+        // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.
+        ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
+      });
+    } catch (err) {
+      throw new Error(`cannot write the ${contextName === 'hcc-scheduler' ? "scheduler's" : 'admin'} kubeconfig ${file}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  // The admin's first: when its path cannot be written, the start fails with nothing written.
+  if (opts.kubeconfigPath) writeFor(opts.kubeconfigPath, adminToken, opts.contextName ?? 'hcc');
   if (opts.schedulerKubeconfigPath) writeFor(opts.schedulerKubeconfigPath, schedulerToken, 'hcc-scheduler');
-  if (opts.kubeconfigPath) {
-    writeKubeconfig(opts.kubeconfigPath, {
-      server: opts.kubeconfigServer ?? url,
-      token: adminToken,
-      contextName: opts.contextName ?? 'hcc',
-      // Plain HTTP is only for loopback tests; clients such as @kubernetes/client-node refuse it without this flag.
-      ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
-    });
-  }
   ready = true;
   logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, opts.virtualHostedClusters ? 'control center serving' : 'API server serving');
   return {
