@@ -259,8 +259,10 @@ describe('syncer: push mode', () => {
     const copies = [['hc', 'rx', '-n', 'r'], ['nodepool', 'rx-workers', '-n', 'r'], ['secret', 'rx-pull-secret', '-n', 'r'], ['namespace', 'r-rx'], ['namespace', 'r']];
     for (const c of copies) expect((await mk(['get', ...c, '-o', 'name'])).code, c.join(' ')).toBe(0);
 
-    // The tester's repro: the cluster first, then what it holds, neither waited for.
+    // The tester's repro: the cluster first, then what it holds, neither waited for; and its
+    // kubeconfig Secret with it (`kubectl delete -f` of a file holding both).
     expect((await k(['delete', 'mc', 'mgmt-1', '--wait=false'])).code).toBe(0);
+    expect((await k(['delete', 'secret', 'mgmt-1-kubeconfig', '-n', 'hcc-system'])).code).toBe(0);
     const deleting = await getMC();
     expect(deleting?.metadata.deletionTimestamp).toBeTruthy(); // held by controlcenter.hcc.dev/placements
     // Its push syncer keeps heartbeating it (it used to stop at once, and the scheduler released

@@ -7,7 +7,8 @@
  * `spec.kubeconfigSecretRef`, or gone, stops it. A cluster being deleted (`deletionTimestamp`)
  * keeps its syncer, as a pull syncer keeps running: it heartbeats and tears down the copies of
  * what is deleted there, and the scheduler's `controlcenter.hcc.dev/placements` finalizer holds
- * the cluster until nothing is placed on it; once it is gone, its syncer runs on until the copies
+ * the cluster until nothing is placed on it (its kubeconfig Secret deleted meanwhile, as
+ * `kubectl delete -f` of a file holding both does, does not stop it); once it is gone, its syncer runs on until the copies
  * that outlive what they served (Secrets, ConfigMaps, the namespaces it created) are gone too, at
  * most `drainMs`. A push syncer never creates a ManagementCluster, so a deleted one is not brought
  * back by a heartbeat. A missing Secret or key, or one that is not a kubeconfig, stops it too, and
@@ -121,6 +122,12 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       secret = await opts.upstream.get<KubeObject>(SecretResource, ref.namespace, ref.name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
+      if (mc.metadata.deletionTimestamp && running.has(name)) {
+        // Deleted with its cluster (`kubectl delete -f` of a file holding both): the running
+        // syncer has the kubeconfig it needs to tear down what the cluster hosts, so it stays.
+        log.info({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret gone while its ManagementCluster is being deleted; keeping its running push syncer');
+        return { requeueAfterMs: 5000 };
+      }
       log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret not found; retrying');
       recorder.event(mc, 'Warning', 'KubeconfigSecretNotFound', `spec.kubeconfigSecretRef: Secret ${ref.namespace}/${ref.name} not found in the control center; the push syncer cannot reach this management cluster`);
       await stop(name);
