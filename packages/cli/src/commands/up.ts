@@ -5,6 +5,7 @@
  * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
  */
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -87,6 +88,31 @@ export interface UpOptions {
   schedulerConfig?: string;
 }
 
+/**
+ * The port to start a server on whose kubeconfig an earlier `hcc up` wrote in this state dir: the
+ * port in that kubeconfig's server URL when it is free on loopback again, so kubeconfigs copied or
+ * merged elsewhere (an external syncer's, `~/.kube/config`) stay valid across restarts, as a kind
+ * cluster keeps its API server port; else `0` (any free port). Never throws.
+ * @param kubeconfig - path of the kubeconfig (absent on a first start)
+ * @returns a port number as a string, `'0'` for any
+ */
+export async function previousPort(kubeconfig: string): Promise<string> {
+  let port: number;
+  try {
+    const url = new URL(loadKubeconfig(kubeconfig).server);
+    port = Number(url.port);
+    if (!['127.0.0.1', 'localhost'].includes(url.hostname) || !Number.isInteger(port) || port < 1 || port > 65535) return '0';
+  } catch {
+    return '0';
+  }
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+  return free ? String(port) : '0';
+}
+
 const withPort = (args: string[], url: string | undefined): string[] => {
   if (!url) return args;
   const port = new URL(url).port;
@@ -145,14 +171,15 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     // The control center and the management clusters do not need each other: they start
     // together. The scheduler needs only the control center; the syncers need both.
     say(`• starting the control center (data in ${path.join(dir, 'data')})`);
-    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', '0', '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
+    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', await previousPort(adminKubeconfig), '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs, r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
     });
     const managementClusters = inBatches(names, StartBatch, abort, async (name) => {
-      const args = (port = '0') => [
+      const first = await previousPort(path.join(mcDir, `${name}.kubeconfig`));
+      const args = (port = first) => [
         'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
         '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
       ];

@@ -1,0 +1,56 @@
+/**
+ * `hcc up` stopped and started again on the same state dir: what was created is still there, and
+ * the control center and the management clusters come back on the ports they had, so a copy of
+ * the admin kubeconfig taken before (an external syncer's, one merged into ~/.kube/config) still
+ * works, as a kind cluster keeps its API server port across restarts. A port taken meanwhile by
+ * another process is not fought over: that server gets a new one and its kubeconfig says so.
+ */
+import { copyFileSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kubectl, tempDir, waitFor } from './helpers/tools.js';
+import { startHccUp, type HccUp } from './helpers/processes.js';
+import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
+
+const serverOf = (kubeconfig: string) => /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
+
+describe('hcc up restarted on the same state dir', () => {
+  const t = tempDir('hcc-up-restart-');
+  const stateDir = path.join(t.dir, 'state');
+  let hcc: HccUp | undefined;
+  let blocker: Server | undefined;
+  afterAll(async () => {
+    await hcc?.stop();
+    blocker?.close();
+    t.cleanup();
+  });
+
+  it('keeps what was created and comes back on the same ports; a port taken meanwhile is given up for a free one', async () => {
+    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '2']);
+    const admin = path.join(stateDir, 'admin.kubeconfig');
+    const copy = path.join(t.dir, 'copied.kubeconfig');
+    copyFileSync(admin, copy);
+    const k = (args: string[], input?: string) => kubectl('1.35', copy, args, { input });
+    expect((await k(['create', 'namespace', 'keep'])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('ex', 'keep')}---\n${noneHostedCluster('ex', 'keep')}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await k(['wait', '--for=condition=Available', 'hc/ex', '-n', 'keep', '--timeout=60s'])).code).toBe(0);
+    const before = { cc: serverOf(admin), m1: serverOf(path.join(stateDir, 'management-clusters', 'mgmt-1.kubeconfig')), m2: serverOf(path.join(stateDir, 'management-clusters', 'mgmt-2.kubeconfig')) };
+    await hcc.stop();
+    hcc = undefined;
+
+    // Another process takes mgmt-2's port while hcc is down.
+    blocker = createServer();
+    await new Promise<void>((res) => blocker!.listen({ host: '127.0.0.1', port: Number(new URL(before.m2).port) }, res));
+
+    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '2']);
+    expect(serverOf(admin)).toBe(before.cc);
+    expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-1.kubeconfig'))).toBe(before.m1);
+    expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-2.kubeconfig'))).not.toBe(before.m2);
+    // The copy taken before the restart still reaches the control center, which still holds the HostedCluster.
+    await waitFor('ex Available after the restart', async () => (await k(['get', 'hc', 'ex', '-n', 'keep', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'])).stdout === 'True', 30_000);
+    const mcs = await k(['get', 'mc', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status} {end}']);
+    expect(mcs.stdout.trim()).toBe('mgmt-1=True mgmt-2=True');
+  }, 180_000);
+});
