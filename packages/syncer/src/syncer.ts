@@ -260,10 +260,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // up (the scheduler marks the statuses unknown meanwhile; see upsync-reconcile.ts).
   const heartbeatIntervalMs = opts.heartbeatIntervalMs ?? 10_000;
   let lastObserveOk = true;
-  const observing = new Set<number>(); // start times (ms since the epoch) of observations not answered yet
+  const observing = new Set<{ startedMs: number }>(); // observations not answered yet, with when each started (ms since the epoch)
   const upsyncDeps: UpsyncDeps = {
     cluster,
-    downstreamReachable: () => lastObserveOk && ![...observing].some((t) => Date.now() - t > heartbeatIntervalMs),
+    downstreamReachable: () => lastObserveOk && ![...observing].some((o) => Date.now() - o.startedMs > heartbeatIntervalMs),
     unreachableRecheckMs: heartbeatIntervalMs,
     secretsCheckedAt: new Map(),
     ownWrites,
@@ -314,7 +314,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
     observe: async () => {
-      const started = Date.now();
+      const started = { startedMs: Date.now() };
       observing.add(started);
       try {
         const observation = await observe();
