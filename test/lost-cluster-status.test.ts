@@ -9,7 +9,9 @@
  *   each status back from its copy;
  * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: the cluster goes
  *   not Ready, the mark is made, and the syncer (whose heartbeat now waits on that API) does not
- *   write its stale cached status over it; the API back, the status is the copy's again.
+ *   write its stale cached status over it; the API back, the status is the copy's again;
+ * - the cluster lost again and retired as the README says (delete it, then what it holds): all
+ *   goes, the NodePools deleted after their HostedCluster included.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -101,4 +103,21 @@ describe('status of what a lost management cluster holds', () => {
     await waitFor('m1 Ready again', async () => (await mcReady()) === 'True/SyncerHeartbeat', 60_000);
     await waitFor('ex Available=True again', async () => (await hcAvailable()) === 'True/AsExpected', 20_000);
   }, 150_000);
+
+  it('retiring a lost cluster as the README says lets everything go, the NodePools deleted after their HostedCluster included', async () => {
+    syncer.kill('SIGSTOP');
+    await waitFor('m1 Ready=False HeartbeatExpired', async () => (await mcReady()) === 'False/HeartbeatExpired', 30_000);
+    expect((await k(['delete', 'mc', 'm1', '--wait=false'])).code).toBe(0);
+    expect((await k(['delete', 'hc', '-A', '-l', 'controlcenter.hcc.dev/management-cluster=m1', '--wait=false'])).code).toBe(0);
+    const gone = async (args: string[]) => (await k([...args, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '';
+    // The NodePool is deleted only after its HostedCluster is gone: the cluster waits for it too
+    // (it used to go first, leaving the NodePool Terminating for good).
+    await waitFor('the HostedCluster, its NodePool and the ManagementCluster gone', async () =>
+      (await gone(['get', 'hc', 'ex', '-n', ns])) && (await gone(['get', 'np', 'ex-workers', '-n', ns])) && (await gone(['get', 'mc', 'm1'])), 60_000);
+    const events = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=SyncerGone', '-o', 'jsonpath={range .items[*]}{.involvedObject.kind}/{.involvedObject.name}{"\\n"}{end}']);
+    expect(events.stdout.trim().split('\n').sort()).toEqual(['HostedCluster/ex', 'NodePool/ex-workers']);
+    // The namespace can go too (nothing left holding a finalizer).
+    const del = await k(['delete', 'namespace', ns, '--timeout=30s']);
+    expect(del.code, del.stderr).toBe(0);
+  }, 120_000);
 });

@@ -67,10 +67,15 @@ export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: Mana
 /** Registers every handler on the informers (before they start). */
 export function registerEventHandlers(d: EventHandlerDeps): void {
   for (const i of [d.hostedClusters, d.nodePools] as Informer<KubeObject>[]) i.addIndexer(ByManagementCluster, (o) => (clusterLabel(o) ? [clusterLabel(o)] : []));
-  /** Queues a placed object for the placed-status controller when its cluster is not Ready (else nothing to mark). */
+  /**
+   * Queues a placed object for the placed-status controller when its cluster is not Ready, or is
+   * gone while the object is being deleted (else there is nothing to mark or release).
+   */
   const checkPlaced = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
     const cluster = clusterLabel(o);
-    if (cluster && notReady(d.managementClusters.lister.get(cluster))) d.placedStatus.add(`${kind}/${keyOf(o)}`);
+    if (!cluster) return;
+    const mc = d.managementClusters.lister.get(cluster);
+    if (mc ? notReady(mc) : o.metadata.deletionTimestamp) d.placedStatus.add(`${kind}/${keyOf(o)}`);
   };
   const requeuePending = (match?: (key: string) => boolean) => {
     for (const k of d.pending.keys()) if (!match || match(k)) d.scheduling.add(k);
@@ -141,7 +146,13 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   d.managementClusters.addEventHandler({
     onAdd: (o) => onMC(o),
     onUpdate: (old, o) => onMC(o, old),
-    // The "0/N management clusters" count changed: refresh the messages of what waits.
-    onDelete: () => requeuePending(),
+    // The "0/N management clusters" count changed: refresh the messages of what waits. What is
+    // still placed there (its finalizer was removed by hand) may be waiting for a release.
+    onDelete: (t) => {
+      requeuePending();
+      const name = deletedObject(t).metadata.name!;
+      for (const hc of d.hostedClusters.lister.byIndex(ByManagementCluster, name)) checkPlaced('HostedCluster', hc);
+      for (const np of d.nodePools.lister.byIndex(ByManagementCluster, name)) checkPlaced('NodePool', np);
+    },
   });
 }

@@ -35,7 +35,7 @@ import {
 import { ClusterCache } from './cache/cluster-cache.js';
 import { defaultSchedulerConfig, type SchedulerConfig } from './config/config.js';
 import { reconcileClusterHealth } from './controllers/cluster-health.js';
-import { reconcilePlacedStatus, type PlacedStatusDeps } from './controllers/placed-status.js';
+import { ByManagementCluster, reconcilePlacedStatus, type PlacedStatusDeps } from './controllers/placed-status.js';
 import { Indexes, reconcilePropagation, type PropagationDeps } from './controllers/placement-propagation.js';
 import { ReferenceTracker } from './controllers/reference-tracker.js';
 import { registerEventHandlers } from './event-handlers.js';
@@ -256,6 +256,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     nodePools: nps.lister,
     writeConditions: (kind, obj, c) => writeStatusConditions(kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource, obj, c),
     recordEvent: (obj, type, reason, message) => recorder.event(obj, type, reason, message),
+    releaseSyncerFinalizers: (kind, obj, cluster, why) => releaseSyncerFinalizers(client, recorder, [[kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource, [obj]]], cluster, why),
     marked: new Map(),
     now,
   };
@@ -302,7 +303,9 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
               heartbeatGraceMs: graceMs,
               writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c),
               recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
-              placedOn: (c) => cache.placedOn(c),
+              // HostedClusters (reservations included) and NodePools: the NodePools of a deleted
+              // HostedCluster are deleted after it, and need the cluster (and its release) until then.
+              placedOn: (c) => cache.placedOn(c) + nps.lister.byIndex(ByManagementCluster, c).length,
               writeFinalizers: async (mc, finalizers) => {
                 await client.patch(ManagementClusterResource, undefined, mc.metadata.name!, { metadata: { resourceVersion: mc.metadata.resourceVersion, finalizers } }, 'merge');
               },

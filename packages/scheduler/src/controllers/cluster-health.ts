@@ -8,7 +8,7 @@
  * `Ready=True` again with its next heartbeat. Keys are ManagementCluster names.
  *
  * A ManagementCluster keeps the `controlcenter.hcc.dev/placements` finalizer while anything is
- * placed on it. Deleting one whose heartbeat has expired retires it: the HostedClusters and
+ * placed on it (HostedClusters and NodePools: a deleted HostedCluster's NodePools go after it). Deleting one whose heartbeat has expired retires it: the HostedClusters and
  * NodePools on it that are being deleted lose the syncer's finalizer (nobody will tear their
  * copies down), so deleting them (`kubectl delete hc -A -l controlcenter.hcc.dev/management-cluster=NAME`)
  * lets the cluster go.
@@ -34,7 +34,7 @@ import { heartbeatGraceMs } from '../cache/heartbeat-grace.js';
 /** What the reconciler reads and writes. */
 export interface ClusterHealthDeps {
   managementClusters: Lister<ManagementCluster>;
-  /** HostedClusters bound to the cluster, reservations included (a count). */
+  /** HostedClusters bound to the cluster, reservations included, and NodePools placed there (a count). */
   placedOn?(cluster: string): number;
   /** Writes metadata.finalizers with a resourceVersion precondition. */
   writeFinalizers?(mc: ManagementCluster, finalizers: string[]): Promise<void>;

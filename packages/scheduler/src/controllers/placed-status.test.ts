@@ -108,6 +108,27 @@ describe('reconcilePlacedStatus', () => {
     expect(writes).toHaveLength(3);
   });
 
+  it('releases an object being deleted whose cluster no longer exists (nobody will tear its copy down); leaves the others', async () => {
+    const deleting = (finalizers: string[], placedOn = 'gone') =>
+      ({ ...hc([available], placedOn), metadata: { ...hc().metadata, labels: { [Label]: placedOn }, deletionTimestamp: '2026-11-30T00:00:00Z', finalizers } }) as HostedCluster;
+    const cases: { obj: HostedCluster; cluster?: ManagementCluster; released: boolean }[] = [
+      { obj: deleting(['controlcenter.hcc.dev/syncer']), released: true },
+      { obj: deleting(['hypershift.openshift.io/finalizer']), released: true },
+      { obj: deleting(['example.com/other']), released: false },
+      { obj: { ...deleting(['controlcenter.hcc.dev/syncer']), metadata: { ...hc().metadata, labels: { [Label]: 'gone' }, finalizers: ['controlcenter.hcc.dev/syncer'] } } as HostedCluster, released: false },
+      { obj: deleting(['controlcenter.hcc.dev/syncer'], 'm'), cluster: mc('True'), released: false },
+    ];
+    for (const c of cases) {
+      const { deps } = setup(c.cluster, { hc: c.obj });
+      const released: string[] = [];
+      deps.releaseSyncerFinalizers = async (kind, obj, cluster, why) => void released.push(`${kind} ${obj.metadata.name} ${cluster}: ${why}`);
+      await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+      expect(released, JSON.stringify(c.obj.metadata)).toEqual(
+        c.released ? ['HostedCluster h gone: management cluster gone no longer exists: released without tearing down its copy there (a syncer that comes back deletes it)'] : [],
+      );
+    }
+  });
+
   it('a failed write is not remembered as marked (the queue retries it)', async () => {
     const { deps } = setup(mc('False'), { hc: hc() });
     deps.writeConditions = async () => {

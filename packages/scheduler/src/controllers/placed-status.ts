@@ -15,6 +15,12 @@
  * condition's `lastTransitionTime` and reason): if something writes the status back while the cluster is
  * still not Ready (a syncer whose heartbeat is failing while its upsync still works), the mark is
  * not written again, so the two never trade writes. A restarted scheduler may mark once more.
+ *
+ * An object being deleted that is placed on a ManagementCluster that no longer exists (its
+ * finalizer was removed by hand, or an older hcc let it go before the NodePools of a deleted
+ * HostedCluster) has no syncer to tear its copy down and remove its finalizer: it is released
+ * (the syncer's finalizer removed, a Warning `SyncerGone` Event), as kube's pod GC deletes the
+ * pods of a Node that is gone. A syncer that comes back deletes copies whose upstream is gone.
  * Keys are `<Kind>/<namespace>/<name>` with Kind `HostedCluster` or `NodePool`.
  * @see https://kubernetes.io/docs/concepts/architecture/nodes/#condition
  */
@@ -22,6 +28,8 @@ import {
   ConditionAvailable,
   ConditionReady,
   conditionUpToDate,
+  FinalizerHyperShift,
+  FinalizerSyncer,
   findCondition,
   LabelManagementCluster,
   ReasonManagementClusterNotReady,
@@ -46,6 +54,12 @@ export interface PlacedStatusDeps {
   writeConditions(kind: PlacedKind, obj: KubeObject, conditions: Condition[]): Promise<void>;
   /** Records an Event on the object (as the node lifecycle controller records `NodeNotReady` on each pod). */
   recordEvent?(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /**
+   * Removes the syncer's finalizer (and HyperShift's) from an object being deleted on `cluster`
+   * and records a Warning `SyncerGone` Event saying `why`; a conflict or a vanished object is
+   * skipped (the next event looks again).
+   */
+  releaseSyncerFinalizers?(kind: PlacedKind, obj: KubeObject, cluster: string, why: string): Promise<unknown>;
   /** Key → the episode (`<cluster>@`{@link notReadyEpisode}) it was marked for; owned by the caller, starts empty. */
   marked: Map<string, string>;
   now: () => Date;
@@ -74,6 +88,11 @@ export function notReadyEpisode(ready: Condition | undefined): string {
 /** Index of HostedClusters and NodePools by the management cluster they are placed on (their placement label). */
 export const ByManagementCluster = 'byManagementCluster';
 
+/** Whether an object carries a finalizer only a syncer removes (hcc's own, or HyperShift's an exported manifest brings). */
+export function heldBySyncer(obj: KubeObject): boolean {
+  return (obj.metadata.finalizers ?? []).some((f) => f === FinalizerSyncer || f === FinalizerHyperShift);
+}
+
 /** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True). */
 export function markCondition(kind: PlacedKind, cluster: string, ready: Condition, old: Condition | undefined): Condition {
   const since = ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : '';
@@ -96,7 +115,13 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   const objKey = key.slice(slash + 1);
   const obj = kind === 'HostedCluster' ? deps.hostedClusters.get(objKey) : deps.nodePools.get(objKey);
   const cluster = obj?.metadata.labels?.[LabelManagementCluster];
-  const ready = cluster ? notReady(deps.managementClusters.get(cluster)) : undefined;
+  const mc = cluster ? deps.managementClusters.get(cluster) : undefined;
+  if (obj && cluster && !mc && obj.metadata.deletionTimestamp && heldBySyncer(obj)) {
+    deps.marked.delete(key);
+    await deps.releaseSyncerFinalizers?.(kind, obj, cluster, `management cluster ${cluster} no longer exists: released without tearing down its copy there (a syncer that comes back deletes it)`);
+    return;
+  }
+  const ready = notReady(mc);
   if (!obj || !cluster || !ready) {
     deps.marked.delete(key);
     return;
