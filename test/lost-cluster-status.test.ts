@@ -107,8 +107,14 @@ describe('status of what a lost management cluster holds', () => {
   it('retiring a lost cluster as the README says lets everything go, the NodePools deleted after their HostedCluster included', async () => {
     syncer.kill('SIGSTOP');
     await waitFor('m1 Ready=False HeartbeatExpired', async () => (await mcReady()) === 'False/HeartbeatExpired', 30_000);
-    expect((await k(['delete', 'mc', 'm1', '--wait=false'])).code).toBe(0);
+    // The HostedCluster first (its deletion waits for the lost syncer; an Event says so and how
+    // to retire the cluster), then the cluster, as that Event says.
     expect((await k(['delete', 'hc', '-A', '-l', 'controlcenter.hcc.dev/management-cluster=m1', '--wait=false'])).code).toBe(0);
+    await waitFor('a WaitingForManagementCluster Event on ex', async () =>
+      (await k(['get', 'events', '-n', ns, '--field-selector', 'reason=WaitingForManagementCluster,involvedObject.name=ex', '-o', 'jsonpath={.items[*].message}'])).stdout.includes(
+        'Deletion waits for the syncer of management cluster m1 to tear down the copy there; the cluster is not Ready since ',
+      ), 15_000);
+    expect((await k(['delete', 'mc', 'm1', '--wait=false'])).code).toBe(0);
     const gone = async (args: string[]) => (await k([...args, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '';
     // The NodePool is deleted only after its HostedCluster is gone: the cluster waits for it too
     // (it used to go first, leaving the NodePool Terminating for good).

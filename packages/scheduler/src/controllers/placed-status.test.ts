@@ -129,6 +129,19 @@ describe('reconcilePlacedStatus', () => {
     }
   });
 
+  it('an object being deleted there: its deletion waits for that syncer, and a Warning Event says so and how to retire the cluster, once', async () => {
+    const obj = { ...hc(), metadata: { ...hc().metadata, deletionTimestamp: '2026-11-30T00:00:00Z', finalizers: ['controlcenter.hcc.dev/syncer'] } } as HostedCluster;
+    const { deps, events, hostedClusters } = setup(mc('False'), { hc: hc() });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(events).toHaveLength(1);
+    hostedClusters.set('ns/h', { ...obj, status: { conditions: [{ ...available, status: 'Unknown', reason: 'ManagementClusterNotReady', message: `Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): the rest of this status is its last report` }] } } as unknown as HostedCluster);
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(events.slice(1)).toEqual([
+      `h Warning WaitingForManagementCluster Deletion waits for the syncer of management cluster m to tear down the copy there; the cluster is not Ready since ${lostAt} (HeartbeatExpired). If it is gone for good, retire it: kubectl delete managementcluster m --wait=false`,
+    ]);
+  });
+
   it('a failed write is not remembered as marked (the queue retries it)', async () => {
     const { deps } = setup(mc('False'), { hc: hc() });
     deps.writeConditions = async () => {

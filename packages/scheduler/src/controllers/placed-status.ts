@@ -16,6 +16,10 @@
  * still not Ready (a syncer whose heartbeat is failing while its upsync still works), the mark is
  * not written again, so the two never trade writes. A restarted scheduler may mark once more.
  *
+ * An object being deleted there also gets a Warning Event `WaitingForManagementCluster`: its
+ * deletion waits for that cluster's syncer to tear the copy down, and the message says how to
+ * retire the cluster if it is gone for good.
+ *
  * An object being deleted that is placed on a ManagementCluster that no longer exists (its
  * finalizer was removed by hand, or an older hcc let it go before the NodePools of a deleted
  * HostedCluster) has no syncer to tear its copy down and remove its finalizer: it is released
@@ -126,15 +130,22 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
     deps.marked.delete(key);
     return;
   }
-  const episode = `${cluster}@${notReadyEpisode(ready)}`;
+  const deleting = !!obj.metadata.deletionTimestamp && heldBySyncer(obj);
+  const episode = `${cluster}@${notReadyEpisode(ready)}${deleting ? '/deleting' : ''}`;
   if (deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
   const cond = markCondition(kind, cluster, ready, findCondition(conditions, MarkedCondition[kind]));
-  if (conditionUpToDate(conditions, cond)) {
-    deps.marked.set(key, episode);
-    return;
+  if (!conditionUpToDate(conditions, cond)) {
+    await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
+    deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: ${cond.message}`);
   }
-  await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
+  if (deleting) {
+    // `kubectl delete` waits for the syncer's finalizer: say what it waits for, and the way out.
+    const message = `Deletion waits for the syncer of management cluster ${cluster} to tear down the copy there; the cluster is not Ready${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''} (${ready.reason ?? 'no reason'}). If it is gone for good, retire it: kubectl delete managementcluster ${cluster} --wait=false`;
+    deps.recordEvent?.(obj, 'Warning', ReasonWaitingForManagementCluster, message);
+  }
   deps.marked.set(key, episode);
-  deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: ${cond.message}`);
 }
+
+/** Reason of the Warning Event on an object whose deletion waits for a syncer whose management cluster is not Ready. */
+export const ReasonWaitingForManagementCluster = 'WaitingForManagementCluster';
