@@ -25,12 +25,24 @@ describe('hcc flags', () => {
     { args: ['up', '--capacity', '1e3'], msg: "option '--capacity <k>' argument '1e3' is invalid. must be an integer >= 0" },
     { args: ['up', '--management-clusters', '100000'], msg: "option '--management-clusters <n>' argument '100000' is invalid. must be an integer >= 1 and <= 100" },
     { args: ['up', '--management-clusters', '0'], msg: "option '--management-clusters <n>' argument '0' is invalid. must be an integer >= 1" },
-    { args: ['up', '--heartbeat-interval', '0'], msg: "option '--heartbeat-interval <seconds>' argument '0' is invalid. must be a number > 0" },
+    { args: ['up', '--heartbeat-interval', '0'], msg: "option '--heartbeat-interval <seconds>' argument '0' is invalid. must be a number >= 0.5" },
+    // Heartbeats every 10 ms only cost CPU everywhere (a 1 s Lease).
+    { args: ['up', '--heartbeat-interval', '0.01'], msg: "option '--heartbeat-interval <seconds>' argument '0.01' is invalid. must be a number >= 0.5 and <= 3600" },
+    // A delay past 2^31-1 ms fires at once in Node: the sim would reconcile in a loop.
+    { args: ['up', '--available-delay', '3000000000'], msg: "option '--available-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
+    { args: ['management-cluster', '--delete-delay', '3000000000'], msg: "option '--delete-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
+    { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push, got "Foo"` },
+    { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
+    // An empty admin token would write a kubeconfig without credentials (every request 401).
+    { args: ['control-center', '--token', ''], msg: "option '--token <token>' argument '' is invalid. must be one or more visible ASCII characters" },
+    { args: ['control-center', '--kubeconfig-server', 'notaurl'], msg: `option '--kubeconfig-server <url>' argument 'notaurl' is invalid. must be a URL such as https://hcc.example.com:6443, got "notaurl"` },
+    { args: ['control-center', '--kubeconfig-server', 'https://cc.example.com:6443/api'], msg: "option '--kubeconfig-server <url>' argument 'https://cc.example.com:6443/api' is invalid. must be an http(s) URL of a host and port only" },
+    { args: ['syncer', '--push', '--name', 'm1'], msg: '--name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other' },
     { args: ['syncer', '--name', 'm1', '--capacity', 'x'], msg: "option '--capacity <n>' argument 'x' is invalid. must be an integer >= 0" },
-    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '-5'], msg: "option '--heartbeat-interval <seconds>' argument '-5' is invalid. must be a number > 0" },
+    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '-5'], msg: "option '--heartbeat-interval <seconds>' argument '-5' is invalid. must be a number >= 0.5" },
     // Longer than an hour is no heartbeat (and past ~24.8 days Node's timers would fire at once).
-    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '4000'], msg: "option '--heartbeat-interval <seconds>' argument '4000' is invalid. must be a number > 0 and <= 3600" },
-    { args: ['up', '--heartbeat-interval', '86400'], msg: "option '--heartbeat-interval <seconds>' argument '86400' is invalid. must be a number > 0 and <= 3600" },
+    { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '4000'], msg: "option '--heartbeat-interval <seconds>' argument '4000' is invalid. must be a number >= 0.5 and <= 3600" },
+    { args: ['up', '--heartbeat-interval', '86400'], msg: "option '--heartbeat-interval <seconds>' argument '86400' is invalid. must be a number >= 0.5 and <= 3600" },
     { args: ['syncer', '--name', 'm1', '--workers', '0'], msg: "option '--workers <n>' argument '0' is invalid. must be an integer >= 1" },
     { args: ['management-cluster', '--port', '-1'], msg: "option '--port <port>' argument '-1' is invalid." },
     { args: ['hypershift-sim', '--available-delay', 'soon'], msg: "option '--available-delay <ms>' argument 'soon' is invalid. must be an integer >= 0" },

@@ -1,5 +1,5 @@
 /**
- * Parsers of numeric command-line values, for commander's `.option(flags, description, parser,
+ * Parsers of command-line values, for commander's `.option(flags, description, parser,
  * default)`: a bad value stops the command before it does anything, with commander's
  * `option '--port <port>' argument 'abc' is invalid. must be ...` on stderr (exit code 1).
  */
@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
-import { isQualifiedName, isValidLabelValue } from '@hcc/client';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue } from '@hcc/client';
 
 /** What a numeric flag accepts. */
 export interface NumberRule {
@@ -43,6 +43,57 @@ export function numberArg(rule: NumberRule = {}): (value: string) => number {
     }
     return n;
   };
+}
+
+/**
+ * A delay in milliseconds that becomes a timer: an integer from 0 to 2^31−1 (Node fires a longer
+ * setTimeout after 1 ms, which would spin the loop it paces).
+ */
+export const delayMsArg = numberArg({ integer: true, max: 2_147_483_647 });
+
+/**
+ * A heartbeat interval in seconds: at least 0.5 (a Lease of 2 s; shorter ones only cost CPU on
+ * every side), at most 3600 (an hour).
+ */
+export const heartbeatIntervalArg = numberArg({ min: 0.5, max: 3600 });
+
+/**
+ * A bearer token: one or more visible ASCII characters (an HTTP header value carries it; an
+ * empty one would write a kubeconfig without credentials).
+ * @throws InvalidArgumentError otherwise
+ */
+export function tokenArg(value: string): string {
+  if (!/^[\x21-\x7e]+$/.test(value)) throw new InvalidArgumentError('must be one or more visible ASCII characters (no spaces)');
+  return value;
+}
+
+/**
+ * A server URL for a kubeconfig: `https://host[:port]` or `http://host[:port]`, with no path
+ * beyond `/`, query or fragment (clients append API paths to it).
+ * @throws InvalidArgumentError otherwise
+ */
+export function serverUrlArg(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`must be a URL such as https://hcc.example.com:6443, got "${value}"`);
+  }
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !u.hostname || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username || u.password) {
+    throw new InvalidArgumentError(`must be an http(s) URL of a host and port only, such as https://hcc.example.com:6443, got "${value}"`);
+  }
+  return value.replace(/\/$/, '');
+}
+
+/**
+ * A ManagementCluster name: an RFC 1123 label (at most 63 characters), as the control center
+ * requires; it becomes the placement label's value and part of a label key.
+ * @throws InvalidArgumentError (commander prints it and exits 1) otherwise
+ */
+export function managementClusterNameArg(value: string): string {
+  const errs = isDNS1123Label(value);
+  if (errs.length > 0) throw new InvalidArgumentError(errs.join('; '));
+  return value;
 }
 
 /** A TCP port: an integer from 0 (pick a free one) to 65535. */

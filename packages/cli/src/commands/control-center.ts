@@ -9,7 +9,7 @@ import { defaultValidationWorkers, startControlCenter } from '@hcc/control-cente
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, subjectAltNamesArg } from '../options.js';
+import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, serverUrlArg, subjectAltNamesArg, tokenArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -50,8 +50,8 @@ export function controlCenterCommand(): Command {
     .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 6443)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
-    .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)')
-    .option('--token <token>', 'admin bearer token (generated when absent)')
+    .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)', serverUrlArg)
+    .option('--token <token>', 'admin bearer token (generated when absent)', tokenArg)
     .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
     .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
     .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line', existingFileArg)

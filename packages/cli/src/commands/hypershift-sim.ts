@@ -9,14 +9,14 @@ import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { numberArg, portArg, versionListArg } from '../options.js';
+import { delayMsArg, portArg, versionListArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
     .description("run the HyperShift operator stand-in against a cluster that has the HyperShift CRDs (kind demo); no real control planes are started")
     .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)')
-    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
-    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', delayMsArg, 2000)
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', delayMsArg, 500)
     .addOption(
       new Option('--supported-versions <list>', 'OCP minor versions it supports, newest first (comma-separated)')
         .argParser(versionListArg)

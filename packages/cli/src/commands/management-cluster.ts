@@ -14,7 +14,7 @@ import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, versionListArg } from '../options.js';
+import { delayMsArg, existingFileArg, exitOnHostProblem, hostArg, managementClusterNameArg, portArg, versionListArg } from '../options.js';
 
 interface ManagementClusterOptions {
   name: string;
@@ -33,13 +33,13 @@ interface ManagementClusterOptions {
 export function managementClusterCommand(): Command {
   return new Command('management-cluster')
     .description('run an embedded management cluster: an API server with the HyperShift CRDs and the hypershift-sim')
-    .option('--name <name>', 'name of the management cluster (kubeconfig context, log name)', 'mgmt-1')
+    .option('--name <name>', 'name of the management cluster (a DNS label: kubeconfig context, log name, its ManagementCluster)', managementClusterNameArg, 'mgmt-1')
     .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)')
     .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 0)
     .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
-    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', numberArg({ integer: true }), 2000)
-    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', numberArg({ integer: true }), 500)
+    .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', delayMsArg, 2000)
+    .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', delayMsArg, 500)
     .addOption(
       new Option('--supported-versions <list>', 'OCP minor versions the sim supports, newest first (comma-separated)')
         .argParser(versionListArg)

@@ -7,13 +7,13 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import client from 'prom-client';
-import { isDNS1123Label, RestClient, serveOps } from '@hcc/client';
+import { RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes } from '@hcc/crds';
 import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { exitOnHostProblem, hostArg, labelsArg, numberArg, portArg } from '../options.js';
+import { exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -39,21 +39,10 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
   return list;
 }
 
-/**
- * A ManagementCluster name: an RFC 1123 label (at most 63 characters), as the control center
- * requires; it becomes the placement label's value and part of a label key.
- * @throws InvalidArgumentError (commander prints it and exits 1) otherwise
- */
-function managementClusterName(value: string): string {
-  const errs = isDNS1123Label(value);
-  if (errs.length > 0) throw new InvalidArgumentError(errs.join('; '));
-  return value;
-}
-
 export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
-    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', managementClusterName)
+    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', managementClusterNameArg)
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
@@ -61,13 +50,14 @@ export function syncerCommand(): Command {
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`, platformsArg)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
-    .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
+    .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', heartbeatIntervalArg, 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
     .action(async (o, cmd: Command) => {
       if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
+      if (o.push && o.name) throw new Error('--name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other');
       await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
       // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
       const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');

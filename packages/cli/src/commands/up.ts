@@ -8,11 +8,11 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
-import { numberArg } from '../options.js';
+import { delayMsArg, heartbeatIntervalArg, numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
@@ -111,6 +111,17 @@ export async function previousPort(kubeconfig: string): Promise<string> {
     probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve(true)));
   });
   return free ? String(port) : '0';
+}
+
+/**
+ * `--mode`: Pull or Push, in either case.
+ * @throws InvalidArgumentError otherwise
+ */
+function modeArg(value: string): 'Pull' | 'Push' {
+  const v = value.toLowerCase();
+  if (v === 'pull') return 'Pull';
+  if (v === 'push') return 'Push';
+  throw new InvalidArgumentError(`must be Pull or Push, got "${value}"`);
 }
 
 const withPort = (args: string[], url: string | undefined): string[] => {
@@ -265,15 +276,14 @@ export function upCommand(): Command {
     .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', numberArg({ integer: true }), 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)
-    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', numberArg({ min: 0, exclusiveMin: true, max: 3600 }), 10)
-    .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', numberArg({ integer: true }), 2000)
-    .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all', 'Pull')
+    .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', heartbeatIntervalArg, 10)
+    .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', delayMsArg, 2000)
+    .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts, cmd: Command) => {
-      const mode = String(opts.mode).toLowerCase() === 'push' ? 'Push' : String(opts.mode).toLowerCase() === 'pull' ? 'Pull' : undefined;
-      if (!mode) throw new Error(`--mode must be Pull or Push, got ${opts.mode}`);
+      const mode = opts.mode as 'Pull' | 'Push';
       const print = (l: string) => process.stdout.write(`${l}\n`);
       // Signals are caught from the start: during startup they abort it (every process started
       // so far is stopped), afterwards they stop everything.
