@@ -7,9 +7,10 @@
  *   ManagementClusterNotReady, in `kubectl get hc`/`np` and a Warning Event — not the last `True`;
  * - it resumes (SIGCONT): Ready again (a Normal ManagementClusterReady Event), and the syncer puts
  *   each status back from its copy;
- * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: the cluster goes
- *   not Ready, the mark is made, and the syncer (whose heartbeat now waits on that API) does not
- *   write its stale cached status over it; the API back, the status is the copy's again;
+ * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: within 5 s the
+ *   syncer says so (Ready=False ManagementClusterUnreachable, a Warning Event), the
+ *   mark is made, and the syncer does not write its stale cached status over it; the API back,
+ *   the status is the copy's again;
  * - the cluster lost again and retired as the README says (delete it, then what it holds): all
  *   goes, the NodePools deleted after their HostedCluster included.
  */
@@ -89,7 +90,12 @@ describe('status of what a lost management cluster holds', () => {
 
   it('an unreachable management cluster: the syncer does not copy its stale cache over the mark; reachable, the status comes back', async () => {
     mgmt.kill('SIGSTOP');
-    await waitFor('m1 Ready=False', async () => (await mcReady()).startsWith('False/'), 60_000);
+    // The syncer says so (its heartbeat waits at most 5 s for the API), with a Warning Event.
+    await waitFor('m1 Ready=False ManagementClusterUnreachable', async () => (await mcReady()) === 'False/ManagementClusterUnreachable', 15_000);
+    const why = await jsonpath(['get', 'mc', 'm1'], '{.status.conditions[?(@.type=="Ready")].message}');
+    expect(why).toBe("The syncer runs but cannot reach the management cluster's API (the management cluster's API did not answer within 5s); no new HostedClusters are placed here");
+    await waitFor('a ManagementClusterUnreachable Event', async () =>
+      (await k(['get', 'events', '-A', '--field-selector', 'reason=ManagementClusterUnreachable,involvedObject.name=m1', '-o', 'jsonpath={.items[*].type}'])).stdout.includes('Warning'), 10_000);
     await waitFor('ex Available=Unknown', async () => (await hcAvailable()) === 'Unknown/ManagementClusterNotReady', 15_000);
     // The syncer is running (its cache says Available=True) and sees the mark: it leaves it.
     const seen = new Set<string>();

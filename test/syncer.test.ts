@@ -232,9 +232,10 @@ describe('syncer: push mode', () => {
     const nowhere = `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1", certificate-authority-data: ${ca}}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: t}}]\n`;
     expect((await k(['create', 'secret', 'generic', 'nowhere', '-n', 'hcc-system', `--from-literal=kubeconfig=${nowhere}`])).code).toBe(0);
     expect((await k(['patch', 'mc', 'mgmt-2', '--type=merge', '-p', '{"spec":{"kubeconfigSecretRef":{"name":"nowhere"}}}'])).code).toBe(0);
+    // (Its syncer's heartbeat also says so at once, with the connection error.)
     const unreachable = await waitFor('the ManagementClusterUnreachable Event', async () => {
       const r = await k(['get', 'events', '-A', '--field-selector', 'reason=ManagementClusterUnreachable,involvedObject.name=mgmt-2', '-o', 'json']);
-      return r.code === 0 && JSON.parse(r.stdout).items[0];
+      return r.code === 0 && (JSON.parse(r.stdout).items as { message: string }[]).find((e) => e.message.startsWith('the push syncer has not reached'));
     }, 60_000);
     expect(unreachable).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-2' } });
     expect(unreachable.message).toContain('the push syncer has not reached this management cluster within 20s of starting with the kubeconfig in Secret hcc-system/nowhere');

@@ -255,10 +255,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const upW = writer(upstream);
   const downW = writer(downstream);
   // Whether the management cluster's API answers the heartbeats: the last one reached it, and none
-  // has waited for it longer than a heartbeat interval (an API that hangs fails only after the
-  // request timeout). While it does not, the downstream caches are stale and upsync copies nothing
-  // up (the scheduler marks the statuses unknown meanwhile; see upsync-reconcile.ts).
+  // has waited longer than an interval. A heartbeat gives up on it after ObserveTimeoutMs (or an
+  // interval, when longer) instead of the 30 s request timeout, so the heartbeat says so in time.
+  // While it does not answer, the downstream caches are stale and upsync copies nothing up (the
+  // scheduler marks the statuses unknown meanwhile; see upsync-reconcile.ts).
   const heartbeatIntervalMs = opts.heartbeatIntervalMs ?? 10_000;
+  const observeTimeoutMs = Math.max(heartbeatIntervalMs, ObserveTimeoutMs);
   let lastObserveOk = true;
   const observing = new Set<{ startedMs: number }>(); // observations not answered yet, with when each started (ms since the epoch)
   const upsyncDeps: UpsyncDeps = {
@@ -317,7 +319,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const started = { startedMs: Date.now() };
       observing.add(started);
       try {
-        const observation = await observe();
+        const observation = await withinMs(observe(), observeTimeoutMs, `the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
         lastObserveOk = true;
         return observation;
       } catch (err) {
@@ -396,4 +398,24 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     clearInterval(nsTimer);
     await Promise.all(all.map((i) => i.stop()));
   }
+}
+
+/**
+ * How long a heartbeat waits for the management cluster's API to answer its observation (a list
+ * of one namespace, a ConfigMap read), in milliseconds, when the heartbeat interval is shorter:
+ * longer than a busy API server takes for so little, shorter than the 30 s request timeout.
+ */
+export const ObserveTimeoutMs = 5000;
+
+/**
+ * `p`, or a rejection with `message` when it has not settled within `ms` milliseconds (what `p`
+ * does later is ignored).
+ */
+export function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  p.catch(() => {}); // a rejection after the time is up is nobody's concern
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

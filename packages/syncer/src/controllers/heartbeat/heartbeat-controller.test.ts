@@ -210,7 +210,13 @@ describe('beat', () => {
     { name: 'first Ready', ready: undefined, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready: its syncer reaches it and reports'] },
     { name: 'still Ready (every other heartbeat)', ready: { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' }, observed: true, want: [] },
     { name: 'not Ready and still unreachable', ready: { type: 'Ready', status: 'False', reason: 'ManagementClusterUnreachable' }, observed: false, want: [] },
-  ])('records ManagementClusterReady only when a heartbeat makes it Ready: $name', async ({ ready, observed, want }) => {
+    {
+      name: 'first found unreachable: a Warning instead',
+      ready: { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' },
+      observed: false,
+      want: ["Warning ManagementClusterUnreachable Management cluster mgmt-1 is not Ready: The syncer runs but cannot reach the management cluster's API (connect ECONNREFUSED); no new HostedClusters are placed here"],
+    },
+  ])('records ManagementClusterReady when a heartbeat makes it Ready, ManagementClusterUnreachable when one first cannot reach it: $name', async ({ ready, observed, want }) => {
     const { upstream } = fleetUpstream({});
     const get = upstream.get.bind(upstream);
     upstream.get = (async (ref: unknown, ...rest: unknown[]) => {

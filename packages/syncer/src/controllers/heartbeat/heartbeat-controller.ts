@@ -23,6 +23,7 @@ import {
   LeaseResource,
   ManagementClusterResource,
   ReasonManagementClusterReady,
+  ReasonManagementClusterUnreachable,
   SystemNamespace,
   type KubeObject,
   type ManagementCluster,
@@ -69,7 +70,9 @@ export interface HeartbeatOptions {
   /**
    * Records an Event on the ManagementCluster: a Normal `ManagementClusterReady` when a heartbeat
    * makes it Ready while it was not (or had no Ready condition yet), as a kubelet records
-   * `NodeReady`; the not-Ready marks have their Warning Events. Absent: no Events.
+   * `NodeReady`; a Warning `ManagementClusterUnreachable` when a heartbeat first finds the
+   * management cluster's API unreachable (the scheduler's not-Ready marks have their own).
+   * Absent: no Events.
    */
   recordEvent?(mc: ManagementCluster, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
@@ -194,7 +197,6 @@ async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Da
  *   observation's error when the management cluster could not be observed
  */
 export async function beat(opts: HeartbeatOptions): Promise<void> {
-  const now = new Date();
   let obs: Observation | undefined;
   let unreachable: unknown;
   try {
@@ -202,6 +204,9 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   } catch (err) {
     unreachable = err;
   }
+  // The heartbeat's time is when it reports, not when it began: an observation that waited for an
+  // unanswering API must not arrive already older than the scheduler's grace.
+  const now = new Date();
   const mc = await opts.upstream.get<ManagementCluster>(ManagementClusterResource, undefined, opts.cluster).catch(async (err) => {
     if (!isNotFound(err)) throw err;
     if (opts.createIfMissing === false) return undefined;
@@ -219,6 +224,10 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     subresource: 'status',
   });
   const was = findCondition(mc.status?.conditions, ConditionReady);
+  if (!obs && was?.reason !== ReasonManagementClusterUnreachable) {
+    const cond = findCondition(status.conditions, ConditionReady);
+    opts.recordEvent?.(mc, 'Warning', ReasonManagementClusterUnreachable, `Management cluster ${opts.cluster} is not Ready: ${cond?.message ?? ''}`);
+  }
   if (obs && was?.status !== 'True') {
     const before = was ? ` again (was ${was.status}${was.reason ? `, ${was.reason}` : ''}${was.lastTransitionTime ? ` since ${was.lastTransitionTime}` : ''})` : '';
     opts.recordEvent?.(mc, 'Normal', ReasonManagementClusterReady, `Management cluster ${opts.cluster} is Ready${before}: its syncer reaches it and reports`);
