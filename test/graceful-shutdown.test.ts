@@ -275,12 +275,13 @@ describe('SIGTERM drains the control center', () => {
           if (Date.now() > deadline) throw new Error(`no "${after}" in: ${out}`);
           await new Promise((r) => setTimeout(r, 20));
         }
+        const pids = Object.entries(JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')) as Record<string, number>);
         proc.kill('SIGTERM');
         expect(await exited, out).toBe(0);
         expect(out).toContain('✓ stopped');
         expect(out).not.toContain('hcc is up');
-        // Every process it started has exited.
-        const pids = Object.entries(JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')) as Record<string, number>);
+        // Every process it started has exited, and the list of their pids is gone with them.
+        expect(existsSync(path.join(dir, 'processes.json')), out).toBe(false);
         const alive = pids.filter(([, pid]) => {
           try {
             process.kill(pid, 0);
@@ -291,6 +292,28 @@ describe('SIGTERM drains the control center', () => {
         });
         expect(alive, out).toEqual([]);
       }
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
+
+  it('hcc up stopped by a Ctrl-C in its terminal (SIGINT to the whole process group) says it stopped, not that it restarts anything', async () => {
+    const { dir, cleanup } = tempDir('hcc-up-group-');
+    try {
+      let out = '';
+      const proc = spawn(process.execPath, [hccBin, 'up', '--state-dir', dir, '--management-clusters', '2'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      for (const deadline = Date.now() + 60_000; !out.includes('hcc is up'); ) {
+        if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`no "hcc is up" in: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      process.kill(-proc.pid!, 'SIGINT');
+      expect(await exited, out).toBe(0);
+      expect(out).toContain('✓ stopped');
+      expect(out).not.toMatch(/exited \(.*\); restarting/);
+      expect(existsSync(path.join(dir, 'processes.json')), out).toBe(false);
     } finally {
       cleanup();
     }

@@ -4,7 +4,7 @@
  * child that dies unexpectedly (with backoff, reusing the port it had), and stops them all.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, writeFileSync } from 'node:fs';
+import { openSync, closeSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ReadyMessage } from './lifecycle.js';
@@ -24,6 +24,9 @@ interface Running {
   ready?: ReadyMessage;
   restarts: number;
 }
+
+/** How long after a child's exit the supervisor decides whether to restart it, in milliseconds (see Supervisor.onExit). */
+const ExitSettleMs = 300;
 
 export class Supervisor {
   private readonly children = new Map<string, Running>();
@@ -110,6 +113,16 @@ export class Supervisor {
     if (!r || r.proc !== proc || this.stopping) return;
     this.log.warn({ child: name, code, signal }, 'child exited');
     if (!r.ready) return;
+    // A Ctrl-C in a terminal reaches the whole process group: a child may exit before `hcc up`
+    // hears its own SIGINT and stops everything. Decide a moment later, so a stop is not
+    // announced as a restart.
+    setTimeout(() => {
+      if (!this.stopping && r.proc === proc) this.restart(name, r, code, signal);
+    }, ExitSettleMs);
+  }
+
+  /** Restarts a child that exited on its own, with backoff; gives up after 10 restarts. */
+  private restart(name: string, r: Running, code: number | null, signal: NodeJS.Signals | null): void {
     if (r.restarts >= 10) {
       this.onEvent(`✗ ${name} keeps failing; not restarting it (see ${this.logFile(name)})`);
       return;
@@ -127,7 +140,10 @@ export class Supervisor {
     }, delay);
   }
 
-  /** Stops every child (SIGTERM, then SIGKILL after graceMs), in reverse start order. */
+  /**
+   * Stops every child (SIGTERM, then SIGKILL after graceMs), in reverse start order, then removes
+   * `processes.json` (its pids would name nothing, or someone else's process once reused).
+   */
   async stopAll(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     const list = [...this.children.values()].reverse();
@@ -146,5 +162,10 @@ export class Supervisor {
           }),
       ),
     );
+    try {
+      unlinkSync(path.join(this.logDir, '..', 'processes.json'));
+    } catch {
+      // never written, or already gone
+    }
   }
 }
