@@ -148,6 +148,15 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     expect(await decided('tenant', 't-3')).toMatchObject({ status: 'False', reason: 'Unschedulable', message: 'scheduler profile "nope" is not configured (profiles: default, spread)' });
   });
 
+  it('a selector changed on a placed HostedCluster is accepted with a warning: the placement stays', async () => {
+    const before = placement('tenant', 't-1');
+    const r = await kubectl('1.35', cc.kubeconfig, ['annotate', '--overwrite', 'hc', 't-1', '-n', 'tenant', `${Selector}=region=nowhere`]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Warning: metadata.annotations[${Selector}]: this HostedCluster is already placed on management cluster ${before}; placements are not re-evaluated, so the change applies only if it is placed again`);
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(placement('tenant', 't-1')).toBe(before);
+  });
+
   it('a cordoned cluster takes nothing new; uncordoned, it does', async () => {
     await client.patch(ManagementClusterResource, undefined, 'aws-us', { spec: { unschedulable: true } }, 'merge');
     // The scheduler watches ManagementClusters and HostedClusters on separate streams: let the cordon arrive first.

@@ -359,7 +359,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           fieldValidation: fieldValidationOf(query),
           warnings: [],
           now: now(),
-          admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store }),
+          admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store, warn: (w) => scope.ctx.warnings.push(w) }),
           userGroups: req.user.groups,
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),

@@ -17,6 +17,8 @@ export interface AdmissionAttributes {
   old: KubeObject | undefined;
   user: UserInfo;
   store: Store;
+  /** Adds a warning to the response (a `Warning: 299` header kubectl prints); absent: warnings are dropped. */
+  warn?(message: string): void;
 }
 
 /** One validating admission plugin. */

@@ -46,3 +46,27 @@ describe('placement annotations admission', () => {
     expect(run(bad, undefined, npInfo)).toEqual([]);
   });
 });
+
+describe('placement annotations admission: changes to a placed HostedCluster', () => {
+  const LABEL = 'controlcenter.hcc.dev/management-cluster';
+  const placed = (annotations: Record<string, string>): KubeObject => ({ metadata: { name: 'ex', namespace: 'clusters', labels: { [LABEL]: 'mgmt-1' }, annotations } });
+  const warnings = (obj: KubeObject, old?: KubeObject) => {
+    const out: string[] = [];
+    const errs = placementAnnotationsAdmission.validate({ info: hcInfo, obj, old, user: { name: 'admin', groups: [] }, store: {} as Store, warn: (w) => out.push(w) } as AdmissionAttributes);
+    expect(errs).toEqual([]);
+    return out;
+  };
+
+  it('accepts a changed selector, tolerations or profile with a warning that the placement stays', () => {
+    expect(warnings(placed({ [SEL]: 'region=eu' }), placed({}))).toEqual([
+      `metadata.annotations[${SEL}]: this HostedCluster is already placed on management cluster mgmt-1; placements are not re-evaluated, so the change applies only if it is placed again`,
+    ]);
+    expect(warnings(placed({ [TOL]: '[]', 'controlcenter.hcc.dev/scheduler-profile': 'spread' }), placed({ [TOL]: '[{"operator":"Exists"}]' }))).toHaveLength(2);
+  });
+
+  it('says nothing for an unplaced HostedCluster, an unchanged annotation, or other annotations', () => {
+    expect(warnings(hc({ [SEL]: 'region=eu' }), hc({}))).toEqual([]);
+    expect(warnings(placed({ [SEL]: 'region=eu', note: 'x' }), placed({ [SEL]: 'region=eu' }))).toEqual([]);
+    expect(warnings(placed({ [SEL]: 'region=eu' }))).toEqual([]); // a create
+  });
+});

@@ -9,11 +9,14 @@
  *   management cluster must be a valid Namespace name (an RFC 1123 label of at most 63
  *   characters: a name with a dot is refused, its control plane could never be created).
  * An annotation an update leaves as it was is not checked again (objects stored before this check
- * can still be updated), as upstream ratchets unchanged values.
+ * can still be updated), as upstream ratchets unchanged values. An update that changes one of
+ * these annotations (or the scheduler profile) on a HostedCluster already placed is accepted with
+ * a warning: a placement is never re-evaluated (as a pod's nodeSelector binds only at scheduling),
+ * so the change applies only if the HostedCluster is placed again.
  * The control-plane namespace is HyperShift's manifests.HostedControlPlaneNamespace(namespace, name).
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
  */
-import { AnnotationManagementClusterSelector, AnnotationTolerations, HyperShiftGroup } from '@hcc/crds';
+import { AnnotationManagementClusterSelector, AnnotationSchedulerProfile, AnnotationTolerations, HyperShiftGroup, LabelManagementCluster } from '@hcc/crds';
 import { parseSelector, parseTolerations } from '@hcc/client';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
@@ -23,7 +26,7 @@ const annotationPath = (key: string) => `metadata.annotations[${key}]`;
 
 export const placementAnnotationsAdmission: ValidatingAdmission = {
   name: 'PlacementAnnotations',
-  validate({ info, obj, old }) {
+  validate({ info, obj, old, warn }) {
     if (info.group !== HyperShiftGroup || info.resource !== 'hostedclusters') return [];
     const errs: field.FieldError[] = [];
     const changed = (key: string) => {
@@ -42,6 +45,13 @@ export const placementAnnotationsAdmission: ValidatingAdmission = {
     if (tolerations !== undefined) {
       const t = parseTolerations(tolerations);
       if (t instanceof Error) errs.push(field.invalid(annotationPath(AnnotationTolerations), tolerations, `not a toleration list: ${t.message}`));
+    }
+    const placedOn = old?.metadata.labels?.[LabelManagementCluster];
+    if (placedOn && obj.metadata.labels?.[LabelManagementCluster] === placedOn) {
+      for (const key of [AnnotationManagementClusterSelector, AnnotationTolerations, AnnotationSchedulerProfile]) {
+        if ((obj.metadata.annotations?.[key] ?? '') === (old?.metadata.annotations?.[key] ?? '')) continue;
+        warn?.(`${annotationPath(key)}: this HostedCluster is already placed on management cluster ${placedOn}; placements are not re-evaluated, so the change applies only if it is placed again`);
+      }
     }
     if (!old && obj.metadata.name && obj.metadata.namespace) {
       const cpNamespace = `${obj.metadata.namespace}-${obj.metadata.name}`;
