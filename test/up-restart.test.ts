@@ -3,7 +3,9 @@
  * the control center and the management clusters come back on the ports they had, so a copy of
  * the admin kubeconfig taken before (an external syncer's, one merged into ~/.kube/config) still
  * works, as a kind cluster keeps its API server port across restarts. A port taken meanwhile by
- * another process is not fought over: that server gets a new one and its kubeconfig says so.
+ * another process is not fought over: that server gets a new one and its kubeconfig says so. What
+ * the restart does not change (a --capacity the clusters keep, clusters no longer started) is said
+ * on the console.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -44,7 +46,9 @@ describe('hcc up restarted on the same state dir', () => {
     blocker = createServer();
     await new Promise<void>((res) => blocker!.listen({ host: '127.0.0.1', port: Number(new URL(before.m2).port) }, res));
 
-    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '2']);
+    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '2', '--capacity', '7']);
+    // A setting the existing clusters keep is said on the console, not only in a syncer's log.
+    expect(hcc.output()).toContain('! --capacity 7 not applied: mgmt-1 keeps 50, mgmt-2 keeps 50 (set when first created; change it with kubectl patch mc NAME');
     expect(serverOf(admin)).toBe(before.cc);
     expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-1.kubeconfig'))).toBe(before.m1);
     expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-2.kubeconfig'))).not.toBe(before.m2);
@@ -52,5 +56,10 @@ describe('hcc up restarted on the same state dir', () => {
     await waitFor('ex Available after the restart', async () => (await k(['get', 'hc', 'ex', '-n', 'keep', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'])).stdout === 'True', 30_000);
     const mcs = await k(['get', 'mc', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status} {end}']);
     expect(mcs.stdout.trim()).toBe('mgmt-1=True mgmt-2=True');
+
+    // Fewer management clusters than before: the one left out is named, with what to do.
+    await hcc.stop();
+    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '1']);
+    expect(hcc.output()).toContain('! mgmt-2 registered earlier in this state dir but not started now (--management-clusters 1): it goes Ready=False and keeps what is placed there');
   }, 180_000);
 });

@@ -251,22 +251,53 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     // Wait until every ManagementCluster reports Ready through the control center.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
+    let mcs: ManagementCluster[];
     for (;;) {
       abort?.throwIfAborted();
-      const list = await client.list<ManagementCluster>(ManagementClusterResource).catch(() => ({ items: [] as ManagementCluster[] }));
-      const ready = list.items.filter((mc) => names.includes(mc.metadata.name!) && findCondition(mc.status?.conditions, ConditionReady)?.status === 'True');
+      mcs = (await client.list<ManagementCluster>(ManagementClusterResource).catch(() => ({ items: [] as ManagementCluster[] }))).items;
+      const ready = mcs.filter((mc) => names.includes(mc.metadata.name!) && findCondition(mc.status?.conditions, ConditionReady)?.status === 'True');
       if (ready.length === names.length) break;
       if (Date.now() > deadline) throw new Error(`management clusters not Ready after 60s: ${names.filter((n) => !ready.some((r) => r.metadata.name === n)).join(', ')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     client.close();
     print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
+    for (const line of stateDirNotes(o, names, mcs)) print(line);
   } catch (err) {
     ended = true;
     await sup.stopAll();
     throw err;
   }
   return { stop: () => sup.stopAll(), kubeconfig: adminKubeconfig };
+}
+
+/**
+ * What a start on an existing state dir did not change, for the console (the syncers' logs say
+ * it too, where nobody looks): settings given now that the ManagementClusters registered earlier
+ * keep (`--capacity`, `--platforms` are set when a cluster is first created), and clusters
+ * registered earlier that this start does not run (fewer `--management-clusters`), which will go
+ * `Ready=False` and keep what is placed on them.
+ * @returns lines starting with `!`, none when there is nothing to say
+ */
+export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 'platforms'>, names: readonly string[], mcs: readonly ManagementCluster[]): string[] {
+  const lines: string[] = [];
+  const ours = mcs.filter((mc) => names.includes(mc.metadata.name!));
+  const keptCapacity = o.capacityGiven !== false ? ours.filter((mc) => mc.spec?.capacity !== undefined && mc.spec.capacity !== o.capacity) : [];
+  if (keptCapacity.length) {
+    lines.push(`! --capacity ${o.capacity} not applied: ${keptCapacity.map((mc) => `${mc.metadata.name} keeps ${mc.spec?.capacity}`).join(', ')} (set when first created; change it with kubectl patch mc NAME --type=merge -p '{"spec":{"capacity":${o.capacity}}}')`);
+  }
+  if (o.platforms) {
+    const want = [...parsePlatforms(o.platforms)!].sort().join(',');
+    const kept = ours.filter((mc) => [...(mc.spec?.platforms ?? [])].sort().join(',') !== want);
+    if (kept.length) lines.push(`! --platforms ${o.platforms} not applied: ${kept.map((mc) => `${mc.metadata.name} keeps ${mc.spec?.platforms?.join(',') || 'all'}`).join(', ')} (set when first created; change it with kubectl patch mc)`);
+  }
+  const left = mcs.filter((mc) => !names.includes(mc.metadata.name!) && /^mgmt-\d+$/.test(mc.metadata.name!));
+  if (left.length) {
+    const list = left.map((mc) => mc.metadata.name).join(', ');
+    const [it, goes, keeps, holds] = left.length === 1 ? ['it', 'goes', 'keeps', 'it holds'] : ['they', 'go', 'keep', 'they hold'];
+    lines.push(`! ${list} registered earlier in this state dir but not started now (--management-clusters ${names.length}): ${it} ${goes} Ready=False and ${keeps} what is placed there; to retire: kubectl delete mc ${left.map((mc) => mc.metadata.name).join(' ')} --wait=false, then delete what ${holds} (README: Lost clusters)`);
+  }
+  return lines;
 }
 
 export function upCommand(): Command {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { ManagementCluster } from '@hcc/crds';
+import { stateDirNotes } from './up.js';
+
+const mc = (name: string, spec: ManagementCluster['spec'] = {}): ManagementCluster => ({ metadata: { name }, spec });
+
+describe('stateDirNotes: what a start on an existing state dir did not change', () => {
+  it('nothing to say on a first start, or when the settings agree', () => {
+    expect(stateDirNotes({ capacity: 5, capacityGiven: true }, ['mgmt-1'], [])).toEqual([]);
+    expect(stateDirNotes({ capacity: 5, capacityGiven: true, platforms: 'AWS,None' }, ['mgmt-1'], [mc('mgmt-1', { capacity: 5, platforms: ['None', 'AWS'] })])).toEqual([]);
+    // --capacity not given: the default is no request to change anything.
+    expect(stateDirNotes({ capacity: 50, capacityGiven: false }, ['mgmt-1'], [mc('mgmt-1', { capacity: 5 })])).toEqual([]);
+  });
+
+  it('a --capacity or --platforms the existing clusters keep', () => {
+    expect(stateDirNotes({ capacity: 7, capacityGiven: true, platforms: 'AWS' }, ['mgmt-1', 'mgmt-2'], [mc('mgmt-1', { capacity: 5 }), mc('mgmt-2', { capacity: 7, platforms: ['AWS'] })])).toEqual([
+      `! --capacity 7 not applied: mgmt-1 keeps 5 (set when first created; change it with kubectl patch mc NAME --type=merge -p '{"spec":{"capacity":7}}')`,
+      '! --platforms AWS not applied: mgmt-1 keeps all (set when first created; change it with kubectl patch mc)',
+    ]);
+  });
+
+  it('clusters an earlier start registered that this one does not run (not ones added by hand)', () => {
+    const mcs = [mc('mgmt-1'), mc('mgmt-2'), mc('mgmt-3'), mc('mgmt-4', { mode: 'Push', kubeconfigSecretRef: { name: 'k' } }), mc('prod-eu')];
+    expect(stateDirNotes({ capacity: 5, capacityGiven: false }, ['mgmt-1', 'mgmt-2'], mcs)).toEqual([
+      '! mgmt-3, mgmt-4 registered earlier in this state dir but not started now (--management-clusters 2): they go Ready=False and keep what is placed there; to retire: kubectl delete mc mgmt-3 mgmt-4 --wait=false, then delete what they hold (README: Lost clusters)',
+    ]);
+  });
+});
