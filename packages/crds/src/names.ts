@@ -89,6 +89,8 @@ export const ConditionAvailable = 'Available';
  * that cluster's last report, as kube's node lifecycle controller marks the pods of a lost Node.
  */
 export const ReasonManagementClusterNotReady = 'ManagementClusterNotReady';
+/** Reason of the Warning Event on a HostedCluster or NodePool whose deletion waits for the syncer of a management cluster that is not Ready. */
+export const ReasonWaitingForManagementCluster = 'WaitingForManagementCluster';
 
 /** HyperShift's own finalizer on HostedClusters and NodePools (added by its operator). */
 export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';

@@ -12,9 +12,9 @@
  * so it does not answer this mark with the stale status it still caches.
  *
  * Each object is marked once per not-Ready episode of its cluster (the episode is the Ready
- * condition's `lastTransitionTime` and reason): if something writes the status back while the cluster is
- * still not Ready (a syncer whose heartbeat is failing while its upsync still works), the mark is
- * not written again, so the two never trade writes. A restarted scheduler may mark once more.
+ * condition's `lastTransitionTime` and reason): if something writes the status back while the
+ * cluster is still not Ready (a syncer whose heartbeat is failing while its upsync still works),
+ * the mark is not written again, so the two never trade writes. A restarted scheduler may mark once more.
  *
  * An object being deleted there also gets a Warning Event `WaitingForManagementCluster`: its
  * deletion waits for that cluster's syncer to tear the copy down, and the message says how to
@@ -37,6 +37,7 @@ import {
   findCondition,
   LabelManagementCluster,
   ReasonManagementClusterNotReady,
+  ReasonWaitingForManagementCluster,
   setCondition,
   type Condition,
   type HostedCluster,
@@ -146,6 +147,3 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   }
   deps.marked.set(key, episode);
 }
-
-/** Reason of the Warning Event on an object whose deletion waits for a syncer whose management cluster is not Ready. */
-export const ReasonWaitingForManagementCluster = 'WaitingForManagementCluster';
