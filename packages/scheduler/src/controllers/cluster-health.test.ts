@@ -155,6 +155,19 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
   });
 
+  it('a deleted cluster whose syncer still reports, but has not reached its API for longer than the grace period, is lost too: released (push mode, a syncer outside its cluster)', async () => {
+    const unreachable = (sinceMs: number): ManagementCluster => {
+      const d = deleting(1_000);
+      const message = "The syncer runs but cannot reach the management cluster's API (connect ECONNREFUSED); no new HostedClusters are placed here";
+      return { ...d, status: { ...d.status, conditions: [{ type: 'Ready', status: 'False', reason: 'ManagementClusterUnreachable', message, lastTransitionTime: new Date(now.getTime() - sinceMs).toISOString() }] } };
+    };
+    const r = await run(unreachable(41_000), 2);
+    expect(r.released).toEqual([
+      `m: management cluster m is being deleted and its syncer has not reached its API since ${new Date(now.getTime() - 41_000).toISOString()} (The syncer runs but cannot reach the management cluster's API (connect ECONNREFUSED); no new HostedClusters are placed here): released without tearing down its copy there`,
+    ]);
+    expect((await run(unreachable(10_000), 2)).released).toEqual([]);
+  });
+
   it('a deleted cluster whose heartbeat just expired is marked Ready=False while it waits', async () => {
     const fresh = { ...deleting(41_000), status: mc({ ready: 'True', heartbeatAgeMs: 41_000 }).status };
     const store = new Store<ManagementCluster>();

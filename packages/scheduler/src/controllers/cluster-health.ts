@@ -8,8 +8,10 @@
  * `Ready=True` again with its next heartbeat. Keys are ManagementCluster names.
  *
  * A ManagementCluster keeps the `controlcenter.hcc.dev/placements` finalizer while anything is
- * placed on it (HostedClusters and NodePools: a deleted HostedCluster's NodePools go after it). Deleting one whose heartbeat has expired retires it: the HostedClusters and
- * NodePools on it that are being deleted lose the syncer's finalizer (nobody will tear their
+ * placed on it (HostedClusters and NodePools: a deleted HostedCluster's NodePools go after it).
+ * Deleting one whose heartbeat has expired, or whose syncer has reported its API unreachable for
+ * longer than the grace period, retires it: the HostedClusters and NodePools on it that are being
+ * deleted lose the syncer's finalizer (nobody will tear their
  * copies down), so deleting them (`kubectl delete hc -A -l controlcenter.hcc.dev/management-cluster=NAME`)
  * lets the cluster go.
  *
@@ -83,13 +85,22 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     }
     if (mc.metadata.deletionTimestamp && has) {
       if (deps.placedOn(name) > 0) {
-        // Deleting a cluster whose syncer is gone declares it gone for good (as tainting a Node
+        // Deleting a cluster that is lost declares it gone for good (as tainting a Node
         // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
         // deleted there is released instead of waiting forever for a teardown nobody will do.
-        const age = ageMs(mc.status?.lastHeartbeatTime, deps.now());
-        if (deps.releaseSyncerFinalizers && age > graceMs) {
-          const last = mc.status?.lastHeartbeatTime ?? 'never';
-          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and its syncer has not reported since ${last}: released without tearing down its copy there`);
+        // Lost: its syncer stopped reporting, or reports it cannot reach the cluster's API (a
+        // push syncer, or a pull syncer outside its cluster, outlives the cluster), for longer
+        // than the grace period.
+        const now = deps.now();
+        const age = ageMs(mc.status?.lastHeartbeatTime, now);
+        const ready = findCondition(mc.status?.conditions, ConditionReady);
+        const unreachableFor = ready?.status !== 'True' && ready?.reason === ReasonManagementClusterUnreachable ? ageMs(ready.lastTransitionTime, now) : 0;
+        if (deps.releaseSyncerFinalizers && (age > graceMs || unreachableFor > graceMs)) {
+          const why =
+            age > graceMs
+              ? `its syncer has not reported since ${mc.status?.lastHeartbeatTime ?? 'never'}`
+              : `its syncer has not reached its API since ${ready?.lastTransitionTime ?? 'unknown'} (${ready?.message ?? ''})`;
+          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and ${why}: released without tearing down its copy there`);
         }
         waiting = { requeueAfterMs: 5000 };
       } else {

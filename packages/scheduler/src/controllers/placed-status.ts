@@ -18,7 +18,7 @@
  *
  * An object being deleted there also gets a Warning Event `WaitingForManagementCluster`: its
  * deletion waits for that cluster's syncer to tear the copy down, and the message says how to
- * retire the cluster if it is gone for good.
+ * retire the cluster if it is gone for good (not once the cluster is being deleted).
  *
  * An object being deleted that is placed on a ManagementCluster that no longer exists (its
  * finalizer was removed by hand, or an older hcc let it go before the NodePools of a deleted
@@ -136,13 +136,16 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   if (deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
   const cond = markCondition(kind, cluster, ready, findCondition(conditions, MarkedCondition[kind]));
+  // Event messages carry no times, so a cluster that flaps folds into one Event per object (its
+  // count), as kube's NodeNotReady Events do; the condition says since when.
   if (!conditionUpToDate(conditions, cond)) {
     await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
-    deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: ${cond.message}`);
+    deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: management cluster ${cluster} is not Ready (${ready.reason ?? 'no reason'})`);
   }
-  if (deleting) {
-    // `kubectl delete` waits for the syncer's finalizer: say what it waits for, and the way out.
-    const message = `Deletion waits for the syncer of management cluster ${cluster} to tear down the copy there; the cluster is not Ready${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''} (${ready.reason ?? 'no reason'}). If it is gone for good, retire it: kubectl delete managementcluster ${cluster} --wait=false`;
+  if (deleting && !mc?.metadata.deletionTimestamp) {
+    // `kubectl delete` waits for the syncer's finalizer: say what it waits for, and the way out
+    // (nothing to advise once the cluster is being deleted: its retirement releases the object).
+    const message = `Deletion waits for the syncer of management cluster ${cluster} to tear down the copy there; the cluster is not Ready (${ready.reason ?? 'no reason'}). If it is gone for good, retire it: kubectl delete managementcluster ${cluster} --wait=false`;
     deps.recordEvent?.(obj, 'Warning', ReasonWaitingForManagementCluster, message);
   }
   deps.marked.set(key, episode);

@@ -206,7 +206,7 @@ describe('beat', () => {
   });
 
   it.each([
-    { name: 'Ready again after a lost spell', ready: { type: 'Ready', status: 'False', reason: 'HeartbeatExpired', lastTransitionTime: '2026-12-01T17:00:00Z' }, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready again (was False, HeartbeatExpired since 2026-12-01T17:00:00Z): its syncer reaches it and reports'] },
+    { name: 'Ready again after a lost spell', ready: { type: 'Ready', status: 'False', reason: 'HeartbeatExpired', lastTransitionTime: '2026-12-01T17:00:00Z' }, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready again (was False, HeartbeatExpired): its syncer reaches it and reports'] },
     { name: 'first Ready', ready: undefined, observed: true, want: ['Normal ManagementClusterReady Management cluster mgmt-1 is Ready: its syncer reaches it and reports'] },
     { name: 'still Ready (every other heartbeat)', ready: { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' }, observed: true, want: [] },
     { name: 'not Ready and still unreachable', ready: { type: 'Ready', status: 'False', reason: 'ManagementClusterUnreachable' }, observed: false, want: [] },

@@ -69,8 +69,8 @@ export interface HeartbeatOptions {
   createIfMissing?: boolean;
   /**
    * Records an Event on the ManagementCluster: a Normal `ManagementClusterReady` when a heartbeat
-   * makes it Ready while it was not (or had no Ready condition yet), as a kubelet records
-   * `NodeReady`; a Warning `ManagementClusterUnreachable` when a heartbeat first finds the
+   * makes it Ready while it was not (or had no Ready condition yet; saying what it was), as a
+   * kubelet records `NodeReady`; a Warning `ManagementClusterUnreachable` when a heartbeat first finds the
    * management cluster's API unreachable (the scheduler's not-Ready marks have their own).
    * Absent: no Events.
    */
@@ -229,7 +229,8 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     opts.recordEvent?.(mc, 'Warning', ReasonManagementClusterUnreachable, `Management cluster ${opts.cluster} is not Ready: ${cond?.message ?? ''}`);
   }
   if (obs && was?.status !== 'True') {
-    const before = was ? ` again (was ${was.status}${was.reason ? `, ${was.reason}` : ''}${was.lastTransitionTime ? ` since ${was.lastTransitionTime}` : ''})` : '';
+    // No times in the message: a cluster that flaps folds into one Event (its count).
+    const before = was ? ` again (was ${was.status}${was.reason ? `, ${was.reason}` : ''})` : '';
     opts.recordEvent?.(mc, 'Normal', ReasonManagementClusterReady, `Management cluster ${opts.cluster} is Ready${before}: its syncer reaches it and reports`);
   }
   // Said on the ManagementCluster; still a failed heartbeat for the log and the first-heartbeat wait.
