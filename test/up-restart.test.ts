@@ -51,7 +51,11 @@ describe('hcc up restarted on the same state dir', () => {
     expect(hcc.output()).toContain('! --capacity 7 not applied: mgmt-1 keeps 50, mgmt-2 keeps 50 (set when first created; change it with kubectl patch mc NAME');
     expect(serverOf(admin)).toBe(before.cc);
     expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-1.kubeconfig'))).toBe(before.m1);
-    expect(serverOf(path.join(stateDir, 'management-clusters', 'mgmt-2.kubeconfig'))).not.toBe(before.m2);
+    const m2 = serverOf(path.join(stateDir, 'management-clusters', 'mgmt-2.kubeconfig'));
+    expect(m2).not.toBe(before.m2);
+    // And says so: copies of that kubeconfig need the new port.
+    expect(hcc.output()).toContain(`! mgmt-2: port ${new URL(before.m2).port} (in mgmt-2.kubeconfig before) is taken by another process; now at ${m2}: copies of mgmt-2.kubeconfig taken earlier need the new one`);
+    expect(hcc.output()).not.toContain('! control center: port');
     // The copy taken before the restart still reaches the control center, which still holds the HostedCluster.
     await waitFor('ex Available after the restart', async () => (await k(['get', 'hc', 'ex', '-n', 'keep', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'])).stdout === 'True', 30_000);
     const mcs = await k(['get', 'mc', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status} {end}']);

@@ -94,23 +94,30 @@ export interface UpOptions {
  * merged elsewhere (an external syncer's, `~/.kube/config`) stay valid across restarts, as a kind
  * cluster keeps its API server port; else `0` (any free port). Never throws.
  * @param kubeconfig - path of the kubeconfig (absent on a first start)
- * @returns a port number as a string, `'0'` for any
+ * @returns `port`: a port number as a string, `'0'` for any; `taken`: the earlier port when it is
+ *   taken now (the server moves, and copies of its kubeconfig need the new one)
  */
-export async function previousPort(kubeconfig: string): Promise<string> {
+export async function previousPort(kubeconfig: string): Promise<{ port: string; taken?: number }> {
   let port: number;
   try {
     const url = new URL(loadKubeconfig(kubeconfig).server);
     port = Number(url.port);
-    if (!['127.0.0.1', 'localhost'].includes(url.hostname) || !Number.isInteger(port) || port < 1 || port > 65535) return '0';
+    if (!['127.0.0.1', 'localhost'].includes(url.hostname) || !Number.isInteger(port) || port < 1 || port > 65535) return { port: '0' };
   } catch {
-    return '0';
+    return { port: '0' };
   }
   const free = await new Promise<boolean>((resolve) => {
     const probe = createServer();
     probe.once('error', () => resolve(false));
     probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve(true)));
   });
-  return free ? String(port) : '0';
+  return free ? { port: String(port) } : { port: '0', taken: port };
+}
+
+/** The console line for a server that could not have its earlier port back (see {@link previousPort}). */
+function movedNote(what: string, kubeconfig: string, taken: number | undefined, url: string | undefined): string | undefined {
+  if (taken === undefined || !url) return undefined;
+  return `! ${what}: port ${taken} (in ${path.basename(kubeconfig)} before) is taken by another process; now at ${url}: copies of ${path.basename(kubeconfig)} taken earlier need the new one`;
 }
 
 /**
@@ -182,20 +189,26 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     // The control center and the management clusters do not need each other: they start
     // together. The scheduler needs only the control center; the syncers need both.
     say(`• starting the control center (data in ${path.join(dir, 'data')})`);
-    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', await previousPort(adminKubeconfig), '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
+    const ccPort = await previousPort(adminKubeconfig);
+    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs, r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
+      const moved = movedNote('control center', adminKubeconfig, ccPort.taken, cc.url);
+      if (moved) say(moved);
     });
     const managementClusters = inBatches(names, StartBatch, abort, async (name) => {
-      const first = await previousPort(path.join(mcDir, `${name}.kubeconfig`));
-      const args = (port = first) => [
+      const mcKubeconfig = path.join(mcDir, `${name}.kubeconfig`);
+      const first = await previousPort(mcKubeconfig);
+      const args = (port = first.port) => [
         'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
         '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
       ];
       const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
       say(`✓ ${name} serving at ${r.url}`);
+      const moved = movedNote(name, mcKubeconfig, first.taken, r.url);
+      if (moved) say(moved);
     });
     const scheduler = controlCenter.then(async () => {
       abort?.throwIfAborted();
