@@ -122,10 +122,12 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       secret = await opts.upstream.get<KubeObject>(SecretResource, ref.namespace, ref.name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      if (mc.metadata.deletionTimestamp && running.has(name)) {
-        // Deleted with its cluster (`kubectl delete -f` of a file holding both): the running
-        // syncer has the kubeconfig it needs to tear down what the cluster hosts, so it stays.
-        log.info({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret gone while its ManagementCluster is being deleted; keeping its running push syncer');
+      if (mc.metadata.deletionTimestamp) {
+        // Deleted with its cluster (`kubectl delete -f` of a file holding both): a running syncer
+        // has the kubeconfig it needs to tear down what the cluster hosts, so it stays; without
+        // one there is nothing to reach the cluster with, and nothing to warn about on a cluster
+        // that is going away.
+        log.info({ cluster: name, secret: `${ref.namespace}/${ref.name}`, running: running.has(name) }, 'kubeconfig Secret gone while its ManagementCluster is being deleted');
         return { requeueAfterMs: 5000 };
       }
       log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}` }, 'kubeconfig Secret not found; retrying');
