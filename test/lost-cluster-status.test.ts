@@ -86,6 +86,9 @@ describe('status of what a lost management cluster holds', () => {
       return r.stdout.includes('Normal Management cluster m1 is Ready again (was False, HeartbeatExpired): its syncer reaches it and reports');
     }, 10_000);
     await waitFor('ex Available=True again (from its copy)', async () => (await hcAvailable()) === 'True/AsExpected', 15_000);
+    // Available again upstream after the outage, not at the copy's older transition time.
+    const availableSince = await jsonpath(['get', 'hc', 'ex', '-n', ns], '{.status.conditions[?(@.type=="Available")].lastTransitionTime}');
+    expect(Date.parse(availableSince)).toBeGreaterThanOrEqual(Date.parse(since));
     await waitFor('ex-workers Ready=True again', async () => (await npReady()) === 'True/AsExpected', 15_000);
   }, 90_000);
 

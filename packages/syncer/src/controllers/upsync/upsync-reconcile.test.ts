@@ -261,9 +261,10 @@ describe('reconcileUpsync: spec fields the operator generated', () => {
 describe('reconcileUpsync: a management cluster that cannot be reached', () => {
   it('copies nothing up while the last heartbeat could not reach it, then puts the status back over the scheduler\'s mark', async () => {
     const f = fixture();
-    f.down.status = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected' }] };
+    const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    f.down.status = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', lastTransitionTime: at(500_000) }] };
     // The scheduler marked the upstream status unknown while the cluster was not Ready.
-    const mark = { type: 'Available', status: 'Unknown', reason: 'ManagementClusterNotReady' };
+    const mark = { type: 'Available', status: 'Unknown', reason: 'ManagementClusterNotReady', lastTransitionTime: at(800_000) };
     f.up.status = { conditions: [mark] };
     Object.assign(f.server(), { status: f.up.status });
     let reachable = false;
@@ -277,6 +278,10 @@ describe('reconcileUpsync: a management cluster that cannot be reached', () => {
     reachable = true;
     await reconcileUpsync(f.deps, key);
     expect(f.calls.statusWrites).toBe(1);
-    expect(f.server().status).toEqual({ conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected' }] });
+    // Available again upstream now, not at the copy's older time (which would date it before the outage).
+    expect(f.server().status).toEqual({ conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', lastTransitionTime: at(1_000_000) }] });
+    // And that sticks: the next pass changes nothing.
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.statusWrites).toBe(1);
   });
 });

@@ -133,7 +133,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
   }
   // The informer may not show this key's last own write yet: build on what that write returned.
   let up = deps.ownWrites.freshest(key, cached)!;
-  const status = upstreamStatus(down, up);
+  const status = upstreamStatus(down, up, new Date((deps.now ?? Date.now)()));
   let result: ReconcileResult = undefined;
   if (kind === 'HostedCluster') {
     const names = secretRefs.map((ref) => refName(status, ref));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@hcc/crds';
-import { mapGeneration, upstreamStatus } from './upsync-status.js';
+import { mapGeneration, upstreamStatus, upstreamTransitionTime } from './upsync-status.js';
 
 describe('mapGeneration', () => {
   it.each([
@@ -39,5 +39,19 @@ describe('upstreamStatus', () => {
     expect(s.conditions.filter((c) => c.type === 'Scheduled')).toEqual([up.status!.conditions![0]]);
     expect(s.version.observedGeneration).toBe(5);
     expect(s.kubeconfig).toEqual({ name: 'ex-admin-kubeconfig' });
+  });
+});
+
+describe('upstreamTransitionTime: when the upstream condition last changed status', () => {
+  const now = new Date('2026-12-01T18:00:00Z');
+  const c = (status: string, lastTransitionTime?: string) => ({ type: 'Available', status, ...(lastTransitionTime ? { lastTransitionTime } : {}) });
+  it.each([
+    { name: 'no upstream condition yet: the copy\'s', down: c('True', '2026-12-01T12:00:00Z'), up: undefined, want: '2026-12-01T12:00:00Z' },
+    { name: 'same status upstream: upstream\'s own time', down: c('True', '2026-12-01T12:00:00Z'), up: c('True', '2026-12-01T17:30:00Z'), want: '2026-12-01T17:30:00Z' },
+    { name: 'the copy changed after the upstream condition did: the copy\'s', down: c('False', '2026-12-01T17:45:00Z'), up: c('True', '2026-12-01T12:00:00Z'), want: '2026-12-01T17:45:00Z' },
+    { name: 'upstream was something else meanwhile (Unknown while lost): now', down: c('True', '2026-12-01T12:00:00Z'), up: c('Unknown', '2026-12-01T17:00:00Z'), want: '2026-12-01T18:00:00Z' },
+    { name: 'no times at all and a different status: now', down: c('True'), up: c('Unknown'), want: '2026-12-01T18:00:00Z' },
+  ])('$name', ({ down, up, want }) => {
+    expect(upstreamTransitionTime(down, up, now)).toBe(want);
   });
 });

@@ -6,7 +6,7 @@
  * So `kubectl wait --for=condition=Available` against the control center sees the truth, and a
  * condition observed for an older spec still reads as older.
  */
-import { AnnotationUpstreamGeneration, ConditionScheduled, type Condition, type KubeObject, deepCopyJSON } from '@hcc/crds';
+import { AnnotationUpstreamGeneration, ConditionScheduled, rfc3339, type Condition, type KubeObject, deepCopyJSON } from '@hcc/crds';
 
 /** Condition types owned by the control center side; never overwritten from downstream. */
 export const upstreamOwnedConditions = new Set([ConditionScheduled]);
@@ -22,19 +22,41 @@ export function mapGeneration(observed: number | undefined, downGen: number, upG
   return Math.max(1, upGen - (downGen - observed));
 }
 
-/** The desired upstream status. */
-export function upstreamStatus(down: KubeObject, up: KubeObject): Record<string, unknown> {
+/**
+ * A condition's `lastTransitionTime` upstream, where it is the time the *upstream* condition last
+ * changed status (metav1.Condition): kept while the status stays what it is upstream; the copy's
+ * when the copy changed later than the upstream condition did; `now` when the upstream status was
+ * something else meanwhile (the scheduler's `Unknown` while the management cluster was lost: the
+ * copy's older time would date the recovery before the outage).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/v1/types.go (Condition.LastTransitionTime)
+ */
+export function upstreamTransitionTime(c: Condition, upCond: Condition | undefined, now: Date): string | undefined {
+  if (!upCond) return c.lastTransitionTime;
+  if (upCond.status === c.status) return upCond.lastTransitionTime ?? c.lastTransitionTime;
+  const downMs = Date.parse(c.lastTransitionTime ?? '');
+  const upMs = Date.parse(upCond.lastTransitionTime ?? '');
+  return Number.isFinite(downMs) && (!Number.isFinite(upMs) || downMs > upMs) ? c.lastTransitionTime : rfc3339(now);
+}
+
+/**
+ * The desired upstream status.
+ * @param now - the time of a condition whose upstream status changes without the copy's changing (see {@link upstreamTransitionTime})
+ */
+export function upstreamStatus(down: KubeObject, up: KubeObject, now = new Date()): Record<string, unknown> {
   const downGen = down.metadata.generation ?? 1;
   const upGen = Number(down.metadata.annotations?.[AnnotationUpstreamGeneration] ?? up.metadata.generation ?? 1);
   const status = deepCopyJSON((down.status ?? {}) as Record<string, unknown>);
   const map = (g: unknown) => mapGeneration(typeof g === 'number' ? g : undefined, downGen, upGen);
+  const upConds = ((up.status as { conditions?: Condition[] } | undefined)?.conditions) ?? [];
   const conds = ((status.conditions as Condition[] | undefined) ?? [])
     .filter((c) => !upstreamOwnedConditions.has(c.type))
     .map((c) => {
       const m = map(c.observedGeneration);
-      return m === undefined ? c : { ...c, observedGeneration: m };
+      const withGen = m === undefined ? c : { ...c, observedGeneration: m };
+      const ltt = upstreamTransitionTime(c, upConds.find((u) => u.type === c.type), now);
+      return ltt === c.lastTransitionTime ? withGen : { ...withGen, lastTransitionTime: ltt };
     });
-  const owned = (((up.status as { conditions?: Condition[] } | undefined)?.conditions) ?? []).filter((c) => upstreamOwnedConditions.has(c.type));
+  const owned = upConds.filter((c) => upstreamOwnedConditions.has(c.type));
   if (conds.length || owned.length) status.conditions = [...owned, ...conds];
   const version = status.version as { observedGeneration?: number } | undefined;
   if (version && typeof version === 'object' && version.observedGeneration !== undefined) version.observedGeneration = map(version.observedGeneration);
