@@ -63,7 +63,11 @@ describe('hcc up restarted on the same state dir', () => {
 
     // Fewer management clusters than before: the one left out is named, with what to do.
     await hcc.stop();
-    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '1']);
+    // (With a short --heartbeat-grace for its scheduler: heartbeats every 1 s announce a 4 s Lease.)
+    hcc = await startHccUp(['--state-dir', stateDir, '--management-clusters', '1', '--heartbeat-grace', '2']);
     expect(hcc.output()).toContain('! mgmt-2 registered earlier in this state dir but not started now (--management-clusters 1): it goes Ready=False and keeps what is placed there');
+    // It does, within seconds rather than the default 40 s grace.
+    await waitFor('mgmt-2 Ready=False HeartbeatExpired', async () =>
+      (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}'])).stdout === 'False/HeartbeatExpired', 20_000);
   }, 180_000);
 });

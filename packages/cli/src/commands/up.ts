@@ -78,6 +78,8 @@ export interface UpOptions {
   capacityGiven?: boolean;
   platforms?: string;
   heartbeatInterval: number;
+  /** The scheduler's `--heartbeat-grace`, in seconds (default: the scheduler's, 40). */
+  heartbeatGrace?: number;
   availableDelay: number;
   logLevel: string;
   /** Pull: one syncer process per management cluster; Push: one `hcc syncer --push` for all. */
@@ -213,7 +215,10 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     const scheduler = controlCenter.then(async () => {
       abort?.throwIfAborted();
       say('• starting the scheduler');
-      await sup.start({ name: 'scheduler', args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...ll] });
+      await sup.start({
+        name: 'scheduler',
+        args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...(o.heartbeatGrace !== undefined ? ['--heartbeat-grace', String(o.heartbeatGrace)] : []), ...ll],
+      });
       say('✓ scheduler running');
     });
     const syncers = Promise.all([controlCenter, managementClusters]).then(async () => {
@@ -321,6 +326,7 @@ export function upCommand(): Command {
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', numberArg({ integer: true }), 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', heartbeatIntervalArg, 10)
+    .option('--heartbeat-grace <seconds>', "the scheduler's: a management cluster whose last heartbeat is older is not Ready (a syncer's announced Lease, 4 heartbeat intervals, when longer)", numberArg({ min: 0, exclusiveMin: true }), 40)
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', delayMsArg, 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
@@ -363,6 +369,7 @@ export function upCommand(): Command {
             capacityGiven: cmd.getOptionValueSource('capacity') === 'cli',
             platforms: opts.platforms,
             heartbeatInterval: opts.heartbeatInterval,
+            heartbeatGrace: opts.heartbeatGrace,
             availableDelay: opts.availableDelay,
             logLevel: opts.logLevel,
             mode,
