@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, sleep } from './clock.js';
+import { FakeClock, sleep, within } from './clock.js';
 
 describe('FakeClock', () => {
   it('fires due timers in time order and advances now', () => {
@@ -51,5 +51,28 @@ describe('FakeClock', () => {
     ac.abort();
     await aborted;
     expect(c.pendingTimers()).toBe(0);
+  });
+});
+
+describe('within', () => {
+  it('passes through what settles in time', async () => {
+    const clock = new FakeClock();
+    await expect(within(clock, Promise.resolve(7), 1000, () => 0)).resolves.toBe(7);
+    await expect(within(clock, Promise.reject(new Error('refused')), 1000, () => 0)).rejects.toThrow('refused');
+  });
+
+  it("when time is up: late()'s value, or its error; what the promise does later is ignored", async () => {
+    const clock = new FakeClock();
+    let fail!: (e: Error) => void;
+    const hung = new Promise<number>((_, reject) => (fail = reject));
+    const value = within(clock, hung, 20, () => -1);
+    const error = within(clock, hung, 20, () => {
+      throw new Error('the API did not answer within 0.02s');
+    });
+    clock.step(20);
+    await expect(value).resolves.toBe(-1);
+    await expect(error).rejects.toThrow('the API did not answer within 0.02s');
+    fail(new Error('timed out after 30000 ms')); // no unhandled rejection
+    await new Promise((r) => setTimeout(r, 10));
   });
 });

@@ -112,3 +112,27 @@ export class FakeClock implements Clock {
     for (const w of ready) w.resolve();
   }
 }
+
+/**
+ * `p`'s outcome, or `late()`'s when `ms` milliseconds pass on `clock` first: then `p` is abandoned
+ * (a rejection it settles with later is ignored). `late` returns the value to resolve with, or
+ * throws the error to reject with.
+ */
+export async function within<T>(clock: Clock, p: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let handle: TimerHandle;
+  const timeout = new Promise<T>((resolve, reject) => {
+    handle = clock.setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (err) {
+        reject(err);
+      }
+    }, ms);
+  });
+  p.catch(() => {});
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clock.clearTimeout(handle);
+  }
+}

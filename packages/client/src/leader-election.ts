@@ -21,7 +21,7 @@
  */
 import { pino, type Logger } from 'pino';
 import { isConflict, isNotFound } from './api-errors.js';
-import { realClock, sleep, type Clock } from './clock.js';
+import { realClock, sleep, within, type Clock } from './clock.js';
 import type { RestClient } from './rest.js';
 import type { KubeObject, ResourceRef } from './types.js';
 
@@ -171,7 +171,8 @@ class LeaderElector {
       for (;;) {
         const remainingMs = deadlineMs - this.#clock.now();
         if (remainingMs <= 0) break;
-        renewed = await this.#withDeadline(this.#tryAcquireOrRenew(), remainingMs);
+        // False when the deadline passes first (the attempt is abandoned).
+        renewed = await within(this.#clock, this.#tryAcquireOrRenew(), remainingMs, () => false);
         if (renewed || stop?.aborted) break;
         if (this.#heldByOther()) {
           this.#log.warn({ holder: this.#observedHolder }, 'lease taken by another holder');
@@ -283,19 +284,6 @@ class LeaderElector {
     if (isConflict(err)) this.#log.debug({ op }, 'lease write conflict');
     else this.#log.warn({ err, op }, 'lease request failed');
     return false;
-  }
-
-  /** Resolves the attempt's result, or false when `ms` pass first (the attempt is abandoned). */
-  async #withDeadline(attempt: Promise<boolean>, ms: number): Promise<boolean> {
-    let handle: unknown;
-    const timeout = new Promise<boolean>((resolve) => {
-      handle = this.#clock.setTimeout(() => resolve(false), ms);
-    });
-    try {
-      return await Promise.race([attempt, timeout]);
-    } finally {
-      this.#clock.clearTimeout(handle);
-    }
   }
 
   /** Gives the Lease up: empty holder and a 1 s duration, so successors need not wait. */

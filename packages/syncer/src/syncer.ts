@@ -16,6 +16,8 @@ import {
   isAlreadyExists,
   isNotFound,
   keyOf,
+  realClock,
+  within,
   WorkQueue,
   type RestClient,
 } from '@hcc/client';
@@ -319,7 +321,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const started = { startedMs: Date.now() };
       observing.add(started);
       try {
-        const observation = await withinMs(observe(), observeTimeoutMs, `the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
+        const observation = await within(realClock, observe(), observeTimeoutMs, () => {
+          throw new Error(`the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
+        });
         lastObserveOk = true;
         return observation;
       } catch (err) {
@@ -406,16 +410,3 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
  * longer than a busy API server takes for so little, shorter than the 30 s request timeout.
  */
 export const ObserveTimeoutMs = 5000;
-
-/**
- * `p`, or a rejection with `message` when it has not settled within `ms` milliseconds (what `p`
- * does later is ignored).
- */
-export function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  p.catch(() => {}); // a rejection after the time is up is nobody's concern
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
