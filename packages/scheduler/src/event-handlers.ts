@@ -77,6 +77,11 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
     const mc = d.managementClusters.lister.get(cluster);
     if (mc ? notReady(mc) : o.metadata.deletionTimestamp) d.placedStatus.add(`${kind}/${keyOf(o)}`);
   };
+  /** Calls `fn` for each HostedCluster and NodePool placed on `cluster`. */
+  const forEachPlaced = (cluster: string, fn: (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => void) => {
+    for (const hc of d.hostedClusters.lister.byIndex(ByManagementCluster, cluster)) fn('HostedCluster', hc);
+    for (const np of d.nodePools.lister.byIndex(ByManagementCluster, cluster)) fn('NodePool', np);
+  };
   const requeuePending = (match?: (key: string) => boolean) => {
     for (const k of d.pending.keys()) if (!match || match(k)) d.scheduling.add(k);
   };
@@ -137,10 +142,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
 
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
     d.health.add(o.metadata.name!);
-    if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) {
-      for (const hc of d.hostedClusters.lister.byIndex(ByManagementCluster, o.metadata.name!)) d.placedStatus.add(`HostedCluster/${keyOf(hc)}`);
-      for (const np of d.nodePools.lister.byIndex(ByManagementCluster, o.metadata.name!)) d.placedStatus.add(`NodePool/${keyOf(np)}`);
-    }
+    if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) forEachPlaced(o.metadata.name!, (kind, p) => d.placedStatus.add(`${kind}/${keyOf(p)}`));
     if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs)) requeuePending();
   };
   d.managementClusters.addEventHandler({
@@ -150,9 +152,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
     // still placed there (its finalizer was removed by hand) may be waiting for a release.
     onDelete: (t) => {
       requeuePending();
-      const name = deletedObject(t).metadata.name!;
-      for (const hc of d.hostedClusters.lister.byIndex(ByManagementCluster, name)) checkPlaced('HostedCluster', hc);
-      for (const np of d.nodePools.lister.byIndex(ByManagementCluster, name)) checkPlaced('NodePool', np);
+      forEachPlaced(deletedObject(t).metadata.name!, checkPlaced);
     },
   });
 }

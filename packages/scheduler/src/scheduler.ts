@@ -18,8 +18,6 @@ import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, resourc
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
-  FinalizerHyperShift,
-  FinalizerSyncer,
   HostedClusterResource,
   LabelManagementCluster,
   ManagementClusterResource,
@@ -35,7 +33,7 @@ import {
 import { ClusterCache } from './cache/cluster-cache.js';
 import { defaultSchedulerConfig, type SchedulerConfig } from './config/config.js';
 import { reconcileClusterHealth } from './controllers/cluster-health.js';
-import { ByManagementCluster, reconcilePlacedStatus, type PlacedStatusDeps } from './controllers/placed-status.js';
+import { ByManagementCluster, isSyncerFinalizer, reconcilePlacedStatus, resourceOf, type PlacedStatusDeps } from './controllers/placed-status.js';
 import { Indexes, reconcilePropagation, type PropagationDeps } from './controllers/placement-propagation.js';
 import { ReferenceTracker } from './controllers/reference-tracker.js';
 import { registerEventHandlers } from './event-handlers.js';
@@ -254,9 +252,9 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     managementClusters: mcs.lister,
     hostedClusters: hcs.lister,
     nodePools: nps.lister,
-    writeConditions: (kind, obj, c) => writeStatusConditions(kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource, obj, c),
+    writeConditions: (kind, obj, c) => writeStatusConditions(resourceOf(kind), obj, c),
     recordEvent: (obj, type, reason, message) => recorder.event(obj, type, reason, message),
-    releaseSyncerFinalizers: (kind, obj, cluster, why) => releaseSyncerFinalizers(client, recorder, [[kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource, [obj]]], cluster, why),
+    releaseSyncerFinalizers: (kind, obj, cluster, why) => releaseSyncerFinalizers(client, recorder, [[resourceOf(kind), [obj]]], cluster, why),
     marked: new Map(),
     now,
   };
@@ -346,7 +344,7 @@ async function releaseSyncerFinalizers(
   for (const [ref, objects] of kinds) {
     for (const o of objects) {
       const fins = o.metadata.finalizers ?? [];
-      const keep = fins.filter((f) => f !== FinalizerSyncer && f !== FinalizerHyperShift);
+      const keep = fins.filter((f) => !isSyncerFinalizer(f));
       if (!o.metadata.deletionTimestamp || o.metadata.labels?.[LabelManagementCluster] !== cluster || keep.length === fins.length) continue;
       try {
         await client.patch(ref, o.metadata.namespace, o.metadata.name!, { metadata: { resourceVersion: o.metadata.resourceVersion, finalizers: keep } }, 'merge');

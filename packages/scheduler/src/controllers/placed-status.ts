@@ -35,7 +35,9 @@ import {
   FinalizerHyperShift,
   FinalizerSyncer,
   findCondition,
+  HostedClusterResource,
   LabelManagementCluster,
+  NodePoolResource,
   ReasonManagementClusterNotReady,
   ReasonWaitingForManagementCluster,
   setCondition,
@@ -93,9 +95,19 @@ export function notReadyEpisode(ready: Condition | undefined): string {
 /** Index of HostedClusters and NodePools by the management cluster they are placed on (their placement label). */
 export const ByManagementCluster = 'byManagementCluster';
 
-/** Whether an object carries a finalizer only a syncer removes (hcc's own, or HyperShift's an exported manifest brings). */
+/** Whether a finalizer is one only a syncer removes: hcc's own, or HyperShift's, which an exported manifest brings. */
+export function isSyncerFinalizer(f: string): boolean {
+  return f === FinalizerSyncer || f === FinalizerHyperShift;
+}
+
+/** Whether an object carries a finalizer only a syncer removes ({@link isSyncerFinalizer}). */
 export function heldBySyncer(obj: KubeObject): boolean {
-  return (obj.metadata.finalizers ?? []).some((f) => f === FinalizerSyncer || f === FinalizerHyperShift);
+  return (obj.metadata.finalizers ?? []).some(isSyncerFinalizer);
+}
+
+/** The API resource of a kind this controller handles. */
+export function resourceOf(kind: PlacedKind): typeof HostedClusterResource {
+  return kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource;
 }
 
 /** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True). */
