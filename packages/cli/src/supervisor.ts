@@ -96,13 +96,18 @@ export class Supervisor {
 
   private readonly pids = new Map<string, number>();
 
+  /** `<logDir>/../processes.json`: name → pid of each running child, `up` for the supervisor itself. */
+  private get pidsFile(): string {
+    return path.join(this.logDir, '..', 'processes.json');
+  }
+
   /**
    * Writes `<logDir>/../processes.json` (name → pid) so operators and tests can find each process;
    * `up` is the supervisor itself (SIGINT or SIGTERM to it stops everything).
    */
   private writePids(): void {
     try {
-      writeFileSync(path.join(this.logDir, '..', 'processes.json'), `${JSON.stringify({ up: process.pid, ...Object.fromEntries(this.pids) }, null, 2)}\n`);
+      writeFileSync(this.pidsFile, `${JSON.stringify({ up: process.pid, ...Object.fromEntries(this.pids) }, null, 2)}\n`);
     } catch {
       // informational only
     }
@@ -163,7 +168,7 @@ export class Supervisor {
       ),
     );
     try {
-      unlinkSync(path.join(this.logDir, '..', 'processes.json'));
+      unlinkSync(this.pidsFile);
     } catch {
       // never written, or already gone
     }

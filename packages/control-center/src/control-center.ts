@@ -231,7 +231,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   // The address clients use: loopback for a wildcard listen; an IPv6 literal in brackets (RFC 3986).
   const host = !opts.host || opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host === '::' ? '::1' : opts.host;
   const url = `${certs ? 'https' : 'http'}://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
-  const writeFor = (file: string, token: string, contextName: string) => {
+  const writeFor = (what: string, file: string, token: string, contextName: string) => {
     try {
       writeKubeconfig(file, {
         server: opts.kubeconfigServer ?? url,
@@ -241,12 +241,12 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
         ...(certs ? { ca: Buffer.from(certs.ca) } : { insecureSkipTLSVerify: true }),
       });
     } catch (err) {
-      throw new Error(`cannot write the ${contextName === 'hcc-scheduler' ? "scheduler's" : 'admin'} kubeconfig ${file}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`cannot write the ${what} kubeconfig ${file}: ${(err as Error).message}`, { cause: err });
     }
   };
   // The admin's first: when its path cannot be written, the start fails with nothing written.
-  if (opts.kubeconfigPath) writeFor(opts.kubeconfigPath, adminToken, opts.contextName ?? 'hcc');
-  if (opts.schedulerKubeconfigPath) writeFor(opts.schedulerKubeconfigPath, schedulerToken, 'hcc-scheduler');
+  if (opts.kubeconfigPath) writeFor('admin', opts.kubeconfigPath, adminToken, opts.contextName ?? 'hcc');
+  if (opts.schedulerKubeconfigPath) writeFor("scheduler's", opts.schedulerKubeconfigPath, schedulerToken, 'hcc-scheduler');
   ready = true;
   logger.info({ url, dataDir: opts.dataDir, revision: store.currentRevision() }, opts.virtualHostedClusters ? 'control center serving' : 'API server serving');
   return {
