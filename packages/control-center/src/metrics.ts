@@ -34,3 +34,38 @@ export function createMetrics() {
 }
 
 export type ControlCenterMetrics = ReturnType<typeof createMetrics>;
+
+/** The labels of one API request in `apiserver_request_total` and `apiserver_request_duration_seconds`. */
+export interface RequestLabels {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource: string;
+}
+
+/** Records one finished API request: its labels, HTTP code, and duration in seconds (undefined: not observed, as for watches). */
+export type RequestRecorder = (labels: RequestLabels, code: number, seconds: number | undefined) => void;
+
+/**
+ * Makes the recorder of API requests, which keeps the prom-client child of each label set:
+ * `inc(labels)` checks every label name and hashes the set on each call, a bound child does not.
+ * The children kept are as many as the series, so callers must give only bounded label values:
+ * the group, resource and subresource the server serves, never a path's unchecked segments (a
+ * client could otherwise grow the series without bound, as kubernetes/kubernetes#76302 and
+ * #141007 describe for kube-apiserver).
+ * @param m the two request metrics of {@link createMetrics}
+ * @returns a {@link RequestRecorder}
+ */
+export function createRequestRecorder(m: Pick<ControlCenterMetrics, 'requests' | 'duration'>): RequestRecorder {
+  type Children = { counts: Map<number, client.Counter.Internal>; duration: client.Histogram.Internal<string> };
+  const children = new Map<string, Children>();
+  return (labels, code, seconds) => {
+    const key = `${labels.verb} ${labels.group} ${labels.resource} ${labels.subresource}`;
+    let c = children.get(key);
+    if (!c) children.set(key, (c = { counts: new Map(), duration: m.duration.labels({ ...labels }) }));
+    let count = c.counts.get(code);
+    if (!count) c.counts.set(code, (count = m.requests.labels({ ...labels, code: String(code) })));
+    count.inc();
+    if (seconds !== undefined) c.duration.observe(seconds);
+  };
+}

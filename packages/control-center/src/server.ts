@@ -42,8 +42,8 @@ import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
 import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, SelfSubjectRulesReviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
-import type { ControlCenterMetrics } from './metrics.js';
-import { storageKey, type FieldValidation } from './registry/types.js';
+import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
+import { storageKey, type FieldValidation, type ResourceInfo } from './registry/types.js';
 import type { SchemaChecker } from './registry/schema/validation-pool.js';
 import { registerGracefulShutdown, ShutdownRetryAfterSeconds, type ShutdownOptions } from './graceful-shutdown.js';
 
@@ -127,6 +127,25 @@ function discardBody(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * The metric labels of a request: its verb, and the group, resource and subresource only when the
+ * server serves them; a request for anything else (a 404 for a made-up path) is counted with the
+ * three left empty, so clients cannot add series at will (kubernetes/kubernetes#76302, #141007).
+ * @param ri the request's RequestInfo
+ * @param info what the registry serves at ri's group/version/resource, if anything
+ */
+export function requestLabels(ri: RequestInfo, info: ResourceInfo | undefined): RequestLabels {
+  if (!info || (info.namespaced === false && ri.namespace)) return { verb: ri.verb, group: '', resource: '', subresource: '' };
+  const sub = ri.subresource;
+  const served =
+    !sub ||
+    (sub === 'status' && info.subresources.status) ||
+    (sub === 'scale' && !!info.subresources.scale) ||
+    (sub === 'finalize' && !!info.subresources.finalize) ||
+    (sub === 'binding' && hasBinding(info.group, info.resource));
+  return served ? { verb: ri.verb, group: info.group, resource: info.resource, subresource: sub } : { verb: ri.verb, group: '', resource: '', subresource: '' };
+}
+
 function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
   const v = query.fieldValidation;
   if (v === undefined || v === '') return 'Warn';
@@ -180,6 +199,7 @@ function noRouteSchemas(): never {
 /** Builds the fastify instance (not listening yet). */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { store, registry, metrics } = deps;
+  const recordRequest = createRequestRecorder(metrics);
   const now = deps.now ?? (() => new Date());
   const authorizer = deps.authorizer ?? alwaysAllow;
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
@@ -435,9 +455,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
       throw err;
     } finally {
-      const labels = { verb: ri.verb, group: ri.group, resource: ri.resource, subresource: ri.subresource };
-      metrics.requests.inc({ ...labels, code: String(code) });
-      if (ri.verb !== 'watch') metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      recordRequest(requestLabels(ri, info), code, ri.verb === 'watch' ? undefined : Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
 
