@@ -1,7 +1,7 @@
 /**
  * Bodies the control center must refuse or answer in full without falling over: objects nested
  * deeper than MaxNestingDepth (JSON, YAML, and a JSON patch whose copy nests the result deeper),
- * and one Warning header per warning.
+ * URLs with malformed %-escapes, and one Warning header per warning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -62,6 +62,16 @@ describe('request limits', () => {
     expect(r.body.message).toContain('nested more than');
     const after = await fetch(`${cc.url}${HCS}/deep-copy`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
     expect(((await after.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe((created.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+  });
+
+  it('answers a URL with a malformed %-escape with a 400 Status, and keeps serving', async () => {
+    for (const url of ['/api/v1/namespaces/%ZZ', `${HCS}/%E0%A4%A`]) {
+      const res = await fetch(cc.url + url, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+      const body = (await res.json()) as Record<string, unknown>;
+      expect([res.status, body.kind, body.reason, body.code]).toEqual([400, 'Status', 'BadRequest', 400]);
+      expect(body.message).toContain('not a valid url component');
+    }
+    expect((await fetch(`${cc.url}/api/v1/namespaces/clusters`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).status).toBe(200);
   });
 
   it('sends one Warning header per warning', async () => {

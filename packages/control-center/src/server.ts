@@ -211,6 +211,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true, maxHeaderSize: MaxHeaderBytes } }
       : { http: { maxHeaderSize: MaxHeaderBytes } }),
     clientErrorHandler,
+    // A URL fastify cannot route (a malformed %-escape) is a 400 Status like every other error.
+    frameworkErrors: (err, _req, reply) => sendJSON(reply, 400, apierrors.badRequest(err.message).status),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
