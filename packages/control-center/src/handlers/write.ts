@@ -151,7 +151,6 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.forbidden('force', 'may not be specified for non-apply patch')]);
   }
   const dryRun = isDryRun(query);
-  const patchRV = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
   if (type === 'apply' && subresource !== 'scale') {
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
@@ -189,12 +188,13 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
       if (subresource === 'scale') {
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
-        return fromScale(scope.info, current, { ...patchedScale, metadata: { ...patchedScale.metadata, resourceVersion: patchRV ?? '' } });
+        return fromScale(scope.info, current, patchedScale);
       }
-      const patched = applyPatch(type, scope.info, current, patch);
-      // A patch that does not name a resourceVersion updates whatever is current.
-      if (typeof patched === 'object' && patched !== null && patched.metadata && !patchRV) patched.metadata.resourceVersion = current.metadata.resourceVersion;
-      return patched;
+      // The patched object keeps the current resourceVersion unless the patch (of any type: a
+      // JSON patch too) sets or removes it; updateObject then checks it as kube-apiserver's
+      // GuaranteedUpdate does: another version is a 409 Conflict, none is an unconditional
+      // update where the kind allows one.
+      return applyPatch(type, scope.info, current, patch);
     },
     scope.ctx,
     { dryRun, subresource: subresource === 'scale' ? '' : subresource, manager: subresource === 'scale' ? { ...manager, subresource: 'scale' } : manager },
