@@ -187,4 +187,44 @@ describe('server-side apply with real kubectl', () => {
       expect(last.metadata.annotations?.[LastApplied]).toBeDefined();
     });
   });
+
+  it('lets a manifest exported from another placement be fixed by leaving the label out (client-side and server-side apply)', async () => {
+    const ns = 'exported';
+    const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    for (const name of ['mgmt-1', 'mgmt-2']) {
+      const r = await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name }, spec: { capacity: 5 } }));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const [secret, hc] = demoObjects(ns) as [Record<string, any>, Record<string, any>];
+    for (const [name, serverSide] of [['restored-csa', false], ['restored-ssa', true]] as const) {
+      const apply = (labels: Record<string, string>) =>
+        k(['apply', ...(serverSide ? ['--server-side'] : []), '-f', '-'], toYAML([secret, { ...hc, metadata: { ...hc.metadata, name, labels } }]));
+      const exported = { 'controlcenter.hcc.dev/management-cluster': 'mgmt-1', team: 'a' };
+      const first = await apply(exported);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain('"mgmt-1" ignored: only the scheduler places HostedClusters');
+      const created = JSON.parse((await k(['get', 'hc', name, '-n', ns, '-o', 'json', '--show-managed-fields'])).stdout) as Obj;
+      expect(created.metadata.labels).toEqual({ team: 'a' });
+      // What the create dropped is not recorded as applied, in either record.
+      expect(JSON.stringify(created.metadata.managedFields)).not.toContain('management-cluster');
+      expect(created.metadata.annotations?.[LastApplied] ?? '').not.toContain('management-cluster');
+      // The scheduler places it elsewhere.
+      const binding = JSON.stringify({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'Binding', metadata: { name }, target: { name: 'mgmt-2' } });
+      const bound = await kubectl('1.35', cc.schedulerKubeconfig, ['create', '--raw', `/apis/${group}/v1beta1/namespaces/${ns}/hostedclusters/${name}/binding`, '-f', '-'], { input: binding });
+      expect(bound.code, bound.stderr).toBe(0);
+      // The same file again asks to move it: refused, saying what to do.
+      const again = await apply(exported);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toContain('the placement is immutable once set (it is "mgmt-2")');
+      expect(again.stderr).toContain('leave this label out of the manifests you apply or replace');
+      // Without the label the manifest applies, and the placement stays.
+      const fixed = await apply({ team: 'b' });
+      expect(fixed.code, fixed.stderr).toBe(0);
+      const after = JSON.parse((await k(['get', 'hc', name, '-n', ns, '-o', 'json'])).stdout) as Obj;
+      expect(after.metadata.labels).toEqual({ 'controlcenter.hcc.dev/management-cluster': 'mgmt-2', team: 'b' });
+      const twice = await apply({ team: 'b' });
+      expect(twice.code, twice.stderr).toBe(0);
+    }
+  });
 });

@@ -78,9 +78,56 @@ function dropPlacementOnCreate(obj: KubeObject, ctx: StrategyContext, kind: stri
   if (!labels || !Object.hasOwn(labels, LabelManagementCluster) || !ctx.userGroups || ctx.userGroups.includes(SchedulersGroup)) return;
   const was = labels[LabelManagementCluster];
   delete labels[LabelManagementCluster];
+  forgetAppliedPlacement(obj);
   ctx.warnings.push(
     `metadata.labels[${LabelManagementCluster}]: ${JSON.stringify(was)} ignored: only the scheduler places ${kind}s, so this one is scheduled again; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector${kind === 'NodePool' ? ' on its HostedCluster' : ''}`,
   );
+}
+
+/** kubectl's client-side apply annotation (the manifest as last applied, JSON). */
+const LastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * Once a create has dropped the placement label, the record of what was applied must not name it
+ * either: otherwise the applier "owns" a label the server threw away, and taking it out of the
+ * manifest later makes `kubectl apply` remove it from the placed object (refused: the placement
+ * is immutable), so an exported manifest could never be fixed by deleting the label. Drops the
+ * label from the client-side apply annotation (when it is a JSON object naming it) and from every
+ * managedFields entry (server-side apply), with the parents it leaves empty. Anything it cannot
+ * read is left as it is.
+ */
+function forgetAppliedPlacement(obj: KubeObject): void {
+  const annotations = obj.metadata.annotations;
+  const text = annotations && Object.hasOwn(annotations, LastAppliedAnnotation) ? annotations[LastAppliedAnnotation] : undefined;
+  if (typeof text === 'string') {
+    try {
+      const applied = JSON.parse(text) as { metadata?: { labels?: Record<string, unknown> } };
+      const appliedLabels = applied?.metadata?.labels;
+      if (appliedLabels && typeof appliedLabels === 'object' && Object.hasOwn(appliedLabels, LabelManagementCluster)) {
+        delete appliedLabels[LabelManagementCluster];
+        if (Object.keys(appliedLabels).length === 0) delete applied.metadata!.labels;
+        annotations![LastAppliedAnnotation] = `${JSON.stringify(applied)}${text.endsWith('\n') ? '\n' : ''}`;
+      }
+    } catch {
+      // not JSON: not kubectl's; left alone
+    }
+  }
+  const managed = obj.metadata.managedFields;
+  if (!Array.isArray(managed)) return;
+  const leaf = `f:${LabelManagementCluster}`;
+  // In place: the write has already taken hold of this array as the managedFields to record.
+  for (let i = managed.length - 1; i >= 0; i--) if (!keepEntry(managed[i])) managed.splice(i, 1);
+  function keepEntry(entry: unknown): boolean {
+    const fields = (entry as { fieldsV1?: Record<string, Record<string, Record<string, unknown>>> }).fieldsV1;
+    if (!fields || typeof fields !== 'object') return true;
+    const meta = fields['f:metadata'];
+    const labelSet = meta?.['f:labels'];
+    if (!labelSet || typeof labelSet !== 'object' || !Object.hasOwn(labelSet, leaf)) return true;
+    delete labelSet[leaf];
+    if (Object.keys(labelSet).length === 0) delete meta['f:labels'];
+    if (Object.keys(meta).length === 0) delete fields['f:metadata'];
+    return Object.keys(fields).length > 0;
+  }
 }
 
 /**

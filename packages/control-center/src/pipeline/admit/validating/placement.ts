@@ -26,7 +26,10 @@ export const placementAdmission: ValidatingAdmission = {
     const nodePool = info.resource === 'nodepools';
     if (had !== undefined) {
       const why = nodePool ? 'a NodePool stays with its HostedCluster, and a placed HostedCluster never moves' : 'a placed HostedCluster never moves';
-      return [field.forbidden(labelPath, `the placement is immutable once set (it is ${JSON.stringify(had)}); ${why}`)];
+      // A manifest exported from another placement brings its old label back with every apply:
+      // say how to stop that (a create drops the label, and forgets it was applied).
+      const fix = user.groups.includes(SchedulersGroup) ? '' : '; leave this label out of the manifests you apply or replace: it is the scheduler\'s';
+      return [field.forbidden(labelPath, `the placement is immutable once set (it is ${JSON.stringify(had)}); ${why}${fix}`)];
     }
     if (!user.groups.includes(SchedulersGroup)) {
       const why = nodePool
