@@ -37,6 +37,26 @@ const requiredKeys: Record<string, string[]> = {
   'kubernetes.io/ssh-auth': ['ssh-privatekey'],
 };
 
+/** The keys of the two docker types, whose value must be a JSON object. */
+const dockerKeys: Record<string, string> = { 'kubernetes.io/dockerconfigjson': '.dockerconfigjson', 'kubernetes.io/dockercfg': '.dockercfg' };
+
+/**
+ * Why a docker config value is not a JSON object, in the words of Go's json.Unmarshal into a
+ * map (as upstream's ValidateSecret decodes it), never quoting the value; undefined when it is
+ * one (or `null`, which Go decodes into a nil map).
+ */
+function notJSONObject(bytes: Buffer): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return bytes.length === 0 ? 'unexpected end of JSON input' : 'the value is not valid JSON';
+  }
+  if (v === null || (typeof v === 'object' && !Array.isArray(v))) return undefined;
+  const kind = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
+}
+
 function validateSecret(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const data = (obj.data ?? {}) as Record<string, unknown>;
@@ -52,12 +72,21 @@ function validateSecret(obj: KubeObject): field.FieldError[] {
   for (const k of requiredKeys[String(obj.type)] ?? []) {
     if (!Object.hasOwn(data, k)) errs.push(field.required(`data[${k}]`));
   }
-  if (obj.type === 'kubernetes.io/dockerconfigjson' && typeof data['.dockerconfigjson'] === 'string') {
-    try {
-      JSON.parse(Buffer.from(data['.dockerconfigjson'] as string, 'base64').toString());
-    } catch (e) {
-      errs.push(field.invalid('data[.dockerconfigjson]', '<secret contents redacted>', (e as Error).message));
-    }
+  // As upstream's ValidateSecret (pkg/apis/core/validation): the docker types hold a JSON
+  // object, basic-auth a username or a password, ssh-auth a non-empty key, and a
+  // service-account-token names its ServiceAccount.
+  const dockerKey = dockerKeys[String(obj.type)];
+  const dockerValue = dockerKey ? data[dockerKey] : undefined;
+  if (dockerKey && typeof dockerValue === 'string' && isStdBase64(dockerValue)) {
+    const why = notJSONObject(Buffer.from(dockerValue, 'base64'));
+    if (why) errs.push(field.invalid(`data[${dockerKey}]`, '<secret contents redacted>', why));
+  }
+  if (obj.type === 'kubernetes.io/basic-auth' && !Object.hasOwn(data, 'username') && !Object.hasOwn(data, 'password')) {
+    errs.push(field.required('data[username]'), field.required('data[password]'));
+  }
+  if (obj.type === 'kubernetes.io/ssh-auth' && data['ssh-privatekey'] === '') errs.push(field.required('data[ssh-privatekey]'));
+  if (obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
+    errs.push(field.required('metadata.annotations[kubernetes.io/service-account.name]'));
   }
   return errs;
 }
