@@ -95,6 +95,12 @@ describe('control center with real kubectl', () => {
     it('lists api-resources from discovery', async () => {
       const r = await k(['api-resources']);
       expect(r.code, r.stderr).toBe(0);
+      // The review APIs are listed too, so a review manifest resolves through discovery.
+      expect(r.stdout).toMatch(/selfsubjectaccessreviews\s+authorization\.k8s\.io\/v1\s+false\s+SelfSubjectAccessReview/);
+      expect(r.stdout).toMatch(/selfsubjectreviews\s+authentication\.k8s\.io\/v1\s+false\s+SelfSubjectReview/);
+      const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'list', resource: 'secrets', namespace: ns } } };
+      const created = await k(['create', '-f', '-', '-o', 'jsonpath={.status.allowed}'], JSON.stringify(review));
+      expect([created.code, created.stdout, created.stderr]).toEqual([0, 'true', '']);
       expect(r.stdout).toMatch(/hostedclusters\s+hc,hcs\s+hypershift\.openshift\.io\/v1beta1\s+true\s+HostedCluster/);
       expect(r.stdout).toMatch(/managementclusters\s+mc\s+controlcenter\.hcc\.dev\/v1alpha1\s+false\s+ManagementCluster/);
     });

@@ -30,9 +30,50 @@ export function versionInfo(): Record<string, string> {
 /** Status subresource verbs, as kube-apiserver lists them. */
 const subresourceVerbs = ['get', 'patch', 'update'];
 
+/** What discovery says of a resource: the registry's ResourceInfo, or a review below. */
+type DiscoverableResource = Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'singular' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources' | 'storageVersion'>;
+
+/** A review API: created and answered, never stored (handlers/self-review.ts serves them). */
+const review = (group: string, resource: string, kind: string): DiscoverableResource => ({
+  group,
+  version: 'v1',
+  resource,
+  kind,
+  singular: kind.toLowerCase(),
+  namespaced: false,
+  verbs: ['create'],
+  shortNames: [],
+  categories: [],
+  subresources: { status: false },
+  storageVersion: 'v1',
+});
+
+/**
+ * The review APIs the control center serves outside the registry, listed as kube-apiserver lists
+ * them, so clients that resolve kinds through discovery (`kubectl create -f` of a
+ * SelfSubjectAccessReview, Helm's `.Capabilities.APIVersions`) find them.
+ */
+const reviewResources: DiscoverableResource[] = [
+  review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview'),
+  review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
+  review('authorization.k8s.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview'),
+];
+const reviewGroups = [...new Set(reviewResources.map((r) => r.group))].map((name) => ({ name, versions: ['v1'] }));
+
+/** The registry's groups (core excluded) and the review groups. */
+function allGroups(registry: Registry): { name: string; versions: string[] }[] {
+  const groups = registry.groups();
+  return [...groups, ...reviewGroups.filter((g) => !groups.some((x) => x.name === g.name))];
+}
+
+/** The resources of one group-version: the registry's and the reviews'. */
+function resourcesFor(registry: Registry, group: string, version: string): DiscoverableResource[] {
+  return [...registry.resourcesFor(group, version), ...reviewResources.filter((r) => r.group === group && r.version === version)];
+}
+
 /** Legacy APIResourceList for one group-version: each resource, then its subresources. */
 export function apiResourceList(registry: Registry, group: string, version: string): Record<string, unknown> | undefined {
-  const resources = registry.resourcesFor(group, version);
+  const resources = resourcesFor(registry, group, version);
   if (resources.length === 0) return undefined;
   const list: Record<string, unknown>[] = [];
   for (const r of resources) {
@@ -69,12 +110,12 @@ function apiGroup(name: string, versions: string[]): Record<string, unknown> {
 
 /** Legacy `/apis`. */
 export function apiGroupList(registry: Registry): Record<string, unknown> {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: registry.groups().map((g) => apiGroup(g.name, g.versions)) };
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: allGroups(registry).map((g) => apiGroup(g.name, g.versions)) };
 }
 
 /** Legacy `/apis/{group}`. */
 export function apiGroupDoc(registry: Registry, group: string): Record<string, unknown> | undefined {
-  const g = registry.groups().find((x) => x.name === group);
+  const g = allGroups(registry).find((x) => x.name === group);
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
 }
 
@@ -89,7 +130,7 @@ export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | 
   return undefined;
 }
 
-function discoveryResource(r: ResourceInfo): Record<string, unknown> {
+function discoveryResource(r: DiscoverableResource): Record<string, unknown> {
   const responseKind = { group: r.group, version: r.version, kind: r.kind };
   const subresources: Record<string, unknown>[] = [];
   if (r.subresources.status) subresources.push({ subresource: 'status', responseKind, verbs: subresourceVerbs });
@@ -110,7 +151,7 @@ function discoveryResource(r: ResourceInfo): Record<string, unknown> {
 
 /** Aggregated discovery: core (`/api`) or every group (`/apis`). */
 export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
-  const groups = core ? [{ name: '', versions: ['v1'] }] : registry.groups();
+  const groups = core ? [{ name: '', versions: ['v1'] }] : allGroups(registry);
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
@@ -119,7 +160,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean, version: 
       metadata: { name: g.name, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
-        resources: registry.resourcesFor(g.name, v).map(discoveryResource),
+        resources: resourcesFor(registry, g.name, v).map(discoveryResource),
         freshness: 'Current',
       })),
     })),
