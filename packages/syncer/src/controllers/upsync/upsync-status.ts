@@ -13,13 +13,25 @@ export const upstreamOwnedConditions = new Set([ConditionScheduled]);
 
 /**
  * Maps a downstream observedGeneration to the upstream generation it corresponds to.
+ *
+ * Caught up with the copy (`observed >= downGen`) is caught up with the upstream generation the
+ * copy was built from. Behind it, the copy records no older pairs, so the upstream generation is
+ * a guess, `upGen - (downGen - observed)`, which holds only while both advance in step: a drift
+ * the syncer corrected bumps the copy's generation twice with no upstream change, and several
+ * upstream writes can fold into one downstream write. So a guess never goes below `floor`, what
+ * the control center already shows for the same field (the operator had observed that much, and
+ * observedGeneration does not go backwards), when that is not past `upGen`.
+ * @param observed - the downstream observedGeneration (undefined: none)
  * @param downGen - the downstream copy's metadata.generation
  * @param upGen - the upstream generation the copy was built from
+ * @param floor - the upstream observedGeneration already shown for this field, if any
+ * @returns the upstream observedGeneration, at least 1; undefined when `observed` is
  */
-export function mapGeneration(observed: number | undefined, downGen: number, upGen: number): number | undefined {
+export function mapGeneration(observed: number | undefined, downGen: number, upGen: number, floor?: number): number | undefined {
   if (observed === undefined || observed === null) return undefined;
   if (observed >= downGen) return upGen;
-  return Math.max(1, upGen - (downGen - observed));
+  const guess = Math.max(1, upGen - (downGen - observed));
+  return typeof floor === 'number' && floor <= upGen && floor > guess ? floor : guess;
 }
 
 /**
@@ -46,12 +58,14 @@ export function upstreamStatus(down: KubeObject, up: KubeObject, now = new Date(
   const downGen = down.metadata.generation ?? 1;
   const upGen = Number(down.metadata.annotations?.[AnnotationUpstreamGeneration] ?? up.metadata.generation ?? 1);
   const status = deepCopyJSON((down.status ?? {}) as Record<string, unknown>);
-  const map = (g: unknown) => mapGeneration(typeof g === 'number' ? g : undefined, downGen, upGen);
-  const upConds = ((up.status as { conditions?: Condition[] } | undefined)?.conditions) ?? [];
+  const num = (g: unknown) => (typeof g === 'number' ? g : undefined);
+  const map = (g: unknown, floor: unknown) => mapGeneration(num(g), downGen, upGen, num(floor));
+  const upStatus = (up.status ?? {}) as { conditions?: Condition[]; version?: { observedGeneration?: unknown }; observedGeneration?: unknown };
+  const upConds = upStatus.conditions ?? [];
   const conds = ((status.conditions as Condition[] | undefined) ?? [])
     .filter((c) => !upstreamOwnedConditions.has(c.type))
     .map((c) => {
-      const m = map(c.observedGeneration);
+      const m = map(c.observedGeneration, upConds.find((u) => u.type === c.type)?.observedGeneration);
       const withGen = m === undefined ? c : { ...c, observedGeneration: m };
       const ltt = upstreamTransitionTime(c, upConds.find((u) => u.type === c.type), now);
       return ltt === c.lastTransitionTime ? withGen : { ...withGen, lastTransitionTime: ltt };
@@ -59,7 +73,7 @@ export function upstreamStatus(down: KubeObject, up: KubeObject, now = new Date(
   const owned = upConds.filter((c) => upstreamOwnedConditions.has(c.type));
   if (conds.length || owned.length) status.conditions = [...owned, ...conds];
   const version = status.version as { observedGeneration?: number } | undefined;
-  if (version && typeof version === 'object' && version.observedGeneration !== undefined) version.observedGeneration = map(version.observedGeneration);
-  if (typeof status.observedGeneration === 'number') status.observedGeneration = map(status.observedGeneration);
+  if (version && typeof version === 'object' && version.observedGeneration !== undefined) version.observedGeneration = map(version.observedGeneration, upStatus.version?.observedGeneration);
+  if (typeof status.observedGeneration === 'number') status.observedGeneration = map(status.observedGeneration, upStatus.observedGeneration);
   return status;
 }
