@@ -47,21 +47,36 @@ export interface WatchOptions {
   sendInitialEvents?: boolean;
 }
 
-/** Options of a create. */
-export interface CreateOptions {
+/**
+ * How the server treats fields the kind's schema does not know (`fieldValidation`): `Ignore`
+ * drops them silently, `Warn` drops them and says so in `Warning` headers, `Strict` refuses the
+ * write. @see https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation
+ */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** Options every write takes. */
+export interface WriteOptions {
   fieldManager?: string;
   /** Validate and admit without persisting (`dryRun=All`). */
   dryRun?: boolean;
+  fieldValidation?: FieldValidation;
+  /**
+   * Called once per warning the server sent with a successful answer (each `Warning: 299 - "..."`
+   * header's text), before the call resolves, as client-go's per-request WarningHandler.
+   * @see https://kubernetes.io/blog/2020/09/03/warnings/
+   */
+  onWarning?: (text: string) => void;
 }
 
+/** Options of a create or an update. */
+export type CreateOptions = WriteOptions;
+
 /** Options of a patch. `fieldManager` is required by the server for `apply`. */
-export interface PatchOptions {
+export interface PatchOptions extends WriteOptions {
   /** e.g. `status`. */
   subresource?: string;
-  fieldManager?: string;
   /** Server-side apply only: take ownership of conflicting fields. */
   force?: boolean;
-  dryRun?: boolean;
 }
 
 /** Options of a delete (sent as a `DeleteOptions` body). */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, isAlreadyExists, isConflict, isGone, isNotFound, RequestError } from './api-errors.js';
-import { resourcePath, RestClient } from './rest.js';
+import { resourcePath, RestClient, warningTexts } from './rest.js';
 import { FakeApiServer } from './testing/fake-apiserver.js';
 import type { KubeObject, ResourceRef, WatchEvent } from './types.js';
 
@@ -166,6 +166,30 @@ describe('RestClient requests', { timeout: 10_000 }, () => {
     ]);
     expect(srv.seen[0]!.headers).toMatchObject({ authorization: 'Bearer s3cret', 'user-agent': 'hcc-test/1', accept: 'application/json' });
   });
+
+  it('asks for fieldValidation and hands each Warning header text to onWarning, as client-go does', async () => {
+    srv = await recordingServer((_req, res) => {
+      res.setHeader('warning', ['299 - "unknown field \\"spec.a\\""', '299 - "one", 299 - "two"']);
+      json(res, 200, { metadata: { name: 'x' } });
+    });
+    const c = new RestClient({ server: srv.url });
+    const got: string[] = [];
+    await c.patch(hostedclusters, 'clusters', 'x', { spec: { a: 1 } }, 'merge', { fieldValidation: 'Warn', onWarning: (t) => got.push(t) });
+    await c.create(hostedclusters, 'clusters', { metadata: { name: 'x' } }, { fieldValidation: 'Strict', onWarning: () => { throw new Error('a handler that throws is not the call\'s failure'); } });
+    c.close();
+    expect(got).toEqual(['unknown field "spec.a"', 'one', 'two']);
+    expect(srv.seen.map((r) => r.url)).toEqual([
+      '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters/x?fieldValidation=Warn',
+      '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters?fieldValidation=Strict',
+    ]);
+  });
+
+  it.each([
+    { name: 'none', input: undefined, want: [] },
+    { name: 'escaped quotes', input: ['299 - "unknown field \\"spec.x\\""'], want: ['unknown field "spec.x"'] },
+    { name: 'two in one value', input: ['299 - "a, b", 299 kube-apiserver "c"'], want: ['a, b', 'c'] },
+    { name: 'not a warning', input: ['garbage'], want: [] },
+  ])('warningTexts: $name', ({ input, want }) => expect(warningTexts(input)).toEqual(want));
 
   it('reuses one keep-alive connection for sequential requests', async () => {
     srv = await recordingServer((_req, res) => json(res, 200, {}));

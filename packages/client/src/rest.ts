@@ -32,6 +32,21 @@ interface RequestSpec {
   path: string;
   body?: unknown;
   contentType?: string;
+  /** Receives the text of each `Warning` header of a successful answer. */
+  onWarning?: (text: string) => void;
+}
+
+/**
+ * The texts of `Warning` headers (RFC 7234 §5.5: `code agent "text"`, several per header value
+ * possible), as kube-apiserver sends them (code 299, agent `-`).
+ * @param values - the raw header values, one per header line
+ */
+export function warningTexts(values: readonly string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const v of values ?? []) {
+    for (const m of v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) out.push(m[1]!.replace(/\\(.)/g, '$1'));
+  }
+  return out;
 }
 
 /**
@@ -122,8 +137,9 @@ export class RestClient {
     const path = withQuery(resourcePath(ref, ns ?? obj.metadata.namespace), {
       fieldManager: options.fieldManager,
       dryRun: options.dryRun ? 'All' : undefined,
+      fieldValidation: options.fieldValidation,
     });
-    return this.#json<T>({ method: 'POST', path, body: obj });
+    return this.#json<T>({ method: 'POST', path, body: obj, onWarning: options.onWarning });
   }
 
   /**
@@ -151,8 +167,9 @@ export class RestClient {
       fieldManager: options.fieldManager,
       force: type === 'apply' && options.force ? true : undefined,
       dryRun: options.dryRun ? 'All' : undefined,
+      fieldValidation: options.fieldValidation,
     });
-    return this.#json<T>({ method: 'PATCH', path, body: patch, contentType: patchContentType[type] });
+    return this.#json<T>({ method: 'PATCH', path, body: patch, contentType: patchContentType[type], onWarning: options.onWarning });
   }
 
   /**
@@ -281,8 +298,9 @@ export class RestClient {
     const path = withQuery(resourcePath(ref, ns ?? obj.metadata.namespace, name, subresource), {
       fieldManager: options.fieldManager,
       dryRun: options.dryRun ? 'All' : undefined,
+      fieldValidation: options.fieldValidation,
     });
-    return this.#json<T>({ method: 'PUT', path, body: obj });
+    return this.#json<T>({ method: 'PUT', path, body: obj, onWarning: options.onWarning });
   }
 
   #send(spec: RequestSpec, agent: http.Agent, payload?: Buffer): http.ClientRequest {
@@ -346,6 +364,15 @@ export class RestClient {
             this.#logger?.debug({ method: spec.method, path: spec.path, code, reason: err.reason }, 'request failed');
             reject(err);
             return;
+          }
+          if (spec.onWarning) {
+            for (const w of warningTexts(res.headersDistinct.warning)) {
+              try {
+                spec.onWarning(w);
+              } catch (err) {
+                this.#logger?.debug({ err, method: spec.method, path: spec.path }, 'warning handler failed');
+              }
+            }
           }
           if (text === '') return resolve(undefined as T);
           try {

@@ -40,7 +40,19 @@ describe('sideWriter', () => {
     const w = sideWriter(c);
     await w.create('NodePool', { metadata: { name: 'np', namespace: 'clusters' } } as KubeObject);
     await w.update('ConfigMap', { apiVersion: 'wrong', kind: 'Wrong', metadata: { name: 'cm', namespace: 'clusters' } } as KubeObject);
-    expect(calls[0]).toEqual([expect.objectContaining({ resource: 'nodepools' }), 'clusters', { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'np', namespace: 'clusters' } }]);
+    expect(calls[0]).toEqual([expect.objectContaining({ resource: 'nodepools' }), 'clusters', { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'np', namespace: 'clusters' } }, {}]);
     expect(calls[1]).toEqual([expect.objectContaining({ resource: 'configmaps' }), 'clusters', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'clusters' } }]);
+  });
+
+  it('asks for warnings about unknown fields only when the caller takes them', async () => {
+    const { c, calls } = fakeClient();
+    const w = sideWriter(c);
+    const onWarning = () => {};
+    await w.create('HostedCluster', { metadata: { name: 'ex', namespace: 'clusters' } } as KubeObject, onWarning);
+    await w.patch('HostedCluster', 'clusters', 'ex', { spec: {} }, onWarning);
+    await w.patch('HostedCluster', 'clusters', 'ex', { spec: {} });
+    expect(calls[0]!.at(-1)).toEqual({ fieldValidation: 'Warn', onWarning });
+    expect(calls[1]!.slice(4)).toEqual(['merge', { fieldValidation: 'Warn', onWarning }]);
+    expect(calls[2]!.slice(4)).toEqual(['merge', {}]);
   });
 });

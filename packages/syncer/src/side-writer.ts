@@ -22,6 +22,9 @@ export const apiVersions: Record<SyncKind, string> = {
   ConfigMap: 'v1',
 };
 
+/** Write options that report unknown fields to `onWarning` (none without one: the server's default). */
+const warned = (onWarning: ((text: string) => void) | undefined) => (onWarning ? { fieldValidation: 'Warn' as const, onWarning } : {});
+
 /**
  * A SideWriter over `c`: `get` answers undefined for a 404, `delete` resolves when the object is
  * already gone (404); every other error, and every error of create/update/patch, is thrown as the
@@ -38,9 +41,9 @@ export function sideWriter(c: RestClient): SideWriter {
         throw err;
       }
     },
-    create: (kind, obj) => c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
+    create: (kind, obj, onWarning) => c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }, warned(onWarning)),
     update: (kind, obj) => c.update(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
-    patch: (kind, ns, name, patch) => c.patch(refs[kind], ns, name, patch, 'merge'),
+    patch: (kind, ns, name, patch, onWarning) => c.patch(refs[kind], ns, name, patch, 'merge', warned(onWarning)),
     delete: async (kind, ns, name) => {
       try {
         await c.delete(refs[kind], ns, name);

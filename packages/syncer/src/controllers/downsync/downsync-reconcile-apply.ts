@@ -55,10 +55,11 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     }
     if (!down) {
       await deps.ensureDownstreamNamespace(req.namespace);
+      const dropped = droppedFields(req.kind);
       try {
-        const created = await deps.downstream.create(req.kind, desiredDownstream(up, undefined, deps.cluster, keys));
+        const created = await deps.downstream.create(req.kind, desiredDownstream(up, undefined, deps.cluster, keys), dropped?.collect);
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
-        return 'stop';
+        return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
@@ -83,8 +84,9 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     }
     const patch = downstreamPatch(desired, down, keys);
     if (!patch) return 'stop';
+    const dropped = droppedFields(req.kind);
     try {
-      await deps.downstream.patch(req.kind, req.namespace, req.name, patch);
+      await deps.downstream.patch(req.kind, req.namespace, req.name, patch, dropped?.collect);
     } catch (err) {
       if (isNotFound(err)) {
         // Gone since it was last seen (the informer will tell): the next pass creates it again.
@@ -94,9 +96,46 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
       throw err;
     }
-    return 'stop';
+    return dropped?.report(deps, up) ?? 'stop';
   },
 });
+
+/** Warning Event: the management cluster's CRD dropped fields of the copy it does not know. */
+export const ReasonFieldsDropped = 'FieldsDropped';
+
+/** How often a copy missing fields is written again (the cluster's CRD may have been upgraded), in milliseconds. */
+export const FieldsDroppedRecheckMs = 5 * 60_000;
+
+/**
+ * For a HostedCluster or NodePool (kinds with a CRD schema that differs between HyperShift
+ * versions), a collector of the management cluster's warnings about unknown fields, which its
+ * kube-apiserver prunes silently unless asked (`fieldValidation=Warn`), and the report of what it
+ * dropped: a Warning Event `FieldsDropped` on the upstream object naming the fields (one Event
+ * per object and message, counted), and a write again after {@link FieldsDroppedRecheckMs}.
+ * Karmada reports the same as a Work that failed to apply; here the copy is still written, as a
+ * newer control center CRD may only default a field an older operator does without.
+ * @returns undefined for Secrets and ConfigMaps
+ */
+function droppedFields(kind: SyncKind): { collect: (text: string) => void; report: (deps: DownsyncDeps, up: KubeObject) => StepResult | undefined } | undefined {
+  if (kind !== 'HostedCluster' && kind !== 'NodePool') return undefined;
+  const unknown: string[] = [];
+  return {
+    collect: (text) => {
+      if (/^unknown field /.test(text)) unknown.push(text.replace(/^unknown field /, ''));
+    },
+    report: (deps, up) => {
+      if (!unknown.length) return undefined;
+      const fields = [...new Set(unknown)].sort().join(', ');
+      deps.log.warn({ kind, name: up.metadata.name, namespace: up.metadata.namespace, fields }, 'the management cluster dropped fields its CRD does not know');
+      deps.warn(
+        up,
+        ReasonFieldsDropped,
+        `management cluster ${deps.cluster} does not know ${fields} (its ${kind} CRD is older than the control center's): the copy there lacks them; upgrade HyperShift there or leave them unset`,
+      );
+      return { requeueAfterMs: FieldsDroppedRecheckMs };
+    },
+  };
+}
 
 /**
  * True when `down` is this syncer's copy of `up`: it carries `synced-by: <cluster>`, or the

@@ -69,6 +69,36 @@ describe('downsync of a HostedCluster', () => {
     expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
   });
 
+  it("reports fields the management cluster's CRD dropped (FieldsDropped) and writes the copy again later; a clean write reports nothing", async () => {
+    for (const existing of [undefined, downCopy()]) {
+      const calls: Call[] = [];
+      const up = { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }), spec: { release: { image: 'b' }, newFeature: 'on' } };
+      const d = deps({ HostedCluster: up }, existing ? { HostedCluster: existing } : {}, calls);
+      const warnings: (string | undefined)[] = [];
+      const answer = (onWarning: ((t: string) => void) | undefined) => {
+        warnings.push(onWarning ? 'asked' : undefined);
+        onWarning?.('unknown field "spec.newFeature"');
+        onWarning?.('some other warning');
+      };
+      d.downstream.create = async (_k, obj, onWarning) => (answer(onWarning), obj);
+      d.downstream.patch = async (_k, _ns, _n, _p, onWarning) => (answer(onWarning), existing!);
+      const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+      expect(warnings).toEqual(['asked']);
+      expect(res).toEqual({ requeueAfterMs: 300_000 });
+      expect(calls.filter((c) => c[0] === 'warn')).toEqual([
+        [
+          'warn',
+          'HostedCluster/ex',
+          'FieldsDropped',
+          'management cluster mgmt-1 does not know "spec.newFeature" (its HostedCluster CRD is older than the control center\'s): the copy there lacks them; upgrade HyperShift there or leave them unset',
+        ],
+      ]);
+    }
+    const { calls, res } = await run({ HostedCluster: { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) } }, {});
+    expect(res).toBeUndefined();
+    expect(calls.filter((c) => c[0] === 'warn')).toEqual([]);
+  });
+
   it('deletes the copy when the upstream object is gone', async () => {
     const { calls } = await run({}, { HostedCluster: downCopy() });
     expect(calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex']]);

@@ -27,10 +27,14 @@ export const finalizedKinds = new Set<SyncKind>(['HostedCluster', 'NodePool']);
 export interface SideWriter {
   /** Reads the live object (bypassing caches); undefined when absent (404). */
   get(kind: SyncKind, namespace: string, name: string): Promise<KubeObject | undefined>;
-  create(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
+  /**
+   * Creates. With `onWarning`, asks the server to report fields its schema does not know
+   * (`fieldValidation=Warn`) and hands it each warning.
+   */
+  create(kind: SyncKind, obj: KubeObject, onWarning?: (text: string) => void): Promise<KubeObject>;
   update(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
-  /** JSON merge patch of the main resource. */
-  patch(kind: SyncKind, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  /** JSON merge patch of the main resource; `onWarning` as for create. */
+  patch(kind: SyncKind, namespace: string, name: string, patch: unknown, onWarning?: (text: string) => void): Promise<KubeObject>;
   /** Deletes; an object already gone (404) counts as deleted and resolves. */
   delete(kind: SyncKind, namespace: string, name: string): Promise<void>;
 }
