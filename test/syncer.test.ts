@@ -1,7 +1,7 @@
 /**
  * The syncer end to end: what reaches a management cluster and what comes back — Secret
  * rotation (also by a whole replace) and deletion, a foreign HostedCluster of the same name left alone, NodePool spec changes (replicas, upgradeType, config references),
- * drift correction, the CRD puller, and push mode (including deleting a ManagementCluster that
+ * drift correction, fields an older CRD in the management cluster drops, the CRD puller, and push mode (including deleting a ManagementCluster that
  * still hosts a HostedCluster).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -154,6 +154,31 @@ describe('syncer: pull mode details', () => {
     expect(after.metadata.finalizers).toContain('hypershift.openshift.io/finalizer');
     // The generated clusterID was adopted into the control center.
     expect(JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID).toBe(before.spec.clusterID);
+  });
+
+  it("reports the fields a management cluster's older CRD drops from the copy (FieldsDropped)", async () => {
+    // The operator in the owning cluster runs an older CRD that has no spec.pausedUntil.
+    const crdOf = async () => JSON.parse((await mk(['get', 'crd', 'hostedclusters.hypershift.openshift.io', '-o', 'json'])).stdout);
+    const original = await crdOf();
+    const older = structuredClone(original);
+    delete older.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.pausedUntil;
+    delete older.metadata.resourceVersion;
+    expect((await mk(['replace', '-f', '-'], JSON.stringify(older))).code).toBe(0);
+    try {
+      const p = await k(['patch', 'hc', 'ex', '-n', ns, '--type=merge', '-p', '{"spec":{"pausedUntil":"true"}}']);
+      expect(p.code, p.stderr).toBe(0);
+      const event = await waitFor('the FieldsDropped Event', async () => {
+        const list = JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=FieldsDropped', '-o', 'json'])).stdout);
+        return list.items.find((e: { involvedObject: { name: string } }) => e.involvedObject.name === 'ex');
+      }, 20_000);
+      expect(event.type).toBe('Warning');
+      expect(event.message).toContain(`management cluster ${owner} does not know "spec.pausedUntil"`);
+      expect((await downJSON(['get', 'hc', 'ex', '-n', ns])).spec.pausedUntil).toBeUndefined();
+    } finally {
+      const current = await crdOf();
+      expect((await mk(['replace', '-f', '-'], JSON.stringify({ ...original, metadata: { ...original.metadata, resourceVersion: current.metadata.resourceVersion } }))).code).toBe(0);
+      expect((await k(['patch', 'hc', 'ex', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/spec/pausedUntil"}]'])).code).toBe(0);
+    }
   });
 
   it('deletes a referenced Secret downstream when it is deleted upstream', async () => {
