@@ -25,7 +25,7 @@
  * `kubectl replace --force` would; one hcc did not make is left alone, a Warning Event
  * (`CopyBlocked`) on the upstream object says why, and it is looked at again in a minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  */
-import { isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
+import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { desiredDownstream, downstreamPatch } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
@@ -61,7 +61,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
         return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
-        if (!isAlreadyExists(err)) throw err;
+        if (!isAlreadyExists(err)) throw reportRefused(deps, req.kind, up, err);
       }
       // It exists already: made by someone else (adopt it), or our cache lags.
       down = await deps.downstream.get(req.kind, req.namespace, req.name);
@@ -94,11 +94,30 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         return { requeueAfterMs: 500 };
       }
       if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
-      throw err;
+      throw reportRefused(deps, req.kind, up, err);
     }
     return dropped?.report(deps, up) ?? 'stop';
   },
 });
+
+/** Warning Event: the management cluster refused to create or change the copy. */
+export const ReasonCopyFailed = 'CopyFailed';
+
+/**
+ * Makes a write the management cluster refused visible where users look, as Karmada's
+ * `SyncFailed` Events do: a Warning Event `CopyFailed` on the control center's object with the
+ * cluster's own message (one Event per message, counted), for a refusal that is about the
+ * request (4xx: Forbidden, as in a namespace being terminated there, Invalid, ...). Conflicts,
+ * a copy gone meanwhile, throttling and server or transport errors are passing and stay in the
+ * log. The pass still fails with `err` and is retried with backoff.
+ * @returns err, to throw
+ */
+function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: unknown): unknown {
+  if (err instanceof ApiError && err.code >= 400 && err.code < 500 && ![404, 409, 429].includes(err.code)) {
+    deps.warn(up, ReasonCopyFailed, `management cluster ${deps.cluster} refused the ${kind} copy (${err.code} ${err.reason}): ${err.message}; retrying`);
+  }
+  return err;
+}
 
 /** Warning Event: the management cluster's CRD dropped fields of the copy it does not know. */
 export const ReasonFieldsDropped = 'FieldsDropped';

@@ -99,6 +99,32 @@ describe('downsync of a HostedCluster', () => {
     expect(calls.filter((c) => c[0] === 'warn')).toEqual([]);
   });
 
+  it('reports a copy the management cluster refuses (CopyFailed) and fails the pass; passing errors stay in the log', async () => {
+    const refuse = (code: number, reason: string, message: string) => new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
+    for (const [err, event] of [
+      [refuse(403, 'Forbidden', 'hostedclusters "ex" is forbidden: unable to create new content in namespace clusters because it is being terminated'), true],
+      [refuse(422, 'Invalid', 'HostedCluster.hypershift.openshift.io "ex" is invalid: spec.x: Required value'), true],
+      [refuse(409, 'Conflict', 'the object has been modified'), false],
+      [refuse(500, 'InternalError', 'etcd is down'), false],
+    ] as const) {
+      for (const existing of [undefined, downCopy()]) {
+        const calls: Call[] = [];
+        const d = deps({ HostedCluster: { ...up, spec: { release: { image: 'b' } } } }, existing ? { HostedCluster: existing } : {}, calls);
+        d.downstream.create = async () => {
+          throw err;
+        };
+        d.downstream.patch = async () => {
+          throw err;
+        };
+        await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toBe(err);
+        expect(calls.filter((c) => c[0] === 'warn')).toEqual(
+          event ? [['warn', 'HostedCluster/ex', 'CopyFailed', `management cluster mgmt-1 refused the HostedCluster copy (${err.code} ${err.reason}): ${err.message}; retrying`]] : [],
+        );
+      }
+    }
+  });
+
   it('deletes the copy when the upstream object is gone', async () => {
     const { calls } = await run({}, { HostedCluster: downCopy() });
     expect(calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex']]);
