@@ -135,14 +135,15 @@ function discardBody(req: IncomingMessage): Promise<void> {
  * @param info what the registry serves at ri's group/version/resource, if anything
  */
 export function requestLabels(ri: RequestInfo, info: ResourceInfo | undefined): RequestLabels {
-  if (!info || (info.namespaced === false && ri.namespace)) return { verb: ri.verb, group: '', resource: '', subresource: '' };
   const sub = ri.subresource;
   const served =
-    !sub ||
-    (sub === 'status' && info.subresources.status) ||
-    (sub === 'scale' && !!info.subresources.scale) ||
-    (sub === 'finalize' && !!info.subresources.finalize) ||
-    (sub === 'binding' && hasBinding(info.group, info.resource));
+    !!info &&
+    !(info.namespaced === false && ri.namespace) &&
+    (!sub ||
+      (sub === 'status' && info.subresources.status) ||
+      (sub === 'scale' && !!info.subresources.scale) ||
+      (sub === 'finalize' && !!info.subresources.finalize) ||
+      (sub === 'binding' && hasBinding(info.group, info.resource)));
   return served ? { verb: ri.verb, group: info.group, resource: info.resource, subresource: sub } : { verb: ri.verb, group: '', resource: '', subresource: '' };
 }
 
