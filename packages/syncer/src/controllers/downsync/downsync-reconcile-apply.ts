@@ -24,6 +24,10 @@
  * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
  * `kubectl replace --force` would; one hcc did not make is left alone, a Warning Event
  * (`CopyBlocked`) on the upstream object says why, and it is looked at again in a minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
+ *
+ * Nothing the management cluster does to a write goes unsaid: fields its older CRD drops from a
+ * HostedCluster or NodePool copy get a Warning Event `FieldsDropped` (droppedFields), and a write
+ * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
