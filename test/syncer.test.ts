@@ -102,6 +102,28 @@ describe('syncer: pull mode details', () => {
     expect(Buffer.from(pullAfter.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
   });
 
+  it("never takes over a Secret that a HostedCluster hcc did not create uses there, whatever that cluster's name", async () => {
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      await mkc(['create', 'namespace', ns]);
+      expect((await mkc(['create', 'secret', 'generic', 'localhc-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"foreign":1}'])).code).toBe(0);
+      const c = await mkc(['create', '-f', '-'], noneHostedCluster('localhc', ns, '4.15.1'));
+      expect(c.code, c.stderr).toBe(0);
+    }
+    // Ours, named otherwise, uses a pull Secret of the same name as theirs.
+    const ours = noneHostedCluster('ours', ns).replace('ours-pull-secret', 'localhc-pull-secret');
+    const r = await k(['apply', '-f', '-'], `${pullSecret('localhc', ns)}---\n${ours}`);
+    expect(r.code, r.stderr).toBe(0);
+    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'ours', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const event = await waitFor('the Secret\'s CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=localhc-pull-secret', '-o', 'json'])).stdout).items[0], 20_000);
+    expect(event.message).toContain(`management cluster ${placedOn} already has a Secret ${ns}/localhc-pull-secret that hcc did not create and that HostedCluster ${ns}/localhc (not hcc's) uses`);
+    const pull = JSON.parse((await kubectl('1.35', hcc.mgmtKubeconfig(placedOn), ['get', 'secret', 'localhc-pull-secret', '-n', ns, '-o', 'json'])).stdout);
+    expect(Buffer.from(pull.data['.dockerconfigjson'], 'base64').toString()).toBe('{"foreign":1}');
+    expect(pull.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
+    expect((await k(['delete', 'hc', 'ours', '-n', ns, '--timeout=30s'])).code).toBe(0);
+  });
+
   it('copies a Secret held back for a blocked HostedCluster as soon as another HostedCluster placed there uses it', async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', 'namespace', ns]);

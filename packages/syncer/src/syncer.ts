@@ -22,6 +22,7 @@ import {
   type RestClient,
 } from '@hcc/client';
 import {
+  AnnotationUpstreamUID,
   ConfigMapResource,
   hostedClusterReferences,
   HostedClusterResource,
@@ -234,6 +235,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return why([...users].sort().join(`, ${ns}/`));
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
+    usedByForeign: (kind, ns, name) => {
+      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
+      const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
+      for (const hc of downInformers.HostedCluster.lister.list()) {
+        if (hc.metadata.namespace === ns && !madeByHcc(hc) && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) return `HostedCluster ${ns}/${hc.metadata.name}`;
+      }
+      for (const np of downInformers.NodePool.lister.list()) {
+        if (np.metadata.namespace === ns && !madeByHcc(np) && names(nodePoolReferences(np as NodePool)).includes(name)) return `NodePool ${ns}/${np.metadata.name}`;
+      }
+      return undefined;
+    },
     stillReferenced: async (kind, ns, name) => {
       if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);

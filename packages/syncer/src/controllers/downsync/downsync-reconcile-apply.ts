@@ -14,7 +14,8 @@
  *
  * An object of the same name that hcc did not create: a Secret or ConfigMap is taken over (its
  * data becomes the control center's; marked `controlcenter.hcc.dev/adopted`, so it is released,
- * not deleted, when hcc no longer places it); a HostedCluster or NodePool is never touched, a
+ * not deleted, when hcc no longer places it) unless a HostedCluster or NodePool there that hcc
+ * did not create uses it (usedByForeign); a HostedCluster or NodePool is never touched, a
  * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute. Nor are the
  * NodePools, Secrets and ConfigMaps of a HostedCluster blocked that way copied (blockedByForeign):
  * they would change the other owner's cluster; and a Secret or ConfigMap is only taken over once
@@ -84,6 +85,10 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         deps.log.info({ key: req.key }, 'not taking over: no HostedCluster placed here references it yet');
         return { requeueAfterMs: ForeignRecheckMs };
       }
+      // Nor when a HostedCluster or NodePool hcc did not create uses it there (Karmada's default
+      // conflictResolution: Abort): its data would change under that cluster.
+      const user = deps.usedByForeign?.(req.kind, req.namespace, req.name);
+      if (user) return leaveUsed(deps, req.kind, req.key, up, down, user);
       desired.metadata.annotations![AnnotationAdopted] = 'true';
     }
     const patch = downstreamPatch(desired, down, keys);
@@ -175,6 +180,17 @@ function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeO
     up,
     ReasonCopyBlocked,
     `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create; hcc never takes over a ${kind}: delete it there or rename this one`,
+  );
+  return { requeueAfterMs: ForeignRecheckMs };
+}
+
+/** Reports a Secret or ConfigMap hcc did not create that a foreign HostedCluster or NodePool uses (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
+function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, user: string): StepResult {
+  deps.log.warn({ key, user }, `a ${kind} hcc did not create has this name in the management cluster and ${user} uses it; leaving it`);
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${user} (not hcc's) uses; hcc does not take it over: rename this one`,
   );
   return { requeueAfterMs: ForeignRecheckMs };
 }

@@ -356,6 +356,28 @@ describe('objects of the same name that hcc did not create', () => {
     expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
   });
 
+  it('never takes over a Secret a HostedCluster hcc did not create uses there: no write, a CopyBlocked Event, another look in a minute', async () => {
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);
+    let user: string | undefined = 'HostedCluster clusters/localhc';
+    d.usedByForeign = (kind, ns, name) => (kind === 'Secret' && ns === 'clusters' && name === 'ps' ? user : undefined);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+    expect(calls).toEqual([
+      [
+        'warn',
+        'Secret/ps',
+        'CopyBlocked',
+        'management cluster mgmt-1 already has a Secret clusters/ps that hcc did not create and that HostedCluster clusters/localhc (not hcc\'s) uses; hcc does not take it over: rename this one',
+      ],
+    ]);
+    // Once that cluster no longer uses it, it is taken over as any other.
+    user = undefined;
+    calls.length = 0;
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+  });
+
   it('keeps a copy it made while something placed here still references it (a PUT dropped the state label), deletes it once nothing does', async () => {
     const ours: KubeObject = { ...theirSecret, metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } };
     const kept = await runSecret(undefined, ours, true);

@@ -75,6 +75,12 @@ export interface DownsyncDeps {
    * management cluster that hcc did not create. Copying it would change that other cluster.
    */
   blockedByForeign?(kind: SyncKind, up: KubeObject): string | undefined;
+  /**
+   * Which HostedCluster or NodePool in the management cluster that hcc did not create references
+   * Secret or ConfigMap namespace/name (`HostedCluster ns/name`), or undefined: one hcc did not
+   * create either is then not taken over, as its data would change under that other cluster.
+   */
+  usedByForeign?(kind: SyncKind, namespace: string, name: string): string | undefined;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
   /**
