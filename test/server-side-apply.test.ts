@@ -226,5 +226,24 @@ describe('server-side apply with real kubectl', () => {
       const twice = await apply({ team: 'b' });
       expect(twice.code, twice.stderr).toBe(0);
     }
+    // Exported from this control center and applied back: the label is the placement itself, so
+    // the apply records it as the applier's; deleting it from the file later keeps the placement.
+    for (const [name, serverSide] of [['exported-csa', false], ['exported-ssa', true]] as const) {
+      const apply = (labels: Record<string, string>) =>
+        k(['apply', ...(serverSide ? ['--server-side'] : []), '-f', '-'], toYAML([{ ...hc, metadata: { ...hc.metadata, name, labels } }]));
+      expect((await apply({ team: 'a' })).code).toBe(0);
+      const placed = await kubectl('1.35', cc.schedulerKubeconfig, ['create', '--raw', `/apis/${group}/v1beta1/namespaces/${ns}/hostedclusters/${name}/binding`, '-f', '-'], {
+        input: JSON.stringify({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'Binding', metadata: { name }, target: { name: 'mgmt-1' } }),
+      });
+      expect(placed.code, placed.stderr).toBe(0);
+      const withLabel = await apply({ 'controlcenter.hcc.dev/management-cluster': 'mgmt-1', team: 'a' });
+      expect(withLabel.code, withLabel.stderr).toBe(0);
+      const without = await apply({ team: 'a' });
+      expect(without.code, without.stderr).toBe(0);
+      expect(without.stderr).toContain('kept as "mgmt-1": the placement is the scheduler\'s');
+      const after = JSON.parse((await k(['get', 'hc', name, '-n', ns, '-o', 'json'])).stdout) as Obj;
+      expect(after.metadata.labels).toEqual({ 'controlcenter.hcc.dev/management-cluster': 'mgmt-1', team: 'a' });
+      expect((await apply({ team: 'a' })).code).toBe(0);
+    }
   });
 });

@@ -120,7 +120,7 @@ describe('HostedCluster binding subresource', () => {
     expect(unchanged.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
   });
 
-  it('keeps the placement through a PUT that leaves it out (kubectl replace), refuses a PATCH that removes it', async () => {
+  it('keeps the placement through a PUT that leaves it out (kubectl replace), and through a PATCH that removes it, with a warning', async () => {
     const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-keep'));
     expect((await bind('hc-keep', created.body.metadata.resourceVersion, 'mgmt-2')).code).toBe(201);
     const cur = (await call(cc.adminToken, 'GET', `${HCS}/hc-keep`)).body;
@@ -128,20 +128,24 @@ describe('HostedCluster binding subresource', () => {
     const put = await call(cc.adminToken, 'PUT', `${HCS}/hc-keep`, { ...cur, metadata: { ...cur.metadata, labels: otherLabels } });
     expect(put.code, JSON.stringify(put.body)).toBe(200);
     expect(put.body.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-2');
+    expect(put.warning).toBe('');
 
     const patch = async (type: string, body: unknown) => {
       const res = await fetch(`${cc.url}${HCS}/hc-keep`, { method: 'PATCH', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': type }, body: JSON.stringify(body) });
-      return { code: res.status, body: (await res.json()) as { reason?: string; message?: string; details?: { causes?: { field?: string; reason?: string }[] } } };
+      return { code: res.status, warning: res.headers.get('warning'), body: (await res.json()) as { metadata?: { labels?: Record<string, string> } } };
     };
     for (const [type, body] of [
       ['application/merge-patch+json', { metadata: { labels: { [LabelManagementCluster]: null } } }], // kubectl label hc/x key-
       ['application/json-patch+json', [{ op: 'remove', path: `/metadata/labels/${LabelManagementCluster.replace('/', '~1')}` }]],
     ] as const) {
       const r = await patch(type, body);
-      expect(r.code, `${type} ${JSON.stringify(r.body)}`).toBe(422);
-      expect(r.body.message).toContain(`metadata.labels[${LabelManagementCluster}]: Forbidden: the placement is immutable once set (it is "mgmt-2")`);
-      expect(r.body.details?.causes?.[0]).toMatchObject({ field: `metadata.labels[${LabelManagementCluster}]`, reason: 'FieldValueForbidden' });
+      expect(r.code, `${type} ${JSON.stringify(r.body)}`).toBe(200);
+      expect(r.body.metadata?.labels?.[LabelManagementCluster]).toBe('mgmt-2');
+      expect(r.warning).toContain(`metadata.labels[${LabelManagementCluster}]: kept as \\"mgmt-2\\": the placement is the scheduler's and a placed HostedCluster never moves`);
     }
+    // A change is still refused.
+    const moved = await patch('application/merge-patch+json', { metadata: { labels: { [LabelManagementCluster]: 'mgmt-1' } } });
+    expect(moved.code).toBe(422);
     expect((await call(cc.adminToken, 'GET', `${HCS}/hc-keep`)).body.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-2');
   });
 

@@ -44,26 +44,31 @@ async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | 
 
 /**
  * The placement label of a HostedCluster or NodePool (`controlcenter.hcc.dev/management-cluster`)
- * is the scheduler's, as a pod's `spec.nodeName` is: a PUT that leaves it out keeps it, the way a
- * main-resource update keeps the status. So `kubectl replace -f` of the manifest a user applied,
- * or a GitOps tool's replace, works on a placed HostedCluster. So does a PATCH that drops the
- * whole labels map (`"labels": null`): client-side `kubectl apply` sends that when the labels a
- * user applied before (or an applyset's label) are gone from the manifest, and `kubectl edit`
- * when the block is deleted; the user let go of their labels, not of the placement. A PATCH that
- * removes the key itself (`kubectl label ... key-`, a JSON patch `remove` of it) means it, and
- * placement admission refuses it as it refuses a change (Forbidden: the placement is immutable),
- * rather than answering "unlabeled" and keeping it.
+ * is the scheduler's, as a pod's `spec.nodeName` is, and stays whatever a write leaves out, the
+ * way a main-resource update keeps the status: a PUT without it (`kubectl replace -f` of the
+ * manifest a user applied, a GitOps tool's replace), a PATCH that drops the whole labels map
+ * (`"labels": null`: client-side `kubectl apply` sends that when the labels a user applied before
+ * are gone from the manifest), and a write that removes the key itself. The last (`kubectl label
+ * ... key-`, a JSON patch `remove`, an apply of a manifest that carried the label before and no
+ * longer does) answers with a warning that it was kept: refusing it would leave a manifest that
+ * once carried the label (exported with `kubectl get -o yaml` and applied back) unable ever to
+ * drop it, as the apply records it as the applier's. A change to another value is left for
+ * placement admission to refuse (Forbidden: the placement is immutable).
  * @param replaced - true for a PUT, false for a PATCH or apply (as Strategy.prepareForUpdate in types.ts gets it)
  */
-function keepPlacementLabel(obj: KubeObject, old: KubeObject, replaced: boolean): void {
+function keepPlacementLabel(obj: KubeObject, old: KubeObject, ctx: StrategyContext, replaced: boolean, kind: string): void {
   const placed = old.metadata.labels?.[LabelManagementCluster];
   if (placed === undefined) return;
   const labels = obj.metadata.labels as unknown;
   const wholeMapGone = labels === undefined || labels === null;
-  if (!replaced && !wholeMapGone) return;
-  if (!wholeMapGone && Object.hasOwn(labels as object, LabelManagementCluster)) return;
+  if (!wholeMapGone && typeof labels === 'object' && Object.hasOwn(labels as object, LabelManagementCluster)) return;
   if (!labels || typeof labels !== 'object') obj.metadata.labels = {};
   setOwn(obj.metadata.labels!, LabelManagementCluster, placed);
+  if (!replaced && !wholeMapGone && ctx.userGroups && !ctx.userGroups.includes(SchedulersGroup)) {
+    ctx.warnings.push(
+      `metadata.labels[${LabelManagementCluster}]: kept as ${JSON.stringify(placed)}: the placement is the scheduler's and a placed ${kind === 'NodePool' ? 'NodePool stays with its HostedCluster' : 'HostedCluster never moves'}, so removing the label changes nothing`,
+    );
+  }
 }
 
 /**
@@ -168,9 +173,9 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     },
     validate: (obj, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx),
     validateAsync: (obj, ctx) => checkNewAgainstSchema(obj, schema, names.kind, version.name, ctx, ctx.schemaChecker),
-    prepareForUpdate: (obj, old, _ctx, replaced) => {
+    prepareForUpdate: (obj, old, ctx, replaced) => {
       if (hasStatus) statusSubresource.keepOldStatus(obj, old);
-      if (placed) keepPlacementLabel(obj, old, replaced === true);
+      if (placed) keepPlacementLabel(obj, old, ctx, replaced === true, names.kind);
     },
     validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),
