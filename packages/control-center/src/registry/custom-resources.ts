@@ -95,11 +95,10 @@ const LastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration'
 /**
  * Once a create has dropped the placement label, the record of what was applied must not name it
  * either: otherwise the applier "owns" a label the server threw away, and taking it out of the
- * manifest later makes `kubectl apply` remove it from the placed object (refused: the placement
- * is immutable), so an exported manifest could never be fixed by deleting the label. Drops the
- * label from the client-side apply annotation (when it is a JSON object naming it) and from every
- * managedFields entry (server-side apply), with the parents it leaves empty. Anything it cannot
- * read is left as it is.
+ * manifest later makes `kubectl apply` remove it from the placed object (kept, with a warning:
+ * keepPlacementLabel). Drops the label from the client-side apply annotation (when it is a JSON
+ * object naming it) and from every managedFields entry (server-side apply), with the parents it
+ * leaves empty. Anything it cannot read is left as it is.
  */
 function forgetAppliedPlacement(obj: KubeObject): void {
   const annotations = obj.metadata.annotations;
