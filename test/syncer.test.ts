@@ -178,29 +178,75 @@ describe('syncer: pull mode details', () => {
     expect(JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID).toBe(before.spec.clusterID);
   });
 
-  it("reports the fields a management cluster's older CRD drops from the copy (FieldsDropped)", async () => {
-    // The operator in the owning cluster runs an older CRD that has no spec.pausedUntil.
-    const crdOf = async () => JSON.parse((await mk(['get', 'crd', 'hostedclusters.hypershift.openshift.io', '-o', 'json'])).stdout);
-    const original = await crdOf();
-    const older = structuredClone(original);
-    delete older.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.pausedUntil;
-    delete older.metadata.resourceVersion;
-    expect((await mk(['replace', '-f', '-'], JSON.stringify(older))).code).toBe(0);
+  it("reports the fields a management cluster's older CRD drops from a copy it creates or changes (FieldsDropped)", async () => {
+    // The operators run an older CRD that has no spec.pausedUntil.
+    const mkc = (mc: string, args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+    const crdOf = async (mc: string) => JSON.parse((await mkc(mc, ['get', 'crd', 'hostedclusters.hypershift.openshift.io', '-o', 'json'])).stdout);
+    const originals = new Map<string, any>();
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const original = await crdOf(mc);
+      originals.set(mc, original);
+      const older = structuredClone(original);
+      delete older.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.pausedUntil;
+      delete older.metadata.resourceVersion;
+      expect((await mkc(mc, ['replace', '-f', '-'], JSON.stringify(older))).code).toBe(0);
+    }
+    const droppedEvent = (name: string) =>
+      waitFor(`the FieldsDropped Event of ${name}`, async () => {
+        const list = JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=FieldsDropped', '-o', 'json'])).stdout);
+        return list.items.find((e: { involvedObject: { name: string } }) => e.involvedObject.name === name);
+      }, 20_000);
     try {
+      // A change to an existing copy.
       const p = await k(['patch', 'hc', 'ex', '-n', ns, '--type=merge', '-p', '{"spec":{"pausedUntil":"true"}}']);
       expect(p.code, p.stderr).toBe(0);
-      const event = await waitFor('the FieldsDropped Event', async () => {
-        const list = JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=FieldsDropped', '-o', 'json'])).stdout);
-        return list.items.find((e: { involvedObject: { name: string } }) => e.involvedObject.name === 'ex');
-      }, 20_000);
+      const event = await droppedEvent('ex');
       expect(event.type).toBe('Warning');
       expect(event.message).toContain(`management cluster ${owner} does not know "spec.pausedUntil"`);
       expect((await downJSON(['get', 'hc', 'ex', '-n', ns])).spec.pausedUntil).toBeUndefined();
+      // A new copy.
+      const fresh = noneHostedCluster('fresh', ns).replace('fresh-pull-secret', 'ex-pull-secret').replace('  platform: {type: None}', '  platform: {type: None}\n  pausedUntil: "true"');
+      const c = await k(['apply', '-f', '-'], fresh);
+      expect(c.code, c.stderr).toBe(0);
+      const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'fresh', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+      expect((await droppedEvent('fresh')).message).toContain(`management cluster ${placedOn} does not know "spec.pausedUntil"`);
     } finally {
-      const current = await crdOf();
-      expect((await mk(['replace', '-f', '-'], JSON.stringify({ ...original, metadata: { ...original.metadata, resourceVersion: current.metadata.resourceVersion } }))).code).toBe(0);
+      for (const [mc, original] of originals) {
+        const current = await crdOf(mc);
+        expect((await mkc(mc, ['replace', '-f', '-'], JSON.stringify({ ...original, metadata: { ...original.metadata, resourceVersion: current.metadata.resourceVersion } }))).code).toBe(0);
+      }
       expect((await k(['patch', 'hc', 'ex', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/spec/pausedUntil"}]'])).code).toBe(0);
+      expect((await k(['delete', 'hc', 'fresh', '-n', ns, '--timeout=30s'])).code).toBe(0);
     }
+  });
+
+  it('marks a HostedCluster Available=Unknown (CopyFailed) while its management cluster refuses the copy, and recovers', async () => {
+    const stuck = 'stuck';
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      expect((await mkc(['create', 'namespace', stuck])).code).toBe(0);
+      expect((await mkc(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'hold', namespace: stuck, finalizers: ['example.com/hold'] } }))).code).toBe(0);
+      expect((await mkc(['delete', 'namespace', stuck, '--wait=false'])).code).toBe(0);
+    }
+    expect((await k(['create', 'namespace', stuck])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('s1', stuck)}---\n${noneHostedCluster('s1', stuck)}`);
+    expect(r.code, r.stderr).toBe(0);
+    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 's1', '-n', stuck, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const available = async () => (JSON.parse((await k(['get', 'hc', 's1', '-n', stuck, '-o', 'json'])).stdout).status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
+    const marked = await waitFor('Available=Unknown, CopyFailed', async () => {
+      const c = await available();
+      return c?.status === 'Unknown' && c.reason === 'CopyFailed' ? c : undefined;
+    }, 30_000);
+    expect(marked.message).toContain(`management cluster ${placedOn} has no copy: it refused to create one (403 Forbidden)`);
+    const events = JSON.parse((await k(['get', 'events', '-n', stuck, '--field-selector', 'reason=CopyFailed', '-o', 'json'])).stdout).items;
+    expect(events.some((e: { type: string; involvedObject: { name: string } }) => e.type === 'Warning' && e.involvedObject.name === 's1')).toBe(true);
+    // The namespace there goes once its last object lets go; the copy is made and its status comes up.
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      expect((await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['patch', 'configmap', 'hold', '-n', stuck, '--type=merge', '-p', '{"metadata":{"finalizers":null}}'])).code).toBe(0);
+    }
+    await waitFor('the copy', async () => (await kubectl('1.35', hcc.mgmtKubeconfig(placedOn), ['get', 'hc', 's1', '-n', stuck])).code === 0, 60_000);
+    await waitFor('the operator\'s Available upstream', async () => (await available())?.reason !== 'CopyFailed', 30_000);
+    expect((await k(['delete', 'hc', 's1', '-n', stuck, '--timeout=30s'])).code).toBe(0);
   });
 
   it('deletes a referenced Secret downstream when it is deleted upstream', async () => {

@@ -201,15 +201,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     downstream: {
       ...writer(downstream),
       // A create that fails because its namespace is gone or terminating makes the namespace be ensured again.
-      create: async (kind, obj) => {
+      create: async (kind, obj, onWarning) => {
         try {
-          return await writer(downstream).create(kind, obj);
+          return await writer(downstream).create(kind, obj, onWarning);
         } catch (err) {
           if (isNotFound(err) || (err as { code?: number }).code === 403) knownNamespaces.delete(obj.metadata.namespace ?? '');
           throw err;
         }
       },
     },
+    updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
     deleteUpstreamNodePools: async (ns, clusterName) => {
       const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
       for (const np of nps.items) {
@@ -285,7 +286,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ownWrites,
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,
-    updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
+    updateUpstreamStatus: deps.updateUpstreamStatus!,
     patchUpstream: (k, ns, name, patch) => upW.patch(k, ns, name, patch),
     log,
     getDownstreamSecret: (ns, name) => downW.get('Secret', ns, name),

@@ -31,7 +31,7 @@
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
-import { AnnotationAdopted, AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { desiredDownstream, downstreamPatch } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
@@ -66,7 +66,11 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
         return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
-        if (!isAlreadyExists(err)) throw reportRefused(deps, req.kind, up, err);
+        if (!isAlreadyExists(err)) {
+          const refused = reportRefused(deps, req.kind, up, err);
+          if (refused) await markNoCopy(deps, req.kind, req.key, up, refused);
+          throw err;
+        }
       }
       // It exists already: made by someone else (adopt it), or our cache lags.
       down = await deps.downstream.get(req.kind, req.namespace, req.name);
@@ -103,7 +107,8 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         return { requeueAfterMs: 500 };
       }
       if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
-      throw reportRefused(deps, req.kind, up, err);
+      reportRefused(deps, req.kind, up, err);
+      throw err;
     }
     return dropped?.report(deps, up) ?? 'stop';
   },
@@ -118,14 +123,38 @@ export const ReasonCopyFailed = 'CopyFailed';
  * cluster's own message (one Event per message, counted), for a refusal that is about the
  * request (4xx: Forbidden, as in a namespace being terminated there, Invalid, ...). Conflicts,
  * a copy gone meanwhile, throttling and server or transport errors are passing and stay in the
- * log. The pass still fails with `err` and is retried with backoff.
- * @returns err, to throw
+ * log. The caller still fails the pass with `err`, retried with backoff.
+ * @returns the refusal, or undefined when `err` is not one
  */
-function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: unknown): unknown {
-  if (err instanceof ApiError && err.code >= 400 && err.code < 500 && ![404, 409, 429].includes(err.code)) {
-    deps.warn(up, ReasonCopyFailed, `management cluster ${deps.cluster} refused the ${kind} copy (${err.code} ${err.reason}): ${err.message}; retrying`);
-  }
+function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: unknown): ApiError | undefined {
+  if (!(err instanceof ApiError) || err.code < 400 || err.code >= 500 || [404, 409, 429].includes(err.code)) return undefined;
+  deps.warn(up, ReasonCopyFailed, `management cluster ${deps.cluster} refused the ${kind} copy (${err.code} ${err.reason}): ${err.message}; retrying`);
   return err;
+}
+
+/** The condition a missing copy makes Unknown upstream, per kind: what `kubectl get` shows (AVAILABLE, READY). */
+const NoCopyCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
+
+/**
+ * When the management cluster refuses to create a HostedCluster or NodePool copy, there is no
+ * copy there, so what the control center shows from an earlier one (Available=True of a copy
+ * since deleted) is no longer known: marks `Available=Unknown` (NodePool `Ready=Unknown`), reason
+ * `CopyFailed`, with the cluster's message, as the scheduler marks what a lost cluster holds.
+ * Once per message; upsync puts the operator's status back when a copy exists again. A failed
+ * mark is logged, not thrown (the pass fails anyway and is retried).
+ */
+async function markNoCopy(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, err: ApiError): Promise<void> {
+  const type = NoCopyCondition[kind];
+  if (!type || !deps.updateUpstreamStatus) return;
+  const conditions = (up.status as { conditions?: Condition[] } | undefined)?.conditions;
+  const cond: Condition = { type, status: 'Unknown', reason: ReasonCopyFailed, message: `management cluster ${deps.cluster} has no copy: it refused to create one (${err.code} ${err.reason}): ${err.message}` };
+  if (conditionUpToDate(conditions, cond)) return;
+  try {
+    const written = await deps.updateUpstreamStatus(kind, { ...up, status: { ...((up.status as object | undefined) ?? {}), conditions: setCondition(conditions, cond, new Date(deps.now())) } });
+    deps.ownWrites.record(key, up, written);
+  } catch (e) {
+    deps.log.warn({ key, err: e }, 'could not mark the missing copy in the control center');
+  }
 }
 
 /** Warning Event: the management cluster's CRD dropped fields of the copy it does not know. */

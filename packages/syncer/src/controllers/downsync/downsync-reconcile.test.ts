@@ -125,6 +125,36 @@ describe('downsync of a HostedCluster', () => {
     }
   });
 
+  it('marks Available=Unknown (CopyFailed) upstream when the management cluster refuses to create the copy, once per message; not when a change is refused', async () => {
+    const refused = new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'namespace clusters is being terminated' });
+    const shown = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', message: 'ok', lastTransitionTime: '2026-12-01T00:00:00Z' }] };
+    const marked: KubeObject[] = [];
+    const attempt = async (status: unknown, existing?: KubeObject) => {
+      const calls: Call[] = [];
+      const d = deps({ HostedCluster: { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }), status } as KubeObject }, existing ? { HostedCluster: existing } : {}, calls);
+      d.downstream.create = async () => {
+        throw refused;
+      };
+      d.downstream.patch = async () => {
+        throw refused;
+      };
+      d.updateUpstreamStatus = async (_k, obj) => (marked.push(obj), obj);
+      await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toBe(refused);
+    };
+    await attempt(shown);
+    expect(marked).toHaveLength(1);
+    const cond = (marked[0]!.status as { conditions: { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[] }).conditions[0]!;
+    expect(cond).toMatchObject({ type: 'Available', status: 'Unknown', reason: 'CopyFailed', message: 'management cluster mgmt-1 has no copy: it refused to create one (403 Forbidden): namespace clusters is being terminated' });
+    expect(cond.lastTransitionTime).not.toBe('2026-12-01T00:00:00Z');
+    expect(marked[0]!.metadata.resourceVersion).toBe('10');
+    // Already marked with this message: no second write.
+    await attempt(marked[0]!.status);
+    expect(marked).toHaveLength(1);
+    // A copy exists and a change to it is refused: its status is the operator's, left as it is.
+    await attempt(shown, { ...downCopy(), spec: { release: { image: 'old' } } });
+    expect(marked).toHaveLength(1);
+  });
+
   it('deletes the copy when the upstream object is gone', async () => {
     const { calls } = await run({}, { HostedCluster: downCopy() });
     expect(calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex']]);

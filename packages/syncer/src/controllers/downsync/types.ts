@@ -81,6 +81,8 @@ export interface DownsyncDeps {
    * create either is then not taken over, as its data would change under that other cluster.
    */
   usedByForeign?(kind: SyncKind, namespace: string, name: string): string | undefined;
+  /** PUT `/status` of an upstream object (its resourceVersion guards it). */
+  updateUpstreamStatus?(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** Creates the namespace downstream when missing. */
   ensureDownstreamNamespace(name: string): Promise<void>;
   /**
