@@ -40,6 +40,19 @@ describe('request metrics', () => {
     expect(count).toContain('apiserver_request_duration_seconds_count{verb="get",group="",resource="namespaces",subresource=""} 3');
   });
 
+  it('counts the reviews, which take only create (405 for the other verbs, as kube-apiserver)', async () => {
+    const ssar = { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'secrets' } } };
+    expect(await request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', ssar)).toBe(201);
+    expect(await request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' })).toBe(201);
+    const get = await fetch(`${cc.url}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, { headers: auth });
+    const status = (await get.json()) as { kind: string; reason: string };
+    expect([get.status, status.kind, status.reason]).toEqual([405, 'Status', 'MethodNotAllowed']);
+    const total = await series('apiserver_request_total');
+    expect(total).toContain('apiserver_request_total{verb="create",group="authorization.k8s.io",resource="selfsubjectaccessreviews",subresource="",code="201"} 1');
+    expect(total).toContain('apiserver_request_total{verb="create",group="authentication.k8s.io",resource="selfsubjectreviews",subresource="",code="201"} 1');
+    expect(total).toContain('apiserver_request_total{verb="get",group="authorization.k8s.io",resource="selfsubjectaccessreviews",subresource="",code="405"} 1');
+  });
+
   it('adds no series for made-up groups, resources or subresources', async () => {
     const before = (await series('apiserver_request_total')).length;
     for (let i = 0; i < 20; i++) {

@@ -334,14 +334,34 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.get('/api', async (req, reply) => discovery(req, reply, true, () => apiVersions(serverAddress())));
   app.get('/apis', async (req, reply) => discovery(req, reply, false, () => apiGroupList(registry)));
 
-  // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not stored.
-  app.post(SelfSubjectAccessReviewPath, async (req, reply) =>
-    sendJSON(reply, 201, selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer)),
-  );
-  app.post(SelfSubjectRulesReviewPath, async (req, reply) =>
-    sendJSON(reply, 201, selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer)),
-  );
-  app.post(SelfSubjectReviewPath, async (req, reply) => sendJSON(reply, 201, selfSubjectReview(req.user)));
+  // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not
+  // stored, so create is their only verb (405 for the others, as kube-apiserver); counted in the
+  // request metrics like any served resource.
+  const review = (path: string, resource: string, answer: (req: FastifyRequest) => unknown) => {
+    const [group] = path.split('/').slice(2, 3);
+    app.route({
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: path,
+      handler: async (req, reply) => {
+        const started = process.hrtime.bigint();
+        let code = 500;
+        try {
+          if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: group!, resource });
+          const out = sendJSON(reply, 201, answer(req));
+          code = 201;
+          return out;
+        } catch (err) {
+          if (err instanceof apierrors.StatusError) code = err.code;
+          throw err;
+        } finally {
+          recordRequest({ verb: req.method === 'POST' ? 'create' : req.method.toLowerCase(), group: group!, resource, subresource: '' }, code, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      },
+    });
+  };
+  review(SelfSubjectAccessReviewPath, 'selfsubjectaccessreviews', (req) => selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
+  review(SelfSubjectRulesReviewPath, 'selfsubjectrulesreviews', (req) => selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
+  review(SelfSubjectReviewPath, 'selfsubjectreviews', (req) => selfSubjectReview(req.user));
 
   // Resources (and per-group discovery under the same prefixes).
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
