@@ -47,6 +47,8 @@ export const Reasons = {
   /** Progressing=True (the reason is the type's name upstream, not a constant). */
   Progressing: 'Progressing',
   ReconciliationActive: 'ReconciliationActive',
+  /** ReconciliationActive=False while `spec.pausedUntil` pauses it (util.ReconciliationPausedConditionReason). */
+  ReconciliationPaused: 'ReconciliationPaused',
   /** Upstream's spelling, typo included (hostedcluster_controller.go / reconcile_status.go). */
   ReconciliationSucceeded: 'ReconciliatonSucceeded',
   ReconciliationError: 'ReconciliationError',

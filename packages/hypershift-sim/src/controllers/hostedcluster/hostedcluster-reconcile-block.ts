@@ -8,11 +8,12 @@ import { findCondition } from '../../conditions.js';
 import { HostedClusterConditions } from '../../names.js';
 import type { Step } from '../../step.js';
 
-/** Conditions that block reconciliation while False. */
+/** Conditions that block reconciliation while False (ReconciliationActive: paused by `spec.pausedUntil`). */
 export const BlockingConditions: readonly string[] = [
   HostedClusterConditions.ValidConfiguration,
   HostedClusterConditions.SupportedHostedCluster,
   HostedClusterConditions.ValidReleaseImage,
+  HostedClusterConditions.ReconciliationActive,
 ];
 
 export function blockOnInvalidSpec(): Step<HostedCluster> {

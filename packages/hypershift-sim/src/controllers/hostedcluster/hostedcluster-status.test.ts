@@ -129,6 +129,25 @@ describe('computeHostedClusterStatus', () => {
     for (const c of status.conditions!) expect(c.observedGeneration, c.type).toBe(7);
   });
 
+  it('spec.pausedUntil: an upgrade asked for while paused waits, ReconciliationActive=False says until when, and starts once the pause ends', () => {
+    const installed = compute(compute(undefined, controlPlane).status, controlPlane, T0 + 3000).status;
+    const until = at(60_000);
+    const paused = compute(installed, controlPlane, T0 + 10_000, { release: { image: Image415 }, pausedUntil: until }, 2);
+    expect(pick(paused.status.conditions, 'ReconciliationActive')).toEqual({ status: 'False', reason: 'ReconciliationPaused', message: `Reconciliation paused until: ${until}` });
+    expect(pick(paused.status.conditions, 'Progressing')).toEqual({ status: 'False', reason: 'Blocked', message: 'ReconciliationActive condition is false' });
+    expect(pick(paused.status.conditions, 'Available')?.status).toBe('True');
+    expect(paused.status.version).toEqual(installed.version);
+    expect(paused.requeueAfterMs).toBe(50_000);
+    const resumed = compute(paused.status, controlPlane, T0 + 61_000, { release: { image: Image415 }, pausedUntil: until }, 2);
+    expect(pick(resumed.status.conditions, 'ReconciliationActive')?.status).toBe('True');
+    expect(resumed.status.version?.desired).toEqual({ image: Image415, version: '4.15.2' });
+    // "true" pauses until the field changes; anything else is no pause, as upstream reads it.
+    expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: 'true' }).status.conditions, 'ReconciliationActive')?.status).toBe('False');
+    for (const v of ['false', 'tomorrow', '2024-01-02', at(-1000)]) {
+      expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive')?.status, v).toBe('True');
+    }
+  });
+
   it('upgrade: Progressing=True while Available stays True, then done', () => {
     const installed = compute(compute(undefined, controlPlane).status, controlPlane, T0 + 3000).status;
     const upgrading = compute(installed, controlPlane, T0 + 10_000, { release: { image: Image415 } }, 2);

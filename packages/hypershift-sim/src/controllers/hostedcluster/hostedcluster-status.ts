@@ -22,6 +22,7 @@ import { formatTime, startTime } from '../../time.js';
 import type { ClusterVersionStatus, HostedClusterStatus } from '../../types.js';
 import { baseDomainOf, hasExplicitOAuth } from './hostedcluster-reconcile-cli-secrets.js';
 import { computeVersionStatus, hasCompletedRollout } from './hostedcluster-version.js';
+import { reconciliationPaused } from '../../paused.js';
 
 /** What the status step observed besides the HostedCluster itself. */
 export interface HostedClusterFacts {
@@ -107,13 +108,13 @@ function controlPlaneConditions(gen: number, namespaceExists: boolean, available
 }
 
 /** Progressing, from the conditions set so far and the newest rollout (upstream's isProgressing). */
-function progressingCondition(gen: number, conditions: readonly Condition[], version: ClusterVersionStatus): ConditionInput {
+function progressingCondition(gen: number, conditions: readonly Condition[], version: ClusterVersionStatus | undefined): ConditionInput {
   const gates = [C.SupportedHostedCluster, C.ValidConfiguration, C.ValidReleaseImage, C.ReconciliationActive];
   const blockedBy = gates.find((t) => findCondition(conditions, t)?.status === 'False');
   if (blockedBy) {
     return { type: C.Progressing, status: 'False', reason: Reasons.Blocked, message: `${blockedBy} condition is false`, observedGeneration: gen };
   }
-  const head = version.history[0];
+  const head = version?.history[0];
   if (head && head.state === 'Partial' && head.completionTime === null) {
     return {
       type: C.Progressing,
@@ -136,6 +137,9 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
 
   // Validation first: its outcome gates the rollout.
   const problem = releaseProblem(hc, facts, old.version, input.supportedVersions);
+  // A paused HostedCluster reports that it is paused and changes nothing else it reconciles: no
+  // rollout starts or finishes (hostedcluster_controller.go returns right after the status).
+  const pause = reconciliationPaused((hc.spec as { pausedUntil?: unknown }).pausedUntil, input.nowMs);
   let conditions = setConditions(
     old.conditions,
     [
@@ -144,13 +148,23 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
       problem
         ? { type: C.ValidReleaseImage, status: 'False', reason: problem.reason, message: problem.message, observedGeneration: gen }
         : { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: Messages.ValidReleaseImage, observedGeneration: gen },
-      { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+      pause.paused
+        ? {
+            type: C.ReconciliationActive,
+            status: 'False',
+            reason: Reasons.ReconciliationPaused,
+            message: `Reconciliation paused until: ${String((hc.spec as { pausedUntil?: unknown }).pausedUntil)}`,
+            observedGeneration: gen,
+          }
+        : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
     ],
     now,
   );
   const validRelease = findCondition(conditions, C.ValidReleaseImage)!;
 
-  const { version, requeueAfterMs } = computeVersionStatus({
+  const { version, requeueAfterMs } = pause.paused
+    ? { version: old.version, requeueAfterMs: pause.untilMs === undefined ? undefined : Math.max(1, pause.untilMs - input.nowMs) }
+    : computeVersionStatus({
     releaseImage: hc.spec.release?.image ?? '',
     generation: gen,
     current: old.version,

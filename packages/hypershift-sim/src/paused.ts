@@ -1,0 +1,25 @@
+/**
+ * `spec.pausedUntil` of a HostedCluster or NodePool, read as HyperShift's
+ * util.IsReconciliationPaused reads it: `"true"` pauses until the field changes, an RFC 3339 time
+ * pauses until then, anything else (or a time already past) does not pause.
+ * @see https://github.com/openshift/hypershift/blob/main/support/util/pausereconcile.go
+ */
+
+/** Whether reconciliation is paused now; `untilMs` (ms since the epoch) when it ends by itself. */
+export interface PauseState {
+  paused: boolean;
+  untilMs?: number;
+}
+
+/**
+ * @param pausedUntil - the object's `spec.pausedUntil`
+ * @param nowMs - now, in ms since the epoch
+ */
+export function reconciliationPaused(pausedUntil: unknown, nowMs: number): PauseState {
+  if (typeof pausedUntil !== 'string' || pausedUntil === '') return { paused: false };
+  if (pausedUntil === 'true') return { paused: true };
+  // RFC 3339 only, as Go's time.Parse(time.RFC3339, ...): a date alone is not a time.
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(pausedUntil)) return { paused: false };
+  const untilMs = Date.parse(pausedUntil);
+  return Number.isFinite(untilMs) && untilMs > nowMs ? { paused: true, untilMs } : { paused: false };
+}
