@@ -354,7 +354,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           if (err instanceof apierrors.StatusError) code = err.code;
           throw err;
         } finally {
-          recordRequest({ verb: req.method === 'POST' ? 'create' : req.method.toLowerCase(), group: group!, resource, subresource: '' }, code, Number(process.hrtime.bigint() - started) / 1e9);
+          const { verb } = resolveRequestInfo(req.method, req.url, (req.query ?? {}) as Record<string, unknown>);
+          recordRequest({ verb, group: group!, resource, subresource: '' }, code, Number(process.hrtime.bigint() - started) / 1e9);
         }
       },
     });

@@ -1,9 +1,14 @@
 /**
  * `spec.pausedUntil` of a HostedCluster or NodePool, read as HyperShift's
- * util.IsReconciliationPaused reads it: `"true"` pauses until the field changes, an RFC 3339 time
- * pauses until then, anything else (or a time already past) does not pause.
+ * util.ProcessPausedUntilField reads it: a boolean as Go's strconv.ParseBool takes one (`true`,
+ * `True`, `TRUE`, `t`, `T`, `1` pause until the field changes; their false forms do not), else an
+ * RFC 3339 time pauses until then; anything else (or a time already past) does not pause.
  * @see https://github.com/openshift/hypershift/blob/main/support/util/pausereconcile.go
  */
+
+/** What Go's strconv.ParseBool accepts. */
+const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const goFalse = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 /** Whether reconciliation is paused now; `untilMs` (ms since the epoch) when it ends by itself. */
 export interface PauseState {
@@ -17,7 +22,8 @@ export interface PauseState {
  */
 export function reconciliationPaused(pausedUntil: unknown, nowMs: number): PauseState {
   if (typeof pausedUntil !== 'string' || pausedUntil === '') return { paused: false };
-  if (pausedUntil === 'true') return { paused: true };
+  if (goTrue.has(pausedUntil)) return { paused: true };
+  if (goFalse.has(pausedUntil)) return { paused: false };
   // RFC 3339 only, as Go's time.Parse(time.RFC3339, ...): a date alone is not a time.
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(pausedUntil)) return { paused: false };
   const untilMs = Date.parse(pausedUntil);

@@ -141,9 +141,12 @@ describe('computeHostedClusterStatus', () => {
     const resumed = compute(paused.status, controlPlane, T0 + 61_000, { release: { image: Image415 }, pausedUntil: until }, 2);
     expect(pick(resumed.status.conditions, 'ReconciliationActive')?.status).toBe('True');
     expect(resumed.status.version?.desired).toEqual({ image: Image415, version: '4.15.2' });
-    // "true" pauses until the field changes; anything else is no pause, as upstream reads it.
-    expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: 'true' }).status.conditions, 'ReconciliationActive')?.status).toBe('False');
-    for (const v of ['false', 'tomorrow', '2024-01-02', at(-1000)]) {
+    // A boolean as Go's strconv.ParseBool reads one pauses until the field changes; anything else
+    // that is not a future time is no pause, as upstream reads it.
+    for (const v of ['true', 'True', 'TRUE', 't', '1']) {
+      expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive')?.status, v).toBe('False');
+    }
+    for (const v of ['false', 'False', '0', 'yes', 'tomorrow', '2024-01-02', at(-1000)]) {
       expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive')?.status, v).toBe('True');
     }
   });
