@@ -175,19 +175,23 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     onDelete: (d) => wakeDependents(deletedObject(d)),
   });
   downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
+  /** The HostedClusters, then the NodePools, in `ns` that one side's informers show referencing Secret or ConfigMap ns/name. */
+  function* referencing(informers: Record<SyncKind, Informer<KubeObject>>, kind: SyncKind, ns: string, name: string): Generator<{ kind: 'HostedCluster' | 'NodePool'; obj: KubeObject }> {
+    const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
+    for (const hc of informers.HostedCluster.lister.list()) {
+      if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) yield { kind: 'HostedCluster', obj: hc };
+    }
+    for (const np of informers.NodePool.lister.list()) {
+      if (np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) yield { kind: 'NodePool', obj: np };
+    }
+  }
   /**
    * The HostedClusters placed here (names in `ns`) that reference Secret or ConfigMap ns/name,
    * directly or through one of their NodePools (a NodePool counts for its `spec.clusterName`).
    */
   const referencingClusters = (kind: SyncKind, ns: string, name: string): Set<string> => {
-    const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
     const users = new Set<string>();
-    for (const hc of upInformers.HostedCluster.lister.list()) {
-      if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) users.add(hc.metadata.name ?? '');
-    }
-    for (const np of upInformers.NodePool.lister.list()) {
-      if (np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) users.add((np as NodePool).spec?.clusterName ?? '');
-    }
+    for (const u of referencing(upInformers, kind, ns, name)) users.add((u.kind === 'HostedCluster' ? u.obj.metadata.name : (u.obj as NodePool).spec?.clusterName) ?? '');
     return users;
   };
   const knownNamespaces = new Set<string>();
@@ -237,14 +241,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     usedByForeign: (kind, ns, name) => {
-      const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
       const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
-      for (const hc of downInformers.HostedCluster.lister.list()) {
-        if (hc.metadata.namespace === ns && !madeByHcc(hc) && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) return `HostedCluster ${ns}/${hc.metadata.name}`;
-      }
-      for (const np of downInformers.NodePool.lister.list()) {
-        if (np.metadata.namespace === ns && !madeByHcc(np) && names(nodePoolReferences(np as NodePool)).includes(name)) return `NodePool ${ns}/${np.metadata.name}`;
-      }
+      for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
       return undefined;
     },
     stillReferenced: async (kind, ns, name) => {
