@@ -65,9 +65,10 @@ export function upstreamStatus(down: KubeObject, up: KubeObject, now = new Date(
   const conds = ((status.conditions as Condition[] | undefined) ?? [])
     .filter((c) => !upstreamOwnedConditions.has(c.type))
     .map((c) => {
-      const m = map(c.observedGeneration, upConds.find((u) => u.type === c.type)?.observedGeneration);
+      const upCond = upConds.find((u) => u.type === c.type);
+      const m = map(c.observedGeneration, upCond?.observedGeneration);
       const withGen = m === undefined ? c : { ...c, observedGeneration: m };
-      const ltt = upstreamTransitionTime(c, upConds.find((u) => u.type === c.type), now);
+      const ltt = upstreamTransitionTime(c, upCond, now);
       return ltt === c.lastTransitionTime ? withGen : { ...withGen, lastTransitionTime: ltt };
     });
   const owned = upConds.filter((c) => upstreamOwnedConditions.has(c.type));
