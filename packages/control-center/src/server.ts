@@ -337,16 +337,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not
   // stored, so create is their only verb (405 for the others, as kube-apiserver); counted in the
   // request metrics like any served resource.
-  const review = (path: string, resource: string, answer: (req: FastifyRequest) => unknown) => {
-    const [group] = path.split('/').slice(2, 3);
+  const review = (path: string, answer: (req: FastifyRequest) => unknown) => {
     app.route({
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: path,
       handler: async (req, reply) => {
         const started = process.hrtime.bigint();
+        const ri = resolveRequestInfo(req.method, req.url, (req.query ?? {}) as Record<string, unknown>);
         let code = 500;
         try {
-          if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: group!, resource });
+          if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
           const out = sendJSON(reply, 201, answer(req));
           code = 201;
           return out;
@@ -354,15 +354,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           if (err instanceof apierrors.StatusError) code = err.code;
           throw err;
         } finally {
-          const { verb } = resolveRequestInfo(req.method, req.url, (req.query ?? {}) as Record<string, unknown>);
-          recordRequest({ verb, group: group!, resource, subresource: '' }, code, Number(process.hrtime.bigint() - started) / 1e9);
+          recordRequest({ verb: ri.verb, group: ri.group, resource: ri.resource, subresource: '' }, code, Number(process.hrtime.bigint() - started) / 1e9);
         }
       },
     });
   };
-  review(SelfSubjectAccessReviewPath, 'selfsubjectaccessreviews', (req) => selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
-  review(SelfSubjectRulesReviewPath, 'selfsubjectrulesreviews', (req) => selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
-  review(SelfSubjectReviewPath, 'selfsubjectreviews', (req) => selfSubjectReview(req.user));
+  review(SelfSubjectAccessReviewPath, (req) => selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
+  review(SelfSubjectRulesReviewPath, (req) => selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
+  review(SelfSubjectReviewPath, (req) => selfSubjectReview(req.user));
 
   // Resources (and per-group discovery under the same prefixes).
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
