@@ -205,7 +205,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       const first = await previousPort(mcKubeconfig);
       const args = (port = first.port) => [
         'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
-        '--kubeconfig', path.join(mcDir, `${name}.kubeconfig`), '--available-delay', String(o.availableDelay), ...ll,
+        '--kubeconfig', mcKubeconfig, '--available-delay', String(o.availableDelay), ...ll,
       ];
       const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
       say(`✓ ${name} serving at ${r.url}`);

@@ -139,7 +139,8 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
   const problem = releaseProblem(hc, facts, old.version, input.supportedVersions);
   // A paused HostedCluster reports that it is paused and changes nothing else it reconciles: no
   // rollout starts or finishes (hostedcluster_controller.go returns right after the status).
-  const pause = reconciliationPaused((hc.spec as { pausedUntil?: unknown }).pausedUntil, input.nowMs);
+  const pausedUntil = (hc.spec as { pausedUntil?: unknown }).pausedUntil;
+  const pause = reconciliationPaused(pausedUntil, input.nowMs);
   let conditions = setConditions(
     old.conditions,
     [
@@ -153,7 +154,7 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
             type: C.ReconciliationActive,
             status: 'False',
             reason: Reasons.ReconciliationPaused,
-            message: `Reconciliation paused until: ${String((hc.spec as { pausedUntil?: unknown }).pausedUntil)}`,
+            message: `Reconciliation paused until: ${String(pausedUntil)}`,
             observedGeneration: gen,
           }
         : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
@@ -165,15 +166,15 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
   const { version, requeueAfterMs } = pause.paused
     ? { version: old.version, requeueAfterMs: pause.untilMs === undefined ? undefined : Math.max(1, pause.untilMs - input.nowMs) }
     : computeVersionStatus({
-    releaseImage: hc.spec.release?.image ?? '',
-    generation: gen,
-    current: old.version,
-    nowMs: input.nowMs,
-    availableDelayMs: input.availableDelayMs,
-    releaseValid: !problem,
-    controlPlaneReady: facts.controlPlaneNamespace && facts.kubeconfigSecret,
-    gateMs: problem ? undefined : startTime(validRelease.lastTransitionTime),
-  });
+        releaseImage: hc.spec.release?.image ?? '',
+        generation: gen,
+        current: old.version,
+        nowMs: input.nowMs,
+        availableDelayMs: input.availableDelayMs,
+        releaseValid: !problem,
+        controlPlaneReady: facts.controlPlaneNamespace && facts.kubeconfigSecret,
+        gateMs: problem ? undefined : startTime(validRelease.lastTransitionTime),
+      });
 
   const controlPlaneAvailable = facts.controlPlaneNamespace && hasCompletedRollout(version);
   const available = controlPlaneAvailable && facts.kubeconfigSecret;
