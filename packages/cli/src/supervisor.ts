@@ -4,7 +4,8 @@
  * child that dies unexpectedly (with backoff, reusing the port it had), and stops them all.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, unlinkSync, writeFileSync } from 'node:fs';
+import { openSync, closeSync, unlinkSync } from 'node:fs';
+import { writeFileAtomic } from '@hcc/client';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ReadyMessage } from './lifecycle.js';
@@ -107,7 +108,8 @@ export class Supervisor {
    */
   private writePids(): void {
     try {
-      writeFileSync(this.pidsFile, `${JSON.stringify({ up: process.pid, ...Object.fromEntries(this.pids) }, null, 2)}\n`);
+      // Whole or not at all: operators and tests read it while children start.
+      writeFileAtomic(this.pidsFile, `${JSON.stringify({ up: process.pid, ...Object.fromEntries(this.pids) }, null, 2)}\n`);
     } catch {
       // informational only
     }

@@ -5,8 +5,8 @@
  * and merging several files (`KUBECONFIG=a:b`) are not supported.
  * @see https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/
  */
-import { ensureDir } from './fs.js';
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ensureDir, writeFileAtomic } from './fs.js';
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
@@ -183,10 +183,7 @@ export function writeKubeconfig(path: string, spec: KubeconfigSpec): void {
     preferences: {},
   };
   ensureDir(dirname(resolve(path)));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, stringify(doc), { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeFileAtomic(path, stringify(doc), 0o600);
 }
 
 /** Where Kubernetes mounts a pod's service-account credentials. */
