@@ -1,0 +1,62 @@
+/**
+ * bench/tools/history.mjs, as the README's "Earlier runs" table is made with it: one row per
+ * full run in a results directory (quick runs and single-scenario runs left out), each number
+ * read from the run's own table, `–` for a case the run did not measure; a bad flag is one line
+ * and exit code 2.
+ */
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot, tempDir } from './helpers/tools.js';
+
+const tool = path.join(repoRoot, 'bench', 'tools', 'history.mjs');
+const ALL = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
+
+function result(scenarios: string[], quick: boolean, table: object[]): object {
+  return {
+    quick,
+    code: { commit: 'abcdef0123456789', dirty: false },
+    machine: { os: 'Linux 6.18.44-fc-v1045 x64' },
+    settings: { scenarios },
+    table,
+  };
+}
+
+const row = (scenario: string, c: string, value: number | null, extra: object = {}) => ({ scenario, case: c, value, p50: null, p99: null, vsBaseline: '', ...extra });
+
+describe('bench history', () => {
+  it('prints one row per full run with the numbers of its table', () => {
+    const { dir, cleanup } = tempDir('hcc-history-');
+    onTestFinished(cleanup);
+    const full = [
+      row('api', 'bare fastify POST (HTTPS, 32 conns)', 17871),
+      row('api', 'create', 3012, { vsBaseline: '17% of POST (paired runs), 14% of level batch' }),
+      row('api', 'get', 7507, { vsBaseline: '52% of GET (paired runs)' }),
+      row('schedule', '100 clusters, 10,000 HostedClusters: placements', 992),
+      row('schedule', '100 clusters: all 10,000 placed in', 10.1),
+      row('watch', '1,000 watchers, 500 writes/s', 306613, { p99: 3112 }),
+      row('e2e', '1,000 HC+NP+Secret, paced 10/s: create → replicated', 102, { p99: 284 }),
+      row('memory', '10,000 HC + 10,000 Secrets: RSS after writes', 303),
+      row('startup', 'hcc up, 2 management clusters → all Ready', 3.7),
+    ];
+    writeFileSync(path.join(dir, '2026-12-01T20-31-39Z.json'), JSON.stringify(result(ALL, false, full)));
+    writeFileSync(path.join(dir, '2026-12-01T19-37-16Z-quick.json'), JSON.stringify(result(ALL, true, full)));
+    writeFileSync(path.join(dir, '2026-12-01T09-46-18Z.json'), JSON.stringify(result(['startup'], false, full)));
+    const out = spawnSync(process.execPath, [tool, '--dir', dir], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3); // header, rule, one run
+    const cells = lines[2]!.split('|').slice(1, -1).map((c) => c.trim());
+    expect(cells).toEqual(['2026-12-01T20-31-39Z', 'abcdef0', 'fc-v1045', '17,871', '17%', '52%', '992', '10.1', '3,112', '–', '284', '–', '–', '303', '3.7']);
+    const since = spawnSync(process.execPath, [tool, '--dir', dir, '--since', '2026-12-02'], { encoding: 'utf8' });
+    expect(since.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('refuses a bad flag with one line and exit code 2', () => {
+    const out = spawnSync(process.execPath, [tool, '--runs', '3'], { encoding: 'utf8' });
+    expect(out.status).toBe(2);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.stderr).toMatch(/unknown flag --runs/);
+  });
+});
