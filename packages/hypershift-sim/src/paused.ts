@@ -29,3 +29,13 @@ export function reconciliationPaused(pausedUntil: unknown, nowMs: number): Pause
   const untilMs = Date.parse(pausedUntil);
   return Number.isFinite(untilMs) && untilMs > nowMs ? { paused: true, untilMs } : { paused: false };
 }
+
+/**
+ * The message of `ReconciliationActive=False` for a paused object, as HyperShift's
+ * GenerateReconciliationActiveCondition words it: a boolean pauses "until field removed", a time
+ * "until: <the field>".
+ * @param pausedUntil - the object's `spec.pausedUntil` (one that pauses: see {@link reconciliationPaused})
+ */
+export function pausedMessage(pausedUntil: unknown): string {
+  return typeof pausedUntil === 'string' && goTrue.has(pausedUntil) ? 'Reconciliation paused until field removed' : `Reconciliation paused until: ${String(pausedUntil)}`;
+}

@@ -144,7 +144,11 @@ describe('computeHostedClusterStatus', () => {
     // A boolean as Go's strconv.ParseBool reads one pauses until the field changes; anything else
     // that is not a future time is no pause, as upstream reads it.
     for (const v of ['true', 'True', 'TRUE', 't', '1']) {
-      expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive')?.status, v).toBe('False');
+      expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive'), v).toEqual({
+        status: 'False',
+        reason: 'ReconciliationPaused',
+        message: 'Reconciliation paused until field removed',
+      });
     }
     for (const v of ['false', 'False', '0', 'yes', 'tomorrow', '2024-01-02', at(-1000)]) {
       expect(pick(compute(installed, controlPlane, T0 + 10_000, { pausedUntil: v }).status.conditions, 'ReconciliationActive')?.status, v).toBe('True');

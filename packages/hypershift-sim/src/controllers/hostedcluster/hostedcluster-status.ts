@@ -22,7 +22,7 @@ import { formatTime, startTime } from '../../time.js';
 import type { ClusterVersionStatus, HostedClusterStatus } from '../../types.js';
 import { baseDomainOf, hasExplicitOAuth } from './hostedcluster-reconcile-cli-secrets.js';
 import { computeVersionStatus, hasCompletedRollout } from './hostedcluster-version.js';
-import { reconciliationPaused } from '../../paused.js';
+import { pausedMessage, reconciliationPaused } from '../../paused.js';
 
 /** What the status step observed besides the HostedCluster itself. */
 export interface HostedClusterFacts {
@@ -154,7 +154,7 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
             type: C.ReconciliationActive,
             status: 'False',
             reason: Reasons.ReconciliationPaused,
-            message: `Reconciliation paused until: ${String(pausedUntil)}`,
+            message: pausedMessage(pausedUntil),
             observedGeneration: gen,
           }
         : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },

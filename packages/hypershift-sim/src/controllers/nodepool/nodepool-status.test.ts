@@ -87,6 +87,48 @@ describe('computeNodePoolStatus', () => {
     expect(pick(status.conditions, 'AutorepairEnabled')?.status).toBe('True');
   });
 
+  it('spec.pausedUntil: a scale and an upgrade asked for while paused wait, ReconciliationActive=False says until when, and both start once the pause ends', () => {
+    const ready = compute(compute(undefined, availableHC(), T0).status, availableHC(), T0 + 3000).status;
+    const until = at(60_000);
+    const spec = { replicas: 5, release: { image: Image415 }, pausedUntil: until };
+    const paused = compute(ready, availableHC(), T0 + 10_000, spec, 2);
+    expect(pick(paused.status.conditions, 'ReconciliationActive')).toEqual({ status: 'False', reason: 'ReconciliationPaused', message: `Reconciliation paused until: ${until}` });
+    expect(paused.status.replicas).toBe(2);
+    expect(paused.status.version).toBe('4.14.0');
+    expect(pick(paused.status.conditions, 'Ready')?.status).toBe('True');
+    expect(pick(paused.status.conditions, 'UpdatingVersion')?.status).toBe('False');
+    expect(paused.requeueAfterMs).toBe(50_000);
+    // Long after the delay, still paused: nothing moved.
+    const later = compute(paused.status, availableHC(), T0 + 59_000, spec, 2);
+    expect(later.status.replicas).toBe(2);
+    expect(later.status.version).toBe('4.14.0');
+    // The pause ends: the changes start then and take the whole delay.
+    const resumed = compute(later.status, availableHC(), T0 + 61_000, spec, 2);
+    expect(pick(resumed.status.conditions, 'ReconciliationActive')?.status).toBe('True');
+    expect(pick(resumed.status.conditions, 'Ready')?.status).toBe('False');
+    expect(pick(resumed.status.conditions, 'UpdatingVersion')?.status).toBe('True');
+    expect(resumed.status.replicas).toBe(2);
+    expect(resumed.requeueAfterMs).toBe(2000);
+    const done = compute(resumed.status, availableHC(), T0 + 64_000, spec, 2);
+    expect(done.status.replicas).toBe(5);
+    expect(done.status.version).toBe('4.15.2');
+  });
+
+  it('spec.pausedUntil as a boolean pauses until the field is removed; its false forms and bad values do not pause', () => {
+    const ready = compute(compute(undefined, availableHC(), T0).status, availableHC(), T0 + 3000).status;
+    for (const v of ['true', 'True', 'TRUE', 't', 'T', '1']) {
+      const paused = compute(ready, availableHC(), T0 + 10_000, { replicas: 5, pausedUntil: v }, 2);
+      expect(pick(paused.status.conditions, 'ReconciliationActive'), v).toEqual({ status: 'False', reason: 'ReconciliationPaused', message: 'Reconciliation paused until field removed' });
+      expect(paused.requeueAfterMs, v).toBeUndefined();
+      expect(paused.status.replicas, v).toBe(2);
+    }
+    for (const v of ['false', 'False', '0', 'yes', '2024-01-01', at(-1000)]) {
+      const run = compute(ready, availableHC(), T0 + 10_000, { replicas: 5, pausedUntil: v }, 2);
+      expect(pick(run.status.conditions, 'ReconciliationActive')?.status, v).toBe('True');
+      expect(pick(run.status.conditions, 'Ready')?.reason, v).toBe('WaitingForAvailableMachines');
+    }
+  });
+
   it('every condition carries observedGeneration = metadata.generation', () => {
     const { status } = compute(undefined, availableHC(), T0, {}, 4);
     for (const c of status.conditions!) expect(c.observedGeneration, c.type).toBe(4);

@@ -11,6 +11,11 @@
  *   when scaling up, ScalingDown when scaling down), then Ready=True.
  * - Likewise `status.version` follows `spec.release.image` after the delay, with
  *   UpdatingVersion=True meanwhile.
+ * - While `spec.pausedUntil` pauses it (read as {@link reconciliationPaused}), ReconciliationActive=
+ *   False (ReconciliationPaused) and nothing moves: replicas, version, Ready and UpdatingVersion
+ *   stay as they were (HyperShift's nodepool controller pauses the MachineDeployment and returns
+ *   before it reconciles machines); a change asked for meanwhile starts when the pause ends, and
+ *   a pause until a time asks to be requeued then.
  * Condition names and wording follow HyperShift's nodepool controller and the CAPI
  * MachineDeployment conditions it bubbles up.
  * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/nodepool_conditions.go
@@ -20,6 +25,7 @@ import { findCondition, removeCondition, setConditions, type ConditionInput } fr
 import { HostedClusterConditions, Messages, NodePoolConditions as C, Reasons } from '../../names.js';
 import { versionFromImage } from '../../release.js';
 import { formatTime, remainingMs, startTime } from '../../time.js';
+import { pausedMessage, reconciliationPaused } from '../../paused.js';
 import type { NodePoolStatus } from '../../types.js';
 
 /** Input of {@link computeNodePoolStatus}. */
@@ -60,6 +66,8 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
   const targetVersion = versionFromImage(image);
   const auto = np.spec.autoScaling as AutoScaling | undefined;
   const autoRepair = Boolean((np.spec.management as { autoRepair?: boolean } | undefined)?.autoRepair);
+  const pausedUntil = (np.spec as { pausedUntil?: unknown }).pausedUntil;
+  const pause = reconciliationPaused(pausedUntil, nowMs);
 
   const base: ConditionInput[] = [
     auto
@@ -68,7 +76,9 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     { type: C.UpdateManagementEnabled, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     { type: C.AutorepairEnabled, status: autoRepair ? 'True' : 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
-    { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+    pause.paused
+      ? { type: C.ReconciliationActive, status: 'False', reason: Reasons.ReconciliationPaused, message: pausedMessage(pausedUntil), observedGeneration: gen }
+      : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
     { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
   ];
 
@@ -90,6 +100,23 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
       now,
     );
     return { status: { ...old, conditions, replicas: have } };
+  }
+
+  if (pause.paused) {
+    // Nothing moves while paused: the machine-level conditions keep what they said (a pool paused
+    // before it ever reported gets the not-yet-ready pair, as if its HostedCluster were waiting).
+    const kept = [C.UpdatingVersion, C.Ready].map((type) => findCondition(old.conditions, type));
+    const conditions = setConditions(
+      removeCondition(old.conditions, C.IgnitionEndpointAvailable),
+      [
+        ...base,
+        kept[0] ?? updatingVersion(old.version !== targetVersion),
+        kept[1] ?? { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen },
+      ],
+      now,
+    );
+    const status: NodePoolStatus = { ...old, conditions, replicas: have };
+    return pause.untilMs === undefined ? { status } : { status, requeueAfterMs: Math.max(1, pause.untilMs - nowMs) };
   }
 
   const availableSinceMs = startTime(hcAvailable.lastTransitionTime) ?? nowMs;
