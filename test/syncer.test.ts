@@ -89,6 +89,16 @@ describe('syncer: pull mode details', () => {
     await waitFor('the NodePool\'s CopyBlocked Event', async () =>
       JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs-np', '-o', 'json'])).stdout).items[0], 20_000);
     expect((await mkc(['get', 'np', 'theirs-np', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // With no copy there, no operator reports on either: the control center says so where
+    // `kubectl get` and `kubectl wait` look, instead of showing an empty status.
+    const condition = async (kind: string, name: string, type: string) =>
+      (JSON.parse((await k(['get', kind, name, '-n', ns, '-o', 'json'])).stdout).status?.conditions ?? []).find((c: { type: string }) => c.type === type);
+    const available = await waitFor('Available=Unknown, CopyBlocked', async () => ((await condition('hc', 'theirs', 'Available'))?.reason === 'CopyBlocked' ? condition('hc', 'theirs', 'Available') : undefined), 20_000);
+    expect(available.status).toBe('Unknown');
+    expect(available.message).toContain(`management cluster ${placedOn} has no copy: it already has a HostedCluster ${ns}/theirs that hcc did not create`);
+    const ready = await waitFor('NodePool Ready=Unknown, CopyBlocked', async () => ((await condition('np', 'theirs-np', 'Ready'))?.reason === 'CopyBlocked' ? condition('np', 'theirs-np', 'Ready') : undefined), 20_000);
+    expect(ready.status).toBe('Unknown');
+    expect(ready.message).toContain(`management cluster ${placedOn} has no copy`);
     const pull = JSON.parse((await mkc(['get', 'secret', 'theirs-pull-secret', '-n', ns, '-o', 'json'])).stdout);
     expect(Buffer.from(pull.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
     expect(pull.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();

@@ -54,7 +54,10 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (blocked) {
       // Never write what belongs with a HostedCluster hcc does not own here (its CopyBlocked
       // Event says why); a copy hcc made before is left as it is.
-      if (req.kind === 'NodePool') deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
+      if (req.kind === 'NodePool') {
+        deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
+        if (!down) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
+      }
       deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
       return { requeueAfterMs: ForeignRecheckMs };
     }
@@ -68,7 +71,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       } catch (err) {
         if (!isAlreadyExists(err)) {
           const refused = reportRefused(deps, req.kind, up, err);
-          if (refused) await markNoCopy(deps, req.kind, req.key, up, refused);
+          if (refused) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyFailed, `management cluster ${deps.cluster} has no copy: it refused to create one (${refused.code} ${refused.reason}): ${refused.message}`);
           throw err;
         }
       }
@@ -81,7 +84,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (!isOurs(deps.cluster, up, down)) {
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
       // its spec would change under the owner's control plane, and deleting ours would delete it.
-      if (!replaceableKinds.has(req.kind)) return leaveForeign(deps, req.kind, req.key, up, down);
+      if (!replaceableKinds.has(req.kind)) return await leaveForeign(deps, req.kind, req.key, up, down);
       // A Secret or ConfigMap is taken over only for a HostedCluster placed here that the
       // informers show (the state label can arrive before the placement): the HostedCluster's
       // arrival wakes it again (syncer.ts wakeDependents), now judged by blockedByForeign.
@@ -136,18 +139,20 @@ function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: 
 const NoCopyCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
 
 /**
- * When the management cluster refuses to create a HostedCluster or NodePool copy, there is no
- * copy there, so what the control center shows from an earlier one (Available=True of a copy
- * since deleted) is no longer known: marks `Available=Unknown` (NodePool `Ready=Unknown`), reason
- * `CopyFailed`, with the cluster's message, as the scheduler marks what a lost cluster holds.
- * Once per message; upsync puts the operator's status back when a copy exists again. A failed
- * mark is logged, not thrown (the pass fails anyway and is retried).
+ * When there is no HostedCluster or NodePool copy in the management cluster, because the cluster
+ * refuses to create one (`CopyFailed`) or an object hcc did not create holds the name there
+ * (`CopyBlocked`), no operator reports on it, so what the control center shows is not known
+ * (nothing yet, or Available=True of a copy since deleted): marks `Available=Unknown` (NodePool
+ * `Ready=Unknown`) with that reason and `message`, as the scheduler marks what a lost cluster
+ * holds, so `kubectl get` and `kubectl wait` show why. Once per message; upsync puts the
+ * operator's status back when a copy exists again. A failed mark is logged, not thrown (the pass
+ * is retried).
  */
-async function markNoCopy(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, err: ApiError): Promise<void> {
+async function markNoCopy(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, reason: string, message: string): Promise<void> {
   const type = NoCopyCondition[kind];
   if (!type || !deps.updateUpstreamStatus) return;
   const conditions = (up.status as { conditions?: Condition[] } | undefined)?.conditions;
-  const cond: Condition = { type, status: 'Unknown', reason: ReasonCopyFailed, message: `management cluster ${deps.cluster} has no copy: it refused to create one (${err.code} ${err.reason}): ${err.message}` };
+  const cond: Condition = { type, status: 'Unknown', reason, message };
   if (conditionUpToDate(conditions, cond)) return;
   try {
     const written = await deps.updateUpstreamStatus(kind, { ...up, status: { ...((up.status as object | undefined) ?? {}), conditions: setCondition(conditions, cond, new Date(deps.now())) } });
@@ -202,14 +207,16 @@ export function isOurs(cluster: string, up: KubeObject, down: KubeObject): boole
   return down.metadata.labels?.[LabelSyncedBy] === cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
 }
 
-/** Reports a foreign HostedCluster or NodePool in the way (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
-function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject): StepResult {
+/**
+ * Reports a foreign HostedCluster or NodePool in the way (Warning Event `CopyBlocked`, and the
+ * upstream object marked as having no copy: {@link markNoCopy}) and looks again later; writes
+ * nothing downstream.
+ */
+async function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject): Promise<StepResult> {
   deps.log.warn({ key }, `a ${kind} hcc did not create has this name in the management cluster; leaving it`);
-  deps.warn(
-    up,
-    ReasonCopyBlocked,
-    `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create; hcc never takes over a ${kind}: delete it there or rename this one`,
-  );
+  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create`;
+  deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster} already has ${what}; hcc never takes over a ${kind}: delete it there or rename this one`);
+  await markNoCopy(deps, kind, key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it already has ${what} (delete it there or rename this one)`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
