@@ -334,7 +334,17 @@ export function upCommand(): Command {
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts, cmd: Command) => {
       const mode = opts.mode as 'Pull' | 'Push';
-      const print = (l: string) => process.stdout.write(`${l}\n`);
+      // Once stdout is gone (`hcc up | head -2` after head exits: EPIPE), nothing more is printed
+      // and everything stops as on SIGPIPE, which Node does not deliver: what a Go tool such as
+      // `kubectl proxy` dies of, but with every process stopped and processes.json removed.
+      let stdoutGone = false;
+      const print = (l: string) => {
+        if (!stdoutGone) process.stdout.write(`${l}\n`);
+      };
+      process.stdout.on('error', () => {
+        stdoutGone = true;
+        stop('SIGPIPE');
+      });
       // Signals are caught from the start: during startup they abort it (every process started
       // so far is stopped), afterwards they stop everything.
       const starting = new AbortController();
