@@ -50,8 +50,17 @@ describe('scaleOutMessage', () => {
   it('says how many, of which platforms, where', () => {
     const d = fleetDemand(new Map([['n/a', p(true, 'AWS', 1)], ['n/b', p(true, 'AWS', 2)], ['n/c', p(true, 'KubeVirt', 3)]]), [info('a', { capacity: 1, hosted: 1 })]);
     expect(scaleOutMessage(d)).toBe(
-      '3 HostedClusters wait for budget: 3 slots missing (2 AWS, 1 KubeVirt) across 1 management clusters with 0 free slots; oldest waiting: n/a. Add a management cluster or raise a capacity.',
+      '3 HostedClusters wait for budget: 3 slots missing (2 AWS, 1 KubeVirt) across 1 management cluster, which has no free slots; oldest waiting: n/a. Add a management cluster or raise a capacity.',
     );
+  });
+
+  it('says one in the singular, and names free slots the waiting ones cannot use', () => {
+    const d = fleetDemand(new Map([['n/a', p(true, 'None', 1)]]), [info('a', { capacity: 1, hosted: 1 }), info('b', { capacity: 3, hosted: 1 })]);
+    expect(scaleOutMessage(d)).toBe(
+      '1 HostedCluster waits for budget: 1 slot missing (1 None) across 2 management clusters, whose 2 free slots it cannot use (platform, taints or selectors); oldest waiting: n/a. Add a management cluster or raise a capacity.',
+    );
+    const one = fleetDemand(new Map([['n/a', p(true, 'None', 1)], ['n/b', p(true, 'None', 2)]]), [info('a', { capacity: 1, hosted: 1 }), info('b', { capacity: 2, hosted: 1 })]);
+    expect(scaleOutMessage(one)).toContain('2 HostedClusters wait for budget: 2 slots missing (2 None) across 2 management clusters, whose 1 free slot they cannot use');
   });
 });
 
@@ -120,7 +129,7 @@ describe('the scale-out controller', () => {
     expect((await metrics.missingSlots.get()).values[0]!.value).toBe(1);
     t = 5000;
     await c.tick();
-    expect(events).toEqual([expect.stringMatching(/^Lease Warning FleetOutOfBudget: 1 HostedClusters wait for budget: 1 slots missing \(1 None\)/)]);
+    expect(events).toEqual([expect.stringMatching(/^Lease Warning FleetOutOfBudget: 1 HostedCluster waits for budget: 1 slot missing \(1 None\)/)]);
     expect(calls.sort()).toEqual(['command add-cluster 1', 'webhook http://example.invalid/x 1']);
     t = 6000;
     expect(c.tick()).toBeUndefined();

@@ -83,15 +83,28 @@ export const scaleOutRequest = (d: FleetDemand, now: Date): ScaleOutRequest => (
   ...d,
 });
 
-/** The Event message for a signal, e.g. `12 HostedClusters wait for budget: 12 slots missing ...`. */
+/** `n` and the noun, singular for one (`1 slot`, `2 slots`). */
+const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The Event message for a signal, e.g. `12 HostedClusters wait for budget: 12 slots missing (12
+ * AWS) across 3 management clusters, which have no free slots; oldest waiting: ns/name. ...`.
+ * Free slots the waiting HostedClusters cannot use (another platform, a taint, a selector) are
+ * named as such: they are why budget alone is not the answer on those clusters.
+ */
 export function scaleOutMessage(d: FleetDemand): string {
   const platforms = Object.entries(d.byPlatform)
     .sort(([a, na], [b, nb]) => nb - na || a.localeCompare(b))
     .map(([p, n]) => `${n} ${p}`)
     .join(', ');
+  const waits = d.missingSlots === 1 ? 'waits' : 'wait';
+  const free =
+    d.freeSlots === 0
+      ? `${d.managementClusters === 1 ? 'which has' : 'which have'} no free slots`
+      : `whose ${count(d.freeSlots, 'free slot', 'free slots')} ${d.missingSlots === 1 ? 'it cannot' : 'they cannot'} use (platform, taints or selectors)`;
   return (
-    `${d.missingSlots} HostedClusters wait for budget: ${d.missingSlots} slots missing (${platforms}) across ` +
-    `${d.managementClusters} management clusters with ${d.freeSlots} free slots; oldest waiting: ${d.oldestPending}. ` +
+    `${count(d.missingSlots, 'HostedCluster', 'HostedClusters')} ${waits} for budget: ${count(d.missingSlots, 'slot', 'slots')} missing (${platforms}) across ` +
+    `${count(d.managementClusters, 'management cluster', 'management clusters')}, ${free}; oldest waiting: ${d.oldestPending}. ` +
     'Add a management cluster or raise a capacity.'
   );
 }
