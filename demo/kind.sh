@@ -3,7 +3,7 @@
 #
 #   1. builds the hcc image (Dockerfile) and the CLI (npm run build);
 #   2. creates the kind clusters hcc-mgmt-1 and hcc-mgmt-2 and loads the image into both;
-#   3. installs the HyperShift CRDs (packages/crds/manifests) into each, and the hypershift-sim
+#   3. installs the HyperShift CRDs (packages/crds/manifests/management-cluster) into each, and the hypershift-sim
 #      (deploy/hypershift-sim) as the stand-in for the HyperShift operator kind cannot run;
 #   4. runs the control center and the scheduler on this machine (`hcc control-center --host 0.0.0.0`),
 #      reachable from the kind nodes at the docker network's gateway (Linux) or
@@ -333,8 +333,8 @@ run_demo() {
     fi
     # Server-side apply, as for any CRD of this size (and so a rerun takes the fields over).
     km "$c" apply --server-side --force-conflicts \
-      -f "$ROOT/packages/crds/manifests/hostedclusters.hypershift.openshift.io.yaml" \
-      -f "$ROOT/packages/crds/manifests/nodepools.hypershift.openshift.io.yaml"
+      -f "$ROOT/packages/crds/manifests/management-cluster/hostedclusters.hypershift.openshift.io.yaml" \
+      -f "$ROOT/packages/crds/manifests/management-cluster/nodepools.hypershift.openshift.io.yaml"
     km "$c" wait --for=condition=Established --timeout=60s \
       crd/hostedclusters.hypershift.openshift.io crd/nodepools.hypershift.openshift.io
     "$KUBECTL" kustomize "$ROOT/deploy/hypershift-sim" |

@@ -875,6 +875,13 @@ describe('demo/kind.sh', () => {
     expect(/--kubeconfig (\S+)/.exec(sched)?.[1]).toBe(written);
   });
 
+  it('refers only to files and directories of the repository that exist (CRD manifests, deploy/, demo/)', () => {
+    // What npm ci and npm run tools make (node_modules, .tools) is not the repository's.
+    const refs = [...readFileSync(kindSh, 'utf8').matchAll(/"\$ROOT\/([^"$]+)"/g)].map((m) => m[1]!).filter((r) => !/^(node_modules|\.tools)\b/.test(r));
+    expect(refs).toContain('packages/crds/manifests/management-cluster/hostedclusters.hypershift.openshift.io.yaml');
+    for (const ref of refs) expect(existsSync(path.join(repoRoot, ref)), ref).toBe(true);
+  });
+
   it('rejects an unknown flag with its usage (exit 2)', async () => {
     const r = await runKind(['--bogus'], { PATH: '/usr/bin:/bin' });
     expect(r.code).toBe(2);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Writes packages/crds/manifests/<crd name>.yaml from the TypeScript constants (built to dist/).
+// Writes packages/crds/manifests/<crd name>.yaml from the TypeScript constants (built to dist/),
+// and manifests/management-cluster/<crd name>.yaml: HyperShift's CRDs as a management cluster
+// holds them (without the control center's MANAGEMENT CLUSTER column; the kind demo installs these).
 // Run: npm run manifests -w @hcc/crds   (builds first). `--check` only compares and exits 1 on drift.
 // src/crds/manifests.test.ts runs the same comparison, so the YAML and the constants never drift.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -23,11 +25,16 @@ export function manifestText(crd) {
 
 async function main() {
   const check = process.argv.includes('--check');
-  const { allCRDs, manifestFileName } = await import('../dist/index.js');
-  await mkdir(manifestsDir, { recursive: true });
+  const { allCRDs, hyperShiftCRDsForManagementClusters, managementClusterManifestsDir, manifestFileName } = await import('../dist/index.js');
+  const mcDir = join(manifestsDir, managementClusterManifestsDir);
+  await mkdir(mcDir, { recursive: true });
+  const wanted = [
+    ...allCRDs.map((crd) => ({ crd, dir: manifestsDir })),
+    ...hyperShiftCRDsForManagementClusters.map((crd) => ({ crd, dir: mcDir })),
+  ];
   let drift = 0;
-  for (const crd of allCRDs) {
-    const file = join(manifestsDir, manifestFileName(crd));
+  for (const { crd, dir } of wanted) {
+    const file = join(dir, manifestFileName(crd));
     const want = manifestText(crd);
     const have = await readFile(file, 'utf8').catch(() => '');
     if (have === want) continue;
@@ -36,7 +43,7 @@ async function main() {
     else await writeFile(file, want);
   }
   if (check && drift > 0) process.exit(1);
-  if (!check) console.log(`${allCRDs.length} manifests in ${manifestsDir} (${drift} rewritten)`);
+  if (!check) console.log(`${wanted.length} manifests in ${manifestsDir} (${drift} rewritten)`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { loadKubeconfig, RestClient } from '@hcc/client';
-import { hyperShiftCRDs } from '@hcc/crds';
+import { hyperShiftCRDsForManagementClusters } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
 import { createLogger, logLevelOption } from '../logging.js';
@@ -61,7 +61,7 @@ export function managementClusterCommand(): Command {
         port: o.port,
         kubeconfigPath: kubeconfig,
         contextName: name,
-        crds: hyperShiftCRDs,
+        crds: hyperShiftCRDsForManagementClusters,
         tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
         authorizer: authorizerFromFile(o.authorizationPolicy),
         logger: log,

@@ -3,7 +3,7 @@
  * placed the object.
  */
 import { LabelManagementCluster } from '../names.js';
-import type { CustomResourceColumnDefinition } from './crd-types.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition } from './crd-types.js';
 
 /** Escapes the dots of a label key for a JSONPath member name (`a.b/c` -> `a\.b/c`). */
 export const jsonPathLabelKey = (key: string): string => key.replaceAll('.', '\\.');
@@ -15,3 +15,17 @@ export const managementClusterColumn: CustomResourceColumnDefinition = {
   jsonPath: `.metadata.labels.${jsonPathLabelKey(LabelManagementCluster)}`,
   description: 'ManagementCluster the control center placed this object on',
 };
+
+/**
+ * `crd` as a management cluster holds it: without the columns that show control center state
+ * ({@link managementClusterColumn}: a copy there carries no placement label, so the column would
+ * be empty on every row, and HyperShift's own CRDs have no such column). A new object; `crd` is
+ * left as it is.
+ */
+export function withoutControlCenterColumns(crd: CustomResourceDefinition): CustomResourceDefinition {
+  const copy = structuredClone(crd) as CustomResourceDefinition;
+  for (const v of copy.spec.versions) {
+    if (v.additionalPrinterColumns) v.additionalPrinterColumns = v.additionalPrinterColumns.filter((c) => c.jsonPath !== managementClusterColumn.jsonPath);
+  }
+  return copy;
+}

@@ -8,6 +8,7 @@ import {
   controlCenterCRDs,
   hostedClusterCRD,
   hyperShiftCRDs,
+  hyperShiftCRDsForManagementClusters,
   managementClusterCRD,
   manifestFileName,
   nodePoolCRD,
@@ -230,4 +231,16 @@ describe('ManagementCluster objects', () => {
     expect(schemaAt(schema, ['spec', 'mode'])?.default).toBe('Pull');
     expect(schemaAt(schema, ['spec'])?.['x-kubernetes-validations']?.map((r) => r.message)).toEqual(['kubeconfigSecretRef is required when mode is Push']);
   });
+});
+
+describe('HyperShift CRDs for management clusters', () => {
+  it.each(hyperShiftCRDsForManagementClusters.map((crd, i) => ({ name: crd.spec.names.kind, input: crd, served: hyperShiftCRDs[i]! })))(
+    '$name: the same schema and columns without MANAGEMENT CLUSTER (copies there carry no placement label)',
+    ({ input, served }) => {
+      expect(columnNames(served)).toContain('Management Cluster');
+      expect(columnNames(input)).toEqual(columnNames(served)!.filter((n) => n !== 'Management Cluster'));
+      expect(input.spec.versions.map((v) => v.schema)).toEqual(served.spec.versions.map((v) => v.schema));
+      expect(input.metadata).toEqual(served.metadata);
+    },
+  );
 });

@@ -3,6 +3,7 @@
  * these (`npm run manifests -w @hcc/crds`) and a unit test fails if the two drift.
  */
 import type { CustomResourceDefinition } from './crd-types.js';
+import { withoutControlCenterColumns } from './columns.js';
 import { hostedClusterCRD } from './hostedcluster.js';
 import { managementClusterCRD } from './managementcluster.js';
 import { nodePoolCRD } from './nodepool.js';
@@ -10,8 +11,14 @@ import { nodePoolCRD } from './nodepool.js';
 export type * from './crd-types.js';
 export { hostedClusterCRD, managementClusterCRD, nodePoolCRD };
 
-/** HyperShift's CRDs (HostedCluster, NodePool): served virtually by the control center and installed in embedded management clusters. */
+/** HyperShift's CRDs (HostedCluster, NodePool) as the control center serves them. */
 export const hyperShiftCRDs: readonly CustomResourceDefinition[] = [hostedClusterCRD, nodePoolCRD];
+
+/**
+ * HyperShift's CRDs as embedded (and kind) management clusters install them: the same schemas,
+ * without the control center's MANAGEMENT CLUSTER column (the copies there carry no placement label).
+ */
+export const hyperShiftCRDsForManagementClusters: readonly CustomResourceDefinition[] = hyperShiftCRDs.map(withoutControlCenterColumns);
 
 /** hcc's own CRDs (ManagementCluster): served by the control center only. */
 export const controlCenterCRDs: readonly CustomResourceDefinition[] = [managementClusterCRD];
@@ -24,3 +31,6 @@ export const allCRDs: readonly CustomResourceDefinition[] = [...hyperShiftCRDs, 
  * e.g. `hostedclusters.hypershift.openshift.io.yaml`.
  */
 export const manifestFileName = (crd: CustomResourceDefinition): string => `${crd.metadata.name}.yaml`;
+
+/** The directory under `packages/crds/manifests/` of {@link hyperShiftCRDsForManagementClusters}. */
+export const managementClusterManifestsDir = 'management-cluster';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 // @ts-expect-error: plain ESM script without type declarations
 import { manifestText, manifestsDir } from '../../scripts/write-manifests.mjs';
-import { allCRDs, manifestFileName } from './index.js';
+import { allCRDs, hyperShiftCRDsForManagementClusters, managementClusterManifestsDir, manifestFileName } from './index.js';
 
 describe('manifests', () => {
   it.each(allCRDs.map((crd) => ({ name: manifestFileName(crd), input: crd })))('$name matches the constant', ({ name, input }) => {
@@ -17,7 +17,13 @@ describe('manifests', () => {
     expect(text, 'formatting drifted: run npm run manifests -w @hcc/crds').toBe((manifestText as (crd: unknown) => string)(input));
   });
 
+  it.each(hyperShiftCRDsForManagementClusters.map((crd) => ({ name: manifestFileName(crd), input: crd })))('management-cluster/$name matches the constant', ({ name, input }) => {
+    const text = readFileSync(join(manifestsDir as string, managementClusterManifestsDir, name), 'utf8');
+    expect(text, 'drifted: run npm run manifests -w @hcc/crds').toBe((manifestText as (crd: unknown) => string)(input));
+  });
+
   it('holds no other files', () => {
-    expect(readdirSync(manifestsDir as string).sort()).toEqual(allCRDs.map(manifestFileName).sort());
+    expect(readdirSync(manifestsDir as string).sort()).toEqual([...allCRDs.map(manifestFileName), managementClusterManifestsDir].sort());
+    expect(readdirSync(join(manifestsDir as string, managementClusterManifestsDir)).sort()).toEqual(hyperShiftCRDsForManagementClusters.map(manifestFileName).sort());
   });
 });
