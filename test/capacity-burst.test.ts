@@ -70,7 +70,11 @@ describe('a burst of creates against a small fleet', () => {
       const cond = h.status!.conditions!.find((c) => c.type === 'Scheduled')!;
       expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable' });
       expect(cond.message).toBe('0/3 management clusters are available: 3 no budget.');
+      // And where `kubectl get hc` looks (AVAILABLE, MESSAGE), instead of an empty row.
+      expect(h.status!.conditions!.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'Unschedulable' });
     }
+    const row = await kubectl('1.35', hcc.kubeconfig, ['get', 'hc', pending[0]!.metadata.name!, '-n', 'burst', '--no-headers']);
+    expect(row.stdout).toMatch(/\sFalse\s+Not placed on a management cluster: 0\/3 management clusters are available: 3 no budget\.\s*$/m);
     // Later heartbeats do not change the outcome: still nobody over capacity.
     await new Promise((r) => setTimeout(r, 2500));
     const again = await list();
@@ -85,6 +89,8 @@ describe('a burst of creates against a small fleet', () => {
       return l.filter((h) => h.metadata.labels?.[Label] === 'mgmt-2').length === 6 ? l : undefined;
     }, 30_000);
     expect(items.filter((h) => h.metadata.labels?.[Label]).length).toBe(14);
+    // Placed: the not-placed mark went with the binding.
+    for (const h of items.filter((i) => i.metadata.labels?.[Label])) expect(h.status?.conditions?.find((c) => c.type === 'Available')?.reason, h.metadata.name).not.toBe('Unschedulable');
     expect(items.filter((h) => h.metadata.labels?.[Label] === 'mgmt-1').length).toBe(4);
   });
 });

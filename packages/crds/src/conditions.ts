@@ -3,7 +3,7 @@
  * `lastTransitionTime` changes only when `status` changes.
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/meta/conditions.go
  */
-import { ConditionScheduled, ReasonScheduled } from './names.js';
+import { ConditionAvailable, ConditionScheduled, ReasonScheduled, ReasonUnschedulable } from './names.js';
 import type { Condition } from './types.js';
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
@@ -52,3 +52,30 @@ export const scheduledCondition = (cluster: string): Condition => ({
   reason: ReasonScheduled,
   message: `Placed on management cluster ${cluster}`,
 });
+
+/**
+ * The `Available=False` condition of a HostedCluster the scheduler cannot place (reason
+ * `Unschedulable`, the scheduling message): no operator reports on it yet, and without it
+ * `kubectl get hc` shows an empty row (HyperShift's AVAILABLE and MESSAGE columns read this
+ * condition), where `kubectl get pods` shows `Pending`. A placement removes it
+ * ({@link withoutNotPlaced}); the operator's own Available condition follows.
+ * @param message - why it fits nowhere, e.g. `0/3 management clusters are available: 3 no budget.`
+ * @param generation - the HostedCluster's metadata.generation
+ */
+export const notPlacedCondition = (message: string, generation?: number): Condition => ({
+  type: ConditionAvailable,
+  status: 'False',
+  reason: ReasonUnschedulable,
+  message: `Not placed on a management cluster: ${message}`,
+  ...(generation !== undefined ? { observedGeneration: generation } : {}),
+});
+
+/** True when `conditions` hold a {@link notPlacedCondition} (an Available condition of reason `Unschedulable`). */
+export const hasNotPlaced = (conditions: readonly Condition[] | undefined): boolean => {
+  const c = findCondition(conditions, ConditionAvailable);
+  return c?.reason === ReasonUnschedulable;
+};
+
+/** `conditions` without a {@link notPlacedCondition}; any other Available condition stays. */
+export const withoutNotPlaced = (conditions: readonly Condition[]): Condition[] =>
+  conditions.filter((c) => !(c.type === ConditionAvailable && c.reason === ReasonUnschedulable));

@@ -72,7 +72,16 @@ describe('scheduleOne', () => {
     const s = setup({ mcs: [managementCluster('a', { capacity: 1, hosted: 1 }), managementCluster('b', { platforms: ['KubeVirt'] })], hcs: [hc('x')] });
     expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 60_000 });
     const msg = '0/2 management clusters are available: 1 no budget, 1 platform AWS not supported.';
-    expect(s.writes).toEqual([['clusters/x', [expect.objectContaining({ type: 'Scheduled', status: 'False', reason: 'Unschedulable', message: msg })]]]);
+    // Scheduled=False says why; Available=False says the same where `kubectl get hc` looks (AVAILABLE, MESSAGE).
+    expect(s.writes).toEqual([
+      [
+        'clusters/x',
+        [
+          expect.objectContaining({ type: 'Scheduled', status: 'False', reason: 'Unschedulable', message: msg }),
+          expect.objectContaining({ type: 'Available', status: 'False', reason: 'Unschedulable', message: `Not placed on a management cluster: ${msg}` }),
+        ],
+      ],
+    ]);
     expect(s.events).toEqual([['Warning FailedScheduling', 'x', msg]]);
     expect(s.pending.get('clusters/x')).toEqual({ budgetBound: true, platform: 'AWS', sinceMs: fixedNow, eventMs: fixedNow });
     expect(s.binds).toEqual([]);
@@ -80,7 +89,15 @@ describe('scheduleOne', () => {
 
   it('does not rewrite an up-to-date Unschedulable condition; records FailedScheduling again once per retry interval, as attempts', async () => {
     const msg = '0/1 management clusters are available: 1 cordoned.';
-    const waiting = { ...hc('x'), status: { conditions: [{ type: 'Scheduled', status: 'False' as const, reason: 'Unschedulable', message: msg }] } };
+    const waiting = {
+      ...hc('x'),
+      status: {
+        conditions: [
+          { type: 'Scheduled', status: 'False' as const, reason: 'Unschedulable', message: msg },
+          { type: 'Available', status: 'False' as const, reason: 'Unschedulable', message: `Not placed on a management cluster: ${msg}` },
+        ],
+      },
+    };
     const s = setup({ mcs: [managementCluster('a', { cordon: true })], hcs: [waiting] });
     await scheduleOne(s.deps, 'clusters/x');
     expect(s.writes).toEqual([]);
@@ -113,6 +130,29 @@ describe('scheduleOne', () => {
     await expect(scheduleOne(s.deps, 'clusters/x')).rejects.toBe(forbidden);
     expect(s.cache.placedOn('a')).toBe(0);
     expect(s.events).toEqual([['Warning FailedScheduling', 'x', `Binding rejected: ${forbidden.message}`]]);
+  });
+
+  it('leaves an Available condition it did not write alone when it cannot place a HostedCluster', async () => {
+    const msg = '0/1 management clusters are available: 1 cordoned.';
+    const other = { type: 'Available', status: 'Unknown' as const, reason: 'SomethingElse', message: 'not ours', lastTransitionTime: '2026-11-30T00:00:00Z' };
+    const s = setup({ mcs: [managementCluster('a', { cordon: true })], hcs: [{ ...hc('x'), status: { conditions: [other] } }] });
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.writes).toEqual([['clusters/x', [other, expect.objectContaining({ type: 'Scheduled', status: 'False', message: msg })]]]);
+  });
+
+  it('drops its Available=False Unschedulable mark once the HostedCluster is placed (by a binder that left it)', async () => {
+    const placed = {
+      ...hc('x', { labels: { [Label]: 'a' } }),
+      status: {
+        conditions: [
+          { type: 'Scheduled', status: 'True' as const, reason: 'Scheduled', message: 'Placed on management cluster a', lastTransitionTime: '2026-11-30T00:00:00Z' },
+          { type: 'Available', status: 'False' as const, reason: 'Unschedulable', message: 'Not placed on a management cluster: ...', lastTransitionTime: '2026-11-30T00:00:00Z' },
+        ],
+      },
+    };
+    const s = setup({ mcs: [managementCluster('a')], hcs: [placed] });
+    await scheduleOne(s.deps, 'clusters/x');
+    expect(s.writes).toEqual([['clusters/x', [placed.status.conditions[0]]]]);
   });
 
   it('never moves a placed HostedCluster; only completes its condition', async () => {
@@ -167,7 +207,10 @@ describe('scheduleOne', () => {
     await scheduleOne(s.deps, 'clusters/p');
     expect(s.binds).toEqual([['clusters/p', 'full']]);
     expect(await scheduleOne(s.deps, 'clusters/q')).toEqual({ requeueAfterMs: 60_000 });
-    expect(s.writes[0]![1]).toEqual([expect.objectContaining({ status: 'False', reason: 'Unschedulable', message: 'scheduler profile "nope" is not configured (profiles: default, cost)' })]);
+    expect(s.writes[0]![1]).toEqual([
+      expect.objectContaining({ type: 'Scheduled', status: 'False', reason: 'Unschedulable', message: 'scheduler profile "nope" is not configured (profiles: default, cost)' }),
+      expect.objectContaining({ type: 'Available', status: 'False', reason: 'Unschedulable' }),
+    ]);
     expect(s.pending.get('clusters/q')?.budgetBound).toBe(false);
   });
 

@@ -13,16 +13,20 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/schedule_one.go
  */
 import {
+  ConditionAvailable,
   ConditionScheduled,
   conditionUpToDate,
   findCondition,
+  hasNotPlaced,
   LabelManagementCluster,
+  notPlacedCondition,
   ReasonUnschedulable,
   scheduledCondition,
   setCondition,
   type Condition,
   type HostedCluster,
   type ManagementCluster,
+  withoutNotPlaced,
 } from '@hcc/crds';
 import { isConflict, isNotFound, type EventRecorder, type Lister, type ReconcileResult } from '@hcc/client';
 import type { ClusterCache } from './cache/cluster-cache.js';
@@ -87,8 +91,9 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     deps.pending.delete(key);
     const cond = scheduledCondition(placed);
     // Up to date includes no observedGeneration: one an older hcc wrote is dropped (it made `kubectl wait` hang once the generation moved).
-    if (conditionUpToDate(hc.status?.conditions, cond)) return;
-    await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
+    // A not-placed mark a custom binder left behind goes too.
+    if (conditionUpToDate(hc.status?.conditions, cond) && !hasNotPlaced(hc.status?.conditions)) return;
+    await deps.writeConditions(hc, withoutNotPlaced(setCondition(hc.status?.conditions, cond, deps.now())));
     return;
   }
   if (deps.cache.isAssumed(key)) return; // a bind is in flight or not yet seen; the informer update re-queues it
@@ -132,13 +137,15 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   // A binding writes the condition itself; a custom binder may not have.
   const written = findCondition(bound.status?.conditions, ConditionScheduled);
   const want = scheduledCondition(result.cluster);
-  if (written?.status !== 'True' || written.message !== want.message || written.observedGeneration !== undefined) {
-    await deps.writeConditions(bound, setCondition(bound.status?.conditions, want, deps.now()));
+  if (written?.status !== 'True' || written.message !== want.message || written.observedGeneration !== undefined || hasNotPlaced(bound.status?.conditions)) {
+    await deps.writeConditions(bound, withoutNotPlaced(setCondition(bound.status?.conditions, want, deps.now())));
   }
 }
 
 /**
- * Records a HostedCluster that fits nowhere: pending set, condition (when the message changed),
+ * Records a HostedCluster that fits nowhere: pending set, conditions (when the message changed:
+ * `Scheduled=False` and, unless another Available condition is there, `Available=False`
+ * Unschedulable, which `kubectl get hc` shows in its AVAILABLE and MESSAGE columns),
  * requeue, and a FailedScheduling Event when the message changed or at most once per retry
  * interval otherwise: kube-scheduler records one per failed attempt and the recorder folds
  * repeats into one Event's `count`, so `kubectl describe` shows `(x3 over 2m)`; re-evaluations
@@ -150,8 +157,14 @@ async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster,
   const info: PendingInfo = { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? nowMs, ...(prev?.eventMs !== undefined ? { eventMs: prev.eventMs } : {}) };
   deps.pending.set(key, info);
   const cond = unschedulableCondition(hc, message);
-  const changed = !conditionUpToDate(hc.status?.conditions, cond);
-  if (changed) await deps.writeConditions(hc, setCondition(hc.status?.conditions, cond, deps.now()));
+  const conditions = hc.status?.conditions;
+  const available = findCondition(conditions, ConditionAvailable);
+  const mark = !available || hasNotPlaced(conditions) ? notPlacedCondition(message, hc.metadata.generation) : undefined;
+  const changed = !conditionUpToDate(conditions, cond) || (!!mark && !conditionUpToDate(conditions, mark));
+  if (changed) {
+    const next = setCondition(conditions, cond, deps.now());
+    await deps.writeConditions(hc, mark ? setCondition(next, mark, deps.now()) : next);
+  }
   if (changed || info.eventMs === undefined || nowMs - info.eventMs >= deps.unschedulableRetryMs) {
     deps.recorder.event(hc, 'Warning', EventReasonFailedScheduling, message);
     info.eventMs = nowMs;

@@ -1,7 +1,8 @@
 /**
  * The binding subresource of HostedClusters (`POST .../hostedclusters/{name}/binding`), after
  * Kubernetes' `pods/binding`: one write that places a HostedCluster on a ManagementCluster — the
- * placement label and the `Scheduled=True` condition together — guarded by the resourceVersion
+ * placement label and the `Scheduled=True` condition together (dropping the scheduler's
+ * `Available=False` `Unschedulable` mark, if any) — guarded by the resourceVersion
  * the scheduler decided on. Placement admission still applies (only the scheduler's identity may
  * bind, once, to an existing cluster).
  * Body: `{"apiVersion":"controlcenter.hcc.dev/v1alpha1","kind":"Binding","metadata":{"name":..,"resourceVersion":..},"target":{"name":"mgmt-1"}}`.
@@ -13,6 +14,7 @@ import {
   LabelManagementCluster,
   scheduledCondition,
   setCondition,
+  withoutNotPlaced,
   type Condition,
   type KubeObject,
 } from '@hcc/crds';
@@ -64,7 +66,8 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
       obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
       obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
       const status = (obj.status ?? {}) as { conditions?: Condition[] };
-      const conditions = setCondition(status.conditions, scheduledCondition(target), now);
+      // Placed: the scheduler's Available=False Unschedulable mark no longer holds (the operator's Available follows).
+      const conditions = withoutNotPlaced(setCondition(status.conditions, scheduledCondition(target), now));
       // The kind's validation is skipped; the one list the binding grows must still fit its schema (e.g. maxItems).
       if (conditionsSchema) {
         const errs = validateValue(conditions, conditionsSchema, 'status.conditions');
