@@ -36,6 +36,9 @@ describe('hcc flags', () => {
     { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
     // An empty admin token would write a kubeconfig without credentials (every request 401).
     { args: ['control-center', '--token', ''], msg: "option '--token <token>' argument '' is invalid. must be one or more visible ASCII characters" },
+    { args: ['control-center', '--scheduler-token', 'a b'], msg: "option '--scheduler-token <token>' argument 'a b' is invalid. must be one or more visible ASCII characters" },
+    // One token cannot be two identities (the admin's would win).
+    { args: ['control-center', '--token', 'same', '--scheduler-token', 'same'], msg: 'error: --scheduler-token must differ from --token' },
     { args: ['control-center', '--kubeconfig-server', 'notaurl'], msg: `option '--kubeconfig-server <url>' argument 'notaurl' is invalid. must be a URL such as https://hcc.example.com:6443, got "notaurl"` },
     { args: ['control-center', '--kubeconfig-server', 'https://cc.example.com:6443/api'], msg: "option '--kubeconfig-server <url>' argument 'https://cc.example.com:6443/api' is invalid. must be an http(s) URL of a host and port only" },
     { args: ['syncer', '--push', '--name', 'm1'], msg: '--name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other' },

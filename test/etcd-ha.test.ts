@@ -3,11 +3,12 @@
  * the binary is missing) and two `hcc control-center --storage etcd` processes started at the same
  * moment on different ports, with one shared TLS CA (pre-generated into both data dirs; each
  * replica issues its own serving certificate from it) and one admin token. kubectl 1.35 writes through one replica and reads and watches through the other
- * (also resuming a watch with a resourceVersion the first replica returned); then the first
+ * (also resuming a watch with a resourceVersion the first replica returned); with etcd frozen a
+ * replica is not ready and refuses reads that must be the most recent; then the first
  * replica is killed with SIGKILL and the second keeps serving, its open watch included.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,8 @@ describe('control center: two replicas on one etcd', () => {
     const dirs = [tempDir('hcc-cc-a-'), tempDir('hcc-cc-b-')];
     for (const d of dirs) for (const f of ['ca.crt', 'ca.key']) cpSync(path.join(pki.dir, f), path.join(d.dir, 'data', 'pki', f));
     const token = randomBytes(16).toString('hex');
-    const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token];
+    const schedulerToken = randomBytes(16).toString('hex');
+    const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token, '--scheduler-token', schedulerToken];
     // Both start at once: each creates the default namespaces and installs the CRDs.
     [a, b] = await Promise.all(dirs.map((d) => startControlCenterProcess({ dir: d.dir, extraArgs: args })));
   });
@@ -65,6 +67,15 @@ describe('control center: two replicas on one etcd', () => {
     const uidA = JSON.parse((await ka(['get', 'namespace', 'default', '-o', 'json'])).stdout).metadata.uid;
     const uidB = JSON.parse((await kb(['get', 'namespace', 'default', '-o', 'json'])).stdout).metadata.uid;
     expect(uidA).toBe(uidB);
+  });
+
+  it("the scheduler's identity works on every replica given the same --scheduler-token", async () => {
+    // A's scheduler kubeconfig pointed at B: the scheduler can fail over to any replica.
+    const moved = path.join(path.dirname(a.schedulerKubeconfig), 'scheduler-to-b.kubeconfig');
+    writeFileSync(moved, readFileSync(a.schedulerKubeconfig, 'utf8').replace(/server: \S+/, `server: ${b.url}`));
+    const who = await kubectl('1.35', moved, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.stdout).toBe('system:hcc:scheduler');
   });
 
   it('writes through one replica are read and watched through the other', async () => {
@@ -114,6 +125,30 @@ describe('control center: two replicas on one etcd', () => {
     } finally {
       rest.close();
     }
+  });
+
+  it('a replica that cannot reach etcd is not ready and refuses most-recent reads instead of answering stale ones', async () => {
+    const ready = await kb(['get', '--raw', '/readyz?verbose']);
+    expect(ready.stdout).toContain('[+]etcd ok');
+    // etcd stops answering (frozen: no connection closes, as a network that drops packets).
+    etcd.proc.kill('SIGSTOP');
+    try {
+      const notReady = await kb(['get', '--raw', '/readyz?verbose']);
+      expect(notReady.code).not.toBe(0);
+      expect(notReady.stdout + notReady.stderr).toMatch(/\[-\]etcd failed/);
+      // Without a resourceVersion a read must be the most recent: an error, not the last state seen.
+      const get = await kb(['get', 'configmap', 'settings', '-n', ns, '-o', 'json']);
+      expect(get.code).not.toBe(0);
+      expect(get.stderr).toMatch(/etcd/);
+      // resourceVersion=0 (any) is still served from the replica's copy, as kube-apiserver's cache does.
+      const any = await kb(['get', '--raw', `/api/v1/namespaces/${ns}/configmaps?resourceVersion=0`]);
+      expect(any.code, any.stderr).toBe(0);
+      expect(JSON.parse(any.stdout).items.map((i: KubeObject) => i.metadata.name)).toContain('settings');
+    } finally {
+      etcd.proc.kill('SIGCONT');
+    }
+    await waitFor('B ready again', async () => (await kb(['get', '--raw', '/readyz'])).code === 0, 30_000);
+    expect((await kb(['get', 'configmap', 'settings', '-n', ns])).code).toBe(0);
   });
 
   it('keeps serving, watch included, when the other replica is killed', async () => {

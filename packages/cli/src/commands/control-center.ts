@@ -54,6 +54,7 @@ export function controlCenterCommand(): Command {
     .option('--token <token>', 'admin bearer token (generated when absent)', tokenArg)
     .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
     .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
+    .option('--scheduler-token <token>', "the scheduler's bearer token (generated into <data-dir>/pki/scheduler.token when absent; give replicas on one etcd the same one)", tokenArg)
     .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line', existingFileArg)
     .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
@@ -69,7 +70,9 @@ export function controlCenterCommand(): Command {
       defaultValidationWorkers(),
     )
     .addOption(logLevelOption())
-    .action(async (o) => {
+    .action(async (o, cmd: Command) => {
+      // One token, two identities: the admin's would win and the scheduler could not be told apart.
+      if (o.schedulerToken !== undefined && o.schedulerToken === o.token) cmd.error('error: --scheduler-token must differ from --token');
       await exitOnHostProblem(o.host);
       const log = createLogger('control-center', o.logLevel);
       const shutdown = catchShutdown(log);
@@ -82,6 +85,7 @@ export function controlCenterCommand(): Command {
         adminToken: o.token,
         allowAnonymous: !!o.anonymous,
         schedulerKubeconfigPath: path.resolve(o.schedulerKubeconfig),
+        schedulerToken: o.schedulerToken,
         tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
         authorizer: authorizerFromFile(o.authorizationPolicy),
         tls: o.tls,

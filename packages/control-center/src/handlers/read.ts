@@ -29,6 +29,8 @@ export async function getObject(scope: RequestScope, query: Record<string, unkno
   const rv = firstQueryValue(query.resourceVersion);
   checkResourceVersionSyntax(rv);
   if (rv !== '' && rv !== '0') await waitForRevision(store, Number(rv), rv);
+  // No resourceVersion: the most recent state (a quorum read, as kube-apiserver's GET from etcd).
+  else if (rv === '') await store.syncToLatest?.();
   const stored = store.get(storageKey(info, ri.namespace, ri.name));
   if (!stored) throw apierrors.notFound({ group: info.group, resource: info.resource }, ri.name);
   return toVersion(stored.object, info);
@@ -74,8 +76,11 @@ function decodeContinue(token: string): ContinueToken {
  */
 export async function waitForRevision(store: Store, rv: number, asSent: string = String(rv)): Promise<void> {
   const deadline = Date.now() + 3000;
-  while (store.currentRevision() < rv) {
+  // A store behind a shared etcd is asked for progress: writes outside its prefix (another control
+  // center on the same etcd) advance the revision too, and no event under it would ever say so.
+  for (let i = 0; store.currentRevision() < rv; i++) {
     if (Date.now() >= deadline) throw apierrors.tooLargeResourceVersion(asSent, store.currentRevision());
+    if (i % 5 === 0) store.requestProgress?.();
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -130,6 +135,9 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
       if (rv < store.oldestWatchableRevision()) throw apierrors.resourceExpired('The resourceVersion for the provided list is too old.');
       at = rv;
     }
+  } else if (opts.resourceVersion === '') {
+    // No resourceVersion: the most recent state, as kube-apiserver's consistent list.
+    await store.syncToLatest?.();
   }
   const { items, revision } = at === undefined ? listStored(store, info, ri.namespace) : listAt(store, prefix, at);
   const listRV = revision;

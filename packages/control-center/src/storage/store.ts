@@ -87,4 +87,24 @@ export interface Store {
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch;
   /** The oldest revision a watch can still start from. */
   oldestWatchableRevision(): number;
+  /**
+   * Makes what `get` and `list` answer next at least as new as every write committed before the
+   * call, by any replica: what a read without resourceVersion ("most recent") needs from a store
+   * that serves reads from a copy (EtcdStore's mirror of etcd, as kube-apiserver's consistent
+   * reads from cache). A store whose memory is the source of truth (LevelStore) leaves it out.
+   * @throws StatusError 503 when the source of truth does not answer, 504 when the copy does not
+   *   catch up in time: never an answer that may be stale
+   */
+  syncToLatest?(): Promise<void>;
+  /**
+   * Asks the store to bring `currentRevision()` up to the source of truth's latest revision when
+   * nothing under it changed since (etcd progress notifications), so a resourceVersion that
+   * another replica's writes elsewhere advanced is reached without a write here. Best effort.
+   */
+  requestProgress?(): void;
+  /**
+   * The storage's own health for /readyz and /healthz: '' when it answers, else why not. Absent
+   * for stores with nothing to reach.
+   */
+  checkHealth?(): Promise<string>;
 }

@@ -28,13 +28,13 @@ afterAll(async () => {
 const silent = pino({ level: 'silent' });
 let prefixes = 0;
 const newPrefix = () => `/test-${++prefixes}`;
-async function openStore(prefix: string, opts: { historyCapacity?: number; endpoint?: string } = {}): Promise<EtcdStore> {
-  const s = new EtcdStore({ endpoints: [opts.endpoint ?? etcd.endpoint], prefix, historyCapacity: opts.historyCapacity, logger: silent });
+async function openStore(prefix: string, opts: { historyCapacity?: number; endpoint?: string; freshnessTimeoutMs?: number } = {}): Promise<EtcdStore> {
+  const s = new EtcdStore({ endpoints: [opts.endpoint ?? etcd.endpoint], prefix, historyCapacity: opts.historyCapacity, freshnessTimeoutMs: opts.freshnessTimeoutMs, logger: silent });
   await s.open();
   return s;
 }
 /** openStore, closed when the current test finishes (also when it fails). */
-async function replica(prefix: string, opts: { endpoint?: string } = {}): Promise<EtcdStore> {
+async function replica(prefix: string, opts: { endpoint?: string; freshnessTimeoutMs?: number } = {}): Promise<EtcdStore> {
   const s = await openStore(prefix, opts);
   onTestFinished(() => s.close());
   return s;
@@ -68,20 +68,33 @@ describeStore('etcd', {
   },
 });
 
-/** A TCP proxy in front of etcd that can cut every connection and refuse new ones (a partition). */
-async function startProxy(target: string): Promise<{ endpoint: string; cut(): void; heal(): void; close(): Promise<void> }> {
+/**
+ * A TCP proxy in front of etcd that can cut every connection and refuse new ones (a partition),
+ * or stall: stop forwarding without closing anything (a network that drops packets), until resumed.
+ */
+async function startProxy(target: string): Promise<{ endpoint: string; cut(): void; heal(): void; stall(): void; resume(): void; close(): Promise<void> }> {
   const { hostname, port } = new URL(target);
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
   let down = false;
+  let stalled = false;
   const server = net.createServer((client) => {
     if (down) return client.destroy();
     const upstream = net.connect(Number(port), hostname);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
     for (const s of [client, upstream]) {
       sockets.add(s);
-      s.on('close', () => sockets.delete(s));
+      s.on('close', () => {
+        sockets.delete(s);
+        pairs.delete(pair);
+      });
       s.on('error', () => {});
     }
-    client.pipe(upstream).pipe(client);
+    if (stalled) {
+      client.pause();
+      upstream.pause();
+    } else client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -94,6 +107,19 @@ async function startProxy(target: string): Promise<{ endpoint: string; cut(): vo
     },
     heal() {
       down = false;
+    },
+    stall() {
+      stalled = true;
+      for (const [c, u] of pairs) {
+        c.unpipe(u);
+        u.unpipe(c);
+        c.pause();
+        u.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const [c, u] of pairs) c.pipe(u).pipe(c);
     },
     close: () => {
       for (const s of sockets) s.destroy();
@@ -192,6 +218,54 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(c.oldestWatchableRevision()).toBeGreaterThanOrEqual(rev);
     expect(() => c.watch('/core/configmaps/', first!.modRevision, () => {})).toThrow(RevisionCompactedError);
     expect(c.list('/core/configmaps/').items).toHaveLength(5);
+  });
+
+  it('answers a most-recent read only when it can confirm its mirror is current: a replica cut off from etcd refuses it', async () => {
+    const prefix = newPrefix();
+    const proxy = await startProxy(etcd.endpoint);
+    onTestFinished(() => proxy.close());
+    const a = await replica(prefix, { endpoint: proxy.endpoint, freshnessTimeoutMs: 500 });
+    const b = await replica(prefix);
+    await b.transact(key('k1'), put('k1', { v: '1' }));
+    await a.syncToLatest();
+    expect(a.get(key('k1'))?.object.data).toEqual({ v: '1' });
+    expect(await a.checkHealth()).toBe('');
+
+    // The network to etcd stops forwarding, nothing closes: B writes, A's watch hears nothing.
+    proxy.stall();
+    await b.transact(key('k1'), put('k1', { v: '2' }));
+    await expect(a.syncToLatest()).rejects.toMatchObject({ code: 503 });
+    expect(await a.checkHealth()).toMatch(/unavailable/);
+    // A read at any resourceVersion still answers from the mirror, as the cache's do.
+    expect(a.get(key('k1'))?.object.data).toEqual({ v: '1' });
+
+    proxy.resume();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await a.syncToLatest();
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    expect(a.get(key('k1'))?.object.data).toEqual({ v: '2' });
+    expect(await a.checkHealth()).toBe('');
+  });
+
+  it('reaches a revision that only writes outside its prefix advanced (progress notifications), with no write of its own', async () => {
+    const a = await replica(newPrefix());
+    const other = await replica(newPrefix());
+    await a.transact(key('k1'), put('k1'));
+    const elsewhere = await other.transact(key('x'), put('x'));
+    expect(a.currentRevision()).toBeLessThan(elsewhere!.modRevision);
+    await a.syncToLatest();
+    expect(a.currentRevision()).toBeGreaterThanOrEqual(elsewhere!.modRevision);
+    // And a revision another control center's writes advanced is reached when asked for progress.
+    const later = await other.transact(key('y'), put('y'));
+    a.requestProgress();
+    await until('A to reach the revision of a write outside its prefix', () => a.currentRevision() >= later!.modRevision, 5_000);
   });
 
   it('resumes a broken watch where it stopped, and re-lists when etcd compacted past it', async () => {

@@ -21,10 +21,13 @@
  *   again and publishes the difference as events (changes at their `mod_revision`, deletions at
  *   the list's revision), so watchers see the final state without a gap.
  *
+ * - A read that must be the most recent (`syncToLatest`, for a GET or LIST without
+ *   resourceVersion) sees every write committed before it by any replica, or fails (503, 504):
+ *   etcd's current revision, then progress notifications until the mirror has it
+ *   (kube-apiserver's consistent reads from cache).
+ *
  * Not guaranteed:
- * - Reads are as fresh as this replica's watch: a `get` on replica B right after a write acknowledged
- *   by replica A may miss it for the watch latency (kube-apiserver's cache has the same window
- *   unless consistent reads from cache are on).
+ * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
  * - Watch history starts when the replica opened: a watch from an older revision (e.g. a
  *   resourceVersion another replica returned earlier) gets RevisionCompactedError → 410.
  * - A transaction whose answer was lost (etcd unreachable mid-call) may or may not have applied;
@@ -62,6 +65,12 @@ export interface EtcdStoreOptions {
   cacheWaitTimeoutMs?: number;
   /** How long `open` keeps trying to reach etcd, in milliseconds. Default 30,000. */
   openTimeoutMs?: number;
+  /**
+   * How long a read that must be the most recent (no resourceVersion: {@link EtcdStore.syncToLatest})
+   * and the health check wait for etcd, in milliseconds. Default 3,000 (kube-apiserver's wait
+   * for a fresh cache; its etcd health check times out after 2 s).
+   */
+  freshnessTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -101,6 +110,7 @@ export class EtcdStore implements Store {
   private readonly requestTimeoutMs: number;
   private readonly cacheWaitTimeoutMs: number;
   private readonly openTimeoutMs: number;
+  private readonly freshnessTimeoutMs: number;
   private client!: Etcd3;
   private cache!: WatchCache;
   /** Tail of the queue of transactions per key on this replica. */
@@ -117,6 +127,7 @@ export class EtcdStore implements Store {
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
     this.cacheWaitTimeoutMs = opts.cacheWaitTimeoutMs ?? 30_000;
     this.openTimeoutMs = opts.openTimeoutMs ?? 30_000;
+    this.freshnessTimeoutMs = opts.freshnessTimeoutMs ?? 3_000;
   }
 
   /**
@@ -190,6 +201,54 @@ export class EtcdStore implements Store {
 
   count(prefix: string): number {
     return this.cache.count(prefix);
+  }
+
+  /**
+   * A consistent read from the mirror, as kube-apiserver's (ConsistentListFromCache): asks etcd
+   * for its current revision (one linearizable range of one key), then waits until the mirror has
+   * reached it, with progress notifications so that writes outside the prefix count. A replica
+   * cut off from etcd therefore answers a most-recent read with an error, never with what it
+   * last saw.
+   * @throws StatusError 503 when etcd does not answer within freshnessTimeoutMs, 504 when the watch
+   *   has not caught up by then
+   */
+  async syncToLatest(): Promise<void> {
+    if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
+    const latest = await this.latestRevision();
+    await this.cache.waitForRevisionWithProgress(latest, this.freshnessTimeoutMs);
+  }
+
+  /** @see WatchCache.requestProgress */
+  requestProgress(): void {
+    if (!this.closed) this.cache.requestProgress();
+  }
+
+  /**
+   * etcd's health as this replica sees it, for /readyz: '' when a read of one key answers within
+   * freshnessTimeoutMs and the watch is up, else why not (kube-apiserver's `etcd` check).
+   */
+  async checkHealth(): Promise<string> {
+    if (this.closed) return 'etcd store closed';
+    try {
+      await this.latestRevision();
+    } catch (err) {
+      return errorMessage(err);
+    }
+    return this.cache.isWatching() ? '' : 'the watch of etcd is reconnecting';
+  }
+
+  /**
+   * etcd's current revision: the header of a linearizable range of one key (no retries; a
+   * deadline of freshnessTimeoutMs).
+   * @throws StatusError 503 when etcd does not answer
+   */
+  private async latestRevision(): Promise<number> {
+    try {
+      const res = await this.client.kv.range({ key: this.keys.rangeStart, count_only: true }, { deadline: Date.now() + this.freshnessTimeoutMs });
+      return Number(res.header.revision);
+    } catch (err) {
+      throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);
+    }
   }
 
   /** @see WatchCache.watch (events at or below fromRevision from a lagging replica are dropped) */

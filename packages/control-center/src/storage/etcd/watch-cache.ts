@@ -99,6 +99,11 @@ export class WatchCache {
     return this.revision;
   }
 
+  /** Whether the etcd watch is up (created and not broken since). */
+  isWatching(): boolean {
+    return this.watching && !!this.stream;
+  }
+
   oldestWatchableRevision(): number {
     return this.history.oldestWatchableRevision();
   }
@@ -163,6 +168,42 @@ export class WatchCache {
       };
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * Asks etcd for a progress notification on the watch stream (WatchProgressRequest, etcd 3.4+):
+   * once every event under the prefix up to etcd's current revision was sent, etcd answers with
+   * that revision and the mirror moves to it (onResponse). etcd drops the request while the
+   * stream is not synced, so callers that wait ask again. A no-op while the watch is down.
+   */
+  requestProgress(): void {
+    if (!this.stream || !this.watching) return;
+    try {
+      this.stream.write({ progress_request: {} });
+    } catch {
+      // the stream is breaking; onBroken reconnects
+    }
+  }
+
+  /**
+   * Resolves once the mirror reflects `revision`, asking etcd for progress now and every 100 ms
+   * meanwhile ({@link requestProgress}): the way to confirm a revision that writes outside the
+   * prefix advanced, as kube-apiserver's watch cache does before a consistent read.
+   * @param timeoutMs - how long to wait, in milliseconds
+   * @throws StatusError 504 after timeoutMs (this replica's watch of etcd is behind or down)
+   */
+  async waitForRevisionWithProgress(revision: number, timeoutMs: number): Promise<void> {
+    if (this.revision >= revision) return;
+    this.requestProgress();
+    const ask = setInterval(() => this.requestProgress(), 100);
+    try {
+      await this.waitForRevision(revision, timeoutMs);
+    } catch (err) {
+      if (this.stopped) throw err;
+      throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd has not shown it within ${timeoutMs} ms (the watch is behind or reconnecting); retry`);
+    } finally {
+      clearInterval(ask);
+    }
   }
 
   private resolveWaiters(): void {
