@@ -301,9 +301,14 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(a.stats().relists).toBe(0);
 
     // 2. A partition during which etcd compacts: A lists again and publishes the difference.
+    await b.transact(key('k8'), () => ({ op: 'put', object: { ...cm('k8'), metadata: { ...cm('k8').metadata, uid: 'first' } } }));
+    await until('A to see k8', () => a.get(key('k8')) !== undefined);
     seen.length = 0;
     proxy.cut();
     await b.transact(key('k2'), () => ({ op: 'delete' }));
+    // Deleted and created again: another object under the same key.
+    await b.transact(key('k8'), () => ({ op: 'delete' }));
+    await b.transact(key('k8'), () => ({ op: 'put', object: { ...cm('k8'), metadata: { ...cm('k8').metadata, uid: 'second' } } }));
     await b.transact(key('k3'), put('k3', { v: '2' }));
     await b.transact(key('k5'), put('k5'));
     await b.transact(key('k6'), put('k6'));
@@ -311,7 +316,10 @@ describe('EtcdStore: several replicas on one etcd', () => {
     await raw.kv.compact({ revision: b.currentRevision(), physical: true });
     proxy.heal();
     await until('A to re-list', () => a.stats().relists === 1, 30_000);
-    expect(seen.map((e) => `${e.type} ${e.key.split('/').pop()}`).sort()).toEqual(['ADDED k5', 'DELETED k2', 'MODIFIED k3']);
+    expect(seen.map((e) => `${e.type} ${e.key.split('/').pop()}`).sort()).toEqual(['ADDED k5', 'ADDED k8', 'DELETED k2', 'DELETED k8', 'MODIFIED k3']);
+    // The old k8 goes (as itself) before the new one comes.
+    const k8 = seen.filter((e) => e.key.endsWith('/k8')).map((e) => `${e.type} ${e.object.metadata.uid}`);
+    expect(k8).toEqual(['DELETED first', 'ADDED second']);
     expect(seen.map((e) => e.revision)).toEqual([...seen.map((e) => e.revision)].sort((x, y) => x - y));
     expect(a.currentRevision()).toBe(b.currentRevision());
     const names = (s: EtcdStore) => s.list('/core/configmaps/').items.map((i) => `${i.object.metadata.name}@${i.modRevision}`);

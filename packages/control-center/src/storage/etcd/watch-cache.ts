@@ -347,13 +347,20 @@ export class WatchCache {
     for (const entry of fresh.values()) {
       const old = this.mirror.get(entry.key);
       if (old?.modRevision === entry.modRevision) continue;
+      // Deleted and created again meanwhile (another uid): a DELETED of the old object before the
+      // ADDED of the new one, both at the new one's creation, so a uid-keyed client sees both.
+      if (old && old.object.metadata.uid !== entry.object.metadata.uid) {
+        events.push({ type: 'DELETED', key: entry.key, revision: entry.createRevision, object: withResourceVersion(old.object, entry.createRevision), prevObject: old.object });
+        events.push({ type: 'ADDED', key: entry.key, revision: entry.modRevision, object: entry.object });
+        continue;
+      }
       events.push(
         old
           ? { type: 'MODIFIED', key: entry.key, revision: entry.modRevision, object: entry.object, prevObject: old.object }
           : { type: 'ADDED', key: entry.key, revision: entry.modRevision, object: entry.object },
       );
     }
-    events.sort((a, b) => a.revision - b.revision);
+    events.sort((a, b) => a.revision - b.revision); // stable: a DELETED stays before its ADDED
     for (const ev of events) {
       this.revision = Math.max(this.revision, ev.revision);
       this.mirror.set(ev.key, ev.type === 'DELETED' ? undefined : fresh.get(ev.key));
