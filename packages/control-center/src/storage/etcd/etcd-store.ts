@@ -19,8 +19,8 @@
  * - Watch events come in revision order with no gaps. When the etcd watch breaks, it resumes from
  *   the last revision seen. When etcd compacted past that revision, the store lists everything
  *   again and publishes the difference as events (changes at their `mod_revision`, deletions at
- *   the list's revision), so watchers see the final state without a gap.
- *
+ *   the list's revision, an object deleted and created again as a DELETED then an ADDED), so
+ *   watchers see the final state without a gap.
  * - A read that must be the most recent (`syncToLatest`, for a GET or LIST without
  *   resourceVersion) sees every write committed before it by any replica, or fails (503, 504):
  *   etcd's current revision, then progress notifications until the mirror has it
