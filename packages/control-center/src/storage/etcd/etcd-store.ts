@@ -22,9 +22,12 @@
  *   the list's revision, an object deleted and created again as a DELETED then an ADDED), so
  *   watchers see the final state without a gap.
  * - A read that must be the most recent (`syncToLatest`, for a GET or LIST without
- *   resourceVersion) sees every write committed before it by any replica, or fails (503, 504):
- *   etcd's current revision, then progress notifications until the mirror has it
- *   (kube-apiserver's consistent reads from cache).
+ *   resourceVersion) fails (503) when etcd does not answer, and otherwise, with an etcd that
+ *   sends progress notifications in order (3.4.31+, 3.5.13+, 3.6+), sees every write committed
+ *   before it by any replica: etcd's current revision, then progress notifications until the
+ *   mirror has it (kube-apiserver's consistent reads from cache). With an older etcd it waits up
+ *   to {@link WatchLagGraceMs} for the watch to reach that revision, then answers from the mirror
+ *   while the watch is up (504 while it reconnects).
  *
  * Not guaranteed:
  * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
@@ -71,7 +74,38 @@ export interface EtcdStoreOptions {
    * for a fresh cache; its etcd health check times out after 2 s).
    */
   freshnessTimeoutMs?: number;
+  /**
+   * Whether to ask etcd for progress notifications (WatchProgressRequest) to confirm the mirror is
+   * current. Default: when etcd's version sends them in order with the events
+   * ({@link supportsRequestProgress}); older ones can send one ahead of events still queued, and
+   * trusting it would skip those events for good.
+   */
+  requestProgress?: boolean;
   logger?: Logger;
+}
+
+/**
+ * How long a most-recent read waits for the watch to reach etcd's revision when progress
+ * notifications cannot be used (older etcd), in milliseconds: enough for the watch's usual lag,
+ * short enough that a revision advanced only by writes outside the prefix costs little.
+ */
+export const WatchLagGraceMs = 200;
+
+/**
+ * Whether an etcd server version sends requested progress notifications in order with the watch
+ * events: 3.4.31+, 3.5.13+ and 3.6+, the versions kube-apiserver requires before it uses them
+ * (etcd-io/etcd#15220: before the fix a requested notification could overtake queued events).
+ * @param version - etcd's `version` from its status, e.g. `3.5.13`
+ * @see https://github.com/etcd-io/etcd/pull/15237
+ */
+export function supportsRequestProgress(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!m) return false;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
 }
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
@@ -111,6 +145,8 @@ export class EtcdStore implements Store {
   private readonly cacheWaitTimeoutMs: number;
   private readonly openTimeoutMs: number;
   private readonly freshnessTimeoutMs: number;
+  /** Whether progress notifications are requested (decided in open when not given). */
+  private progressRequests = false;
   private client!: Etcd3;
   private cache!: WatchCache;
   /** Tail of the queue of transactions per key on this replica. */
@@ -154,6 +190,13 @@ export class EtcdStore implements Store {
     const deadline = Date.now() + this.openTimeoutMs;
     try {
       const { kvs, revision } = await this.retryUntil(deadline, () => this.rangeAll());
+      if (this.opts.requestProgress !== undefined) this.progressRequests = this.opts.requestProgress;
+      else {
+        const { version } = await this.retryUntil(deadline, () => this.client.maintenance.status());
+        this.progressRequests = supportsRequestProgress(version);
+        if (!this.progressRequests) this.log.info({ etcdVersion: version }, 'etcd sends progress notifications out of order before 3.4.31/3.5.13: most-recent reads wait briefly for the watch instead');
+      }
+      this.cache.setProgressRequests(this.progressRequests);
       await this.cache.start(kvs, revision, deadline);
     } catch (err) {
       this.closed = true;
@@ -215,7 +258,17 @@ export class EtcdStore implements Store {
   async syncToLatest(): Promise<void> {
     if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
     const latest = await this.latestRevision();
-    await this.cache.waitForRevisionWithProgress(latest, this.freshnessTimeoutMs);
+    if (this.progressRequests) return this.cache.waitForRevisionWithProgress(latest, this.freshnessTimeoutMs);
+    // Older etcd: no progress notifications to confirm a revision that writes outside the prefix
+    // advanced. Wait for the watch's usual lag, then answer from the mirror if the watch is up.
+    try {
+      await this.cache.waitForRevision(latest, WatchLagGraceMs);
+    } catch (err) {
+      if (this.closed || !this.cache.isWatching()) {
+        throw apierrors.timeout(`etcd is at revision ${latest}, but this server's watch of etcd is reconnecting; retry`);
+      }
+      if (!(err instanceof apierrors.StatusError)) throw err;
+    }
   }
 
   /** @see WatchCache.requestProgress */

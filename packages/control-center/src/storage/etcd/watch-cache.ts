@@ -59,6 +59,7 @@ export class WatchCache {
   private readonly waiters: RevisionWaiter[] = [];
   private stream: WatchStream | undefined;
   private watching = false;
+  private progressRequests = false;
   private retryMs = 100;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -97,6 +98,15 @@ export class WatchCache {
 
   currentRevision(): number {
     return this.revision;
+  }
+
+  /**
+   * Turns {@link requestProgress} on (an etcd that sends requested progress notifications in order
+   * with the events) or off (the default: older etcd can send one ahead of queued events, and the
+   * mirror would skip those for good).
+   */
+  setProgressRequests(on: boolean): void {
+    this.progressRequests = on;
   }
 
   /** Whether the etcd watch is up (created and not broken since). */
@@ -177,7 +187,7 @@ export class WatchCache {
    * stream is not synced, so callers that wait ask again. A no-op while the watch is down.
    */
   requestProgress(): void {
-    if (!this.stream || !this.watching) return;
+    if (!this.progressRequests || !this.stream || !this.watching) return;
     try {
       this.stream.write({ progress_request: {} });
     } catch {
