@@ -71,6 +71,9 @@ describe('syncer: pull mode details', () => {
       const c = await mkc(['create', '-f', '-'], theirs);
       expect(c.code, c.stderr).toBe(0);
       expect((await mkc(['create', 'secret', 'generic', 'theirs-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson=FOREIGN'])).code).toBe(0);
+      // Their NodePool too: the same manifest applied there by hand.
+      const np = await mkc(['create', '-f', '-'], nodePool('theirs-np', 'theirs', ns, '4.15.1'));
+      expect(np.code, np.stderr).toBe(0);
     }
     // Theirs has a pull secret of the same name; ours comes with a NodePool. Neither may reach
     // their cluster: the NodePool would point at their HostedCluster, the Secret would replace theirs.
@@ -88,7 +91,10 @@ describe('syncer: pull mode details', () => {
     expect(down.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
     await waitFor('the NodePool\'s CopyBlocked Event', async () =>
       JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs-np', '-o', 'json'])).stdout).items[0], 20_000);
-    expect((await mkc(['get', 'np', 'theirs-np', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // Their NodePool is left as it was: not relabelled, not changed.
+    const theirNP = JSON.parse((await mkc(['get', 'np', 'theirs-np', '-n', ns, '-o', 'json'])).stdout);
+    expect(theirNP.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBeUndefined();
+    expect(theirNP.spec.release.image).toContain('4.15.1');
     // With no copy there, no operator reports on either: the control center says so where
     // `kubectl get` and `kubectl wait` look, instead of showing an empty status.
     const condition = async (kind: string, name: string, type: string) =>

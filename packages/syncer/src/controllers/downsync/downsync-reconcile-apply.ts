@@ -56,7 +56,8 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // Event says why); a copy hcc made before is left as it is.
       if (req.kind === 'NodePool') {
         deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
-        if (!down) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
+        // No copy of ours there (nothing, or a same-named NodePool hcc did not create): say so upstream.
+        if (!down || !isOurs(deps.cluster, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
       }
       deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
       return { requeueAfterMs: ForeignRecheckMs };
