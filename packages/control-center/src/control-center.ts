@@ -174,6 +174,17 @@ async function ensureNamespace(store: Store, name: string): Promise<void> {
 export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
   const logger = opts.logger ?? pino({ name: 'control-center' });
   ensureDir(opts.dataDir);
+  const pki = path.join(opts.dataDir, 'pki');
+  const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
+  const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
+  const fileTokens = opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), opts.tokenFile) : new Map<string, UserInfo>();
+  // One token is one identity: a token shared by two would silently be the admin's (or the scheduler's).
+  if (schedulerToken === adminToken) throw new Error("the scheduler's token is the admin's token: give --scheduler-token (or <data-dir>/pki/scheduler.token) another value");
+  for (const [token, user] of fileTokens) {
+    if (token === adminToken || token === schedulerToken) {
+      throw new Error(`${opts.tokenFile}: the token of user ${user.name} is the ${token === adminToken ? 'admin' : "scheduler's"} token; give it another one`);
+    }
+  }
   // etcd's client (gRPC, protobuf) is loaded only when etcd is the store: ~150 ms less to start.
   const store =
     opts.store ??
@@ -184,11 +195,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters });
   registry.start(store);
   let ready = false;
-  const pki = path.join(opts.dataDir, 'pki');
-  const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
-  const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
   const tokens = new Map<string, UserInfo>([
-    ...(opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), opts.tokenFile) : []),
+    ...fileTokens,
     [schedulerToken, { name: 'system:hcc:scheduler', groups: [SchedulersGroup] }],
     [adminToken, { name: 'admin', groups: [MastersGroup] }],
   ]);

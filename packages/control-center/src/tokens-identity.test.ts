@@ -1,0 +1,41 @@
+/**
+ * One bearer token is one identity: startControlCenter refuses to start when the scheduler's
+ * token is the admin's, or a --token-file user has either, instead of letting one identity
+ * silently replace the other (the scheduler would be the admin, or a user the scheduler). Nothing
+ * is opened or served before the refusal.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { startControlCenter, type ControlCenterOptions } from './control-center.js';
+
+describe('token identities', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const start = (extra: Partial<ControlCenterOptions>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-tokens-'));
+    dirs.push(dir);
+    return { dir, started: startControlCenter({ dataDir: dir, port: 0, tls: false, logger: pino({ enabled: false }), ...extra }) };
+  };
+
+  it("refuses a scheduler token equal to the admin's", async () => {
+    const { dir, started } = start({ adminToken: 'same-token', schedulerToken: 'same-token' });
+    await expect(started).rejects.toThrow("the scheduler's token is the admin's token");
+    expect(existsSync(path.join(dir, 'CURRENT'))).toBe(false); // the level store was never opened
+  });
+
+  it.each([
+    { name: 'admin', token: 'admin-token', want: 'the token of user bob is the admin token' },
+    { name: 'scheduler', token: 'sched-token', want: "the token of user bob is the scheduler's token" },
+  ])("refuses a --token-file user holding the $name's token", async ({ token, want }) => {
+    const tokenFile = path.join(mkdtempSync(path.join(tmpdir(), 'hcc-tokenfile-')), 'tokens.csv');
+    dirs.push(path.dirname(tokenFile));
+    writeFileSync(tokenFile, `${token},bob,u1\n`);
+    const { started } = start({ adminToken: 'admin-token', schedulerToken: 'sched-token', tokenFile });
+    await expect(started).rejects.toThrow(want);
+  });
+});
