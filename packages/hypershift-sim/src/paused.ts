@@ -5,6 +5,8 @@
  * RFC 3339 time pauses until then; anything else (or a time already past) does not pause.
  * @see https://github.com/openshift/hypershift/blob/main/support/util/pausereconcile.go
  */
+import type { ConditionInput } from './conditions.js';
+import { Messages, Reasons } from './names.js';
 
 /** What Go's strconv.ParseBool accepts. */
 const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
@@ -31,11 +33,21 @@ export function reconciliationPaused(pausedUntil: unknown, nowMs: number): Pause
 }
 
 /**
- * The message of `ReconciliationActive=False` for a paused object, as HyperShift's
- * GenerateReconciliationActiveCondition words it: a boolean pauses "until field removed", a time
- * "until: <the field>".
- * @param pausedUntil - the object's `spec.pausedUntil` (one that pauses: see {@link reconciliationPaused})
+ * The `ReconciliationActive` condition of a HostedCluster or NodePool, as HyperShift's
+ * GenerateReconciliationActiveCondition makes it: True while it reconciles; False, reason
+ * `ReconciliationPaused`, while paused, saying until when (a boolean pauses "until field removed",
+ * a time "until: <the field>").
+ * @param pausedUntil - the object's `spec.pausedUntil`
+ * @param pause - {@link reconciliationPaused} of it
+ * @param generation - the object's metadata.generation
  */
-export function pausedMessage(pausedUntil: unknown): string {
-  return typeof pausedUntil === 'string' && goTrue.has(pausedUntil) ? 'Reconciliation paused until field removed' : `Reconciliation paused until: ${String(pausedUntil)}`;
+export function reconciliationActiveCondition(pausedUntil: unknown, pause: PauseState, generation: number): ConditionInput {
+  if (!pause.paused) return { type: 'ReconciliationActive', status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: generation };
+  const message = typeof pausedUntil === 'string' && goTrue.has(pausedUntil) ? 'Reconciliation paused until field removed' : `Reconciliation paused until: ${String(pausedUntil)}`;
+  return { type: 'ReconciliationActive', status: 'False', reason: Reasons.ReconciliationPaused, message, observedGeneration: generation };
+}
+
+/** How long until a pause with an end is over, in milliseconds (at least 1); undefined for one without. */
+export function pauseEndsInMs(pause: PauseState, nowMs: number): number | undefined {
+  return pause.untilMs === undefined ? undefined : Math.max(1, pause.untilMs - nowMs);
 }

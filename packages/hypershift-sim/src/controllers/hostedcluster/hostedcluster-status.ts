@@ -22,7 +22,7 @@ import { formatTime, startTime } from '../../time.js';
 import type { ClusterVersionStatus, HostedClusterStatus } from '../../types.js';
 import { baseDomainOf, hasExplicitOAuth } from './hostedcluster-reconcile-cli-secrets.js';
 import { computeVersionStatus, hasCompletedRollout } from './hostedcluster-version.js';
-import { pausedMessage, reconciliationPaused } from '../../paused.js';
+import { pauseEndsInMs, reconciliationActiveCondition, reconciliationPaused } from '../../paused.js';
 
 /** What the status step observed besides the HostedCluster itself. */
 export interface HostedClusterFacts {
@@ -149,22 +149,14 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
       problem
         ? { type: C.ValidReleaseImage, status: 'False', reason: problem.reason, message: problem.message, observedGeneration: gen }
         : { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: Messages.ValidReleaseImage, observedGeneration: gen },
-      pause.paused
-        ? {
-            type: C.ReconciliationActive,
-            status: 'False',
-            reason: Reasons.ReconciliationPaused,
-            message: pausedMessage(pausedUntil),
-            observedGeneration: gen,
-          }
-        : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+      reconciliationActiveCondition(pausedUntil, pause, gen),
     ],
     now,
   );
   const validRelease = findCondition(conditions, C.ValidReleaseImage)!;
 
   const { version, requeueAfterMs } = pause.paused
-    ? { version: old.version, requeueAfterMs: pause.untilMs === undefined ? undefined : Math.max(1, pause.untilMs - input.nowMs) }
+    ? { version: old.version, requeueAfterMs: pauseEndsInMs(pause, input.nowMs) }
     : computeVersionStatus({
         releaseImage: hc.spec.release?.image ?? '',
         generation: gen,

@@ -22,10 +22,10 @@
  */
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { findCondition, removeCondition, setConditions, type ConditionInput } from '../../conditions.js';
-import { HostedClusterConditions, Messages, NodePoolConditions as C, Reasons } from '../../names.js';
+import { HostedClusterConditions, NodePoolConditions as C, Reasons } from '../../names.js';
 import { versionFromImage } from '../../release.js';
 import { formatTime, remainingMs, startTime } from '../../time.js';
-import { pausedMessage, reconciliationPaused } from '../../paused.js';
+import { pauseEndsInMs, reconciliationActiveCondition, reconciliationPaused } from '../../paused.js';
 import type { NodePoolStatus } from '../../types.js';
 
 /** Input of {@link computeNodePoolStatus}. */
@@ -76,9 +76,7 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     { type: C.UpdateManagementEnabled, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     { type: C.AutorepairEnabled, status: autoRepair ? 'True' : 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
-    pause.paused
-      ? { type: C.ReconciliationActive, status: 'False', reason: Reasons.ReconciliationPaused, message: pausedMessage(pausedUntil), observedGeneration: gen }
-      : { type: C.ReconciliationActive, status: 'True', reason: Reasons.ReconciliationActive, message: Messages.ReconciliationActive, observedGeneration: gen },
+    reconciliationActiveCondition(pausedUntil, pause, gen),
     { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
   ];
 
@@ -116,7 +114,8 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
       now,
     );
     const status: NodePoolStatus = { ...old, conditions, replicas: have };
-    return pause.untilMs === undefined ? { status } : { status, requeueAfterMs: Math.max(1, pause.untilMs - nowMs) };
+    const requeueAfterMs = pauseEndsInMs(pause, nowMs);
+    return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
   }
 
   const availableSinceMs = startTime(hcAvailable.lastTransitionTime) ?? nowMs;
