@@ -25,9 +25,9 @@
  *   resourceVersion) fails (503) when etcd does not answer, and otherwise, with an etcd that
  *   sends progress notifications in order (3.4.31+, 3.5.13+, 3.6+), sees every write committed
  *   before it by any replica: etcd's current revision, then progress notifications until the
- *   mirror has it (kube-apiserver's consistent reads from cache). With an older etcd it waits up
- *   to {@link WatchLagGraceMs} for the watch to reach that revision, then answers from the mirror
- *   while the watch is up (504 while it reconnects).
+ *   mirror has it (kube-apiserver's consistent reads from cache). With an older etcd it waits
+ *   briefly for the watch to reach that revision, then answers from the mirror while the watch
+ *   is up (504 while it reconnects): WatchCache.waitUntilFresh.
  *
  * Not guaranteed:
  * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
@@ -85,13 +85,6 @@ export interface EtcdStoreOptions {
 }
 
 /**
- * How long a most-recent read waits for the watch to reach etcd's revision when progress
- * notifications cannot be used (older etcd), in milliseconds: enough for the watch's usual lag,
- * short enough that a revision advanced only by writes outside the prefix costs little.
- */
-export const WatchLagGraceMs = 200;
-
-/**
  * Whether an etcd server version sends requested progress notifications in order with the watch
  * events: 3.4.31+, 3.5.13+ and 3.6+, the versions kube-apiserver requires before it uses them
  * (etcd-io/etcd#15220: before the fix a requested notification could overtake queued events).
@@ -145,8 +138,6 @@ export class EtcdStore implements Store {
   private readonly cacheWaitTimeoutMs: number;
   private readonly openTimeoutMs: number;
   private readonly freshnessTimeoutMs: number;
-  /** Whether progress notifications are requested (decided in open when not given). */
-  private progressRequests = false;
   private client!: Etcd3;
   private cache!: WatchCache;
   /** Tail of the queue of transactions per key on this replica. */
@@ -190,13 +181,13 @@ export class EtcdStore implements Store {
     const deadline = Date.now() + this.openTimeoutMs;
     try {
       const { kvs, revision } = await this.retryUntil(deadline, () => this.rangeAll());
-      if (this.opts.requestProgress !== undefined) this.progressRequests = this.opts.requestProgress;
-      else {
+      let progress = this.opts.requestProgress;
+      if (progress === undefined) {
         const { version } = await this.retryUntil(deadline, () => this.client.maintenance.status());
-        this.progressRequests = supportsRequestProgress(version);
-        if (!this.progressRequests) this.log.info({ etcdVersion: version }, 'etcd sends progress notifications out of order before 3.4.31/3.5.13: most-recent reads wait briefly for the watch instead');
+        progress = supportsRequestProgress(version);
+        if (!progress) this.log.info({ etcdVersion: version }, 'etcd sends progress notifications out of order before 3.4.31/3.5.13: most-recent reads wait briefly for the watch instead');
       }
-      this.cache.setProgressRequests(this.progressRequests);
+      this.cache.setProgressRequests(progress);
       await this.cache.start(kvs, revision, deadline);
     } catch (err) {
       this.closed = true;
@@ -249,26 +240,16 @@ export class EtcdStore implements Store {
   /**
    * A consistent read from the mirror, as kube-apiserver's (ConsistentListFromCache): asks etcd
    * for its current revision (one linearizable range of one key), then waits until the mirror has
-   * reached it, with progress notifications so that writes outside the prefix count. A replica
-   * cut off from etcd therefore answers a most-recent read with an error, never with what it
-   * last saw.
+   * reached it (WatchCache.waitUntilFresh: with progress notifications where etcd sends them in
+   * order). A replica cut off from etcd therefore answers a most-recent read with an error, never
+   * with what it last saw.
    * @throws StatusError 503 when etcd does not answer within freshnessTimeoutMs, 504 when the watch
    *   has not caught up by then
    */
   async syncToLatest(): Promise<void> {
     if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
     const latest = await this.latestRevision();
-    if (this.progressRequests) return this.cache.waitForRevisionWithProgress(latest, this.freshnessTimeoutMs);
-    // Older etcd: no progress notifications to confirm a revision that writes outside the prefix
-    // advanced. Wait for the watch's usual lag, then answer from the mirror if the watch is up.
-    try {
-      await this.cache.waitForRevision(latest, WatchLagGraceMs);
-    } catch (err) {
-      if (this.closed || !this.cache.isWatching()) {
-        throw apierrors.timeout(`etcd is at revision ${latest}, but this server's watch of etcd is reconnecting; retry`);
-      }
-      if (!(err instanceof apierrors.StatusError)) throw err;
-    }
+    await this.cache.waitUntilFresh(latest, this.freshnessTimeoutMs);
   }
 
   /** @see WatchCache.requestProgress */

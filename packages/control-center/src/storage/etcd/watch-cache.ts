@@ -51,6 +51,13 @@ const errorMessage = (err: unknown) => (err instanceof Error ? err.message : Str
 export const withResourceVersion = (object: KubeObject, revision: number): KubeObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } });
 
 /** The mirror, history and etcd watch of one EtcdStore; see the module comment. */
+/**
+ * How long a most-recent read waits for the watch to reach etcd's revision when progress
+ * notifications cannot be used (older etcd), in milliseconds: enough for the watch's usual lag,
+ * short enough that a revision advanced only by writes outside the prefix costs little.
+ */
+export const WatchLagGraceMs = 200;
+
 export class WatchCache {
   private readonly mirror = new Mirror();
   private history!: EventHistory;
@@ -213,6 +220,25 @@ export class WatchCache {
       throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd has not shown it within ${timeoutMs} ms (the watch is behind or reconnecting); retry`);
     } finally {
       clearInterval(ask);
+    }
+  }
+
+  /**
+   * Resolves once the mirror may answer a read that must be as new as etcd's `revision`: with
+   * progress requests on, once it has reached it ({@link waitForRevisionWithProgress}). Without
+   * them (older etcd) nothing can confirm a revision that only writes outside the prefix
+   * advanced, so it waits up to {@link WatchLagGraceMs} for the watch's usual lag and then
+   * resolves while the watch is up.
+   * @throws StatusError 504 when the watch is down (reconnecting), or with progress on, when it has
+   *   not reached `revision` within timeoutMs
+   */
+  async waitUntilFresh(revision: number, timeoutMs: number): Promise<void> {
+    if (this.progressRequests) return this.waitForRevisionWithProgress(revision, timeoutMs);
+    try {
+      await this.waitForRevision(revision, WatchLagGraceMs);
+    } catch (err) {
+      if (this.stopped || !this.isWatching()) throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd is reconnecting; retry`);
+      if (!(err instanceof apierrors.StatusError)) throw err;
     }
   }
 
