@@ -1,7 +1,8 @@
 /**
  * Capacity safety under a burst: HostedClusters created concurrently with
  * @kubernetes/client-node never put more on a management cluster than its capacity, whatever the
- * heartbeat timing; the ones that fit nowhere say why; a fleet change (more capacity) places them.
+ * heartbeat timing; the ones that fit nowhere say why, and so do their NodePools; a fleet change
+ * (more capacity) places them, and the NodePools follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
@@ -29,6 +30,16 @@ function hostedCluster(name: string) {
   };
 }
 
+/** A NodePool of `cluster`. */
+function nodePool(cluster: string) {
+  return {
+    apiVersion: `${group}/${version}`,
+    kind: 'NodePool',
+    metadata: { name: `${cluster}-workers`, namespace: 'burst' },
+    spec: { clusterName: cluster, replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+  };
+}
+
 interface HC {
   metadata: { name: string; labels?: Record<string, string> };
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
@@ -38,6 +49,8 @@ describe('a burst of creates against a small fleet', () => {
   let hcc: HccUp;
   let api: CustomObjectsApi;
   const list = async () => ((await api.listNamespacedCustomObject({ group, version, namespace: 'burst', plural: 'hostedclusters' })) as { items: HC[] }).items;
+  const listNodePools = async () => ((await api.listNamespacedCustomObject({ group, version, namespace: 'burst', plural: 'nodepools' })) as { items: HC[] }).items;
+  const readyOf = (np: HC) => np.status?.conditions?.find((c) => c.type === 'Ready');
 
   beforeAll(async () => {
     hcc = await startHccUp(['--management-clusters', '3', '--capacity', '4']);
@@ -75,6 +88,18 @@ describe('a burst of creates against a small fleet', () => {
     }
     const row = await kubectl('1.35', hcc.kubeconfig, ['get', 'hc', pending[0]!.metadata.name!, '-n', 'burst', '--no-headers']);
     expect(row.stdout).toMatch(/\sFalse\s+Not placed on a management cluster: 0\/3 management clusters are available: 3 no budget\.\s*$/m);
+    // Their NodePools wait with them, and say so where `kubectl get nodepools` looks (MESSAGE).
+    await Promise.all(pending.map((h) => api.createNamespacedCustomObject({ group, version, namespace: 'burst', plural: 'nodepools', body: nodePool(h.metadata.name) })));
+    const marked = await waitFor('every NodePool marked not placed', async () => {
+      const nps = await listNodePools();
+      return nps.length === pending.length && nps.every((np) => readyOf(np)?.reason === 'Unschedulable') ? nps : undefined;
+    }, 30_000);
+    for (const np of marked) {
+      expect(np.metadata.labels?.[Label]).toBeUndefined();
+      expect(readyOf(np)).toMatchObject({ status: 'False', message: `Not placed on a management cluster: waiting for HostedCluster ${np.metadata.name.replace(/-workers$/, '')}: 0/3 management clusters are available: 3 no budget.` });
+    }
+    const npRow = await kubectl('1.35', hcc.kubeconfig, ['get', 'nodepools', `${pending[0]!.metadata.name}-workers`, '-n', 'burst', '--no-headers']);
+    expect(npRow.stdout).toMatch(/\sNot placed on a management cluster: waiting for HostedCluster hc-\d\d: 0\/3 management clusters are available: 3 no budget\.\s*$/m);
     // Later heartbeats do not change the outcome: still nobody over capacity.
     await new Promise((r) => setTimeout(r, 2500));
     const again = await list();
@@ -92,5 +117,18 @@ describe('a burst of creates against a small fleet', () => {
     // Placed: the not-placed mark went with the binding.
     for (const h of items.filter((i) => i.metadata.labels?.[Label])) expect(h.status?.conditions?.find((c) => c.type === 'Available')?.reason, h.metadata.name).not.toBe('Unschedulable');
     expect(items.filter((h) => h.metadata.labels?.[Label] === 'mgmt-1').length).toBe(4);
+    // The NodePools of the two placed follow them there and lose the mark; the other 16 keep it.
+    const placedNow = new Map(items.map((h) => [`${h.metadata.name}-workers`, h.metadata.labels?.[Label]]));
+    await waitFor('the NodePools to follow their HostedClusters', async () => {
+      const nps = await listNodePools();
+      const moved = nps.filter((np) => placedNow.get(np.metadata.name));
+      const waiting = nps.filter((np) => !placedNow.get(np.metadata.name));
+      return moved.length === 2 &&
+        moved.every((np) => np.metadata.labels?.[Label] === placedNow.get(np.metadata.name) && readyOf(np)?.reason !== 'Unschedulable') &&
+        waiting.length === 16 &&
+        waiting.every((np) => !np.metadata.labels?.[Label] && readyOf(np)?.reason === 'Unschedulable')
+        ? nps
+        : undefined;
+    }, 30_000);
   });
 });

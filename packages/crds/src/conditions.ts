@@ -3,7 +3,7 @@
  * `lastTransitionTime` changes only when `status` changes.
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/meta/conditions.go
  */
-import { ConditionAvailable, ConditionScheduled, ReasonScheduled, ReasonUnschedulable } from './names.js';
+import { ConditionAvailable, ConditionReady, ConditionScheduled, ReasonScheduled, ReasonUnschedulable } from './names.js';
 import type { Condition } from './types.js';
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
@@ -59,23 +59,39 @@ export const scheduledCondition = (cluster: string): Condition => ({
  * `kubectl get hc` shows an empty row (HyperShift's AVAILABLE and MESSAGE columns read this
  * condition), where `kubectl get pods` shows `Pending`. A placement removes it
  * ({@link withoutNotPlaced}); the operator's own Available condition follows.
+ * A NodePool of such a HostedCluster gets the same mark as its `Ready` condition (`type`
+ * {@link ConditionReady}, HyperShift's NodePool MESSAGE column) from {@link nodePoolNotPlacedCondition}.
  * @param message - why it fits nowhere, e.g. `0/3 management clusters are available: 3 no budget.`
- * @param generation - the HostedCluster's metadata.generation
+ * @param generation - the object's metadata.generation
+ * @param type - the condition type: `Available` (HostedCluster, the default) or `Ready` (NodePool)
  */
-export const notPlacedCondition = (message: string, generation?: number): Condition => ({
-  type: ConditionAvailable,
+export const notPlacedCondition = (message: string, generation?: number, type: string = ConditionAvailable): Condition => ({
+  type,
   status: 'False',
   reason: ReasonUnschedulable,
   message: `Not placed on a management cluster: ${message}`,
   ...(generation !== undefined ? { observedGeneration: generation } : {}),
 });
 
-/** True when `conditions` hold a {@link notPlacedCondition} (an Available condition of reason `Unschedulable`). */
-export const hasNotPlaced = (conditions: readonly Condition[] | undefined): boolean => {
-  const c = findCondition(conditions, ConditionAvailable);
+/**
+ * The `Ready=False` mark of a NodePool whose HostedCluster the scheduler cannot place: a NodePool
+ * goes where its HostedCluster goes, so it waits with it; the placement removes it.
+ * @param hostedCluster - the HostedCluster's name (the NodePool's `spec.clusterName`)
+ * @param why - the HostedCluster's `Scheduled=False` message
+ * @param generation - the NodePool's metadata.generation
+ */
+export const nodePoolNotPlacedCondition = (hostedCluster: string, why: string, generation?: number): Condition =>
+  notPlacedCondition(`waiting for HostedCluster ${hostedCluster}: ${why}`, generation, ConditionReady);
+
+/**
+ * True when `conditions` hold a {@link notPlacedCondition}: a condition of `type` (default
+ * `Available`) with reason `Unschedulable`.
+ */
+export const hasNotPlaced = (conditions: readonly Condition[] | undefined, type: string = ConditionAvailable): boolean => {
+  const c = findCondition(conditions, type);
   return c?.reason === ReasonUnschedulable;
 };
 
-/** `conditions` without a {@link notPlacedCondition}; any other Available condition stays. */
-export const withoutNotPlaced = (conditions: readonly Condition[]): Condition[] =>
-  conditions.filter((c) => !(c.type === ConditionAvailable && c.reason === ReasonUnschedulable));
+/** `conditions` without a {@link notPlacedCondition} of `type` (default `Available`); any other condition of that type stays. */
+export const withoutNotPlaced = (conditions: readonly Condition[], type: string = ConditionAvailable): Condition[] =>
+  conditions.filter((c) => !(c.type === type && c.reason === ReasonUnschedulable));

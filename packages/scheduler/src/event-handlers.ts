@@ -5,7 +5,8 @@
  * - HostedCluster: the cache learns its placement; its key goes to the scheduling queue; its
  *   NodePools (when the placement changed) and referenced Secrets/ConfigMaps to propagation.
  *   A deleted HostedCluster re-queues waiting ones that share its control-plane namespace name.
- * - NodePool, Secret, ConfigMap: propagation keys `<Kind>/<namespace>/<name>`.
+ * - NodePool, Secret, ConfigMap: propagation keys `<Kind>/<namespace>/<name>`; a HostedCluster's
+ *   NodePools also when its `Scheduled` condition or deletion changes (their not-placed marks).
  * - ManagementCluster: its name goes to the health queue; a change that could let a waiting
  *   HostedCluster fit (see {@link fleetChangeMayHelp}) re-queues every waiting one; a change of
  *   its not-Ready episode (see controllers/placed-status.ts) sends what is placed on it to the
@@ -13,7 +14,17 @@
  *   that is not Ready.
  */
 import { deletedObject, keyOf, type Informer, type WorkQueue } from '@hcc/client';
-import { LabelManagementCluster, type HostedCluster, type KubeObject, type ManagementCluster, type NodePool } from '@hcc/crds';
+import {
+  ConditionReady,
+  ConditionScheduled,
+  findCondition,
+  hasNotPlaced,
+  LabelManagementCluster,
+  type HostedCluster,
+  type KubeObject,
+  type ManagementCluster,
+  type NodePool,
+} from '@hcc/crds';
 import { clusterInfo, controlPlaneNamespaceOfKey, type ClusterCache } from './cache/cluster-cache.js';
 import { Indexes } from './controllers/placement-propagation.js';
 import { ByManagementCluster, notReady, notReadyEpisode } from './controllers/placed-status.js';
@@ -42,6 +53,12 @@ export interface EventHandlerDeps {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What decides a HostedCluster's NodePools' not-placed marks: deletion and its Scheduled condition's status and message. */
+const notPlacedState = (hc: HostedCluster | undefined): string => {
+  const c = findCondition(hc?.status?.conditions, ConditionScheduled);
+  return `${!!hc?.metadata.deletionTimestamp}|${c?.status ?? ''}|${c?.message ?? ''}`;
+};
 
 /**
  * Whether a ManagementCluster change could let a waiting HostedCluster fit (or change why it
@@ -104,6 +121,9 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
         d.propagation.add(`NodePool/${keyOf(np)}`);
         track('NodePool', keyOf(np), np);
       }
+    } else if (notPlacedState(old) !== notPlacedState(o)) {
+      // Its NodePools' not-placed marks follow the HostedCluster's Scheduled condition.
+      for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) d.propagation.add(`NodePool/${keyOf(np)}`);
     }
   };
   d.hostedClusters.addEventHandler({
@@ -118,13 +138,14 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
       if (was) d.health.add(was);
       checkPlaced('HostedCluster', o);
       track('HostedCluster', key, undefined);
+      for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) if (hasNotPlaced(np.status?.conditions, ConditionReady)) d.propagation.add(`NodePool/${keyOf(np)}`);
       const cp = controlPlaneNamespaceOfKey(key);
       requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
     },
   });
 
   const onNP = (o: NodePool) => {
-    if (!clusterLabel(o)) d.propagation.add(`NodePool/${keyOf(o)}`);
+    if (!clusterLabel(o) || hasNotPlaced(o.status?.conditions, ConditionReady)) d.propagation.add(`NodePool/${keyOf(o)}`);
     checkPlaced('NodePool', o);
     track('NodePool', keyOf(o), o);
   };

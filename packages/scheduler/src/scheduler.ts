@@ -247,6 +247,8 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
       const ref = kind === 'NodePool' ? NodePoolResource : kind === 'Secret' ? SecretResource : ConfigMapResource;
       await client.patch(ref, ns, name, { metadata: { labels } }, 'merge');
     },
+    writeNodePoolConditions: (np, c) => writeStatusConditions(NodePoolResource, np, c),
+    now,
   };
   const placedStatusDeps: PlacedStatusDeps = {
     managementClusters: mcs.lister,

@@ -6,14 +6,27 @@
  *   `state.controlcenter.hcc.dev/<cluster>: Sync` for every cluster that needs it, and loses it
  *   when nothing placed there references it any more (kcp's syncer does the same with
  *   `state.workload.kcp.io/<syncTarget>`).
+ * - a NodePool of a HostedCluster the scheduler cannot place gets `Ready=False`, reason
+ *   `Unschedulable` (HyperShift's NodePool MESSAGE column reads Ready), unless something else
+ *   already wrote a Ready condition, as its HostedCluster gets `Available=False`; the mark goes
+ *   when the HostedCluster is placed, is deleted, or stops being unschedulable.
  * Keys are `<Kind>/<namespace>/<name>`. A placement label, once set on a NodePool, is never changed.
  */
 import {
+  ConditionReady,
+  ConditionScheduled,
+  conditionUpToDate,
+  findCondition,
+  hasNotPlaced,
   hostedClusterReferences,
   LabelManagementCluster,
+  nodePoolNotPlacedCondition,
   nodePoolReferences,
+  setCondition,
   stateLabelKey,
   StateSync,
+  withoutNotPlaced,
+  type Condition,
   type HostedCluster,
   type KubeObject,
   type NodePool,
@@ -50,6 +63,36 @@ export interface PropagationDeps {
   clustersFor(refKey: string): Set<string>;
   /** Merge-patches metadata.labels (null removes a label) of `kind` ns/name. */
   patchLabels(kind: 'NodePool' | 'Secret' | 'ConfigMap', namespace: string, name: string, labels: Record<string, string | null>): Promise<void>;
+  /** Writes a NodePool's status.conditions, conditional on its resourceVersion (a 409 is retried by the queue). */
+  writeNodePoolConditions(np: NodePool, conditions: Condition[]): Promise<void>;
+  now(): Date;
+}
+
+/**
+ * The not-placed mark a NodePool should carry: its HostedCluster exists, is not placed, and its
+ * `Scheduled` condition is `False`. Undefined otherwise.
+ */
+function wantedNotPlacedMark(np: NodePool, hc: HostedCluster | undefined): Condition | undefined {
+  if (!hc || hc.metadata.deletionTimestamp || hc.metadata.labels?.[LabelManagementCluster]) return undefined;
+  const scheduled = findCondition(hc.status?.conditions, ConditionScheduled);
+  if (scheduled?.status !== 'False') return undefined;
+  return nodePoolNotPlacedCondition(hc.metadata.name!, scheduled.message ?? scheduled.reason ?? '', np.metadata.generation);
+}
+
+/**
+ * Sets or removes a NodePool's not-placed mark; a Ready condition another writer set (the operator,
+ * the syncer) is left alone.
+ */
+async function reconcileNotPlacedMark(deps: PropagationDeps, np: NodePool, want: Condition | undefined): Promise<void> {
+  const conditions = np.status?.conditions;
+  const marked = hasNotPlaced(conditions, ConditionReady);
+  if (!want) {
+    if (marked) await deps.writeNodePoolConditions(np, withoutNotPlaced(conditions ?? [], ConditionReady));
+    return;
+  }
+  if (findCondition(conditions, ConditionReady) && !marked) return;
+  if (conditionUpToDate(conditions, want)) return;
+  await deps.writeNodePoolConditions(np, setCondition(conditions, want, deps.now()));
 }
 
 /** Reconciles one key `<Kind>/<ns>/<name>`. */
@@ -58,10 +101,13 @@ export async function reconcilePropagation(deps: PropagationDeps, key: string): 
   const objKey = `${ns}/${name}`;
   if (kind === 'NodePool') {
     const np = deps.nodePools.get(objKey);
-    if (!np || np.metadata.labels?.[LabelManagementCluster]) return;
+    if (!np) return;
+    if (np.metadata.labels?.[LabelManagementCluster]) return reconcileNotPlacedMark(deps, np, undefined);
     const hc = deps.hostedClusters.get(`${ns}/${np.spec?.clusterName}`);
     const cluster = hc?.metadata.labels?.[LabelManagementCluster];
+    // Labelled, the NodePool comes back as an update, and the mark (if any) goes then.
     if (cluster) await deps.patchLabels('NodePool', ns, name, { [LabelManagementCluster]: cluster });
+    else await reconcileNotPlacedMark(deps, np, wantedNotPlacedMark(np, hc));
     return;
   }
   const lister = kind === 'Secret' ? deps.secrets : deps.configMaps;
