@@ -33,12 +33,11 @@ function setup(o: { mcs: ManagementCluster[]; hcs: HostedCluster[]; bindError?: 
       patchMetadata: async () => {
         throw new Error('the default binder uses the binding subresource');
       },
-      // Like the control center's binding subresource: label and Scheduled condition in one write.
+      // Like the control center's binding subresource: one write, answered with a Status (the
+      // placed object comes back on the informer).
       bind: async (hc, cluster) => {
         if (o.bindError) throw o.bindError;
         binds.push([`${hc.metadata.namespace}/${hc.metadata.name}`, cluster]);
-        const cond: Condition = { type: 'Scheduled', status: 'True', reason: 'Scheduled', message: `Placed on management cluster ${cluster}` };
-        return { ...hc, metadata: { ...hc.metadata, labels: { ...hc.metadata.labels, [Label]: cluster }, resourceVersion: '2' }, status: { ...hc.status, conditions: [cond] } };
       },
     },
     writeConditions: async (hc, conditions) => void writes.push([`${hc.metadata.namespace}/${hc.metadata.name}`, conditions]),

@@ -1,11 +1,12 @@
 /**
  * One scheduling cycle for one HostedCluster key: read it from the cache, and either make sure
  * its `Scheduled` condition says where it is, or pick its profile → snapshot the fleet → filter →
- * score → select → assume → bind. Bind (the profile's bind plugin) is a PATCH of the placement
- * label with a resourceVersion precondition, so a stale view can never bind twice; the
- * `Scheduled` condition follows through the status subresource, and an Event
- * (`Normal Scheduled` / `Warning FailedScheduling`, kube-scheduler's reasons) says the same in
- * `kubectl describe hc`.
+ * score → select → assume → bind. Bind (the profile's bind plugin; the default one POSTs the
+ * `binding` subresource) writes the placement label and the `Scheduled` condition with a
+ * resourceVersion precondition, so a stale view can never bind twice; a binder that leaves the
+ * condition out gets it through the status subresource when the informer brings the placed
+ * object back. An Event (`Normal Scheduled` / `Warning FailedScheduling`, kube-scheduler's
+ * reasons) says the same in `kubectl describe hc`.
  *
  * Guarantees: placements never move (a labelled HostedCluster is never rescheduled); snapshot →
  * filter → score → assume runs without an await, so concurrent workers never decide on the same
@@ -115,10 +116,9 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   }
 
   deps.cache.assume(key, result.cluster, hc.metadata.resourceVersion);
-  let bound: HostedCluster;
   const bindStarted = performance.now();
   try {
-    bound = await profile.bind.bind(hc, result.cluster, deps.bindHandle);
+    await profile.bind.bind(hc, result.cluster, deps.bindHandle);
   } catch (err) {
     deps.cache.forget(key);
     deps.metrics.attempts.inc({ result: 'error', profile: profile.name });
@@ -133,13 +133,9 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
   deps.metrics.attempts.inc({ result: 'scheduled', profile: profile.name });
   const created = Date.parse(hc.metadata.creationTimestamp ?? '');
   if (Number.isFinite(created)) deps.metrics.e2eLatency.observe(Math.max(0, deps.now().getTime() - created) / 1000);
-  deps.recorder.event(bound, 'Normal', EventReasonScheduled, `Successfully assigned ${key} to management cluster ${result.cluster}`);
-  // A binding writes the condition itself; a custom binder may not have.
-  const written = findCondition(bound.status?.conditions, ConditionScheduled);
-  const want = scheduledCondition(result.cluster);
-  if (written?.status !== 'True' || written.message !== want.message || written.observedGeneration !== undefined || hasNotPlaced(bound.status?.conditions)) {
-    await deps.writeConditions(bound, withoutNotPlaced(setCondition(bound.status?.conditions, want, deps.now())));
-  }
+  deps.recorder.event(hc, 'Normal', EventReasonScheduled, `Successfully assigned ${key} to management cluster ${result.cluster}`);
+  // The binding wrote the Scheduled condition; what a custom binder left out is written when the
+  // informer brings the placed HostedCluster back (the `placed` branch above).
 }
 
 /**

@@ -221,13 +221,14 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     random: opts.random ?? Math.random,
     now,
     bindHandle: {
-      bind: (hc, cluster) =>
-        client.raw<HostedCluster>('POST', `${resourcePath(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!)}/binding`, {
+      bind: async (hc, cluster) => {
+        await client.raw('POST', `${resourcePath(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!)}/binding`, {
           apiVersion: ControlCenterAPIVersion,
           kind: 'Binding',
           metadata: { name: hc.metadata.name, resourceVersion: hc.metadata.resourceVersion },
           target: { name: cluster },
-        }),
+        });
+      },
       patchMetadata: (hc, metadata) =>
         client.patch<HostedCluster>(HostedClusterResource, hc.metadata.namespace, hc.metadata.name!, { metadata: { resourceVersion: hc.metadata.resourceVersion, ...metadata } }, 'merge'),
     },

@@ -51,6 +51,8 @@ describe('HostedCluster binding subresource', () => {
 
     const r = await bind('hc-1', withStatus.body.metadata.resourceVersion, 'mgmt-1');
     expect(r.code, JSON.stringify(r.body)).toBe(201);
+    // As pods/binding: a Status, not the object (the binder sees the result on its watch).
+    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
     const after = (await call(cc.adminToken, 'GET', `${HCS}/hc-1`)).body;
     expect(after.metadata.labels?.[LabelManagementCluster]).toBe('mgmt-1');
     const conds = (after.status as { conditions: { type: string; status: string; message: string }[] }).conditions;

@@ -6,7 +6,10 @@
  * the scheduler decided on. Placement admission still applies (only the scheduler's identity may
  * bind, once, to an existing cluster).
  * Body: `{"apiVersion":"controlcenter.hcc.dev/v1alpha1","kind":"Binding","metadata":{"name":..,"resourceVersion":..},"target":{"name":"mgmt-1"}}`.
+ * Answer: `201` with a `Status` of `Success`, as kube-apiserver's BindingREST answers (not the
+ * HostedCluster: whoever binds sees the result on its watch).
  * @see https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/binding-v1/
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/pod/storage/storage.go (BindingREST.Create)
  */
 import {
   ControlCenterAPIVersion,
@@ -50,7 +53,7 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
   const bindingResource = { group: scope.info.group, resource: `${scope.info.resource}/binding` };
   const conditionsSchema = conditionsSchemaOf(scope.info.schema as JSONSchemaProps | undefined);
   const now = scope.ctx.now;
-  const res = await updateObject(
+  await updateObject(
     scope.store,
     scope.info,
     scope.ri.namespace,
@@ -79,5 +82,6 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
     scope.ctx,
     { dryRun: isDryRun(query), subresource: 'binding' },
   );
-  return { code: 201, body: res.object };
+  // Code 201 in the body too: the create handler fills in a Status's code (handlers/create.go).
+  return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
 }

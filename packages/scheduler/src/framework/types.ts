@@ -88,16 +88,21 @@ export interface BindHandle {
   patchMetadata(hc: HostedCluster, metadata: { labels?: Record<string, string>; annotations?: Record<string, string> }): Promise<HostedCluster>;
   /**
    * Binds through the control center's binding subresource: the placement label and the
-   * `Scheduled` condition in one write, guarded by the HostedCluster's resourceVersion.
+   * `Scheduled` condition in one write, guarded by the HostedCluster's resourceVersion. The
+   * answer is a `Status`, as pods/binding's: the bound object arrives on the informer.
    * @throws ApiError (409 Conflict, 404 NotFound, 422 when admission refuses) or RequestError
    */
-  bind(hc: HostedCluster, cluster: string): Promise<HostedCluster>;
+  bind(hc: HostedCluster, cluster: string): Promise<void>;
 }
 
-/** A bind plugin: makes the decision durable. Runs after the slot was assumed; a throw forgets it. */
+/**
+ * A bind plugin: makes the decision durable. Runs after the slot was assumed; a throw forgets it.
+ * What it resolves to is not used: the informer's update of the HostedCluster brings the result,
+ * and the scheduler then writes the `Scheduled` condition if the binder did not.
+ */
 export interface BindPlugin {
   name: string;
-  bind(hc: HostedCluster, cluster: string, handle: BindHandle): Promise<HostedCluster>;
+  bind(hc: HostedCluster, cluster: string, handle: BindHandle): Promise<unknown>;
 }
 
 /** The one plugin interface: a name plus any extension points (like kube-scheduler's plugins). */

@@ -13,10 +13,9 @@ describe('DefaultBinder', () => {
       },
       bind: async (obj: HostedCluster, cluster: string) => {
         calls.push([obj, cluster]);
-        return obj;
       },
     });
     expect(calls).toEqual([[hc, want]]);
-    expect(out).toBe(hc);
+    expect(out).toBeUndefined();
   });
 });

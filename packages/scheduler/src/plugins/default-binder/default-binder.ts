@@ -1,10 +1,10 @@
 /**
- * DefaultBinder: binds a HostedCluster by setting the placement label
- * `controlcenter.hcc.dev/management-cluster: <cluster>` in one merge PATCH guarded by the
- * resourceVersion the decision was made from. A stale view therefore fails with 409 Conflict
- * (the runtime forgets the reservation and retries from the cache) and a HostedCluster is never
- * bound twice, even by two schedulers during a leader failover. The `Scheduled` condition is
- * written afterwards, through the status subresource, by schedule-one.ts.
+ * DefaultBinder: binds a HostedCluster through the control center's `binding` subresource, which
+ * sets the placement label `controlcenter.hcc.dev/management-cluster: <cluster>` and the
+ * `Scheduled` condition in one write guarded by the resourceVersion the decision was made from. A
+ * stale view therefore fails with 409 Conflict (the runtime forgets the reservation and retries
+ * from the cache) and a HostedCluster is never bound twice, even by two schedulers during a leader
+ * failover.
  * @see https://github.com/kubernetes/kubernetes/tree/master/pkg/scheduler/framework/plugins/defaultbinder
  */
 import type { BindPlugin } from '../../framework/types.js';
