@@ -25,12 +25,12 @@ describe('consistent lists and list options', () => {
   const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { set: 'snap' } }, data: { v } });
   const names = (b: Body) => b.items!.map((i) => i.metadata.name);
   /** Reads a watch for `ms` and returns its events. */
-  const watchFor = async (query: string, ms: number, during?: () => Promise<unknown>) => {
+  const watchFor = async (query: string, ms: number, during?: () => Promise<unknown>, accept?: string) => {
     const ac = new AbortController();
     const cc = server();
-    const res = await fetch(`${cc.url}${CMS}?watch=true&${query}`, { headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal });
+    const res = await fetch(`${cc.url}${CMS}?watch=true&${query}`, { headers: { authorization: `Bearer ${cc.adminToken}`, ...(accept ? { accept } : {}) }, signal: ac.signal });
     expect(res.status).toBe(200);
-    const events: { type: string; object: { metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } }[] = [];
+    const events: { type: string; object: { kind?: string; apiVersion?: string; rows?: unknown[]; metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } }[] = [];
     let text = '';
     const reading = (async () => {
       try {
@@ -174,6 +174,34 @@ describe('consistent lists and list options', () => {
     const legacy = await watchFor('', 200);
     expect(legacy.map((e) => e.object.metadata.name)).toContain('fresh');
     expect(legacy.every((e) => e.type === 'ADDED')).toBe(true);
+  });
+
+  it('bookmarks take the shape of the stream: PartialObjectMetadata for metadata-only watches, a Table without rows for Table watches', async () => {
+    const query = 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+    const meta = await watchFor(query, 300, undefined, 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1');
+    const kinds = new Set(meta.map((e) => `${e.object.apiVersion} ${e.object.kind}`));
+    expect([...kinds]).toEqual(['meta.k8s.io/v1 PartialObjectMetadata']);
+    const bookmark = meta.find((e) => e.type === 'BOOKMARK')!;
+    expect(bookmark.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    expect(Number(bookmark.object.metadata.resourceVersion)).toBeGreaterThan(0);
+
+    const table = await watchFor(query, 300, undefined, 'application/json;as=Table;g=meta.k8s.io;v=v1');
+    const tableBookmark = table.find((e) => e.type === 'BOOKMARK')!;
+    expect(tableBookmark.object).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', rows: [] });
+    expect(table.filter((e) => e.type === 'ADDED').every((e) => e.object.kind === 'Table' && e.object.apiVersion === 'meta.k8s.io/v1')).toBe(true);
+  });
+
+  it('timeoutSeconds: an integer, as ListOptions decodes it; one past the longest timer still keeps the watch open', async () => {
+    for (const bad of ['1e3', '0x10', '1.5', '-1', 'soon']) {
+      const r = await send('GET', `${CMS}?watch=true&timeoutSeconds=${encodeURIComponent(bad)}`);
+      expect(r.code, bad).toBe(400);
+      expect(r.body.message).toContain(`timeoutSeconds: Invalid value: "${bad}"`);
+    }
+    // 2147484 s is past setTimeout's 2^31-1 ms: the watch must not end at once.
+    const started = Date.now();
+    const events = await watchFor('timeoutSeconds=2147484', 300, () => send('POST', CMS, cm('long-timeout', 'x')));
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toContain('ADDED long-timeout');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 });
 

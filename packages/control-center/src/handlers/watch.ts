@@ -83,6 +83,9 @@ function httpChunk(text: string): Buffer {
   return buf;
 }
 
+/** The longest delay setTimeout accepts, in milliseconds (2^31 - 1); longer ones fire at once. */
+const MaxTimerMs = 2 ** 31 - 1;
+
 /** A watch stream with lines waiting to be written. */
 interface PendingStream {
   flush(shared: Map<string, Buffer>): void;
@@ -156,8 +159,10 @@ export async function serveWatch(
   const bookmarks = queryBool(query.allowWatchBookmarks);
   let timeoutSeconds = opts.defaultTimeoutSeconds;
   if (query.timeoutSeconds !== undefined) {
-    const t = Number(query.timeoutSeconds);
-    if (!Number.isFinite(t) || t < 0) throw apierrors.badRequest(`timeoutSeconds must be a non-negative number, got ${String(query.timeoutSeconds)}`);
+    // An int64, as ListOptions decodes it (strconv.ParseInt: no exponents, fractions or hex).
+    const raw = String(query.timeoutSeconds);
+    if (!/^\+?\d{1,19}$/.test(raw)) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: must be a non-negative integer (seconds)`);
+    const t = Number(raw);
     if (t > 0) timeoutSeconds = t;
   }
   const include = parseIncludeObject(query.includeObject);
@@ -254,17 +259,24 @@ export async function serveWatch(
       else lineIds?.push(id);
     };
     const sendEvent = (type: string, obj: KubeObject) => queue(`${JSON.stringify({ type, object: render(obj) })}\n`);
-    const sendBookmark = (rv: number, annotations?: Record<string, string>) =>
-      queue(
-        `${JSON.stringify({
-          type: 'BOOKMARK',
-          object: { kind: shape.kind === 'table' ? 'Table' : info.kind, apiVersion, metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) } },
-        })}\n`,
-      );
+    // A bookmark takes the shape of the stream's other events, as kube-apiserver converts every
+    // watch event: a metadata-only informer decodes it as PartialObjectMetadata, a Table watcher
+    // gets a Table without rows.
+    const sendBookmark = (rv: number, annotations?: Record<string, string>) => {
+      const metadata = { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) };
+      const object =
+        shape.kind === 'table'
+          ? { kind: 'Table', apiVersion: `meta.k8s.io/${shape.version}`, metadata, columnDefinitions: [], rows: [] }
+          : shape.kind === 'metadata'
+            ? { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata }
+            : { kind: info.kind, apiVersion, metadata };
+      queue(`${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
+    };
+    // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
     const timer = setTimeout(() => {
       if (bookmarks) sendBookmark(store.currentRevision());
       finish();
-    }, timeoutSeconds * 1000);
+    }, Math.min(timeoutSeconds * 1000, MaxTimerMs));
     onClose(finish);
 
     const onEvent = (ev: StoreEvent) => {
