@@ -53,6 +53,21 @@ describe('request limits', () => {
     expect(ok.code, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
   });
 
+  it('refuses a YAML alias bomb ("billion laughs") with 400, for a create and an apply, and stores nothing', async () => {
+    const levels = 'abcdefghi'.split('');
+    const bomb =
+      `a: &a ["x","x","x","x","x","x","x","x","x"]\n` +
+      levels.slice(1).map((l, i) => `${l}: &${l} [${Array(9).fill(`*${levels[i]}`).join(',')}]\n`).join('') +
+      'metadata:\n  name: bomb\n';
+    const create = await send('POST', '/api/v1/namespaces/clusters/configmaps', bomb, 'application/yaml');
+    expect(create.code, JSON.stringify(create.body)).toBe(400);
+    expect(create.body.message).toMatch(/^error decoding YAML: .*alias/i);
+    const apply = await send('PATCH', `${HCS}/bomb?fieldManager=test`, bomb, 'application/apply-patch+yaml');
+    expect(apply.code).toBe(400);
+    const gone = await fetch(`${cc.url}/api/v1/namespaces/clusters/configmaps/bomb`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+    expect(gone.status).toBe(404);
+  });
+
   it('refuses a JSON patch whose result nests too deep (copy into itself), and stores nothing', async () => {
     const created = await send('POST', HCS, JSON.stringify(hostedCluster('deep-copy', nested(600))));
     expect(created.code).toBe(201);

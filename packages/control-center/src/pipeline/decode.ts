@@ -114,7 +114,15 @@ function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
     if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw nestedTooDeep();
     throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
   }
-  const v: unknown = d.toJS();
+  let v: unknown;
+  try {
+    v = d.toJS();
+  } catch (e) {
+    // The YAML library refuses to expand a document whose aliases would blow up ("billion
+    // laughs"): a bad body (400), as go-yaml's "document contains excessive aliasing".
+    if (e instanceof RangeError) throw e;
+    throw apierrors.badRequest(`error decoding YAML: ${(e as Error).message}`);
+  }
   checkNesting(v);
   if (strict) strict.push(...duplicateYAMLKeys(d, text));
   return v;
