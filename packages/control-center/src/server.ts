@@ -17,7 +17,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes } from './pipeline/decode.js';
-import { negotiateResource, wantsYAML } from './pipeline/negotiate.js';
+import { checkMetadataShape, negotiateResource, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -422,12 +422,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
             break;
           }
           if (ri.subresource && !(ri.subresource === 'status' && info.subresources.status)) throw apierrors.noResource();
+          checkMetadataShape(shape, false);
           result = { code: 200, body: renderObject(scope, await getObject(scope, query), shape, query) };
           break;
         }
-        case 'list':
-          result = { code: 200, body: await listObjects(scope, negotiateResource(req.headers.accept), query) };
+        case 'list': {
+          const shape = negotiateResource(req.headers.accept);
+          checkMetadataShape(shape, true);
+          result = { code: 200, body: await listObjects(scope, shape, query) };
           break;
+        }
         case 'watch': {
           const shape = negotiateResource(req.headers.accept);
           reply.hijack();

@@ -37,6 +37,11 @@ const groupKind = (info: ResourceInfo) => ({ group: info.group, kind: info.kind 
 
 /** Characters generateName appends (no vowels, as apiserver's `utilrand.String`). */
 const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
+/**
+ * The longest generateName prefix kept: 63 (a DNS label) minus the 5 random characters.
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/names/generate.go
+ */
+const MaxGeneratedNamePrefix = 58;
 function randomSuffix(n = 5): string {
   let s = '';
   for (let i = 0; i < n; i++) s += alphanums[Math.floor(Math.random() * alphanums.length)];
@@ -215,7 +220,8 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
     delete m.namespace;
   }
   if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
-  if (!m.name && m.generateName) m.name = `${m.generateName}${randomSuffix()}`;
+  // names.SimpleNameGenerator: the prefix is cut to 58 characters so that prefix + 5 random ones fit 63.
+  if (!m.name && m.generateName) m.name = `${m.generateName.slice(0, MaxGeneratedNamePrefix)}${randomSuffix()}`;
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
@@ -322,7 +328,7 @@ export async function updateObject(
       throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', 0n, 'must be specified for an update')]);
     }
     if (m.uid && m.uid !== cur.metadata.uid) {
-      throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${cur.metadata.uid}, UID in object meta: ${m.uid}`);
+      throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${cur.metadata.uid}`);
     }
     // Immutable and server-managed metadata.
     m.uid = cur.metadata.uid;

@@ -218,4 +218,39 @@ describe('request semantics', () => {
     expect(body.code).toBe(431);
     expect(body.message).toContain('exceed 1048576 bytes');
   });
+
+  it('cuts a generateName prefix to 58 characters, so that the generated name fits 63', async () => {
+    const prefix = 'x'.repeat(62);
+    const r = await request(cc(), 'POST', '/api/v1/namespaces', { metadata: { generateName: prefix } });
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    const name = (r.body.metadata as { name: string }).name;
+    expect(name).toHaveLength(63);
+    expect(name.startsWith('x'.repeat(58))).toBe(true);
+    expect((r.body.metadata as { generateName: string }).generateName).toBe(prefix);
+  });
+
+  it("names the request's UID as the precondition and the stored one as the object's in an update's UID conflict", async () => {
+    await ns('uidp');
+    const created = await request(cc(), 'POST', '/api/v1/namespaces/uidp/configmaps', cm('u'));
+    const meta = created.body.metadata as { uid: string; resourceVersion: string };
+    const r = await request(cc(), 'PUT', '/api/v1/namespaces/uidp/configmaps/u', { ...cm('u'), metadata: { name: 'u', uid: 'not-the-uid', resourceVersion: meta.resourceVersion } });
+    expect(r.code).toBe(409);
+    expect(r.body.message).toContain(`Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${meta.uid}`);
+  });
+
+  it('answers a metadata-only Accept of the wrong form (object vs list) with 406, as transformResponseObject does', async () => {
+    await ns('pom');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/pom/configmaps', cm('m'))).code).toBe(201);
+    const get = async (url: string, as: string) => {
+      const res = await fetch(`${cc().url}${url}`, { headers: { authorization: `Bearer ${cc().adminToken}`, accept: `application/json;as=${as};g=meta.k8s.io;v=v1` } });
+      return { code: res.status, body: (await res.json()) as { kind: string; message?: string } };
+    };
+    expect(await get('/api/v1/namespaces/pom/configmaps/m', 'PartialObjectMetadata')).toMatchObject({ code: 200, body: { kind: 'PartialObjectMetadata' } });
+    expect(await get('/api/v1/namespaces/pom/configmaps', 'PartialObjectMetadataList')).toMatchObject({ code: 200, body: { kind: 'PartialObjectMetadataList' } });
+    expect(await get('/api/v1/namespaces/pom/configmaps/m', 'PartialObjectMetadataList')).toMatchObject({
+      code: 406,
+      body: { kind: 'Status', message: 'you requested PartialObjectMetadataList, but the requested object is not a list' },
+    });
+    expect(await get('/api/v1/namespaces/pom/configmaps', 'PartialObjectMetadata')).toMatchObject({ code: 406, body: { kind: 'Status', message: 'you requested PartialObjectMetadata, but the requested object is a list' } });
+  });
 });

@@ -29,7 +29,7 @@ export function parseAccept(accept: string | undefined): MediaRange[] {
 export type ResponseShape =
   | { kind: 'object' }
   | { kind: 'table'; version: 'v1' | 'v1beta1' }
-  | { kind: 'metadata'; version: 'v1' | 'v1beta1' };
+  | { kind: 'metadata'; version: 'v1' | 'v1beta1'; /** `as=PartialObjectMetadataList` (else `as=PartialObjectMetadata`) */ list: boolean };
 
 const jsonTypes = new Set(['application/json', 'application/*', '*/*', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/json;stream=watch']);
 
@@ -45,7 +45,9 @@ function pickResponse(accept: string | undefined): { shape: ResponseShape; yaml:
       continue;
     }
     if ((r.params.as === 'PartialObjectMetadata' || r.params.as === 'PartialObjectMetadataList') && r.params.g === 'meta.k8s.io') {
-      if (r.type === 'application/json' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) return { shape: { kind: 'metadata', version: r.params.v }, yaml: false };
+      if (r.type === 'application/json' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
+        return { shape: { kind: 'metadata', version: r.params.v, list: r.params.as === 'PartialObjectMetadataList' }, yaml: false };
+      }
       continue;
     }
     if (r.params.as) continue;
@@ -81,4 +83,19 @@ export function negotiateResource(accept: string | undefined): ResponseShape {
     reason: 'NotAcceptable',
     code: 406,
   });
+}
+
+/**
+ * Checks that a metadata-only Accept asks for the form the endpoint answers with, as
+ * kube-apiserver's transformResponseObject does: `as=PartialObjectMetadata` for one object,
+ * `as=PartialObjectMetadataList` for a list (a watch's events are objects and take either).
+ * @param list - whether the endpoint answers with a list
+ * @throws StatusError 406 NotAcceptable on a mismatch
+ */
+export function checkMetadataShape(shape: ResponseShape, list: boolean): void {
+  if (shape.kind !== 'metadata' || shape.list === list) return;
+  const message = list
+    ? 'you requested PartialObjectMetadata, but the requested object is a list'
+    : 'you requested PartialObjectMetadataList, but the requested object is not a list';
+  throw new apierrors.StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
