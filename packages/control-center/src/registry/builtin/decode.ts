@@ -114,10 +114,12 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
 /**
  * Decodes a built-in kind's object in place: refuses what its Go type cannot hold, drops unknown
  * fields and reports them per `ctx.fieldValidation` (see the module doc). Of a custom resource
- * only `metadata` is decoded: its null fields (`labels:` left empty in a template) are removed, as
- * apiextensions-apiserver round-trips a custom resource's metadata through the typed ObjectMeta
- * (null decodes to the zero value, which it leaves out); the rest its schema prunes. Kinds without
- * a published schema are left alone.
+ * only `metadata` is decoded, as apiextensions-apiserver round-trips it through the typed
+ * ObjectMeta (schemaobjectmeta.GetObjectMetaWithOptions): a field of the wrong type is a 400, an
+ * unknown one (`metadata.foo`) is dropped and reported with the schema's unknown fields (queued
+ * in `ctx.strictErrors`, after them, as upstream appends them), and null fields (`labels:` left
+ * empty in a template) are removed; the rest its schema prunes. Kinds without a published schema
+ * are left alone.
  * @param stored - the stored object on update: unknown fields it already had (written before hcc
  *   decoded built-ins) are dropped without being reported
  * @param opts.keepNulls - leave null fields (an apply configuration, where null has a meaning); by
@@ -128,6 +130,7 @@ function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError
 export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) {
     if (!opts.keepNulls) dropNullMetadata(obj);
+    decodeCustomResourceMetadata(obj, info, ctx, stored);
     return;
   }
   const schema = sharedBuiltinSchema(info.group, info.version, info.kind) as JSONSchemaProps | undefined;
@@ -150,6 +153,25 @@ function typeError(obj: KubeObject, info: ResourceInfo, schema: JSONSchemaProps)
   let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
   forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
   return err;
+}
+
+/**
+ * A custom resource's `metadata` as ObjectMeta: refuses a value of the wrong type (one the stored
+ * object already had the same way excepted), drops unknown fields and queues them for the
+ * schema's report (`unknown field "metadata.foo"`), except those the stored object already had.
+ * @throws StatusError 400 BadRequest for a value ObjectMeta cannot hold
+ */
+function decodeCustomResourceMetadata(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject): void {
+  const m = obj.metadata as unknown;
+  if (!isJSONObject(m)) return;
+  const metaSchema = objectMetaSchema as JSONSchemaProps;
+  const err = decodeError(m, metaSchema, `${info.kind}.metadata`);
+  if (err && !(stored && decodeError(stored.metadata, metaSchema, `${info.kind}.metadata`)?.message === err.message)) throw apierrors.cannotBeHandled(info.kind, info.version, err.message);
+  const unknown = prune(m, metaSchema, false);
+  if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
+  const before = stored && isJSONObject(stored.metadata) ? new Set(prune(structuredClone(stored.metadata), metaSchema, false)) : undefined;
+  const fresh = before ? unknown.filter((f) => !before.has(f)) : unknown;
+  if (fresh.length) (ctx.strictErrors ??= []).push(...fresh.sort().map((f) => `unknown field ${JSON.stringify(`metadata.${f}`)}`));
 }
 
 /** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: a null label value stays an error). */
