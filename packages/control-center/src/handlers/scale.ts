@@ -51,12 +51,39 @@ export function toScale(info: ResourceInfo, obj: KubeObject): KubeObject {
   };
 }
 
+/** A JSON value's type as Go's encoding/json names it in an UnmarshalTypeError. */
+const goJSONType = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : v === null ? 'null' : typeof v);
+
+/**
+ * Checks a Scale body (a PUT, or what a patch made of the Scale view) as kube-apiserver decodes
+ * it into autoscaling/v1 Scale: its kind and apiVersion, when set, must be those; its name, when
+ * set, the one on the URL; `spec.replicas` must fit an int32.
+ * @throws StatusError 400 BadRequest otherwise
+ */
+function checkScaleBody(scale: unknown, name: string): asserts scale is KubeObject {
+  if (typeof scale !== 'object' || scale === null || Array.isArray(scale)) throw apierrors.badRequest('the body of the request must be a Scale object');
+  const s = scale as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown }; spec?: { replicas?: unknown } };
+  if (s.kind !== undefined && s.kind !== 'Scale') throw apierrors.badRequest(`the kind in the data (${String(s.kind)}) does not match the expected kind (Scale)`);
+  if (s.apiVersion !== undefined && s.apiVersion !== 'autoscaling/v1') {
+    throw apierrors.badRequest(`the API version in the data (${String(s.apiVersion)}) does not match the expected API version (autoscaling/v1)`);
+  }
+  const bodyName = s.metadata?.name;
+  if (bodyName !== undefined && bodyName !== '' && bodyName !== name) throw apierrors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+  const replicas = s.spec?.replicas;
+  if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || !Number.isInteger(replicas) || Math.abs(replicas) > 2 ** 31 - 1)) {
+    const what = typeof replicas === 'number' ? `number ${replicas}` : goJSONType(replicas);
+    throw apierrors.cannotBeHandled('Scale', 'v1', `json: cannot unmarshal ${what} into Go struct field ScaleSpec.spec.replicas of type int32`);
+  }
+}
+
 /**
  * Applies a desired Scale to the object: sets `specReplicasPath`; the Scale's resourceVersion,
  * when set, becomes the update's precondition.
- * @throws StatusError 422 when replicas is not a non-negative integer
+ * @throws StatusError 400 for a body that is no Scale of this object (see checkScaleBody), 422
+ *   when replicas is missing or negative
  */
-export function fromScale(info: ResourceInfo, obj: KubeObject, scale: KubeObject): KubeObject {
+export function fromScale(info: ResourceInfo, obj: KubeObject, scale: unknown): KubeObject {
+  checkScaleBody(scale, obj.metadata.name ?? '');
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw apierrors.invalid({ group: 'autoscaling', kind: 'Scale' }, obj.metadata.name ?? '', [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);

@@ -101,9 +101,22 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: sub ? `${scope.info.resource}/${sub}` : scope.info.resource });
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope.info);
+  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope), scope.info);
   const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
+}
+
+/**
+ * A custom resource's body must name its kind, as apiextensions-apiserver's unstructured decoder
+ * requires (`Object 'Kind' is missing in '...'`); a built-in kind's takes it from the URL.
+ * @throws StatusError 400 BadRequest for an object body of a custom resource without `kind`
+ */
+function requireKindOfCustomResource(body: unknown, scope: RequestScope): unknown {
+  if (scope.info.custom && isJSONObject(body) && (body.kind === undefined || body.kind === null || body.kind === '')) {
+    const text = JSON.stringify(body);
+    throw apierrors.badRequest(`Object 'Kind' is missing in '${text.length > 1024 ? `${text.slice(0, 1024)}...` : text}'`);
+  }
+  return body;
 }
 
 /** PUT a whole object (main resource or status). */
@@ -118,7 +131,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope.info);
+  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
     subresource,
