@@ -2,7 +2,8 @@
  * Capacity safety under a burst: HostedClusters created concurrently with
  * @kubernetes/client-node never put more on a management cluster than its capacity, whatever the
  * heartbeat timing; the ones that fit nowhere say why, and so do their NodePools; a fleet change
- * (more capacity) places them, and the NodePools follow.
+ * (more capacity, a placed one deleted) places them without waiting for the next heartbeat (the
+ * syncers here beat every 5 minutes), and the NodePools follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
@@ -53,7 +54,8 @@ describe('a burst of creates against a small fleet', () => {
   const readyOf = (np: HC) => np.status?.conditions?.find((c) => c.type === 'Ready');
 
   beforeAll(async () => {
-    hcc = await startHccUp(['--management-clusters', '3', '--capacity', '4']);
+    // Heartbeats 5 minutes apart: room that appears must count without waiting for one.
+    hcc = await startHccUp(['--management-clusters', '3', '--capacity', '4', '--heartbeat-interval', '300']);
     const kc = new KubeConfig();
     kc.loadFromFile(hcc.kubeconfig);
     api = kc.makeApiClient(CustomObjectsApi);
@@ -130,5 +132,20 @@ describe('a burst of creates against a small fleet', () => {
         ? nps
         : undefined;
     }, 30_000);
+  });
+
+  it('places a waiting HostedCluster in the slot a deleted one frees', async () => {
+    const before = await list();
+    const onMgmt1 = before.filter((h) => h.metadata.labels?.[Label] === 'mgmt-1');
+    expect(onMgmt1).toHaveLength(4);
+    const waiting = before.filter((h) => !h.metadata.labels?.[Label]).length;
+    const del = await kubectl('1.35', hcc.kubeconfig, ['delete', 'hc', onMgmt1[0]!.metadata.name, '-n', 'burst', '--wait=true']);
+    expect(del.code, del.stderr).toBe(0);
+    const after = await waitFor('a waiting HostedCluster placed on mgmt-1', async () => {
+      const l = await list();
+      return l.filter((h) => h.metadata.labels?.[Label] === 'mgmt-1').length === 4 ? l : undefined;
+    }, 30_000);
+    expect(after.filter((h) => !h.metadata.labels?.[Label])).toHaveLength(waiting - 1);
+    expect(after.filter((h) => h.metadata.labels?.[Label] === 'mgmt-2')).toHaveLength(6);
   });
 });

@@ -134,6 +134,12 @@ export interface ManagementCluster extends KubeObject {
     hostedClusters?: number;
     /** Free slots: how many more HostedClusters the cluster can take (a count). */
     budget?: number;
+    /**
+     * The `metadata.generation` of the spec the last heartbeat computed `budget` from. Below the
+     * current generation (capacity changed since), the scheduler computes the budget from
+     * `spec.capacity` itself. Absent (syncers before it was added): `budget` is taken as is.
+     */
+    observedGeneration?: number;
     syncerVersion?: string;
     /** Release versions (`4.14`, ...) the cluster's HyperShift operator supports. */
     supportedVersions?: string[];

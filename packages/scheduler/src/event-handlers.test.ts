@@ -34,4 +34,14 @@ describe('fleetChangeMayHelp', () => {
   ])('$name', ({ input, want }) => {
     expect(fleetChangeMayHelp(input.old, input.cur, fixedNow, 40_000)).toBe(want);
   });
+
+  it('counts what the scheduler placed: a heartbeat that catches up on a placement with the same budget frees a slot', () => {
+    // Capacity 2, one placement the syncer had not counted: 1 free by capacity, 0 by the report.
+    const old = managementCluster('a', { capacity: 2, budget: 1, hosted: 0 });
+    // The next heartbeat counts it: same budget, one more held, so the report no longer holds a slot back.
+    const cur = managementCluster('a', { capacity: 2, budget: 1, hosted: 1 });
+    expect(fleetChangeMayHelp(old, cur, fixedNow, 40_000, 1)).toBe(true);
+    // Without a placement in between there is nothing new.
+    expect(fleetChangeMayHelp(old, managementCluster('a', { capacity: 2, budget: 1, hosted: 0 }), fixedNow, 40_000, 1)).toBe(false);
+  });
 });

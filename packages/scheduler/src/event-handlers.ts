@@ -4,7 +4,8 @@
  *
  * - HostedCluster: the cache learns its placement; its key goes to the scheduling queue; its
  *   NodePools (when the placement changed) and referenced Secrets/ConfigMaps to propagation.
- *   A deleted HostedCluster re-queues waiting ones that share its control-plane namespace name.
+ *   A deleted HostedCluster re-queues the waiting ones: all of them when it was placed (its slot
+ *   is free), else those that share its control-plane namespace name.
  * - NodePool, Secret, ConfigMap: propagation keys `<Kind>/<namespace>/<name>`; a HostedCluster's
  *   NodePools also when its `Scheduled` condition or deletion changes (their not-placed marks).
  * - ManagementCluster: its name goes to the health queue; a change that could let a waiting
@@ -65,12 +66,14 @@ const notPlacedState = (hc: HostedCluster | undefined): string => {
  * waits): a new cluster, more reported room, readiness flipped, or any change of labels, spec
  * (capacity, cordon, platforms, taints) or reported platforms/supported versions. Heartbeats that
  * only confirm or shrink the budget do not qualify, so a full fleet is not re-evaluated every
- * heartbeat.
+ * heartbeat. Free slots are counted with what the scheduler has placed there, reported or not: a
+ * heartbeat that reports the same budget but catches up on a placement frees a slot.
+ * @param placed - HostedClusters bound or assumed on the cluster (a count; the cache's)
  */
-export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: ManagementCluster, nowMs: number, heartbeatGraceMs: number): boolean {
+export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: ManagementCluster, nowMs: number, heartbeatGraceMs: number, placed = 0): boolean {
   if (!old) return true;
-  const a = clusterInfo(old, 0, nowMs, heartbeatGraceMs);
-  const b = clusterInfo(cur, 0, nowMs, heartbeatGraceMs);
+  const a = clusterInfo(old, placed, nowMs, heartbeatGraceMs);
+  const b = clusterInfo(cur, placed, nowMs, heartbeatGraceMs);
   return (
     b.freeSlots > a.freeSlots ||
     b.ready !== a.ready ||
@@ -139,8 +142,15 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
       checkPlaced('HostedCluster', o);
       track('HostedCluster', key, undefined);
       for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) if (hasNotPlaced(np.status?.conditions, ConditionReady)) d.propagation.add(`NodePool/${keyOf(np)}`);
-      const cp = controlPlaneNamespaceOfKey(key);
-      requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
+      // A placed one gone frees its slot in the cache at once (a placement the cluster never
+      // reported frees it for good): every waiting one may fit now, as kube-scheduler moves its
+      // unschedulable pods on an assigned pod's delete. Else only those its control-plane
+      // namespace name kept out.
+      if (was) requeuePending((k) => k !== key);
+      else {
+        const cp = controlPlaneNamespaceOfKey(key);
+        requeuePending((k) => k !== key && controlPlaneNamespaceOfKey(k) === cp);
+      }
     },
   });
 
@@ -164,7 +174,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
     d.health.add(o.metadata.name!);
     if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) forEachPlaced(o.metadata.name!, (kind, p) => d.placedStatus.add(`${kind}/${keyOf(p)}`));
-    if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs)) requeuePending();
+    if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs, d.cache.placedOn(o.metadata.name!))) requeuePending();
   };
   d.managementClusters.addEventHandler({
     onAdd: (o) => onMC(o),

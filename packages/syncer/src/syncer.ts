@@ -43,7 +43,7 @@ import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsyn
 import { isOurs } from './controllers/downsync/downsync-reconcile-apply.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
-import { runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
+import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
@@ -314,7 +314,11 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }, 1000);
 
   setState('registering');
+  // A HostedCluster gone from the management cluster is room for the next one: report it now.
+  const heartbeatTrigger = new HeartbeatTrigger();
+  downInformers.HostedCluster.addEventHandler({ onDelete: () => heartbeatTrigger.request() });
   const heartbeat = runHeartbeats({
+    trigger: heartbeatTrigger,
     cluster,
     upstream,
     initialSpec: opts.initialSpec ?? {},

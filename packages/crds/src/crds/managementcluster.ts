@@ -69,6 +69,13 @@ const statusSchema: JSONSchemaProps = obj(
     namespaces: count('namespaces is the number of namespaces in the management cluster.'),
     hostedClusters: count('hostedClusters is the number of HostedClusters the cluster holds.'),
     budget: int32({ description: 'budget is the number of free slots: how many more HostedClusters the cluster can take.' }),
+    observedGeneration: {
+      type: 'integer',
+      format: 'int64',
+      minimum: 0,
+      description:
+        'observedGeneration is the metadata.generation of the spec the last heartbeat computed budget from. While it is below metadata.generation (capacity changed since), the scheduler takes spec.capacity minus the HostedClusters held instead of budget.',
+    },
     syncerVersion: str(),
     supportedVersions: arr(str(), { description: "supportedVersions lists the OCP minor versions (4.17, ...) the cluster's HyperShift operator supports." }),
     platforms: arr(str(), { description: 'platforms lists the platform types the syncer observed the cluster can host.' }),

@@ -26,6 +26,19 @@ describe('clusterInfo free slots', () => {
   ])('$name', ({ input, want }) => {
     expect(clusterInfo(mc(input.capacity, input.budget, input.hosted), input.placed, now, 40_000).freeSlots).toBe(want);
   });
+
+  it.each([
+    { name: 'capacity raised after the report (observedGeneration behind): the new capacity counts at once', input: { capacity: 6, generation: 3, observed: 2 }, want: 2 },
+    { name: 'capacity lowered after the report: at once too', input: { capacity: 3, generation: 3, observed: 2 }, want: 0 },
+    { name: 'a report of the current spec: its budget as reported', input: { capacity: 6, generation: 3, observed: 3 }, want: 0 },
+    { name: 'a syncer that names no generation: its budget as reported', input: { capacity: 6, generation: 3, observed: undefined }, want: 0 },
+  ])('$name', ({ input, want }) => {
+    // Reported at capacity 4 with 4 held: budget 0.
+    const m = mc(input.capacity, 0, 4);
+    m.metadata.generation = input.generation;
+    if (input.observed !== undefined) m.status!.observedGeneration = input.observed;
+    expect(clusterInfo(m, 4, now, 40_000).freeSlots).toBe(want);
+  });
 });
 
 describe('clusterInfo readiness by heartbeat age', () => {

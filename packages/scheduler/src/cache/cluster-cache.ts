@@ -7,7 +7,10 @@
  *
  * Free slots of a cluster = min(capacity − placed, reportedBudget − unreported), where
  * placed = bound (informer) + assumed, and unreported = max(0, placed − reportedHosted): the
- * placements its syncer has not counted in its last heartbeat.
+ * placements its syncer has not counted in its last heartbeat. A budget reported for an older spec
+ * (`status.observedGeneration` below `metadata.generation`: the capacity changed since) is taken
+ * as capacity − reportedHosted, what the syncer will report next, so a capacity change counts at
+ * once instead of at the next heartbeat.
  *
  * Contract:
  * - An assumption lives until the informer shows the HostedCluster on the assumed cluster
@@ -219,10 +222,13 @@ function reportOf(mc: ManagementCluster): Report {
   const st = mc.status ?? {};
   const reportedHosted = typeof st.hostedClusters === 'number' ? st.hostedClusters : 0;
   const readyCond = st.conditions?.find((c) => c.type === ConditionReady);
+  // A budget computed from an older spec (the capacity changed since): recompute it from this one.
+  const staleBudget =
+    typeof st.observedGeneration === 'number' && typeof mc.metadata.generation === 'number' && st.observedGeneration < mc.metadata.generation && Number.isFinite(capacity);
   r = {
     capacity,
     reportedHosted,
-    reportedBudget: typeof st.budget === 'number' ? st.budget : capacity - reportedHosted,
+    reportedBudget: typeof st.budget === 'number' && !staleBudget ? st.budget : capacity - reportedHosted,
     conditionReason: !readyCond || readyCond.status !== 'True' ? (readyCond?.reason ?? 'NoHeartbeat') : '',
     hb: st.lastHeartbeatTime ? Date.parse(st.lastHeartbeatTime) : NaN,
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
 import { LeaseResource, ManagementClusterResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
-import { beat, leaseOwnerReferences, register, registerWithRetries, type HeartbeatOptions } from './heartbeat-controller.js';
+import { beat, HeartbeatTrigger, leaseOwnerReferences, MinTriggeredBeatSpacingMs, register, registerWithRetries, runHeartbeats, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
 function flakyUpstream(failures: number) {
@@ -274,5 +274,31 @@ describe('leaseOwnerReferences', () => {
     expect(leaseOwnerReferences(undefined, mc)).toBeUndefined();
     const refs = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u' }];
     expect(leaseOwnerReferences(refs, mc)).toBe(refs);
+  });
+});
+
+describe('runHeartbeats with a trigger', () => {
+  it('beats soon when asked, coalescing requests, at most one heartbeat per spacing, never two at once', async () => {
+    const { upstream, writes } = fleetUpstream({});
+    const statusWrites = () => writes.filter((w) => w.resource === 'mc' && w.verb === 'patch').length;
+    const trigger = new HeartbeatTrigger();
+    const ac = new AbortController();
+    // An hour between heartbeats: any beat after the first is a triggered one.
+    await runHeartbeats({ ...options(upstream, new FakeClock(), ac.signal, []), intervalMs: 3_600_000, trigger });
+    try {
+      expect(statusWrites()).toBe(1);
+      for (let i = 0; i < 5; i++) trigger.request();
+      await new Promise((r) => setTimeout(r, MinTriggeredBeatSpacingMs + 300));
+      expect(statusWrites()).toBe(2);
+      trigger.request();
+      await new Promise((r) => setTimeout(r, 200));
+      // The spacing holds the next one back...
+      expect(statusWrites()).toBe(2);
+      await new Promise((r) => setTimeout(r, MinTriggeredBeatSpacingMs));
+      // ...then it comes.
+      expect(statusWrites()).toBe(3);
+    } finally {
+      ac.abort();
+    }
   });
 });

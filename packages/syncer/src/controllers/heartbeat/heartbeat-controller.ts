@@ -75,6 +75,30 @@ export interface HeartbeatOptions {
    * Absent: no Events.
    */
   recordEvent?(mc: ManagementCluster, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** Asks for heartbeats sooner than the interval (see {@link HeartbeatTrigger}). */
+  trigger?: HeartbeatTrigger;
+}
+
+/** Shortest time between the starts of two heartbeats that a {@link HeartbeatTrigger} asks for, in milliseconds. */
+export const MinTriggeredBeatSpacingMs = 1000;
+
+/**
+ * Asks the heartbeat loop for a heartbeat soon, instead of at the next interval: when the
+ * management cluster has room again (one of its HostedClusters is gone), the scheduler learns it
+ * from the next report, and waiting for the interval would leave a waiting HostedCluster out for
+ * up to that long. Requests coalesce: one heartbeat at most every
+ * {@link MinTriggeredBeatSpacingMs}, never two at once. Before the loop runs, requests do nothing.
+ */
+export class HeartbeatTrigger {
+  #fn: (() => void) | undefined;
+  /** Asks for a heartbeat soon. */
+  request(): void {
+    this.#fn?.();
+  }
+  /** Connects the loop (runHeartbeats). */
+  connect(fn: () => void): void {
+    this.#fn = fn;
+  }
 }
 
 /** A registration setting an operator can give explicitly (see {@link HeartbeatOptions.explicit}). */
@@ -265,8 +289,19 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
   let first = true;
   let resolveFirst!: () => void;
   const firstDone = new Promise<void>((r) => (resolveFirst = r));
+  // One heartbeat at a time: one asked for while another runs follows it (see HeartbeatTrigger).
+  let running = false;
+  let again = false;
+  let lastStartMs = -Infinity;
+  let soon: ReturnType<typeof setTimeout> | undefined;
   const tick = async () => {
     if (opts.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    lastStartMs = Date.now();
     try {
       await beat(opts);
       if (first) {
@@ -277,11 +312,26 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
     } catch (err) {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
+    } finally {
+      running = false;
+      if (again) {
+        again = false;
+        beatSoon();
+      }
     }
   };
+  const beatSoon = () => {
+    if (soon || opts.signal.aborted) return;
+    soon = setTimeout(() => {
+      soon = undefined;
+      void tick();
+    }, Math.max(0, lastStartMs + MinTriggeredBeatSpacingMs - Date.now()));
+  };
+  opts.trigger?.connect(beatSoon);
   const timer = setInterval(() => void tick(), opts.intervalMs);
   opts.signal.addEventListener('abort', () => {
     clearInterval(timer);
+    if (soon) clearTimeout(soon);
     resolveFirst();
   });
   await tick();

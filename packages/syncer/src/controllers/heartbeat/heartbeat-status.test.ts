@@ -24,4 +24,9 @@ describe('heartbeatStatus', () => {
     const mc: ManagementCluster = { metadata: { name: 'm' }, spec: {}, status: { leaseDurationSeconds: 240, lastHeartbeatTime: '2026-11-29T00:00:00Z' } };
     expect(heartbeatStatus(mc, obs, now, '0.1.0', 40).leaseDurationSeconds).toBe(40);
   });
+
+  it('names the spec generation its budget was computed from (observedGeneration)', () => {
+    const mc: ManagementCluster = { metadata: { name: 'm', generation: 3 }, spec: { capacity: 5 }, status: { observedGeneration: 2 } };
+    expect(heartbeatStatus(mc, obs, now, '0.1.0', 40)).toMatchObject({ budget: 4, observedGeneration: 3 });
+  });
 });

@@ -39,6 +39,8 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
     namespaces: obs.namespaces,
     hostedClusters: obs.hostedClusters,
     budget: budgetOf(mc.spec?.capacity, obs.hostedClusters),
+    // The spec this budget was computed from: the scheduler knows a later capacity change at once.
+    ...(mc.metadata.generation !== undefined ? { observedGeneration: mc.metadata.generation } : {}),
     platforms: mc.spec?.platforms?.length ? mc.spec.platforms : undefined,
     supportedVersions: obs.supportedVersions.length ? obs.supportedVersions : undefined,
   };
