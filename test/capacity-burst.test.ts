@@ -6,6 +6,8 @@
  * syncers here beat every 5 minutes), and the NodePools follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { kubectl, waitFor } from './helpers/tools.js';
 import { startHccUp, type HccUp } from './helpers/processes.js';
@@ -147,5 +149,24 @@ describe('a burst of creates against a small fleet', () => {
     }, 30_000);
     expect(after.filter((h) => !h.metadata.labels?.[Label])).toHaveLength(waiting - 1);
     expect(after.filter((h) => h.metadata.labels?.[Label] === 'mgmt-2')).toHaveLength(6);
+  });
+
+  it('a scheduler restarted after a crash takes its own Lease back (the same holder), not waiting out its lease duration', async () => {
+    const lease = async () => {
+      const r = await kubectl('1.35', hcc.kubeconfig, ['get', 'lease', 'hcc-scheduler', '-n', 'hcc-system', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { spec: { holderIdentity: string; leaseTransitions?: number; renewTime: string } }).spec;
+    };
+    const before = await lease();
+    const pids = () => JSON.parse(readFileSync(path.join(hcc.stateDir, 'processes.json'), 'utf8')) as Record<string, number>;
+    const pid = pids().scheduler!;
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the scheduler to be restarted', () => pids().scheduler !== pid, 20_000);
+    const after = await waitFor('the restarted scheduler to renew the Lease', async () => {
+      const l = await lease();
+      return l.renewTime !== before.renewTime && Date.parse(l.renewTime) > Date.parse(before.renewTime) ? l : undefined;
+    }, 30_000);
+    expect(after.holderIdentity).toBe(before.holderIdentity);
+    expect(after.leaseTransitions ?? 0).toBe(before.leaseTransitions ?? 0);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -217,7 +218,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       say('• starting the scheduler');
       await sup.start({
         name: 'scheduler',
-        args: ['scheduler', '--kubeconfig', schedulerKubeconfig, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...(o.heartbeatGrace !== undefined ? ['--heartbeat-grace', String(o.heartbeatGrace)] : []), ...ll],
+        // One identity across restarts: a scheduler the supervisor restarts after a crash takes its
+        // own Lease back at once instead of waiting out the dead process's lease duration (15 s).
+        args: ['scheduler', '--kubeconfig', schedulerKubeconfig, '--id', `hcc-up-scheduler_${hostname()}`, ...(o.schedulerConfig ? ['--config', o.schedulerConfig] : []), ...(o.heartbeatGrace !== undefined ? ['--heartbeat-grace', String(o.heartbeatGrace)] : []), ...ll],
       });
       say('✓ scheduler running');
     });
