@@ -11,16 +11,16 @@ const p = (budgetBound: boolean, platform = 'AWS', sinceMs = 0): PendingInfo => 
 
 describe('fleetDemand', () => {
   it.each([
-    { name: 'nothing waits', input: { pending: {}, clusters: [info('a')] }, want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 10, oldestPending: '' } },
+    { name: 'nothing waits', input: { pending: {}, clusters: [info('a')] }, want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 10, cordonedFreeSlots: 0, oldestPending: '' } },
     {
       name: 'only budget-bound HostedClusters are missing slots',
       input: { pending: { 'n/a': p(true, 'AWS', 5), 'n/b': p(true, 'KubeVirt', 3), 'n/c': p(false, 'Agent', 1) }, clusters: [info('a', { capacity: 1, hosted: 1 })] },
-      want: { pending: 3, missingSlots: 2, byPlatform: { AWS: 1, KubeVirt: 1 }, freeSlots: 0, oldestPending: 'n/b' },
+      want: { pending: 3, missingSlots: 2, byPlatform: { AWS: 1, KubeVirt: 1 }, freeSlots: 0, cordonedFreeSlots: 0, oldestPending: 'n/b' },
     },
     {
-      name: 'free slots count only clusters that take placements',
+      name: 'free slots count only clusters that take placements; those of cordoned Ready ones are counted apart',
       input: { pending: {}, clusters: [info('a', { capacity: 5, hosted: 1 }), info('b', { cordon: true }), info('c', { ready: false })] },
-      want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 4, oldestPending: '' },
+      want: { pending: 0, missingSlots: 0, byPlatform: {}, freeSlots: 4, cordonedFreeSlots: 10, oldestPending: '' },
     },
   ])('$name', ({ input, want }) => {
     expect(fleetDemand(new Map(Object.entries(input.pending)), input.clusters)).toEqual({ ...want, managementClusters: input.clusters.length });
@@ -54,6 +54,13 @@ describe('scaleOutMessage', () => {
     );
   });
 
+  it('names free slots on cordoned clusters, and uncordoning as a way out', () => {
+    const d = fleetDemand(new Map([['n/a', p(true, 'KubeVirt', 1)], ['n/b', p(true, 'KubeVirt', 2)]]), [info('a', { capacity: 1, hosted: 1 }), info('c', { capacity: 5, hosted: 0, cordon: true })]);
+    expect(scaleOutMessage(d)).toBe(
+      '2 HostedClusters wait for budget: 2 slots missing (2 KubeVirt) across 2 management clusters, which have no free slots; 5 free slots are on cordoned management clusters; oldest waiting: n/a. Uncordon a management cluster, add one or raise a capacity.',
+    );
+  });
+
   it('says one in the singular, and names free slots the waiting ones cannot use', () => {
     const d = fleetDemand(new Map([['n/a', p(true, 'None', 1)]]), [info('a', { capacity: 1, hosted: 1 }), info('b', { capacity: 3, hosted: 1 })]);
     expect(scaleOutMessage(d)).toBe(
@@ -64,7 +71,7 @@ describe('scaleOutMessage', () => {
   });
 });
 
-const body = (): ScaleOutRequest => scaleOutRequest({ pending: 4, missingSlots: 3, byPlatform: { None: 3 }, managementClusters: 2, freeSlots: 0, oldestPending: 'n/a' }, new Date(0));
+const body = (): ScaleOutRequest => scaleOutRequest({ pending: 4, missingSlots: 3, byPlatform: { None: 3 }, managementClusters: 2, freeSlots: 0, cordonedFreeSlots: 0, oldestPending: 'n/a' }, new Date(0));
 
 describe('notifyWebhook', () => {
   it('POSTs the JSON body; 2xx is success, anything else a failure', async () => {

@@ -41,8 +41,10 @@ export interface FleetDemand {
   byPlatform: Record<string, number>;
   /** Registered ManagementClusters. */
   managementClusters: number;
-  /** Free slots over Ready clusters (what placement could still use), a count. */
+  /** Free slots over Ready clusters that are not cordoned (what placement could still use), a count. */
   freeSlots: number;
+  /** Free slots over Ready clusters that are cordoned (`spec.unschedulable`): uncordoning one gives them, a count. */
+  cordonedFreeSlots: number;
   /** Key `namespace/name` of the budget-bound HostedCluster waiting longest, '' when none. */
   oldestPending: string;
 }
@@ -63,8 +65,13 @@ export function fleetDemand(pending: ReadonlyMap<string, PendingInfo>, clusters:
     }
   }
   let freeSlots = 0;
-  for (const c of clusters) if (c.ready && !c.cluster.spec?.unschedulable && Number.isFinite(c.freeSlots)) freeSlots += c.freeSlots;
-  return { pending: pending.size, missingSlots, byPlatform, managementClusters: clusters.length, freeSlots, oldestPending: oldest };
+  let cordonedFreeSlots = 0;
+  for (const c of clusters) {
+    if (!c.ready || !Number.isFinite(c.freeSlots)) continue;
+    if (c.cluster.spec?.unschedulable) cordonedFreeSlots += c.freeSlots;
+    else freeSlots += c.freeSlots;
+  }
+  return { pending: pending.size, missingSlots, byPlatform, managementClusters: clusters.length, freeSlots, cordonedFreeSlots, oldestPending: oldest };
 }
 
 /** The JSON body of a webhook call (and stdin of the command). */
@@ -90,7 +97,8 @@ const count = (n: number, one: string, many: string): string => `${n} ${n === 1 
  * The Event message for a signal, e.g. `12 HostedClusters wait for budget: 12 slots missing (12
  * AWS) across 3 management clusters, which have no free slots; oldest waiting: ns/name. ...`.
  * Free slots the waiting HostedClusters cannot use (another platform, a taint, a selector) are
- * named as such: they are why budget alone is not the answer on those clusters.
+ * named as such: they are why budget alone is not the answer on those clusters. Free slots on
+ * cordoned clusters are named too, with uncordoning as a way out.
  */
 export function scaleOutMessage(d: FleetDemand): string {
   const platforms = Object.entries(d.byPlatform)
@@ -102,10 +110,11 @@ export function scaleOutMessage(d: FleetDemand): string {
     d.freeSlots === 0
       ? `${d.managementClusters === 1 ? 'which has' : 'which have'} no free slots`
       : `whose ${count(d.freeSlots, 'free slot', 'free slots')} ${d.missingSlots === 1 ? 'it cannot' : 'they cannot'} use (platform, taints or selectors)`;
+  const cordoned = d.cordonedFreeSlots > 0 ? `; ${count(d.cordonedFreeSlots, 'free slot is', 'free slots are')} on cordoned management clusters` : '';
   return (
     `${count(d.missingSlots, 'HostedCluster', 'HostedClusters')} ${waits} for budget: ${count(d.missingSlots, 'slot', 'slots')} missing (${platforms}) across ` +
-    `${count(d.managementClusters, 'management cluster', 'management clusters')}, ${free}; oldest waiting: ${d.oldestPending}. ` +
-    'Add a management cluster or raise a capacity.'
+    `${count(d.managementClusters, 'management cluster', 'management clusters')}, ${free}${cordoned}; oldest waiting: ${d.oldestPending}. ` +
+    (d.cordonedFreeSlots > 0 ? 'Uncordon a management cluster, add one or raise a capacity.' : 'Add a management cluster or raise a capacity.')
   );
 }
 
