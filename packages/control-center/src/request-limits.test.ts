@@ -68,6 +68,16 @@ describe('request limits', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('refuses a number no float64 holds (1e400, YAML .inf) with 400 instead of storing null', async () => {
+    const json = await send('POST', '/api/v1/namespaces/clusters/configmaps', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"inf","annotations":{"a":"b"}},"data":{},"binaryData":{},"immutable":false,"x":1e400}');
+    expect(json.code).toBe(400);
+    expect(json.body.message).toBe('error decoding request body: a number in the body is out of the range of a 64-bit float');
+    const patch = await send('PATCH', `${HCS}/inf?fieldManager=test`, 'apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: inf\nspec:\n  configuration:\n    x: .inf\n', 'application/apply-patch+yaml');
+    expect(patch.code).toBe(400);
+    const merge = await send('POST', HCS, JSON.stringify(hostedCluster('finite')).replace('"autoNode":{}', '"autoNode":{},"configuration":{"w":1e400}'));
+    expect(merge.code).toBe(400);
+  });
+
   it('refuses a JSON patch whose result nests too deep (copy into itself), and stores nothing', async () => {
     const created = await send('POST', HCS, JSON.stringify(hostedCluster('deep-copy', nested(600))));
     expect(created.code).toBe(201);

@@ -50,12 +50,17 @@ export function patchTypeOf(contentType: string | undefined, custom = false): Pa
  */
 export const MaxNestingDepth = 1000;
 
+/** The 400 for a number out of a float64's range, or not a number (Infinity, NaN). */
+const notAFloat64 = (): apierrors.StatusError => apierrors.badRequest('error decoding request body: a number in the body is out of the range of a 64-bit float');
+
 /** The 400 for a body nested deeper than {@link MaxNestingDepth}. */
 const nestedTooDeep = (): apierrors.StatusError => apierrors.badRequest(`error decoding request body: the object is nested more than ${MaxNestingDepth} levels deep`);
 
 /**
  * Refuses a decoded value nested deeper than {@link MaxNestingDepth} (counting every object and
- * array, the top one included). Iterative, so it cannot overflow the stack itself.
+ * array, the top one included), or holding a number no float64 can hold (`1e400`, YAML's `.inf`:
+ * JSON.parse makes it Infinity, which would be stored as null; Go's decoder refuses it). Iterative,
+ * so it cannot overflow the stack itself.
  * @returns how many object keys the value has, nested ones included (a count)
  * @throws StatusError 400 BadRequest naming the limit
  */
@@ -68,7 +73,10 @@ export function checkNesting(value: unknown): number {
     if (depth > MaxNestingDepth) throw nestedTooDeep();
     const children = Array.isArray(v) ? v : Object.values(v as object);
     if (children !== v) keys += children.length;
-    for (const c of children) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+    for (const c of children) {
+      if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+      else if (typeof c === 'number' && !Number.isFinite(c)) throw notAFloat64();
+    }
   }
   return keys;
 }
