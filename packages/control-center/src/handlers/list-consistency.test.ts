@@ -192,11 +192,15 @@ describe('consistent lists and list options', () => {
   });
 
   it('timeoutSeconds: an integer, as ListOptions decodes it; one past the longest timer still keeps the watch open', async () => {
-    for (const bad of ['1e3', '0x10', '1.5', '-1', 'soon']) {
-      const r = await send('GET', `${CMS}?watch=true&timeoutSeconds=${encodeURIComponent(bad)}`);
-      expect(r.code, bad).toBe(400);
-      expect(r.body.message).toContain(`timeoutSeconds: Invalid value: "${bad}"`);
+    for (const bad of ['1e3', '0x10', '1.5', '-1', 'soon', '9223372036854775808']) {
+      for (const watch of ['watch=true&', '']) {
+        const r = await send('GET', `${CMS}?${watch}timeoutSeconds=${encodeURIComponent(bad)}`);
+        expect(r.code, `${watch}${bad}`).toBe(400);
+        expect(r.body.message).toContain(`timeoutSeconds: Invalid value: "${bad}"`);
+      }
     }
+    // -0 parses as 0 (the default), as ParseInt reads it.
+    expect((await send('GET', `${CMS}?timeoutSeconds=-0`)).code).toBe(200);
     // 2147484 s is past setTimeout's 2^31-1 ms: the watch must not end at once.
     const started = Date.now();
     const events = await watchFor('timeoutSeconds=2147484', 300, () => send('POST', CMS, cm('long-timeout', 'x')));

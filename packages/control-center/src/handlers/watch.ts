@@ -157,14 +157,8 @@ export async function serveWatch(
   const initialEvents = lo.sendInitialEvents ?? (rvParam === '' || rvParam === '0');
   const sendInitial = lo.sendInitialEvents === true;
   const bookmarks = queryBool(query.allowWatchBookmarks);
-  let timeoutSeconds = opts.defaultTimeoutSeconds;
-  if (query.timeoutSeconds !== undefined) {
-    // An int64, as ListOptions decodes it (strconv.ParseInt: no exponents, fractions or hex).
-    const raw = String(query.timeoutSeconds);
-    if (!/^\+?\d{1,19}$/.test(raw)) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: must be a non-negative integer (seconds)`);
-    const t = Number(raw);
-    if (t > 0) timeoutSeconds = t;
-  }
+  // 0 or less is the default, as a watch without it (kube-apiserver's minRequestTimeout rule).
+  const timeoutSeconds = lo.timeoutSeconds !== undefined && lo.timeoutSeconds > 0 ? lo.timeoutSeconds : opts.defaultTimeoutSeconds;
   const include = parseIncludeObject(query.includeObject);
   const apiVersion = apiVersionOf(info.group, info.version);
   const selected = !nameFilter && filter.empty ? () => true : (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);

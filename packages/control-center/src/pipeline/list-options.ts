@@ -25,6 +25,27 @@ export interface ListOptions {
   sendInitialEvents: boolean | undefined;
   /** `continue` ('' when absent). */
   continueToken: string;
+  /** `timeoutSeconds`, in seconds: undefined when absent; 0 means the default, as absent does. */
+  timeoutSeconds: number | undefined;
+}
+
+/** The largest int64. */
+const MaxInt64 = 2n ** 63n - 1n;
+
+/**
+ * Parses `timeoutSeconds` as ListOptions decodes it into an *int64 (strconv.ParseInt: an optional
+ * sign and decimal digits, no exponent, fraction or hex, within int64), for LISTs and WATCHes
+ * alike. A negative one, which would end a watch before it starts, is refused too.
+ * @throws StatusError 400 BadRequest otherwise
+ */
+function parseTimeoutSeconds(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const raw = firstQueryValue(v);
+  const why = !/^[+-]?\d+$/.test(raw) ? 'invalid syntax' : BigInt(raw) > MaxInt64 || BigInt(raw) < -MaxInt64 - 1n ? 'value out of range' : '';
+  if (why) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: ${why}`);
+  const n = Number(raw);
+  if (n < 0) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: must be greater than or equal to 0`);
+  return n === 0 ? 0 : n; // -0 is 0
 }
 
 /**
@@ -72,6 +93,7 @@ export function listOptions(query: Record<string, unknown>, watch: boolean): Lis
     resourceVersionMatch: firstQueryValue(query.resourceVersionMatch) as ResourceVersionMatch,
     sendInitialEvents: optionalBool(query.sendInitialEvents),
     continueToken: firstQueryValue(query.continue),
+    timeoutSeconds: parseTimeoutSeconds(query.timeoutSeconds),
   };
   const match = opts.resourceVersionMatch;
   const errs: field.FieldError[] = [];
