@@ -40,6 +40,7 @@ describe('write bodies', () => {
       [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'workers' }, spec: { replicas: 4 } }, 'the kind in the data (ConfigMap) does not match the expected kind (Scale)'],
       [{ apiVersion: 'v1', kind: 'Scale', metadata: { name: 'workers' }, spec: { replicas: 4 } }, 'the API version in the data (v1) does not match the expected API version (autoscaling/v1)'],
       [{ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'other' }, spec: { replicas: 4 } }, 'the name of the object (other) does not match the name on the URL (workers)'],
+      [{ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'workers', namespace: 'other' }, spec: { replicas: 4 } }, 'the namespace of the provided object does not match the namespace sent on the request'],
       [{ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'workers' }, spec: { replicas: '4' } }, 'json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32'],
       [{ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'workers' }, spec: { replicas: 1.5 } }, 'json: cannot unmarshal number 1.5 into Go struct field ScaleSpec.spec.replicas of type int32'],
     ] as const) {

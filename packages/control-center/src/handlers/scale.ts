@@ -56,19 +56,23 @@ const goJSONType = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof 
 
 /**
  * Checks a Scale body (a PUT, or what a patch made of the Scale view) as kube-apiserver decodes
- * it into autoscaling/v1 Scale: its kind and apiVersion, when set, must be those; its name, when
- * set, the one on the URL; `spec.replicas` must fit an int32.
+ * it into autoscaling/v1 Scale: its kind and apiVersion, when set, must be those; its name and
+ * namespace, when set, the ones on the URL; `spec.replicas` must fit an int32.
  * @throws StatusError 400 BadRequest otherwise
  */
-function checkScaleBody(scale: unknown, name: string): asserts scale is KubeObject {
+function checkScaleBody(scale: unknown, name: string, namespace: string | undefined): asserts scale is KubeObject {
   if (typeof scale !== 'object' || scale === null || Array.isArray(scale)) throw apierrors.badRequest('the body of the request must be a Scale object');
-  const s = scale as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown }; spec?: { replicas?: unknown } };
+  const s = scale as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown }; spec?: { replicas?: unknown } };
   if (s.kind !== undefined && s.kind !== 'Scale') throw apierrors.badRequest(`the kind in the data (${String(s.kind)}) does not match the expected kind (Scale)`);
   if (s.apiVersion !== undefined && s.apiVersion !== 'autoscaling/v1') {
     throw apierrors.badRequest(`the API version in the data (${String(s.apiVersion)}) does not match the expected API version (autoscaling/v1)`);
   }
   const bodyName = s.metadata?.name;
   if (bodyName !== undefined && bodyName !== '' && bodyName !== name) throw apierrors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+  const bodyNamespace = s.metadata?.namespace;
+  if (bodyNamespace !== undefined && bodyNamespace !== '' && bodyNamespace !== namespace) {
+    throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
   const replicas = s.spec?.replicas;
   if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || !Number.isInteger(replicas) || Math.abs(replicas) > 2 ** 31 - 1)) {
     const what = typeof replicas === 'number' ? `number ${replicas}` : goJSONType(replicas);
@@ -83,7 +87,7 @@ function checkScaleBody(scale: unknown, name: string): asserts scale is KubeObje
  *   when replicas is missing or negative
  */
 export function fromScale(info: ResourceInfo, obj: KubeObject, scale: unknown): KubeObject {
-  checkScaleBody(scale, obj.metadata.name ?? '');
+  checkScaleBody(scale, obj.metadata.name ?? '', obj.metadata.namespace);
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw apierrors.invalid({ group: 'autoscaling', kind: 'Scale' }, obj.metadata.name ?? '', [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
