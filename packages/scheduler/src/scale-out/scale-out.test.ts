@@ -57,8 +57,20 @@ describe('scaleOutMessage', () => {
   it('names free slots on cordoned clusters, and uncordoning as a way out', () => {
     const d = fleetDemand(new Map([['n/a', p(true, 'KubeVirt', 1)], ['n/b', p(true, 'KubeVirt', 2)]]), [info('a', { capacity: 1, hosted: 1 }), info('c', { capacity: 5, hosted: 0, cordon: true })]);
     expect(scaleOutMessage(d)).toBe(
-      '2 HostedClusters wait for budget: 2 slots missing (2 KubeVirt) across 2 management clusters, which have no free slots; 5 free slots are on cordoned management clusters; oldest waiting: n/a. Uncordon a management cluster, add one or raise a capacity.',
+      '2 HostedClusters wait for budget: 2 slots missing (2 KubeVirt) across 2 management clusters, which have no free slots apart from 5 on cordoned ones; oldest waiting: n/a. Uncordon a management cluster, add one or raise a capacity.',
     );
+    const withUnusable = fleetDemand(new Map([['n/a', p(true, 'KubeVirt', 1)]]), [info('a', { capacity: 3, hosted: 1 }), info('c', { capacity: 5, hosted: 0, cordon: true })]);
+    expect(scaleOutMessage(withUnusable)).toBe(
+      '1 HostedCluster waits for budget: 1 slot missing (1 KubeVirt) across 2 management clusters, whose 2 free slots it cannot use (platform, taints or selectors), and 5 on cordoned ones; oldest waiting: n/a. Uncordon a management cluster, add one or raise a capacity.',
+    );
+  });
+
+  it('leaves out the free slots of a cluster being deleted', () => {
+    const deleting = info('d', { capacity: 3, hosted: 0 });
+    deleting.cluster.metadata.deletionTimestamp = '2026-12-02T00:00:00Z';
+    const d = fleetDemand(new Map([['n/a', p(true, 'None', 1)]]), [info('a', { capacity: 1, hosted: 1 }), deleting]);
+    expect(d.freeSlots).toBe(0);
+    expect(scaleOutMessage(d)).toContain('across 2 management clusters, which have no free slots; oldest waiting');
   });
 
   it('says one in the singular, and names free slots the waiting ones cannot use', () => {

@@ -41,9 +41,9 @@ export interface FleetDemand {
   byPlatform: Record<string, number>;
   /** Registered ManagementClusters. */
   managementClusters: number;
-  /** Free slots over Ready clusters that are not cordoned (what placement could still use), a count. */
+  /** Free slots over Ready clusters that are neither cordoned nor being deleted (what placement could still use), a count. */
   freeSlots: number;
-  /** Free slots over Ready clusters that are cordoned (`spec.unschedulable`): uncordoning one gives them, a count. */
+  /** Free slots over Ready clusters that are cordoned (`spec.unschedulable`) and not being deleted: uncordoning one gives them, a count. */
   cordonedFreeSlots: number;
   /** Key `namespace/name` of the budget-bound HostedCluster waiting longest, '' when none. */
   oldestPending: string;
@@ -67,7 +67,8 @@ export function fleetDemand(pending: ReadonlyMap<string, PendingInfo>, clusters:
   let freeSlots = 0;
   let cordonedFreeSlots = 0;
   for (const c of clusters) {
-    if (!c.ready || !Number.isFinite(c.freeSlots)) continue;
+    // A cluster being deleted takes no placements, and nothing gives it back.
+    if (!c.ready || !Number.isFinite(c.freeSlots) || c.cluster.metadata.deletionTimestamp) continue;
     if (c.cluster.spec?.unschedulable) cordonedFreeSlots += c.freeSlots;
     else freeSlots += c.freeSlots;
   }
@@ -106,14 +107,14 @@ export function scaleOutMessage(d: FleetDemand): string {
     .map(([p, n]) => `${n} ${p}`)
     .join(', ');
   const waits = d.missingSlots === 1 ? 'waits' : 'wait';
+  const cordoned = d.cordonedFreeSlots > 0 ? `${d.cordonedFreeSlots} on cordoned ones` : '';
   const free =
     d.freeSlots === 0
-      ? `${d.managementClusters === 1 ? 'which has' : 'which have'} no free slots`
-      : `whose ${count(d.freeSlots, 'free slot', 'free slots')} ${d.missingSlots === 1 ? 'it cannot' : 'they cannot'} use (platform, taints or selectors)`;
-  const cordoned = d.cordonedFreeSlots > 0 ? `; ${count(d.cordonedFreeSlots, 'free slot is', 'free slots are')} on cordoned management clusters` : '';
+      ? `${d.managementClusters === 1 ? 'which has' : 'which have'} no free slots${cordoned ? ` apart from ${cordoned}` : ''}`
+      : `whose ${count(d.freeSlots, 'free slot', 'free slots')} ${d.missingSlots === 1 ? 'it cannot' : 'they cannot'} use (platform, taints or selectors)${cordoned ? `, and ${cordoned}` : ''}`;
   return (
     `${count(d.missingSlots, 'HostedCluster', 'HostedClusters')} ${waits} for budget: ${count(d.missingSlots, 'slot', 'slots')} missing (${platforms}) across ` +
-    `${count(d.managementClusters, 'management cluster', 'management clusters')}, ${free}${cordoned}; oldest waiting: ${d.oldestPending}. ` +
+    `${count(d.managementClusters, 'management cluster', 'management clusters')}, ${free}; oldest waiting: ${d.oldestPending}. ` +
     (d.cordonedFreeSlots > 0 ? 'Uncordon a management cluster, add one or raise a capacity.' : 'Add a management cluster or raise a capacity.')
   );
 }
