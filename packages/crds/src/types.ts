@@ -132,6 +132,12 @@ export interface ManagementCluster extends KubeObject {
     namespaces?: number;
     /** HostedClusters the cluster holds (a count). */
     hostedClusters?: number;
+    /**
+     * How many of `hostedClusters` are the syncer's copies of HostedClusters placed here (a
+     * count); the rest were created in the cluster directly. Absent (syncers before it was
+     * added): taken as `hostedClusters`.
+     */
+    syncedHostedClusters?: number;
     /** Free slots: how many more HostedClusters the cluster can take (a count). */
     budget?: number;
     /**

@@ -362,8 +362,11 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     } catch {
       // No operator ConfigMap (yet): nothing to report.
     }
-    const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list().length : (await downstream.list(HostedClusterResource, {})).items.length;
-    return { namespaces, hostedClusters: hcs, supportedVersions };
+    const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list() : (await downstream.list<KubeObject>(HostedClusterResource, {})).items;
+    // The copies this syncer made, apart from HostedClusters created in the cluster directly: the
+    // scheduler counts its placements against these.
+    const synced = hcs.filter((h) => h.metadata.labels?.[LabelSyncedBy] === cluster).length;
+    return { namespaces, hostedClusters: hcs.length, syncedHostedClusters: synced, supportedVersions };
   }
 
   const all = [...Object.values(upInformers), ...Object.values(downInformers)];

@@ -68,6 +68,9 @@ const statusSchema: JSONSchemaProps = obj(
     }),
     namespaces: count('namespaces is the number of namespaces in the management cluster.'),
     hostedClusters: count('hostedClusters is the number of HostedClusters the cluster holds.'),
+    syncedHostedClusters: count(
+      'syncedHostedClusters is how many of hostedClusters are copies the syncer made of HostedClusters placed here; the rest were created in the cluster directly. The scheduler counts its placements against this number, so HostedClusters it does not know about never make room for more.',
+    ),
     budget: int32({ description: 'budget is the number of free slots: how many more HostedClusters the cluster can take.' }),
     observedGeneration: {
       type: 'integer',

@@ -27,6 +27,17 @@ describe('clusterInfo free slots', () => {
     expect(clusterInfo(mc(input.capacity, input.budget, input.hosted), input.placed, now, 40_000).freeSlots).toBe(want);
   });
 
+  it('counts placements against the syncer\'s copies, so HostedClusters created in the cluster directly never pass for placements', () => {
+    // Capacity 5: 3 copies of placed ones and 1 created directly (reported 4 held, budget 1).
+    const m = mc(5, 1, 4);
+    m.status!.syncedHostedClusters = 3;
+    expect(clusterInfo(m, 3, now, 40_000).freeSlots).toBe(1);
+    // One more placed, not reported yet: full.
+    expect(clusterInfo(m, 4, now, 40_000).freeSlots).toBe(0);
+    // A syncer that does not say: every reported one is taken for a placement (as before).
+    expect(clusterInfo(mc(5, 1, 4), 4, now, 40_000).freeSlots).toBe(1);
+  });
+
   it.each([
     { name: 'capacity raised after the report (observedGeneration behind): the new capacity counts at once', input: { capacity: 6, generation: 3, observed: 2 }, want: 2 },
     { name: 'capacity lowered after the report: at once too', input: { capacity: 3, generation: 3, observed: 2 }, want: 0 },

@@ -6,8 +6,10 @@
  * more HostedClusters on a cluster than its capacity or its reported budget.
  *
  * Free slots of a cluster = min(capacity − placed, reportedBudget − unreported), where
- * placed = bound (informer) + assumed, and unreported = max(0, placed − reportedHosted): the
- * placements its syncer has not counted in its last heartbeat. A budget reported for an older spec
+ * placed = bound (informer) + assumed, and unreported = max(0, placed − reportedSynced): the
+ * placements its syncer has not counted in its last heartbeat (reportedSynced is the syncer's
+ * copies among the HostedClusters it reported, `status.syncedHostedClusters`; HostedClusters
+ * created in the cluster directly are in the budget already and must not pass for placements). A budget reported for an older spec
  * (`status.observedGeneration` below `metadata.generation`: the capacity changed since) is taken
  * as capacity − reportedHosted, what the syncer will report next, so a capacity change counts at
  * once instead of at the next heartbeat.
@@ -206,6 +208,8 @@ export class ClusterCache {
 interface Report {
   capacity: number;
   reportedHosted: number;
+  /** The syncer's copies among reportedHosted (all of them when a syncer does not say). */
+  reportedSynced: number;
   reportedBudget: number;
   /** Why its Ready condition says it is not ready ('' when Ready=True). */
   conditionReason: string;
@@ -228,6 +232,7 @@ function reportOf(mc: ManagementCluster): Report {
   r = {
     capacity,
     reportedHosted,
+    reportedSynced: typeof st.syncedHostedClusters === 'number' ? Math.min(st.syncedHostedClusters, reportedHosted) : reportedHosted,
     reportedBudget: typeof st.budget === 'number' && !staleBudget ? st.budget : capacity - reportedHosted,
     conditionReason: !readyCond || readyCond.status !== 'True' ? (readyCond?.reason ?? 'NoHeartbeat') : '',
     hb: st.lastHeartbeatTime ? Date.parse(st.lastHeartbeatTime) : NaN,
@@ -252,8 +257,8 @@ export function clusterInfo(
   heartbeatGraceMs: number,
   members: Pick<ClusterInfo, 'controlPlaneNamespaces' | 'namespaces'> = emptyState,
 ): ClusterInfo {
-  const { capacity, reportedHosted, reportedBudget, conditionReason, hb } = reportOf(mc);
-  const unreported = Math.max(0, placed - reportedHosted);
+  const { capacity, reportedSynced, reportedBudget, conditionReason, hb } = reportOf(mc);
+  const unreported = Math.max(0, placed - reportedSynced);
   const freeSlots = Math.max(0, Math.min(capacity - placed, reportedBudget - unreported));
   let notReadyReason = conditionReason;
   if (!notReadyReason && (!Number.isFinite(hb) || nowMs - hb > graceOf(mc, heartbeatGraceMs))) notReadyReason = 'HeartbeatExpired';

@@ -25,6 +25,11 @@ describe('heartbeatStatus', () => {
     expect(heartbeatStatus(mc, obs, now, '0.1.0', 40).leaseDurationSeconds).toBe(40);
   });
 
+  it('reports how many of the HostedClusters are its own copies', () => {
+    const mc: ManagementCluster = { metadata: { name: 'm' }, spec: { capacity: 5 } };
+    expect(heartbeatStatus(mc, { ...obs, hostedClusters: 4, syncedHostedClusters: 3 }, now, '0.1.0', 40)).toMatchObject({ hostedClusters: 4, syncedHostedClusters: 3, budget: 1 });
+  });
+
   it('names the spec generation its budget was computed from (observedGeneration)', () => {
     const mc: ManagementCluster = { metadata: { name: 'm', generation: 3 }, spec: { capacity: 5 }, status: { observedGeneration: 2 } };
     expect(heartbeatStatus(mc, obs, now, '0.1.0', 40)).toMatchObject({ budget: 4, observedGeneration: 3 });

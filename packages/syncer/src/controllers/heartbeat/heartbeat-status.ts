@@ -11,6 +11,8 @@ export interface Observation {
   namespaces: number;
   /** HostedClusters in the management cluster, hcc's and any others (a count). */
   hostedClusters: number;
+  /** Of those, the syncer's copies (label `controlcenter.hcc.dev/synced-by: <cluster>`), a count; absent: not counted. */
+  syncedHostedClusters?: number;
   /** Minor versions the operator's supported-versions ConfigMap lists (e.g. `4.16`). */
   supportedVersions: string[];
 }
@@ -38,6 +40,7 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
     ...reported(mc, { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' }, now, syncerVersion, leaseDurationSeconds),
     namespaces: obs.namespaces,
     hostedClusters: obs.hostedClusters,
+    ...(obs.syncedHostedClusters !== undefined ? { syncedHostedClusters: obs.syncedHostedClusters } : {}),
     budget: budgetOf(mc.spec?.capacity, obs.hostedClusters),
     // The spec this budget was computed from: the scheduler knows a later capacity change at once.
     ...(mc.metadata.generation !== undefined ? { observedGeneration: mc.metadata.generation } : {}),
