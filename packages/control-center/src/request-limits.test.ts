@@ -68,6 +68,21 @@ describe('request limits', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('refuses a YAML body whose one large anchor, used a few dozen times, would expand it by millions of nodes', async () => {
+    const items = Array(20_000).fill('1').join(',');
+    const body = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: wide\na: &a [${items}]\nb: [${Array(99).fill('*a').join(',')}]\n`;
+    const r = await send('POST', '/api/v1/namespaces/clusters/configmaps', body, 'application/yaml');
+    expect(r.code).toBe(400);
+    expect(r.body.message).toBe('error decoding YAML: its aliases expand the document by more than 1000000 nodes');
+    // Anchors of ordinary size (a merge key, repeated labels) are fine.
+    const ok = await send('POST', '/api/v1/namespaces/clusters/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: anchors\n  labels: &l {a: "1", b: "2"}\n  annotations: *l\ndata: {x: "1"}\n', 'application/yaml');
+    expect(ok.code, JSON.stringify(ok.body)).toBe(201);
+    expect((ok.body as { metadata: { annotations?: Record<string, string> } }).metadata.annotations).toEqual({ a: '1', b: '2' });
+    // An alias inside what it names has no JSON form.
+    const cyclic = await send('POST', '/api/v1/namespaces/clusters/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cyc}\nx: &c [1, *c]\n', 'application/yaml');
+    expect(cyclic.code).toBe(400);
+  });
+
   it('refuses a number no float64 holds (1e400, YAML .inf) with 400 instead of storing null', async () => {
     const json = await send('POST', '/api/v1/namespaces/clusters/configmaps', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"inf","annotations":{"a":"b"}},"data":{},"binaryData":{},"immutable":false,"x":1e400}');
     expect(json.code).toBe(400);

@@ -111,6 +111,47 @@ function parseYAML(text: string, strict?: StrictErrors): unknown {
   }
 }
 
+/** How many nodes a YAML body's aliases may add when expanded (a count). */
+export const MaxAliasExpansionNodes = 1_000_000;
+
+/**
+ * Refuses a YAML document whose aliases would expand it by more than
+ * {@link MaxAliasExpansionNodes} nodes, before anything is expanded: one large anchor used a few
+ * dozen times stays under the YAML library's alias count, yet would hold the request thread for
+ * seconds and take a gigabyte. Each node's expanded size is computed once (memoized), so the check
+ * costs one pass over the document as written. An alias inside the node it names (a cycle) is
+ * refused too: it has no JSON form.
+ * @throws StatusError 400 BadRequest
+ */
+function checkAliasExpansion(doc: YAML.Document.Parsed): void {
+  const sizes = new Map<unknown, number>();
+  const inProgress = new Set<unknown>();
+  const tooBig = () => apierrors.badRequest(`error decoding YAML: its aliases expand the document by more than ${MaxAliasExpansionNodes} nodes`);
+  let written = 0;
+  const size = (node: unknown, viaAlias: boolean): number => {
+    if (YAML.isAlias(node)) {
+      const target = node.resolve(doc);
+      return target ? size(target, true) : 1;
+    }
+    if (!viaAlias) written++;
+    const known = sizes.get(node);
+    if (known !== undefined && viaAlias) return known;
+    if (inProgress.has(node)) throw apierrors.badRequest('error decoding YAML: an alias refers to a node that contains it');
+    inProgress.add(node);
+    let n = 1;
+    if (YAML.isMap(node) || YAML.isSeq(node)) {
+      for (const item of node.items as unknown[]) {
+        n += YAML.isPair(item) ? size(item.key, viaAlias) + size(item.value, viaAlias) : size(item, viaAlias);
+        if (n - written > MaxAliasExpansionNodes) throw tooBig();
+      }
+    }
+    inProgress.delete(node);
+    sizes.set(node, n);
+    return n;
+  };
+  if (size(doc.contents, false) - written > MaxAliasExpansionNodes) throw tooBig();
+}
+
 function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
   // go-yaml (sigs.k8s.io/yaml) reads YAML 1.1 merge keys (`<<: *base`): so does this.
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, merge: true });
@@ -122,6 +163,7 @@ function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
     if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw nestedTooDeep();
     throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
   }
+  checkAliasExpansion(d);
   let v: unknown;
   try {
     v = d.toJS();
