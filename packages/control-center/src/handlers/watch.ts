@@ -157,7 +157,7 @@ export async function serveWatch(
   const initialEvents = lo.sendInitialEvents ?? (rvParam === '' || rvParam === '0');
   const sendInitial = lo.sendInitialEvents === true;
   const bookmarks = queryBool(query.allowWatchBookmarks);
-  // 0 or less is the default, as a watch without it (kube-apiserver's minRequestTimeout rule).
+  // 0 means the default, as a watch without it (kube-apiserver's minRequestTimeout rule).
   const timeoutSeconds = lo.timeoutSeconds !== undefined && lo.timeoutSeconds > 0 ? lo.timeoutSeconds : opts.defaultTimeoutSeconds;
   const include = parseIncludeObject(query.includeObject);
   const apiVersion = apiVersionOf(info.group, info.version);
