@@ -92,6 +92,14 @@ export const hasNotPlaced = (conditions: readonly Condition[] | undefined, type:
   return c?.reason === ReasonUnschedulable;
 };
 
+/**
+ * Whether the scheduler may write its {@link notPlacedCondition} of `type` into `conditions`: no
+ * condition of that type yet, or its own mark (anything another writer set, the operator's
+ * included, stays).
+ */
+export const mayMarkNotPlaced = (conditions: readonly Condition[] | undefined, type: string = ConditionAvailable): boolean =>
+  !findCondition(conditions, type) || hasNotPlaced(conditions, type);
+
 /** `conditions` without a {@link notPlacedCondition} of `type` (default `Available`); any other condition of that type stays. */
 export const withoutNotPlaced = (conditions: readonly Condition[], type: string = ConditionAvailable): Condition[] =>
   conditions.filter((c) => !(c.type === type && c.reason === ReasonUnschedulable));

@@ -14,12 +14,11 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/schedule_one.go
  */
 import {
-  ConditionAvailable,
   ConditionScheduled,
   conditionUpToDate,
-  findCondition,
   hasNotPlaced,
   LabelManagementCluster,
+  mayMarkNotPlaced,
   notPlacedCondition,
   ReasonUnschedulable,
   scheduledCondition,
@@ -154,8 +153,7 @@ async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster,
   deps.pending.set(key, info);
   const cond = unschedulableCondition(hc, message);
   const conditions = hc.status?.conditions;
-  const available = findCondition(conditions, ConditionAvailable);
-  const mark = !available || hasNotPlaced(conditions) ? notPlacedCondition(message, hc.metadata.generation) : undefined;
+  const mark = mayMarkNotPlaced(conditions) ? notPlacedCondition(message, hc.metadata.generation) : undefined;
   const changed = !conditionUpToDate(conditions, cond) || (!!mark && !conditionUpToDate(conditions, mark));
   if (changed) {
     const next = setCondition(conditions, cond, deps.now());

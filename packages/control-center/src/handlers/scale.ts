@@ -8,6 +8,8 @@ import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { ResourceInfo } from '../registry/types.js';
+import { decodeError } from '../registry/builtin/decode.js';
+import type { JSONSchemaProps } from '../registry/schema/types.js';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
 function keys(p: string): string[] {
@@ -51,8 +53,8 @@ export function toScale(info: ResourceInfo, obj: KubeObject): KubeObject {
   };
 }
 
-/** A JSON value's type as Go's encoding/json names it in an UnmarshalTypeError. */
-const goJSONType = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : v === null ? 'null' : typeof v);
+/** autoscaling/v1 ScaleSpec.replicas: an int32. */
+const replicasSchema: JSONSchemaProps = { type: 'integer', format: 'int32' };
 
 /**
  * Checks a Scale body (a PUT, or what a patch made of the Scale view) as kube-apiserver decodes
@@ -73,11 +75,8 @@ function checkScaleBody(scale: unknown, name: string, namespace: string | undefi
   if (bodyNamespace !== undefined && bodyNamespace !== '' && bodyNamespace !== namespace) {
     throw apierrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const replicas = s.spec?.replicas;
-  if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || !Number.isInteger(replicas) || Math.abs(replicas) > 2 ** 31 - 1)) {
-    const what = typeof replicas === 'number' ? `number ${replicas}` : goJSONType(replicas);
-    throw apierrors.cannotBeHandled('Scale', 'v1', `json: cannot unmarshal ${what} into Go struct field ScaleSpec.spec.replicas of type int32`);
-  }
+  const err = decodeError(s.spec?.replicas, replicasSchema, 'ScaleSpec.spec.replicas');
+  if (err) throw apierrors.cannotBeHandled('Scale', 'v1', err.message);
 }
 
 /**

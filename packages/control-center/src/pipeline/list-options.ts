@@ -29,8 +29,8 @@ export interface ListOptions {
   timeoutSeconds: number | undefined;
 }
 
-/** The largest int64. */
-const MaxInt64 = 2n ** 63n - 1n;
+/** The largest int64 (what strconv.ParseInt takes for `limit` and `timeoutSeconds`). */
+export const MaxInt64 = 2n ** 63n - 1n;
 
 /**
  * Parses `timeoutSeconds` as ListOptions decodes it into an *int64 (strconv.ParseInt: an optional

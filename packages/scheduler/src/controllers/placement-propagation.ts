@@ -20,6 +20,7 @@ import {
   hasNotPlaced,
   hostedClusterReferences,
   LabelManagementCluster,
+  mayMarkNotPlaced,
   nodePoolNotPlacedCondition,
   nodePoolReferences,
   setCondition,
@@ -90,7 +91,7 @@ async function reconcileNotPlacedMark(deps: PropagationDeps, np: NodePool, want:
     if (marked) await deps.writeNodePoolConditions(np, withoutNotPlaced(conditions ?? [], ConditionReady));
     return;
   }
-  if (findCondition(conditions, ConditionReady) && !marked) return;
+  if (!mayMarkNotPlaced(conditions, ConditionReady)) return;
   if (conditionUpToDate(conditions, want)) return;
   await deps.writeNodePoolConditions(np, setCondition(conditions, want, deps.now()));
 }

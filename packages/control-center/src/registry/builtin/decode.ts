@@ -23,7 +23,7 @@ import type { JSONSchemaProps } from '../schema/types.js';
 import type { ResourceInfo, StrategyContext } from '../types.js';
 
 /** Why a value cannot be decoded into its field: the JSON type it has and the Go type wanted, or a parse error. */
-interface DecodeError {
+export interface DecodeError {
   /** Go's struct-field path: `Secret.type`, `Lease.spec.renewTime` (no map keys or list indexes, as Go reports it). */
   field: string;
   message: string;
@@ -54,8 +54,11 @@ const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 
 const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
 
-/** The first value under `v` that its schema's Go type cannot hold, or undefined. */
-function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError | undefined {
+/**
+ * The first value under `v` that its schema's Go type cannot hold, or undefined (also for a body
+ * checked against a schema of its own, as /scale's Scale).
+ */
+export function decodeError(v: unknown, s: JSONSchemaProps, field: string): DecodeError | undefined {
   if (v === null || v === undefined) return undefined;
   const cannot = (what = jsonTypeOf(v)): DecodeError => ({ field, message: `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType(s)}` });
   switch (s.type) {
