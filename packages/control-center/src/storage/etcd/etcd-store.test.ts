@@ -221,12 +221,18 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(c.list('/core/configmaps/').items).toHaveLength(5);
   });
 
-  it('answers a most-recent read only when it can confirm its mirror is current: a replica cut off from etcd refuses it', async () => {
+  /** Two replicas of one new prefix: A reaches etcd through a proxy the test can cut or stall (most-recent reads give up after 0.5 s), B directly. */
+  const replicasBehindProxy = async () => {
     const prefix = newPrefix();
     const proxy = await startProxy(etcd.endpoint);
     onTestFinished(() => proxy.close());
     const a = await replica(prefix, { endpoint: proxy.endpoint, freshnessTimeoutMs: 500 });
     const b = await replica(prefix);
+    return { proxy, a, b };
+  };
+
+  it('answers a most-recent read only when it can confirm its mirror is current: a replica cut off from etcd refuses it', async () => {
+    const { proxy, a, b } = await replicasBehindProxy();
     await b.transact(key('k1'), put('k1', { v: '1' }));
     await a.syncToLatest();
     expect(a.get(key('k1'))?.object.data).toEqual({ v: '1' });
@@ -258,11 +264,7 @@ describe('EtcdStore: several replicas on one etcd', () => {
   it('loses no write made while it was cut off, however many most-recent reads it answered meanwhile', async () => {
     // Reads during the partition and the catch-up must not move the mirror past events still on
     // their way (a progress notification that overtakes them would: etcd before 3.4.31/3.5.13).
-    const prefix = newPrefix();
-    const proxy = await startProxy(etcd.endpoint);
-    onTestFinished(() => proxy.close());
-    const a = await replica(prefix, { endpoint: proxy.endpoint, freshnessTimeoutMs: 500 });
-    const b = await replica(prefix);
+    const { proxy, a, b } = await replicasBehindProxy();
     for (let round = 0; round < 3; round++) {
       let reading = true;
       const readers = Array.from({ length: 3 }, async () => {
