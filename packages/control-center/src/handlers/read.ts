@@ -14,7 +14,7 @@ import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { jsonOf } from '../storage/json-cache.js';
 import { listAt } from '../storage/snapshot.js';
-import { checkResourceVersionSyntax, firstQueryValue, listOptions, MaxInt64 } from '../pipeline/list-options.js';
+import { checkResourceVersionSyntax, firstQueryValue, listOptions } from '../pipeline/list-options.js';
 
 /**
  * Reads one object; 404 when absent. A `resourceVersion` other than '' and "0" is served once the
@@ -97,13 +97,7 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
   const { info, ri, store } = scope;
   const opts = listOptions(query, false);
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
-  // A repeated limit counts by its first value; beyond int64 it is refused as ParseInt refuses it.
-  const limitParam = firstQueryValue(query.limit);
-  const limit = limitParam !== '' ? Number(limitParam) : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw apierrors.badRequest(`limit must be a non-negative integer, got ${limitParam}`);
-  if (/^\d+$/.test(limitParam) && BigInt(limitParam) > MaxInt64) {
-    throw apierrors.badRequest(`limit must be a non-negative integer, got ${limitParam}: strconv.ParseInt: parsing ${JSON.stringify(limitParam)}: value out of range`);
-  }
+  const limit = opts.limit;
   const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   let start = '';
   let at: number | undefined; // undefined: the latest state

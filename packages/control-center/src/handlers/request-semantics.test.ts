@@ -25,7 +25,19 @@ describe('request semantics', () => {
     expect(await names('limit=1&limit=2')).toEqual(['c1']);
     const huge = await request(cc(), 'GET', '/api/v1/namespaces/rep/configmaps?limit=99999999999999999999');
     expect(huge.code).toBe(400);
-    expect(huge.body.message).toContain('value out of range');
+    expect(huge.body.message).toContain('limit: Invalid value: "99999999999999999999": strconv.ParseInt: parsing "99999999999999999999": value out of range');
+    // limit is an int64 as ParseInt reads it: no exponent, fraction or hex, on LISTs and WATCHes.
+    for (const bad of ['1e3', '0x10', '1.5', 'two', '']) {
+      for (const watch of ['', 'watch=true&']) {
+        const r = await request(cc(), 'GET', `/api/v1/namespaces/rep/configmaps?${watch}limit=${encodeURIComponent(bad)}`);
+        expect(r.code, `${watch}limit=${bad}`).toBe(400);
+        expect(r.body.message).toContain(`limit: Invalid value: "${bad}": strconv.ParseInt: parsing "${bad}": invalid syntax`);
+      }
+    }
+    // 0 or a negative limit is no limit, as kube-apiserver's storage pages only above 0; +2 is 2.
+    expect(await names('limit=-1')).toEqual(['c1', 'c2', 'c3']);
+    expect(await names('limit=0')).toEqual(['c1', 'c2', 'c3']);
+    expect(await names('limit=%2B2')).toEqual(['c1', 'c2']);
     // DELETE of a collection with repeated selectors deletes what the first selects, not everything.
     const del = await request(cc(), 'DELETE', '/api/v1/namespaces/rep/configmaps?labelSelector=nonexist&labelSelector=also-not');
     expect(del.code).toBe(200);

@@ -27,25 +27,53 @@ export interface ListOptions {
   continueToken: string;
   /** `timeoutSeconds`, in seconds: undefined when absent; 0 means the default, as absent does. */
   timeoutSeconds: number | undefined;
+  /** `limit`, a count of items: the most a LIST page holds; 0 (absent, 0 or negative) for no limit. A WATCH ignores it. */
+  limit: number;
 }
 
 /** The largest int64 (what strconv.ParseInt takes for `limit` and `timeoutSeconds`). */
-export const MaxInt64 = 2n ** 63n - 1n;
+const MaxInt64 = 2n ** 63n - 1n;
 
 /**
- * Parses `timeoutSeconds` as ListOptions decodes it into an *int64 (strconv.ParseInt: an optional
- * sign and decimal digits, no exponent, fraction or hex, within int64), for LISTs and WATCHes
- * alike. A negative one, which would end a watch before it starts, is refused too.
- * @throws StatusError 400 BadRequest otherwise
+ * Parses an int64 query parameter as apimachinery's parameter codec decodes it
+ * (`Convert_Slice_string_To_int64`: the first value, strconv.ParseInt in base 10, so an optional
+ * sign and decimal digits: no exponent, fraction or hex, and within int64).
+ * @param name - the parameter's name, for the message
+ * @param v - the parsed query value (a string, or an array when repeated)
+ * @returns the number, or undefined when absent; `-0` is 0
+ * @throws StatusError 400 BadRequest `<name>: Invalid value: "x": strconv.ParseInt: parsing "x": invalid syntax`
+ *   (or `value out of range`)
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/runtime/conversion.go
  */
-function parseTimeoutSeconds(v: unknown): number | undefined {
+function parseInt64Query(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const raw = firstQueryValue(v);
   const why = !/^[+-]?\d+$/.test(raw) ? 'invalid syntax' : BigInt(raw) > MaxInt64 || BigInt(raw) < -MaxInt64 - 1n ? 'value out of range' : '';
-  if (why) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: ${why}`);
+  if (why) throw apierrors.badRequest(`${name}: Invalid value: ${JSON.stringify(raw)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: ${why}`);
   const n = Number(raw);
-  if (n < 0) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(raw)}: must be greater than or equal to 0`);
-  return n === 0 ? 0 : n; // -0 is 0
+  return n === 0 ? 0 : n;
+}
+
+/**
+ * Parses `timeoutSeconds` as an int64 (parseInt64Query), for LISTs and WATCHes alike. A negative
+ * one, which would end a watch before it starts, is refused too.
+ * @throws StatusError 400 BadRequest otherwise
+ */
+function parseTimeoutSeconds(v: unknown): number | undefined {
+  const n = parseInt64Query('timeoutSeconds', v);
+  if (n !== undefined && n < 0) throw apierrors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(firstQueryValue(v))}: must be greater than or equal to 0`);
+  return n;
+}
+
+/**
+ * Parses `limit` as an int64 (parseInt64Query). As in kube-apiserver's storage, which pages only
+ * when the limit is above 0, 0 or a negative limit means no limit.
+ * @returns the most items a page holds; 0 for no limit
+ * @throws StatusError 400 BadRequest for a limit that is not an int64
+ */
+function parseLimit(v: unknown): number {
+  const n = parseInt64Query('limit', v) ?? 0;
+  return n > 0 ? n : 0;
 }
 
 /**
@@ -85,7 +113,8 @@ function optionalBool(v: unknown): boolean | undefined {
  * @returns the options
  * @throws StatusError 422 Invalid (`ListOptions.meta.k8s.io "" is invalid: ...`, one cause per
  *   rule broken) for a forbidden combination; 400 BadRequest for a resourceVersion that is not an
- *   unsigned integer, or one given together with a continue token on a LIST
+ *   unsigned integer, or one given together with a continue token on a LIST, or for a `limit` or
+ *   `timeoutSeconds` that is not an int64
  */
 export function listOptions(query: Record<string, unknown>, watch: boolean): ListOptions {
   const opts: ListOptions = {
@@ -94,6 +123,7 @@ export function listOptions(query: Record<string, unknown>, watch: boolean): Lis
     sendInitialEvents: optionalBool(query.sendInitialEvents),
     continueToken: firstQueryValue(query.continue),
     timeoutSeconds: parseTimeoutSeconds(query.timeoutSeconds),
+    limit: parseLimit(query.limit),
   };
   const match = opts.resourceVersionMatch;
   const errs: field.FieldError[] = [];
