@@ -58,4 +58,28 @@ describe('write bodies', () => {
     expect(ok.body.spec.replicas).toBe(4);
     expect((await scale({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'workers' }, spec: { replicas: 3 } })).body.spec.replicas).toBe(3);
   });
+
+  it('an apply to /scale must name autoscaling/v1 Scale, as every apply configuration names its type', async () => {
+    const np = {
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'applied' },
+      spec: { clusterName: 'x', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+    };
+    expect((await request(cc(), 'POST', NPS, np)).code).toBe(201);
+    const apply = (body: unknown) => request(cc(), 'PATCH', `${NPS}/applied/scale?fieldManager=ops`, body, { contentType: 'application/apply-patch+yaml' });
+    for (const [body, message] of [
+      [{ spec: { replicas: 5 } }, 'invalid object type: /, Kind='],
+      [{ apiVersion: 'autoscaling/v1', spec: { replicas: 5 } }, 'invalid object type: autoscaling/v1, Kind='],
+      [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', spec: { replicas: 5 } }, 'invalid object type: hypershift.openshift.io/v1beta1, Kind=NodePool'],
+    ] as const) {
+      const r = await apply(body);
+      expect(r.code, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toBe(message);
+    }
+    expect((await request(cc(), 'GET', `${NPS}/applied`)).body.spec.replicas).toBe(2);
+    const ok = await apply({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'applied' }, spec: { replicas: 5 } });
+    expect(ok.code, JSON.stringify(ok.body)).toBe(200);
+    expect((await request(cc(), 'GET', `${NPS}/applied`)).body.spec.replicas).toBe(5);
+  });
 });

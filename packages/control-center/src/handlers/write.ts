@@ -11,7 +11,7 @@ import type { RequestScope } from './scope.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
-import { applyConfiguration } from './apply/apply.js';
+import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
 import { fromScale, toScale } from './scale.js';
 
@@ -199,6 +199,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     (current) => {
       if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       if (subresource === 'scale') {
+        if (type === 'apply' && isJSONObject(patch)) checkApplyObjectType(patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
         return fromScale(scope.info, current, patchedScale);

@@ -176,6 +176,19 @@ function parseAPIVersion(v: unknown): { group: string; version: string } {
 }
 
 /**
+ * Checks an apply configuration names the group, version and kind the endpoint serves, as
+ * kube-apiserver's field manager requires of every apply patch (of a subresource too: an apply to
+ * /scale must say `autoscaling/v1`, `Scale`).
+ * @param config - the decoded apply configuration (an object)
+ * @throws StatusError 400 `invalid object type: <group>/<version>, Kind=<kind>` (what the body says)
+ */
+export function checkApplyObjectType(config: Record<string, unknown>, want: { group: string; version: string; kind: string }): void {
+  const gv = parseAPIVersion(config.apiVersion);
+  const kind = typeof config.kind === 'string' ? config.kind : '';
+  if (gv.group !== want.group || gv.version !== want.version || kind !== want.kind) throw apierrors.badRequest(`invalid object type: ${gvkString(gv.group, gv.version, kind)}`);
+}
+
+/**
  * Applies a configuration to the live object (or to nothing, creating it).
  * @returns the object to store, with managedFields
  * @throws StatusError 400 (wrong apiVersion/kind `invalid object type: ...`, managedFields in the
@@ -186,9 +199,7 @@ export function applyConfiguration(r: ApplyRequest): KubeObject {
   const { info } = r;
   if (!isJSONObject(r.config)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
   const config = structuredClone(r.config);
-  const gv = parseAPIVersion(config.apiVersion);
-  const kind = typeof config.kind === 'string' ? config.kind : '';
-  if (gv.group !== info.group || gv.version !== info.version || kind !== info.kind) throw apierrors.badRequest(`invalid object type: ${gvkString(gv.group, gv.version, kind)}`);
+  checkApplyObjectType(config, info);
   const apiVersion = String(config.apiVersion);
   const meta = config.metadata;
   if (meta !== undefined && meta !== null && !isJSONObject(meta)) throw apierrors.badRequest(`error decoding patch: metadata must be an object`);
