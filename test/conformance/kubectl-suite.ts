@@ -554,6 +554,10 @@ export function kubectlConformance(v: KubectlVersion): void {
         expect(r.stdout).toMatch(/\n\s+type\s+<string>( -required-)?/);
         const secret = ok(await k(['explain', 'secret.data']));
         expect(secret.stdout).toContain('Data contains the secret data.');
+        // The review kinds discovery lists are published too (kubectl explain finds every listed kind).
+        expect(ok(await k(['explain', 'selfsubjectaccessreview.spec.resourceAttributes'])).stdout).toMatch(/\n\s+verb\s+<string>/);
+        expect(ok(await k(['explain', 'selfsubjectrulesreview.spec'])).stdout).toMatch(/\n\s+namespace\s+<string>/);
+        expect(ok(await k(['explain', 'selfsubjectreview.status.userInfo'])).stdout).toMatch(/\n\s+username\s+<string>/);
       });
     });
 

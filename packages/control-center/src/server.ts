@@ -40,10 +40,11 @@ import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { placementAnnotationsAdmission } from './pipeline/admit/validating/placement-annotations.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
-import { SelfSubjectAccessReviewPath, SelfSubjectReviewPath, SelfSubjectRulesReviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
+import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
-import { storageKey, type FieldValidation, type ResourceInfo } from './registry/types.js';
+import { storageKey, type FieldValidation, type ResourceInfo, type StrategyContext } from './registry/types.js';
+import type { KubeObject } from '@hcc/crds';
 import type { SchemaChecker } from './registry/schema/validation-pool.js';
 import { registerGracefulShutdown, ShutdownRetryAfterSeconds, type ShutdownOptions } from './graceful-shutdown.js';
 
@@ -340,17 +341,27 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not
   // stored, so create is their only verb (405 for the others, as kube-apiserver); counted in the
   // request metrics like any served resource.
-  const review = (path: string, answer: (req: FastifyRequest) => unknown) => {
+  const answers: Record<string, (review: KubeObject, user: FastifyRequest['user']) => unknown> = {
+    SelfSubjectAccessReview: (review, user) => selfSubjectAccessReview(review, user, authorizer),
+    SelfSubjectRulesReview: (review, user) => selfSubjectRulesReview(review, user, authorizer),
+    SelfSubjectReview: (_review, user) => selfSubjectReview(user),
+  };
+  for (const r of reviewKinds) {
     app.route({
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: path,
+      url: reviewPath(r),
       handler: async (req, reply) => {
         const started = process.hrtime.bigint();
-        const ri = resolveRequestInfo(req.method, req.url, (req.query ?? {}) as Record<string, unknown>);
+        const query = (req.query ?? {}) as Record<string, unknown>;
+        const ri = resolveRequestInfo(req.method, req.url, query);
         let code = 500;
         try {
           if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
-          const out = sendJSON(reply, 201, answer(req));
+          const ctx: StrategyContext = { fieldValidation: fieldValidationOf(query), warnings: [], now: now() };
+          const review = decodeReview(r, req.headers['content-type'], req.body as Buffer | undefined, ctx);
+          const answer = answers[r.kind]!(review, req.user);
+          if (ctx.warnings.length) reply.header('warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+          const out = sendJSON(reply, 201, answer);
           code = 201;
           return out;
         } catch (err) {
@@ -361,10 +372,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         }
       },
     });
-  };
-  review(SelfSubjectAccessReviewPath, (req) => selfSubjectAccessReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
-  review(SelfSubjectRulesReviewPath, (req) => selfSubjectRulesReview(decodeObjectBody(req.headers['content-type'], req.body as Buffer | undefined), req.user, authorizer));
-  review(SelfSubjectReviewPath, (req) => selfSubjectReview(req.user));
+  }
 
   // Resources (and per-group discovery under the same prefixes).
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {

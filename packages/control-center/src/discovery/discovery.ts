@@ -10,6 +10,7 @@ import type { ResourceInfo } from '../registry/types.js';
 import { parseAccept } from '../pipeline/negotiate.js';
 import { HccVersion, KubernetesVersion } from '../version.js';
 import { hasBinding } from '../handlers/binding.js';
+import { reviewKinds, type ReviewKind } from '../handlers/self-review.js';
 import { ControlCenterGroup, ControlCenterVersion } from '@hcc/crds';
 
 /** `/version`. */
@@ -34,9 +35,9 @@ const subresourceVerbs = ['get', 'patch', 'update'];
 type DiscoverableResource = Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'singular' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources' | 'storageVersion'>;
 
 /** A review API: created and answered, never stored (handlers/self-review.ts serves them). */
-const review = (group: string, resource: string, kind: string): DiscoverableResource => ({
+const review = ({ group, version, resource, kind }: ReviewKind): DiscoverableResource => ({
   group,
-  version: 'v1',
+  version,
   resource,
   kind,
   singular: kind.toLowerCase(),
@@ -53,11 +54,7 @@ const review = (group: string, resource: string, kind: string): DiscoverableReso
  * them, so clients that resolve kinds through discovery (`kubectl create -f` of a
  * SelfSubjectAccessReview, Helm's `.Capabilities.APIVersions`) find them.
  */
-const reviewResources: DiscoverableResource[] = [
-  review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview'),
-  review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
-  review('authorization.k8s.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview'),
-];
+const reviewResources: DiscoverableResource[] = reviewKinds.map(review);
 const reviewGroups = [...new Set(reviewResources.map((r) => r.group))].map((name) => ({ name, versions: ['v1'] }));
 
 /** The registry's groups (core excluded) and the review groups. */

@@ -77,7 +77,7 @@ export function toVersion(obj: KubeObject, info: ResourceInfo): KubeObject {
  * @throws StatusError 400 BadRequest: not an object; apiVersion or kind not a string; another
  *   kind; another group or version
  */
-export function checkTypeMeta(obj: unknown, info: ResourceInfo): KubeObject {
+export function checkTypeMeta(obj: unknown, info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>): KubeObject {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     throw apierrors.badRequest(`the body of the request must be a ${info.kind} object`);
   }

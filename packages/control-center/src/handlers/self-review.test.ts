@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rbacAuthorizer } from '../pipeline/rbac.js';
 import { StatusError } from '../apierrors/status.js';
 import { selfSubjectAccessReview, selfSubjectReview } from './self-review.js';
+import { request, useTestControlCenter } from '../testing/in-process.js';
 
 const authz = rbacAuthorizer([{ subjects: [{ kind: 'User', name: 'bob' }], rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['s1'] }] }]);
 const bob = { name: 'bob', groups: ['team'] };
@@ -33,5 +34,44 @@ describe('SelfSubjectAccessReview', () => {
 describe('SelfSubjectReview', () => {
   it('says who the caller is', () => {
     expect(selfSubjectReview(bob).status).toEqual({ userInfo: { username: 'bob', groups: ['team'] } });
+  });
+});
+
+describe('review request bodies', () => {
+  const cc = useTestControlCenter({ crds: [] });
+  const SSAR = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+  const SSRR = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
+  const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+  it('decodes a review as kube-apiserver decodes a built-in kind: unknown fields by fieldValidation, wrong types and kinds refused', async () => {
+    const withBogus = { ...review({ verb: 'get', resource: 'secrets' }), spec: { resourceAttributes: { verb: 'get', resource: 'secrets', bogus: 1 } } };
+    const strict = await request(cc(), 'POST', `${SSAR}?fieldValidation=Strict`, withBogus);
+    expect(strict.code).toBe(400);
+    expect(strict.body.message).toBe('SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: strict decoding error: unknown field "spec.resourceAttributes.bogus"');
+    const warn = await request(cc(), 'POST', `${SSAR}?fieldValidation=Warn`, withBogus);
+    expect([warn.code, warn.body.status]).toEqual([201, { allowed: true }]);
+    expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"spec.resourceAttributes.bogus\\""');
+    const ignore = await request(cc(), 'POST', `${SSAR}?fieldValidation=Ignore`, withBogus);
+    expect([ignore.code, ignore.headers.get('warning')]).toEqual([201, null]);
+    // Duplicate fields are strict-decoding errors too.
+    const dup = await request(cc(), 'POST', `${SSRR}?fieldValidation=Strict`, '{"kind":"SelfSubjectRulesReview","apiVersion":"authorization.k8s.io/v1","spec":{"namespace":"a","namespace":"b"}}');
+    expect([dup.code, dup.body.message]).toEqual([400, 'SelfSubjectRulesReview in version "v1" cannot be handled as a SelfSubjectRulesReview: strict decoding error: duplicate field "spec.namespace"']);
+
+    const wrongType = await request(cc(), 'POST', SSAR, { ...review({}), spec: { resourceAttributes: { verb: 7, resource: 'secrets' } } });
+    expect(wrongType.code).toBe(400);
+    expect(wrongType.body.message).toMatch(/^SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: json: cannot unmarshal number into Go struct field \w+\.spec\.resourceAttributes\.verb of type string$/);
+    const wrongKind = await request(cc(), 'POST', SSAR, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'a' } });
+    expect([wrongKind.code, wrongKind.body.message]).toEqual([400, 'the kind in the data (SelfSubjectRulesReview) does not match the expected kind (SelfSubjectAccessReview)']);
+    const wrongVersion = await request(cc(), 'POST', SSRR, { apiVersion: 'authorization.k8s.io/v1beta1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'a' } });
+    expect([wrongVersion.code, wrongVersion.body.message]).toEqual([400, 'the API version in the data (authorization.k8s.io/v1beta1) does not match the expected API version (authorization.k8s.io/v1)']);
+
+    // A body without kind or apiVersion takes them from the URL, as for every built-in kind.
+    const bare = await request(cc(), 'POST', SSRR, { spec: { namespace: 'a' } });
+    expect([bare.code, bare.body.kind, bare.body.spec]).toEqual([201, 'SelfSubjectRulesReview', { namespace: 'a' }]);
+    // whoami with or without a body.
+    for (const body of [undefined, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: null }, status: {} }]) {
+      const who = await request(cc(), 'POST', SSR, body);
+      expect([who.code, who.body.status.userInfo.username]).toEqual([201, 'admin']);
+    }
   });
 });

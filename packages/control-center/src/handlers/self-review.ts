@@ -11,11 +11,48 @@ import { allowAllRules, attributesOf, type Authorizer } from '../pipeline/author
 import type { UserInfo } from '../pipeline/authenticate.js';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
+import type { KubeObject } from '@hcc/crds';
+import { decodeObjectBody } from '../pipeline/decode.js';
+import { decodeBuiltin } from '../registry/builtin/decode.js';
+import type { StrategyContext } from '../registry/types.js';
+import { checkTypeMeta } from './object-ops.js';
 
-/** Paths of the two reviews. */
-export const SelfSubjectAccessReviewPath = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
-export const SelfSubjectReviewPath = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
-export const SelfSubjectRulesReviewPath = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
+/** A review kind the control center answers (cluster-scoped, create only, never stored). */
+export interface ReviewKind {
+  group: string;
+  version: string;
+  /** The plural resource name in the URL. */
+  resource: string;
+  kind: string;
+}
+
+/** The review kinds, for discovery, OpenAPI (kubectl explain) and the routes. */
+export const reviewKinds: readonly ReviewKind[] = [
+  { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview' },
+  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview' },
+  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview' },
+];
+
+/** The URL path of a review kind. */
+export const reviewPath = (r: ReviewKind): string => `/apis/${r.group}/${r.version}/${r.resource}`;
+
+/**
+ * Decodes a review's request body as kube-apiserver decodes a built-in kind's: JSON, YAML or
+ * protobuf; the body's apiVersion and kind, when set, must be the review's; a value of the wrong
+ * type is a 400, and unknown or duplicate fields are handled by `ctx.fieldValidation` (Strict: 400
+ * `strict decoding error: unknown field "spec.foo"`; Warn: a warning each in `ctx.warnings`).
+ * A SelfSubjectReview, which asks nothing, may come without a body.
+ * @returns the review object, with apiVersion and kind set
+ * @throws StatusError 400 BadRequest for a body that does not decode as the review kind, 415 for
+ *   a content type it cannot take
+ */
+export function decodeReview(r: ReviewKind, contentType: string | undefined, body: Buffer | undefined, ctx: StrategyContext): KubeObject {
+  if (r.kind === 'SelfSubjectReview' && (!body || body.length === 0)) return { apiVersion: `${r.group}/${r.version}`, kind: r.kind, metadata: {} };
+  const strict = ctx.fieldValidation === 'Ignore' ? undefined : (ctx.strictErrors ??= []);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, strict ? { strict } : {}), r);
+  decodeBuiltin(obj, { ...r, custom: false }, ctx);
+  return obj;
+}
 
 interface ResourceAttributes {
   namespace?: string;

@@ -20,6 +20,17 @@ const obj = (description: string, properties: Record<string, Schema>, extra: Sch
 const strings = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
 const open = (description: string): Schema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
 
+/** LabelSelectorAttributes / FieldSelectorAttributes of authorization.k8s.io/v1 (the same shape). */
+const selectorAttributes = (description: string): Schema =>
+  obj(description, {
+    rawSelector: str('rawSelector is the serialization of a selector that would be included in a query parameter.'),
+    requirements: {
+      type: 'array',
+      description: 'requirements is the parsed interpretation of a selector.',
+      items: obj('A selector requirement: a key, an operator and values.', { key: str('key is the key that the selector applies to.'), operator: str('operator represents a key\'s relationship to a set of values.'), values: strings('values is an array of string values.') }, { required: ['key', 'operator'] }),
+    },
+  });
+
 const objectReference = obj('ObjectReference contains enough information to let you inspect or modify the referred object.', {
   apiVersion: str('API version of the referent.'),
   fieldPath: str('If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.'),
@@ -154,6 +165,65 @@ const schemas: Record<string, Schema> = {
       preferredHolder: str('PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.'),
       renewTime: time('renewTime is a time when the current holder of a lease has last updated the lease.'),
       strategy: str('Strategy indicates the strategy for picking the leader for coordinated leader election.'),
+    }),
+  }),
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': obj('SelfSubjectAccessReview checks whether or the current user can perform an action.', {
+    spec: obj('Spec holds information about the request being evaluated. user and groups must be empty', {
+      resourceAttributes: obj('ResourceAuthorizationAttributes describes information for a resource access request', {
+        namespace: str('Namespace is the namespace of the action being requested.'),
+        verb: str('Verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "*" means all.'),
+        group: str('Group is the API Group of the Resource.  "*" means all.'),
+        version: str('Version is the API Version of the Resource.  "*" means all.'),
+        resource: str('Resource is one of the existing resource types.  "*" means all.'),
+        subresource: str('Subresource is one of the existing resource types.  "" means none.'),
+        name: str('Name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all.'),
+        fieldSelector: selectorAttributes('fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it.'),
+        labelSelector: selectorAttributes('labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it.'),
+      }),
+      nonResourceAttributes: obj('NonResourceAttributes describes information for a non-resource access request', {
+        path: str('Path is the URL path of the request'),
+        verb: str('Verb is the standard HTTP verb'),
+      }),
+    }),
+    status: obj('Status is filled in by the server and indicates whether the request is allowed or not', {
+      allowed: bool('Allowed is required. True if the action would be allowed, false otherwise.'),
+      denied: bool('Denied is optional. True if the action would be denied, otherwise false.'),
+      evaluationError: str('EvaluationError is an indication that some error occurred during the authorization check.'),
+      reason: str('Reason is optional.  It indicates why a request was allowed or denied.'),
+    }, { required: ['allowed'] }),
+  }, { required: ['spec'] }),
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': obj('SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.', {
+    spec: obj('Spec holds information about the request being evaluated.', {
+      namespace: str('Namespace to evaluate rules for. Required.'),
+    }),
+    status: obj('Status is filled in by the server and indicates the set of actions a user can perform.', {
+      evaluationError: str('EvaluationError can appear in combination with Rules.'),
+      incomplete: bool('Incomplete is true when the rules returned by this call are incomplete.'),
+      nonResourceRules: {
+        type: 'array',
+        description: 'NonResourceRules is the list of actions the subject is allowed to perform on non-resources.',
+        items: obj('NonResourceRule holds information that describes a rule for the non-resource', { nonResourceURLs: strings('NonResourceURLs is a set of partial urls that a user should have access to.'), verbs: strings('Verb is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.') }, { required: ['verbs'] }),
+      },
+      resourceRules: {
+        type: 'array',
+        description: 'ResourceRules is the list of actions the subject is allowed to perform on resources.',
+        items: obj('ResourceRule is the list of actions the subject is allowed to perform on resources.', {
+          apiGroups: strings('APIGroups is the name of the APIGroup that contains the resources.  "*" means all.'),
+          resourceNames: strings('ResourceNames is an optional white list of names that the rule applies to.  "*" means all.'),
+          resources: strings('Resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.'),
+          verbs: strings('Verb is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.'),
+        }, { required: ['verbs'] }),
+      },
+    }, { required: ['resourceRules', 'nonResourceRules', 'incomplete'] }),
+  }, { required: ['spec'] }),
+  'authentication.k8s.io/v1/SelfSubjectReview': obj('SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.', {
+    status: obj('Status is filled in by the server with the user attributes.', {
+      userInfo: obj('User attributes of the user making this request.', {
+        extra: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Any additional information provided by the authenticator.' },
+        groups: strings('The names of groups this user is a part of.'),
+        uid: str('A unique value that identifies this user across time.'),
+        username: str('The name that uniquely identifies this user among all active users.'),
+      }),
     }),
   }),
   'apiextensions.k8s.io/v1/CustomResourceDefinition': obj('CustomResourceDefinition represents a resource that should be exposed on the API server.', {

@@ -12,6 +12,7 @@ import type { ResourceInfo } from '../registry/types.js';
 import { KubernetesVersion } from '../version.js';
 import { encodeOpenAPIV2 } from './v2-protobuf.js';
 import { builtinSchema, objectMetaSchema } from './builtin-schemas.js';
+import { reviewKinds, reviewPath, type ReviewKind } from '../handlers/self-review.js';
 
 /** Reverse-DNS definition name prefix of a group: `hypershift.openshift.io` → `io.openshift.hypershift`. */
 function definitionPrefix(group: string): string {
@@ -26,7 +27,7 @@ export function definitionName(r: Pick<ResourceInfo, 'group' | 'version' | 'kind
 
 const objectMetaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 /** The kind's schema with apiVersion/kind/metadata and the GVK extension. */
-function kindSchema(r: ResourceInfo, refPrefix: string): Record<string, unknown> {
+function kindSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, refPrefix: string): Record<string, unknown> {
   const base = (r.schema ? structuredClone(r.schema) : (builtinSchema(r.group, r.version, r.kind) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true })) as Record<string, unknown>;
   const props = { ...((base.properties as Record<string, unknown>) ?? {}) };
   props.apiVersion = { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
@@ -43,7 +44,7 @@ function kindSchema(r: ResourceInfo, refPrefix: string): Record<string, unknown>
  * `$ref`, the only form kubectl before 1.27 resolves.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/controller/openapi/v2/conversion.go
  */
-function kindSchemaV2(r: ResourceInfo): Record<string, unknown> {
+function kindSchemaV2(r: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>): Record<string, unknown> {
   const s = toV2Schema(kindSchema(r, '#/definitions/'));
   const props = s.properties as Record<string, unknown> | undefined;
   if (props?.metadata) props.metadata = { $ref: `#/definitions/${objectMetaName}`, description: "Standard object's metadata." };
@@ -158,6 +159,27 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   return paths;
 }
 
+/**
+ * OpenAPI v3 paths of a review kind: a POST that answers the review (kube-apiserver publishes
+ * only `create` for them).
+ */
+function reviewPaths(r: ReviewKind, ref: string): Record<string, unknown> {
+  const json = { 'application/json': { schema: { $ref: ref } } };
+  return {
+    [reviewPath(r)]: {
+      post: {
+        description: `create a ${r.kind}`,
+        operationId: `create${r.kind}`,
+        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        requestBody: { content: json, required: true },
+        responses: { '200': { description: 'OK', content: json }, '201': { description: 'Created', content: json } },
+        'x-kubernetes-action': 'post',
+        'x-kubernetes-group-version-kind': { group: r.group, version: r.version, kind: r.kind },
+      },
+    },
+  };
+}
+
 /** Caches documents per registry generation. */
 export class OpenAPIBuilder {
   private generation = -1;
@@ -178,17 +200,27 @@ export class OpenAPIBuilder {
       list.push(r);
       byGV.set(key, list);
     }
+    const reviewsByGV = new Map<string, ReviewKind[]>();
+    for (const r of reviewKinds) {
+      const key = `apis/${r.group}/${r.version}`;
+      reviewsByGV.set(key, [...(reviewsByGV.get(key) ?? []), r]);
+      if (!byGV.has(key)) byGV.set(key, []);
+    }
     const v2Definitions: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
     const v2Paths: Record<string, unknown> = {};
     for (const [gv, resources] of byGV) {
       const schemas: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
       let paths: Record<string, unknown> = {};
-      for (const r of resources) {
+      const kinds: (readonly [Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, (ref: string) => Record<string, unknown>])[] = [
+        ...resources.map((r) => [r, (ref: string) => v3Paths(r, ref)] as const),
+        ...(reviewsByGV.get(gv) ?? []).map((r) => [r, (ref: string) => reviewPaths(r, ref)] as const),
+      ];
+      for (const [r, pathsOf] of kinds) {
         const name = definitionName(r);
         schemas[name] = kindSchema(r, '#/components/schemas/');
-        paths = { ...paths, ...v3Paths(r, `#/components/schemas/${name}`) };
+        paths = { ...paths, ...pathsOf(`#/components/schemas/${name}`) };
         v2Definitions[name] = kindSchemaV2(r);
-        for (const [p, item] of Object.entries(v3Paths(r, `#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, Record<string, unknown>>);
+        for (const [p, item] of Object.entries(pathsOf(`#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, Record<string, unknown>>);
       }
       const doc = { openapi: '3.0.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths, components: { schemas } };
       const body = JSON.stringify(doc);

@@ -22,6 +22,9 @@ import { reportUnknownFields } from '../schema/index.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import type { ResourceInfo, StrategyContext } from '../types.js';
 
+/** What decoding needs to know of a kind: its group, version and name, and whether it is a custom resource. */
+export type DecodedKind = Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'custom'>;
+
 /** Why a value cannot be decoded into its field: the JSON type it has and the Go type wanted, or a parse error. */
 export interface DecodeError {
   /** Go's struct-field path: `Secret.type`, `Lease.spec.renewTime` (no map keys or list indexes, as Go reports it). */
@@ -130,7 +133,7 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
  * Duplicate fields the body decoder found (`ctx.strictErrors`) are reported with the unknown ones.
  * @throws StatusError 400 BadRequest for a value of the wrong type, or unknown or duplicate fields under Strict
  */
-export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
+export function decodeBuiltin(obj: KubeObject, info: DecodedKind, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) {
     if (!opts.keepNulls) dropNullMetadata(obj);
     decodeCustomResourceMetadata(obj, info, ctx, stored);
@@ -151,7 +154,7 @@ export function decodeBuiltin(obj: KubeObject, info: ResourceInfo, ctx: Strategy
 }
 
 /** The first value of `obj` its kind's Go type cannot hold, or undefined. */
-function typeError(obj: KubeObject, info: ResourceInfo, schema: JSONSchemaProps): DecodeError | undefined {
+function typeError(obj: KubeObject, info: DecodedKind, schema: JSONSchemaProps): DecodeError | undefined {
   const { metadata, ...rest } = obj;
   let err = decodeError(metadata, objectMetaSchema as JSONSchemaProps, `${info.kind}.metadata`) ?? decodeError(rest, schema, info.kind);
   forEachCRDSchema(obj, (node, path) => void (err ??= jsonSchemaPropsWalk(node, path, path.replace(/\[\d+\]/g, ''), [], false)));
@@ -164,7 +167,7 @@ function typeError(obj: KubeObject, info: ResourceInfo, schema: JSONSchemaProps)
  * schema's report (`unknown field "metadata.foo"`), except those the stored object already had.
  * @throws StatusError 400 BadRequest for a value ObjectMeta cannot hold
  */
-function decodeCustomResourceMetadata(obj: KubeObject, info: ResourceInfo, ctx: StrategyContext, stored?: KubeObject): void {
+function decodeCustomResourceMetadata(obj: KubeObject, info: DecodedKind, ctx: StrategyContext, stored?: KubeObject): void {
   const m = obj.metadata as unknown;
   if (!isJSONObject(m)) return;
   const metaSchema = objectMetaSchema as JSONSchemaProps;
