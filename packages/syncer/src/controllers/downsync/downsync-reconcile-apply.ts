@@ -22,9 +22,10 @@
  * a HostedCluster placed here that references it is known (referencedHere).
  *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
- * `type`: 422) is replaced — deleted, then created again by the next pass — when hcc made it, as
- * `kubectl replace --force` would; one hcc did not make is left alone, a Warning Event
- * (`CopyBlocked`) on the upstream object says why, and it is looked at again in a minute. A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
+ * `type`: a 422 naming only those rules, cannotChangeInPlace) is replaced — deleted, then created
+ * again by the next pass — when hcc made it, as `kubectl replace --force` would; one hcc did not
+ * make is left alone, a Warning Event (`CopyBlocked`) on the upstream object says why, and it is
+ * looked at again in a minute. Any other refusal leaves the live copy as it is (`CopyFailed`). A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  *
  * Nothing the management cluster does to a write goes unsaid: fields its older CRD drops from a
  * HostedCluster or NodePool copy get a Warning Event `FieldsDropped` (droppedFields), and a write
@@ -110,7 +111,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         deps.recentCreates.delete(req.key);
         return { requeueAfterMs: 500 };
       }
-      if (isInvalid(err) && replaceableKinds.has(req.kind)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
+      if (replaceableKinds.has(req.kind) && cannotChangeInPlace(err)) return replaceOrLeave(deps, req.kind, req.key, up, down, err);
       reportRefused(deps, req.kind, up, err);
       throw err;
     }
@@ -234,6 +235,24 @@ function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObje
 
 /** Kinds whose copies may be deleted and created again when they cannot change in place. */
 const replaceableKinds = new Set<SyncKind>(['Secret', 'ConfigMap']);
+
+/** The fields of a Secret or ConfigMap that kube-apiserver never lets an update change (when `immutable` is set, or ever for `type`). */
+const fixedFields = new Set(['type', 'immutable', 'data', 'binaryData']);
+
+/**
+ * True when a refused write of a Secret or ConfigMap copy can only succeed by replacing it: a 422
+ * whose every cause is one of kube-apiserver's immutability rules (ValidateSecretUpdate,
+ * ValidateConfigMapUpdate: `type: Invalid value: ...: field is immutable`, `data: Forbidden: field
+ * is immutable when \`immutable\` is set`). Any other 422 (an annotation over the size limit, a
+ * key the cluster refuses) would refuse the new copy too: deleting the live one would only take
+ * it away from the control planes that use it.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
+ */
+export function cannotChangeInPlace(err: unknown): boolean {
+  if (!isInvalid(err) || !(err instanceof ApiError)) return false;
+  const causes = err.details?.causes ?? [];
+  return causes.length > 0 && causes.every((c) => fixedFields.has(c.field ?? '') && /field is immutable/.test(c.message ?? ''));
+}
 
 /** Reason of the Warning Event on the upstream object when a foreign copy blocks it. */
 export const ReasonCopyBlocked = 'CopyBlocked';

@@ -279,14 +279,16 @@ describe('downsync of a Secret that cannot change in place', () => {
     immutable: true,
     data: { a: 'b2xk' },
   });
-  const immutable = new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'Secret "ps" is invalid: data: Forbidden: field is immutable when `immutable` is set' });
-  const runSecret = async (down: KubeObject) => {
+  const invalid = (message: string, causes: { field: string; message: string }[]) =>
+    new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message, details: { name: 'ps', kind: 'Secret', causes: causes.map((c) => ({ reason: 'FieldValueForbidden', ...c })) } });
+  const immutable = invalid('Secret "ps" is invalid: data: Forbidden: field is immutable when `immutable` is set', [{ field: 'data', message: 'Forbidden: field is immutable when `immutable` is set' }]);
+  const runSecret = async (down: KubeObject, refusal: ApiError = immutable) => {
     const calls: Call[] = [];
     const d = deps({ Secret: secretUp }, { Secret: down }, calls);
     const patch = d.downstream.patch;
     d.downstream.patch = async (...a) => {
       await patch(...a);
-      throw immutable;
+      throw refusal;
     };
     const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
     return { calls, res };
@@ -296,6 +298,31 @@ describe('downsync of a Secret that cannot change in place', () => {
     const { calls, res } = await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }));
     expect(calls.map((c) => c[0])).toEqual(['down.patch', 'down.delete']);
     expect(res).toEqual({ requeueAfterMs: 500 });
+  });
+
+  it('replaces it for a changed type too, and for nothing else: another 422 leaves the live copy, says so in a CopyFailed Event and fails the pass', async () => {
+    const typeChanged = invalid('Secret "ps" is invalid: type: Invalid value: "kubernetes.io/tls": field is immutable', [{ field: 'type', message: 'Invalid value: "kubernetes.io/tls": field is immutable' }]);
+    expect((await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }), typeChanged)).calls.map((c) => c[0])).toEqual(['down.patch', 'down.delete']);
+    for (const refusal of [
+      // The copy's annotations (the user's and hcc's own) over the size limit: a new copy would be refused too.
+      invalid('Secret "ps" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes', [{ field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' }]),
+      // An immutability rule and another one: replacing would not get the copy through either.
+      invalid('Secret "ps" is invalid: [data: Forbidden: field is immutable when `immutable` is set, metadata.labels: Invalid value: "x"]', [
+        { field: 'data', message: 'Forbidden: field is immutable when `immutable` is set' },
+        { field: 'metadata.labels', message: 'Invalid value: "x"' },
+      ]),
+      // No causes to go by.
+      new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'Secret "ps" is invalid' }),
+    ]) {
+      const calls: Call[] = [];
+      const d = deps({ Secret: secretUp }, { Secret: copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }) }, calls);
+      d.downstream.patch = async () => {
+        throw refusal;
+      };
+      await expect(reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps'), refusal.message).rejects.toBe(refusal);
+      expect(calls.map((c) => c[0]), refusal.message).toEqual(['warn']);
+      expect(calls[0]!.slice(1, 3)).toEqual(['Secret/ps', 'CopyFailed']);
+    }
   });
 
   it('leaves a Secret hcc did not make, says why in a Warning Event upstream, and looks again in a minute', async () => {
