@@ -120,6 +120,40 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
       return r.code === 0 && JSON.parse(r.stdout).data.config === 'b';
     }, 20_000);
 
+    // Annotations the control center takes reach the copy: 2,500 keys of 60 characters (150 KB;
+    // hcc's own record of the keys it synced is packed to fit the 256 KiB limit).
+    const manyKeys = Object.fromEntries(Array.from({ length: 2500 }, (_, i) => [`k${String(i).padStart(4, '0')}-${'x'.repeat(54)}`, '']));
+    const manyFile = path.join(t.dir, 'many-annotations.json');
+    writeFileSync(manyFile, JSON.stringify({ metadata: { annotations: manyKeys } }));
+    expect((await k(['patch', 'configmap/np-config', '-n', ns, '--type=merge', '--patch-file', manyFile])).code).toBe(0);
+    await waitFor('2,500 annotations on the ConfigMap copy', async () => {
+      const r = await mk(['get', 'configmap/np-config', '-n', ns, '-o', 'json']);
+      return r.code === 0 && Object.keys(JSON.parse(r.stdout).metadata.annotations).filter((a) => /^k\d{4}-/.test(a)).length === 2500;
+    }, 30_000);
+    // One annotation that leaves the pull secret no room for hcc's own: the management cluster
+    // refuses the copy's change, and the live copy stays as it was (never deleted from under the
+    // control planes using it); a CopyFailed Event says why.
+    const fullFile = path.join(t.dir, 'full-annotations.json');
+    const psUp = JSON.parse((await k(['get', 'secret/ex-pull-secret', '-n', ns, '-o', 'json'])).stdout);
+    const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration'; // stays upstream: its room is not the copy's
+    const others = Object.entries((psUp.metadata.annotations ?? {}) as Record<string, string>).filter(([a]) => a !== lastApplied).reduce((n, [a, v]) => n + a.length + v.length, 0);
+    writeFileSync(fullFile, JSON.stringify({ metadata: { annotations: { [lastApplied]: null, big: 'a'.repeat(262_144 - others - 'big'.length) } }, data: { extra: 'enp6' } }));
+    expect((await k(['patch', 'secret/ex-pull-secret', '-n', ns, '--type=merge', '--patch-file', fullFile])).code).toBe(0);
+    const copyFailed = await waitFor('the CopyFailed Event on the Secret', async () => {
+      const r = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyFailed,involvedObject.name=ex-pull-secret', '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).items[0];
+    }, 30_000);
+    expect(copyFailed.message).toContain('262144');
+    expect(copyFailed.message).toContain("the copy carries hcc's annotations");
+    const stale = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '-o', 'json']);
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(JSON.parse(stale.stdout).data).not.toHaveProperty('extra');
+    expect((await k(['patch', 'secret/ex-pull-secret', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/annotations/big"}]'])).code).toBe(0);
+    await waitFor('the pull secret copy caught up once the annotation is gone', async () => {
+      const r = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).data.extra === 'enp6';
+    }, 60_000);
+
     // A Secret hcc did not create, of another type, holds a referenced name downstream: it is left
     // alone and a Warning Event on the control center's Secret says why.
     expect((await mk(['create', 'secret', 'generic', 'audit', '-n', ns, '--type=example.com/foreign', '--from-literal=x=y'])).code).toBe(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@hcc/crds';
-import { createMergePatch, desiredDownstream, downstreamPatch, AnnotationSyncedKeys } from './transform.js';
+import { randomBytes } from 'node:crypto';
+import { createMergePatch, desiredDownstream, downstreamPatch, AnnotationSyncedKeys, TotalAnnotationSizeLimitB } from './transform.js';
 
 const up: KubeObject = {
   apiVersion: 'hypershift.openshift.io/v1beta1',
@@ -62,6 +63,30 @@ describe('desiredDownstream', () => {
     const d = desiredDownstream(up2, down, 'mgmt-1', ['spec']);
     expect(d.metadata.labels).toEqual({ operator: 'yes', 'controlcenter.hcc.dev/synced-by': 'mgmt-1' });
     expect(JSON.parse(d.metadata.annotations![AnnotationSyncedKeys]!)).toEqual({ labels: [], annotations: ['note'] });
+  });
+
+  it("keeps a copy with thousands of annotation keys within kube-apiserver's annotation size limit, and still removes a key removed upstream", () => {
+    const size = (a: Record<string, string>) => Object.entries(a).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+    // 2,500 keys of 60 characters: 150 KB, well within the limit upstream; listing them again as JSON would double it.
+    const many = Object.fromEntries(Array.from({ length: 2500 }, (_, i) => [`k${String(i).padStart(4, '0')}-${'x'.repeat(54)}`, '']));
+    const big = { ...up, metadata: { ...up.metadata, annotations: many } };
+    const first = desiredDownstream(big, undefined, 'mgmt-1', ['spec']);
+    expect(size(first.metadata.annotations!)).toBeLessThanOrEqual(TotalAnnotationSizeLimitB);
+    expect(first.metadata.annotations![AnnotationSyncedKeys]).toMatch(/^gzip:/);
+    const removedKey = Object.keys(many)[7]!;
+    const after = desiredDownstream({ ...big, metadata: { ...big.metadata, annotations: Object.fromEntries(Object.entries(many).filter(([k]) => k !== removedKey)) } }, first, 'mgmt-1', ['spec']);
+    expect(after.metadata.annotations).not.toHaveProperty(removedKey);
+    expect(Object.keys(after.metadata.annotations!).filter((k) => k.startsWith('k'))).toHaveLength(2499);
+    // A small record stays plain JSON.
+    expect(JSON.parse(desiredDownstream(up, undefined, 'mgmt-1', ['spec']).metadata.annotations![AnnotationSyncedKeys]!)).toEqual({ labels: ['team'], annotations: ['note'] });
+  });
+
+  it('leaves the record out when even packed it would not fit: the copy stays within the limit', () => {
+    // Keys that do not compress (random), 200 KB of them.
+    const random = Object.fromEntries(Array.from({ length: 2000 }, () => [randomBytes(50).toString('hex').slice(0, 100), '']));
+    const d = desiredDownstream({ ...up, metadata: { ...up.metadata, annotations: random } }, undefined, 'mgmt-1', ['spec']);
+    expect(d.metadata.annotations).not.toHaveProperty(AnnotationSyncedKeys);
+    expect(Object.entries(d.metadata.annotations!).reduce((n, [k, v]) => n + k.length + v.length, 0)).toBeLessThanOrEqual(TotalAnnotationSizeLimitB);
   });
 
   it('corrects local drift of spec', () => {

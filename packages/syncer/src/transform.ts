@@ -21,6 +21,7 @@ import {
   isJSONObject,
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /** Annotation on downstream copies listing the label and annotation keys hcc synced last time. */
 export const AnnotationSyncedKeys = 'controlcenter.hcc.dev/synced-keys';
@@ -62,12 +63,46 @@ function mergeKeys(down: Record<string, string> | undefined, want: Record<string
   return out;
 }
 
+/**
+ * kube-apiserver's limit on the total size of an object's annotations, keys and values, in bytes
+ * (apimachinery's TotalAnnotationSizeLimitB).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
+ */
+export const TotalAnnotationSizeLimitB = 256 * 1024;
+
+/** Prefix of a synced-keys record stored gzipped and base64-encoded (when the JSON would not fit). */
+const GzipPrefix = 'gzip:';
+
+/** The size kube-apiserver counts for annotations: the bytes of every key and value. */
+function annotationsSize(annotations: Record<string, string>): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(annotations)) n += Buffer.byteLength(k) + Buffer.byteLength(v);
+  return n;
+}
+
+/**
+ * The synced-keys record for a copy whose other annotations are `others`: JSON; gzipped and
+ * base64-encoded (`gzip:...`) when the JSON would take the copy's annotations past the size limit
+ * (the keys of thousands of annotations repeat a lot); undefined when neither fits. Without a
+ * record the copy still syncs, but a key removed upstream is then left on the copy.
+ */
+function encodeSyncedKeys(record: { labels: string[]; annotations: string[] }, others: Record<string, string>): string | undefined {
+  const room = TotalAnnotationSizeLimitB - annotationsSize(others) - AnnotationSyncedKeys.length;
+  const json = JSON.stringify(record);
+  if (Buffer.byteLength(json) <= room) return json;
+  const packed = GzipPrefix + gzipSync(json).toString('base64');
+  return packed.length <= room ? packed : undefined;
+}
+
 function previouslySynced(down: KubeObject | undefined): { labels: string[]; annotations: string[] } {
   const raw = down?.metadata.annotations?.[AnnotationSyncedKeys];
   if (!raw) return { labels: [], annotations: [] };
   try {
-    const p = JSON.parse(raw) as { labels?: string[]; annotations?: string[] };
-    return { labels: p.labels ?? [], annotations: p.annotations ?? [] };
+    // Unpacked, a record lists at most the keys of the limit's worth of annotations.
+    const text = raw.startsWith(GzipPrefix) ? gunzipSync(Buffer.from(raw.slice(GzipPrefix.length), 'base64'), { maxOutputLength: 4 * TotalAnnotationSizeLimitB }).toString('utf8') : raw;
+    const p = JSON.parse(text) as { labels?: unknown; annotations?: unknown };
+    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    return { labels: strings(p.labels), annotations: strings(p.annotations) };
   } catch {
     return { labels: [], annotations: [] };
   }
@@ -89,7 +124,9 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);
   annotations[AnnotationUpstreamUID] = up.metadata.uid ?? '';
   annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
-  annotations[AnnotationSyncedKeys] = JSON.stringify({ labels: Object.keys(wantLabels).sort(), annotations: Object.keys(wantAnnotations).sort() });
+  delete annotations[AnnotationSyncedKeys];
+  const record = encodeSyncedKeys({ labels: Object.keys(wantLabels).sort(), annotations: Object.keys(wantAnnotations).sort() }, annotations);
+  if (record !== undefined) annotations[AnnotationSyncedKeys] = record;
   const metadata: KubeObject['metadata'] = {
     ...(down ? deepCopyJSON(down.metadata) : {}),
     name: up.metadata.name,
