@@ -88,9 +88,9 @@ function make(code: number, reason: StatusReason, message: string, details?: Sta
 export const notFound = (gr: GroupResource, name: string): StatusError =>
   make(404, 'NotFound', `${groupResourceString(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource });
 
-/** 409 AlreadyExists: `namespaces "clusters" already exists`. */
-export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
-  make(409, 'AlreadyExists', `${groupResourceString(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
+/** 409 AlreadyExists: `namespaces "clusters" already exists`; prefixed `object is being deleted: ` when the object holding the name is (registry Store.Create). */
+export const alreadyExists = (gr: GroupResource, name: string, beingDeleted = false): StatusError =>
+  make(409, 'AlreadyExists', `${beingDeleted ? 'object is being deleted: ' : ''}${groupResourceString(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
 
 /** 409 Conflict, as for a stale resourceVersion. */
 export const conflict = (gr: GroupResource, name: string, detail: string): StatusError =>

@@ -233,12 +233,15 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   if (info.namespaced) checkNamespace(store, info, namespace, m.name!);
   const key = storageKey(info, namespace, m.name!);
+  // As kube-apiserver's registry Store.Create: the name of an object being deleted is still taken, and the message says why.
+  const taken = (cur: KubeObject) => apierrors.alreadyExists(groupResource(info), m.name!, !!cur.metadata.deletionTimestamp);
   if (opts.dryRun) {
-    if (store.get(key)) throw apierrors.alreadyExists(groupResource(info), m.name!);
+    const cur = store.get(key);
+    if (cur) throw taken(cur.object);
     return obj;
   }
   const stored = await store.transact(key, (cur) => {
-    if (cur) throw apierrors.alreadyExists(groupResource(info), m.name!);
+    if (cur) throw taken(cur);
     return { op: 'put', object: toStorage(obj, info) };
   });
   return toVersion(stored!.object, info);

@@ -153,6 +153,22 @@ describe('request semantics', () => {
     const back = await request(cc(), 'PATCH', '/api/v1/namespaces/ending/status', { status: { phase: 'Active' } }, { contentType: 'application/merge-patch+json' });
     expect(back.code).toBe(422);
     expect(back.body.message).toContain("may only be 'Terminating' if `deletionTimestamp` is not empty");
+    // Its name is still taken, and the AlreadyExists says why (registry Store.Create).
+    const again = await request(cc(), 'POST', '/api/v1/namespaces', { metadata: { name: 'ending' } });
+    expect([again.code, again.body.reason, again.body.message]).toEqual([409, 'AlreadyExists', 'object is being deleted: namespaces "ending" already exists']);
+  });
+
+  it('answers a create over an object being deleted with AlreadyExists "object is being deleted: ...", dry run too', async () => {
+    await ns('held');
+    const held = { ...cm('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } };
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/held/configmaps', held)).code).toBe(201);
+    const live = await request(cc(), 'POST', '/api/v1/namespaces/held/configmaps', cm('held'));
+    expect([live.code, live.body.message]).toEqual([409, 'configmaps "held" already exists']);
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/held/configmaps/held')).code).toBe(200);
+    for (const q of ['', '?dryRun=All']) {
+      const r = await request(cc(), 'POST', `/api/v1/namespaces/held/configmaps${q}`, cm('held'));
+      expect([r.code, r.body.reason, r.body.message], q).toEqual([409, 'AlreadyExists', 'object is being deleted: configmaps "held" already exists']);
+    }
   });
 
   it('serves a GET at a resourceVersion once the store has reached it: 400 for a non-number, 504 for the future', async () => {
