@@ -281,6 +281,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     downstreamReachable: () => lastObserveOk && ![...observing].some((o) => Date.now() - o.startedMs > heartbeatIntervalMs),
     unreachableRecheckMs: heartbeatIntervalMs,
     secretsCheckedAt: new Map(),
+    warn: (obj, reason, message) => recorder.event(obj, 'Warning', reason, message),
     ownWrites,
     getUpstream: deps.getUpstream,
     getDownstream: deps.getDownstream,

@@ -147,14 +147,23 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     await reconcileUpsync(f.deps, key);
     const taken = f.upSecrets.get('ex-admin-kubeconfig')!;
     expect([taken.data, taken.metadata.labels, taken.metadata.ownerReferences?.map((o) => o.uid)]).toEqual([{ kubeconfig: 'djE=' }, { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ['u1']]);
-    // Another HostedCluster's copy from another cluster, and a user's Secret: untouched.
-    for (const theirs of [orphaned('mgmt-9', 'b2xk', [{ uid: 'u-other' }]), { ...orphaned('x', 'b2xk'), metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', resourceVersion: '7' } }]) {
+    // Another HostedCluster's copy from another cluster, and a user's Secret: untouched, and a
+    // Warning Event on the HostedCluster says its status names a Secret that is not its kubeconfig.
+    for (const [theirs, whose] of [
+      [orphaned('mgmt-9', 'b2xk', [{ uid: 'u-other' }]), 'another HostedCluster owns'],
+      [{ ...orphaned('x', 'b2xk'), metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', resourceVersion: '7' } }, "hcc did not copy up (a user's own)"],
+    ] as const) {
       f = fixture();
+      const events: string[] = [];
+      f.deps.warn = (obj, reason, message) => events.push(`${obj.metadata.name} ${reason} ${message}`);
       f.upSecrets.set('ex-admin-kubeconfig', theirs);
       await reconcileUpsync(f.deps, key);
       expect(f.upSecrets.get('ex-admin-kubeconfig')).toBe(theirs);
       expect(f.calls.upWrites).toBe(0);
       expect(f.calls.upGets).toBe(1); // the create-first answered AlreadyExists; the read decided
+      expect(events).toEqual([
+        `ex CopyBlocked the control center already has a Secret clusters/ex-admin-kubeconfig that ${whose}; the status names it, but it does not hold this HostedCluster's kubeconfig from management cluster mgmt-1: delete or rename that Secret to have it copied up`,
+      ]);
     }
   });
 

@@ -26,6 +26,9 @@ import type { OwnWrites } from '../../own-writes.js';
 import type { Logger } from 'pino';
 import { adoptOperatorFields } from './upsync-adopt.js';
 
+/** Warning Event on a HostedCluster whose status Secret (kubeconfig, kubeadmin password) cannot be copied up: the name is taken by a Secret hcc did not copy. */
+export const ReasonSecretCopyBlocked = 'CopyBlocked';
+
 /** Label on Secrets copied up from a management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
 
@@ -55,6 +58,11 @@ export interface UpsyncDeps {
   /** Creates a Secret in the control center; rejects with the API's error (409 AlreadyExists when the name is taken). */
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
+  /**
+   * Records a Warning Event on a control center object (`reason`, `message`): here, that a Secret
+   * the status points to cannot be copied up because the name is taken. Absent: not reported.
+   */
+  warn?(obj: KubeObject, reason: string, message: string): void;
   /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
   secretsCheckedAt: Map<string, number>;
   /** The syncer's own upstream writes not yet shown by the informer (shared with downsync). */
@@ -112,9 +120,15 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
   const up = await deps.getUpstreamSecret(namespace, name);
   if (!up) return deps.createUpstreamSecret(want);
   const from = up.metadata.labels?.[LabelUpsyncedFrom];
-  if (from === undefined) return; // a user's own Secret: never overwrite it
+  const blocked = (whose: string) =>
+    deps.warn?.(
+      owner,
+      ReasonSecretCopyBlocked,
+      `the control center already has a Secret ${namespace}/${name} that ${whose}; the status names it, but it does not hold this HostedCluster's ${name.endsWith('-kubeconfig') ? 'kubeconfig' : 'credentials'} from management cluster ${deps.cluster}: delete or rename that Secret to have it copied up`,
+    );
+  if (from === undefined) return blocked('hcc did not copy up (a user\'s own)'); // never overwrite it
   const owners = up.metadata.ownerReferences ?? [];
-  if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return; // another HostedCluster's
+  if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return blocked('another HostedCluster owns');
   const ownedAsWanted = owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
   if (from === deps.cluster && ownedAsWanted && isDeepStrictEqual(up.data, want.data) && up.type === want.type) return;
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
