@@ -118,6 +118,52 @@ describe('syncer: pull mode details', () => {
     expect(Buffer.from(pullAfter.data['.dockerconfigjson'], 'base64').toString()).toBe('FOREIGN');
   });
 
+  it('never gives the copy of an earlier HostedCluster of the same name (deleted while its syncer was away) to a new one', async () => {
+    // The syncers are away (stopped), and what an earlier "reborn", deleted meanwhile, left in both
+    // clusters is hcc's copy (synced-by, its upstream uid), with the clusterID its operator generated.
+    const pids = JSON.parse(readFileSync(path.join(hcc.stateDir, 'processes.json'), 'utf8')) as Record<string, number>;
+    const syncers = ['syncer-mgmt-1', 'syncer-mgmt-2'].map((p) => pids[p]!);
+    for (const pid of syncers) process.kill(pid, 'SIGSTOP');
+    const resume = () => syncers.forEach((pid) => process.kill(pid, 'SIGCONT'));
+    try {
+      await createEarlierCopiesAndTheNewOne();
+    } finally {
+      resume();
+    }
+    await checkTheEarlierCopiesStay();
+  });
+
+  const createEarlierCopiesAndTheNewOne = async () => {
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      await mkc(['create', 'namespace', ns]);
+      const old = YAML.parse(noneHostedCluster('reborn', ns, '4.15.1'));
+      old.metadata.labels = { 'controlcenter.hcc.dev/synced-by': mc };
+      old.metadata.annotations = { 'controlcenter.hcc.dev/upstream-uid': 'uid-of-the-deleted-one' };
+      old.spec.clusterID = `0ld00000-0000-4000-8000-00000000000${mc.slice(-1)}`.replace('0ld', '01d');
+      const c = await mkc(['create', '-f', '-'], JSON.stringify(old));
+      expect(c.code, c.stderr).toBe(0);
+    }
+    const r = await k(['apply', '-f', '-'], noneHostedCluster('reborn', ns));
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+  };
+
+  const checkTheEarlierCopiesStay = async () => {
+    const placedOn = JSON.parse((await k(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout).metadata.labels[Label] as string;
+    const event = await waitFor('the CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=reborn', '-o', 'json'])).stdout).items[0], 20_000);
+    expect(event.message).toContain(`management cluster ${placedOn} has a copy of an earlier HostedCluster ${ns}/reborn (upstream uid uid-of-the-deleted-one, clusterID 01d00000-0000-4000-8000-00000000000${placedOn.slice(-1)})`);
+    const mkc = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(placedOn), args);
+    const down = JSON.parse((await mkc(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout);
+    expect([down.spec.release.image, down.metadata.annotations['controlcenter.hcc.dev/upstream-uid']]).toEqual([expect.stringContaining('4.15.1'), 'uid-of-the-deleted-one']);
+    const up = JSON.parse((await k(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout);
+    expect(up.spec.clusterID ?? '').toBe(''); // not the old cluster's identity
+    // Deleting the new one leaves the old copy where it is.
+    expect((await k(['delete', 'hc', 'reborn', '-n', ns, '--timeout=30s'])).code).toBe(0);
+    expect(JSON.parse((await mkc(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout).metadata.uid).toBe(down.metadata.uid);
+  };
+
   it("never takes over a Secret that a HostedCluster hcc did not create uses there, whatever that cluster's name", async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });

@@ -228,7 +228,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const foreign = (hcName: string) => {
         const upHC = upInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
-        return !!upHC && !!downHC && !isOurs(cluster, upHC, downHC);
+        return !!upHC && !!downHC && !isOurs(cluster, 'HostedCluster', upHC, downHC);
       };
       const why = (hcName: string) => `its HostedCluster ${ns}/${hcName} is blocked by one of the same name that hcc did not create`;
       if (kind === 'NodePool') {

@@ -58,7 +58,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (req.kind === 'NodePool') {
         deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
         // No copy of ours there (nothing, or a same-named NodePool hcc did not create): say so upstream.
-        if (!down || !isOurs(deps.cluster, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
+        if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
       }
       deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
       return { requeueAfterMs: ForeignRecheckMs };
@@ -82,8 +82,9 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (!down) return { requeueAfterMs: 500 };
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
+    if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
     const desired = desiredDownstream(up, down, deps.cluster, keys);
-    if (!isOurs(deps.cluster, up, down)) {
+    if (!isOurs(deps.cluster, req.kind, up, down)) {
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
       // its spec would change under the owner's control plane, and deleting ours would delete it.
       if (!replaceableKinds.has(req.kind)) return await leaveForeign(deps, req.kind, req.key, up, down);
@@ -206,11 +207,48 @@ function droppedFields(kind: SyncKind): { collect: (text: string) => void; repor
 }
 
 /**
- * True when `down` is this syncer's copy of `up`: it carries `synced-by: <cluster>`, or the
- * upstream uid (a copy whose label someone removed), or it was taken over earlier.
+ * True when `down` is a HostedCluster copy hcc made of an earlier object of the same name (another
+ * upstream uid) that is a different hosted cluster: `up` has no `spec.clusterID`, or another one.
+ * That object was deleted while this syncer was away (its finalizer removed by hand, or its
+ * ManagementCluster retired) and a new one took the name. Giving the copy to the new object would
+ * hand it the old cluster's identity, etcd and kubeconfig. One with the copy's clusterID is the
+ * same cluster (a control center restored from an export), whose copy it is.
  */
-export function isOurs(cluster: string, up: KubeObject, down: KubeObject): boolean {
+export function isEarlierObjectsCopy(kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
+  if (kind !== 'HostedCluster') return false;
+  const was = down.metadata.annotations?.[AnnotationUpstreamUID];
+  if (!was || !up.metadata.uid || was === up.metadata.uid) return false;
+  const clusterID = (o: KubeObject) => ((o.spec as { clusterID?: unknown } | undefined)?.clusterID as string | undefined) || '';
+  return clusterID(up) !== clusterID(down);
+}
+
+/**
+ * True when `down` is this syncer's copy of `up`: it carries `synced-by: <cluster>`, or the
+ * upstream uid (a copy whose label someone removed), or it was taken over earlier; never the copy
+ * of an earlier HostedCluster of that name ({@link isEarlierObjectsCopy}).
+ */
+export function isOurs(cluster: string, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
+  if (isEarlierObjectsCopy(kind, up, down)) return false;
   return down.metadata.labels?.[LabelSyncedBy] === cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
+}
+
+/**
+ * Reports the copy of an earlier HostedCluster in the way (Warning Event `CopyBlocked`, and
+ * `Available=Unknown`: {@link markNoCopy}) and looks again later; writes nothing downstream.
+ */
+async function leaveEarlier(deps: DownsyncDeps, key: string, up: KubeObject, down: KubeObject): Promise<StepResult> {
+  const ns = down.metadata.namespace ?? '';
+  const name = down.metadata.name ?? '';
+  const clusterID = ((down.spec as { clusterID?: string } | undefined)?.clusterID ?? '') || '(none yet)';
+  const what = `a copy of an earlier HostedCluster ${ns}/${name} (upstream uid ${down.metadata.annotations?.[AnnotationUpstreamUID]}, clusterID ${clusterID}), deleted while its syncer was away`;
+  deps.log.warn({ key, clusterID }, 'the management cluster holds the copy of an earlier HostedCluster of this name; leaving it');
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} has ${what}; hcc does not give it to this HostedCluster: delete it there (kubectl delete hostedcluster -n ${ns} ${name}) to have this one copied, or, restoring the control center, set spec.clusterID to ${clusterID} to take it over`,
+  );
+  await markNoCopy(deps, 'HostedCluster', key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what} (delete it there)`);
+  return { requeueAfterMs: ForeignRecheckMs };
 }
 
 /**

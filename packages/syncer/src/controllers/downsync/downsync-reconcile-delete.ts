@@ -10,10 +10,11 @@
  *   for a HostedCluster after deleting its upstream NodePools, as the operator deletes them too.
  * Nothing is orphaned in the management cluster.
  */
-import { AnnotationAdopted, FinalizerHyperShift, FinalizerSyncer, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
 import { releasePatch } from '../../transform.js';
-import { finalizedKinds, type DownsyncDeps, type Step, type SyncKind } from './types.js';
+import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
+import { isEarlierObjectsCopy } from './downsync-reconcile-apply.js';
 
 /** A finalizer removal whose object is already gone (the control center's garbage collector got there first) has done its job. */
 const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
@@ -39,6 +40,24 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   await deps.downstream.delete(kind, ns, name);
 }
 
+/** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */
+export const informerLagRecheckMs = 1000;
+
+/**
+ * Whether the copy `down` must stay although the informer shows no object placed here for it: a
+ * live read finds one placed here that is the copy's own object (the informer lags), or a new
+ * object of that name (another uid) placed here, whose pass judges the copy (isEarlierObjectsCopy).
+ * @returns a requeue to look again, or undefined when the copy's object is gone from here
+ */
+async function stillHere(deps: DownsyncDeps, kind: SyncKind, namespace: string, name: string, down: KubeObject): Promise<StepResult | undefined> {
+  const live = await deps.upstream.get(kind, namespace, name);
+  if (!live || live.metadata.labels?.[LabelManagementCluster] !== deps.cluster) return undefined;
+  const was = down.metadata.annotations?.[AnnotationUpstreamUID];
+  if (was && live.metadata.uid === was && live.metadata.deletionTimestamp) return undefined;
+  deps.log.info({ kind, namespace, name }, 'not deleting the copy: a live read shows its object placed here, which the informer does not show yet');
+  return { requeueAfterMs: informerLagRecheckMs };
+}
+
 /** How often to look again while the operator tears a HostedCluster down, in milliseconds. */
 export const teardownPollMs = 2000;
 
@@ -49,6 +68,13 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     const ours = down?.metadata.labels?.[LabelSyncedBy] === deps.cluster;
     if (!up) {
       if (!down || !ours || down.metadata.deletionTimestamp) return 'stop';
+      // A HostedCluster or NodePool copy runs a control plane: its object's absence is confirmed
+      // with a live read first, as kube's garbage collector reads an owner before deleting a
+      // dependent (the informer may not show an object created a moment ago yet).
+      if (finalizedKinds.has(req.kind)) {
+        const wait = await stillHere(deps, req.kind, req.namespace, req.name, down);
+        if (wait) return wait;
+      }
       // A Secret or ConfigMap that left this syncer's view while a HostedCluster or NodePool
       // placed here still references it, and still exists upstream (a PUT without hcc's state
       // label, until the scheduler puts it back): the copy the operator uses stays.
@@ -57,7 +83,8 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       return 'stop';
     }
     if (!up.metadata.deletionTimestamp) return 'continue';
-    if (down && ours) {
+    // The copy of an earlier HostedCluster of this name is not this one's to delete (see isEarlierObjectsCopy).
+    if (down && ours && !isEarlierObjectsCopy(req.kind, up, down)) {
       if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.

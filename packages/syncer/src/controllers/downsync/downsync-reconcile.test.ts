@@ -345,6 +345,61 @@ describe('downsync of a Secret that cannot change in place', () => {
   });
 });
 
+describe('the copy of an earlier HostedCluster of the same name', () => {
+  // The copy hcc made for uid "old" (clusterID c-old); the object was deleted while the syncer was away.
+  const earlier = (): KubeObject => ({ ...downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'old' } }), spec: { release: { image: 'a' }, clusterID: 'c-old' } });
+
+  it('is not given to a new HostedCluster that took the name: CopyBlocked, Available=Unknown, nothing written downstream', async () => {
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: earlier() }, calls);
+    const marked: KubeObject[] = [];
+    d.updateUpstreamStatus = async (_k, obj) => (marked.push(obj), obj);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['warn']);
+    expect(calls[0]!.slice(1, 3)).toEqual(['HostedCluster/ex', 'CopyBlocked']);
+    expect(calls[0]![3]).toBe(
+      'management cluster mgmt-1 has a copy of an earlier HostedCluster clusters/ex (upstream uid old, clusterID c-old), deleted while its syncer was away; hcc does not give it to this HostedCluster: delete it there (kubectl delete hostedcluster -n clusters ex) to have this one copied, or, restoring the control center, set spec.clusterID to c-old to take it over',
+    );
+    expect((marked[0]!.status as { conditions: { type: string; status: string; reason: string }[] }).conditions[0]).toMatchObject({ type: 'Available', status: 'Unknown', reason: 'CopyBlocked' });
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+    // A different clusterID is a different cluster too.
+    const other = await run({ HostedCluster: { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }), spec: { release: { image: 'a' }, clusterID: 'c-new' } } }, { HostedCluster: earlier() });
+    expect(other.calls.filter((c) => c[0].startsWith('down.'))).toEqual([]);
+  });
+
+  it("is taken over by one with the copy's clusterID (a control center restored from an export)", async () => {
+    const { calls } = await run({ HostedCluster: { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }), spec: { release: { image: 'a' }, clusterID: 'c-old' } } }, { HostedCluster: earlier() });
+    const patch = calls.find((c) => c[0] === 'down.patch');
+    expect(patch?.[3]).toMatchObject({ metadata: { annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u1' } } });
+  });
+
+  it('is not deleted when the new HostedCluster is', async () => {
+    const { calls } = await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'], deletionTimestamp: '2026-12-02T00:00:00Z' }) }, { HostedCluster: earlier() });
+    expect(calls.filter((c) => c[0] === 'down.delete')).toEqual([]);
+    expect(calls.map((c) => c[0])).toContain('up.patch'); // its own finalizer goes: nothing of it is downstream
+  });
+});
+
+describe('a copy whose object the informer does not show', () => {
+  const placed = (uid: string, cluster = 'mgmt-1', extra: Partial<KubeObject['metadata']> = {}): KubeObject => hc({ uid, labels: { 'controlcenter.hcc.dev/management-cluster': cluster }, ...extra });
+  it('is deleted only once a live read confirms no object of that name is placed here (as kube GC reads an owner first)', async () => {
+    for (const [live, deleted] of [
+      [undefined, true],
+      [placed('u1'), false], // the informer lags behind a live object
+      [placed('u2'), false], // a new object of that name placed here: its own pass judges the copy
+      [placed('u1', 'mgmt-2'), true], // placed elsewhere
+      [placed('u1', 'mgmt-1', { deletionTimestamp: '2026-12-02T00:00:00Z' }), true], // its own object, being deleted
+    ] as const) {
+      const calls: Call[] = [];
+      const d = deps({}, { HostedCluster: downCopy() }, calls);
+      d.upstream.get = async () => live;
+      const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+      expect(calls.some((c) => c[0] === 'down.delete'), JSON.stringify(live?.metadata)).toBe(deleted);
+      if (!deleted) expect(res).toEqual({ requeueAfterMs: 1000 });
+    }
+  });
+});
+
 describe('objects of the same name that hcc did not create', () => {
   const foreignHC = (): KubeObject => ({ ...hc(), metadata: { name: 'ex', namespace: 'clusters', uid: 'theirs', labels: { team: 'x' } }, spec: { release: { image: 'theirs' } } });
 
