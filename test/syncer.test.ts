@@ -164,6 +164,45 @@ describe('syncer: pull mode details', () => {
     expect(JSON.parse((await mkc(['get', 'hc', 'reborn', '-n', ns, '-o', 'json'])).stdout).metadata.uid).toBe(down.metadata.uid);
   };
 
+  it("never writes into HyperShift's or the system's namespaces, nor over a Secret something in the management cluster owns", async () => {
+    // The operator's supported-versions ConfigMap, named by a HostedCluster in the control center's "hypershift" namespace.
+    expect((await k(['create', 'namespace', 'hypershift'])).code).toBe(0);
+    expect((await k(['create', 'configmap', 'supported-versions', '-n', 'hypershift', '--from-literal=supported-versions={"versions":["4.99"]}'])).code).toBe(0);
+    const inOperatorNs = YAML.parse(noneHostedCluster('evil', 'hypershift'));
+    inOperatorNs.spec.additionalTrustBundle = { name: 'supported-versions' };
+    expect((await k(['apply', '-f', '-'], JSON.stringify(inOperatorNs))).code).toBe(0);
+    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'evil', '-n', 'hypershift', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const blocked = await waitFor('the CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', 'hypershift', '--field-selector', 'reason=CopyBlocked,involvedObject.name=evil', '-o', 'json'])).stdout).items[0], 20_000);
+    expect(blocked.message).toContain('namespace hypershift is one hcc never writes into');
+    const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(placedOn), args, { input });
+    const versions = JSON.parse((await mkc(['get', 'configmap', 'supported-versions', '-n', 'hypershift', '-o', 'json'])).stdout);
+    expect(versions.data['supported-versions']).not.toContain('4.99');
+    expect((await mkc(['get', 'hc', 'evil', '-n', 'hypershift'])).code).not.toBe(0);
+    expect((await k(['delete', 'namespace', 'hypershift', '--timeout=60s'])).code).toBe(0);
+
+    // A Secret a control plane owns there (ownerReferences), in both clusters, named by a HostedCluster placed on one.
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const m = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      await m(['create', 'namespace', ns]);
+      const owner = JSON.parse((await m(['create', 'configmap', 'hcp-owner', '-n', ns, '-o', 'json'])).stdout);
+      const owned = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'owned-ca', namespace: ns, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'hcp-owner', uid: owner.metadata.uid }] }, stringData: { 'id_rsa.pub': 'THEIRS' } };
+      expect((await m(['create', '-f', '-'], JSON.stringify(owned))).code).toBe(0);
+    }
+    expect((await k(['create', 'secret', 'generic', 'owned-ca', '-n', ns, '--from-literal=id_rsa.pub=OURS'])).code).toBe(0);
+    const user = YAML.parse(noneHostedCluster('uses-owned', ns));
+    user.spec.sshKey = { name: 'owned-ca' };
+    const applied = await k(['apply', '-f', '-'], JSON.stringify(user));
+    expect(applied.code, applied.stderr).toBe(0);
+    const usedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'uses-owned', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const ownedEvent = await waitFor('the CopyBlocked Event on the Secret', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=owned-ca', '-o', 'json'])).stdout).items[0], 30_000);
+    expect(ownedEvent.message).toContain(`Secret ${ns}/owned-ca that hcc did not create and that ConfigMap hcp-owner owns there`);
+    const theirs = JSON.parse((await kubectl('1.35', hcc.mgmtKubeconfig(usedOn), ['get', 'secret', 'owned-ca', '-n', ns, '-o', 'json'])).stdout);
+    expect(Buffer.from(theirs.data['id_rsa.pub'], 'base64').toString()).toBe('THEIRS');
+    expect((await k(['delete', 'hc', 'uses-owned', '-n', ns, '--timeout=60s'])).code).toBe(0);
+  });
+
   it("never takes over a Secret that a HostedCluster hcc did not create uses there, whatever that cluster's name", async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });

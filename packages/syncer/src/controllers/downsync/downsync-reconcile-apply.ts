@@ -51,6 +51,12 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     } else if (recent) {
       down = recent.object;
     }
+    if (reservedNamespace(req.namespace)) {
+      const why = `namespace ${req.namespace} is one hcc never writes into (Kubernetes', OpenShift's, HyperShift's or hcc's own)`;
+      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; the ${req.kind} is not copied there: use another namespace`);
+      if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
+      return { requeueAfterMs: ForeignRecheckMs };
+    }
     const blocked = req.kind === 'HostedCluster' ? undefined : deps.blockedByForeign?.(req.kind, up);
     if (blocked) {
       // Never write what belongs with a HostedCluster hcc does not own here (its CopyBlocked
@@ -99,6 +105,18 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // conflictResolution: Abort): its data would change under that cluster.
       const user = deps.usedByForeign?.(req.kind, req.namespace, req.name);
       if (user) return leaveUsed(deps, req.kind, req.key, up, down, user);
+      // Nor when something in that cluster owns it (a HostedControlPlane's certificate, an
+      // operator's configuration): its owner would lose it, and releasing it later would not give it back.
+      const owners = down.metadata.ownerReferences ?? [];
+      if (owners.length) return leaveOwned(deps, req.kind, up, down, owners);
+      if (down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
+        deps.log.info({ key: req.key }, 'taking over a same-named object hcc did not create');
+        deps.warn(
+          up,
+          ReasonAdopted,
+          `management cluster ${deps.cluster} had a ${req.kind} ${req.namespace}/${req.name} that hcc did not create; its content is now this one's (marked ${AnnotationAdopted}; released, not deleted, when no HostedCluster placed there uses it, with this content)`,
+        );
+      }
       desired.metadata.annotations![AnnotationAdopted] = 'true';
     }
     const patch = downstreamPatch(desired, down, keys);
@@ -273,6 +291,32 @@ function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObje
     `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${user} (not hcc's) uses; hcc does not take it over: rename this one`,
   );
   return { requeueAfterMs: ForeignRecheckMs };
+}
+
+/** Warning Event on the control center's object: the syncer took over a same-named Secret or ConfigMap it did not create. */
+export const ReasonAdopted = 'Adopted';
+
+/** Reports a Secret or ConfigMap hcc did not create that something in the management cluster owns (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
+function leaveOwned(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, down: KubeObject, owners: { kind?: string; name?: string }[]): StepResult {
+  const owner = owners.map((o) => `${o.kind ?? '?'} ${o.name ?? '?'}`).join(', ');
+  deps.log.warn({ kind, namespace: down.metadata.namespace, name: down.metadata.name, owner }, `a ${kind} hcc did not create has this name in the management cluster and ${owner} owns it; leaving it`);
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${owner} owns there; hcc does not take it over: rename this one`,
+  );
+  return { requeueAfterMs: ForeignRecheckMs };
+}
+
+/**
+ * Namespaces hcc never writes into in a management cluster: Kubernetes' and OpenShift's own
+ * (`kube-*`, `openshift`, `openshift-*`), the HyperShift operator's (`hypershift`) and hcc's
+ * (`hcc-system`). A control center user may create any namespace there, and a namespace there is
+ * the same namespace here: without this, a Secret or ConfigMap named like the operator's or the
+ * cluster's would replace it.
+ */
+export function reservedNamespace(ns: string): boolean {
+  return ns === 'hypershift' || ns === 'hcc-system' || ns.startsWith('kube-') || ns.startsWith('openshift-') || ns === 'openshift';
 }
 
 /** Kinds whose copies may be deleted and created again when they cannot change in place. */

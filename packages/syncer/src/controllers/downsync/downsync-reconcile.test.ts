@@ -439,8 +439,14 @@ describe('objects of the same name that hcc did not create', () => {
 
   it('takes over a Secret, marking it adopted; releases it instead of deleting it when hcc no longer places it there', async () => {
     const { calls } = await runSecret(secretUp, theirSecret);
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
-    const patch = calls[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
+    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
+    // Never silent: a Warning Event on the control center's Secret says what was taken over.
+    expect(calls[0]!.slice(1)).toEqual([
+      'Secret/ps',
+      'Adopted',
+      'management cluster mgmt-1 had a Secret clusters/ps that hcc did not create; its content is now this one\'s (marked controlcenter.hcc.dev/adopted; released, not deleted, when no HostedCluster placed there uses it, with this content)',
+    ]);
+    const patch = calls[1]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
     expect(patch.metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
     expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
     expect(patch.data).toEqual({ a: 'bmV3' });
@@ -464,8 +470,8 @@ describe('objects of the same name that hcc did not create', () => {
     expect(early).toEqual({ requeueAfterMs: 60_000 });
     referenced = true;
     await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
-    expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
+    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
+    expect((calls[1]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
   });
 
   it('never takes over a Secret a HostedCluster hcc did not create uses there: no write, a CopyBlocked Event, another look in a minute', async () => {
@@ -487,7 +493,32 @@ describe('objects of the same name that hcc did not create', () => {
     user = undefined;
     calls.length = 0;
     await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
-    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
+  });
+
+  it('never takes over a Secret something in the management cluster owns (ownerReferences): no write, a CopyBlocked Event', async () => {
+    const owned: KubeObject = { ...theirSecret, metadata: { ...theirSecret.metadata, ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane', name: 'st1', uid: 'hcp-1' }] } };
+    const { calls, res } = await runSecret(secretUp, owned);
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+    expect(calls).toEqual([
+      ['warn', 'Secret/ps', 'CopyBlocked', 'management cluster mgmt-1 already has a Secret clusters/ps that hcc did not create and that HostedControlPlane st1 owns there; hcc does not take it over: rename this one'],
+    ]);
+  });
+
+  it('writes nothing into the namespaces of Kubernetes, OpenShift, HyperShift or hcc itself', async () => {
+    for (const ns of ['kube-system', 'openshift-config', 'hypershift', 'hcc-system']) {
+      for (const kind of ['Secret', 'HostedCluster'] as const) {
+        const calls: Call[] = [];
+        const up: KubeObject = kind === 'Secret' ? { ...secretUp, metadata: { ...secretUp.metadata, namespace: ns } } : hc({ namespace: ns, finalizers: ['controlcenter.hcc.dev/syncer'] });
+        const d = deps({ [kind]: up }, {}, calls);
+        d.updateUpstreamStatus = async (_k, obj) => (calls.push(['up.status', (obj.status as { conditions: { reason: string }[] }).conditions[0]!.reason]), obj);
+        const res = await reconcileDownsync(d, downsyncSteps(d), `${kind}/${ns}/${up.metadata.name}`);
+        expect(res, `${kind} in ${ns}`).toEqual({ requeueAfterMs: 60_000 });
+        expect(calls.filter((c) => c[0].startsWith('down.') || c[0] === 'ensureNamespace'), `${kind} in ${ns}`).toEqual([]);
+        expect(calls.find((c) => c[0] === 'warn')?.[3]).toContain(`namespace ${ns} is one hcc never writes into`);
+        if (kind === 'HostedCluster') expect(calls.find((c) => c[0] === 'up.status')).toEqual(['up.status', 'CopyBlocked']);
+      }
+    }
   });
 
   it('keeps a copy it made while something placed here still references it (a PUT dropped the state label), deletes it once nothing does', async () => {
