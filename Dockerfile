@@ -48,7 +48,10 @@ LABEL org.opencontainers.image.title="hcc" \
 ENV NODE_ENV=production
 WORKDIR /app
 # Everything stays owned by root and read-only to the process; only /var/lib/hcc (the control
-# center's data dir, when it runs in a container) belongs to UID 1000.
+# center's data dir, when it runs in a container) belongs to UID 1000. The control center's
+# defaults write under .hcc/ in the working directory, which UID 1000 cannot: run it as
+#   control-center --data-dir /var/lib/hcc --kubeconfig /var/lib/hcc/admin.kubeconfig \
+#     --scheduler-kubeconfig /var/lib/hcc/scheduler.kubeconfig --host 0.0.0.0 ...
 COPY --from=build /src/package.json /src/package-lock.json ./
 COPY --from=build /src/node_modules/ node_modules/
 COPY --from=build /src/packages/ packages/

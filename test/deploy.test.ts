@@ -321,6 +321,10 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a name that is not a DNS label', input: ['managementCluster.name=Mgmt_1'], want: 'does not match pattern' },
     { name: 'a misspelt value', input: ['managementCluster.capcity=3'], want: "additional properties 'capcity' not allowed" },
     { name: 'a negative capacity', input: ['managementCluster.capacity=-1'], want: 'managementCluster/capacity' },
+    { name: 'a capacity past int32', input: ['managementCluster.capacity=100000000000'], want: 'managementCluster/capacity' },
+    { name: 'a misspelt top-level value', input: ['podSecurityContexts.runAsUser=1'], want: "additional properties 'podSecurityContexts' not allowed" },
+    { name: 'a probe handler (the chart owns /healthz and /readyz)', input: ['livenessProbe.httpGet.port=9090'], want: "additional properties 'httpGet' not allowed" },
+    { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
   ])('rejects $name with a clear error', async ({ input, want }) => {
     const r = await helm(['template', 'hcc-syncer', chartDir, '-f', ciValues, ...input.flatMap((s) => ['--set', s])]);
     expect(r.code).not.toBe(0);

@@ -25,6 +25,13 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
   let syncer: { proc: ChildProcess; output: () => string };
   const mgmtAdmin = path.join(t.dir, 'mgmt-admin.kubeconfig');
   const mgmtSyncer = path.join(t.dir, 'mgmt-syncer.kubeconfig');
+  const ccSyncer = path.join(t.dir, 'cc-syncer.kubeconfig');
+  const ccSyncerToken = 'cc-syncer-token-0123456789';
+  /** The control center's 403s (apiserver_request_total lines with code 403). */
+  const forbiddenInControlCenter = async () => {
+    const r = await k(['get', '--raw', '/metrics']);
+    return r.stdout.split('\n').filter((l) => l.startsWith('apiserver_request_total') && l.includes('code="403"') && !l.endsWith(' 0'));
+  };
   const ns = 'rbac';
   const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
   const mk = (args: string[], input?: string) => kubectl('1.35', mgmtAdmin, args, { input });
@@ -37,11 +44,14 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const token = 'syncer-token-0123456789';
     const tokenFile = path.join(t.dir, 'tokens.csv');
     writeFileSync(tokenFile, `${token},${SyncerUser},uid-syncer,"system:serviceaccounts"\n`);
-    // The control center enforces a policy too (one that grants nothing): the admin and the
-    // scheduler keep their rights, so placement still works.
-    const ccPolicy = path.join(t.dir, 'cc-policy.yaml');
-    writeFileSync(ccPolicy, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: nothing}\nrules: []\n');
-    cc = await startControlCenterProcess({ extraArgs: ['--authorization-policy', ccPolicy] });
+    // The control center enforces the shipped syncer policy too, for the syncer's own token user
+    // (group hcc:syncers): the admin and the scheduler keep their rights, so placement still works.
+    const ccTokens = path.join(t.dir, 'cc-tokens.csv');
+    writeFileSync(ccTokens, `${ccSyncerToken},hcc-syncer-m1,uid-cc-syncer,"hcc:syncers"\n`);
+    cc = await startControlCenterProcess({ extraArgs: ['--authorization-policy', path.join(repoRoot, 'deploy', 'control-center', 'syncer-policy.yaml'), '--token-file', ccTokens] });
+    const ccKc = parse(readFileSync(cc.kubeconfig, 'utf8'));
+    ccKc.users[0].user = { token: ccSyncerToken };
+    writeFileSync(ccSyncer, stringify(ccKc));
     mgmt = await startHcc(
       ['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtAdmin, '--available-delay', '300', '--delete-delay', '200',
         '--token-file', tokenFile, '--authorization-policy', path.join(repoRoot, 'deploy', 'syncer', 'rbac.yaml')],
@@ -52,7 +62,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     kc.users[0].user = { token };
     writeFileSync(mgmtSyncer, stringify(kc));
     scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig });
-    syncer = await startHcc(['syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtSyncer, '--capacity', '5', '--heartbeat-interval', '1'], /"msg":"syncer ready"/);
+    syncer = await startHcc(['syncer', '--name', 'm1', '--kubeconfig', ccSyncer, '--management-kubeconfig', mgmtSyncer, '--capacity', '5', '--heartbeat-interval', '1'], /"msg":"syncer ready"/);
   }, 120_000);
 
   afterAll(async () => {
@@ -67,6 +77,13 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`User "${SyncerUser}" cannot get resource "namespaces"`);
     expect((await kubectl('1.35', mgmtSyncer, ['get', 'hostedclusters', '-A'])).code).toBe(0);
+    // In the control center, its own user is not the admin: it may patch and read, never create HostedClusters or bind them.
+    const can = async (args: string[]) => (await kubectl('1.35', ccSyncer, ['auth', 'can-i', ...args])).stdout.trim();
+    expect(await can(['patch', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('yes');
+    expect(await can(['update', 'hostedclusters.hypershift.openshift.io', '--subresource=status', '-n', 'any'])).toBe('yes');
+    expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('no');
+    expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '--subresource=binding', '-n', 'any'])).toBe('no');
+    expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no');
   });
 
   it('answers kubectl auth can-i and auth whoami for the syncer identity (kubectl 1.35 and 1.20)', async () => {
@@ -187,6 +204,8 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     await waitFor('the namespace cleaned up downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
 
     expect(await forbidden()).toEqual(before);
+    // Nor one in the control center, where it runs as its own user under deploy/control-center/syncer-policy.yaml.
+    expect(await forbiddenInControlCenter()).toEqual([]);
     expect(syncer.output()).not.toMatch(/"level":50/);
   }, 180_000);
 });

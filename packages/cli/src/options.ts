@@ -52,6 +52,12 @@ export function numberArg(rule: NumberRule = {}): (value: string) => number {
 export const delayMsArg = numberArg({ integer: true, max: 2_147_483_647 });
 
 /**
+ * A ManagementCluster capacity, a count of HostedClusters: an integer from 0 to 2^31−1
+ * (`spec.capacity` is an int32 in the CRD; a larger one would be refused at every heartbeat).
+ */
+export const capacityArg = numberArg({ integer: true, max: 2_147_483_647 });
+
+/**
  * A heartbeat interval in seconds: at least 0.5 (a Lease of 2 s; shorter ones only cost CPU on
  * every side), at most 3600 (an hour).
  */

@@ -13,7 +13,7 @@ import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg } from '../options.js';
+import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -46,7 +46,7 @@ export function syncerCommand(): Command {
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
-    .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', numberArg({ integer: true }), 50)
+    .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', capacityArg, 50)
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`, platformsArg)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')

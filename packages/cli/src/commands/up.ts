@@ -13,7 +13,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
-import { delayMsArg, heartbeatIntervalArg, numberArg } from '../options.js';
+import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
@@ -326,7 +326,7 @@ export function upCommand(): Command {
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
     .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
     .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
-    .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', numberArg({ integer: true }), 50)
+    .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', capacityArg, 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', heartbeatIntervalArg, 10)
     .option('--heartbeat-grace <seconds>', "the scheduler's: a management cluster whose last heartbeat is older is not Ready (a syncer's announced Lease, 4 heartbeat intervals, when longer)", numberArg({ min: 0, exclusiveMin: true }), 40)
