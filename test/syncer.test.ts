@@ -200,6 +200,10 @@ describe('syncer: pull mode details', () => {
     expect(ownedEvent.message).toContain(`Secret ${ns}/owned-ca that hcc did not create and that ConfigMap hcp-owner owns there`);
     const theirs = JSON.parse((await kubectl('1.35', hcc.mgmtKubeconfig(usedOn), ['get', 'secret', 'owned-ca', '-n', ns, '-o', 'json'])).stdout);
     expect(Buffer.from(theirs.data['id_rsa.pub'], 'base64').toString()).toBe('THEIRS');
+    // The HostedCluster is told its copy runs with that cluster's Secret, not the control center's.
+    const told = await waitFor('the DependencyNotCopied Event on the HostedCluster', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=DependencyNotCopied,involvedObject.name=uses-owned', '-o', 'json'])).stdout).items[0], 30_000);
+    expect(told.message).toContain(`has a Secret ${ns}/owned-ca that hcc did not create (ConfigMap hcp-owner owns it)`);
     expect((await k(['delete', 'hc', 'uses-owned', '-n', ns, '--timeout=60s'])).code).toBe(0);
   });
 

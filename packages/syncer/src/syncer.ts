@@ -240,6 +240,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return why([...users].sort().join(`, ${ns}/`));
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
+    usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
     usedByForeign: (kind, ns, name) => {
       const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;

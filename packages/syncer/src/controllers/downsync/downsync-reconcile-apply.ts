@@ -282,6 +282,24 @@ async function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up:
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
+/**
+ * Tells the HostedClusters and NodePools placed here that use a Secret or ConfigMap hcc leaves as
+ * it is there (Warning Event `DependencyNotCopied` on each): their copies run with that cluster's
+ * object of the name, not the control center's.
+ */
+function warnUsers(deps: DownsyncDeps, kind: SyncKind, down: KubeObject, why: string): void {
+  for (const user of deps.usersHere?.(kind, down.metadata.namespace ?? '', down.metadata.name ?? '') ?? []) {
+    deps.warn(
+      user,
+      ReasonDependencyNotCopied,
+      `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create (${why}); the copy there uses that one's data, not the control center's: rename the reference or remove that ${kind} there`,
+    );
+  }
+}
+
+/** Warning Event on a HostedCluster or NodePool whose Secret or ConfigMap is left as the management cluster has it. */
+export const ReasonDependencyNotCopied = 'DependencyNotCopied';
+
 /** Reports a Secret or ConfigMap hcc did not create that a foreign HostedCluster or NodePool uses (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
 function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, user: string): StepResult {
   deps.log.warn({ key, user }, `a ${kind} hcc did not create has this name in the management cluster and ${user} uses it; leaving it`);
@@ -290,6 +308,7 @@ function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObje
     ReasonCopyBlocked,
     `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${user} (not hcc's) uses; hcc does not take it over: rename this one`,
   );
+  warnUsers(deps, kind, down, `${user} uses it`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
@@ -305,6 +324,7 @@ function leaveOwned(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, down: Ku
     ReasonCopyBlocked,
     `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${owner} owns there; hcc does not take it over: rename this one`,
   );
+  warnUsers(deps, kind, down, `${owner} owns it`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
@@ -360,5 +380,6 @@ async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, u
     ReasonCopyBlocked,
     `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that cannot take this content (immutable or another type); delete it there or rename this one: ${reason}`,
   );
+  warnUsers(deps, kind, down, 'it cannot take the content: immutable or another type');
   return { requeueAfterMs: ForeignRecheckMs };
 }

@@ -498,10 +498,20 @@ describe('objects of the same name that hcc did not create', () => {
 
   it('never takes over a Secret something in the management cluster owns (ownerReferences): no write, a CopyBlocked Event', async () => {
     const owned: KubeObject = { ...theirSecret, metadata: { ...theirSecret.metadata, ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane', name: 'st1', uid: 'hcp-1' }] } };
-    const { calls, res } = await runSecret(secretUp, owned);
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: owned }, calls);
+    d.usersHere = (kind, ns, name) => (kind === 'Secret' && ns === 'clusters' && name === 'ps' ? [hc()] : []);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
     expect(res).toEqual({ requeueAfterMs: 60_000 });
     expect(calls).toEqual([
       ['warn', 'Secret/ps', 'CopyBlocked', 'management cluster mgmt-1 already has a Secret clusters/ps that hcc did not create and that HostedControlPlane st1 owns there; hcc does not take it over: rename this one'],
+      // The HostedCluster using it is told too: its copy runs with that cluster's Secret.
+      [
+        'warn',
+        'HostedCluster/ex',
+        'DependencyNotCopied',
+        "management cluster mgmt-1 has a Secret clusters/ps that hcc did not create (HostedControlPlane st1 owns it); the copy there uses that one's data, not the control center's: rename the reference or remove that Secret there",
+      ],
     ]);
   });
 

@@ -81,6 +81,11 @@ export interface DownsyncDeps {
    * create either is then not taken over, as its data would change under that other cluster.
    */
   usedByForeign?(kind: SyncKind, namespace: string, name: string): string | undefined;
+  /**
+   * The upstream HostedClusters and NodePools placed here that reference a Secret or ConfigMap
+   * (told when hcc leaves a same-named one there as it is: their copies use that one's data).
+   */
+  usersHere?(kind: SyncKind, namespace: string, name: string): KubeObject[];
   /** PUT `/status` of an upstream object (its resourceVersion guards it). */
   updateUpstreamStatus?(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** Creates the namespace downstream when missing. */
