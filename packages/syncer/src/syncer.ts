@@ -194,6 +194,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const u of referencing(upInformers, kind, ns, name)) users.add((u.kind === 'HostedCluster' ? u.obj.metadata.name : (u.obj as NodePool).spec?.clusterName) ?? '');
     return users;
   };
+  /** Whether a downstream object is one hcc made (its label, or the upstream uid it carries). */
+  const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
@@ -242,11 +244,28 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
     usedByForeign: (kind, ns, name) => {
-      const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
       return undefined;
     },
     stillReferenced: async (kind, ns, name) => {
+      // A copy hcc made that is being torn down, or is about to be (its object upstream is being
+      // deleted or gone), keeps what it uses (its cloud credentials, its pull secret), however the
+      // upstream objects went (a namespace deleted whole deletes the Secrets at once).
+      let usedByCopy = false;
+      for (const u of referencing(downInformers, kind, ns, name)) {
+        if (!madeByHcc(u.obj)) continue;
+        const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
+        if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
+        usedByCopy = true;
+      }
+      // The namespace controller deletes the Secrets before the HostedCluster shows its deletion.
+      if (usedByCopy) {
+        try {
+          if ((await upstream.get(NamespaceResource, undefined, ns)).metadata.deletionTimestamp) return true;
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }
       if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);
       return !!live && !live.metadata.deletionTimestamp;

@@ -213,7 +213,7 @@ function droppedFields(kind: SyncKind): { collect: (text: string) => void; repor
     report: (deps, up) => {
       if (!unknown.length) return undefined;
       const fields = [...new Set(unknown)].sort().join(', ');
-      deps.log.warn({ kind, name: up.metadata.name, namespace: up.metadata.namespace, fields }, 'the management cluster dropped fields its CRD does not know');
+      deps.log.warn({ kind, object: up.metadata.name, namespace: up.metadata.namespace, fields }, 'the management cluster dropped fields its CRD does not know');
       deps.warn(
         up,
         ReasonFieldsDropped,
@@ -318,7 +318,7 @@ export const ReasonAdopted = 'Adopted';
 /** Reports a Secret or ConfigMap hcc did not create that something in the management cluster owns (Warning Event `CopyBlocked`) and looks again later; writes nothing downstream. */
 function leaveOwned(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, down: KubeObject, owners: { kind?: string; name?: string }[]): StepResult {
   const owner = owners.map((o) => `${o.kind ?? '?'} ${o.name ?? '?'}`).join(', ');
-  deps.log.warn({ kind, namespace: down.metadata.namespace, name: down.metadata.name, owner }, `a ${kind} hcc did not create has this name in the management cluster and ${owner} owns it; leaving it`);
+  deps.log.warn({ kind, namespace: down.metadata.namespace, object: down.metadata.name, owner }, `a ${kind} hcc did not create has this name in the management cluster and ${owner} owns it; leaving it`);
   deps.warn(
     up,
     ReasonCopyBlocked,

@@ -33,10 +33,11 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   const ns = down.metadata.namespace ?? '';
   const name = down.metadata.name ?? '';
   if (down.metadata.annotations?.[AnnotationAdopted] === 'true') {
-    deps.log.info({ kind, namespace: ns, name }, 'releasing a copy hcc took over: removing its label and annotations, keeping the object');
+    deps.log.info({ kind, namespace: ns, object: name }, 'releasing a copy hcc took over: removing its label and annotations, keeping the object');
     await deps.downstream.patch(kind, ns, name, releasePatch());
     return;
   }
+  deps.log.info({ kind, namespace: ns, object: name }, 'deleting the copy');
   await deps.downstream.delete(kind, ns, name);
 }
 
@@ -54,7 +55,7 @@ async function stillHere(deps: DownsyncDeps, kind: SyncKind, namespace: string, 
   if (!live || live.metadata.labels?.[LabelManagementCluster] !== deps.cluster) return undefined;
   const was = down.metadata.annotations?.[AnnotationUpstreamUID];
   if (was && live.metadata.uid === was && live.metadata.deletionTimestamp) return undefined;
-  deps.log.info({ kind, namespace, name }, 'not deleting the copy: a live read shows its object placed here, which the informer does not show yet');
+  deps.log.info({ kind, namespace, object: name }, 'not deleting the copy: a live read shows its object placed here, which the informer does not show yet');
   return { requeueAfterMs: informerLagRecheckMs };
 }
 
@@ -85,6 +86,8 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     if (!up.metadata.deletionTimestamp) return 'continue';
     // The copy of an earlier HostedCluster of this name is not this one's to delete (see isEarlierObjectsCopy).
     if (down && ours && !isEarlierObjectsCopy(req.kind, up, down)) {
+      // A Secret or ConfigMap being deleted (a namespace deleted whole) stays while a copy that uses it is torn down.
+      if (!finalizedKinds.has(req.kind) && !down.metadata.deletionTimestamp && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
       if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.

@@ -58,7 +58,8 @@ export interface DownsyncDeps {
   deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
   /**
    * True when a Secret or ConfigMap still exists upstream (a live read) and a HostedCluster or
-   * NodePool placed on this cluster references it (hostedClusterReferences/nodePoolReferences).
+   * NodePool placed on this cluster references it (hostedClusterReferences/nodePoolReferences),
+   * or when a HostedCluster or NodePool copy hcc made that references it is being torn down.
    */
   stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
   /**
