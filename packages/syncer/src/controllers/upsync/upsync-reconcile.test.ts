@@ -167,6 +167,13 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     }
   });
 
+  it("copies up only a Secret named after its HostedCluster, as HyperShift names them, whatever the status names", async () => {
+    const f = fixture('mgmt-only');
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.size).toBe(0);
+    expect(f.calls.downGets).toBe(0);
+  });
+
   it('fails the pass on a create error other than AlreadyExists, and writes no status pointing to a missing copy', async () => {
     const f = fixture();
     f.deps.createUpstreamSecret = async () => {

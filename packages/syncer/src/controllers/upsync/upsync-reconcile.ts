@@ -81,7 +81,8 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
 
 /**
  * Copies one status-referenced Secret up when missing or different, owned by `owner` (so the
- * control center's garbage collector deletes it with its HostedCluster).
+ * control center's garbage collector deletes it with its HostedCluster); only one named
+ * `<HostedCluster name>-...`, as HyperShift names them.
  *
  * An upstream Secret of that name is overwritten when hcc copied it (label
  * `controlcenter.hcc.dev/upsynced-from`) from this cluster, or from another one with no owner
@@ -96,6 +97,13 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
  * it did not record) the rules above decide on the Secret read then.
  */
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
+  // HyperShift names them after the HostedCluster (`<name>-admin-kubeconfig`,
+  // `<name>-kubeadmin-password`): a status naming any other Secret of the management cluster's
+  // namespace (written there by hand, for a moment) does not get that Secret copied to the control center.
+  if (!name.startsWith(`${owner.metadata.name}-`)) {
+    deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name }, "not copying up a Secret the status names that is not named after its HostedCluster");
+    return;
+  }
   const down = await deps.getDownstreamSecret(namespace, name);
   if (!down) return;
   const want: KubeObject = {
