@@ -27,6 +27,12 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
   const mgmtSyncer = path.join(t.dir, 'mgmt-syncer.kubeconfig');
   const ccSyncer = path.join(t.dir, 'cc-syncer.kubeconfig');
   const ccSyncerToken = 'cc-syncer-token-0123456789';
+  /** The first Event of `reason` on the control center's object `name` in the test namespace, once there is one (30 s at most). */
+  const eventFor = (reason: string, name: string) =>
+    waitFor(`the ${reason} Event on ${name}`, async () => {
+      const r = await k(['get', 'events', '-n', ns, '--field-selector', `reason=${reason},involvedObject.name=${name}`, '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).items[0];
+    }, 30_000);
   /** The control center's 403s (apiserver_request_total lines with code 403). */
   const forbiddenInControlCenter = async () => {
     const r = await k(['get', '--raw', '/metrics']);
@@ -156,10 +162,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const others = Object.entries((psUp.metadata.annotations ?? {}) as Record<string, string>).filter(([a]) => a !== lastApplied).reduce((n, [a, v]) => n + a.length + v.length, 0);
     writeFileSync(fullFile, JSON.stringify({ metadata: { annotations: { [lastApplied]: null, big: 'a'.repeat(262_144 - others - 'big'.length) } }, data: { extra: 'enp6' } }));
     expect((await k(['patch', 'secret/ex-pull-secret', '-n', ns, '--type=merge', '--patch-file', fullFile])).code).toBe(0);
-    const copyFailed = await waitFor('the CopyFailed Event on the Secret', async () => {
-      const r = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyFailed,involvedObject.name=ex-pull-secret', '-o', 'json']);
-      return r.code === 0 && JSON.parse(r.stdout).items[0];
-    }, 30_000);
+    const copyFailed = await eventFor('CopyFailed', 'ex-pull-secret');
     expect(copyFailed.message).toContain('262144');
     expect(copyFailed.message).toContain("the copy carries hcc's annotations");
     const stale = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '-o', 'json']);
@@ -176,10 +179,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect((await mk(['create', 'secret', 'generic', 'audit', '-n', ns, '--type=example.com/foreign', '--from-literal=x=y'])).code).toBe(0);
     expect((await k(['create', 'secret', 'generic', 'audit', '-n', ns, '--from-literal=webhook-kubeconfig=abc'])).code).toBe(0);
     expect((await k(['patch', 'hc/ex', '-n', ns, '--type=merge', '-p', '{"spec":{"auditWebhook":{"name":"audit"}}}'])).code).toBe(0);
-    const event = await waitFor('the CopyBlocked Event upstream', async () => {
-      const r = await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=audit', '-o', 'json']);
-      return r.code === 0 && JSON.parse(r.stdout).items[0];
-    }, 30_000);
+    const event = await eventFor('CopyBlocked', 'audit');
     expect(event.type).toBe('Warning');
     expect(event.message).toContain('management cluster m1 has a Secret rbac/audit that hcc did not create');
     expect(JSON.parse((await mk(['get', 'secret', 'audit', '-n', ns, '-o', 'json'])).stdout).type).toBe('example.com/foreign');

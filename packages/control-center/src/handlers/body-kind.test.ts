@@ -11,6 +11,14 @@ import { hostedClusterBody } from '../testing/fixtures.js';
 const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
 const NPS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/nodepools';
 
+/** A NodePool with two replicas. */
+const nodePool = (name: string) => ({
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'NodePool',
+  metadata: { name },
+  spec: { clusterName: 'x', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+});
+
 describe('write bodies', () => {
   const cc = useTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
 
@@ -28,13 +36,7 @@ describe('write bodies', () => {
   });
 
   it('checks a /scale body as an autoscaling/v1 Scale of the object on the URL', async () => {
-    const np = {
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'NodePool',
-      metadata: { name: 'workers' },
-      spec: { clusterName: 'x', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
-    };
-    expect((await request(cc(), 'POST', NPS, np)).code).toBe(201);
+    expect((await request(cc(), 'POST', NPS, nodePool('workers'))).code).toBe(201);
     const scale = (body: unknown) => request(cc(), 'PUT', `${NPS}/workers/scale`, body);
     for (const [body, message] of [
       [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'workers' }, spec: { replicas: 4 } }, 'the kind in the data (ConfigMap) does not match the expected kind (Scale)'],
@@ -60,13 +62,7 @@ describe('write bodies', () => {
   });
 
   it('an apply to /scale must name autoscaling/v1 Scale, as every apply configuration names its type', async () => {
-    const np = {
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'NodePool',
-      metadata: { name: 'applied' },
-      spec: { clusterName: 'x', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
-    };
-    expect((await request(cc(), 'POST', NPS, np)).code).toBe(201);
+    expect((await request(cc(), 'POST', NPS, nodePool('applied'))).code).toBe(201);
     const apply = (body: unknown) => request(cc(), 'PATCH', `${NPS}/applied/scale?fieldManager=ops`, body, { contentType: 'application/apply-patch+yaml' });
     for (const [body, message] of [
       [{ spec: { replicas: 5 } }, 'invalid object type: /, Kind='],
