@@ -33,6 +33,10 @@ describe('decoding built-in kinds', () => {
     { info: secrets, body: { stringData: { x: 5 } }, want: 'json: cannot unmarshal number into Go struct field Secret.stringData of type string' },
     { info: configmaps, body: { data: { a: 1 } }, want: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string' },
     { info: configmaps, body: { data: ['a'] }, want: 'json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string' },
+    // Base64 fields are []byte in Go, as its decoder names them.
+    { info: secrets, body: { data: { a: true } }, want: 'json: cannot unmarshal bool into Go struct field Secret.data of type []uint8' },
+    { info: secrets, body: { data: [] }, want: 'json: cannot unmarshal array into Go struct field Secret.data of type map[string][]uint8' },
+    { info: configmaps, body: { binaryData: { b: 1 } }, want: 'json: cannot unmarshal number into Go struct field ConfigMap.binaryData of type []uint8' },
     { info: leases, body: { spec: { leaseDurationSeconds: 'abc' } }, want: 'json: cannot unmarshal string into Go struct field Lease.spec.leaseDurationSeconds of type int32' },
     { info: leases, body: { spec: { leaseTransitions: 1.5 } }, want: 'json: cannot unmarshal number 1.5 into Go struct field Lease.spec.leaseTransitions of type int32' },
     { info: leases, body: { spec: { leaseTransitions: 2 ** 31 } }, want: `json: cannot unmarshal number ${2 ** 31} into Go struct field Lease.spec.leaseTransitions of type int32` },

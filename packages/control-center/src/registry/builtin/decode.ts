@@ -38,7 +38,8 @@ const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof 
 function goType(s: JSONSchemaProps): string {
   switch (s.type) {
     case 'string':
-      return s.format === 'date-time' ? 'v1.Time' : 'string';
+      // A base64 field (Secret.data, ConfigMap.binaryData) is a []byte in Go.
+      return s.format === 'date-time' ? 'v1.Time' : s.format === 'byte' ? '[]uint8' : 'string';
     case 'integer':
       return s.format === 'int64' ? 'int64' : 'int32';
     case 'boolean':
