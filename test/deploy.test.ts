@@ -325,6 +325,8 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a misspelt top-level value', input: ['podSecurityContexts.runAsUser=1'], want: "additional properties 'podSecurityContexts' not allowed" },
     { name: 'a probe handler (the chart owns /healthz and /readyz)', input: ['livenessProbe.httpGet.port=9090'], want: "additional properties 'httpGet' not allowed" },
     { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
+    { name: 'base64 of the wrong length', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJ'], want: 'controlCenter/kubeconfigBase64' },
+    { name: 'base64 with padding in the middle', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJj==YWJj'], want: 'controlCenter/kubeconfigBase64' },
   ])('rejects $name with a clear error', async ({ input, want }) => {
     const r = await helm(['template', 'hcc-syncer', chartDir, '-f', ciValues, ...input.flatMap((s) => ['--set', s])]);
     expect(r.code).not.toBe(0);

@@ -3,7 +3,7 @@
  * it syncs, over a RestClient: the {@link SideWriter} the downsync and upsync steps use.
  */
 import { ConfigMapResource, HostedClusterResource, NodePoolResource, SecretResource, type KubeObject, type ResourceAddress } from '@hcc/crds';
-import { isNotFound, type RestClient } from '@hcc/client';
+import { isAlreadyExists, isNotFound, type RestClient } from '@hcc/client';
 import type { SideWriter, SyncKind } from './controllers/downsync/types.js';
 
 /** The resource of each synced kind. */
@@ -42,6 +42,13 @@ export function sideWriter(c: RestClient): SideWriter {
       }
     },
     create: (kind, obj, onWarning) => c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }, warned(onWarning)),
+    dryRunCreate: async (kind, obj) => {
+      try {
+        await c.create(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }, { dryRun: true });
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    },
     update: (kind, obj) => c.update(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
     patch: (kind, ns, name, patch, onWarning) => c.patch(refs[kind], ns, name, patch, 'merge', warned(onWarning)),
     delete: async (kind, ns, name) => {

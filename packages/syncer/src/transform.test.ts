@@ -81,9 +81,24 @@ describe('desiredDownstream', () => {
     expect(JSON.parse(desiredDownstream(up, undefined, 'mgmt-1', ['spec']).metadata.annotations![AnnotationSyncedKeys]!)).toEqual({ labels: ['team'], annotations: ['note'] });
   });
 
-  it('leaves the record out when even packed it would not fit: the copy stays within the limit', () => {
+  it('records digests of the keys when even gzipped names would not fit, and still removes a key removed upstream', () => {
     // Keys that do not compress (random), 200 KB of them.
-    const random = Object.fromEntries(Array.from({ length: 2000 }, () => [randomBytes(50).toString('hex').slice(0, 100), '']));
+    const random = Object.fromEntries(Array.from({ length: 2000 }, () => [randomBytes(50).toString('hex'), '']));
+    const big = { ...up, metadata: { ...up.metadata, annotations: { ...random, 'hypershift.openshift.io/force-upgrade-to': 'quay.io/x:1' } } };
+    const first = desiredDownstream(big, undefined, 'mgmt-1', ['spec']);
+    expect(first.metadata.annotations![AnnotationSyncedKeys]).toMatch(/^sha256-48:/);
+    expect(Object.entries(first.metadata.annotations!).reduce((n, [k, v]) => n + k.length + v.length, 0)).toBeLessThanOrEqual(TotalAnnotationSizeLimitB);
+    // The operator adds one of its own; the user removes one upstream: that one goes, the operator's stays.
+    const down = { ...first, metadata: { ...first.metadata, annotations: { ...first.metadata.annotations, 'hypershift.openshift.io/operator-note': 'x' } } };
+    const { 'hypershift.openshift.io/force-upgrade-to': _gone, ...rest } = big.metadata.annotations;
+    const after = desiredDownstream({ ...big, metadata: { ...big.metadata, annotations: rest } }, down, 'mgmt-1', ['spec']);
+    expect(after.metadata.annotations).not.toHaveProperty('hypershift.openshift.io/force-upgrade-to');
+    expect(after.metadata.annotations).toHaveProperty('hypershift.openshift.io/operator-note', 'x');
+    expect(Object.keys(after.metadata.annotations!).filter((k) => random[k] !== undefined)).toHaveLength(2000);
+  });
+
+  it('leaves the record out when nothing fits (the syncer says so): the copy stays within the limit', () => {
+    const random = Object.fromEntries(Array.from({ length: 2580 }, () => [randomBytes(50).toString('hex'), '']));
     const d = desiredDownstream({ ...up, metadata: { ...up.metadata, annotations: random } }, undefined, 'mgmt-1', ['spec']);
     expect(d.metadata.annotations).not.toHaveProperty(AnnotationSyncedKeys);
     expect(Object.entries(d.metadata.annotations!).reduce((n, [k, v]) => n + k.length + v.length, 0)).toBeLessThanOrEqual(TotalAnnotationSizeLimitB);

@@ -22,6 +22,7 @@ import {
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 
 /** Annotation on downstream copies listing the label and annotation keys hcc synced last time. */
 export const AnnotationSyncedKeys = 'controlcenter.hcc.dev/synced-keys';
@@ -56,9 +57,9 @@ function syncedAnnotations(up: KubeObject): Record<string, string> {
 }
 
 /** Merges synced keys into what the downstream copy has, dropping keys hcc synced before that upstream no longer has. */
-function mergeKeys(down: Record<string, string> | undefined, want: Record<string, string>, previouslySynced: string[]): Record<string, string> {
+function mergeKeys(down: Record<string, string> | undefined, want: Record<string, string>, wasSynced: (key: string) => boolean): Record<string, string> {
   const out: Record<string, string> = { ...(down ?? {}) };
-  for (const k of previouslySynced) if (!Object.hasOwn(want, k)) delete out[k];
+  for (const k of Object.keys(out)) if (!Object.hasOwn(want, k) && wasSynced(k)) delete out[k];
   for (const [k, v] of Object.entries(want)) setOwn(out, k, v);
   return out;
 }
@@ -72,6 +73,16 @@ export const TotalAnnotationSizeLimitB = 256 * 1024;
 
 /** Prefix of a synced-keys record stored gzipped and base64-encoded (when the JSON would not fit). */
 const GzipPrefix = 'gzip:';
+/**
+ * Prefix of a synced-keys record of key digests (when even gzipped names would not fit): the
+ * first 6 bytes of each key's SHA-256, base64, labels then annotations, split by `.`. A key whose
+ * digest is listed was synced; a digest shared by chance (2^-48 a pair) would only remove a key
+ * the operator added that collides with one the user removed.
+ */
+const DigestPrefix = 'sha256-48:';
+const DigestBytes = 6;
+
+const digest = (key: string): Buffer => createHash('sha256').update(key).digest().subarray(0, DigestBytes);
 
 /** The size kube-apiserver counts for annotations: the bytes of every key and value. */
 function annotationsSize(annotations: Record<string, string>): number {
@@ -83,28 +94,48 @@ function annotationsSize(annotations: Record<string, string>): number {
 /**
  * The synced-keys record for a copy whose other annotations are `others`: JSON; gzipped and
  * base64-encoded (`gzip:...`) when the JSON would take the copy's annotations past the size limit
- * (the keys of thousands of annotations repeat a lot); undefined when neither fits. Without a
- * record the copy still syncs, but a key removed upstream is then left on the copy.
+ * (the keys of thousands of annotations repeat a lot); key digests (`sha256-48:...`, 8 characters
+ * a key) when even that would not; undefined when nothing fits: the copy still syncs, but a key
+ * removed upstream is then left on the copy (the syncer says so in an Event).
  */
 function encodeSyncedKeys(record: { labels: string[]; annotations: string[] }, others: Record<string, string>): string | undefined {
   const room = TotalAnnotationSizeLimitB - annotationsSize(others) - AnnotationSyncedKeys.length;
   const json = JSON.stringify(record);
   if (Buffer.byteLength(json) <= room) return json;
   const packed = GzipPrefix + gzipSync(json).toString('base64');
-  return packed.length <= room ? packed : undefined;
+  if (packed.length <= room) return packed;
+  const digests = (keys: string[]) => Buffer.concat(keys.map(digest)).toString('base64');
+  const hashed = `${DigestPrefix}${digests(record.labels)}.${digests(record.annotations)}`;
+  return hashed.length <= room ? hashed : undefined;
 }
 
-function previouslySynced(down: KubeObject | undefined): { labels: string[]; annotations: string[] } {
+/** What the copy's record says hcc synced: a test per label key and per annotation key. */
+function previouslySynced(down: KubeObject | undefined): { labels: (key: string) => boolean; annotations: (key: string) => boolean } {
+  const none = { labels: () => false, annotations: () => false };
   const raw = down?.metadata.annotations?.[AnnotationSyncedKeys];
-  if (!raw) return { labels: [], annotations: [] };
+  if (!raw) return none;
   try {
+    if (raw.startsWith(DigestPrefix)) {
+      const [l = '', a = ''] = raw.slice(DigestPrefix.length).split('.');
+      const set = (b64: string) => {
+        const buf = Buffer.from(b64, 'base64');
+        const out = new Set<string>();
+        for (let i = 0; i + DigestBytes <= buf.length; i += DigestBytes) out.add(buf.subarray(i, i + DigestBytes).toString('hex'));
+        return out;
+      };
+      const labels = set(l);
+      const annotations = set(a);
+      return { labels: (k) => labels.has(digest(k).toString('hex')), annotations: (k) => annotations.has(digest(k).toString('hex')) };
+    }
     // Unpacked, a record lists at most the keys of the limit's worth of annotations.
     const text = raw.startsWith(GzipPrefix) ? gunzipSync(Buffer.from(raw.slice(GzipPrefix.length), 'base64'), { maxOutputLength: 4 * TotalAnnotationSizeLimitB }).toString('utf8') : raw;
     const p = JSON.parse(text) as { labels?: unknown; annotations?: unknown };
-    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-    return { labels: strings(p.labels), annotations: strings(p.annotations) };
+    const strings = (v: unknown): Set<string> => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    const labels = strings(p.labels);
+    const annotations = strings(p.annotations);
+    return { labels: (k) => labels.has(k), annotations: (k) => annotations.has(k) };
   } catch {
-    return { labels: [], annotations: [] };
+    return none;
   }
 }
 

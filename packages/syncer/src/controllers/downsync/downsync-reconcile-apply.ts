@@ -33,7 +33,7 @@
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
-import { desiredDownstream, downstreamPatch } from '../../transform.js';
+import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
@@ -90,6 +90,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
     if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
     const desired = desiredDownstream(up, down, deps.cluster, keys);
+    let adopting = false;
     if (!isOurs(deps.cluster, req.kind, up, down)) {
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
       // its spec would change under the owner's control plane, and deleting ours would delete it.
@@ -109,15 +110,15 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // operator's configuration): its owner would lose it, and releasing it later would not give it back.
       const owners = down.metadata.ownerReferences ?? [];
       if (owners.length) return leaveOwned(deps, req.kind, up, down, owners);
-      if (down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
-        deps.log.info({ key: req.key }, 'taking over a same-named object hcc did not create');
-        deps.warn(
-          up,
-          ReasonAdopted,
-          `management cluster ${deps.cluster} had a ${req.kind} ${req.namespace}/${req.name} that hcc did not create; its content is now this one's (marked ${AnnotationAdopted}; released, not deleted, when no HostedCluster placed there uses it, with this content)`,
-        );
-      }
+      adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
       desired.metadata.annotations![AnnotationAdopted] = 'true';
+    }
+    if (desired.metadata.annotations?.[AnnotationSyncedKeys] === undefined) {
+      deps.warn(
+        up,
+        ReasonKeysUntracked,
+        `the copy in management cluster ${deps.cluster} has no room left under the 256 KiB annotation limit for hcc's record of the labels and annotations it synced: one removed here is not removed from the copy until this object's annotations shrink`,
+      );
     }
     const patch = downstreamPatch(desired, down, keys);
     if (!patch) return 'stop';
@@ -134,9 +135,20 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       reportRefused(deps, req.kind, up, err);
       throw err;
     }
+    if (adopting) {
+      deps.log.info({ key: req.key }, 'took over a same-named object hcc did not create');
+      deps.warn(
+        up,
+        ReasonAdopted,
+        `management cluster ${deps.cluster} had a ${req.kind} ${req.namespace}/${req.name} that hcc did not create; its content is now this one's (marked ${AnnotationAdopted}; released, not deleted, when no HostedCluster placed there uses it, with this content)`,
+      );
+    }
     return dropped?.report(deps, up) ?? 'stop';
   },
 });
+
+/** Warning Event: a copy's annotations leave no room for hcc's synced-keys record (transform.ts), so keys removed upstream stay on it. */
+export const ReasonKeysUntracked = 'KeysUntracked';
 
 /** Warning Event: the management cluster refused to create or change the copy. */
 export const ReasonCopyFailed = 'CopyFailed';
@@ -369,6 +381,18 @@ export const ForeignRecheckMs = 60_000;
 async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, err: unknown): Promise<StepResult> {
   const reason = (err as Error).message;
   if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster && down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
+    // Only when the new copy would be taken: a copy deleted and then refused would leave the
+    // control planes using it without it. The copy to come is made from the object as it is now
+    // (this pass's view may lag: an oversized annotation added since), and the management cluster
+    // is asked first (a server-side dry-run create).
+    try {
+      const live = await deps.upstream.get(kind, up.metadata.namespace ?? '', up.metadata.name ?? '');
+      if (!live || live.metadata.uid !== up.metadata.uid) return { requeueAfterMs: 500 }; // changed under this pass: look again
+      await deps.downstream.dryRunCreate?.(kind, desiredDownstream(live, undefined, deps.cluster, payloadKeys[kind]));
+    } catch (refusal) {
+      reportRefused(deps, kind, up, refusal);
+      throw refusal;
+    }
     deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
     deps.recentCreates.delete(key);
     await deps.downstream.delete(kind, down.metadata.namespace ?? '', down.metadata.name ?? '');

@@ -285,6 +285,8 @@ describe('downsync of a Secret that cannot change in place', () => {
   const runSecret = async (down: KubeObject, refusal: ApiError = immutable) => {
     const calls: Call[] = [];
     const d = deps({ Secret: secretUp }, { Secret: down }, calls);
+    d.upstream.get = async () => secretUp;
+    d.downstream.dryRunCreate = async () => void calls.push(['down.dryRunCreate']);
     const patch = d.downstream.patch;
     d.downstream.patch = async (...a) => {
       await patch(...a);
@@ -296,13 +298,30 @@ describe('downsync of a Secret that cannot change in place', () => {
 
   it('replaces a copy hcc made (delete now, create on the next pass), as kubectl replace --force', async () => {
     const { calls, res } = await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }));
-    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'down.delete']);
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'down.dryRunCreate', 'down.delete']);
     expect(res).toEqual({ requeueAfterMs: 500 });
+  });
+
+  it('keeps the copy when the management cluster would refuse the new one, made from the object as it is now (this pass may lag)', async () => {
+    const now = { ...secretUp, metadata: { ...secretUp.metadata, annotations: { big: 'a'.repeat(262_140) } } };
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }) }, calls);
+    d.upstream.get = async () => now;
+    d.downstream.dryRunCreate = async (_k, obj) => {
+      calls.push(['down.dryRunCreate']);
+      if (obj.metadata.annotations?.big) throw invalid('Secret "ps" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes', [{ field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' }]);
+    };
+    d.downstream.patch = async () => {
+      throw immutable;
+    };
+    await expect(reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps')).rejects.toThrow('Too long');
+    expect(calls.map((c) => c[0])).toEqual(['down.dryRunCreate', 'warn']);
+    expect(calls[1]!.slice(1, 3)).toEqual(['Secret/ps', 'CopyFailed']);
   });
 
   it('replaces it for a changed type too, and for nothing else: another 422 leaves the live copy, says so in a CopyFailed Event and fails the pass', async () => {
     const typeChanged = invalid('Secret "ps" is invalid: type: Invalid value: "kubernetes.io/tls": field is immutable', [{ field: 'type', message: 'Invalid value: "kubernetes.io/tls": field is immutable' }]);
-    expect((await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }), typeChanged)).calls.map((c) => c[0])).toEqual(['down.patch', 'down.delete']);
+    expect((await runSecret(copy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }), typeChanged)).calls.map((c) => c[0])).toEqual(['down.patch', 'down.dryRunCreate', 'down.delete']);
     for (const refusal of [
       // The copy's annotations (the user's and hcc's own) over the size limit: a new copy would be refused too.
       invalid('Secret "ps" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes', [{ field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' }]),
@@ -342,6 +361,19 @@ describe('downsync of a Secret that cannot change in place', () => {
     };
     await expect(reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).rejects.toThrow('immutable');
     expect(calls.filter((c) => c[0] === 'down.delete')).toEqual([]);
+  });
+});
+
+describe('a copy with no room for the synced-keys record', () => {
+  it('says in a KeysUntracked Event that keys removed upstream stay on the copy', async () => {
+    const random = Object.fromEntries(Array.from({ length: 2580 }, (_, i) => [`${i}-${'0123456789abcdef'.repeat(6)}`.slice(0, 100) + String(i * 7919), '']));
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: random });
+    const { calls } = await run({ HostedCluster: up }, { HostedCluster: downCopy() });
+    const warns = calls.filter((c) => c[0] === 'warn');
+    expect(warns.map((c) => c[2])).toEqual(['KeysUntracked']);
+    expect(warns[0]![3]).toContain('one removed here is not removed from the copy');
+    // With room, nothing is said.
+    expect((await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: { a: 'b' } }) }, { HostedCluster: downCopy() })).calls.filter((c) => c[0] === 'warn')).toEqual([]);
   });
 });
 
@@ -439,14 +471,14 @@ describe('objects of the same name that hcc did not create', () => {
 
   it('takes over a Secret, marking it adopted; releases it instead of deleting it when hcc no longer places it there', async () => {
     const { calls } = await runSecret(secretUp, theirSecret);
-    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
-    // Never silent: a Warning Event on the control center's Secret says what was taken over.
-    expect(calls[0]!.slice(1)).toEqual([
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'warn']);
+    // Never silent: once it is taken over, a Warning Event on the control center's Secret says what was.
+    expect(calls[1]!.slice(1)).toEqual([
       'Secret/ps',
       'Adopted',
       'management cluster mgmt-1 had a Secret clusters/ps that hcc did not create; its content is now this one\'s (marked controlcenter.hcc.dev/adopted; released, not deleted, when no HostedCluster placed there uses it, with this content)',
     ]);
-    const patch = calls[1]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
+    const patch = calls[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
     expect(patch.metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
     expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
     expect(patch.data).toEqual({ a: 'bmV3' });
@@ -470,8 +502,8 @@ describe('objects of the same name that hcc did not create', () => {
     expect(early).toEqual({ requeueAfterMs: 60_000 });
     referenced = true;
     await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
-    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
-    expect((calls[1]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'warn']);
+    expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
   });
 
   it('never takes over a Secret a HostedCluster hcc did not create uses there: no write, a CopyBlocked Event, another look in a minute', async () => {
@@ -493,7 +525,7 @@ describe('objects of the same name that hcc did not create', () => {
     user = undefined;
     calls.length = 0;
     await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
-    expect(calls.map((c) => c[0])).toEqual(['warn', 'down.patch']);
+    expect(calls.map((c) => c[0])).toEqual(['down.patch', 'warn']);
   });
 
   it('never takes over a Secret something in the management cluster owns (ownerReferences): no write, a CopyBlocked Event', async () => {

@@ -37,6 +37,12 @@ export interface SideWriter {
   patch(kind: SyncKind, namespace: string, name: string, patch: unknown, onWarning?: (text: string) => void): Promise<KubeObject>;
   /** Deletes; an object already gone (404) counts as deleted and resolves. */
   delete(kind: SyncKind, namespace: string, name: string): Promise<void>;
+  /**
+   * Asks the server whether it would take `obj` as a new object (a server-side dry-run create:
+   * validation, then the name check, so a valid object of a taken name answers 409
+   * AlreadyExists). Resolves when it would; throws the server's refusal otherwise.
+   */
+  dryRunCreate?(kind: SyncKind, obj: KubeObject): Promise<void>;
 }
 
 /** What a downsync step may use. */
