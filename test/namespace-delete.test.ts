@@ -48,16 +48,17 @@ describe('deleting a namespace in the control center', () => {
     // Until the HostedCluster copy is gone, its pull secret copy is there at every look.
     const seen: string[] = [];
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      const hc = await mk(['get', 'hc/ex', '-n', ns, '--ignore-not-found', '-o', 'name']);
+      // The Secret first: one missing then, with the HostedCluster copy still there after, went too early.
       const secret = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '--ignore-not-found', '-o', 'name']);
+      const hc = await mk(['get', 'hc/ex', '-n', ns, '--ignore-not-found', '-o', 'name']);
       const state = `${hc.stdout.trim() ? 'hc' : '-'} ${secret.stdout.trim() ? 'secret' : '-'}`;
       if (seen.at(-1) !== state) seen.push(state);
       if (!hc.stdout.trim()) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(seen[0]).toBe('hc secret');
-    expect(seen).not.toContain('hc -');
-    expect(seen.at(-1)?.startsWith('-')).toBe(true);
+    expect(seen[0], seen.join(' → ')).toBe('hc secret');
+    expect(seen, seen.join(' → ')).not.toContain('hc -');
+    expect(seen.at(-1)?.startsWith('-'), seen.join(' → ')).toBe(true);
     // Then the Secret copy and the namespace the syncer made go, and the control center's namespace too.
     await waitFor('the namespace gone downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
     await waitFor('the namespace gone upstream', async () => (await k(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
