@@ -118,15 +118,15 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect(f.calls).toEqual({ downGets: 3, upGets: 2, upWrites: 2, statusWrites: 2 });
   });
 
-  it('copies at once when the status points to another Secret', async () => {
+  it('copies at once when the status points to another Secret (the kubeadmin password, once the operator writes it)', async () => {
     const f = fixture();
     await reconcileUpsync(f.deps, key);
-    f.secrets.set('ex-new-kubeconfig', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-new-kubeconfig', namespace: 'clusters' }, data: { kubeconfig: 'bmV3' } });
-    f.down.status = { ...f.down.status, kubeconfig: { name: 'ex-new-kubeconfig' } };
+    f.secrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters' }, data: { password: 'bmV3' } });
+    f.down.status = { ...f.down.status, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
     f.advance(1_000);
     await reconcileUpsync(f.deps, key);
-    expect(f.upSecrets.get('ex-new-kubeconfig')?.data).toEqual({ kubeconfig: 'bmV3' });
-    expect((f.up.status as { kubeconfig: { name: string } }).kubeconfig.name).toBe('ex-new-kubeconfig');
+    expect(f.upSecrets.get('ex-kubeadmin-password')?.data).toEqual({ password: 'bmV3' });
+    expect((f.up.status as { kubeadminPassword: { name: string } }).kubeadminPassword.name).toBe('ex-kubeadmin-password');
   });
 
   it('takes over its copy left ownerless by an orphan delete, from this or another cluster; leaves a user\'s and another HostedCluster\'s', async () => {
@@ -167,11 +167,14 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     }
   });
 
-  it("copies up only a Secret named after its HostedCluster, as HyperShift names them, whatever the status names", async () => {
-    const f = fixture('mgmt-only');
-    await reconcileUpsync(f.deps, key);
-    expect(f.upSecrets.size).toBe(0);
-    expect(f.calls.downGets).toBe(0);
+  it('copies up only the Secrets HyperShift names after its HostedCluster, whatever the status names', async () => {
+    // Another Secret of that namespace, and one of another HostedCluster "ex-prod" there.
+    for (const name of ['mgmt-only', 'ex-prod-admin-kubeconfig']) {
+      const f = fixture(name);
+      await reconcileUpsync(f.deps, key);
+      expect(f.upSecrets.size, name).toBe(0);
+      expect(f.calls.downGets, name).toBe(0);
+    }
   });
 
   it('fails the pass on a create error other than AlreadyExists, and writes no status pointing to a missing copy', async () => {

@@ -77,12 +77,19 @@ export interface UpsyncDeps {
 export const DefaultSecretRecheckMs = 5 * 60_000;
 
 const secretRefs = ['kubeconfig', 'kubeadminPassword'] as const;
+
+/**
+ * The Secrets HyperShift writes for a HostedCluster `name` and points its status to: the admin
+ * kubeconfig and the kubeadmin password.
+ * @see https://hypershift.pages.dev/reference/api/#hypershift.openshift.io/v1beta1.HostedClusterStatus
+ */
+export const hyperShiftStatusSecretNames = (name: string): string[] => [`${name}-admin-kubeconfig`, `${name}-kubeadmin-password`];
 const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
 /**
  * Copies one status-referenced Secret up when missing or different, owned by `owner` (so the
- * control center's garbage collector deletes it with its HostedCluster); only one named
- * `<HostedCluster name>-...`, as HyperShift names them.
+ * control center's garbage collector deletes it with its HostedCluster); only one of the names
+ * HyperShift gives them ({@link hyperShiftStatusSecretNames}).
  *
  * An upstream Secret of that name is overwritten when hcc copied it (label
  * `controlcenter.hcc.dev/upsynced-from`) from this cluster, or from another one with no owner
@@ -99,8 +106,9 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
   // HyperShift names them after the HostedCluster (`<name>-admin-kubeconfig`,
   // `<name>-kubeadmin-password`): a status naming any other Secret of the management cluster's
-  // namespace (written there by hand, for a moment) does not get that Secret copied to the control center.
-  if (!name.startsWith(`${owner.metadata.name}-`)) {
+  // namespace (written there by hand, for a moment; another HostedCluster's) does not get that
+  // Secret copied to the control center.
+  if (!hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) {
     deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name }, "not copying up a Secret the status names that is not named after its HostedCluster");
     return;
   }
