@@ -201,6 +201,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
   const deps: DownsyncDeps = {
     cluster,
+    rememberedKeys: new Map(),
     getUpstream: (k, key) => upInformers[k].lister.get(key),
     getDownstream: (k, key) => downInformers[k].lister.get(key),
     upstream: writer(upstream),

@@ -139,17 +139,32 @@ function previouslySynced(down: KubeObject | undefined): { labels: (key: string)
   }
 }
 
+/** The label and annotation keys hcc syncs from an upstream object to its copy. */
+export interface SyncedKeys {
+  labels: ReadonlySet<string>;
+  annotations: ReadonlySet<string>;
+}
+
+/** The keys {@link desiredDownstream} syncs from `up` (what the copy's record lists). */
+export function syncedKeysOf(up: KubeObject): SyncedKeys {
+  return { labels: new Set(Object.keys(syncedLabels(up))), annotations: new Set(Object.keys(syncedAnnotations(up))) };
+}
+
 /**
  * The desired downstream copy of an upstream object.
  * @param up - the upstream object (HostedCluster, NodePool, Secret or ConfigMap)
  * @param down - the current downstream copy, if any (its operator-owned parts are kept)
  * @param cluster - the ManagementCluster name (for `synced-by`)
  * @param payloadKeys - top-level fields copied as a whole (`['spec']`, or `['data', 'binaryData', 'type', 'immutable']`)
+ * @param remembered - the keys this syncer last synced to the copy, for a copy without a record
  */
-export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[]): KubeObject {
+export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[], remembered?: SyncedKeys): KubeObject {
   const wantLabels = syncedLabels(up);
   const wantAnnotations = syncedAnnotations(up);
-  const prev = previouslySynced(down);
+  // A copy without a record (no room for one) falls back to what the syncer remembers writing.
+  const prev = down?.metadata.annotations?.[AnnotationSyncedKeys] === undefined && remembered
+    ? { labels: (k: string) => remembered.labels.has(k), annotations: (k: string) => remembered.annotations.has(k) }
+    : previouslySynced(down);
   const labels = mergeKeys(down?.metadata.labels, wantLabels, prev.labels);
   labels[LabelSyncedBy] = cluster;
   const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);

@@ -33,7 +33,7 @@
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
-import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch } from '../../transform.js';
+import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
@@ -73,8 +73,10 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       await deps.ensureDownstreamNamespace(req.namespace);
       const dropped = droppedFields(req.kind);
       try {
-        const created = await deps.downstream.create(req.kind, desiredDownstream(up, undefined, deps.cluster, keys), dropped?.collect);
+        const copy = desiredDownstream(up, undefined, deps.cluster, keys);
+        const created = await deps.downstream.create(req.kind, copy, dropped?.collect);
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
+        if (copy.metadata.annotations?.[AnnotationSyncedKeys] === undefined) deps.rememberedKeys?.set(req.key, syncedKeysOf(up));
         return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
         if (!isAlreadyExists(err)) {
@@ -89,7 +91,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
     if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
-    const desired = desiredDownstream(up, down, deps.cluster, keys);
+    const desired = desiredDownstream(up, down, deps.cluster, keys, deps.rememberedKeys?.get(req.key));
     let adopting = false;
     if (!isOurs(deps.cluster, req.kind, up, down)) {
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
@@ -113,15 +115,23 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
       desired.metadata.annotations![AnnotationAdopted] = 'true';
     }
-    if (desired.metadata.annotations?.[AnnotationSyncedKeys] === undefined) {
+    const untracked = desired.metadata.annotations?.[AnnotationSyncedKeys] === undefined;
+    if (untracked) {
       deps.warn(
         up,
         ReasonKeysUntracked,
-        `the copy in management cluster ${deps.cluster} has no room left under the 256 KiB annotation limit for hcc's record of the labels and annotations it synced: one removed here is not removed from the copy until this object's annotations shrink`,
+        `the copy in management cluster ${deps.cluster} has no room left under the 256 KiB annotation limit (this object's annotations and any that cluster keeps on the copy) for hcc's record of the labels and annotations it synced: one removed here leaves the copy only while this syncer runs (it remembers them), not after it restarts`,
       );
     }
+    const remember = () => {
+      if (untracked) deps.rememberedKeys?.set(req.key, syncedKeysOf(up));
+      else deps.rememberedKeys?.delete(req.key);
+    };
     const patch = downstreamPatch(desired, down, keys);
-    if (!patch) return 'stop';
+    if (!patch) {
+      remember();
+      return 'stop';
+    }
     const dropped = droppedFields(req.kind);
     try {
       await deps.downstream.patch(req.kind, req.namespace, req.name, patch, dropped?.collect);
@@ -135,6 +145,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       reportRefused(deps, req.kind, up, err);
       throw err;
     }
+    remember();
     if (adopting) {
       deps.log.info({ key: req.key }, 'took over a same-named object hcc did not create');
       deps.warn(

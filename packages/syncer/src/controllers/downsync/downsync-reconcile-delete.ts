@@ -81,6 +81,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // label, until the scheduler puts it back): the copy the operator uses stays.
       if (!finalizedKinds.has(req.kind) && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
       await removeCopy(deps, req.kind, down);
+      deps.rememberedKeys?.delete(req.key);
       return 'stop';
     }
     if (!up.metadata.deletionTimestamp) return 'continue';
@@ -89,6 +90,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // A Secret or ConfigMap being deleted (a namespace deleted whole) stays while a copy that uses it is torn down.
       if (!finalizedKinds.has(req.kind) && !down.metadata.deletionTimestamp && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
       if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
+      deps.rememberedKeys?.delete(req.key);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.
       return { requeueAfterMs: teardownPollMs };

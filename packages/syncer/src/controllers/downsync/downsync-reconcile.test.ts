@@ -365,15 +365,31 @@ describe('downsync of a Secret that cannot change in place', () => {
 });
 
 describe('a copy with no room for the synced-keys record', () => {
-  it('says in a KeysUntracked Event that keys removed upstream stay on the copy', async () => {
+  it('says so in a KeysUntracked Event, and remembers what it synced so that a key removed upstream still leaves the copy', async () => {
     const random = Object.fromEntries(Array.from({ length: 2580 }, (_, i) => [`${i}-${'0123456789abcdef'.repeat(6)}`.slice(0, 100) + String(i * 7919), '']));
-    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: random });
-    const { calls } = await run({ HostedCluster: up }, { HostedCluster: downCopy() });
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: { ...random, 'rm-me': 'x' } });
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: up }, { HostedCluster: downCopy() }, calls);
+    d.rememberedKeys = new Map();
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     const warns = calls.filter((c) => c[0] === 'warn');
     expect(warns.map((c) => c[2])).toEqual(['KeysUntracked']);
-    expect(warns[0]![3]).toContain('one removed here is not removed from the copy');
-    // With room, nothing is said.
-    expect((await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: { a: 'b' } }) }, { HostedCluster: downCopy() })).calls.filter((c) => c[0] === 'warn')).toEqual([]);
+    expect(warns[0]![3]).toContain('leaves the copy only while this syncer runs');
+    expect(d.rememberedKeys.get('HostedCluster/clusters/ex')?.annotations.has('rm-me')).toBe(true);
+    // The copy as written (no record); upstream drops "rm-me": the patch removes it from the copy.
+    const written = calls.find((c) => c[0] === 'down.patch')![3] as { metadata: { annotations: Record<string, string> } };
+    const copy = { ...downCopy(), metadata: { ...downCopy().metadata, annotations: { ...written.metadata.annotations, 'operator-note': 'kept' } } };
+    const { 'rm-me': _gone, ...rest } = up.metadata.annotations!;
+    calls.length = 0;
+    const d2 = deps({ HostedCluster: { ...up, metadata: { ...up.metadata, annotations: rest } } }, { HostedCluster: copy }, calls);
+    d2.rememberedKeys = d.rememberedKeys;
+    await reconcileDownsync(d2, downsyncSteps(d2), 'HostedCluster/clusters/ex');
+    const patch = calls.find((c) => c[0] === 'down.patch')![3] as { metadata: { annotations: Record<string, string | null> } };
+    expect(patch.metadata.annotations['rm-me']).toBeNull();
+    expect(patch.metadata.annotations).not.toHaveProperty('operator-note');
+    // With room, nothing is said and nothing is remembered.
+    const small = await run({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'], annotations: { a: 'b' } }) }, { HostedCluster: downCopy() });
+    expect(small.calls.filter((c) => c[0] === 'warn')).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@
  * Shapes shared by the downsync steps: the kinds it replicates, what each copies, and the
  * getters and writers a step receives (never an informer or a raw client; STYLE.md §2).
  */
+import type { SyncedKeys } from '../../transform.js';
 import type { KubeObject } from '@hcc/crds';
 import type { Logger } from 'pino';
 import type { OwnWrites } from '../../own-writes.js';
@@ -88,6 +89,12 @@ export interface DownsyncDeps {
    * create either is then not taken over, as its data would change under that other cluster.
    */
   usedByForeign?(kind: SyncKind, namespace: string, name: string): string | undefined;
+  /**
+   * The label and annotation keys last synced to each copy that has no room for hcc's record of
+   * them (by key `<Kind>/<ns>/<name>`), so keys removed upstream still leave the copy while this
+   * syncer runs. Owned by the caller; absent: not remembered.
+   */
+  rememberedKeys?: Map<string, SyncedKeys>;
   /**
    * The upstream HostedClusters and NodePools placed here that reference a Secret or ConfigMap
    * (told when hcc leaves a same-named one there as it is: their copies use that one's data).
