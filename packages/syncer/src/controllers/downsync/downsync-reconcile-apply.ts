@@ -177,7 +177,7 @@ function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: 
   if (!(err instanceof ApiError) || err.code < 400 || err.code >= 500 || [404, 409, 429].includes(err.code)) return undefined;
   // The copy carries hcc's own annotations beside the object's: an object at the limit leaves them no room.
   const hint = /metadata\.annotations: Too long/.test(err.message)
-    ? ` (the copy carries hcc's annotations ${AnnotationUpstreamUID}, upstream-generation and synced-keys beside this object's: keep its annotations a few hundred bytes under the limit)`
+    ? ` (the copy carries hcc's annotations ${AnnotationUpstreamUID}, upstream-generation and synced-keys beside this object's and any the management cluster keeps on the copy: leave them room under the limit)`
     : '';
   deps.warn(up, ReasonCopyFailed, `management cluster ${deps.cluster} refused the ${kind} copy (${err.code} ${err.reason}): ${err.message}${hint}; retrying`);
   return err;
