@@ -95,8 +95,9 @@ function annotationsSize(annotations: Record<string, string>): number {
  * The synced-keys record for a copy whose other annotations are `others`: JSON; gzipped and
  * base64-encoded (`gzip:...`) when the JSON would take the copy's annotations past the size limit
  * (the keys of thousands of annotations repeat a lot); key digests (`sha256-48:...`, 8 characters
- * a key) when even that would not; undefined when nothing fits: the copy still syncs, but a key
- * removed upstream is then left on the copy (the syncer says so in an Event).
+ * a key) when even that would not; undefined when nothing fits: the copy still syncs, and the
+ * syncer falls back to remembering what it wrote (`remembered` of desiredDownstream), which a
+ * restart loses (it says so in an Event).
  */
 function encodeSyncedKeys(record: { labels: string[]; annotations: string[] }, others: Record<string, string>): string | undefined {
   const room = TotalAnnotationSizeLimitB - annotationsSize(others) - AnnotationSyncedKeys.length;
