@@ -33,7 +33,7 @@ const upstreamOnlyLabels = new Set([LabelManagementCluster]);
 /** Annotation keys that stay in the control center. */
 const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration', 'controlcenter.hcc.dev/management-cluster-selector']);
 
-/** Spec fields the HyperShift operator fills in when empty; an empty upstream value never wipes them. */
+/** Spec fields the HyperShift operator fills in when empty and that never change once set: a copy's value is kept whatever upstream says. */
 export const operatorDefaultedSpecFields = ['clusterID', 'infraID'] as const;
 
 const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
@@ -191,7 +191,9 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   if (payloadKeys.includes('spec') && down?.spec && out.spec) {
     const spec = out.spec as Record<string, unknown>;
     const dspec = down.spec as Record<string, unknown>;
-    for (const f of operatorDefaultedSpecFields) if (!spec[f] && dspec[f]) spec[f] = dspec[f];
+    // Set on the copy, they never change there (the CRD makes them immutable): a different value
+    // upstream (the copy's edited by hand in the management cluster) would only get every patch refused.
+    for (const f of operatorDefaultedSpecFields) if (dspec[f]) spec[f] = dspec[f];
   }
   return out;
 }

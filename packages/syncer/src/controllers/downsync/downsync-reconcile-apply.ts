@@ -33,7 +33,7 @@
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
-import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, syncedKeysOf } from '../../transform.js';
+import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
@@ -115,6 +115,19 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
       desired.metadata.annotations![AnnotationAdopted] = 'true';
     }
+    if (req.kind === 'HostedCluster') {
+      for (const f of operatorDefaultedSpecFields) {
+        const want = (up.spec as Record<string, unknown> | undefined)?.[f];
+        const have = (down.spec as Record<string, unknown> | undefined)?.[f];
+        if (want && have && want !== have) {
+          deps.warn(
+            up,
+            ReasonFieldConflict,
+            `the copy in management cluster ${deps.cluster} has spec.${f} ${String(have)}, this HostedCluster ${String(want)}; it never changes once set, so the copy keeps its own and the rest of the spec is still copied: it was changed there by hand`,
+          );
+        }
+      }
+    }
     const untracked = desired.metadata.annotations?.[AnnotationSyncedKeys] === undefined;
     if (untracked) {
       deps.warn(
@@ -157,6 +170,9 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     return dropped?.report(deps, up) ?? 'stop';
   },
 });
+
+/** Warning Event: the copy's clusterID or infraID differs from the control center's (set by hand there; neither can change once set). */
+export const ReasonFieldConflict = 'FieldConflict';
 
 /** Warning Event: a copy's annotations leave no room for hcc's synced-keys record (transform.ts), so keys removed upstream stay on it. */
 export const ReasonKeysUntracked = 'KeysUntracked';

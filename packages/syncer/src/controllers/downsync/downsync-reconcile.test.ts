@@ -364,6 +364,21 @@ describe('downsync of a Secret that cannot change in place', () => {
   });
 });
 
+describe('a copy whose clusterID was changed by hand in the management cluster', () => {
+  it('keeps its own (it never changes once set), says so in a FieldConflict Event, and still gets the rest of the spec', async () => {
+    const up = { ...hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }), spec: { release: { image: 'new' }, clusterID: 'c-up' } };
+    const down = { ...downCopy(), spec: { release: { image: 'a' }, clusterID: 'c-down' } };
+    const { calls } = await run({ HostedCluster: up }, { HostedCluster: down });
+    const patch = calls.find((c) => c[0] === 'down.patch')![3] as { spec: Record<string, unknown> };
+    expect(patch.spec).toEqual({ release: { image: 'new' } });
+    const warn = calls.find((c) => c[0] === 'warn')!;
+    expect(warn.slice(2)).toEqual([
+      'FieldConflict',
+      'the copy in management cluster mgmt-1 has spec.clusterID c-down, this HostedCluster c-up; it never changes once set, so the copy keeps its own and the rest of the spec is still copied: it was changed there by hand',
+    ]);
+  });
+});
+
 describe('a copy with no room for the synced-keys record', () => {
   it('says so in a KeysUntracked Event, and remembers what it synced so that a key removed upstream still leaves the copy', async () => {
     const random = Object.fromEntries(Array.from({ length: 2580 }, (_, i) => [`${i}-${'0123456789abcdef'.repeat(6)}`.slice(0, 100) + String(i * 7919), '']));
