@@ -198,6 +198,14 @@ function noRouteSchemas(): never {
   throw new Error('hcc routes declare no fastify JSON schemas; validation runs in the request pipeline');
 }
 
+/**
+ * Sets the response's `Warning` headers, one per warning (`299 - "text"`, as kube-apiserver
+ * sends them; reply.header with a single value would keep only the last one).
+ */
+function setWarningHeaders(reply: FastifyReply, warnings: readonly string[]): void {
+  if (warnings.length) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
 /** Builds the fastify instance (not listening yet). */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { store, registry, metrics } = deps;
@@ -360,7 +368,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           const ctx: StrategyContext = { fieldValidation: fieldValidationOf(query), warnings: [], now: now() };
           const review = decodeReview(r, req.headers['content-type'], req.body as Buffer | undefined, ctx);
           const answer = answers[r.kind]!(review, req.user);
-          if (ctx.warnings.length) reply.header('warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+          setWarningHeaders(reply, ctx.warnings);
           const out = sendJSON(reply, 201, answer);
           code = 201;
           return out;
@@ -473,8 +481,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
       }
       code = result.code;
-      // One Warning header per warning (reply.header would keep only the last one).
-      if (scope.ctx.warnings.length) reply.header('warning', scope.ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+      setWarningHeaders(reply, scope.ctx.warnings);
       if (req.headers.accept?.includes('yaml') && wantsYAML(req.headers.accept)) return sendYAML(reply, result.code, result.body);
       return sendJSON(reply, result.code, result.body);
     } catch (err) {

@@ -14,7 +14,7 @@ import * as field from '../apierrors/field.js';
 import type { KubeObject } from '@hcc/crds';
 import { decodeObjectBody } from '../pipeline/decode.js';
 import { decodeBuiltin } from '../registry/builtin/decode.js';
-import type { StrategyContext } from '../registry/types.js';
+import { strictErrorsOf, type StrategyContext } from '../registry/types.js';
 import { checkTypeMeta } from './object-ops.js';
 
 /** A review kind the control center answers (cluster-scoped, create only, never stored). */
@@ -48,8 +48,7 @@ export const reviewPath = (r: ReviewKind): string => `/apis/${r.group}/${r.versi
  */
 export function decodeReview(r: ReviewKind, contentType: string | undefined, body: Buffer | undefined, ctx: StrategyContext): KubeObject {
   if (r.kind === 'SelfSubjectReview' && (!body || body.length === 0)) return { apiVersion: `${r.group}/${r.version}`, kind: r.kind, metadata: {} };
-  const strict = ctx.fieldValidation === 'Ignore' ? undefined : (ctx.strictErrors ??= []);
-  const obj = checkTypeMeta(decodeObjectBody(contentType, body, strict ? { strict } : {}), r);
+  const obj = checkTypeMeta(decodeObjectBody(contentType, body, { strict: strictErrorsOf(ctx) }), r);
   decodeBuiltin(obj, { ...r, custom: false }, ctx);
   return obj;
 }

@@ -8,7 +8,7 @@ import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
-import type { ResourceInfo } from '../registry/types.js';
+import { strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
@@ -72,15 +72,6 @@ function reportApplyDuplicates(found: readonly string[], ctx: RequestScope['ctx'
   for (const msg of found) ctx.warnings.push(...msg.split('\n').slice(1).map((l) => l.trim()));
 }
 
-/**
- * Where the body decoder puts duplicate fields for this request: the request context's list, or
- * undefined under `fieldValidation=Ignore` (not looked for).
- */
-function strictErrorsOf(scope: RequestScope): string[] | undefined {
-  if (scope.ctx.fieldValidation === 'Ignore') return undefined;
-  return (scope.ctx.strictErrors ??= []);
-}
-
 function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'finalize' {
   const sub = scope.ri.subresource;
   if (sub === '') return '';
@@ -101,7 +92,7 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: sub ? `${scope.info.resource}/${sub}` : scope.info.resource });
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
-  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope), scope.info);
+  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope.ctx) }), scope), scope.info);
   const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
 }
@@ -131,7 +122,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
-  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope) }), scope), scope.info);
+  const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope.ctx) }), scope), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
     dryRun: isDryRun(query),
     subresource,
@@ -153,7 +144,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   const type = patchTypeOf(contentType, scope.info.custom);
   // An apply configuration's duplicate keys are reported in the apply patcher's own words.
   const applyDuplicates = type === 'apply' && scope.ctx.fieldValidation !== 'Ignore' ? [] : undefined;
-  const patch = decodePatchBody(type, body, type === 'apply' ? applyDuplicates : strictErrorsOf(scope));
+  const patch = decodePatchBody(type, body, type === 'apply' ? applyDuplicates : strictErrorsOf(scope.ctx));
   if (applyDuplicates?.length) reportApplyDuplicates(applyDuplicates, scope.ctx);
   const fieldManager = fieldManagerParam(query, 'PatchOptions');
   const force = boolParam(query, 'force');

@@ -42,6 +42,15 @@ export interface StrategyContext {
   immortalNamespaces?: ReadonlySet<string>;
 }
 
+/**
+ * Where the body decoder puts duplicate fields for this request: the request context's list, or
+ * undefined under `fieldValidation=Ignore` (not looked for).
+ */
+export function strictErrorsOf(ctx: StrategyContext): string[] | undefined {
+  if (ctx.fieldValidation === 'Ignore') return undefined;
+  return (ctx.strictErrors ??= []);
+}
+
 /** Takes (once: later calls get []) the decoder's strict-decoding errors of this request. */
 export function takeStrictErrors(ctx: StrategyContext): string[] {
   const errs = ctx.strictErrors ?? [];

@@ -22,12 +22,10 @@ import { isAlreadyExists, isNotFound, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
+import { ReasonCopyBlocked } from '../downsync/downsync-reconcile-apply.js';
 import type { OwnWrites } from '../../own-writes.js';
 import type { Logger } from 'pino';
 import { adoptOperatorFields } from './upsync-adopt.js';
-
-/** Warning Event on a HostedCluster whose status Secret (kubeconfig, kubeadmin password) cannot be copied up: the name is taken by a Secret hcc did not copy. */
-export const ReasonSecretCopyBlocked = 'CopyBlocked';
 
 /** Label on Secrets copied up from a management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
@@ -109,7 +107,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
   // namespace (written there by hand, for a moment; another HostedCluster's) does not get that
   // Secret copied to the control center.
   if (!hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) {
-    deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name }, "not copying up a Secret the status names that is not named after its HostedCluster");
+    deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name }, 'not copying up a Secret the status names that is not one HyperShift writes for its HostedCluster');
     return;
   }
   const down = await deps.getDownstreamSecret(namespace, name);
@@ -139,7 +137,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
   const blocked = (whose: string) =>
     deps.warn?.(
       owner,
-      ReasonSecretCopyBlocked,
+      ReasonCopyBlocked,
       `the control center already has a Secret ${namespace}/${name} that ${whose}; the status names it, but it does not hold this HostedCluster's ${name.endsWith('-kubeconfig') ? 'kubeconfig' : 'credentials'} from management cluster ${deps.cluster}: delete or rename that Secret to have it copied up`,
     );
   if (from === undefined) return blocked('hcc did not copy up (a user\'s own)'); // never overwrite it
