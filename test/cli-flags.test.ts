@@ -4,7 +4,7 @@
  * level of a command run without --log-level, as the README says.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopProcess } from './helpers/processes.js';
@@ -70,6 +70,23 @@ describe('hcc flags', () => {
       expect(r.stderr).toContain(msg);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(path.join(t.dir, '.hcc'))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('says why a data dir cannot be opened (LevelDB\'s own reason, not only "Database failed to open")', () => {
+    const t = tempDir('hcc-flags-');
+    try {
+      // A damaged data dir: CURRENT names a MANIFEST that is not there.
+      const data = path.join(t.dir, 'data');
+      mkdirSync(data);
+      writeFileSync(path.join(data, 'CURRENT'), 'MANIFEST-000009\n');
+      const r = spawnSync(process.execPath, [hccBin, 'control-center', '--data-dir', data, '--kubeconfig', path.join(t.dir, 'k')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`hcc: Database failed to open: `);
+      expect(r.stderr).toContain(`${path.join(data, 'MANIFEST-000009')}: No such file or directory`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
     } finally {
       t.cleanup();
     }

@@ -26,6 +26,7 @@ describe('control center: two replicas on one etcd', () => {
   let a: ControlCenterProcess;
   let b: ControlCenterProcess;
   let pki: { dir: string; cleanup: () => void };
+  let dirs: { dir: string; cleanup: () => void }[] = [];
   let watcher: ChildProcess | undefined;
   let watchOut = '';
   const ka = (args: string[]) => kubectl('1.35', a.kubeconfig, args);
@@ -36,7 +37,7 @@ describe('control center: two replicas on one etcd', () => {
     // One CA for both replicas, as a Deployment would mount from a Secret.
     pki = tempDir('hcc-pki-');
     await ensureServingCerts(pki.dir);
-    const dirs = [tempDir('hcc-cc-a-'), tempDir('hcc-cc-b-')];
+    dirs = [tempDir('hcc-cc-a-'), tempDir('hcc-cc-b-')];
     for (const d of dirs) for (const f of ['ca.crt', 'ca.key']) cpSync(path.join(pki.dir, f), path.join(d.dir, 'data', 'pki', f));
     const token = randomBytes(16).toString('hex');
     const schedulerToken = randomBytes(16).toString('hex');
@@ -49,6 +50,7 @@ describe('control center: two replicas on one etcd', () => {
     watcher?.kill();
     await a?.stop();
     await b?.stop();
+    for (const d of dirs) d.cleanup(); // given as `dir`, the processes' stop() keeps them
     pki?.cleanup();
     await etcd?.stop();
   });

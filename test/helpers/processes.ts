@@ -109,22 +109,28 @@ export interface ControlCenterProcess {
   schedulerKubeconfig: string;
   url: string;
   proc: ChildProcess;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
   /** Stops the process but keeps the data dir (for restart tests). */
   kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Runs `hcc control-center` on a free port. `dir` reuses a data dir (restarts). */
-export async function startControlCenterProcess(opts: { dir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ControlCenterProcess> {
+/**
+ * Runs `hcc control-center` on a free port. `dir` reuses a data dir (restarts); `maxFileKiB` runs it
+ * under `ulimit -f` (no file it writes may grow past that many KiB: writes past it fail with EFBIG,
+ * as on a full disk; Node ignores SIGXFSZ).
+ */
+export async function startControlCenterProcess(opts: { dir?: string; port?: number; extraArgs?: string[]; maxFileKiB?: number } = {}): Promise<ControlCenterProcess> {
   const t = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir('hcc-cc-');
   const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
   const schedulerKubeconfig = path.join(t.dir, 'scheduler.kubeconfig');
   let out = '';
-  const proc = spawn(
-    process.execPath,
-    [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--port', String(opts.port ?? 0), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...(opts.extraArgs ?? [])],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const args = [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--port', String(opts.port ?? 0), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...(opts.extraArgs ?? [])];
+  const proc =
+    opts.maxFileKiB === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', `ulimit -f ${opts.maxFileKiB} && exec "$@"`, 'bash', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout!.on('data', (d) => (out += d.toString()));
   proc.stderr!.on('data', (d) => (out += d.toString()));
   await waitForOutput(proc, /"msg":"control center serving"/, 30_000, () => out);
@@ -135,6 +141,7 @@ export async function startControlCenterProcess(opts: { dir?: string; port?: num
     schedulerKubeconfig,
     url,
     proc,
+    output: () => out,
     kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
       if (proc.exitCode !== null) return;
       const exited = new Promise<void>((r) => proc.once('exit', () => r()));

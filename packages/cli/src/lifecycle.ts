@@ -25,6 +25,12 @@ export interface Shutdown {
    * @param stop - graceful shutdown; the process exits 0 when it resolves, 1 when it throws
    */
   serving(stop: () => Promise<void>): void;
+  /**
+   * Stops the process because it cannot go on (its storage failed): logs `err` at fatal with
+   * `msg`, runs the graceful stop (at once, or as soon as startup has handed it over) and exits 1,
+   * or after {@link ShutdownTimeoutMs} anyway. A supervisor (`hcc up`, the kubelet) then restarts it.
+   */
+  fail(err: unknown, msg: string): void;
 }
 
 /** What bin/hcc.js leaves on globalThis: the signal handlers it installs before loading the command. */
@@ -59,11 +65,12 @@ export function catchShutdown(log: Logger): Shutdown {
   let stop: (() => Promise<void>) | undefined;
   let signalled: string | undefined;
   let stopping = false;
+  let exitCode = 0;
   const run = () => {
     if (stopping || !stop) return;
     stopping = true;
     stop()
-      .then(() => process.exit(0))
+      .then(() => process.exit(exitCode))
       .catch((err) => {
         log.error({ err }, 'shutdown failed');
         process.exit(1);
@@ -86,6 +93,11 @@ export function catchShutdown(log: Logger): Shutdown {
     serving(s) {
       stop = s;
       if (signalled) run();
+    },
+    fail(err, msg) {
+      exitCode = 1;
+      log.fatal({ err }, msg);
+      handler('fatal');
     },
   };
 }

@@ -32,8 +32,11 @@ try {
 } catch (err) {
   // User errors (bad flags, bad files, a state dir in use) get one clear line, not a stack trace.
   const e = err as Error & { code?: string };
-  const locked = e.code === 'LEVEL_LOCKED' || (e.cause as { code?: string } | undefined)?.code === 'LEVEL_LOCKED';
-  const msg = locked ? 'the data directory is in use by another hcc process' : e.message;
+  const cause = e.cause as { code?: string; message?: string } | undefined;
+  const locked = e.code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
+  // abstract-level says only "Database failed to open"; why (a read-only or corrupt data dir) is its cause.
+  const why = typeof cause?.message === 'string' && cause.message && !e.message.includes(cause.message) ? `: ${cause.message}` : '';
+  const msg = locked ? 'the data directory is in use by another hcc process' : `${e.message}${why}`;
   process.stderr.write(`hcc: ${msg}\n`);
   if (process.env.HCC_DEBUG) process.stderr.write(`${e.stack}\n`);
   process.exit(1);

@@ -93,6 +93,17 @@ export interface ControlCenterOptions {
   /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
   store?: Store;
   /**
+   * Called once when the LevelStore in dataDir fails to persist a batch (disk full, I/O error):
+   * from then on it refuses every write and /healthz and /readyz fail, so the process should
+   * exit and be restarted, which reopens the data (see LevelStore).
+   */
+  onStorageFailure?: (err: unknown) => void;
+  /**
+   * Open the LevelStore in dataDir even when it shows lost or damaged committed writes, serving
+   * what is left (LevelStoreOptions.acceptLoss); without it such a start is refused.
+   */
+  acceptStorageLoss?: boolean;
+  /**
    * Keep state in etcd instead of a level database in dataDir, so several control centers can
    * serve the same objects (`endpoints`: client URLs; `prefix`: key prefix, default `/hcc`).
    * dataDir then holds only the TLS files.
@@ -190,7 +201,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     opts.store ??
     (opts.etcd
       ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ storage: 'etcd' }) })
-      : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity }));
+      : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
   await store.open();
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters });
   registry.start(store);

@@ -294,8 +294,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const h = healthPath(path)!;
     const checks: HealthCheck[] = [{ name: 'ping' }];
     // As kube-apiserver's `etcd` check (on /readyz and /healthz, not /livez: an etcd outage is no
-    // reason to restart the server). Only stores with something to reach have it.
-    if (h.endpoint !== 'livez' && store.checkHealth) checks.push({ name: 'etcd', failure: await store.checkHealth() });
+    // reason to restart the server; a local store that failed exits the process itself).
+    if (h.endpoint !== 'livez' && store.checkHealth) checks.push({ name: store.healthCheckName ?? 'etcd', failure: await store.checkHealth() });
     if (h.endpoint === 'readyz') checks.push({ name: 'serving', failure: deps.ready() ? '' : 'not ready' });
     const a = healthAnswer(h.endpoint, checks, query, h.only);
     return reply.code(a.code).type('text/plain; charset=utf-8').send(a.body);

@@ -59,6 +59,7 @@ export function controlCenterCommand(): Command {
     .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated', subjectAltNamesArg)
+    .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left, with resourceVersions going on after the highest one handed out before')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', numberArg({ min: 0, exclusiveMin: true }), 10)
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', numberArg({ integer: true, min: 1 }), 100_000)
@@ -99,6 +100,8 @@ export function controlCenterCommand(): Command {
         validationWorkers: o.validationWorkers,
         etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,
         logger: log,
+        acceptStorageLoss: !!o.acceptStorageLoss,
+        onStorageFailure: (err) => shutdown.fail(err, 'storage failed: exiting, so that a restart reopens the data dir (no acknowledged write is lost)'),
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });
       shutdown.serving(() => cc.close());

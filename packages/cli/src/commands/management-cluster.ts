@@ -28,6 +28,7 @@ interface ManagementClusterOptions {
   logLevel: string;
   tokenFile?: string;
   authorizationPolicy?: string;
+  acceptStorageLoss?: boolean;
 }
 
 export function managementClusterCommand(): Command {
@@ -47,6 +48,7 @@ export function managementClusterCommand(): Command {
     )
     .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line', existingFileArg)
     .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
+    .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left')
     .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions) => {
       await exitOnHostProblem(o.host);
@@ -65,6 +67,8 @@ export function managementClusterCommand(): Command {
         tokenFile: o.tokenFile ? path.resolve(o.tokenFile) : undefined,
         authorizer: authorizerFromFile(o.authorizationPolicy),
         logger: log,
+        acceptStorageLoss: !!o.acceptStorageLoss,
+        onStorageFailure: (err) => shutdown.fail(err, 'storage failed: exiting, so that a restart reopens the data dir (no acknowledged write is lost)'),
       });
       const client = new RestClient(loadKubeconfig(kubeconfig, name), { userAgent: `hcc-hypershift-sim/${name}`, logger: log });
       let sim: Awaited<ReturnType<typeof startHyperShiftSim>>;

@@ -89,6 +89,8 @@ export interface UpOptions {
   pullCrds?: boolean;
   /** Scheduler configuration file (profiles, plugins, scale-out signal). */
   schedulerConfig?: string;
+  /** Start the control center and management clusters with `--accept-storage-loss`. */
+  acceptStorageLoss?: boolean;
 }
 
 /**
@@ -185,6 +187,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     });
   const started = Date.now();
   const ll = ['--log-level', o.logLevel];
+  const loss = o.acceptStorageLoss ? ['--accept-storage-loss'] : [];
   const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
   const schedulerKubeconfig = path.join(dir, 'scheduler.kubeconfig');
   try {
@@ -193,10 +196,10 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     // together. The scheduler needs only the control center; the syncers need both.
     say(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccPort = await previousPort(adminKubeconfig);
-    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...ll];
+    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...loss, ...ll];
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
-    const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs, r.url) }).then((cc) => {
+    const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs.filter((a) => !loss.includes(a)), r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
       const moved = movedNote('control center', adminKubeconfig, ccPort.taken, cc.url);
       if (moved) say(moved);
@@ -204,11 +207,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     const managementClusters = inBatches(names, StartBatch, abort, async (name) => {
       const mcKubeconfig = path.join(mcDir, `${name}.kubeconfig`);
       const first = await previousPort(mcKubeconfig);
-      const args = (port = first.port) => [
+      // A loss is accepted at this start only, not again when the supervisor restarts the process.
+      const args = (port = first.port, accept: string[] = loss) => [
         'management-cluster', '--name', name, '--data-dir', path.join(dir, 'data', name), '--port', port,
-        '--kubeconfig', mcKubeconfig, '--available-delay', String(o.availableDelay), ...ll,
+        '--kubeconfig', mcKubeconfig, '--available-delay', String(o.availableDelay), ...accept, ...ll,
       ];
-      const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port) });
+      const r = await sup.start({ name, args: args(), restartArgs: (rd) => args(new URL(rd.url!).port, []) });
       say(`✓ ${name} serving at ${r.url}`);
       const moved = movedNote(name, mcKubeconfig, first.taken, r.url);
       if (moved) say(moved);
@@ -334,6 +338,7 @@ export function upCommand(): Command {
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
+    .option('--accept-storage-loss', 'start the control center and management clusters even when their data dirs show lost or damaged committed writes (refused otherwise)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts, cmd: Command) => {
       const mode = opts.mode as 'Pull' | 'Push';
@@ -388,6 +393,7 @@ export function upCommand(): Command {
             mode,
             pullCrds: !!opts.pullCrds,
             schedulerConfig: opts.schedulerConfig ? path.resolve(opts.schedulerConfig) : undefined,
+            acceptStorageLoss: !!opts.acceptStorageLoss,
           },
           print,
           starting.signal,

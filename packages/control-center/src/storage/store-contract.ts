@@ -58,6 +58,37 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await cleanup();
     });
 
+    // An answer that writes nothing but was decided on a write still in flight must not come before
+    // that write is durable and visible: a GET right after it shows that state, and a crash cannot
+    // take back what the answer described (etcd3's GuaranteedUpdate re-reads committed state).
+    it('answers a transaction that writes nothing only once the state it saw is committed', async () => {
+      const { store, cleanup } = await factory.make();
+      const key = '/core/configmaps/ns/same';
+      const first = store.transact(key, () => ({ op: 'put', object: obj('same', { v: '1' }) }));
+      const noop = await store.transact(key, (cur) => (cur ? { op: 'none' } : { op: 'put', object: obj('same', { v: '1' }) }));
+      expect(noop).toBeDefined();
+      expect(store.get(key)?.modRevision).toBe(noop!.modRevision);
+      await first;
+
+      // A refusal ("already exists") decided on a create in flight.
+      const created = store.transact('/core/configmaps/ns/twice', () => ({ op: 'put', object: obj('twice') }));
+      await expect(
+        store.transact('/core/configmaps/ns/twice', (cur) => {
+          if (cur) throw new Error('already exists');
+          return { op: 'put', object: obj('twice') };
+        }),
+      ).rejects.toThrow('already exists');
+      expect(store.get('/core/configmaps/ns/twice')).toBeDefined();
+      await created;
+
+      // A delete of nothing decided on a delete in flight.
+      const deleting = store.transact(key, () => ({ op: 'delete' }));
+      expect(await store.transact(key, () => ({ op: 'delete' }))).toBeUndefined();
+      expect(store.get(key)).toBeUndefined();
+      await deleting;
+      await cleanup();
+    });
+
     it('delivers events in order from history, then live, with DELETED carrying the last state', async () => {
       const { store, cleanup } = await factory.make();
       const start = store.currentRevision();

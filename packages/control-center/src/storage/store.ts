@@ -103,8 +103,10 @@ export interface Store {
    */
   requestProgress?(): void;
   /**
-   * The storage's own health for /readyz and /healthz: '' when it answers, else why not. Absent
-   * for stores with nothing to reach.
+   * The storage's own health for /readyz and /healthz: '' when it answers, else why not (etcd out
+   * of reach, a local database that failed to persist a batch).
    */
   checkHealth?(): Promise<string>;
+  /** The name of that check in /readyz?verbose (default `etcd`, kube-apiserver's name for it). */
+  readonly healthCheckName?: string;
 }

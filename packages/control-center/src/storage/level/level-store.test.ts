@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ClassicLevel } from 'classic-level';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeStore } from '../store-contract.js';
-import { LevelStore } from './level-store.js';
+import { DamagedMarkerFile, droppedRecordLines, LevelStore, RevisionWatermarkFile, StorageDamagedError } from './level-store.js';
 import type { Store } from '../store.js';
 
 describeStore('level', {
@@ -24,4 +26,110 @@ describeStore('level', {
       },
     };
   },
+});
+
+describe('LevelStore after a failed batch', () => {
+  it('rejects the batch, the answers waiting on it and every later write, reports unhealthy and calls onFailure once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-level-'));
+    const failures: unknown[] = [];
+    const store = new LevelStore({ dir, onFailure: (e) => failures.push(e) });
+    await store.open();
+    const cm = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { v } });
+    await store.transact('/core/configmaps/ns/a', () => ({ op: 'put', object: cm('1') }));
+    expect(await store.checkHealth()).toBe('');
+    const rev = store.currentRevision();
+    // The database goes away under the store: the next batch's write fails, as on a full disk.
+    await (store as unknown as { db: ClassicLevel<string, string> }).db.close();
+    const write = store.transact('/core/configmaps/ns/a', () => ({ op: 'put', object: cm('2') }));
+    const noop = store.transact('/core/configmaps/ns/a', () => ({ op: 'none' }));
+    await expect(write).rejects.toThrow();
+    await expect(noop).rejects.toThrow();
+    await expect(store.transact('/core/configmaps/ns/b', () => ({ op: 'put', object: cm('3') }))).rejects.toThrow();
+    expect(failures).toHaveLength(1);
+    expect(await store.checkHealth()).toMatch(/^storage failed, writes are refused until a restart: /);
+    expect(store.currentRevision()).toBe(rev);
+    expect(store.get('/core/configmaps/ns/a')!.object.data).toEqual({ v: '1' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('LevelStore damage checks at open', () => {
+  const cm = (name: string, v = 'x'.repeat(1000)) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } });
+  async function filled(n: number): Promise<{ dir: string; revision: number }> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-level-'));
+    const store = new LevelStore({ dir });
+    await store.open();
+    for (let i = 0; i < n; i++) await store.transact(`/core/configmaps/ns/c${i}`, () => ({ op: 'put', object: cm(`c${i}`) }));
+    const revision = store.currentRevision();
+    await store.close();
+    return { dir, revision };
+  }
+  const logsOf = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.log'));
+
+  it('refuses a database whose log had damaged records dropped, at this open and later ones, until the loss is accepted', async () => {
+    const { dir } = await filled(300);
+    const [log] = logsOf(dir);
+    const bytes = readFileSync(path.join(dir, log!));
+    bytes.write('garbage-garbage-garbage', Math.floor(bytes.length / 3));
+    writeFileSync(path.join(dir, log!), bytes);
+    const open = () => new LevelStore({ dir }).open();
+    await expect(open()).rejects.toThrow(StorageDamagedError);
+    await expect(open()).rejects.toThrow(/LevelDB dropped damaged records when it opened the database \(.*dropping \d+ bytes; Corruption: checksum mismatch.*\)\. Objects written before may be missing\. Restore the data dir from a backup, or start with --accept-storage-loss/);
+    const accepted = new LevelStore({ dir, acceptLoss: true });
+    await accepted.open();
+    const left = accepted.count('/core/configmaps/');
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(300);
+    await accepted.close();
+    expect(existsSync(path.join(dir, DamagedMarkerFile))).toBe(false);
+    const again = new LevelStore({ dir });
+    await again.open();
+    expect(again.count('/core/configmaps/')).toBe(left);
+    await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a database below the revision committed before (a deleted log); accepted, revisions go on after it', async () => {
+    const { dir, revision } = await filled(20);
+    expect(readFileSync(path.join(dir, RevisionWatermarkFile), 'utf8').trim()).toBe(String(revision));
+    for (const f of logsOf(dir)) rmSync(path.join(dir, f));
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow(
+      `the database is at revision 0 but revision ${revision} was committed before: the writes in between are lost (a truncated, damaged or deleted log)`,
+    );
+    const accepted = new LevelStore({ dir, acceptLoss: true });
+    await accepted.open();
+    expect(accepted.currentRevision()).toBe(revision);
+    const next = await accepted.transact('/core/configmaps/ns/after', () => ({ op: 'put', object: cm('after') }));
+    expect(next!.modRevision).toBe(revision + 1);
+    await accepted.close();
+    const again = new LevelStore({ dir });
+    await again.open();
+    expect(again.currentRevision()).toBe(revision + 1);
+    await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the watermark up with commits while open, not only at close', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-level-'));
+    const store = new LevelStore({ dir });
+    await store.open();
+    for (let i = 0; i < 5; i++) await store.transact(`/core/configmaps/ns/w${i}`, () => ({ op: 'put', object: cm(`w${i}`) }));
+    const file = path.join(dir, RevisionWatermarkFile);
+    const deadline = Date.now() + 10_000;
+    while (!(existsSync(file) && readFileSync(file, 'utf8').trim() === String(store.currentRevision())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(file, 'utf8').trim()).toBe(String(store.currentRevision()));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the dropped-record lines of LevelDB\'s info log, not a torn tail or routine lines', () => {
+    const log = [
+      '2026/12/02-05:46:47.338785 7fd0d0e166c0 Recovering log #3',
+      '2026/12/02-05:46:47.339346 7fd0d0e166c0 (ignoring error) /d/000003.log: dropping 31355 bytes; Corruption: checksum mismatch',
+      '2026/12/02-05:46:47.340600 7fd0d0e166c0 Level-0 table #5: started',
+      '2026/12/02-05:46:47.342565 7fd0d0e166c0 Level-0 table #5: 18063 bytes OK',
+    ].join('\n');
+    expect(droppedRecordLines(log)).toEqual(['(ignoring error) /d/000003.log: dropping 31355 bytes; Corruption: checksum mismatch']);
+    expect(droppedRecordLines('2026/12/02-05:46:47.338785 7fd0d0e166c0 Recovering log #3\n')).toEqual([]);
+  });
 });

@@ -4,9 +4,17 @@
  * gathered into the next batch, so durability costs one fsync per batch, not per write.
  *
  * Contract (see store.ts): a write resolves after its batch is durable (`sync: true`) and after
- * `get`/`list`/watchers see it. If a batch fails to persist, the store is unusable: pending writes
- * reject, later writes reject, and the process should exit (nothing acknowledged is lost).
+ * `get`/`list`/watchers see it. A transaction that writes nothing (no change, a delete of nothing,
+ * a refusal such as "already exists") but was decided on a state still in flight answers only once
+ * that state is durable, as etcd3's GuaranteedUpdate reads committed state before it skips a write:
+ * no answer ever describes a state a crash could take back. If a batch fails to persist, the store
+ * is unusable: pending writes reject, later writes reject, {@link LevelStore.checkHealth} reports
+ * it and `onFailure` is called once, so that the process exits and a restart reopens the data
+ * (LevelDB itself stays read-only after a failed log write); nothing acknowledged is lost.
  */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { KubeObject } from '@hcc/crds';
 import { EventHistory } from '../history.js';
@@ -16,6 +24,40 @@ import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from
 
 const REV_KEY = 'r';
 const OBJ_PREFIX = 'o';
+
+/**
+ * The revision watermark, a file beside the database: a committed revision, written at most once
+ * a second after commits (and at close). The database's own revision is never below it unless
+ * committed writes were lost (a truncated, damaged or deleted log), which {@link LevelStore.open}
+ * then refuses.
+ */
+export const RevisionWatermarkFile = 'hcc-revision';
+/**
+ * Written when LevelDB reports, while opening, that it dropped damaged records (it then deletes
+ * the damaged log, so the next open would look clean): every later open refuses too, until the
+ * loss is accepted.
+ */
+export const DamagedMarkerFile = 'hcc-storage-damaged';
+/** How often, at most, the revision watermark is written, in milliseconds. */
+const WatermarkIntervalMs = 1000;
+
+/**
+ * Thrown by {@link LevelStore.open} when the data shows lost or damaged committed writes; the
+ * store is closed again. `acceptLoss` serves what is left instead.
+ */
+export class StorageDamagedError extends Error {
+  override readonly name = 'StorageDamagedError';
+}
+
+/**
+ * The lines of LevelDB's info log (`LOG`, rewritten at every open) that report records dropped
+ * during this open's recovery (`...: dropping N bytes; Corruption: checksum mismatch`). A torn
+ * tail, the last record cut short by a crash, is not reported: it was never acknowledged.
+ * @see https://github.com/google/leveldb/blob/main/db/db_impl.cc (RecoverLogFile's LogReporter)
+ */
+export function droppedRecordLines(infoLog: string): string[] {
+  return infoLog.split('\n').filter((l) => /: dropping \d+ bytes; |Corruption: /.test(l)).map((l) => l.replace(/^\S+ \S+ /, '').trim());
+}
 
 interface PendingWrite {
   key: string;
@@ -39,9 +81,27 @@ export interface LevelStoreOptions {
   historyCapacity?: number;
   /** fsync each batch (default true). Only benchmarks of the raw limit turn this off. */
   sync?: boolean;
+  /**
+   * Called once when a batch fails to persist (disk full, I/O error), with that error: the store
+   * refuses every write from then on and the caller should exit so that a restart reopens it.
+   */
+  onFailure?: (err: unknown) => void;
+  /**
+   * Open even when committed writes were lost or damaged records dropped (see
+   * {@link StorageDamagedError}): serve what is left, with the revision raised to the highest one
+   * committed before, so no resourceVersion is ever handed out twice.
+   */
+  acceptLoss?: boolean;
+}
+
+/** A transaction's answer waiting for the state it was decided on to be durable. */
+interface CommitWaiter {
+  revision: number;
+  settle: (failure: unknown) => void;
 }
 
 export class LevelStore implements Store {
+  readonly healthCheckName = 'storage';
   private readonly db: ClassicLevel<string, string>;
   private readonly sync: boolean;
   /** Latest state including writes in flight; what transact functions see. */
@@ -51,10 +111,16 @@ export class LevelStore implements Store {
   private latestRevision = 0;
   private committedRevision = 0;
   private pending: PendingWrite[] = [];
+  /** Answers waiting for a revision to commit, in revision order. */
+  private waiters: CommitWaiter[] = [];
   private flushing = false;
   private failed: unknown = undefined;
   private history!: EventHistory;
   private readonly historyCapacity: number;
+  /** The revision in the watermark file, and the pending write of the next one. */
+  private watermark = 0;
+  private watermarkTimer: NodeJS.Timeout | undefined;
+  private watermarkWrite: Promise<void> | undefined;
 
   constructor(private readonly opts: LevelStoreOptions) {
     this.db = new ClassicLevel<string, string>(opts.dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
@@ -62,10 +128,47 @@ export class LevelStore implements Store {
     this.historyCapacity = opts.historyCapacity ?? 100_000;
   }
 
+  /**
+   * Opens the database and loads every object.
+   * @throws StorageDamagedError when LevelDB dropped damaged records while opening (now or at an
+   *   earlier open not yet accepted), or the database's revision is below the watermark (committed
+   *   writes lost), unless `acceptLoss`; errors of LevelDB's own open (a locked, unreadable or
+   *   unparseable data dir)
+   */
   async open(): Promise<void> {
+    const dir = this.opts.dir;
+    const markerFile = path.join(dir, DamagedMarkerFile);
+    const watermarkFile = path.join(dir, RevisionWatermarkFile);
+    const earlier = existsSync(markerFile) ? readFileSync(markerFile, 'utf8').trim() : '';
+    const watermarkText = existsSync(watermarkFile) ? readFileSync(watermarkFile, 'utf8').trim() : '';
+    const watermark = watermarkText === '' ? 0 : Number(watermarkText);
+    if (!Number.isSafeInteger(watermark) || watermark < 0) throw new StorageDamagedError(`${watermarkFile}: not a revision: ${JSON.stringify(watermarkText.slice(0, 40))}`);
     await this.db.open();
+    const infoLog = path.join(dir, 'LOG');
+    const dropped = existsSync(infoLog) ? droppedRecordLines(readFileSync(infoLog, 'utf8')) : [];
+    // LevelDB has already deleted the damaged log: keep the finding for later opens.
+    if (dropped.length) writeFileSync(markerFile, `${[earlier, ...dropped].filter(Boolean).join('\n')}\n`);
     const rev = await this.db.get(REV_KEY);
     this.latestRevision = this.committedRevision = rev ? Number(rev) : 0;
+    const problems: string[] = [];
+    const damage = [...earlier.split('\n'), ...dropped].filter(Boolean).join('; ');
+    if (damage) problems.push(`LevelDB dropped damaged records when it opened the database (${damage})`);
+    if (watermark > this.committedRevision) {
+      problems.push(`the database is at revision ${this.committedRevision} but revision ${watermark} was committed before: the writes in between are lost (a truncated, damaged or deleted log)`);
+    }
+    if (problems.length && !this.opts.acceptLoss) {
+      await this.db.close();
+      throw new StorageDamagedError(
+        `${dir}: ${problems.join('; ')}. Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`,
+      );
+    }
+    if (watermark > this.committedRevision) {
+      // Accepted: resourceVersions go on after every one handed out before, never reusing one.
+      await this.db.put(REV_KEY, String(watermark), { sync: this.sync });
+      this.latestRevision = this.committedRevision = watermark;
+    }
+    if (problems.length) rmSync(markerFile, { force: true });
+    this.watermark = watermark;
     for await (const [k, v] of this.db.iterator({ gt: OBJ_PREFIX, lt: OBJ_PREFIX + '\uffff' })) {
       const p = JSON.parse(v) as PersistedValue;
       const key = k.slice(OBJ_PREFIX.length);
@@ -77,11 +180,51 @@ export class LevelStore implements Store {
       this.committed.set(key, entry);
     }
     this.history = new EventHistory(this.historyCapacity, this.committedRevision);
+    if (this.committedRevision > this.watermark) this.writeWatermarkSync();
   }
 
   async close(): Promise<void> {
     while (this.flushing || this.pending.length) await new Promise((r) => setTimeout(r, 1));
+    clearTimeout(this.watermarkTimer);
+    this.watermarkTimer = undefined;
+    await this.watermarkWrite;
+    try {
+      if (this.committedRevision > this.watermark) this.writeWatermarkSync();
+    } catch {
+      // Best effort (a full disk): the watermark only ever trails the database.
+    }
     await this.db.close();
+  }
+
+  /** Writes the committed revision to the watermark file now (a temporary file, then a rename). */
+  private writeWatermarkSync(): void {
+    const file = path.join(this.opts.dir, RevisionWatermarkFile);
+    writeFileSync(`${file}.tmp`, `${this.committedRevision}\n`);
+    renameSync(`${file}.tmp`, file);
+    this.watermark = this.committedRevision;
+  }
+
+  /** Writes the watermark within {@link WatermarkIntervalMs} of a commit, off the request path. */
+  private scheduleWatermark(): void {
+    if (this.watermarkTimer || this.watermarkWrite) return;
+    this.watermarkTimer = setTimeout(() => {
+      this.watermarkTimer = undefined;
+      const revision = this.committedRevision;
+      const file = path.join(this.opts.dir, RevisionWatermarkFile);
+      this.watermarkWrite = writeFile(`${file}.tmp`, `${revision}\n`)
+        .then(() => rename(`${file}.tmp`, file))
+        .then(
+          () => {
+            this.watermark = Math.max(this.watermark, revision);
+          },
+          () => {}, // best effort: a later commit or the close tries again
+        )
+        .finally(() => {
+          this.watermarkWrite = undefined;
+          if (this.committedRevision > this.watermark && !this.failed) this.scheduleWatermark();
+        });
+    }, WatermarkIntervalMs);
+    this.watermarkTimer.unref();
   }
 
   currentRevision(): number {
@@ -112,14 +255,19 @@ export class LevelStore implements Store {
   transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
     if (this.failed) return Promise.reject(this.failed);
     const cur = this.latest.get(key);
+    // The key's state is in flight when the latest and the committed entry differ (a write to it
+    // waits in a batch): an answer that writes nothing waits until then.
+    const inFlight = this.committed.get(key) !== cur;
     let res: TransactResult;
     try {
       res = fn(cur?.object);
     } catch (err) {
-      return Promise.reject(err);
+      return inFlight ? this.afterCommit(this.latestRevision).then(() => Promise.reject(err)) : Promise.reject(err);
     }
-    if (res.op === 'none') return Promise.resolve(cur);
-    if (res.op === 'delete' && !cur) return Promise.resolve(undefined);
+    if (res.op === 'none' || (res.op === 'delete' && !cur)) {
+      const answer = res.op === 'none' ? cur : undefined;
+      return inFlight ? this.afterCommit(this.latestRevision).then(() => answer) : Promise.resolve(answer);
+    }
     const revision = ++this.latestRevision;
     const rv = String(revision);
     let entry: StoredObject | undefined;
@@ -144,6 +292,39 @@ export class LevelStore implements Store {
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /**
+   * Resolves once `revision` is committed (durable and visible); rejects with the storage failure
+   * if a batch fails first.
+   */
+  private afterCommit(revision: number): Promise<void> {
+    if (this.committedRevision >= revision) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ revision, settle: (failure) => (failure === undefined ? resolve() : reject(failure)) }));
+  }
+
+  /** Settles the waiters `committedRevision` has reached, or all of them with `failure`. */
+  private settleWaiters(failure?: unknown): void {
+    if (failure !== undefined) {
+      const all = this.waiters;
+      this.waiters = [];
+      for (const w of all) w.settle(failure);
+      return;
+    }
+    let n = 0;
+    while (n < this.waiters.length && this.waiters[n]!.revision <= this.committedRevision) n++;
+    if (n === 0) return;
+    const done = this.waiters.splice(0, n);
+    for (const w of done) w.settle(undefined);
+  }
+
+  /**
+   * The `etcd` health check of /healthz and /readyz (see server.ts): empty while the store works,
+   * the storage failure once a batch failed to persist.
+   */
+  async checkHealth(): Promise<string> {
+    if (this.failed === undefined) return '';
+    return `storage failed, writes are refused until a restart: ${this.failed instanceof Error ? this.failed.message : String(this.failed)}`;
   }
 
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
@@ -175,6 +356,8 @@ export class LevelStore implements Store {
         for (const w of batch) w.reject(err);
         for (const w of this.pending) w.reject(err);
         this.pending = [];
+        this.settleWaiters(err);
+        this.opts.onFailure?.(err);
         break;
       }
       for (const w of batch) {
@@ -183,6 +366,8 @@ export class LevelStore implements Store {
         this.history.publish(w.event);
       }
       for (const w of batch) w.resolve(w.entry);
+      this.settleWaiters();
+      this.scheduleWatermark();
     }
     this.flushing = false;
   }
