@@ -17,15 +17,18 @@ export const managementClusterColumn: CustomResourceColumnDefinition = {
 };
 
 /**
- * `crd` as a management cluster holds it: without the columns that show control center state
- * ({@link managementClusterColumn}: a copy there carries no placement label, so the column would
- * be empty on every row, and HyperShift's own CRDs have no such column). A new object; `crd` is
- * left as it is.
+ * `crd` as a management cluster holds it, as HyperShift's own CRDs are: without the columns that
+ * show control center state ({@link managementClusterColumn}: a copy there carries no placement
+ * label, so the column would be empty on every row) and without the control center's `all`
+ * category (HyperShift's CRDs have none, so `kubectl delete all --all -n NS` in a management
+ * cluster never deletes HostedClusters or NodePools there). A new object; `crd` is left as it is.
+ * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/hostedcluster_types.go (kubebuilder:resource markers)
  */
-export function withoutControlCenterColumns(crd: CustomResourceDefinition): CustomResourceDefinition {
+export function asManagementClustersHoldIt(crd: CustomResourceDefinition): CustomResourceDefinition {
   const copy = structuredClone(crd) as CustomResourceDefinition;
   for (const v of copy.spec.versions) {
     if (v.additionalPrinterColumns) v.additionalPrinterColumns = v.additionalPrinterColumns.filter((c) => c.jsonPath !== managementClusterColumn.jsonPath);
   }
+  delete copy.spec.names.categories;
   return copy;
 }

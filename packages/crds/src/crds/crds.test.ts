@@ -235,8 +235,11 @@ describe('ManagementCluster objects', () => {
 
 describe('HyperShift CRDs for management clusters', () => {
   it.each(hyperShiftCRDsForManagementClusters.map((crd, i) => ({ name: crd.spec.names.kind, input: crd, served: hyperShiftCRDs[i]! })))(
-    '$name: the same schema and columns without MANAGEMENT CLUSTER (copies there carry no placement label)',
+    '$name: the same schema and columns without MANAGEMENT CLUSTER (copies there carry no placement label), and no `all` category (as upstream)',
     ({ input, served }) => {
+      expect(served.spec.names.categories).toEqual(['all']);
+      expect(input.spec.names.categories).toBeUndefined();
+      expect({ ...input.spec.names, categories: served.spec.names.categories }).toEqual(served.spec.names);
       expect(columnNames(served)).toContain('Management Cluster');
       expect(columnNames(input)).toEqual(columnNames(served)!.filter((n) => n !== 'Management Cluster'));
       expect(input.spec.versions.map((v) => v.schema)).toEqual(served.spec.versions.map((v) => v.schema));

@@ -3,7 +3,7 @@
  * these (`npm run manifests -w @hcc/crds`) and a unit test fails if the two drift.
  */
 import type { CustomResourceDefinition } from './crd-types.js';
-import { withoutControlCenterColumns } from './columns.js';
+import { asManagementClustersHoldIt } from './columns.js';
 import { hostedClusterCRD } from './hostedcluster.js';
 import { managementClusterCRD } from './managementcluster.js';
 import { nodePoolCRD } from './nodepool.js';
@@ -16,9 +16,10 @@ export const hyperShiftCRDs: readonly CustomResourceDefinition[] = [hostedCluste
 
 /**
  * HyperShift's CRDs as embedded (and kind) management clusters install them: the same schemas,
- * without the control center's MANAGEMENT CLUSTER column (the copies there carry no placement label).
+ * without the control center's MANAGEMENT CLUSTER column (the copies there carry no placement label)
+ * and `all` category (HyperShift's own CRDs have none).
  */
-export const hyperShiftCRDsForManagementClusters: readonly CustomResourceDefinition[] = hyperShiftCRDs.map(withoutControlCenterColumns);
+export const hyperShiftCRDsForManagementClusters: readonly CustomResourceDefinition[] = hyperShiftCRDs.map(asManagementClustersHoldIt);
 
 /** hcc's own CRDs (ManagementCluster): served by the control center only. */
 export const controlCenterCRDs: readonly CustomResourceDefinition[] = [managementClusterCRD];

@@ -41,4 +41,14 @@ describe('pulledCRD', () => {
     expect(cols).toEqual(['Version', 'Management Cluster']);
     expect(out.metadata.annotations).toEqual({ 'controlcenter.hcc.dev/pulled-from': 'mgmt-1' });
   });
+
+  it("keeps the control center's `all` category, which HyperShift's own CRDs do not have", () => {
+    const ours = crd({ v1beta1: base });
+    (ours.spec as Record<string, unknown>).names = { kind: 'HostedCluster', plural: 'hostedclusters', shortNames: ['hc', 'hcs'], categories: ['all'] };
+    const theirs = crd({ v1beta1: moreEnum });
+    (theirs.spec as Record<string, unknown>).names = { kind: 'HostedCluster', plural: 'hostedclusters', shortNames: ['hc', 'hcs'] };
+    const out = pulledCRD(theirs, ours, 'mgmt-1');
+    expect((out.spec as { names: unknown }).names).toEqual({ kind: 'HostedCluster', plural: 'hostedclusters', shortNames: ['hc', 'hcs'], categories: ['all'] });
+    expect((theirs.spec as { names: { categories?: string[] } }).names.categories).toBeUndefined();
+  });
 });

@@ -63,10 +63,15 @@ export function isNewer(candidate: KubeObject, current: KubeObject): boolean {
   return more;
 }
 
-/** The CRD to store upstream: the downstream spec with hcc's printer columns kept. */
+/**
+ * The CRD to store upstream: the downstream spec with hcc's printer columns and the control
+ * center's categories (`all`, which HyperShift's own CRDs do not have) kept.
+ */
 export function pulledCRD(down: KubeObject, up: KubeObject, cluster: string): KubeObject {
   const upVersions = ((up.spec as { versions?: Version[] }).versions ?? []);
-  const spec = structuredClone(down.spec) as { versions?: Version[] };
+  const spec = structuredClone(down.spec) as { versions?: Version[]; names?: { categories?: string[] } };
+  const upCategories = (up.spec as { names?: { categories?: string[] } }).names?.categories;
+  if (upCategories && spec.names) spec.names.categories = upCategories;
   for (const v of spec.versions ?? []) {
     const ours = upVersions.find((u) => u.name === v.name)?.additionalPrinterColumns?.filter((c) => c.jsonPath.includes('controlcenter')) ?? [];
     const cols = v.additionalPrinterColumns ?? [];
