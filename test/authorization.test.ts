@@ -27,6 +27,19 @@ subjects: [{kind: User, name: ${user}}]
 const policy = [
   grant('cm-patch', 'erin', '{apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "patch"]}'),
   grant('s1-only', 'carol', '{apiGroups: [""], resources: ["secrets"], resourceNames: ["s1"], verbs: ["get", "list", "watch", "deletecollection"]}'),
+  // What the ServiceAccounts of namespace b may do, bound to their group as RBAC docs do.
+  `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: cm-view}
+rules: [{apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: sa-cm-view, namespace: b}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cm-view}
+subjects: [{kind: Group, name: "system:serviceaccounts:b"}]
+`,
 ].join('---\n');
 
 describe('authorization policy, as kube-apiserver answers it', () => {
@@ -73,6 +86,41 @@ describe('authorization policy, as kube-apiserver answers it', () => {
     expect((await as('admin', ['get', 'secrets', '-n', 'b', '--as', 'frank'])).stderr).toContain('User "frank" cannot list resource "secrets"');
     const refused = await as('frank', ['get', 'secrets', '-n', 'b', '--as', 'admin']);
     expect(refused.stderr).toContain('users "admin" is forbidden: User "frank" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it('impersonates a ServiceAccount as kube-apiserver does: its groups, the serviceaccounts check, anonymous and uid', async () => {
+    const sa = 'system:serviceaccount:b:bot';
+    const who = await as('admin', ['auth', 'whoami', '--as', sa, '-o', 'json']);
+    expect(who.code, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({ username: sa, groups: ['system:serviceaccounts', 'system:serviceaccounts:b', 'system:authenticated'] });
+    // The usual check of a ServiceAccount's rights answers for its groups' bindings.
+    expect((await as('admin', ['auth', 'can-i', 'list', 'configmaps', '-n', 'b', '--as', sa])).stdout.trim()).toBe('yes');
+    expect((await as('admin', ['get', 'configmaps', '-n', 'b', '--as', sa, '-o', 'name'])).stdout).toContain('configmap/c1');
+    expect((await as('admin', ['auth', 'can-i', 'list', 'configmaps', '-n', 'default', '--as', sa])).stdout.trim()).toBe('no');
+    // Given groups replace the ServiceAccount's.
+    const grouped = await as('admin', ['auth', 'whoami', '--as', sa, '--as-group', 'g1', '-o', 'json']);
+    expect(JSON.parse(grouped.stdout).status.userInfo.groups).toEqual(['g1', 'system:authenticated']);
+    // Impersonating a ServiceAccount is checked on serviceaccounts in its namespace, not on users.
+    const refused = await as('frank', ['get', 'configmaps', '-n', 'b', '--as', sa]);
+    expect(refused.stderr).toContain('serviceaccounts "bot" is forbidden: User "frank" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "b"');
+    const anon = await as('admin', ['auth', 'whoami', '--as', 'system:anonymous', '-o', 'json']);
+    expect(JSON.parse(anon.stdout).status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const unauth = await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-group', 'system:unauthenticated', '-o', 'json']);
+    expect(JSON.parse(unauth.stdout).status.userInfo.groups).toEqual(['system:unauthenticated']);
+    const uid = await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-uid', '123', '--as-user-extra', 'scopes=a', '-o', 'json']);
+    expect(uid.code, uid.stderr).toBe(0);
+    expect(JSON.parse(uid.stdout).status.userInfo).toEqual({ username: 'jane', uid: '123', groups: ['system:authenticated'], extra: { scopes: ['a'] } });
+    const noUid = await as('frank', ['get', 'configmaps', '-n', 'b', '--as', 'frank', '--as-uid', '123']);
+    expect(noUid.stderr).toContain('users "frank" is forbidden: User "frank" cannot impersonate resource "users"');
+  });
+
+  it('lets every authenticated user ask what it may do and who it is (system:basic-user)', async () => {
+    expect((await as('frank', ['auth', 'can-i', 'create', 'selfsubjectaccessreviews.authorization.k8s.io'])).stdout.trim()).toBe('yes');
+    expect((await as('frank', ['auth', 'can-i', 'create', 'selfsubjectreviews.authentication.k8s.io'])).stdout.trim()).toBe('yes');
+    expect((await as('frank', ['auth', 'can-i', 'create', 'subjectaccessreviews.authorization.k8s.io'])).stdout.trim()).toBe('no');
+    const list = await as('frank', ['auth', 'can-i', '--list']);
+    expect(list.stdout).toMatch(/^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/m);
+    expect(list.stdout).toMatch(/^selfsubjectreviews\.authentication\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/m);
   });
 
   it('answers for non-resource URLs as the bootstrap discovery and public-info roles grant them', async () => {

@@ -106,7 +106,7 @@ export function selfSubjectReview(user: UserInfo): Record<string, unknown> {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'SelfSubjectReview',
     metadata: { creationTimestamp: null },
-    status: { userInfo: { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups } },
+    status: { userInfo: { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) } },
   };
 }
 

@@ -13,8 +13,10 @@ import { impersonatedUser } from './impersonate.js';
 export interface UserInfo {
   name: string;
   groups: string[];
-  /** The token file's uid column, when set. */
+  /** The token file's uid column (or an impersonated uid), when set. */
   uid?: string;
+  /** Extra attributes, only an impersonated user has them (`Impersonate-Extra-<key>`). */
+  extra?: Record<string, string[]>;
 }
 
 declare module 'fastify' {

@@ -1,37 +1,94 @@
 /**
- * Impersonation (`kubectl --as USER --as-group GROUP`): a user allowed the `impersonate` verb on
- * `users` (and on `groups` for each group) acts as another user, as kube-apiserver's
- * WithImpersonation filter does. The impersonated user is in the given groups plus
- * `system:authenticated`. Impersonating a UID or extra fields is refused (hcc's users have none).
+ * Impersonation (`kubectl --as USER --as-group GROUP --as-uid UID --as-user-extra KEY=VALUE`): a
+ * user allowed the `impersonate` verb acts as another user, as kube-apiserver's WithImpersonation
+ * filter builds and checks it:
+ * - a user name of the form `system:serviceaccount:<ns>:<name>` is that ServiceAccount: the check
+ *   is on `serviceaccounts` `<name>` in `<ns>`, and without `--as-group` it is in the groups
+ *   `system:serviceaccounts` and `system:serviceaccounts:<ns>`; any other name is checked on `users`;
+ * - each group on `groups`, each extra value on `userextras/<key>`, the uid on `uids`
+ *   (authentication.k8s.io);
+ * - `system:anonymous` is in `system:unauthenticated`; any other user is in
+ *   `system:authenticated`, unless the groups name either of the two.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/filters/impersonation.go
  */
 import type { FastifyRequest } from 'fastify';
 import * as apierrors from '../apierrors/status.js';
 import type { UserInfo } from './authenticate.js';
 import { AuthenticatedGroup, attributesOf, authorize, type Authorizer } from './authorize.js';
 
+/** kube's `user.Anonymous` and `user.AllUnauthenticated`. */
+const AnonymousUser = 'system:anonymous';
+const UnauthenticatedGroup = 'system:unauthenticated';
+const ServiceAccountPrefix = 'system:serviceaccount:';
+const ExtraHeaderPrefix = 'impersonate-extra-';
+const AuthenticationGroup = 'authentication.k8s.io';
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
- * The user a request acts as: the authenticated one, or the one its `Impersonate-User` and
- * `Impersonate-Group` headers name when `real` may impersonate them.
- * @throws StatusError 403 when `real` may not impersonate a named user or group, 400 for groups
- *   without a user or for `Impersonate-Uid` / `Impersonate-Extra-*`
+ * The namespace and name of a ServiceAccount user name, as k8s.io/apiserver's
+ * serviceaccount.SplitUsername reads it (a DNS-1123 label and a DNS-1123 subdomain); undefined for
+ * any other name.
+ */
+export function serviceAccountOf(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(ServiceAccountPrefix)) return undefined;
+  const parts = username.slice(ServiceAccountPrefix.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts as [string, string];
+  if (namespace.length > 63 || !dns1123Label.test(namespace)) return undefined;
+  if (name.length > 253 || !dns1123Subdomain.test(name)) return undefined;
+  return { namespace, name };
+}
+
+/**
+ * The user a request acts as: the authenticated one, or the one its `Impersonate-User`,
+ * `Impersonate-Group`, `Impersonate-Uid` and `Impersonate-Extra-<key>` headers name when `real`
+ * may impersonate each of them.
+ * @throws StatusError 403 naming the first of them `real` may not impersonate; 400 for groups, a
+ *   uid or extras without a user
  */
 export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer: Authorizer): UserInfo {
   const h = req.headers;
   // The common case, checked without building headersDistinct on every request.
-  if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined) return real;
+  if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined && !Object.keys(h).some((k) => k.startsWith(ExtraHeaderPrefix))) {
+    return real;
+  }
   const distinct = req.raw.headersDistinct;
   const users = distinct['impersonate-user'] ?? [];
   const groups = distinct['impersonate-group'] ?? [];
-  const others = Object.keys(distinct).filter((h) => h === 'impersonate-uid' || h.startsWith('impersonate-extra-'));
-  if (users.length === 0 && groups.length === 0 && others.length === 0) return real;
-  if (users.length !== 1 || !users[0]) throw apierrors.badRequest('impersonating groups, a uid or extra fields requires impersonating a user (Impersonate-User)');
-  if (others.length) throw apierrors.badRequest(`impersonating ${others.join(', ')} is not supported`);
+  const uids = distinct['impersonate-uid'] ?? [];
+  const extra: Record<string, string[]> = {};
+  for (const [k, values] of Object.entries(distinct)) {
+    if (!k.startsWith(ExtraHeaderPrefix) || !values) continue;
+    let key = k.slice(ExtraHeaderPrefix.length);
+    try {
+      key = decodeURIComponent(key); // the key is percent-encoded in the header name
+    } catch {
+      throw apierrors.badRequest(`invalid Impersonate-Extra key ${JSON.stringify(key)}`);
+    }
+    (extra[key] ??= []).push(...values);
+  }
+  if (users.length === 0 && groups.length === 0 && uids.length === 0 && Object.keys(extra).length === 0) return real;
+  if (users.length !== 1 || !users[0]) throw apierrors.badRequest('impersonating groups, a uid or extra fields requires impersonating one user (Impersonate-User)');
+  if (uids.length > 1) throw apierrors.badRequest('only one Impersonate-Uid may be given');
   const name = users[0];
-  const check = (resource: string, n: string) =>
-    authorize(authorizer, real, attributesOf({ isResourceRequest: true, verb: 'impersonate', resource, name: n }));
-  check('users', name);
-  for (const g of groups) check('groups', g);
-  return { name, groups: [...groups.filter((g) => g !== AuthenticatedGroup), AuthenticatedGroup] };
+  const check = (attrs: { group?: string; resource: string; subresource?: string; namespace?: string; name: string }) =>
+    authorize(authorizer, real, attributesOf({ isResourceRequest: true, verb: 'impersonate', ...attrs }));
+  const sa = serviceAccountOf(name);
+  if (sa) check({ resource: 'serviceaccounts', namespace: sa.namespace, name: sa.name });
+  else check({ resource: 'users', name });
+  for (const g of groups) check({ resource: 'groups', name: g });
+  for (const [key, values] of Object.entries(extra)) for (const v of values) check({ group: AuthenticationGroup, resource: 'userextras', subresource: key, name: v });
+  if (uids[0] !== undefined) check({ group: AuthenticationGroup, resource: 'uids', name: uids[0] });
+
+  const out = [...groups];
+  if (sa && groups.length === 0) out.push('system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`);
+  if (name === AnonymousUser) {
+    if (!out.includes(UnauthenticatedGroup)) out.push(UnauthenticatedGroup);
+  } else if (!out.includes(AuthenticatedGroup) && !out.includes(UnauthenticatedGroup)) {
+    out.push(AuthenticatedGroup);
+  }
+  return { name, groups: out, ...(uids[0] !== undefined ? { uid: uids[0] } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
 }

@@ -10,7 +10,7 @@
  */
 import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
-import { allowAllRules, MastersGroup, type Authorizer, type ResourceRule, type RulesResolver } from './authorize.js';
+import { allowAllRules, AuthenticatedGroup, MastersGroup, type Authorizer, type ResourceRule, type RulesResolver } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
 /**
@@ -55,11 +55,25 @@ function isPublicPath(path: string): boolean {
   return publicPaths.includes(path) || publicPrefixes.some((p) => path.startsWith(p));
 }
 /**
- * The authorizer for these bindings.
+ * What upstream's bootstrap ClusterRole `system:basic-user` gives every authenticated user: asking
+ * what it may do and who it is (`kubectl auth can-i`, `kubectl auth whoami`).
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/rbac/#discovery-roles
+ */
+export const basicUserBinding: RuleBinding = {
+  subjects: [{ kind: 'Group', name: AuthenticatedGroup }],
+  rules: [
+    { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+    { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+  ],
+};
+
+/**
+ * The authorizer for these bindings (and {@link basicUserBinding}).
  * @returns allowed when the user is in `system:masters` or a binding naming the user or one of its
  *   groups has a rule that allows the request; else denied without a reason, as upstream
  */
-export function rbacAuthorizer(bindings: readonly RuleBinding[]): Authorizer {
+export function rbacAuthorizer(policy: readonly RuleBinding[]): Authorizer {
+  const bindings = [basicUserBinding, ...policy];
   const authorizer: Authorizer = (user: UserInfo, ri: RequestInfo) => {
     if (user.groups.includes(MastersGroup)) return { allowed: true };
     // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
