@@ -90,6 +90,14 @@ describe('control center with real kubectl', () => {
       const np = JSON.parse((await k(['get', 'np', 'test1', '-n', ns, '-o', 'json'])).stdout);
       expect(np.spec.replicas).toBe(5);
       expect(np.metadata.generation).toBe(2);
+      // `kubectl get --subresource=scale` (kubectl 1.24+) prints the scale columns, as apiextensions-apiserver serves them.
+      if (v === '1.20') return;
+      const table = await k(['get', 'np', 'test1', '-n', ns, '--subresource=scale']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+AVAILABLE\s+AGE$/);
+      expect(table.stdout.split('\n')[1]).toMatch(/^test1\s+5\s+\d+\s+\S+$/);
+      const scale = JSON.parse((await k(['get', 'np', 'test1', '-n', ns, '--subresource=scale', '-o', 'json'])).stdout);
+      expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 5 } });
     });
 
     it('lists api-resources from discovery', async () => {

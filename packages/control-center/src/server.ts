@@ -32,7 +32,8 @@ import { OpenAPIV2ProtobufMediaType } from './openapi/v2-protobuf.js';
 import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
-import { toScale } from './handlers/scale.js';
+import { renderScale, toScale } from './handlers/scale.js';
+import { parseIncludeObject } from './pipeline/table.js';
 import { handleBinding, hasBinding } from './handlers/binding.js';
 import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
@@ -434,7 +435,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         case 'get': {
           const shape = negotiateResource(req.headers.accept);
           if (ri.subresource === 'scale' && info.subresources.scale) {
-            result = { code: 200, body: toScale(info, await getObject(scope, query)) };
+            const scale = toScale(info, await getObject(scope, query));
+            checkMetadataShape(shape, false);
+            result = { code: 200, body: renderScale(scale, shape, parseIncludeObject(query.includeObject), scope.ctx.now) };
             break;
           }
           if (ri.subresource && !(ri.subresource === 'status' && info.subresources.status)) throw apierrors.noResource();

@@ -10,6 +10,9 @@ import * as field from '../apierrors/field.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { decodeError } from '../registry/builtin/decode.js';
 import type { JSONSchemaProps } from '../registry/schema/types.js';
+import { age, ageColumn, column, nameColumn } from '../registry/generic-strategy.js';
+import type { IncludeObject } from '../pipeline/table.js';
+import type { ResponseShape } from '../pipeline/negotiate.js';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
 function keys(p: string): string[] {
@@ -51,6 +54,39 @@ export function toScale(info: ResourceInfo, obj: KubeObject): KubeObject {
     spec: { replicas: Number(getPath(obj, sc.specReplicasPath) ?? 0) },
     status,
   };
+}
+
+/**
+ * A Scale as a `meta.k8s.io` Table (`kubectl get nodepool NAME --subresource=scale`): the columns
+ * apiextensions-apiserver gives a custom resource's scale subresource, NAME, DESIRED
+ * (`spec.replicas`), AVAILABLE (`status.replicas`) and AGE.
+ * @see https://github.com/kubernetes/kubernetes/pull/103516 (kubectl get --subresource)
+ */
+export function scaleTable(scale: KubeObject, opts: { version: string; include: IncludeObject; now: Date }): Record<string, unknown> {
+  const spec = scale.spec as { replicas?: number };
+  const status = scale.status as { replicas?: number };
+  const row: Record<string, unknown> = { cells: [scale.metadata.name, spec.replicas ?? 0, status.replicas ?? 0, age(scale.metadata.creationTimestamp, opts.now)] };
+  if (opts.include === 'Object') row.object = scale;
+  else if (opts.include === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${opts.version}`, metadata: scale.metadata };
+  return {
+    kind: 'Table',
+    apiVersion: `meta.k8s.io/${opts.version}`,
+    metadata: { resourceVersion: scale.metadata.resourceVersion },
+    columnDefinitions: [
+      nameColumn,
+      column('Desired', 'integer', 'desired is the requested number of replicas (spec.replicas of the Scale)'),
+      column('Available', 'integer', 'available is the actual number of replicas (status.replicas of the Scale)'),
+      ageColumn,
+    ],
+    rows: [row],
+  };
+}
+
+/** A Scale in the shape the request's Accept header picked: the Scale, a Table or its metadata. */
+export function renderScale(scale: KubeObject, shape: ResponseShape, include: IncludeObject, now: Date): unknown {
+  if (shape.kind === 'table') return scaleTable(scale, { version: shape.version, include, now });
+  if (shape.kind === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: scale.metadata };
+  return scale;
 }
 
 /** autoscaling/v1 ScaleSpec.replicas: an int32. */

@@ -21,6 +21,8 @@ describe('wantedReplicas', () => {
     { name: 'replicas', input: { replicas: 3 }, want: 3 },
     { name: 'autoscaling min', input: { replicas: undefined, autoScaling: { min: 1, max: 5 } }, want: 1 },
     { name: 'nothing', input: { replicas: undefined }, want: 0 },
+    // The schema takes a negative int32, as upstream's; no pool has fewer than no nodes.
+    { name: 'negative replicas', input: { replicas: -5 }, want: 0 },
   ])('$name', ({ input, want }) => expect(wantedReplicas(nodePool({ spec: input }))).toBe(want));
 });
 

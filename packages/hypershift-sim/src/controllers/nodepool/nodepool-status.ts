@@ -47,10 +47,14 @@ interface AutoScaling {
   max: number;
 }
 
-/** Nodes the pool should have: `spec.replicas`, or `autoScaling.min` when autoscaling. */
+/**
+ * Nodes the pool should have: `spec.replicas`, or `autoScaling.min` when autoscaling; never below
+ * 0 (the schema, as upstream's `*int32`, takes a negative `replicas`, but no cluster runs fewer
+ * than no nodes: a MachineDeployment's replicas are at least 0).
+ */
 export function wantedReplicas(np: NodePool): number {
   const auto = np.spec.autoScaling as AutoScaling | undefined;
-  return auto ? auto.min : (np.spec.replicas ?? 0);
+  return Math.max(0, auto ? auto.min : (np.spec.replicas ?? 0));
 }
 
 const minAvailability = (want: number, have: number) => `Minimum availability requires ${want} replicas, current ${have} available`;
