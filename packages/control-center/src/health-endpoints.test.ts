@@ -18,9 +18,10 @@ describe('health endpoints', () => {
 
   it('answers ok, and lists its checks with ?verbose, without credentials', async () => {
     for (const p of ['/healthz', '/livez', '/readyz']) expect(await get(p)).toEqual({ code: 200, body: 'ok' });
-    expect(await get('/readyz?verbose')).toEqual({ code: 200, body: '[+]ping ok\n[+]serving ok\nreadyz check passed\n' });
-    expect(await get('/healthz?verbose')).toEqual({ code: 200, body: '[+]ping ok\nhealthz check passed\n' });
-    expect(await get('/readyz?verbose&exclude=serving')).toEqual({ code: 200, body: '[+]ping ok\n[+]serving excluded: ok\nreadyz check passed\n' });
+    expect(await get('/readyz?verbose')).toEqual({ code: 200, body: '[+]ping ok\n[+]storage ok\n[+]serving ok\nreadyz check passed\n' });
+    expect(await get('/healthz?verbose')).toEqual({ code: 200, body: '[+]ping ok\n[+]storage ok\nhealthz check passed\n' });
+    expect(await get('/livez?verbose')).toEqual({ code: 200, body: '[+]ping ok\nlivez check passed\n' });
+    expect(await get('/readyz?verbose&exclude=serving')).toEqual({ code: 200, body: '[+]ping ok\n[+]storage ok\n[+]serving excluded: ok\nreadyz check passed\n' });
   });
 
   it('answers one check at /readyz/<name> to an authenticated caller', async () => {
@@ -29,5 +30,21 @@ describe('health endpoints', () => {
     expect([one.status, await one.text()]).toEqual([200, 'ok']);
     const missing = await fetch(`${cc.url}/livez/nope`, auth);
     expect(missing.status).toBe(404);
+  });
+
+  // Last: it breaks this control center's store.
+  it('fails /healthz and /readyz, not /livez, once the store failed to persist a write', async () => {
+    await (cc.store as unknown as { db: { close(): Promise<void> } }).db.close();
+    const write = await fetch(`${cc.url}/api/v1/namespaces/default/configmaps`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+    });
+    expect(write.status).toBe(500);
+    const ready = await get('/readyz?verbose');
+    expect(ready.code).toBe(500);
+    expect(ready.body).toMatch(/^\[\+\]ping ok\n\[-\]storage failed: writes are refused until a restart: .+\n\[\+\]serving ok\nreadyz check failed\n$/);
+    expect((await get('/healthz')).code).toBe(500);
+    expect(await get('/livez')).toEqual({ code: 200, body: 'ok' });
   });
 });

@@ -34,6 +34,7 @@ import { getObject, listObjects, renderObject } from './handlers/read.js';
 import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
 import { renderScale, toScale } from './handlers/scale.js';
 import { parseIncludeObject } from './pipeline/table.js';
+import { firstQueryValue } from './pipeline/list-options.js';
 import { handleBinding, hasBinding } from './handlers/binding.js';
 import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
@@ -328,11 +329,23 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return reply.type('application/json').send(openapi.v2());
   });
   app.get('/openapi/v3', async (_req, reply) => sendJSON(reply, 200, openapi.v3Root()));
+  // As kube-openapi's handler3 serves a group version: a `?hash=` other than the current one is a
+  // 301 to the current URL; with the current one the answer may be cached for good (immutable,
+  // expires in a year, varies by Accept); an If-None-Match of the current ETag is a 304.
   app.get('/openapi/v3/*', async (req, reply) => {
     const gv = (req.params as { '*': string })['*'];
     const doc = openapi.v3(gv);
     if (!doc) return sendJSON(reply, 404, apierrors.noResource().status);
-    return reply.type('application/json').header('etag', `"${doc.hash}"`).header('cache-control', 'public, immutable').send(doc.body);
+    const hash = firstQueryValue((req.query as Record<string, unknown>).hash);
+    if (hash !== '' && hash !== doc.hash) return reply.redirect(`/openapi/v3/${gv}?hash=${doc.hash}`, 301);
+    const etag = `"${doc.hash}"`;
+    reply.header('etag', etag);
+    if (hash !== '') {
+      reply.header('vary', 'Accept').header('cache-control', 'public, immutable').header('expires', new Date(Date.now() + 365 * 86_400_000).toUTCString());
+    }
+    const inm = req.headers['if-none-match'];
+    if (inm !== undefined && (inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) return reply.code(304).send();
+    return reply.type('application/json').send(doc.body);
   });
 
   // Discovery.

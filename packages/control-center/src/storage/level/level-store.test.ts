@@ -46,7 +46,7 @@ describe('LevelStore after a failed batch', () => {
     await expect(noop).rejects.toThrow();
     await expect(store.transact('/core/configmaps/ns/b', () => ({ op: 'put', object: cm('3') }))).rejects.toThrow();
     expect(failures).toHaveLength(1);
-    expect(await store.checkHealth()).toMatch(/^storage failed, writes are refused until a restart: /);
+    expect(await store.checkHealth()).toMatch(/^writes are refused until a restart: /);
     expect(store.currentRevision()).toBe(rev);
     expect(store.get('/core/configmaps/ns/a')!.object.data).toEqual({ v: '1' });
     rmSync(dir, { recursive: true, force: true });

@@ -324,7 +324,7 @@ export class LevelStore implements Store {
    */
   async checkHealth(): Promise<string> {
     if (this.failed === undefined) return '';
-    return `storage failed, writes are refused until a restart: ${this.failed instanceof Error ? this.failed.message : String(this.failed)}`;
+    return `writes are refused until a restart: ${this.failed instanceof Error ? this.failed.message : String(this.failed)}`;
   }
 
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
