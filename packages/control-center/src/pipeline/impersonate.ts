@@ -42,6 +42,12 @@ export function serviceAccountOf(username: string): { namespace: string; name: s
   return { namespace, name };
 }
 
+/** Whether any header is an `Impersonate-Extra-<key>` (Node lower-cases header names). */
+function hasExtraHeader(headers: FastifyRequest['headers']): boolean {
+  for (const k in headers) if (k.startsWith(ExtraHeaderPrefix)) return true;
+  return false;
+}
+
 /**
  * The user a request acts as: the authenticated one, or the one its `Impersonate-User`,
  * `Impersonate-Group`, `Impersonate-Uid` and `Impersonate-Extra-<key>` headers name when `real`
@@ -51,10 +57,8 @@ export function serviceAccountOf(username: string): { namespace: string; name: s
  */
 export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer: Authorizer): UserInfo {
   const h = req.headers;
-  // The common case, checked without building headersDistinct on every request.
-  if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined && !Object.keys(h).some((k) => k.startsWith(ExtraHeaderPrefix))) {
-    return real;
-  }
+  // The common case, checked without building headersDistinct (or an array of names) on every request.
+  if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined && !hasExtraHeader(h)) return real;
   const distinct = req.raw.headersDistinct;
   const users = distinct['impersonate-user'] ?? [];
   const groups = distinct['impersonate-group'] ?? [];
