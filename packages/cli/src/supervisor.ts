@@ -4,7 +4,7 @@
  * child that dies unexpectedly (with backoff, reusing the port it had), and stops them all.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, unlinkSync } from 'node:fs';
+import { openSync, closeSync, fstatSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { writeFileAtomic } from '@hcc/client';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -55,6 +55,7 @@ export class Supervisor {
         reject(new Error(`not starting ${spec.name}: stopping`));
         return;
       }
+      const logFrom = fileSize(this.logFile(spec.name)); // this start's output comes after it
       const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0 };
       this.children.set(spec.name, r);
       const timer = setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`)), timeoutMs);
@@ -68,7 +69,8 @@ export class Supervisor {
       const onExit = (code: number | null) => {
         if (r.ready) return;
         clearTimeout(timer);
-        reject(new Error(`${spec.name} exited with code ${code} before it was ready; see ${this.logFile(spec.name)}`));
+        const why = lastErrorLine(this.logFile(spec.name), logFrom);
+        reject(new Error(`${spec.name} exited with code ${code} before it was ready${why ? `: ${why}` : ''}; see ${this.logFile(spec.name)}`));
       };
       r.proc.on('message', onMsg);
       r.proc.once('exit', onExit);
@@ -174,5 +176,38 @@ export class Supervisor {
     } catch {
       // never written, or already gone
     }
+  }
+}
+
+/** A file's size in bytes, 0 when it does not exist. */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The one-line error an hcc process printed last before it exited (`hcc: <why>`, see main.ts), from
+ * its log file after byte `from` (where this start's output begins; at most the last 64 KiB of it);
+ * '' when there is none or the file cannot be read.
+ */
+export function lastErrorLine(file: string, from = 0): string {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const start = Math.max(from, size - 64 * 1024);
+      if (size <= start) return '';
+      const buf = Buffer.alloc(size - start);
+      readSync(fd, buf, 0, buf.length, start);
+      const lines = buf.toString('utf8').split('\n').filter((l) => l.startsWith('hcc: '));
+      return lines.length ? lines[lines.length - 1]!.slice('hcc: '.length) : '';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }
