@@ -10,7 +10,7 @@
  * Every scenario gets a Scope: the processes and temp dirs it started are stopped and removed
  * when it ends, fails, or the bench is interrupted (SIGINT/SIGTERM).
  */
-import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,34 +51,40 @@ function numberArg(flag, v, { integer = false, min = 0, minExclusive = false } =
 }
 
 /**
- * Creates the results directory (and checks it is writable) before any scenario runs, one level
- * at a time: fs.mkdirSync's recursive mode spins forever under /proc.
+ * Creates a directory the bench writes into (`--out`, `--data-dir`) and checks it is writable,
+ * before any scenario runs, one level at a time: fs.mkdirSync's recursive mode spins forever
+ * under /proc.
+ * @param flag - the flag that named it, for the message
+ * @param created - the directories it creates are pushed here (removed again when a later check fails)
  * @throws UsageError when it cannot be created or written
  */
-function ensureOutDir(dir) {
+function ensureWritableDir(flag, dir, created = []) {
   const missing = [];
   let at = dir;
   for (;;) {
     try {
-      if (!statSync(at).isDirectory()) throw new UsageError(`--out ${dir}: ${at} is not a directory`);
+      if (!statSync(at).isDirectory()) throw new UsageError(`${flag} ${dir}: ${at} is not a directory`);
       break;
     } catch (err) {
       if (err instanceof UsageError) throw err;
-      if (err.code !== 'ENOENT') throw new UsageError(`--out ${dir}: ${err.message}`);
+      if (err.code !== 'ENOENT') throw new UsageError(`${flag} ${dir}: ${err.message}`);
       missing.unshift(at);
       const up = path.dirname(at);
-      if (up === at) throw new UsageError(`--out ${dir}: no such directory`);
+      if (up === at) throw new UsageError(`${flag} ${dir}: no such directory`);
       at = up;
     }
   }
   try {
-    for (const d of missing) mkdirSync(d);
+    for (const d of missing) {
+      mkdirSync(d);
+      created.push(d);
+    }
     accessSync(dir, constants.W_OK);
     const probe = path.join(dir, `.write-test-${process.pid}`);
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (err) {
-    throw new UsageError(`--out ${dir}: cannot write results there (${err.code ?? err.message})`);
+    throw new UsageError(`${flag} ${dir}: cannot write there (${err.code ?? err.message})`);
   }
 }
 
@@ -114,11 +120,14 @@ function parseArgs(argv) {
 }
 
 let opts;
+const createdDirs = [];
 try {
   opts = parseArgs(process.argv.slice(2));
-  ensureOutDir(opts.out);
+  ensureWritableDir('--out', opts.out, createdDirs);
+  ensureWritableDir('--data-dir', opts.dataDir, createdDirs);
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
+  for (const d of createdDirs.reverse()) rmdirSync(d); // created empty a moment ago
   process.stderr.write(`bench: ${err.message}\n`);
   process.exit(2);
 }

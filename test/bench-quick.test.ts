@@ -8,21 +8,34 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tempDir } from './helpers/tools.js';
 
 const bench = path.join(repoRoot, 'bench', 'bench.mjs');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the bench; killed (code null) when it has not exited within timeoutMs. */
+function run(args: string[], { env = process.env, timeoutMs = 0 }: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bench, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [bench, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
+    const timer = timeoutMs ? setTimeout(() => p.kill('SIGKILL'), timeoutMs) : undefined;
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
+}
+
+/** Expects the one-line refusal of a bad command line: exit code 2, no stack. */
+function expectRefused(r: { code: number | null; stderr: string }, message: string): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain(message);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
 interface Row {
@@ -52,11 +65,27 @@ describe('npm run bench -- --quick', () => {
       [['--scenario', 'nope'], 'unknown scenario "nope"'],
       [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],
     ] as const) {
-      const r = await run(['--quick', ...args]);
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toContain(message);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expectRefused(await run(['--quick', ...args]), message);
+    }
+  });
+
+  it('refuses a --data-dir it cannot create or write, quickly and writing nothing', async () => {
+    const t = tempDir('hcc-bench-bad-data-');
+    try {
+      const file = path.join(t.dir, 'a-file');
+      writeFileSync(file, '');
+      const results = path.join(t.dir, 'results');
+      // Under /proc, a recursive mkdir used to spin forever; a file used to fail the scenario and still write results.
+      for (const [dir, message] of [
+        ['/proc/hcc-bench-nope', '--data-dir /proc/hcc-bench-nope: cannot write there'],
+        [file, `--data-dir ${file}: ${file} is not a directory`],
+        [path.join(file, 'sub'), `--data-dir ${path.join(file, 'sub')}`],
+      ] as const) {
+        expectRefused(await run(['--quick', '--scenario', 'startup', '--out', results, '--data-dir', dir], { timeoutMs: 20_000 }), message);
+        expect(existsSync(results), 'the results dir it made is removed again').toBe(false);
+      }
+    } finally {
+      t.cleanup();
     }
   });
 

@@ -24,9 +24,11 @@ export const settings = {
   keep: false,
 };
 
-/** A fresh temporary directory removed when scope closes (unless --keep). */
+/**
+ * A fresh temporary directory in settings.dataRoot (which must exist: bench.mjs checks
+ * `--data-dir` up front), removed when scope closes (unless --keep).
+ */
 export function tempDir(scope, prefix) {
-  mkdirSync(settings.dataRoot, { recursive: true });
   const dir = mkdtempSync(path.join(settings.dataRoot, `hcc-bench-${prefix}-`));
   if (!settings.keep) {
     const remove = trackDir(dir);
