@@ -14,7 +14,7 @@ import { accessSync, constants, mkdirSync, rmdirSync, rmSync, statSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Scope } from './lib/cleanup.mjs';
+import { closeOnSignals, Scope } from './lib/cleanup.mjs';
 import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
@@ -152,15 +152,7 @@ const ctx = {
 };
 
 let active;
-let interrupted = false;
-const onSignal = (sig) => {
-  if (interrupted) process.exit(130);
-  interrupted = true;
-  progress(`${sig}: stopping processes and removing temp dirs`);
-  Promise.resolve(active?.close()).finally(() => process.exit(130));
-};
-process.on('SIGINT', () => onSignal('SIGINT'));
-process.on('SIGTERM', () => onSignal('SIGTERM'));
+const interrupted = closeOnSignals(() => active?.close(), progress);
 
 const machine = machineInfo(opts.dataDir);
 const code = codeInfo(path.join(here, '..'));
@@ -211,7 +203,7 @@ for (const name of selected) {
     for (const l of res.latencies ?? []) latencies.push({ ...l, label: `${name}: ${l.label}` });
   } catch (err) {
     // An interrupted scenario fails on its closed clients: that is no result, and no failure.
-    if (interrupted) break;
+    if (interrupted()) break;
     progress(`${name} FAILED: ${err?.stack ?? err}`);
     failures.push({ scenario: name, error: String(err?.message ?? err) });
     table.push(tableRow(name, { case: 'FAILED', text: String(err?.message ?? err).split('\n')[0].slice(0, 120) }));
@@ -224,11 +216,11 @@ for (const name of selected) {
   otherLoad.__n = (otherLoad.__n ?? 0) + samples.length;
   otherLoad[name] = { medianPct: Math.round(median(samples)), maxPct: Math.round(Math.max(0, ...samples)) };
   progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s (other processes used ${otherLoad[name].medianPct}% of a core, median)`);
-  if (interrupted) break;
+  if (interrupted()) break;
 }
 
 // Interrupted: the scenario's scope is closed (finally above); no results are written.
-if (interrupted) process.exit(130);
+if (interrupted()) process.exit(130);
 
 const totalS = elapsedS();
 const allOther = load.stop();

@@ -36,6 +36,28 @@ process.on('exit', () => {
   for (const d of liveDirs) rmSync(d, { recursive: true, force: true });
 });
 
+/**
+ * Stops on SIGINT/SIGTERM: says so, runs `close()` (stop the processes, remove the temp dirs) and
+ * exits 130; a second signal exits 130 at once (the exit-time kill above still runs).
+ * @param close - what to undo (sync or async; may return undefined)
+ * @param say - where the one line goes (default stderr)
+ * @returns () → whether a signal came
+ */
+export function closeOnSignals(close, say = (line) => process.stderr.write(`${line}\n`)) {
+  let interrupted = false;
+  const onSignal = (sig) => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    say(`${sig}: stopping processes and removing temp dirs`);
+    Promise.resolve()
+      .then(close)
+      .finally(() => process.exit(130));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  return () => interrupted;
+}
+
 /** Undo functions run last-in first-out; a failing one is reported and the rest still run. */
 export class Scope {
   #fns = [];

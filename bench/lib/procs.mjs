@@ -13,6 +13,8 @@ import { progress } from './progress.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const hccBin = path.join(repoRoot, 'packages/cli/bin/hcc.js');
+/** The preload (`--import`) that stops a process when its channel to the bench closes. */
+const exitWithParent = new URL('./exit-with-parent.mjs', import.meta.url).href;
 
 /** Process-wide settings chosen on the command line (bench.mjs sets them). */
 export const settings = {
@@ -39,7 +41,8 @@ export function tempDir(scope, prefix) {
 
 /**
  * Spawns `node <script> ...args` with stdout and stderr appended to logFile, and waits until the
- * output matches `ready` (a string or RegExp). Stopped (SIGTERM, then SIGKILL) when scope closes.
+ * output matches `ready` (a string or RegExp). Stopped (SIGTERM, then SIGKILL) when scope closes,
+ * and by itself (SIGTERM, bench/lib/exit-with-parent.mjs) when the bench is gone.
  * `onOutput(text)` sees every piece of output as it arrives.
  * @returns the process, the matched output and a stop function
  * @throws when the process exits or prints nothing matching within timeoutMs
@@ -53,7 +56,10 @@ export async function startProcess(scope, { name, script, args, logFile, ready, 
     mkdirSync(settings.cpuProfDir, { recursive: true });
     execArgs.push('--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`);
   }
-  const proc = spawn(process.execPath, [...execArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // An IPC channel, and the preload that stops the process when it closes: so nothing this
+  // starts outlives the bench, even when the bench is SIGKILLed and its exit-time kill never runs.
+  execArgs.unshift('--import', exitWithParent);
+  const proc = spawn(process.execPath, [...execArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ...env } });
   trackChild(proc);
   let tail = '';
   const onData = (d) => {

@@ -14,7 +14,7 @@
  *   --by-verb  also prints each API server's counts per verb, resource and code
  */
 import path from 'node:path';
-import { Scope } from '../lib/cleanup.mjs';
+import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
 import { createSet, endpointOf, ensureNamespace, poolFor } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
@@ -32,6 +32,7 @@ const servers = ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-cluster
 const serverName = (k) => (k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig'));
 
 const scope = new Scope();
+closeOnSignals(() => scope.close()); // as bench.mjs: Ctrl-C stops the processes and removes the temp dir
 try {
   const dir = tempDir(scope, 'loop');
   const up = await startProcess(scope, {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { Scope } from '../lib/cleanup.mjs';
+import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, startControlCenter } from '../lib/procs.mjs';
 import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '../lib/kube.mjs';
 import { closedLoop } from '../lib/load.mjs';
@@ -25,6 +25,7 @@ const tls = !args.includes('--no-tls');
 const op = opt('--op', 'create');
 const out = opt('--out', path.join(os.tmpdir(), `hcc-profile-${Date.now()}`));
 const scope = new Scope();
+closeOnSignals(() => scope.close()); // as bench.mjs: Ctrl-C stops the processes and removes the temp dir
 settings.cpuProfDir = out;
 try {
   const cc = await startControlCenter(scope, { tls });

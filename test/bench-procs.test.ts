@@ -1,0 +1,80 @@
+/**
+ * The bench's processes (bench/lib/procs.mjs startProcess) do not outlive it: each has an IPC
+ * channel to the bench and stops (SIGTERM) when that channel closes, so a SIGKILLed bench, whose
+ * exit-time kill never runs, leaves no process behind; a helper that is done still exits by itself.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot, tempDir, waitFor } from './helpers/tools.js';
+
+const procs = pathToFileURL(path.join(repoRoot, 'bench', 'lib', 'procs.mjs')).href;
+
+/** Whether a process with this pid runs (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a stand-in bench that starts `script` with startProcess and prints the child's pid. */
+function benchStandIn(dir: string, script: string): Promise<{ bench: ReturnType<typeof spawn>; child: number }> {
+  const code = `
+    import { Scope } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, 'bench', 'lib', 'cleanup.mjs')).href)};
+    import { startProcess } from ${JSON.stringify(procs)};
+    const p = await startProcess(new Scope(), { name: 'helper', script: ${JSON.stringify(script)}, args: [], logFile: ${JSON.stringify(path.join(dir, 'helper.log'))}, ready: 'ready', timeoutMs: 20000 });
+    process.stdout.write(p.pid + '\\n');
+    setInterval(() => {}, 1000);
+  `;
+  const bench = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    bench.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve({ bench, child: Number(out.trim()) });
+    });
+    bench.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
+  });
+}
+
+describe('bench processes', () => {
+  it('stop when the bench is SIGKILLed', async () => {
+    const t = tempDir('hcc-bench-procs-');
+    try {
+      const script = path.join(t.dir, 'forever.mjs');
+      // Like bare-fastify or `hcc up`: serves until told to stop.
+      writeFileSync(script, "console.log('ready'); setInterval(() => {}, 1000);\n");
+      const { bench, child } = await benchStandIn(t.dir, script);
+      expect(alive(child)).toBe(true);
+      bench.kill('SIGKILL');
+      await waitFor('the helper to stop', () => !alive(child), 10_000, 100);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('lets a helper that is done exit by itself', async () => {
+    const t = tempDir('hcc-bench-procs-');
+    try {
+      const script = path.join(t.dir, 'once.mjs');
+      writeFileSync(script, "console.log('ready');\n");
+      const { bench, child } = await benchStandIn(t.dir, script);
+      try {
+        await waitFor('the helper to exit', () => !alive(child), 10_000, 100);
+      } finally {
+        bench.kill('SIGKILL');
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
