@@ -1,8 +1,9 @@
 /**
  * The storage-limit baseline (a child process of the bench): raw classic-level in a fresh
- * directory, values shaped as the control center's LevelStore persists a HostedCluster
- * (`{"c":rev,"m":rev,"o":object}` under `o/<group>/<resource>/<ns>/<name>`), with the durability
- * the control center uses (`sync: true`, an fsync per write or per batch).
+ * directory, keys and values as the control center's LevelStore persists a HostedCluster created
+ * by POST (bench/lib/level-value.mjs: `{"c":rev,"m":rev,"o":object}` under
+ * `o/<group>/<resource>/<ns>/<name>`, managedFields included), with the durability the control
+ * center uses (`sync: true`, an fsync per write or per batch).
  *
  * Cases, each as warm-up then `runs` timed runs of `durationMs`:
  * - put-1:      one put at a time (one fsync per write)
@@ -10,10 +11,11 @@
  * - batch-C:    one chained db.batch() of C puts at a time (what group commit does with C writers)
  * - get-1, get-C: gets of existing keys, one at a time and C in flight
  *
- * Usage: node raw-level.mjs <dir> <value.json> <config json>; prints one JSON result line.
+ * Usage: node raw-level.mjs <dir> <object.json> <config json>; prints one JSON result line.
  */
 import { readFileSync } from 'node:fs';
 import { ClassicLevel } from 'classic-level';
+import { levelKey, levelValue } from './level-value.mjs';
 
 const [dir, valueFile, configJson] = process.argv.slice(2);
 const cfg = JSON.parse(configJson); // { connections, durationMs, warmupMs, runs }
@@ -22,11 +24,8 @@ const db = new ClassicLevel(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' })
 await db.open();
 
 let rev = 0;
-const keyOf = (i) => `o/hypershift.openshift.io/hostedclusters/bench/hc-${i}`;
-const valueOf = (i) => {
-  rev++;
-  return JSON.stringify({ c: rev, m: rev, o: { ...object, metadata: { ...object.metadata, name: `hc-${i}`, resourceVersion: String(rev) } } });
-};
+const keyOf = (i) => levelKey(i);
+const valueOf = (i) => levelValue(object, i, ++rev);
 
 function pct(sorted, q) {
   if (!sorted.length) return NaN;

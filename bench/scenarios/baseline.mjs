@@ -1,6 +1,7 @@
 /**
  * `baseline`, the storage limit: raw classic-level (bench/lib/raw-level.mjs, its own process)
- * puts and gets of the value the LevelStore persists for a HostedCluster, one at a time, C in
+ * puts and gets of the value the LevelStore persists for a HostedCluster created by POST
+ * (bench/lib/level-value.mjs: the same shape and size, managedFields included), one at a time, C in
  * flight, and batched by C, all with `sync: true` (the durability the control center uses).
  *
  * The HTTP limit (bare fastify answering GET and POST with the same HostedCluster JSON) is
@@ -11,33 +12,18 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startProcess, tempDir } from '../lib/procs.mjs';
-import { hostedCluster } from '../lib/kube.mjs';
+import { levelValue, storedHostedCluster } from '../lib/level-value.mjs';
 import { aggregate } from '../lib/measure.mjs';
 import { progress } from '../lib/progress.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const description = 'raw classic-level puts and gets with sync: true (the storage limit; the HTTP limit is measured within api)';
 
-/** A HostedCluster shaped as the control center stores it (server-set metadata and defaults). */
-function storedHostedCluster() {
-  const o = hostedCluster('bench', 'hc-000001');
-  o.metadata = { ...o.metadata, uid: '99abe499-3023-4dbb-8bf9-3ad2f9fdba24', creationTimestamp: '2026-01-01T00:00:00Z', generation: 1, resourceVersion: '9' };
-  Object.assign(o.spec, {
-    controllerAvailabilityPolicy: 'HighlyAvailable',
-    infrastructureAvailabilityPolicy: 'SingleReplica',
-    etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
-    issuerURL: 'https://kubernetes.default.svc',
-    olmCatalogPlacement: 'management',
-    capabilities: {},
-  });
-  return o;
-}
-
 export async function run(ctx) {
   const dir = tempDir(ctx.scope, 'baseline');
   const docFile = path.join(dir, 'hostedcluster.json');
-  const doc = JSON.stringify(storedHostedCluster());
-  writeFileSync(docFile, doc);
+  const object = storedHostedCluster();
+  writeFileSync(docFile, JSON.stringify(object));
   progress('baseline raw classic-level: puts and gets with sync: true');
   const lvl = await startProcess(ctx.scope, {
     name: 'raw-level',
@@ -60,6 +46,7 @@ export async function run(ctx) {
       row('level get, 1 at a time', 'get-1', 'gets/s'),
       row(`level get, ${C} in flight`, `get-${C}`, 'gets/s'),
     ],
-    data: { valueBytes: Buffer.byteLength(doc), storage },
+    // The bytes of one value as persisted (the first object at revision 9, as a control center's first create).
+    data: { valueBytes: Buffer.byteLength(levelValue(object, 1, 9)), storage },
   };
 }
