@@ -63,11 +63,15 @@ export async function closedLoop({ pool, connections, durationMs = Infinity, cou
 /**
  * Open loop at a fixed rate: calls `send(i, sentAtMs)` ratePerSec times a second for durationMs,
  * whatever the previous calls are doing (a slow server does not slow the writer down).
- * Every 5 ms tick sends what is due. Resolves when every send settled.
- * @returns sent, failed, skipped (not sent: maxInFlight reached), sentRate (sends per second over
- *   durationMs: the load actually offered), achievedRate (successful sends per second from the start
- *   until the last one settled: the rate the server completed them at), and the latency of each
- *   send's promise in milliseconds
+ * Every 5 ms tick sends what is due (the last tick comes at the end of the window). A send
+ * that blocks this thread delays the ones after it, and what was due in the window but not yet
+ * sent goes out after it: the rate is then below ratePerSec, and sentRate says so.
+ * Resolves when every send settled.
+ * @returns sent, failed, skipped (not sent: maxInFlight reached), sentRate (sends per second from
+ *   the start to the last send, or over durationMs if that is longer: the load actually offered),
+ *   lastSendLagMs (how long after the window the last send was made; 0 when on time),
+ *   achievedRate (successful sends per second from the start until the last one settled: the
+ *   rate the server completed them at), and the latency of each send's promise in milliseconds
  */
 export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10_000 }) {
   const latencies = new Samples();
@@ -76,6 +80,7 @@ export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10
   let failed = 0;
   let skipped = 0;
   let firstError;
+  let lastSendAt = 0; // ms after start when the last send was called
   const start = performance.now();
   await new Promise((resolve) => {
     const tick = () => {
@@ -90,7 +95,10 @@ export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10
         const i = sent++;
         const t0 = performance.now();
         const p = Promise.resolve()
-          .then(() => send(i, nowMs()))
+          .then(() => {
+            lastSendAt = performance.now() - start;
+            return send(i, nowMs());
+          })
           .then(
             () => latencies.push(performance.now() - t0),
             (err) => {
@@ -102,11 +110,20 @@ export async function fixedRate({ ratePerSec, durationMs, send, maxInFlight = 10
         inflight.add(p);
       }
       if (now - start >= durationMs) resolve();
-      else setTimeout(tick, 5);
+      else setTimeout(tick, Math.min(5, start + durationMs - now));
     };
     tick();
   });
   await Promise.all(inflight);
   const elapsedMs = performance.now() - start;
-  return { sent, failed, skipped, firstError, sentRate: (sent * 1000) / durationMs, achievedRate: ((sent - failed) * 1000) / elapsedMs, latencies };
+  return {
+    sent,
+    failed,
+    skipped,
+    firstError,
+    sentRate: (sent * 1000) / Math.max(durationMs, lastSendAt),
+    lastSendLagMs: Math.max(0, lastSendAt - durationMs),
+    achievedRate: ((sent - failed) * 1000) / elapsedMs,
+    latencies,
+  };
 }

@@ -124,6 +124,7 @@ async function series(ctx, { tls, counts, suffix }) {
       const r = {
         writes: w.sent - w.failed,
         sentRate: w.sentRate,
+        lastSendLagMs: w.lastSendLagMs,
         skipped: w.skipped,
         writeRate: w.achievedRate,
         expectedEvents: expected,
@@ -144,7 +145,7 @@ async function series(ctx, { tls, counts, suffix }) {
         serverRssBytes: memoryOf(cc.pid).rssBytes,
       };
       progress(
-        `watch ${W} watchers${suffix} ${label}: ${r.writes} writes (${Math.round(r.writeRate)}/s), ${r.events}/${expected} events, ${Math.round(r.deliveredPerSec)} events/s, ` +
+        `watch ${W} watchers${suffix} ${label}: ${r.writes} writes (sent at ${Math.round(r.sentRate)}/s, completed at ${Math.round(r.writeRate)}/s), ${r.events}/${expected} events, ${Math.round(r.deliveredPerSec)} events/s, ` +
           `p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms (${r.samples} samples); CPU: server ${Math.round(r.serverCpuPct)}%, watchers ${Math.round(r.watchClientCpuPct)}%, writer ${Math.round(r.writerCpuPct)}%, other ${Math.round(r.otherCpuPct)}%` +
           `${r.closedWatches ? `; ${r.closedWatches} watches closed by the server` : ''}`,
       );
@@ -158,6 +159,7 @@ async function series(ctx, { tls, counts, suffix }) {
     const agg = {
       rate: median(results.map((r) => r.deliveredPerSec)),
       sentRate: median(results.map((r) => r.sentRate)),
+      lastSendLagMs: median(results.map((r) => r.lastSendLagMs)),
       writeRate: median(results.map((r) => r.writeRate)),
       drainMs: median(results.map((r) => r.drainMs)),
       serverCpuPct: median(results.map((r) => r.serverCpuPct)),
