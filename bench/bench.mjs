@@ -88,6 +88,26 @@ function ensureWritableDir(flag, dir, created = []) {
   }
 }
 
+/** The bench's options (as npm_config_* names: `--data-dir` is npm_config_data_dir; `--no-tls` sets npm_config_tls). */
+const optionNames = ['scenario', 'quick', 'tls', 'connections', 'runs', 'duration', 'data_dir', 'out', 'cpu_prof', 'keep', 'wait_quiet'];
+
+/**
+ * Refuses options npm took as its own: `npm run bench --quick` (no `--`) runs the bench without
+ * them (the full 26-minute run) and leaves them in npm_config_* variables.
+ * @throws UsageError naming them and the `--` form
+ */
+function refuseNpmOptions(env) {
+  const eaten = optionNames.filter((n) => env[`npm_config_${n}`] !== undefined);
+  if (!eaten.length) return;
+  const flag = (n) => {
+    const v = env[`npm_config_${n}`];
+    if (n === 'tls') return ['', 'false'].includes(v) ? '--no-tls' : '--tls';
+    return `--${n.replace(/_/g, '-')}${['', 'true'].includes(v) ? '' : ` ${v}`}`;
+  };
+  const flags = eaten.map(flag).join(' ');
+  throw new UsageError(`npm took ${flags} as its own option${eaten.length > 1 ? 's' : ''} (${eaten.map((n) => `npm_config_${n}`).join(', ')} set): put bench options after --, as in \`npm run bench -- ${flags}\``);
+}
+
 function parseArgs(argv) {
   const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false, waitQuietMin: 0 };
   for (let i = 0; i < argv.length; i++) {
@@ -122,6 +142,7 @@ function parseArgs(argv) {
 let opts;
 const createdDirs = [];
 try {
+  refuseNpmOptions(process.env);
   opts = parseArgs(process.argv.slice(2));
   ensureWritableDir('--out', opts.out, createdDirs);
   ensureWritableDir('--data-dir', opts.dataDir, createdDirs);

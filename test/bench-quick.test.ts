@@ -69,6 +69,16 @@ describe('npm run bench -- --quick', () => {
     }
   });
 
+  it('refuses bench options npm took as its own (`npm run bench --quick`, no --) instead of a full run', async () => {
+    for (const [vars, message] of [
+      [{ npm_config_quick: 'true' }, 'npm took --quick as its own option (npm_config_quick set): put bench options after --, as in `npm run bench -- --quick`'],
+      [{ npm_config_scenario: 'api', npm_config_tls: '' }, '`npm run bench -- --scenario api --no-tls`'],
+      [{ npm_config_data_dir: '/tmp' }, '--data-dir /tmp'],
+    ] as const) {
+      expectRefused(await run([], { env: { ...process.env, ...vars }, timeoutMs: 20_000 }), message);
+    }
+  });
+
   it('refuses a --data-dir it cannot create or write, quickly and writing nothing', async () => {
     const t = tempDir('hcc-bench-bad-data-');
     try {
