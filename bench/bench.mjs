@@ -261,7 +261,7 @@ const json = {
   quick: opts.quick,
   code,
   machine,
-  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
+  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, cpuProf: opts.cpuProf, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
   totalSeconds: Math.round(totalS),
   otherProcessesCpuPct: { beforeRun: Math.round(idleLoad), duringRunMedian: otherMedian, perScenario: otherLoad },
   table,

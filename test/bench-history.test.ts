@@ -1,25 +1,28 @@
 /**
  * bench/tools/history.mjs, as the README's "Earlier runs" table is made with it: one row per
- * full run in a results directory (quick runs and single-scenario runs left out), each number
+ * full run in a results directory (quick runs, single-scenario runs, runs with other than the
+ * default settings and runs with a FAILED scenario left out), each number
  * read from the run's own table, `–` for a case the run did not measure; a bad flag is one line
  * and exit code 2.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tempDir } from './helpers/tools.js';
 
 const tool = path.join(repoRoot, 'bench', 'tools', 'history.mjs');
 const ALL = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
 
-function result(scenarios: string[], quick: boolean, table: object[]): object {
+/** A results file; `settings` and `failures` default to those of `npm run bench` that went well. */
+function result(scenarios: string[], quick: boolean, table: object[], { settings = {}, failures = [] }: { settings?: object; failures?: object[] } = {}): object {
   return {
     quick,
     code: { commit: 'abcdef0123456789', dirty: false },
     machine: { os: 'Linux 6.18.44-fc-v1045 x64' },
-    settings: { scenarios },
+    settings: { tls: true, transport: 'HTTPS', connections: 32, runs: 5, durationMs: 5000, warmupMs: 2000, cpuProf: false, scenarios, ...settings },
     table,
+    failures,
   };
 }
 
@@ -43,6 +46,17 @@ describe('bench history', () => {
     writeFileSync(path.join(dir, '2026-12-01T20-31-39Z.json'), JSON.stringify(result(ALL, false, full)));
     writeFileSync(path.join(dir, '2026-12-01T19-37-16Z-quick.json'), JSON.stringify(result(ALL, true, full)));
     writeFileSync(path.join(dir, '2026-12-01T09-46-18Z.json'), JSON.stringify(result(['startup'], false, full)));
+    // Every scenario, but not with the default settings, or with a scenario that failed: no full run either.
+    const notFull = [
+      { settings: { tls: false, transport: 'HTTP' } },
+      { settings: { connections: 8 } },
+      { settings: { runs: 2 } },
+      { settings: { durationMs: 1000 } },
+      { settings: { cpuProf: true } },
+      { failures: [{ scenario: 'e2e', error: 'boom' }] },
+    ];
+    notFull.forEach((o, i) => writeFileSync(path.join(dir, `2026-12-01T1${i}-00-00Z.json`), JSON.stringify(result(ALL, false, full, o))));
+    writeFileSync(path.join(dir, '2026-12-01T16-00-00Z.json'), JSON.stringify(result(ALL, false, [...full, row('e2e', 'FAILED', null, { text: 'boom' })])));
     const out = spawnSync(process.execPath, [tool, '--dir', dir], { encoding: 'utf8' });
     expect(out.status).toBe(0);
     const lines = out.stdout.trim().split('\n');
@@ -51,6 +65,15 @@ describe('bench history', () => {
     expect(cells).toEqual(['2026-12-01T20-31-39Z', 'abcdef0', 'fc-v1045', '17,871', '17%', '52%', '992', '10.1', '3,112', '–', '284', '–', '–', '303', '3.7']);
     const since = spawnSync(process.execPath, [tool, '--dir', dir, '--since', '2026-12-02'], { encoding: 'utf8' });
     expect(since.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it("is the README's Earlier runs table, made from bench/results/", () => {
+    const out = spawnSync(process.execPath, [tool], { encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Earlier runs'));
+    const table = section.split('\n').filter((l, i, all) => l.startsWith('|') && all.slice(0, i).every((x) => !x.startsWith('**')));
+    expect(table.join('\n')).toBe(out.stdout.trim());
   });
 
   it('refuses a bad flag with one line and exit code 2', () => {

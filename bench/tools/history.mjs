@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * The bench's history: one Markdown table row per full run (every scenario, not `--quick`) in
- * bench/results/*.json, with the numbers issue 6's targets are judged on, read from each run's
- * `table` exactly as the run printed them. A case a run did not measure (older runs paced e2e at
+ * The bench's history: one Markdown table row per full run (every scenario, not `--quick`, the
+ * default settings, no scenario FAILED: isFullRun()) in bench/results/*.json, with the numbers
+ * issue 6's targets are judged on, read from each run's `table` exactly as the run printed them. A case a run did not measure (older runs paced e2e at
  * 50 sets/s and had no plain-HTTP watch case) is shown as `–`.
  *
  * Columns: the run (its JSON's timestamp), the commit (short; `?` before the JSON recorded it,
@@ -36,6 +36,18 @@ try {
 }
 
 const ALL = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
+/** The settings of `npm run bench` without options (bench.mjs's defaults). */
+const DEFAULTS = { tls: true, connections: 32, runs: 5, durationMs: 5000 };
+
+/**
+ * Whether a results file is of a full run: not --quick, every scenario, the default settings
+ * (HTTPS, 32 connections, 5 runs of 5 s, no --cpu-prof) and no scenario FAILED.
+ */
+function isFullRun(d) {
+  if (d.quick || !Array.isArray(d.table) || !ALL.every((s) => d.settings?.scenarios?.includes(s))) return false;
+  if (!Object.entries(DEFAULTS).every(([k, v]) => d.settings[k] === v) || d.settings.cpuProf) return false;
+  return !d.failures?.length && !d.table.some((r) => r.case === 'FAILED');
+}
 /** The row of `table` whose scenario is `s` and whose case matches `re`, or undefined. */
 const find = (table, s, re) => table.find((r) => r.scenario === s && re.test(r.case));
 const num = (v) => (typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '–');
@@ -56,7 +68,7 @@ for (const f of files) {
   } catch {
     continue; // not a results file
   }
-  if (d.quick || !Array.isArray(d.table) || !ALL.every((s) => d.settings?.scenarios?.includes(s))) continue;
+  if (!isFullRun(d)) continue;
   const t = d.table;
   const commit = d.code?.commit ? d.code.commit.slice(0, 7) + (d.code.dirty ? '+' : '') : '?';
   const kernel = /(fc-v\d+)/.exec(d.machine?.os ?? '')?.[1] ?? d.machine?.os ?? '?';
