@@ -19,7 +19,7 @@ import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
-import { latencySvg, markdownTable, tableRow, textTable } from './lib/report.mjs';
+import { latencySvg, markdownTable, otherLoadPct, otherLoadText, tableRow, textTable } from './lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
@@ -235,8 +235,8 @@ for (const name of selected) {
   }
   const samples = load.peek().slice(otherLoad.__n ?? 0);
   otherLoad.__n = (otherLoad.__n ?? 0) + samples.length;
-  otherLoad[name] = { medianPct: Math.round(median(samples)), maxPct: Math.round(Math.max(0, ...samples)) };
-  progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s (other processes used ${otherLoad[name].medianPct}% of a core, median)`);
+  otherLoad[name] = { medianPct: otherLoadPct(samples), maxPct: samples.length ? Math.round(Math.max(...samples)) : null };
+  progress(`── ${name} done in ${(elapsedS() - t0).toFixed(1)} s (${otherLoadText(samples)})`);
   if (interrupted()) break;
 }
 
@@ -246,13 +246,13 @@ if (interrupted()) process.exit(130);
 const totalS = elapsedS();
 const allOther = load.stop();
 delete otherLoad.__n;
-const otherMedian = Math.round(median(allOther));
+const otherMedian = otherLoadPct(allOther);
 // schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as
 // watch and startup).
 const fewRuns = opts.quick ? `1 for watch, schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
-  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"} (${fewRuns}); total ${totalS.toFixed(0)} s; other processes used ${otherMedian}% of a core (median) during the run`;
+  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"} (${fewRuns}); total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 

@@ -4,7 +4,7 @@
  * and both renderings print that rounded value), and an SVG chart of latency percentiles drawn
  * by hand (no chart library).
  */
-import { round } from './stats.mjs';
+import { median, round } from './stats.mjs';
 
 const columns = [
   ['scenario', 'scenario'],
@@ -17,6 +17,24 @@ const columns = [
   ['met', 'met'],
   ['note', 'notes'],
 ];
+
+/**
+ * The median CPU other processes used over `samples` (% of one core), rounded; null when there
+ * is no sample (a span shorter than the sampling interval).
+ */
+export function otherLoadPct(samples) {
+  return samples.length ? Math.round(median(samples)) : null;
+}
+
+/**
+ * "other processes used 12% of a core (median)" + `during`, or, with no sample, that they were
+ * not sampled (never "NaN%").
+ * @param during - what the span was, e.g. " during the run"
+ */
+export function otherLoadText(samples, during = '') {
+  const pct = otherLoadPct(samples);
+  return pct === null ? `other processes' CPU not sampled${during} (shorter than one sample)` : `other processes used ${pct}% of a core (median)${during}`;
+}
 
 /** Groups digits of a rounded number: 15800 → "15,800", 0.123 → "0.123". */
 export function fmt(x) {
