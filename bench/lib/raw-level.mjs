@@ -10,6 +10,7 @@
  * - put-C:      C puts in flight, unbatched (LevelDB may merge concurrent writers into one log write)
  * - batch-C:    one chained db.batch() of C puts at a time (what group commit does with C writers)
  * - get-1, get-C: gets of existing keys, one at a time and C in flight
+ * (put-C and get-C only when C > 1: else they are put-1 and get-1)
  *
  * Usage: node raw-level.mjs <dir> <object.json> <config json>; prints one JSON result line.
  */
@@ -55,9 +56,15 @@ async function timed(durationMs, inflight, writesPerOp, op) {
 
 let next = 0;
 const C = cfg.connections;
+const put = () => {
+  const i = next++;
+  return db.put(keyOf(i), valueOf(i), { sync: true });
+};
+const get = () => db.get(keyOf(Math.floor(Math.random() * next)));
+// With C = 1, put-C and get-C would be put-1 and get-1 again: left out.
 const cases = {
-  'put-1': () => timed(cfg.durationMs, 1, 1, () => { const i = next++; return db.put(keyOf(i), valueOf(i), { sync: true }); }),
-  [`put-${C}`]: () => timed(cfg.durationMs, C, 1, () => { const i = next++; return db.put(keyOf(i), valueOf(i), { sync: true }); }),
+  'put-1': () => timed(cfg.durationMs, 1, 1, put),
+  ...(C > 1 && { [`put-${C}`]: () => timed(cfg.durationMs, C, 1, put) }),
   [`batch-${C}`]: () =>
     timed(cfg.durationMs, 1, C, () => {
       // A chained batch, as the LevelStore writes its group commits.
@@ -69,8 +76,8 @@ const cases = {
       ops.put('r', String(rev));
       return ops.write({ sync: true });
     }),
-  'get-1': () => timed(cfg.durationMs, 1, 1, () => db.get(keyOf(Math.floor(Math.random() * next)))),
-  [`get-${C}`]: () => timed(cfg.durationMs, C, 1, () => db.get(keyOf(Math.floor(Math.random() * next)))),
+  'get-1': () => timed(cfg.durationMs, 1, 1, get),
+  ...(C > 1 && { [`get-${C}`]: () => timed(cfg.durationMs, C, 1, get) }),
 };
 
 const out = {};

@@ -39,13 +39,14 @@ export async function run(ctx) {
   const C = ctx.connections;
   const row = (name, key, unit, note) => ({ case: name, rate: storage[key].rate, unit, p50: storage[key].p50, p99: storage[key].p99, ...(note && { note }) });
   return {
+    // With --connections 1, "C in flight" is "1 at a time": those rows are not repeated.
     rows: [
       row('level put, 1 at a time, sync', 'put-1', 'puts/s'),
-      row(`level put, ${C} in flight, sync`, `put-${C}`, 'puts/s'),
-      row(`level batch of ${C} puts, sync`, `batch-${C}`, 'puts/s', 'latency per batch'),
+      C > 1 && row(`level put, ${C} in flight, sync`, `put-${C}`, 'puts/s'),
+      row(`level batch of ${C} put${C === 1 ? '' : 's'}, sync`, `batch-${C}`, 'puts/s', 'latency per batch'),
       row('level get, 1 at a time', 'get-1', 'gets/s'),
-      row(`level get, ${C} in flight`, `get-${C}`, 'gets/s'),
-    ],
+      C > 1 && row(`level get, ${C} in flight`, `get-${C}`, 'gets/s'),
+    ].filter(Boolean),
     // The bytes of one value as persisted (the first object at revision 9, as a control center's first create).
     data: { valueBytes: Buffer.byteLength(levelValue(object, 1, 9)), storage },
   };
