@@ -10,12 +10,14 @@
  * inside strings), and an event counts when its line has ended, however the reads cut it (scan()).
  *
  * argv[2]: JSON { host, port, tls, ca (PEM), headers, path, count, sampleEvery }
- * IPC in:  { cmd: 'reset' } | { cmd: 'report' } | { cmd: 'close' }
+ * IPC in:  { cmd: 'reset' } | { cmd: 'report', expected } | { cmd: 'close' }
  * IPC out: { type: 'ready', opened } after every watcher got its 200; { type: 'reset' };
- *          { type: 'report', events, perWatcher: {min,max}, latency: summary, closed, cpuMs }
+ *          { type: 'report', events, missing, duplicates, perWatcher: {min,max}, latency: summary, closed, cpuMs }
+ *          (missing and duplicates counted per watcher against `expected` events each: delivery.mjs)
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { deliveryCounts } from './delivery.mjs';
 import { summarize, Samples } from './stats.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
@@ -158,16 +160,9 @@ process.on('message', (m) => {
     cpuMark = process.cpuUsage();
     process.send({ type: 'reset' });
   } else if (m.cmd === 'report') {
-    let events = 0;
-    let min = Infinity;
-    let max = 0;
-    for (const w of watchers) {
-      events += w.events;
-      min = Math.min(min, w.events);
-      max = Math.max(max, w.events);
-    }
+    const { events, missing, duplicates, min, max } = deliveryCounts(watchers.map((w) => w.events), m.expected ?? 0);
     const c = process.cpuUsage(cpuMark);
-    process.send({ type: 'report', events, perWatcher: { min, max }, latency: summarize(latencies), closed, cpuMs: (c.user + c.system) / 1000 });
+    process.send({ type: 'report', events, missing, duplicates, perWatcher: { min, max }, latency: summarize(latencies), closed, cpuMs: (c.user + c.system) / 1000 });
   } else if (m.cmd === 'close') {
     for (const w of watchers) w.sock.destroy();
     process.exit(0);
