@@ -248,6 +248,7 @@ export async function run(ctx) {
       ['create', results.create],
       ['get', results.get],
       ['list 1,000', results.list1k],
+      ['list 1,000, selector', results.list1kSel],
       [`list ${big}`, results.list10k],
       [`list ${big}, selector`, results.list10kSel],
       ['update', results.update],
