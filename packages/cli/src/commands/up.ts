@@ -376,6 +376,9 @@ export function upCommand(): Command {
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
+      // Started by a parent with an IPC channel (a benchmark, a test harness): stop with it, as every
+      // other hcc process does (lifecycle.ts), even when it is killed without a chance to signal us.
+      if (process.send) process.on('disconnect', () => stop('parent-exit'));
       const early = takeOverEarlySignals();
       if (early) stop(early);
       try {
