@@ -35,7 +35,7 @@ try {
   const cause = e.cause as { code?: string; message?: string } | undefined;
   const locked = e.code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
   // abstract-level says only "Database failed to open"; why (a read-only or corrupt data dir) is its cause.
-  const why = typeof cause?.message === 'string' && cause.message && !e.message.includes(cause.message) ? `: ${cause.message}` : '';
+  const why = e.code === 'LEVEL_DATABASE_NOT_OPEN' && typeof cause?.message === 'string' && cause.message ? `: ${cause.message}` : '';
   const msg = locked ? 'the data directory is in use by another hcc process' : `${e.message}${why}`;
   process.stderr.write(`hcc: ${msg}\n`);
   if (process.env.HCC_DEBUG) process.stderr.write(`${e.stack}\n`);
