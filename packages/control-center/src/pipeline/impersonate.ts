@@ -42,6 +42,15 @@ export function serviceAccountOf(username: string): { namespace: string; name: s
   return { namespace, name };
 }
 
+/** An extra's key from its header name: percent-decoded, or as it is when it does not decode (unescapeExtraKey). */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 /** Whether any header is an `Impersonate-Extra-<key>` (Node lower-cases header names). */
 function hasExtraHeader(headers: FastifyRequest['headers']): boolean {
   for (const k in headers) if (k.startsWith(ExtraHeaderPrefix)) return true;
@@ -60,24 +69,21 @@ export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer
   // The common case, checked without building headersDistinct (or an array of names) on every request.
   if (h['impersonate-user'] === undefined && h['impersonate-group'] === undefined && h['impersonate-uid'] === undefined && !hasExtraHeader(h)) return real;
   const distinct = req.raw.headersDistinct;
-  const users = distinct['impersonate-user'] ?? [];
+  // As buildImpersonationRequests reads them: the first Impersonate-User and Impersonate-Uid
+  // (http.Header.Get), acted on only when not empty; every Impersonate-Group; every extra value.
+  const name = distinct['impersonate-user']?.[0] ?? '';
+  const uid = distinct['impersonate-uid']?.[0] ?? '';
   const groups = distinct['impersonate-group'] ?? [];
-  const uids = distinct['impersonate-uid'] ?? [];
   const extra: Record<string, string[]> = {};
   for (const [k, values] of Object.entries(distinct)) {
     if (!k.startsWith(ExtraHeaderPrefix) || !values) continue;
-    let key = k.slice(ExtraHeaderPrefix.length);
-    try {
-      key = decodeURIComponent(key); // the key is percent-encoded in the header name
-    } catch {
-      throw apierrors.badRequest(`invalid Impersonate-Extra key ${JSON.stringify(key)}`);
-    }
-    (extra[key] ??= []).push(...values);
+    (extra[unescapeExtraKey(k.slice(ExtraHeaderPrefix.length))] ??= []).push(...values);
   }
-  if (users.length === 0 && groups.length === 0 && uids.length === 0 && Object.keys(extra).length === 0) return real;
-  if (users.length !== 1 || !users[0]) throw apierrors.badRequest('impersonating groups, a uid or extra fields requires impersonating one user (Impersonate-User)');
-  if (uids.length > 1) throw apierrors.badRequest('only one Impersonate-Uid may be given');
-  const name = users[0];
+  const hasExtra = Object.keys(extra).length > 0;
+  if (name === '') {
+    if (groups.length || uid !== '' || hasExtra) throw apierrors.badRequest('impersonating groups, a uid or extra fields requires impersonating a user (Impersonate-User)');
+    return real;
+  }
   const check = (attrs: { group?: string; resource: string; subresource?: string; namespace?: string; name: string }) =>
     authorize(authorizer, real, attributesOf({ isResourceRequest: true, verb: 'impersonate', ...attrs }));
   const sa = serviceAccountOf(name);
@@ -85,7 +91,7 @@ export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer
   else check({ resource: 'users', name });
   for (const g of groups) check({ resource: 'groups', name: g });
   for (const [key, values] of Object.entries(extra)) for (const v of values) check({ group: AuthenticationGroup, resource: 'userextras', subresource: key, name: v });
-  if (uids[0] !== undefined) check({ group: AuthenticationGroup, resource: 'uids', name: uids[0] });
+  if (uid !== '') check({ group: AuthenticationGroup, resource: 'uids', name: uid });
 
   const out = [...groups];
   if (sa && groups.length === 0) out.push('system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`);
@@ -94,5 +100,5 @@ export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer
   } else if (!out.includes(AuthenticatedGroup) && !out.includes(UnauthenticatedGroup)) {
     out.push(AuthenticatedGroup);
   }
-  return { name, groups: out, ...(uids[0] !== undefined ? { uid: uids[0] } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+  return { name, groups: out, ...(uid !== '' ? { uid } : {}), ...(hasExtra ? { extra } : {}) };
 }

@@ -73,6 +73,25 @@ metadata: {name: bot, namespace: tools}
     expect(authz(user('nobody'), ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(false);
   });
 
+  it('lets unauthenticated users GET only the public-info paths, authenticated ones discovery too (bootstrap roles)', () => {
+    const anonymous = user('system:anonymous', ['system:unauthenticated']);
+    const someone = user('nobody', ['system:authenticated']);
+    const nonResource = (path: string) => ({ ...ri('GET', '/healthz'), isResourceRequest: false, path, verb: 'get' });
+    for (const p of ['/healthz', '/livez', '/readyz', '/version']) {
+      expect(authz(anonymous, nonResource(p)).allowed, p).toBe(true);
+      expect(authz(someone, nonResource(p)).allowed, p).toBe(true);
+    }
+    for (const p of ['/api', '/apis', '/apis/apps/v1', '/openapi/v3']) {
+      expect(authz(anonymous, nonResource(p)).allowed, p).toBe(false);
+      expect(authz(someone, nonResource(p)).allowed, p).toBe(true);
+    }
+    expect(authz.rules!(anonymous, '').nonResourceRules).toEqual([{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]);
+    // system:basic-user: every authenticated user may ask about itself, nobody else.
+    const review = { ...ri('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'), group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', verb: 'create' };
+    expect(authz(someone, review).allowed).toBe(true);
+    expect(authz(anonymous, review).allowed).toBe(false);
+  });
+
   it('rejects malformed policies with one line naming the file and the object', () => {
     const head = 'apiVersion: rbac.authorization.k8s.io/v1\n';
     const role = `${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{apiGroups: [""], resources: [secrets], verbs: [get]}]\n---\n`;

@@ -48,11 +48,16 @@ export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'gro
   if (rule.resourceNames?.length) return ri.name !== '' && rule.resourceNames.includes(ri.name);
   return true;
 }
-/** Paths every authenticated user may GET (upstream's system:discovery and system:public-info-viewer roles). */
-const publicPaths = ['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'];
-const publicPrefixes = ['/api/', '/apis/', '/openapi/'];
-function isPublicPath(path: string): boolean {
-  return publicPaths.includes(path) || publicPrefixes.some((p) => path.startsWith(p));
+/** Paths everyone may GET, unauthenticated users too (upstream's system:public-info-viewer role). */
+const publicInfoPaths = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+/** Paths every authenticated user may GET besides (upstream's system:discovery role, not bound to system:unauthenticated since 1.14). */
+const discoveryPaths = ['/api', '/apis', '/openapi'];
+const discoveryPrefixes = ['/api/', '/apis/', '/openapi/'];
+/** Whether `user` may GET the non-resource `path`, as those two bootstrap roles allow it. */
+function isPublicPath(user: UserInfo, path: string): boolean {
+  if (publicInfoPaths.includes(path)) return true;
+  if (!user.groups.includes(AuthenticatedGroup)) return false;
+  return discoveryPaths.includes(path) || discoveryPrefixes.some((p) => path.startsWith(p));
 }
 /**
  * What upstream's bootstrap ClusterRole `system:basic-user` gives every authenticated user: asking
@@ -76,8 +81,8 @@ export function rbacAuthorizer(policy: readonly RuleBinding[]): Authorizer {
   const bindings = [basicUserBinding, ...policy];
   const authorizer: Authorizer = (user: UserInfo, ri: RequestInfo) => {
     if (user.groups.includes(MastersGroup)) return { allowed: true };
-    // Non-resource URLs: what upstream's bootstrap system:discovery and system:public-info-viewer grant everyone.
-    if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(ri.path) ? { allowed: true } : { allowed: false, reason: '' };
+    // Non-resource URLs: what upstream's bootstrap system:public-info-viewer (everyone) and system:discovery (authenticated users) grant.
+    if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(user, ri.path) ? { allowed: true } : { allowed: false, reason: '' };
     for (const b of bindings) {
       if (appliesTo(b, user, ri.namespace) && b.rules.some((r) => ruleAllows(r, ri))) return { allowed: true };
     }
@@ -104,7 +109,12 @@ export function rbacRules(bindings: readonly RuleBinding[]): RulesResolver {
     }
     return {
       resourceRules,
-      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...publicPaths, ...publicPrefixes.map((p) => `${p}*`)] }],
+      nonResourceRules: [
+        {
+          verbs: ['get'],
+          nonResourceURLs: user.groups.includes(AuthenticatedGroup) ? [...publicInfoPaths, ...discoveryPaths, ...discoveryPrefixes.map((p) => `${p}*`)] : [...publicInfoPaths],
+        },
+      ],
       incomplete: false,
     };
   };

@@ -4,7 +4,8 @@ import type { ClassicLevel } from 'classic-level';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeStore } from '../store-contract.js';
-import { DamagedMarkerFile, droppedRecordLines, LevelStore, RevisionWatermarkFile, StorageDamagedError } from './level-store.js';
+import { DamagedMarkerFile, droppedRecordLines, LevelStore, LossRevisionBump, RevisionWatermarkFile, StorageDamagedError } from './level-store.js';
+import { RevisionCompactedError } from '../store.js';
 import type { Store } from '../store.js';
 
 describeStore('level', {
@@ -98,13 +99,36 @@ describe('LevelStore damage checks at open', () => {
     );
     const accepted = new LevelStore({ dir, acceptLoss: true });
     await accepted.open();
-    expect(accepted.currentRevision()).toBe(revision);
+    // Past every revision that may have been handed out after the watermark was written, and every
+    // older one compacted: a watch from a revision a client saw before gets 410 and lists again.
+    const bumped = revision + LossRevisionBump;
+    expect(accepted.currentRevision()).toBe(bumped);
+    expect(() => accepted.watch('/core/configmaps/', revision, () => {})).toThrow(RevisionCompactedError);
+    expect(() => accepted.watch('/core/configmaps/', revision + 5, () => {})).toThrow(RevisionCompactedError);
     const next = await accepted.transact('/core/configmaps/ns/after', () => ({ op: 'put', object: cm('after') }));
-    expect(next!.modRevision).toBe(revision + 1);
+    expect(next!.modRevision).toBe(bumped + 1);
     await accepted.close();
     const again = new LevelStore({ dir });
     await again.open();
-    expect(again.currentRevision()).toBe(revision + 1);
+    expect(again.currentRevision()).toBe(bumped + 1);
+    await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an unreadable watermark until the loss is accepted, which bumps past the database revision', async () => {
+    const { dir, revision } = await filled(5);
+    writeFileSync(path.join(dir, RevisionWatermarkFile), 'garbage');
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow(
+      `${dir}: ${path.join(dir, RevisionWatermarkFile)} holds no revision ("garbage"): whether committed writes were lost cannot be told. Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss`,
+    );
+    const accepted = new LevelStore({ dir, acceptLoss: true });
+    await accepted.open();
+    expect(accepted.currentRevision()).toBe(revision + LossRevisionBump);
+    expect(accepted.count('/core/configmaps/')).toBe(5);
+    await accepted.close();
+    expect(readFileSync(path.join(dir, RevisionWatermarkFile), 'utf8').trim()).toBe(String(revision + LossRevisionBump));
+    const again = new LevelStore({ dir });
+    await again.open();
     await again.close();
     rmSync(dir, { recursive: true, force: true });
   });

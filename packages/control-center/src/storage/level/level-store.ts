@@ -38,6 +38,11 @@ export const RevisionWatermarkFile = 'hcc-revision';
  * loss is accepted.
  */
 export const DamagedMarkerFile = 'hcc-storage-damaged';
+/**
+ * How far resourceVersions jump when a loss is accepted (a count): past any revision handed out
+ * after the last watermark was written (a second of writes, or more after a power loss).
+ */
+export const LossRevisionBump = 1_000_000;
 /** How often, at most, the revision watermark is written, in milliseconds. */
 const WatermarkIntervalMs = 1000;
 
@@ -87,9 +92,9 @@ export interface LevelStoreOptions {
    */
   onFailure?: (err: unknown) => void;
   /**
-   * Open even when committed writes were lost or damaged records dropped (see
-   * {@link StorageDamagedError}): serve what is left, with the revision raised to the highest one
-   * committed before, so no resourceVersion is ever handed out twice.
+   * Open even when committed writes were lost, damaged records dropped or the watermark is
+   * unreadable (see {@link StorageDamagedError}): serve what is left, with resourceVersions going
+   * on {@link LossRevisionBump} past the highest known one and every older one compacted (410).
    */
   acceptLoss?: boolean;
 }
@@ -141,8 +146,9 @@ export class LevelStore implements Store {
     const watermarkFile = path.join(dir, RevisionWatermarkFile);
     const earlier = existsSync(markerFile) ? readFileSync(markerFile, 'utf8').trim() : '';
     const watermarkText = existsSync(watermarkFile) ? readFileSync(watermarkFile, 'utf8').trim() : '';
-    const watermark = watermarkText === '' ? 0 : Number(watermarkText);
-    if (!Number.isSafeInteger(watermark) || watermark < 0) throw new StorageDamagedError(`${watermarkFile}: not a revision: ${JSON.stringify(watermarkText.slice(0, 40))}`);
+    const watermarkValue = watermarkText === '' ? 0 : Number(watermarkText);
+    const watermarkValid = Number.isSafeInteger(watermarkValue) && watermarkValue >= 0;
+    const watermark = watermarkValid ? watermarkValue : 0;
     await this.db.open();
     const infoLog = path.join(dir, 'LOG');
     const dropped = existsSync(infoLog) ? droppedRecordLines(readFileSync(infoLog, 'utf8')) : [];
@@ -153,7 +159,9 @@ export class LevelStore implements Store {
     const problems: string[] = [];
     const damage = [...earlier.split('\n'), ...dropped].filter(Boolean).join('; ');
     if (damage) problems.push(`LevelDB dropped damaged records when it opened the database (${damage})`);
-    if (watermark > this.committedRevision) {
+    if (!watermarkValid) {
+      problems.push(`${watermarkFile} holds no revision (${JSON.stringify(watermarkText.slice(0, 40))}): whether committed writes were lost cannot be told`);
+    } else if (watermark > this.committedRevision) {
       problems.push(`the database is at revision ${this.committedRevision} but revision ${watermark} was committed before: the writes in between are lost (a truncated, damaged or deleted log)`);
     }
     if (problems.length && !this.opts.acceptLoss) {
@@ -162,25 +170,36 @@ export class LevelStore implements Store {
         `${dir}: ${problems.join('; ')}. Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`,
       );
     }
-    if (watermark > this.committedRevision) {
-      // Accepted: resourceVersions go on after every one handed out before, never reusing one.
-      await this.db.put(REV_KEY, String(watermark), { sync: this.sync });
-      this.latestRevision = this.committedRevision = watermark;
+    let floor = this.committedRevision;
+    if (problems.length) {
+      // Accepted. The watermark may trail what was handed out (it is written up to a second after
+      // commits): resourceVersions jump past it by LossRevisionBump, as etcd's restore bumps
+      // revisions, and every older one is compacted, so watches and reads from before get 410
+      // and clients list again instead of keeping objects that are gone.
+      floor = Math.max(this.committedRevision, watermark) + LossRevisionBump;
+      await this.db.put(REV_KEY, String(floor), { sync: this.sync });
+      this.latestRevision = this.committedRevision = floor;
+      rmSync(markerFile, { force: true });
     }
-    if (problems.length) rmSync(markerFile, { force: true });
     this.watermark = watermark;
-    for await (const [k, v] of this.db.iterator({ gt: OBJ_PREFIX, lt: OBJ_PREFIX + '\uffff' })) {
-      const p = JSON.parse(v) as PersistedValue;
-      const key = k.slice(OBJ_PREFIX.length);
-      // The persisted value is `{"c":..,"m":..,"o":<object JSON>}`: keep the object's text.
-      const at = v.indexOf('"o":');
-      if (at > 0 && v.endsWith('}')) rememberJSON(p.o, v.slice(at + 4, -1));
-      const entry: StoredObject = { key, object: p.o, createRevision: p.c, modRevision: p.m };
-      this.latest.set(key, entry);
-      this.committed.set(key, entry);
+    try {
+      for await (const [k, v] of this.db.iterator({ gt: OBJ_PREFIX, lt: OBJ_PREFIX + '\uffff' })) {
+        const p = JSON.parse(v) as PersistedValue;
+        const key = k.slice(OBJ_PREFIX.length);
+        // The persisted value is `{"c":..,"m":..,"o":<object JSON>}`: keep the object's text.
+        const at = v.indexOf('"o":');
+        if (at > 0 && v.endsWith('}')) rememberJSON(p.o, v.slice(at + 4, -1));
+        const entry: StoredObject = { key, object: p.o, createRevision: p.c, modRevision: p.m };
+        this.latest.set(key, entry);
+        this.committed.set(key, entry);
+      }
+    } catch (err) {
+      // A damaged table file (LevelDB checks no checksums on reads, so only what fails to decode shows).
+      await this.db.close();
+      throw new StorageDamagedError(`${dir}: the database cannot be read: ${err instanceof Error ? err.message : String(err)}. Restore the data dir from a backup`);
     }
-    this.history = new EventHistory(this.historyCapacity, this.committedRevision);
-    if (this.committedRevision > this.watermark) this.writeWatermarkSync();
+    this.history = new EventHistory(this.historyCapacity, floor);
+    if (this.committedRevision > this.watermark || !watermarkValid) this.writeWatermarkSync();
   }
 
   async close(): Promise<void> {
