@@ -103,10 +103,16 @@ describe('authorization policy, as kube-apiserver answers it', () => {
     // Impersonating a ServiceAccount is checked on serviceaccounts in its namespace, not on users.
     const refused = await as('frank', ['get', 'configmaps', '-n', 'b', '--as', sa]);
     expect(refused.stderr).toContain('serviceaccounts "bot" is forbidden: User "frank" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "b"');
-    const anon = await as('admin', ['auth', 'whoami', '--as', 'system:anonymous', '-o', 'json']);
-    expect(JSON.parse(anon.stdout).status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
-    const unauth = await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-group', 'system:unauthenticated', '-o', 'json']);
-    expect(JSON.parse(unauth.stdout).status.userInfo.groups).toEqual(['system:unauthenticated']);
+    // system:anonymous is in system:unauthenticated only, and so is a user given that group: neither
+    // is in system:authenticated, so neither may ask who it is (system:basic-user) or read discovery
+    // (system:discovery), as upstream.
+    const anonApi = await as('admin', ['get', '--raw', '/apis', '--as', 'system:anonymous']);
+    expect(anonApi.stderr).toContain('Error from server (Forbidden): forbidden: User "system:anonymous" cannot get path "/apis"');
+    // Not even `can-i --list`: the review itself is refused.
+    expect((await as('admin', ['auth', 'can-i', '--list', '--as', 'system:anonymous'])).code).not.toBe(0);
+    expect((await as('admin', ['auth', 'whoami', '--as', 'system:anonymous'])).code).not.toBe(0);
+    expect((await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-group', 'system:unauthenticated'])).code).not.toBe(0);
+    expect((await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-group', 'g1'])).code).toBe(0);
     const uid = await as('admin', ['auth', 'whoami', '--as', 'jane', '--as-uid', '123', '--as-user-extra', 'scopes=a', '-o', 'json']);
     expect(uid.code, uid.stderr).toBe(0);
     expect(JSON.parse(uid.stdout).status.userInfo).toEqual({ username: 'jane', uid: '123', groups: ['system:authenticated'], extra: { scopes: ['a'] } });

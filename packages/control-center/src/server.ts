@@ -14,7 +14,7 @@ import * as apierrors from './apierrors/status.js';
 import type { Store } from './storage/store.js';
 import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
-import { alwaysAllow, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
+import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes } from './pipeline/decode.js';
 import { checkMetadataShape, negotiateResource, wantsYAML } from './pipeline/negotiate.js';
@@ -318,8 +318,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
 
+  // Discovery and OpenAPI are non-resource paths: with a policy, only what it allows (upstream's
+  // system:discovery role gives them to authenticated users, not to anonymous ones).
+  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
+
   // OpenAPI.
   app.get('/openapi/v2', async (req, reply) => {
+    authorizePath(req);
     const accept = req.headers.accept ?? '';
     if (accept.includes('protobuf') && !/application\/json/.test(accept)) {
       // The gnostic protobuf form client-go asks for: kubectl before 1.27 reads `explain`,
@@ -328,11 +333,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
     return reply.type('application/json').send(openapi.v2());
   });
-  app.get('/openapi/v3', async (_req, reply) => sendJSON(reply, 200, openapi.v3Root()));
+  app.get('/openapi/v3', async (req, reply) => {
+    authorizePath(req);
+    return sendJSON(reply, 200, openapi.v3Root());
+  });
   // As kube-openapi's handler3 serves a group version: a `?hash=` other than the current one is a
   // 301 to the current URL; with the current one the answer may be cached for good (immutable,
   // expires in a year, varies by Accept); an If-None-Match of the current ETag is a 304.
   app.get('/openapi/v3/*', async (req, reply) => {
+    authorizePath(req);
     const gv = (req.params as { '*': string })['*'];
     const doc = openapi.v3(gv);
     if (!doc) return sendJSON(reply, 404, apierrors.noResource().status);
@@ -351,6 +360,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Discovery.
   const serverAddress = () => `${app.server.address() && typeof app.server.address() === 'object' ? `127.0.0.1:${(app.server.address() as { port: number }).port}` : ''}`;
   const discovery = (req: FastifyRequest, reply: FastifyReply, core: boolean, legacy: () => unknown) => {
+    authorizePath(req);
     const agg = wantsAggregated(req.headers.accept);
     if (agg) {
       return sendJSON(reply, 200, aggregatedDiscovery(registry, core, agg), `application/json;g=apidiscovery.k8s.io;v=${agg};as=APIGroupDiscoveryList`);
@@ -378,6 +388,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         const ri = resolveRequestInfo(req.method, req.url, query);
         let code = 500;
         try {
+          // As any resource request, authorized first: every authenticated user may create these
+          // (system:basic-user), anonymous ones may not.
+          authorize(authorizer, req.user, authorizationAttributes(ri, query));
           if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
           const ctx: StrategyContext = { fieldValidation: fieldValidationOf(query), warnings: [], now: now() };
           const review = decodeReview(r, req.headers['content-type'], req.body as Buffer | undefined, ctx);
@@ -401,6 +414,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const ri = resolveRequestInfo(req.method, req.url, query);
     if (!ri.isResourceRequest) {
+      authorizePath(req);
       if (req.method !== 'GET') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: '' });
       const doc =
         ri.apiPrefix === 'api'

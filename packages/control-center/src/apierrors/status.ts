@@ -128,6 +128,11 @@ export const cannotBeHandled = (kind: string, version: string, message: string):
 /** 403 Forbidden, as the authorize stage returns it. */
 export const forbidden = (gr: GroupResource, name: string, reason: string): StatusError =>
   make(403, 'Forbidden', `${groupResourceString(gr)}${name ? ` "${name}"` : ''} is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });
+/**
+ * 403 for a non-resource path (discovery, OpenAPI), worded as kube-apiserver's forbiddenMessage:
+ * `forbidden: User "system:anonymous" cannot get path "/apis"`.
+ */
+export const forbiddenPath = (reason: string): StatusError => make(403, 'Forbidden', `forbidden: ${reason}`, {});
 /** 405 MethodNotAllowed. */
 export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
   make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);

@@ -102,6 +102,7 @@ export function authorizationAttributes(ri: RequestInfo, query: Record<string, u
  */
 export function authorize(authorizer: Authorizer, user: UserInfo, ri: RequestInfo): void {
   const d = authorizer(user, ri);
+  if (!d.allowed && !ri.isResourceRequest) throw apierrors.forbiddenPath(`User "${user.name}" cannot ${ri.verb} path "${ri.path}"${d.reason ? `: ${d.reason}` : ''}`);
   if (!d.allowed) {
     const resource = ri.subresource ? `${ri.resource}/${ri.subresource}` : ri.resource;
     const where = ri.namespace ? `in the namespace "${ri.namespace}"` : 'at the cluster scope';
