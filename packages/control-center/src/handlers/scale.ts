@@ -11,7 +11,7 @@ import type { ResourceInfo } from '../registry/types.js';
 import { decodeError } from '../registry/builtin/decode.js';
 import type { JSONSchemaProps } from '../registry/schema/types.js';
 import { age, ageColumn, column, nameColumn } from '../registry/generic-strategy.js';
-import type { IncludeObject } from '../pipeline/table.js';
+import { rowObject, type IncludeObject } from '../pipeline/table.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
@@ -66,8 +66,8 @@ export function scaleTable(scale: KubeObject, opts: { version: string; include: 
   const spec = scale.spec as { replicas?: number };
   const status = scale.status as { replicas?: number };
   const row: Record<string, unknown> = { cells: [scale.metadata.name, spec.replicas ?? 0, status.replicas ?? 0, age(scale.metadata.creationTimestamp, opts.now)] };
-  if (opts.include === 'Object') row.object = scale;
-  else if (opts.include === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${opts.version}`, metadata: scale.metadata };
+  const object = rowObject(scale, opts.include, opts.version);
+  if (object !== undefined) row.object = object;
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${opts.version}`,
@@ -85,7 +85,7 @@ export function scaleTable(scale: KubeObject, opts: { version: string; include: 
 /** A Scale in the shape the request's Accept header picked: the Scale, a Table or its metadata. */
 export function renderScale(scale: KubeObject, shape: ResponseShape, include: IncludeObject, now: Date): unknown {
   if (shape.kind === 'table') return scaleTable(scale, { version: shape.version, include, now });
-  if (shape.kind === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata: scale.metadata };
+  if (shape.kind === 'metadata') return rowObject(scale, 'Metadata', shape.version);
   return scale;
 }
 

@@ -9,8 +9,8 @@ import type { ResourceInfo } from '../registry/types.js';
 /** includeObject: what each row carries besides its cells. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-/** A row's embedded object as includeObject asks. */
-function rowObject(obj: KubeObject, include: IncludeObject, version: string): unknown {
+/** A row's embedded object as includeObject asks (undefined for None). */
+export function rowObject(obj: KubeObject, include: IncludeObject, version: string): unknown {
   if (include === 'None') return undefined;
   if (include === 'Object') return obj;
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };

@@ -12,10 +12,11 @@
  * it and `onFailure` is called once, so that the process exits and a restart reopens the data
  * (LevelDB itself stays read-only after a failed log write); nothing acknowledged is lost.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { writeFileAtomic } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import { EventHistory } from '../history.js';
 import { jsonOf, rememberJSON } from '../json-cache.js';
@@ -217,9 +218,7 @@ export class LevelStore implements Store {
 
   /** Writes the committed revision to the watermark file now (a temporary file, then a rename). */
   private writeWatermarkSync(): void {
-    const file = path.join(this.opts.dir, RevisionWatermarkFile);
-    writeFileSync(`${file}.tmp`, `${this.committedRevision}\n`);
-    renameSync(`${file}.tmp`, file);
+    writeFileAtomic(path.join(this.opts.dir, RevisionWatermarkFile), `${this.committedRevision}\n`);
     this.watermark = this.committedRevision;
   }
 
