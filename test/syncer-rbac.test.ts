@@ -51,9 +51,10 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const tokenFile = path.join(t.dir, 'tokens.csv');
     writeFileSync(tokenFile, `${token},${SyncerUser},uid-syncer,"system:serviceaccounts"\n`);
     // The control center enforces the shipped syncer policy too, for the syncer's own token user
-    // (group hcc:syncers): the admin and the scheduler keep their rights, so placement still works.
+    // (hcc:syncer:m1 in hcc:syncers, so also restricted to what is placed on m1): the admin and
+    // the scheduler keep their rights, so placement still works.
     const ccTokens = path.join(t.dir, 'cc-tokens.csv');
-    writeFileSync(ccTokens, `${ccSyncerToken},hcc-syncer-m1,uid-cc-syncer,"hcc:syncers"\n`);
+    writeFileSync(ccTokens, `${ccSyncerToken},hcc:syncer:m1,uid-cc-syncer,"hcc:syncers"\n`);
     cc = await startControlCenterProcess({ extraArgs: ['--authorization-policy', path.join(repoRoot, 'deploy', 'control-center', 'syncer-policy.yaml'), '--token-file', ccTokens] });
     const ccKc = parse(readFileSync(cc.kubeconfig, 'utf8'));
     ccKc.users[0].user = { token: ccSyncerToken };
@@ -90,6 +91,9 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('no');
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '--subresource=binding', '-n', 'any'])).toBe('no');
     expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no');
+    // As the syncer of m1 it reads only the Secrets of what is placed on m1, by their label.
+    expect(await can(['list', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only list and watch Secrets with the label selector state.controlcenter.hcc.dev/m1=Sync');
+    expect(await can(['get', 'secrets/any', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only read Secrets that HostedClusters placed on it reference');
   });
 
   it('answers kubectl auth can-i and auth whoami for the syncer identity (kubectl 1.35 and 1.20)', async () => {
@@ -208,6 +212,26 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(await forbiddenInControlCenter()).toEqual([]);
     expect(syncer.output()).not.toMatch(/"level":50/);
   }, 180_000);
+
+  it('keeps the syncer of m1 to what is placed on m1 (kubectl as its identity)', async () => {
+    const as = (args: string[], input?: string) => kubectl('1.35', ccSyncer, args, { input });
+    expect((await k(['create', '-f', '-'], 'apiVersion: controlcenter.hcc.dev/v1alpha1\nkind: ManagementCluster\nmetadata: {name: m2}\nspec: {}\n')).code).toBe(0);
+    const other = await as(['label', 'managementcluster', 'm2', 'stolen=yes']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain('managementclusters.controlcenter.hcc.dev "m2" is forbidden: the syncer of management cluster "m1" may only register and update its own ManagementCluster');
+    expect((await as(['label', 'managementcluster', 'm1', 'mine=yes'])).code).toBe(0);
+    const list = await as(['get', 'secrets', '-A']);
+    expect(list.code).not.toBe(0);
+    expect(list.stderr).toContain('the syncer of management cluster "m1" may only list and watch Secrets with the label selector state.controlcenter.hcc.dev/m1=Sync');
+    const own = await as(['get', 'secrets', '-A', '-l', 'state.controlcenter.hcc.dev/m1=Sync']);
+    expect(own.code, own.stderr).toBe(0);
+    // A HostedCluster placed nowhere (the scheduler only places on Ready clusters; m2 never is) is not m1's to patch.
+    expect((await k(['apply', '-f', '-'], [pullSecret('loose', ns), noneHostedCluster('loose', ns).replace('metadata: {name: loose, namespace: rbac}', 'metadata: {name: loose, namespace: rbac, annotations: {controlcenter.hcc.dev/management-cluster-selector: nowhere=true}}')].join('---\n'))).code).toBe(0);
+    const patch = await as(['annotate', 'hc/loose', '-n', ns, 'touched=yes']);
+    expect(patch.code).not.toBe(0);
+    expect(patch.stderr).toContain('the syncer of management cluster "m1" may only change or delete HostedClusters placed on it (this one is not placed)');
+    expect((await k(['delete', 'hc/loose', 'secret/loose-pull-secret', 'managementcluster/m2', '-n', ns, '--wait=false'])).code).toBe(0);
+  });
 });
 
 describe('hcc syncer --name', () => {

@@ -40,6 +40,8 @@ import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { placementAnnotationsAdmission } from './pipeline/admit/validating/placement-annotations.js';
+import { managementClusterRestrictionAdmission } from './pipeline/admit/validating/management-cluster-restriction.js';
+import { managementClusterAuthorizer } from './pipeline/management-cluster-authorizer.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
 import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
@@ -213,10 +215,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { store, registry, metrics } = deps;
   const recordRequest = createRequestRecorder(metrics);
   const now = deps.now ?? (() => new Date());
-  const authorizer = deps.authorizer ?? alwaysAllow;
+  // A syncer identity reads only its own cluster's Secrets and ConfigMaps, whatever the policy.
+  const authorizer = managementClusterAuthorizer(deps.authorizer ?? alwaysAllow, store);
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
-  const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission];
+  const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission, managementClusterRestrictionAdmission];
   const immortalNamespaces: ReadonlySet<string> = new Set(deps.immortalNamespaces ?? []);
   const app = Fastify({
     ...(deps.https
@@ -449,7 +452,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           fieldValidation: fieldValidationOf(query),
           warnings: [],
           now: now(),
-          admit: (i, obj, old) => runAdmission(admission, { info: i, obj, old, user: req.user, store, warn: (w) => scope.ctx.warnings.push(w) }),
+          admit: (i, obj, old, op) => runAdmission(admission, { info: i, operation: op ?? (old ? 'UPDATE' : 'CREATE'), obj, old, user: req.user, store, warn: (w) => scope.ctx.warnings.push(w) }),
           userGroups: req.user.groups,
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),

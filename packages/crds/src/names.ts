@@ -26,6 +26,19 @@ export const Resources = {
  */
 export const SchedulersGroup = 'hcc:schedulers';
 
+/**
+ * The group of management-cluster syncers in the control center. A member whose user name is
+ * {@link syncerUserName}`(X)` is the syncer of ManagementCluster X and may only touch what is
+ * placed on X (the ManagementClusterRestriction admission and authorizer, after kube's
+ * NodeRestriction and Node authorizer for `system:node:<name>` in `system:nodes`).
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/node/
+ */
+export const SyncersGroup = 'hcc:syncers';
+/** Prefix of a syncer's user name in the control center: `hcc:syncer:<ManagementCluster name>`. */
+export const SyncerUserPrefix = 'hcc:syncer:';
+/** The control-center user name of the syncer of ManagementCluster `managementCluster`. */
+export const syncerUserName = (managementCluster: string): string => `${SyncerUserPrefix}${managementCluster}`;
+
 /** Placement label on a virtual HostedCluster and its NodePools; value: the ManagementCluster name. */
 export const LabelManagementCluster = 'controlcenter.hcc.dev/management-cluster';
 
@@ -61,6 +74,24 @@ export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
 export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
 /** Annotation on downstream copies: the upstream object's metadata.generation they were built from. */
 export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-generation';
+
+/** Label on Secrets a syncer copied up from its management cluster; value: the ManagementCluster name. */
+export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
+
+/**
+ * The Secrets HyperShift writes for a HostedCluster `name` and points its status to: the admin
+ * kubeconfig and the kubeadmin password (the only ones a syncer copies up).
+ * @see https://hypershift.pages.dev/reference/api/#hypershift.openshift.io/v1beta1.HostedClusterStatus
+ */
+export const hyperShiftStatusSecretNames = (name: string): string[] => [`${name}-admin-kubeconfig`, `${name}-kubeadmin-password`];
+
+/** The HostedCluster whose status Secret `secretName` would be ({@link hyperShiftStatusSecretNames}), or undefined. */
+export function hostedClusterOfStatusSecret(secretName: string): string | undefined {
+  for (const suffix of ['-admin-kubeconfig', '-kubeadmin-password']) {
+    if (secretName.endsWith(suffix) && secretName.length > suffix.length) return secretName.slice(0, -suffix.length);
+  }
+  return undefined;
+}
 
 /** Namespace in the control center holding syncer Leases and hcc's own Events. */
 export const SystemNamespace = 'hcc-system';

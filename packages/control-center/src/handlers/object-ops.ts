@@ -475,6 +475,8 @@ export async function deleteObject(
   const stored = await store.transact(key, (curStored) => {
     if (!curStored) throw apierrors.notFound(groupResource(info), name);
     const cur = toVersion(curStored, info);
+    // Validating admission sees deletes too (a syncer deletes only what is placed on its cluster).
+    throwIfInvalid(info, name, ctx.admit?.(info, cur, cur, 'DELETE') ?? []);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== cur.metadata.uid) {
       throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`);

@@ -75,7 +75,9 @@ export function attributesOf(a: Partial<Omit<RequestInfo, 'parts' | 'apiPrefix'>
  * (the first such term) is about the object X (so `resourceNames` rules cover
  * `kubectl get x -w`), and a request on `/api/v1/namespaces/{name}` is in the namespace `{name}`
  * (so a RoleBinding there lets its subjects read their own namespace; a list or watch of
- * namespaces stays cluster-scoped).
+ * namespaces stays cluster-scoped). A list's or watch's `labelSelector` is passed on as an
+ * attribute, as kube's AuthorizeWithSelectors does (KEP-4601), for the syncer authorizer.
+ * @see https://github.com/kubernetes/enhancements/tree/master/keps/sig-auth/4601-authorize-with-selectors
  */
 export function authorizationAttributes(ri: RequestInfo, query: Record<string, unknown>): RequestInfo {
   let { name, namespace } = ri;
@@ -91,7 +93,9 @@ export function authorizationAttributes(ri: RequestInfo, query: Record<string, u
       }
     }
   }
-  return name === ri.name && namespace === ri.namespace ? ri : { ...ri, name, namespace };
+  const labelSelector = ri.verb === 'list' || ri.verb === 'watch' ? firstQueryValue(query.labelSelector) : '';
+  if (name === ri.name && namespace === ri.namespace && !labelSelector) return ri;
+  return { ...ri, name, namespace, ...(labelSelector ? { labelSelector } : {}) };
 }
 
 /**

@@ -23,6 +23,11 @@ export interface RequestInfo {
   name: string;
   /** The path segments after the prefix, for discovery requests (`/apis/{group}` has one). */
   parts: string[];
+  /**
+   * The `labelSelector` of a list or watch, as an authorization attribute (kube's
+   * AuthorizeWithSelectors, KEP-4601); set by authorizationAttributes, absent otherwise.
+   */
+  labelSelector?: string;
 }
 
 const namespaceSubresources = new Set(['status', 'finalize']);

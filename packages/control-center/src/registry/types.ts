@@ -27,8 +27,12 @@ export interface StrategyContext {
   warnings: string[];
   /** Current time (injected so tests control it). */
   now: Date;
-  /** Validating admission with the requesting user (absent for the server's own writes). */
-  admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  /**
+   * Validating admission with the requesting user (absent for the server's own writes). The
+   * operation is CREATE without `old`, UPDATE with it, unless given (DELETE: `obj` is `old`).
+   * @throws StatusError 403 when the user may not make this change at all
+   */
+  admit?: (info: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, operation?: 'DELETE') => FieldError[];
   /** Where schema checks of new custom resources run (validation workers); absent: in-process. */
   schemaChecker?: SchemaChecker;
   /**

@@ -1,7 +1,9 @@
 /**
  * Validating admission: checks that run after the resource strategy has prepared and validated
  * an object and before it is stored, with the requesting user in view. They never mutate; a
- * rejection is a list of field errors (422 Invalid), so nothing is half-written.
+ * rejection is a list of field errors (422 Invalid), or a thrown StatusError (403 Forbidden) for
+ * a request this user may not make at all (kube's admission.NewForbidden), so nothing is
+ * half-written.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/
  */
 import type { KubeObject } from '@hcc/crds';
@@ -10,9 +12,17 @@ import type { ResourceInfo } from '../../registry/types.js';
 import type { UserInfo } from '../authenticate.js';
 import type { Store } from '../../storage/store.js';
 
-/** What an admission check sees. `old` is undefined on create. */
+/**
+ * The operation being admitted (admission.Operation): a patch, a status write or a binding is an
+ * UPDATE; a DELETE is the delete of the stored object, or the first step of it (setting its
+ * deletionTimestamp).
+ */
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** What an admission check sees. `old` is undefined on create; on delete `obj` and `old` are both the stored object. */
 export interface AdmissionAttributes {
   info: ResourceInfo;
+  operation: AdmissionOperation;
   obj: KubeObject;
   old: KubeObject | undefined;
   user: UserInfo;
@@ -21,7 +31,7 @@ export interface AdmissionAttributes {
   warn?(message: string): void;
 }
 
-/** One validating admission plugin. */
+/** One validating admission plugin; it may throw a StatusError (403) instead of returning field errors. */
 export interface ValidatingAdmission {
   name: string;
   validate(a: AdmissionAttributes): FieldError[];

@@ -17,7 +17,7 @@
  * shared with downsync, which writes the same objects).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationUpstreamUID, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
 import { isAlreadyExists, isNotFound, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
@@ -27,8 +27,7 @@ import type { OwnWrites } from '../../own-writes.js';
 import type { Logger } from 'pino';
 import { adoptOperatorFields } from './upsync-adopt.js';
 
-/** Label on Secrets copied up from a management cluster; value: the ManagementCluster name. */
-export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
+export { LabelUpsyncedFrom, hyperShiftStatusSecretNames } from '@hcc/crds';
 
 export interface UpsyncDeps {
   cluster: string;
@@ -76,12 +75,6 @@ export const DefaultSecretRecheckMs = 5 * 60_000;
 
 const secretRefs = ['kubeconfig', 'kubeadminPassword'] as const;
 
-/**
- * The Secrets HyperShift writes for a HostedCluster `name` and points its status to: the admin
- * kubeconfig and the kubeadmin password.
- * @see https://hypershift.pages.dev/reference/api/#hypershift.openshift.io/v1beta1.HostedClusterStatus
- */
-export const hyperShiftStatusSecretNames = (name: string): string[] => [`${name}-admin-kubeconfig`, `${name}-kubeadmin-password`];
 const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
 /**

@@ -26,7 +26,8 @@ const annotationPath = (key: string) => `metadata.annotations[${key}]`;
 
 export const placementAnnotationsAdmission: ValidatingAdmission = {
   name: 'PlacementAnnotations',
-  validate({ info, obj, old, warn }) {
+  validate({ info, operation, obj, old, warn }) {
+    if (operation === 'DELETE') return [];
     if (info.group !== HyperShiftGroup || info.resource !== 'hostedclusters') return [];
     const errs: field.FieldError[] = [];
     const changed = (key: string) => {

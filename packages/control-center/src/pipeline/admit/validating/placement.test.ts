@@ -13,7 +13,7 @@ const terminating: KubeObject = { metadata: { name: 'mgmt-old', deletionTimestam
 const store = { get: (k: string) => (k.endsWith('/mgmt-1') ? { object: obj() } : k.endsWith('/mgmt-old') ? { object: terminating } : undefined) } as unknown as Store;
 const scheduler = { name: 'system:hcc:scheduler', groups: [SchedulersGroup] };
 const admin = { name: 'admin', groups: ['system:masters'] };
-const run = (a: Partial<AdmissionAttributes>) => placementAdmission.validate({ info: hcInfo, obj: obj(), old: undefined, user: admin, store, ...a }).map((e) => `${e.type}: ${e.detail ?? ''}`);
+const run = (a: Partial<AdmissionAttributes>) => placementAdmission.validate({ info: hcInfo, operation: 'CREATE', obj: obj(), old: undefined, user: admin, store, ...a }).map((e) => `${e.type}: ${e.detail ?? ''}`);
 
 describe('placement admission', () => {
   it.each([

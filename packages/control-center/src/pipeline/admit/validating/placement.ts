@@ -18,7 +18,8 @@ const placed = new Set(['hostedclusters', 'nodepools']);
 
 export const placementAdmission: ValidatingAdmission = {
   name: 'Placement',
-  validate({ info, obj, old, user, store }) {
+  validate({ info, operation, obj, old, user, store }) {
+    if (operation === 'DELETE') return [];
     if (info.group !== HyperShiftGroup || !placed.has(info.resource)) return [];
     const want = obj.metadata.labels?.[LabelManagementCluster];
     const had = old?.metadata.labels?.[LabelManagementCluster];

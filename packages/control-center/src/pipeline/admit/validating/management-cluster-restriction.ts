@@ -1,0 +1,110 @@
+/**
+ * ManagementClusterRestriction admission: the syncer of management cluster X (user
+ * `hcc:syncer:X` in `hcc:syncers`, see pipeline/syncer-identity.ts) may write only what belongs
+ * to X, after kube's NodeRestriction admission plugin, which limits a kubelet to its own Node and
+ * the pods bound to it. RBAC cannot say "placed on X"; this check can. The syncer of X may:
+ * - create and change (spec, status) the ManagementCluster X only, never delete one;
+ * - change (patch, update, status) and delete only HostedClusters and NodePools placed on X (the
+ *   label `controlcenter.hcc.dev/management-cluster: X`; an unplaced NodePool counts as placed where
+ *   its HostedCluster is), never create one;
+ * - create and update only the Secrets HyperShift writes for a HostedCluster placed on X
+ *   (`<name>-admin-kubeconfig`, `<name>-kubeadmin-password`), labelled
+ *   `controlcenter.hcc.dev/upsynced-from: X`, never a Secret hcc did not copy up, never adding a
+ *   state label of another cluster; delete none;
+ * - create and update only its Lease `hcc-system/X`;
+ * - write Events and (with `--pull-crds`) CustomResourceDefinitions, as RBAC allows;
+ * - write nothing else. Reads are limited by the authorizer (pipeline/management-cluster-authorizer.ts).
+ * Every refusal is 403 Forbidden naming the cluster, as NodeRestriction's.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction
+ */
+import {
+  ControlCenterGroup,
+  HyperShiftGroup,
+  hostedClusterOfStatusSecret,
+  HostedClusterResource,
+  LabelManagementCluster,
+  LabelUpsyncedFrom,
+  LeaseResource,
+  stateLabelKey,
+  SystemNamespace,
+  type KubeObject,
+} from '@hcc/crds';
+import * as apierrors from '../../../apierrors/status.js';
+import { storageKey } from '../../../registry/types.js';
+import type { Store } from '../../../storage/store.js';
+import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
+import { managementClusterOf } from '../../syncer-identity.js';
+
+const statePrefix = stateLabelKey('');
+
+/** Where the HostedCluster `namespace/name` is placed ('' when unplaced or missing). */
+export function placementOfHostedCluster(store: Store, namespace: string, name: string): string {
+  return store.get(storageKey(HostedClusterResource, namespace, name))?.object.metadata.labels?.[LabelManagementCluster] ?? '';
+}
+
+/**
+ * Where a HostedCluster or NodePool is placed: its label, or for an unplaced NodePool its
+ * HostedCluster's (`spec.clusterName`); '' when neither is placed.
+ */
+function placementOf(store: Store, resource: string, obj: KubeObject): string {
+  const own = obj.metadata.labels?.[LabelManagementCluster];
+  if (own !== undefined || resource !== 'nodepools') return own ?? '';
+  const hc = (obj.spec as { clusterName?: unknown } | undefined)?.clusterName;
+  return typeof hc === 'string' && hc ? placementOfHostedCluster(store, obj.metadata.namespace ?? '', hc) : '';
+}
+
+const kindsOf: Record<string, string> = { hostedclusters: 'HostedClusters', nodepools: 'NodePools' };
+
+/**
+ * Why the syncer of `mc` may not make this write, or undefined when it may.
+ * @returns a sentence for the 403's message (after `is forbidden: `)
+ */
+export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'info' | 'operation' | 'obj' | 'old' | 'store'>): string | undefined {
+  const { info, operation, obj, old, store } = a;
+  const who = `the syncer of management cluster ${JSON.stringify(mc)}`;
+  if (info.group === ControlCenterGroup && info.resource === 'managementclusters') {
+    if (operation === 'DELETE') return `${who} may not delete ManagementClusters`;
+    if (obj.metadata.name !== mc) return `${who} may only register and update its own ManagementCluster`;
+    return undefined;
+  }
+  if (info.group === HyperShiftGroup && kindsOf[info.resource]) {
+    const kinds = kindsOf[info.resource]!;
+    if (operation === 'CREATE') return `${who} may not create ${kinds}`;
+    const where = placementOf(store, info.resource, old!);
+    if (where !== mc) return `${who} may only change or delete ${kinds} placed on it (this one is ${where ? `placed on ${JSON.stringify(where)}` : 'not placed'})`;
+    return undefined;
+  }
+  if (info.group === '' && info.resource === 'secrets') {
+    if (operation === 'DELETE') return `${who} may not delete Secrets`;
+    const ns = obj.metadata.namespace ?? '';
+    const hc = hostedClusterOfStatusSecret(obj.metadata.name ?? '');
+    if (hc === undefined || placementOfHostedCluster(store, ns, hc) !== mc) {
+      return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
+    }
+    if (obj.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only write Secrets labelled ${LabelUpsyncedFrom}=${mc}`;
+    if (old && old.metadata.labels?.[LabelUpsyncedFrom] === undefined) return `${who} may not overwrite a Secret hcc did not copy up`;
+    const had = old?.metadata.labels ?? {};
+    for (const [k, v] of Object.entries(obj.metadata.labels ?? {})) {
+      if (k.startsWith(statePrefix) && k !== stateLabelKey(mc) && had[k] !== v) return `${who} may not set the label ${k} of another management cluster`;
+    }
+    return undefined;
+  }
+  if (info.group === LeaseResource.group && info.resource === LeaseResource.resource) {
+    if (obj.metadata.namespace !== SystemNamespace || obj.metadata.name !== mc) return `${who} may only write its own Lease ${SystemNamespace}/${mc}`;
+    return undefined;
+  }
+  if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return undefined;
+  if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') return undefined;
+  return `${who} may not write ${info.group ? `${info.resource}.${info.group}` : info.resource}`;
+}
+
+export const managementClusterRestrictionAdmission: ValidatingAdmission = {
+  name: 'ManagementClusterRestriction',
+  validate(a) {
+    const mc = managementClusterOf(a.user);
+    if (mc === undefined) return [];
+    const why = syncerWriteRefusal(mc, a);
+    if (why !== undefined) throw apierrors.forbidden({ group: a.info.group, resource: a.info.resource }, a.obj.metadata.name ?? '', why);
+    return [];
+  },
+};

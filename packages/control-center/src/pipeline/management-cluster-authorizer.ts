@@ -1,0 +1,79 @@
+/**
+ * The ManagementCluster authorizer: the syncer of management cluster X (user `hcc:syncer:X` in
+ * `hcc:syncers`, pipeline/syncer-identity.ts) reads only the Secrets and ConfigMaps that belong to
+ * X, after kube's Node authorizer, which lets a kubelet read only the Secrets and ConfigMaps of
+ * the pods bound to it. A Secret or ConfigMap belongs to X when the control center labelled it
+ * `state.controlcenter.hcc.dev/X: Sync` (something placed on X references it), and a Secret also
+ * when it is one HyperShift writes for a HostedCluster placed on X (`<name>-admin-kubeconfig`,
+ * `<name>-kubeadmin-password`, which the syncer copies up). So the syncer of X may
+ * - get such a Secret or ConfigMap (and, for those status Secrets, be told 404 when it is absent);
+ * - list and watch Secrets and ConfigMaps only with a label selector requiring
+ *   `state.controlcenter.hcc.dev/X=Sync` (the selector its informers use), as the Node authorizer
+ *   checks a kubelet's `spec.nodeName` field selector (KEP-4601, authorize with selectors).
+ * Anything else it reads or writes is up to the wrapped authorizer (RBAC), and its writes also
+ * pass the ManagementClusterRestriction admission. Every other user is only asked of the wrapped
+ * authorizer.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/node/
+ */
+import { hostedClusterOfStatusSecret, stateLabelKey, StateSync } from '@hcc/crds';
+import { parseSelector } from '@hcc/client';
+import type { Authorizer } from './authorize.js';
+import type { RequestInfo } from './request-info.js';
+import type { Store } from '../storage/store.js';
+import { storageKey } from '../registry/types.js';
+import { placementOfHostedCluster } from './admit/validating/management-cluster-restriction.js';
+import { managementClusterOf } from './syncer-identity.js';
+
+const restricted = new Set(['secrets', 'configmaps']);
+
+/** Whether a label selector string requires `key=value` (`=`, `==` or `in` with that one value). */
+function selectorRequires(selector: string, key: string, value: string): boolean {
+  try {
+    return parseSelector(selector).requiresExactMatch(key) === value;
+  } catch {
+    return false; // the list itself answers 400 for it, once authorized; here it selects nothing of X's
+  }
+}
+
+/**
+ * Why the syncer of `mc` may not make this read, or undefined when this authorizer has no
+ * objection (the wrapped one still decides).
+ * @param store - read for the labels of the object a `get` names
+ */
+export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): string | undefined {
+  if (!ri.isResourceRequest || ri.group !== '' || !restricted.has(ri.resource) || ri.subresource) return undefined;
+  const kinds = ri.resource === 'secrets' ? 'Secrets' : 'ConfigMaps';
+  const state = stateLabelKey(mc);
+  const who = `the syncer of management cluster ${JSON.stringify(mc)}`;
+  if (ri.verb === 'list' || ri.verb === 'watch') {
+    if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
+    return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}`;
+  }
+  if (ri.verb !== 'get') return undefined;
+  const stored = ri.name ? store.get(storageKey({ group: '', resource: ri.resource, namespaced: true }, ri.namespace, ri.name)) : undefined;
+  if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;
+  if (ri.resource === 'secrets') {
+    const hc = hostedClusterOfStatusSecret(ri.name);
+    if (hc !== undefined && placementOfHostedCluster(store, ri.namespace, hc) === mc) return undefined;
+  }
+  return `${who} may only read ${kinds} that HostedClusters placed on it reference`;
+}
+
+/**
+ * Wraps `inner` (e.g. RBAC, or allow-all without a policy) with the syncer read restriction:
+ * a syncer identity's request is allowed only when both allow it. `rules` (can-i --list) are
+ * `inner`'s: a ResourceRule cannot say "placed on X", as a Node's cannot.
+ * @param store - the control center's store, read synchronously for labels and placements
+ */
+export function managementClusterAuthorizer(inner: Authorizer, store: Store): Authorizer {
+  const out: Authorizer = (user, ri) => {
+    const mc = managementClusterOf(user);
+    if (mc !== undefined) {
+      const why = syncerReadRefusal(mc, ri, store);
+      if (why !== undefined) return { allowed: false, reason: why };
+    }
+    return inner(user, ri);
+  };
+  if (inner.rules) out.rules = inner.rules;
+  return out;
+}

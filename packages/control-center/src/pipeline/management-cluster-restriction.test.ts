@@ -1,0 +1,173 @@
+/**
+ * A syncer identity (`hcc:syncer:X` in `hcc:syncers`) touches only what belongs to management
+ * cluster X, over HTTP against a real control center: the ManagementClusterRestriction admission
+ * (writes) and the ManagementCluster authorizer (Secret and ConfigMap reads), after kube's
+ * NodeRestriction and Node authorizer. The requests impersonate the syncer with the admin's token,
+ * so no policy is loaded: the restriction holds without one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allCRDs, ControlCenterAPIVersion, LabelUpsyncedFrom, stateLabelKey, type KubeObject } from '@hcc/crds';
+import type { RunningControlCenter } from '../control-center.js';
+import { startTestControlCenter } from '../testing/in-process.js';
+import { hostedClusterBody } from '../testing/fixtures.js';
+import { managementClusterOf } from './syncer-identity.js';
+
+const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
+const NPS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/nodepools';
+const MCS = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
+const SECRETS = '/api/v1/namespaces/clusters/secrets';
+const CONFIGMAPS = '/api/v1/namespaces/clusters/configmaps';
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/hcc-system/leases';
+
+interface Answer {
+  code: number;
+  body: KubeObject & { reason?: string; message?: string; items?: KubeObject[] };
+}
+
+describe('ManagementClusterRestriction: a syncer writes and reads only its own cluster', () => {
+  let cc: RunningControlCenter;
+  const scheduler = 'scheduler-token';
+  /** One request; `as` impersonates a user (with the group `hcc:syncers`, unless `groups` say otherwise). */
+  const call = async (method: string, url: string, body?: unknown, as?: { user: string; groups?: string[] }, contentType = 'application/json'): Promise<Answer> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${as?.user === 'scheduler' ? scheduler : cc.adminToken}`, 'content-type': contentType };
+    const h = new Headers(headers);
+    if (as && as.user !== 'scheduler') {
+      h.set('impersonate-user', as.user);
+      for (const g of as.groups ?? ['hcc:syncers']) h.append('impersonate-group', g);
+    }
+    const res = await fetch(cc.url + url, { method, headers: h, ...(body ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    return { code: res.status, body: text ? JSON.parse(text) : {} };
+  };
+  const m1 = { user: 'hcc:syncer:mgmt-1' };
+  const merge = (url: string, patch: unknown, as = m1) => call('PATCH', url, patch, as, 'application/merge-patch+json');
+  const expectForbidden = (r: Answer, message: string) => {
+    expect(r.code, JSON.stringify(r.body)).toBe(403);
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+    expect(r.body.message).toContain(message);
+  };
+  const secret = (name: string, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'clusters', labels }, data: { k: 'dg==' } });
+  const nodePool = (name: string, clusterName: string): KubeObject => ({
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'NodePool',
+    metadata: { name, namespace: 'clusters' },
+    spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.18.1-x86_64' }, platform: { type: 'None' } },
+  });
+
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters', 'hcc-system'], schedulerToken: scheduler });
+    for (const name of ['mgmt-1', 'mgmt-2']) {
+      expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} })).code).toBe(201);
+    }
+    // hc-1 on mgmt-1, hc-2 on mgmt-2, hc-3 unplaced; each with a NodePool the scheduler has not labelled yet.
+    for (const [name, target] of [['hc-1', 'mgmt-1'], ['hc-2', 'mgmt-2'], ['hc-3', '']] as const) {
+      const created = await call('POST', HCS, hostedClusterBody(name));
+      expect(created.code).toBe(201);
+      if (target) {
+        const bound = await call('POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: created.body.metadata.resourceVersion }, target: { name: target } }, { user: 'scheduler' });
+        expect(bound.code, JSON.stringify(bound.body)).toBe(201);
+      }
+      expect((await call('POST', NPS, nodePool(`${name}-np`, name))).code).toBe(201);
+    }
+    expect((await call('POST', SECRETS, secret('pull-1', { [stateLabelKey('mgmt-1')]: 'Sync' }))).code).toBe(201);
+    expect((await call('POST', SECRETS, secret('pull-2', { [stateLabelKey('mgmt-2')]: 'Sync' }))).code).toBe(201);
+    expect((await call('POST', SECRETS, secret('hc-1-kubeadmin-password'))).code).toBe(201); // a user's own, under a HyperShift name
+    expect((await call('POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-2', labels: { [stateLabelKey('mgmt-2')]: 'Sync' } }, data: {} })).code).toBe(201);
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+
+  it('knows a syncer by its user name and group, as kube knows a kubelet', () => {
+    expect(managementClusterOf({ name: 'hcc:syncer:mgmt-1', groups: ['hcc:syncers', 'system:authenticated'] })).toBe('mgmt-1');
+    expect(managementClusterOf({ name: 'hcc:syncer:mgmt-1', groups: ['system:authenticated'] })).toBeUndefined();
+    expect(managementClusterOf({ name: 'hcc-syncer-mgmt-1', groups: ['hcc:syncers'] })).toBeUndefined();
+    expect(managementClusterOf({ name: 'hcc:syncer:', groups: ['hcc:syncers'] })).toBeUndefined();
+  });
+
+  it('changes HostedClusters and NodePools placed on its cluster only, and creates none', async () => {
+    const fin = { metadata: { finalizers: ['controlcenter.hcc.dev/syncer'] } };
+    expect((await merge(`${HCS}/hc-1`, fin)).code).toBe(200);
+    expect((await merge(`${HCS}/hc-1/status`, { status: { version: { desired: { image: 'x' } } } })).code).toBe(200);
+    expectForbidden(await merge(`${HCS}/hc-2`, fin), 'hostedclusters.hypershift.openshift.io "hc-2" is forbidden: the syncer of management cluster "mgmt-1" may only change or delete HostedClusters placed on it (this one is placed on "mgmt-2")');
+    expectForbidden(await merge(`${HCS}/hc-2/status`, { status: {} }), 'placed on "mgmt-2"');
+    expectForbidden(await merge(`${HCS}/hc-3`, fin), 'this one is not placed');
+    expectForbidden(await call('DELETE', `${HCS}/hc-2`, undefined, m1), 'may only change or delete HostedClusters placed on it');
+    expectForbidden(await call('POST', HCS, hostedClusterBody('hc-new'), m1), 'may not create HostedClusters');
+    expectForbidden(await call('POST', NPS, nodePool('np-new', 'hc-1'), m1), 'may not create NodePools');
+    // The hostedcluster it may not touch is as it was.
+    expect((await call('GET', `${HCS}/hc-2`)).body.metadata.finalizers).toBeUndefined();
+    // A NodePool not labelled yet goes with its HostedCluster's placement.
+    expectForbidden(await call('DELETE', `${NPS}/hc-2-np`, undefined, m1), 'may only change or delete NodePools placed on it');
+    expect((await call('DELETE', `${NPS}/hc-1-np`, undefined, m1)).code).toBe(200);
+    // Another user in hcc:syncers, not named hcc:syncer:<cluster>, is not restricted (a fleet credential).
+    expect((await merge(`${HCS}/hc-2`, { metadata: { annotations: { a: 'b' } } }, { user: 'hcc-syncer-mgmt-1' })).code).toBe(200);
+  });
+
+  it('registers and updates its own ManagementCluster only, and deletes none', async () => {
+    expect((await merge(`${MCS}/mgmt-1/status`, { status: { conditions: [] } })).code).toBe(200);
+    expect((await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } })).code).toBe(200);
+    expectForbidden(await merge(`${MCS}/mgmt-2`, { metadata: { labels: { region: 'eu' } } }), 'may only register and update its own ManagementCluster');
+    expectForbidden(await merge(`${MCS}/mgmt-2/status`, { status: { conditions: [] } }), 'its own ManagementCluster');
+    expectForbidden(await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-3' }, spec: {} }, m1), 'its own ManagementCluster');
+    expectForbidden(await call('DELETE', `${MCS}/mgmt-1`, undefined, m1), 'may not delete ManagementClusters');
+    expect((await call('GET', `${MCS}/mgmt-1`)).body.metadata.deletionTimestamp).toBeUndefined();
+    // A syncer whose cluster is not registered yet registers it.
+    expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-9' }, spec: {} }, { user: 'hcc:syncer:mgmt-9' })).code).toBe(201);
+  });
+
+  it('copies up only the status Secrets of its HostedClusters, never over a user\'s own', async () => {
+    const up = (name: string, extra: Record<string, string> = {}) => secret(name, { [LabelUpsyncedFrom]: 'mgmt-1', ...extra });
+    const created = await call('POST', SECRETS, up('hc-1-admin-kubeconfig'), m1);
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    expect((await call('PUT', `${SECRETS}/hc-1-admin-kubeconfig`, { ...up('hc-1-admin-kubeconfig'), metadata: { ...up('hc-1-admin-kubeconfig').metadata, resourceVersion: created.body.metadata.resourceVersion } }, m1)).code).toBe(200);
+    expectForbidden(await call('POST', SECRETS, up('hc-2-admin-kubeconfig'), m1), 'may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
+    expectForbidden(await call('POST', SECRETS, up('hc-3-admin-kubeconfig'), m1), 'HostedClusters placed on it');
+    expectForbidden(await call('POST', SECRETS, up('anything'), m1), 'HostedClusters placed on it');
+    expectForbidden(await call('POST', SECRETS, secret('hc-1-admin-kubeconfig-x'), m1), 'HostedClusters placed on it');
+    expectForbidden(await merge(`${SECRETS}/hc-1-kubeadmin-password`, { metadata: { labels: { [LabelUpsyncedFrom]: 'mgmt-1' } }, data: { k: 'eA==' } }), "may not overwrite a Secret hcc did not copy up");
+    expectForbidden(await merge(`${SECRETS}/hc-1-admin-kubeconfig`, { metadata: { labels: { [LabelUpsyncedFrom]: null } } }), `may only write Secrets labelled ${LabelUpsyncedFrom}=mgmt-1`);
+    expectForbidden(await merge(`${SECRETS}/hc-1-admin-kubeconfig`, { metadata: { labels: { [stateLabelKey('mgmt-2')]: 'Sync' } } }), `may not set the label ${stateLabelKey('mgmt-2')} of another management cluster`);
+    expectForbidden(await call('DELETE', `${SECRETS}/hc-1-admin-kubeconfig`, undefined, m1), 'may not delete Secrets');
+    expect((await call('GET', `${SECRETS}/hc-1-kubeadmin-password`)).body.data).toEqual({ k: 'dg==' });
+  });
+
+  it('writes its own Lease and Events, and nothing else', async () => {
+    const lease = (name: string) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'hcc-system' }, spec: { holderIdentity: 'x' } });
+    expect((await call('POST', LEASES, lease('mgmt-1'), m1)).code).toBe(201);
+    expectForbidden(await call('POST', LEASES, lease('mgmt-2'), m1), 'may only write its own Lease hcc-system/mgmt-1');
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: 'clusters' }, involvedObject: { kind: 'HostedCluster', namespace: 'clusters', name: 'hc-1' }, reason: 'Copied', message: 'x', type: 'Normal' };
+    expect((await call('POST', '/api/v1/namespaces/clusters/events', event, m1)).code).toBe(201);
+    expectForbidden(await call('POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mine' }, data: {} }, m1), 'may not write configmaps');
+    expectForbidden(await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mine' } }, m1), 'may not write namespaces');
+  });
+
+  it('reads and watches only the Secrets and ConfigMaps of what is placed on it', async () => {
+    const sel = encodeURIComponent(`${stateLabelKey('mgmt-1')}=Sync`);
+    expect((await call('GET', `${SECRETS}/pull-1`, undefined, m1)).code).toBe(200);
+    expectForbidden(await call('GET', `${SECRETS}/pull-2`, undefined, m1), 'the syncer of management cluster "mgmt-1" may only read Secrets that HostedClusters placed on it reference');
+    expectForbidden(await call('GET', `${CONFIGMAPS}/cm-2`, undefined, m1), 'may only read ConfigMaps');
+    // The status Secrets of its HostedClusters: 404 while absent (it copies them up), not 403.
+    expect((await call('GET', `${SECRETS}/hc-1-admin-kubeconfig`, undefined, m1)).code).toBe(200);
+    expect((await call('GET', `${SECRETS}/hc-1-nothing`, undefined, m1)).code).toBe(403);
+    expect((await call('GET', `${SECRETS}/hc-2-admin-kubeconfig`, undefined, m1)).code).toBe(403);
+    expectForbidden(await call('GET', SECRETS, undefined, m1), `may only list and watch Secrets with the label selector ${stateLabelKey('mgmt-1')}=Sync`);
+    expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-2')}=Sync`)}`, undefined, m1), 'with the label selector');
+    expectForbidden(await call('GET', `${CONFIGMAPS}?watch=true`, undefined, m1), 'may only list and watch ConfigMaps');
+    const listed = await call('GET', `/api/v1/secrets?labelSelector=${sel}`, undefined, m1);
+    expect(listed.code).toBe(200);
+    expect(listed.body.items!.map((s) => s.metadata.name)).toEqual(['pull-1']);
+    const watch = await fetch(`${cc.url}${SECRETS}?watch=true&timeoutSeconds=1&labelSelector=${sel}`, { headers: { authorization: `Bearer ${cc.adminToken}`, 'impersonate-user': m1.user, 'impersonate-group': 'hcc:syncers' } });
+    expect(watch.status).toBe(200);
+    expect((await watch.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l).object.metadata.name)).toEqual(['pull-1']);
+    // Everything else it reads as before; the admin reads everything.
+    expect((await call('GET', HCS, undefined, m1)).code).toBe(200);
+    expect((await call('GET', SECRETS)).body.items!.length).toBeGreaterThan(2);
+    // `kubectl auth can-i` agrees.
+    const review = (resource: string, verb: string, name = '') =>
+      call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'clusters', resource, verb, name } } }, m1);
+    expect((await review('secrets', 'get', 'pull-1')).body.status).toMatchObject({ allowed: true });
+    expect((await review('secrets', 'get', 'pull-2')).body.status).toMatchObject({ allowed: false });
+    expect((await review('secrets', 'list')).body.status).toMatchObject({ allowed: false });
+  });
+});
