@@ -9,7 +9,8 @@
 #      reachable from the kind nodes at the docker network's gateway (Linux) or
 #      host.docker.internal (Docker Desktop);
 #   5. installs the syncer into each cluster with the Helm chart (deploy/charts/hcc-syncer), given
-#      a control-center kubeconfig pointing at that address;
+#      a control-center kubeconfig pointing at that address with the syncer's own token (user
+#      hcc:syncer:<cluster> under deploy/control-center/syncer-policy.yaml);
 #   6. applies demo/manifests to the control center with kubectl and shows the placement
 #      (kubectl get hc -A, kubectl get mc), the Available status copied back, and what each kind
 #      cluster holds.
@@ -199,7 +200,8 @@ cleanup() { # keep_logs (1: a failed run keeps $STATE/logs to read)
   # Only the files this script writes, by name, in case HCC_KIND_STATE_DIR points somewhere shared.
   rm -rf "$STATE/control-center"
   local f
-  for f in admin scheduler syncer "${CLUSTERS[@]}"; do rm -f "$STATE/$f.kubeconfig"; done
+  for f in admin scheduler syncer "${CLUSTERS[@]}"; do rm -f "$STATE/$f.kubeconfig" "$STATE/syncer-$f.kubeconfig"; done
+  rm -f "$STATE/syncer-tokens.csv"
   rm -f "$STATE/control-center.pid" "$STATE/scheduler.pid" "$STATE/build.log"
   if [[ "${1:-0}" != 1 ]]; then
     rm -f "$STATE/logs/control-center.log" "$STATE/logs/scheduler.log"
@@ -351,19 +353,34 @@ run_demo() {
   addr=$(host_address)
   url_host=$addr
   [[ "$addr" == *:* ]] && url_host="[$addr]" # an IPv6 address in a URL
+  # Each syncer gets its own identity, hcc:syncer:<cluster> in hcc:syncers, under the shipped
+  # policy: the control center keeps it to what is placed on its cluster (README, "Deploying a syncer").
+  local c tokens=()
+  : >"$STATE/syncer-tokens.csv"
+  chmod 600 "$STATE/syncer-tokens.csv"
+  for c in "${CLUSTERS[@]}"; do
+    tokens+=("$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')")
+    printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\n' "${tokens[-1]}" "$c" "$c" >>"$STATE/syncer-tokens.csv"
+  done
   step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
   start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \
-    --kubeconfig "$STATE/admin.kubeconfig" --scheduler-kubeconfig "$STATE/scheduler.kubeconfig" --tls-san "$addr"
+    --kubeconfig "$STATE/admin.kubeconfig" --scheduler-kubeconfig "$STATE/scheduler.kubeconfig" --tls-san "$addr" \
+    --token-file "$STATE/syncer-tokens.csv" --authorization-policy "$ROOT/deploy/control-center/syncer-policy.yaml"
   wait_local_ready control-center 60
   # The scheduler's own identity (group hcc:schedulers): only it may place HostedClusters.
   start_local scheduler scheduler --kubeconfig "$STATE/scheduler.kubeconfig"
   say "control center: $STATE/admin.kubeconfig; logs: $STATE/logs/"
 
-  # The syncers' kubeconfig: the admin one, with the server kind nodes can reach.
-  cp "$STATE/admin.kubeconfig" "$STATE/syncer.kubeconfig"
-  local cluster_entry
-  cluster_entry=$("$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config view -o jsonpath='{.contexts[0].context.cluster}')
-  "$KUBECTL" --kubeconfig "$STATE/syncer.kubeconfig" config set-cluster "$cluster_entry" --server "https://$url_host:$CC_PORT" >/dev/null
+  # Each syncer's kubeconfig: the admin one, with the server kind nodes can reach and the syncer's own token.
+  local cluster_entry user_entry i=0
+  for c in "${CLUSTERS[@]}"; do
+    cp "$STATE/admin.kubeconfig" "$STATE/syncer-$c.kubeconfig"
+    cluster_entry=$("$KUBECTL" --kubeconfig "$STATE/syncer-$c.kubeconfig" config view -o jsonpath='{.contexts[0].context.cluster}')
+    user_entry=$("$KUBECTL" --kubeconfig "$STATE/syncer-$c.kubeconfig" config view -o jsonpath='{.contexts[0].context.user}')
+    "$KUBECTL" --kubeconfig "$STATE/syncer-$c.kubeconfig" config set-cluster "$cluster_entry" --server "https://$url_host:$CC_PORT" >/dev/null
+    "$KUBECTL" --kubeconfig "$STATE/syncer-$c.kubeconfig" config set-credentials "$user_entry" --token "${tokens[i]}" >/dev/null
+    i=$((i + 1))
+  done
   local node="${CLUSTERS[0]}-control-plane"
   if docker exec "$node" sh -c 'command -v curl' >/dev/null 2>&1 &&
     ! docker exec "$node" curl -fsk --max-time 5 "https://$url_host:$CC_PORT/healthz" >/dev/null 2>&1; then
@@ -377,7 +394,7 @@ run_demo() {
       --set managementCluster.name="$c" \
       --set managementCluster.capacity="$CAPACITY" \
       --set-string managementCluster.labels.provider=kind \
-      --set-file controlCenter.kubeconfig="$STATE/syncer.kubeconfig" \
+      --set-file controlCenter.kubeconfig="$STATE/syncer-$c.kubeconfig" \
       --set-string image.repository="${IMAGE%:*}" --set-string image.tag="${IMAGE##*:}" \
       --set-string 'podAnnotations.hcc\.dev/image-id'="$image_id" \
       --set syncer.heartbeatIntervalSeconds=2 \

@@ -881,6 +881,16 @@ describe('demo/kind.sh', () => {
     expect(/--kubeconfig (\S+)/.exec(sched)?.[1]).toBe(written);
   });
 
+  it('runs each syncer as its own restricted identity under the shipped syncer policy', () => {
+    const script = readFileSync(kindSh, 'utf8').replace(/\\\n\s*/g, ' ');
+    const cc = /start_local control-center control-center (.*)/.exec(script)?.[1] ?? '';
+    expect(/--token-file (\S+)/.exec(cc)?.[1]).toBe('"$STATE/syncer-tokens.csv"');
+    expect(/--authorization-policy (\S+)/.exec(cc)?.[1]).toBe('"$ROOT/deploy/control-center/syncer-policy.yaml"');
+    expect(script).toContain(`printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\\n' "\${tokens[-1]}" "$c" "$c" >>"$STATE/syncer-tokens.csv"`);
+    expect(script).toContain('--set-file controlCenter.kubeconfig="$STATE/syncer-$c.kubeconfig"');
+    expect(script).toContain('config set-credentials "$user_entry" --token "${tokens[i]}"');
+  });
+
   it('refers only to files and directories of the repository that exist (CRD manifests, deploy/, demo/)', () => {
     // What npm ci and npm run tools make (node_modules, .tools) is not the repository's.
     const refs = [...readFileSync(kindSh, 'utf8').matchAll(/"\$ROOT\/([^"$]+)"/g)].map((m) => m[1]!).filter((r) => !/^(node_modules|\.tools)\b/.test(r));

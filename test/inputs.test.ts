@@ -120,4 +120,24 @@ describe('real HyperShift manifests against hcc', () => {
     const mc = JSON.parse((await k(['get', 'mc', 'mgmt-1', '-o', 'json'])).stdout);
     expect(mc.status.supportedVersions).toEqual(expect.arrayContaining(['4.14', '4.18']));
   });
+
+  it('runs each syncer as its own restricted user, through placement, copy, status and deletion, without a 403', async () => {
+    const own = path.join(hcc.stateDir, 'syncers', 'mgmt-1.kubeconfig');
+    const who = await kubectl('1.35', own, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    expect(who.stdout).toBe('hcc:syncer:mgmt-1');
+    const other = await kubectl('1.35', own, ['label', 'mc', 'mgmt-2', 'x=y']);
+    expect(other.stderr).toContain('the syncer of management cluster "mgmt-1" may only register and update its own ManagementCluster');
+    // The valid inputs above, deleted: their copies go and the syncers drop their finalizers.
+    const del = await k(['delete', 'hc/test1', 'hc/hosted-ipv4', '-n', 'clusters', '--timeout=60s']);
+    expect(del.code, del.stderr).toBe(0);
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      await waitFor(`test1 and hosted-ipv4 gone from ${mc}`, async () => {
+        const r = await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['get', 'hc/test1', 'hc/hosted-ipv4', '-n', 'clusters', '--ignore-not-found', '-o', 'name']);
+        return r.code === 0 && r.stdout.trim() === '';
+      }, 60_000);
+    }
+    // The one 403 is the label above: every call the syncers made was allowed.
+    const forbidden = (await k(['get', '--raw', '/metrics'])).stdout.split('\n').filter((l) => l.startsWith('apiserver_request_total') && l.includes('code="403"'));
+    expect(forbidden).toEqual(['apiserver_request_total{verb="patch",group="controlcenter.hcc.dev",resource="managementclusters",subresource="",code="403"} 1']);
+  }, 150_000);
 });

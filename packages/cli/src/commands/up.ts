@@ -3,15 +3,19 @@
  * center, the scheduler, N embedded management clusters `mgmt-1`…`mgmt-N` (API server +
  * HyperShift CRDs + hypershift-sim each) and their syncers, as separate processes. Writes
  * `DIR/admin.kubeconfig`, `DIR/management-clusters/mgmt-I.kubeconfig`, logs to `DIR/logs/`.
+ * In Pull mode each syncer runs as its own control-center user `hcc:syncer:mgmt-I` (tokens in
+ * `DIR/syncer-tokens.csv`, kubeconfigs `DIR/syncers/mgmt-I.kubeconfig`), which the control center
+ * keeps to what is placed on mgmt-I, as a deployed syncer should run.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir } from '@hcc/client';
-import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SystemNamespace, type ManagementCluster } from '@hcc/crds';
+import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
+import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
 import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
@@ -38,6 +42,18 @@ async function inBatches<T>(items: readonly string[], size: number, abort: Abort
     out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
   }
   return out;
+}
+
+/**
+ * Gives each Pull-mode syncer its own control-center identity, `hcc:syncer:<name>` in
+ * `hcc:syncers` (restricted to what is placed on its cluster): writes `DIR/syncer-tokens.csv`
+ * (the control center's `--token-file`, a new random token per cluster at every start, mode
+ * 0600) and returns the tokens by cluster name.
+ */
+function writeSyncerTokens(file: string, names: readonly string[]): Map<string, string> {
+  const tokens = new Map(names.map((n) => [n, randomBytes(24).toString('hex')]));
+  writeFileAtomic(file, [...tokens].map(([n, t]) => `${t},${syncerUserName(n)},hcc-up-syncer-${n},"${SyncersGroup}"\n`).join(''), 0o600);
+  return tokens;
 }
 
 /**
@@ -196,8 +212,13 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     // together. The scheduler needs only the control center; the syncers need both.
     say(`• starting the control center (data in ${path.join(dir, 'data')})`);
     const ccPort = await previousPort(adminKubeconfig);
-    const ccArgs = ['control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig, ...loss, ...ll];
     const names = Array.from({ length: o.managementClusters }, (_, i) => `mgmt-${i + 1}`);
+    const syncerTokensFile = path.join(dir, 'syncer-tokens.csv');
+    const syncerTokens = o.mode === 'Pull' ? writeSyncerTokens(syncerTokensFile, names) : undefined;
+    const ccArgs = [
+      'control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig,
+      ...(syncerTokens ? ['--token-file', syncerTokensFile] : []), ...loss, ...ll,
+    ];
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs.filter((a) => !loss.includes(a)), r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
@@ -252,12 +273,19 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         abort?.throwIfAborted();
         await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
       } else {
-        say(`• starting ${names.length} syncer(s)`);
+        say(`• starting ${names.length} syncer(s), each as its own user hcc:syncer:<name>`);
+        // The admin's connection with the syncer's own token.
+        const admin = loadKubeconfig(adminKubeconfig);
+        const syncerKubeconfig = (name: string) => {
+          const file = path.join(dir, 'syncers', `${name}.kubeconfig`);
+          writeKubeconfig(file, { server: admin.server, token: syncerTokens!.get(name)!, contextName: `hcc-syncer-${name}`, ...(admin.ca ? { ca: admin.ca } : {}) });
+          return file;
+        };
         await inBatches(names, StartBatch, abort, (name) =>
           sup.start({
             name: `syncer-${name}`,
             args: [
-              'syncer', '--name', name, '--kubeconfig', adminKubeconfig, '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
+              'syncer', '--name', name, '--kubeconfig', syncerKubeconfig(name), '--management-kubeconfig', path.join(mcDir, `${name}.kubeconfig`),
               ...(o.capacityGiven === false ? [] : ['--capacity', String(o.capacity)]), '--heartbeat-interval', String(o.heartbeatInterval),
               ...(o.platforms ? ['--platforms', o.platforms] : []), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll,
             ],
