@@ -1,7 +1,7 @@
 /**
  * With an authorization policy and anonymous access on, what an anonymous request may do is what
- * upstream's bootstrap roles give `system:unauthenticated`: the public-info paths, not discovery or
- * OpenAPI (system:discovery is bound to system:authenticated only) and not the self reviews
+ * upstream's bootstrap roles give `system:unauthenticated`: the public-info paths, not discovery,
+ * OpenAPI (system:discovery is bound to system:authenticated only) or /metrics, and not the self reviews
  * (system:basic-user likewise); an authenticated user gets all of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ describe('anonymous access under a policy', () => {
 
   it('gives anonymous requests the public-info paths only', async () => {
     for (const p of ['/healthz', '/livez', '/readyz', '/version']) expect((await get(p)).code, p).toBe(200);
-    for (const p of ['/api', '/apis', '/api/v1', '/apis/authorization.k8s.io/v1', '/openapi/v2', '/openapi/v3', '/openapi/v3/api/v1']) {
+    for (const p of ['/api', '/apis', '/api/v1', '/apis/authorization.k8s.io/v1', '/openapi/v2', '/openapi/v3', '/openapi/v3/api/v1', '/metrics']) {
       const r = await get(p);
       expect(r.code, p).toBe(403);
       expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: `forbidden: User "system:anonymous" cannot get path "${p}"` });

@@ -24,6 +24,15 @@ describe('health endpoints', () => {
     expect(await get('/readyz?verbose&exclude=serving')).toEqual({ code: 200, body: '[+]ping ok\n[+]storage ok\n[+]serving excluded: ok\nreadyz check passed\n' });
   });
 
+  it('answers /metrics only to an authenticated caller, as kube-apiserver', async () => {
+    const anonymous = await get('/metrics');
+    expect(anonymous.code).toBe(401);
+    expect(JSON.parse(anonymous.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+    const res = await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^# TYPE apiserver_request_total counter$/m);
+  });
+
   it('answers one check at /readyz/<name> to an authenticated caller', async () => {
     const auth = { headers: { authorization: `Bearer ${cc.adminToken}` } };
     const one = await fetch(`${cc.url}/readyz/serving`, auth);

@@ -309,7 +309,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     app.get(`/${endpoint}`, health);
     app.get(`/${endpoint}/:check`, health);
   }
-  app.get('/metrics', async (_req, reply) => {
+  // /metrics, discovery and OpenAPI are non-resource paths: with a policy, only what it allows (upstream's
+  // system:discovery role gives discovery and OpenAPI to authenticated users, not to anonymous ones).
+  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
+  app.get('/metrics', async (req, reply) => {
+    // As kube-apiserver: an authenticated GET of the non-resource URL /metrics (RBAC:
+    // nonResourceURLs ["/metrics"], e.g. upstream's system:monitoring; every user without a policy).
+    authorizePath(req);
     metrics.watches.set(activeWatches);
     metrics.revision.set(store.currentRevision());
     metrics.objects.reset();
@@ -321,9 +327,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
 
-  // Discovery and OpenAPI are non-resource paths: with a policy, only what it allows (upstream's
-  // system:discovery role gives them to authenticated users, not to anonymous ones).
-  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
 
   // OpenAPI.
   app.get('/openapi/v2', async (req, reply) => {

@@ -122,7 +122,7 @@ describe('watch stream framing', () => {
         return { sock, closed, bytes: () => bytes };
       };
       /** Open watch streams, from the server's /metrics. */
-      const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${small.url}/metrics`)).text())![1]);
+      const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${small.url}/metrics`, { headers: { authorization: `Bearer ${small.adminToken}` } })).text())![1]);
       const slow = await open(false);
       const fast = await open(true);
       const watching = await openWatches();

@@ -51,12 +51,14 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
 }
 
 /**
- * Registers the stage as an onRequest hook; health and metrics endpoints stay open. With
+ * Registers the stage as an onRequest hook; the health endpoints and `/version` stay open (as
+ * upstream's system:public-info-viewer, bound to unauthenticated users too); `/metrics` needs a
+ * user like any request, as kube-apiserver's (then authorized as a non-resource GET). With
  * `authorizer`, requests may impersonate another user (pipeline/impersonate.ts).
  */
 export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions, authorizer?: Authorizer): void {
   app.decorateRequest('user', undefined as unknown as UserInfo);
-  const open = new Set(['/healthz', '/readyz', '/livez', '/metrics', '/version']);
+  const open = new Set(['/healthz', '/readyz', '/livez', '/version']);
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0]!;
     if (open.has(path)) {

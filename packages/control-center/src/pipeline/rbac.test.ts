@@ -92,6 +92,35 @@ metadata: {name: bot, namespace: tools}
     expect(authz(anonymous, review).allowed).toBe(false);
   });
 
+  it('grants non-resource URLs by a ClusterRole bound by a ClusterRoleBinding (exact, prefix*, *), never by a RoleBinding', () => {
+    const head = 'apiVersion: rbac.authorization.k8s.io/v1\n';
+    const monitoring = rbacAuthorizer(
+      loadRBACPolicy(
+        `${head}kind: ClusterRole\nmetadata: {name: monitoring}\nrules: [{nonResourceURLs: [/metrics, "/debug/*"], verbs: [get]}]\n---\n` +
+          `${head}kind: ClusterRole\nmetadata: {name: all-paths}\nrules: [{nonResourceURLs: ["*"], verbs: ["*"]}]\n---\n` +
+          `${head}kind: ClusterRoleBinding\nmetadata: {name: prom}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: monitoring}\nsubjects: [{kind: ServiceAccount, name: prometheus, namespace: monitoring}]\n---\n` +
+          `${head}kind: ClusterRoleBinding\nmetadata: {name: ops}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: all-paths}\nsubjects: [{kind: Group, name: ops}]\n---\n` +
+          `${head}kind: RoleBinding\nmetadata: {name: local, namespace: x}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: all-paths}\nsubjects: [{kind: User, name: local}]\n`,
+        'policy.yaml',
+      ),
+    );
+    const nonResource = (path: string, verb = 'get') => ({ ...ri('GET', '/healthz'), isResourceRequest: false, path, verb });
+    const prom = user('system:serviceaccount:monitoring:prometheus', ['system:authenticated']);
+    expect(monitoring(prom, nonResource('/metrics')).allowed).toBe(true);
+    expect(monitoring(prom, nonResource('/debug/pprof/heap')).allowed).toBe(true);
+    expect(monitoring(prom, nonResource('/metrics', 'post')).allowed).toBe(false);
+    expect(monitoring(prom, nonResource('/metricsx')).allowed).toBe(false);
+    expect(monitoring(user('someone', ['system:authenticated']), nonResource('/metrics')).allowed).toBe(false);
+    expect(monitoring(user('o', ['ops']), nonResource('/anything', 'post')).allowed).toBe(true);
+    expect(monitoring(user('local'), nonResource('/metrics')).allowed).toBe(false);
+    // A non-resource rule grants no resource, and a resource request never matches it.
+    expect(monitoring(prom, ri('GET', '/api/v1/namespaces/x/configmaps')).allowed).toBe(false);
+    // can-i --list: the ClusterRoleBinding's non-resource rules after the public ones, none from the RoleBinding.
+    expect(monitoring.rules!(prom, '').nonResourceRules.slice(1)).toEqual([{ verbs: ['get'], nonResourceURLs: ['/metrics', '/debug/*'] }]);
+    expect(monitoring.rules!(prom, '').resourceRules.filter((r) => r.resources?.length === 0)).toEqual([]);
+    expect(monitoring.rules!(user('local'), 'x').nonResourceRules).toHaveLength(1);
+  });
+
   it('rejects malformed policies with one line naming the file and the object', () => {
     const head = 'apiVersion: rbac.authorization.k8s.io/v1\n';
     const role = `${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{apiGroups: [""], resources: [secrets], verbs: [get]}]\n---\n`;
@@ -121,7 +150,9 @@ metadata: {name: bot, namespace: tools}
       [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: foo, kind: ClusterRole, name: r}\nsubjects: []\n`, 'roleRef.apiGroup: Unsupported value: "foo": supported values: "rbac.authorization.k8s.io"'],
       [`${role}${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\n---\n${head}kind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\n`, 'ClusterRoleBinding "b" is defined twice'],
       [`${head}kind: ClusterRole\nmetadata: {name: R/x}\n`, 'metadata.name: Invalid value: "R/x"'],
-      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{nonResourceURLs: [/metrics], verbs: [get]}]\n`, 'nonResourceURLs are not supported'],
+      [`${head}kind: Role\nmetadata: {name: r, namespace: x}\nrules: [{nonResourceURLs: [/metrics], verbs: [get]}]\n`, 'Role "r" rule 1: nonResourceURLs: Invalid value: ["/metrics"]: namespaced rules cannot apply to non-resource URLs'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{nonResourceURLs: [/metrics], apiGroups: [""], resources: [secrets], verbs: [get]}]\n`, 'nonResourceURLs: Invalid value: ["/metrics"]: rules cannot apply to both regular resources and non-resource URLs'],
+      [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{nonResourceURLs: /metrics, verbs: [get]}]\n`, 'nonResourceURLs must be a list of strings'],
     ];
     for (const [text, message] of cases) {
       let err: Error | undefined;

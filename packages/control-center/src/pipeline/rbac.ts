@@ -2,22 +2,24 @@
  * An authorizer from RBAC policy rules, for resource requests: what a ClusterRole bound to a user
  * or group allows, matched as kube-apiserver's RBAC authorizer matches rules (verbs, API groups,
  * resources as `resource` or `resource/subresource`, `*` wildcards, resourceNames only for
- * requests that name an object). Members of `system:masters` may do everything, as upstream.
- * Non-resource URLs are not matched here: the control center serves discovery and health to every
- * authenticated user.
+ * requests that name an object), and non-resource URLs (`/metrics`) by a ClusterRole's
+ * `nonResourceURLs` (exact, `*`, or a `prefix*`). Members of `system:masters` may do everything,
+ * as upstream; discovery, OpenAPI, `/version` and health are granted as upstream's bootstrap roles
+ * grant them.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/rbac/
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/v1/evaluation_helpers.go
  */
 import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
-import { allowAllRules, AuthenticatedGroup, MastersGroup, type Authorizer, type ResourceRule, type RulesResolver } from './authorize.js';
+import { allowAllRules, AuthenticatedGroup, MastersGroup, type Authorizer, type NonResourceRule, type ResourceRule, type RulesResolver } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
 /**
- * One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule): the fields of a
- * SelfSubjectRulesReview's ResourceRule (non-resource rules are refused by the loader).
+ * One rule of a Role or ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule): a resource rule
+ * (verbs, apiGroups, resources, resourceNames) or, in a ClusterRole only, a non-resource rule
+ * (verbs and nonResourceURLs), never both.
  */
-export type PolicyRule = ResourceRule;
+export type PolicyRule = ResourceRule & { nonResourceURLs?: string[] };
 /** A role's rules bound to users and groups (what a ClusterRoleBinding or RoleBinding says). */
 export interface RuleBinding {
   subjects: { kind: 'User' | 'Group'; name: string }[];
@@ -39,6 +41,14 @@ function resourceMatches(rule: PolicyRule, resource: string, subresource: string
     if (subresource && r === `*/${subresource}`) return true;
   }
   return false;
+}
+/**
+ * Whether one rule allows a GET (or other verb) of the non-resource `path`
+ * (evaluation_helpers.go NonResourceURLMatches: `*`, the path itself, or a `prefix*`).
+ */
+function nonResourceRuleAllows(rule: PolicyRule, verb: string, path: string): boolean {
+  if (!rule.nonResourceURLs || !has(rule.verbs, verb)) return false;
+  return rule.nonResourceURLs.some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))));
 }
 /** Whether one rule allows a resource request (RuleAllows). */
 export function ruleAllows(rule: PolicyRule, ri: Pick<RequestInfo, 'verb' | 'group' | 'resource' | 'subresource' | 'name'>): boolean {
@@ -81,8 +91,14 @@ export function rbacAuthorizer(policy: readonly RuleBinding[]): Authorizer {
   const bindings = [basicUserBinding, ...policy];
   const authorizer: Authorizer = (user: UserInfo, ri: RequestInfo) => {
     if (user.groups.includes(MastersGroup)) return { allowed: true };
-    // Non-resource URLs: what upstream's bootstrap system:public-info-viewer (everyone) and system:discovery (authenticated users) grant.
-    if (!ri.isResourceRequest) return ri.verb === 'get' && isPublicPath(user, ri.path) ? { allowed: true } : { allowed: false, reason: '' };
+    // Non-resource URLs: what upstream's bootstrap system:public-info-viewer (everyone) and
+    // system:discovery (authenticated users) grant, and the policy's ClusterRoleBindings (a
+    // RoleBinding's rules apply in its namespace; a non-resource request is in none).
+    if (!ri.isResourceRequest) {
+      if (ri.verb === 'get' && isPublicPath(user, ri.path)) return { allowed: true };
+      for (const b of bindings) if (appliesTo(b, user, '') && b.rules.some((r) => nonResourceRuleAllows(r, ri.verb, ri.path))) return { allowed: true };
+      return { allowed: false, reason: '' };
+    }
     for (const b of bindings) {
       if (appliesTo(b, user, ri.namespace) && b.rules.some((r) => ruleAllows(r, ri))) return { allowed: true };
     }
@@ -103,20 +119,24 @@ export function rbacRules(bindings: readonly RuleBinding[]): RulesResolver {
   return (user, namespace) => {
     if (user.groups.includes(MastersGroup)) return allowAllRules(user, namespace);
     const resourceRules: ResourceRule[] = [];
+    const nonResourceRules: NonResourceRule[] = [
+      {
+        verbs: ['get'],
+        nonResourceURLs: user.groups.includes(AuthenticatedGroup) ? [...publicInfoPaths, ...discoveryPaths, ...discoveryPrefixes.map((p) => `${p}*`)] : [...publicInfoPaths],
+      },
+    ];
     for (const b of bindings) {
       if (!appliesTo(b, user, namespace)) continue;
-      for (const r of b.rules) resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
+      for (const r of b.rules) {
+        if (r.nonResourceURLs) {
+          // As upstream's rule resolver: only ClusterRoleBindings give non-resource rules.
+          if (b.namespace === undefined) nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] });
+          continue;
+        }
+        resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
+      }
     }
-    return {
-      resourceRules,
-      nonResourceRules: [
-        {
-          verbs: ['get'],
-          nonResourceURLs: user.groups.includes(AuthenticatedGroup) ? [...publicInfoPaths, ...discoveryPaths, ...discoveryPrefixes.map((p) => `${p}*`)] : [...publicInfoPaths],
-        },
-      ],
-      incomplete: false,
-    };
+    return { resourceRules, nonResourceRules, incomplete: false };
   };
 }
 
@@ -147,15 +167,27 @@ function strictFields(o: Record<string, unknown>, known: ReadonlySet<string>, wh
 function checkName(name: string, where: string): void {
   if (name === '.' || name === '..' || /[/%]/.test(name)) throw new Error(`${where}: metadata.name: Invalid value: ${JSON.stringify(name)}: may not be '.' or '..' and may not contain '/' or '%'`);
 }
-/** A rule checked field by field (rbac/validation ValidatePolicyRule). @throws Error naming what is wrong */
-function policyRule(r: unknown, where: string): PolicyRule {
+/**
+ * A rule checked field by field (rbac/validation ValidatePolicyRule): a non-resource rule only in
+ * a ClusterRole, and never with apiGroups, resources or resourceNames.
+ * @param namespaced - the rule is a Role's
+ * @throws Error naming what is wrong
+ */
+function policyRule(r: unknown, where: string, namespaced: boolean): PolicyRule {
   if (!isJSONObject(r)) throw new Error(`${where}: a rule must be an object with verbs, apiGroups and resources`);
   strictFields(r, ruleFields, where);
   if (!isStringList(r.verbs) || r.verbs.length === 0) throw new Error(`${where}: verbs must be a non-empty list of strings`);
-  for (const f of ['apiGroups', 'resources', 'resourceNames'] as const) {
+  for (const f of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) {
     if (r[f] !== undefined && !isStringList(r[f])) throw new Error(`${where}: ${f} must be a list of strings`);
   }
-  if (r.nonResourceURLs !== undefined) throw new Error(`${where}: nonResourceURLs are not supported (discovery, OpenAPI and health are open to every authenticated user)`);
+  const urls = r.nonResourceURLs as string[] | undefined;
+  if (urls?.length) {
+    if (namespaced) throw new Error(`${where}: nonResourceURLs: Invalid value: ${JSON.stringify(urls)}: namespaced rules cannot apply to non-resource URLs`);
+    if ((r.apiGroups as string[] | undefined)?.length || (r.resources as string[] | undefined)?.length || (r.resourceNames as string[] | undefined)?.length) {
+      throw new Error(`${where}: nonResourceURLs: Invalid value: ${JSON.stringify(urls)}: rules cannot apply to both regular resources and non-resource URLs`);
+    }
+    return { verbs: r.verbs, nonResourceURLs: urls };
+  }
   if (!r.resources || (r.resources as string[]).length === 0) throw new Error(`${where}: resources must be a non-empty list of strings`);
   if (!r.apiGroups || (r.apiGroups as string[]).length === 0) throw new Error(`${where}: apiGroups must be a non-empty list of strings ("" is the core group)`);
   return { verbs: r.verbs, apiGroups: r.apiGroups as string[], resources: r.resources as string[], ...(r.resourceNames ? { resourceNames: r.resourceNames as string[] } : {}) };
@@ -216,7 +248,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
     const key = o.kind === 'Role' ? `Role/${nsOf(o)}/${o.metadata!.name}` : `ClusterRole/${o.metadata!.name}`;
     if (roles.has(key)) throw new Error(`${source}: ${what(o)} is defined twice`);
     if (o.rules !== undefined && o.rules !== null && !Array.isArray(o.rules)) throw new Error(`${source}: ${what(o)}: rules must be a list`);
-    roles.set(key, ((o.rules as unknown[] | null | undefined) ?? []).map((r, i) => policyRule(r, `${source}: ${what(o)} rule ${i + 1}`)));
+    roles.set(key, ((o.rules as unknown[] | null | undefined) ?? []).map((r, i) => policyRule(r, `${source}: ${what(o)} rule ${i + 1}`, o.kind === 'Role')));
   }
   const out: RuleBinding[] = [];
   const bindings = new Set<string>();
