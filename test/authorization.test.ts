@@ -27,6 +27,7 @@ subjects: [{kind: User, name: ${user}}]
 const policy = [
   grant('cm-patch', 'erin', '{apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "patch"]}'),
   grant('s1-only', 'carol', '{apiGroups: [""], resources: ["secrets"], resourceNames: ["s1"], verbs: ["get", "list", "watch", "deletecollection"]}'),
+  grant('metrics-reader', 'carol', '{nonResourceURLs: ["/metrics"], verbs: ["get"]}').replace('name: carol}', 'name: carol-metrics}'),
   // What the ServiceAccounts of namespace b may do, bound to their group as RBAC docs do.
   `
 apiVersion: rbac.authorization.k8s.io/v1
@@ -135,6 +136,14 @@ describe('authorization policy, as kube-apiserver answers it', () => {
     expect(await can(['get', '/apis'])).toBe('yes');
     expect(await can(['get', '/metrics'])).toBe('no');
     expect(await can(['post', '/healthz'])).toBe('no');
+    // /metrics: only to whom a ClusterRole's nonResourceURLs rule gives it (upstream's system:monitoring).
+    const denied = await as('frank', ['get', '--raw', '/metrics']);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain('Error from server (Forbidden): forbidden: User "frank" cannot get path "/metrics"');
+    expect((await as('carol', ['auth', 'can-i', 'get', '/metrics'])).stdout.trim()).toBe('yes');
+    const scraped = await as('carol', ['get', '--raw', '/metrics']);
+    expect(scraped.code, scraped.stderr).toBe(0);
+    expect(scraped.stdout).toContain('# TYPE apiserver_request_total counter');
   });
 
   it('lists what a user may do with auth can-i --list (SelfSubjectRulesReview), also for --as', async () => {
