@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeconfig, RestClient } from '@hcc/client';
-import { EventResource, HostedClusterResource, ManagementClusterResource, NamespaceResource, SecretResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
+import { EventResource, HostedClusterResource, ManagementClusterResource, NamespaceResource, NodePoolResource, SecretResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { startControlCenterProcess, startSchedulerProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { FakeFleet, minimalHostedCluster } from './helpers/fake-fleet.js';
 import { hccBin, kubectl, tempDir, waitFor } from './helpers/tools.js';
@@ -122,6 +122,22 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     // Once a-b/c is gone, a/b-c fits.
     await client.delete(HostedClusterResource, 'a-b', 'c');
     await waitFor('a/b-c placed on aws-eu', () => placement('a', 'b-c') === 'aws-eu', 15_000);
+  });
+
+  it('a NodePool created before its HostedCluster says it waits for it, and goes where it goes once created', async () => {
+    await client.create(NodePoolResource, 'fleet', {
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'early-np', namespace: 'fleet' },
+      spec: { clusterName: 'early', replicas: 1, management: { upgradeType: 'Replace' }, release: { image: ocp('4.16.12') }, platform: { type: 'None' } },
+    });
+    const np = async () => JSON.parse((await kubectl('1.35', cc.kubeconfig, ['get', 'np', 'early-np', '-n', 'fleet', '-o', 'json'])).stdout) as KubeObject & { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } };
+    const ready = await waitFor('the NodePool marked', async () => (await np()).status?.conditions?.find((c) => c.type === 'Ready'), 15_000);
+    expect(ready).toMatchObject({ status: 'False', reason: 'Unschedulable', message: 'Not placed on a management cluster: waiting for HostedCluster early: no HostedCluster "early" in namespace fleet' });
+    await create('fleet', 'early', { platform: 'AWS', annotations: { [Selector]: 'region=us-east-1' } });
+    await waitFor('the NodePool placed with its HostedCluster', async () => (await np()).metadata.labels?.[Label] === 'aws-us', 15_000);
+    await waitFor('the mark gone', async () => !(await np()).status?.conditions?.some((c) => c.reason === 'Unschedulable'), 15_000);
+    await client.delete(HostedClusterResource, 'fleet', 'early');
   });
 
   it('kubectl describe hc shows the Scheduled condition and the Events, in kube-scheduler words', async () => {

@@ -124,8 +124,9 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
         d.propagation.add(`NodePool/${keyOf(np)}`);
         track('NodePool', keyOf(np), np);
       }
-    } else if (notPlacedState(old) !== notPlacedState(o)) {
-      // Its NodePools' not-placed marks follow the HostedCluster's Scheduled condition.
+    } else if (!old || notPlacedState(old) !== notPlacedState(o)) {
+      // Its NodePools' not-placed marks follow the HostedCluster's Scheduled condition (and
+      // a new one ends the "no HostedCluster" mark of NodePools created before it).
       for (const np of d.nodePools.lister.byIndex(Indexes.byHostedCluster, key)) d.propagation.add(`NodePool/${keyOf(np)}`);
     }
   };

@@ -94,12 +94,22 @@ describe('reconcilePropagation: NodePools', () => {
 
   it.each([
     ['placed on a cluster since (the NodePool labelled)', { np: np({ placedOn: 'm1', conditions: [autoscaling, npMark] }), hc: hc({ placedOn: 'm1', conditions: [] }) }],
-    ['deleted', { np: np({ conditions: [autoscaling, npMark] }) }],
     ['being deleted', { np: np({ conditions: [autoscaling, npMark] }), hc: hc({ deleting: true }) }],
   ])('removes the mark once its HostedCluster is %s', async (_what, objects) => {
     const { deps, statusWrites } = setup(objects);
     await reconcilePropagation(deps, 'NodePool/ns/p');
     expect(statusWrites).toEqual([{ resourceVersion: '9', conditions: [autoscaling] }]);
+  });
+
+  it('marks a NodePool whose HostedCluster does not exist (a typo in spec.clusterName), and clears the mark once it does', async () => {
+    const missing = { ...npMark, message: 'Not placed on a management cluster: waiting for HostedCluster h: no HostedCluster "h" in namespace ns' };
+    const { deps, statusWrites } = setup({ np: np({ conditions: [autoscaling] }) });
+    await reconcilePropagation(deps, 'NodePool/ns/p');
+    expect(statusWrites).toEqual([{ resourceVersion: '9', conditions: [autoscaling, missing] }]);
+    // Its HostedCluster created (not scheduled yet): the mark goes.
+    const created = setup({ hc: hc({ conditions: [] }), np: np({ conditions: [autoscaling, missing] }) });
+    await reconcilePropagation(created.deps, 'NodePool/ns/p');
+    expect(created.statusWrites).toEqual([{ resourceVersion: '9', conditions: [autoscaling] }]);
   });
 
   it('a labelled NodePool whose HostedCluster got placed: the label patch first; the mark goes on the update that follows', async () => {

@@ -9,7 +9,8 @@
  * - a NodePool of a HostedCluster the scheduler cannot place gets `Ready=False`, reason
  *   `Unschedulable` (HyperShift's NodePool MESSAGE column reads Ready), unless something else
  *   already wrote a Ready condition, as its HostedCluster gets `Available=False`; the mark goes
- *   when the HostedCluster is placed, is deleted, or stops being unschedulable.
+ *   when the HostedCluster is placed, is being deleted, or stops being unschedulable. A NodePool
+ *   whose HostedCluster does not exist gets the mark too, saying so, until it is created.
  * Keys are `<Kind>/<namespace>/<name>`. A placement label, once set on a NodePool, is never changed.
  */
 import {
@@ -70,11 +71,16 @@ export interface PropagationDeps {
 }
 
 /**
- * The not-placed mark a NodePool should carry: its HostedCluster exists, is not placed, and its
- * `Scheduled` condition is `False`. Undefined otherwise.
+ * The not-placed mark a NodePool should carry: its HostedCluster (`spec.clusterName`) does not
+ * exist (a typo, or not created yet: nothing would ever place the NodePool), or exists, is not
+ * placed, and its `Scheduled` condition is `False`. Undefined otherwise.
  */
 function wantedNotPlacedMark(np: NodePool, hc: HostedCluster | undefined): Condition | undefined {
-  if (!hc || hc.metadata.deletionTimestamp || hc.metadata.labels?.[LabelManagementCluster]) return undefined;
+  if (!hc) {
+    const name = np.spec?.clusterName ?? '';
+    return nodePoolNotPlacedCondition(name, `no HostedCluster ${JSON.stringify(name)} in namespace ${np.metadata.namespace ?? ''}`, np.metadata.generation);
+  }
+  if (hc.metadata.deletionTimestamp || hc.metadata.labels?.[LabelManagementCluster]) return undefined;
   const scheduled = findCondition(hc.status?.conditions, ConditionScheduled);
   if (scheduled?.status !== 'False') return undefined;
   return nodePoolNotPlacedCondition(hc.metadata.name!, scheduled.message ?? scheduled.reason ?? '', np.metadata.generation);
