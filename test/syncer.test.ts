@@ -377,6 +377,11 @@ describe('syncer: pull mode details', () => {
     expect(pulled.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.platform.properties.type.enum).toContain('Moon');
     expect(pulled.spec.versions[0].additionalPrinterColumns.map((c: { name: string }) => c.name)).toContain('Management Cluster');
   });
+
+  it('did all of the above as each syncer\'s own restricted user (hcc:syncer:<cluster>) without one 403', async () => {
+    const forbidden = (await k(['get', '--raw', '/metrics'])).stdout.split('\n').filter((l) => l.startsWith('apiserver_request_total') && l.includes('code="403"'));
+    expect(forbidden).toEqual([]);
+  });
 });
 
 describe('syncer: push mode', () => {

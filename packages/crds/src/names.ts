@@ -93,6 +93,11 @@ export function hostedClusterOfStatusSecret(secretName: string): string | undefi
   return undefined;
 }
 
+/** Annotation on a CRD a syncer's `--pull-crds` copied up: the ManagementCluster it came from. */
+export const AnnotationPulledFrom = 'controlcenter.hcc.dev/pulled-from';
+/** The CRDs `--pull-crds` follows (and the only ones a syncer identity may update). */
+export const PulledCRDs = [`hostedclusters.${HyperShiftGroup}`, `nodepools.${HyperShiftGroup}`] as const;
+
 /** Namespace in the control center holding syncer Leases and hcc's own Events. */
 export const SystemNamespace = 'hcc-system';
 

@@ -2,11 +2,13 @@
  * The ManagementCluster authorizer: the syncer of management cluster X (user `hcc:syncer:X` in
  * `hcc:syncers`, pipeline/syncer-identity.ts) reads only the Secrets and ConfigMaps that belong to
  * X, after kube's Node authorizer, which lets a kubelet read only the Secrets and ConfigMaps of
- * the pods bound to it. A Secret or ConfigMap belongs to X when the control center labelled it
- * `state.controlcenter.hcc.dev/X: Sync` (something placed on X references it), and a Secret also
- * when it is one HyperShift writes for a HostedCluster placed on X (`<name>-admin-kubeconfig`,
- * `<name>-kubeadmin-password`, which the syncer copies up). So the syncer of X may
- * - get such a Secret or ConfigMap (and, for those status Secrets, be told 404 when it is absent);
+ * the pods bound to it. A Secret or ConfigMap belongs to X when a HostedCluster or NodePool placed
+ * on X references it, or the control center labelled it `state.controlcenter.hcc.dev/X: Sync`
+ * (the scheduler's record of the same), and a Secret also when it is one HyperShift writes for a
+ * HostedCluster placed on X (`<name>-admin-kubeconfig`, `<name>-kubeadmin-password`, which the
+ * syncer copies up). So the syncer of X may
+ * - get such a Secret or ConfigMap (told 404 when it is absent: a referenced one deleted, or a
+ *   status Secret not copied up yet);
  * - list and watch Secrets and ConfigMaps only with a label selector requiring
  *   `state.controlcenter.hcc.dev/X=Sync` (the selector its informers use), as the Node authorizer
  *   checks a kubelet's `spec.nodeName` field selector (KEP-4601, authorize with selectors).
@@ -15,12 +17,23 @@
  * authorizer.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/node/
  */
-import { hostedClusterOfStatusSecret, stateLabelKey, StateSync } from '@hcc/crds';
+import {
+  hostedClusterOfStatusSecret,
+  hostedClusterReferences,
+  HostedClusterResource,
+  LabelManagementCluster,
+  nodePoolReferences,
+  NodePoolResource,
+  stateLabelKey,
+  StateSync,
+  type HostedCluster,
+  type NodePool,
+} from '@hcc/crds';
 import { parseSelector } from '@hcc/client';
 import type { Authorizer } from './authorize.js';
 import type { RequestInfo } from './request-info.js';
 import type { Store } from '../storage/store.js';
-import { storageKey } from '../registry/types.js';
+import { storageKey, storagePrefix } from '../registry/types.js';
 import { placementOfHostedCluster } from './admit/validating/management-cluster-restriction.js';
 import { managementClusterOf } from './syncer-identity.js';
 
@@ -56,7 +69,26 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
     const hc = hostedClusterOfStatusSecret(ri.name);
     if (hc !== undefined && placementOfHostedCluster(store, ri.namespace, hc) === mc) return undefined;
   }
+  if (ri.name && referencedFrom(store, mc, ri.namespace, ri.resource === 'secrets' ? 'secrets' : 'configMaps', ri.name)) return undefined;
   return `${who} may only read ${kinds} that HostedClusters placed on it reference`;
+}
+
+/**
+ * Whether a HostedCluster or NodePool placed on `mc` in `namespace` references the Secret or
+ * ConfigMap `name`, as the Node authorizer's graph answers for a pod bound to a node: whether it
+ * exists, or carries the state label yet, does not matter (the syncer reads it live to learn that
+ * it is gone, or lost its label).
+ */
+function referencedFrom(store: Store, mc: string, namespace: string, kind: 'secrets' | 'configMaps', name: string): boolean {
+  for (const { object } of store.list(storagePrefix(HostedClusterResource, namespace)).items) {
+    if (object.metadata.labels?.[LabelManagementCluster] === mc && hostedClusterReferences(object as HostedCluster)[kind].includes(name)) return true;
+  }
+  for (const { object } of store.list(storagePrefix(NodePoolResource, namespace)).items) {
+    const np = object as NodePool;
+    const where = np.metadata.labels?.[LabelManagementCluster] ?? placementOfHostedCluster(store, namespace, np.spec?.clusterName ?? '');
+    if (where === mc && nodePoolReferences(np)[kind].includes(name)) return true;
+  }
+  return false;
 }
 
 /**

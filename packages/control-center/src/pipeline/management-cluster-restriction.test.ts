@@ -142,6 +142,21 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mine' } }, m1), 'may not write namespaces');
   });
 
+  it('updates only the HostedCluster and NodePool CRDs (--pull-crds), saying where from', async () => {
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const hcCRD = (await call('GET', `${CRDS}/hostedclusters.hypershift.openshift.io`)).body;
+    const pulled = { ...hcCRD, metadata: { ...hcCRD.metadata, annotations: { ...hcCRD.metadata.annotations, 'controlcenter.hcc.dev/pulled-from': 'mgmt-1' } } };
+    const updated = await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, pulled, m1);
+    expect(updated.code, JSON.stringify(updated.body)).toBe(200);
+    const unmarked = await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, { ...updated.body, metadata: { ...updated.body.metadata, annotations: {} } }, m1);
+    expectForbidden(unmarked, 'may only update a CustomResourceDefinition annotated controlcenter.hcc.dev/pulled-from=mgmt-1');
+    const mcCRD = (await call('GET', `${CRDS}/managementclusters.controlcenter.hcc.dev`)).body;
+    expectForbidden(await call('PUT', `${CRDS}/managementclusters.controlcenter.hcc.dev`, { ...mcCRD, metadata: { ...mcCRD.metadata, annotations: { 'controlcenter.hcc.dev/pulled-from': 'mgmt-1' } } }, m1), 'may only update the CustomResourceDefinitions hostedclusters.hypershift.openshift.io and nodepools.hypershift.openshift.io');
+    const widget = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
+    expectForbidden(await call('POST', CRDS, widget, m1), 'may only update the CustomResourceDefinitions');
+    expectForbidden(await call('DELETE', `${CRDS}/hostedclusters.hypershift.openshift.io`, undefined, m1), 'may only update the CustomResourceDefinitions');
+  });
+
   it('reads and watches only the Secrets and ConfigMaps of what is placed on it', async () => {
     const sel = encodeURIComponent(`${stateLabelKey('mgmt-1')}=Sync`);
     expect((await call('GET', `${SECRETS}/pull-1`, undefined, m1)).code).toBe(200);
@@ -150,6 +165,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     // The status Secrets of its HostedClusters: 404 while absent (it copies them up), not 403.
     expect((await call('GET', `${SECRETS}/hc-1-admin-kubeconfig`, undefined, m1)).code).toBe(200);
     expect((await call('GET', `${SECRETS}/hc-1-nothing`, undefined, m1)).code).toBe(403);
+    // A Secret a HostedCluster placed on it references: 404 while it does not exist (the syncer
+    // learns it is gone), as the Node authorizer answers from its graph, not from the Secret.
+    expect((await call('GET', `${SECRETS}/pull-secret`, undefined, m1)).code).toBe(404);
+    expectForbidden(await call('GET', `${SECRETS}/pull-secret`, undefined, { user: 'hcc:syncer:mgmt-9' }), 'the syncer of management cluster "mgmt-9" may only read Secrets');
     expect((await call('GET', `${SECRETS}/hc-2-admin-kubeconfig`, undefined, m1)).code).toBe(403);
     expectForbidden(await call('GET', SECRETS, undefined, m1), `may only list and watch Secrets with the label selector ${stateLabelKey('mgmt-1')}=Sync`);
     expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-2')}=Sync`)}`, undefined, m1), 'with the label selector');

@@ -12,13 +12,12 @@
 import type { Logger } from 'pino';
 import { isDeepStrictEqual } from 'node:util';
 import { isNotFound, type RestClient } from '@hcc/client';
-import { CRDResource, HyperShiftGroup, type KubeObject } from '@hcc/crds';
+import { AnnotationPulledFrom, CRDResource, PulledCRDs, type KubeObject } from '@hcc/crds';
 
-/** Annotation on a CRD the puller copied: the ManagementCluster it came from. */
-export const AnnotationPulledFrom = 'controlcenter.hcc.dev/pulled-from';
+export { AnnotationPulledFrom };
 
 /** The CRDs the puller follows. */
-export const pulledCRDs = [`hostedclusters.${HyperShiftGroup}`, `nodepools.${HyperShiftGroup}`];
+export const pulledCRDs: readonly string[] = PulledCRDs;
 
 interface Version {
   name: string;

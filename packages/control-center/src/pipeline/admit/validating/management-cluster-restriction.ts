@@ -12,12 +12,14 @@
  *   `controlcenter.hcc.dev/upsynced-from: X`, never a Secret hcc did not copy up, never adding a
  *   state label of another cluster; delete none;
  * - create and update only its Lease `hcc-system/X`;
- * - write Events and (with `--pull-crds`) CustomResourceDefinitions, as RBAC allows;
+ * - write Events, as RBAC allows, and (with `--pull-crds`) update the HostedCluster and NodePool
+ *   CustomResourceDefinitions, annotated `controlcenter.hcc.dev/pulled-from: X`, never another;
  * - write nothing else. Reads are limited by the authorizer (pipeline/management-cluster-authorizer.ts).
  * Every refusal is 403 Forbidden naming the cluster, as NodeRestriction's.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction
  */
 import {
+  AnnotationPulledFrom,
   ControlCenterGroup,
   HyperShiftGroup,
   hostedClusterOfStatusSecret,
@@ -25,6 +27,7 @@ import {
   LabelManagementCluster,
   LabelUpsyncedFrom,
   LeaseResource,
+  PulledCRDs,
   stateLabelKey,
   SystemNamespace,
   type KubeObject,
@@ -94,7 +97,12 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     return undefined;
   }
   if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return undefined;
-  if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') return undefined;
+  if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') {
+    // `--pull-crds` updates the HostedCluster and NodePool CRDs, naming where it pulled them from.
+    if (operation !== 'UPDATE' || !(PulledCRDs as readonly string[]).includes(obj.metadata.name ?? '')) return `${who} may only update the CustomResourceDefinitions ${PulledCRDs.join(' and ')}`;
+    if (obj.metadata.annotations?.[AnnotationPulledFrom] !== mc) return `${who} may only update a CustomResourceDefinition annotated ${AnnotationPulledFrom}=${mc}`;
+    return undefined;
+  }
   return `${who} may not write ${info.group ? `${info.resource}.${info.group}` : info.resource}`;
 }
 
