@@ -42,7 +42,8 @@ const restricted = new Set(['secrets', 'configmaps']);
 /** Whether a label selector string requires `key=value` (`=`, `==` or `in` with that one value). */
 function selectorRequires(selector: string, key: string, value: string): boolean {
   try {
-    return parseSelector(selector).requiresExactMatch(key) === value;
+    // Any requirement `key=value` (or `in (value)`) of the AND narrows the selection to what it may see.
+    return parseSelector(selector).requirements.some((r) => r.key === key && (((r.operator === '=' || r.operator === '==') && r.values[0] === value) || (r.operator === 'in' && r.values.length === 1 && r.values[0] === value)));
   } catch {
     return false; // the list itself answers 400 for it, once authorized; here it selects nothing of X's
   }
@@ -62,6 +63,8 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
     if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
     return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}`;
   }
+  // Deleting a collection would tell it the names of what it may not read.
+  if (ri.verb === 'deletecollection') return `${who} may not delete collections of ${kinds}`;
   if (ri.verb !== 'get') return undefined;
   const stored = ri.name ? store.get(storageKey({ group: '', resource: ri.resource, namespaced: true }, ri.namespace, ri.name)) : undefined;
   if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;
@@ -101,6 +104,8 @@ export function managementClusterAuthorizer(inner: Authorizer, store: Store): Au
   const out: Authorizer = (user, ri) => {
     const mc = managementClusterOf(user);
     if (mc !== undefined) {
+      // As a kubelet, a syncer impersonates nobody, whatever the policy says.
+      if (ri.verb === 'impersonate') return { allowed: false, reason: `the syncer of management cluster ${JSON.stringify(mc)} may not impersonate` };
       const why = syncerReadRefusal(mc, ri, store);
       if (why !== undefined) return { allowed: false, reason: why };
     }

@@ -5,6 +5,9 @@
  * NodeRestriction and Node authorizer. The requests impersonate the syncer with the admin's token,
  * so no policy is loaded: the restriction holds without one.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs, ControlCenterAPIVersion, LabelUpsyncedFrom, stateLabelKey, type KubeObject } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
@@ -55,7 +58,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
   });
 
   beforeAll(async () => {
-    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters', 'hcc-system'], schedulerToken: scheduler });
+    const tokens = path.join(mkdtempSync(path.join(tmpdir(), 'hcc-restriction-')), 'tokens.csv');
+    writeFileSync(tokens, 'syncer-1-token,hcc:syncer:mgmt-1,u1,"hcc:syncers"\n');
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters', 'hcc-system'], schedulerToken: scheduler, tokenFile: tokens });
+    rmSync(path.dirname(tokens), { recursive: true, force: true });
     for (const name of ['mgmt-1', 'mgmt-2']) {
       expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} })).code).toBe(201);
     }
@@ -95,6 +101,13 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('DELETE', `${HCS}/hc-2`, undefined, m1), 'may only change or delete HostedClusters placed on it');
     expectForbidden(await call('POST', HCS, hostedClusterBody('hc-new'), m1), 'may not create HostedClusters');
     expectForbidden(await call('POST', NPS, nodePool('np-new', 'hc-1'), m1), 'may not create NodePools');
+    // Of its own, it changes the status, its finalizer and empty operator-generated fields only:
+    // a spec reference it chose would be labelled for it, and its Secret readable.
+    expectForbidden(await merge(`${HCS}/hc-1`, { spec: { pullSecret: { name: 'pull-2' } } }), 'may not change the spec of HostedClusters (only fill in clusterID and infraID)');
+    expect((await merge(`${HCS}/hc-1`, { spec: { clusterID: 'c0ffee00-0000-4000-8000-000000000001' } })).code).toBe(200);
+    expectForbidden(await merge(`${HCS}/hc-1`, { spec: { clusterID: 'c0ffee00-0000-4000-8000-000000000002' } }), 'may not change the spec');
+    expectForbidden(await merge(`${HCS}/hc-1`, { metadata: { labels: { x: 'y' } } }), 'may not change the labels, annotations or owner references of HostedClusters');
+    expectForbidden(await merge(`${HCS}/hc-1`, { metadata: { finalizers: ['controlcenter.hcc.dev/syncer', 'example.com/other'] } }), 'may only add its own finalizer');
     // The hostedcluster it may not touch is as it was.
     expect((await call('GET', `${HCS}/hc-2`)).body.metadata.finalizers).toBeUndefined();
     // A NodePool not labelled yet goes with its HostedCluster's placement.
@@ -106,7 +119,11 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
 
   it('registers and updates its own ManagementCluster only, and deletes none', async () => {
     expect((await merge(`${MCS}/mgmt-1/status`, { status: { conditions: [] } })).code).toBe(200);
-    expect((await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } })).code).toBe(200);
+    // Its spec, labels and annotations are the admin's (capacity, taints, cordon would draw placements).
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } }), 'may only write the status of its ManagementCluster (and a spec.mode it lacks)');
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { capacity: 100000 } }), 'spec, labels and annotations are the admin');
+    expect((await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Pull' } })).code).toBe(200);
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Push' } }), 'its ManagementCluster');
     expectForbidden(await merge(`${MCS}/mgmt-2`, { metadata: { labels: { region: 'eu' } } }), 'may only register and update its own ManagementCluster');
     expectForbidden(await merge(`${MCS}/mgmt-2/status`, { status: { conditions: [] } }), 'its own ManagementCluster');
     expectForbidden(await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-3' }, spec: {} }, m1), 'its own ManagementCluster');
@@ -140,6 +157,7 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await call('POST', '/api/v1/namespaces/clusters/events', event, m1)).code).toBe(201);
     expectForbidden(await call('POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mine' }, data: {} }, m1), 'may not write configmaps');
     expectForbidden(await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mine' } }, m1), 'may not write namespaces');
+    expectForbidden(await call('DELETE', '/api/v1/namespaces/clusters/events/e1', undefined, m1), 'may not delete Events');
   });
 
   it('updates only the HostedCluster and NodePool CRDs (--pull-crds), saying where from', async () => {
@@ -173,6 +191,13 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('GET', SECRETS, undefined, m1), `may only list and watch Secrets with the label selector ${stateLabelKey('mgmt-1')}=Sync`);
     expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-2')}=Sync`)}`, undefined, m1), 'with the label selector');
     expectForbidden(await call('GET', `${CONFIGMAPS}?watch=true`, undefined, m1), 'may only list and watch ConfigMaps');
+    expectForbidden(await call('DELETE', `${SECRETS}?dryRun=All`, undefined, m1), 'may not delete collections of Secrets');
+    expect((await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-1')} notin (x),${stateLabelKey('mgmt-1')}=Sync`)}`, undefined, m1)).code).toBe(200);
+    // A syncer impersonates nobody, even without a policy (its own token here).
+    const asOther = await fetch(`${cc.url}${SECRETS}/pull-2`, { headers: { authorization: 'Bearer syncer-1-token', 'impersonate-user': 'someone' } });
+    expect(asOther.status).toBe(403);
+    expect(((await asOther.json()) as { message: string }).message).toContain('the syncer of management cluster "mgmt-1" may not impersonate');
+    expect((await fetch(`${cc.url}${SECRETS}/pull-1`, { headers: { authorization: 'Bearer syncer-1-token' } })).status).toBe(200);
     const listed = await call('GET', `/api/v1/secrets?labelSelector=${sel}`, undefined, m1);
     expect(listed.code).toBe(200);
     expect(listed.body.items!.map((s) => s.metadata.name)).toEqual(['pull-1']);

@@ -3,24 +3,29 @@
  * `hcc:syncer:X` in `hcc:syncers`, see pipeline/syncer-identity.ts) may write only what belongs
  * to X, after kube's NodeRestriction admission plugin, which limits a kubelet to its own Node and
  * the pods bound to it. RBAC cannot say "placed on X"; this check can. The syncer of X may:
- * - create and change (spec, status) the ManagementCluster X only, never delete one;
- * - change (patch, update, status) and delete only HostedClusters and NodePools placed on X (the
- *   label `controlcenter.hcc.dev/management-cluster: X`; an unplaced NodePool counts as placed where
- *   its HostedCluster is), never create one;
+ * - create the ManagementCluster X only, then write its status (and a `spec.mode` it lacks), never
+ *   its other spec, labels or annotations, never delete one;
+ * - write the status of, and delete, only HostedClusters and NodePools placed on X (the label
+ *   `controlcenter.hcc.dev/management-cluster: X`; an unplaced NodePool counts as placed where its
+ *   HostedCluster is), and of their spec and metadata change only its finalizer (and remove
+ *   HyperShift's) and fill in an empty `clusterID`/`infraID`; never create one;
  * - create and update only the Secrets HyperShift writes for a HostedCluster placed on X
  *   (`<name>-admin-kubeconfig`, `<name>-kubeadmin-password`), labelled
  *   `controlcenter.hcc.dev/upsynced-from: X`, never a Secret hcc did not copy up, never adding a
  *   state label of another cluster; delete none;
  * - create and update only its Lease `hcc-system/X`;
- * - write Events, as RBAC allows, and (with `--pull-crds`) update the HostedCluster and NodePool
+ * - write Events (not delete them), as RBAC allows, and (with `--pull-crds`) update the HostedCluster and NodePool
  *   CustomResourceDefinitions, annotated `controlcenter.hcc.dev/pulled-from: X`, never another;
  * - write nothing else. Reads are limited by the authorizer (pipeline/management-cluster-authorizer.ts).
  * Every refusal is 403 Forbidden naming the cluster, as NodeRestriction's.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction
  */
+import { isDeepStrictEqual } from 'node:util';
 import {
   AnnotationPulledFrom,
   ControlCenterGroup,
+  FinalizerHyperShift,
+  FinalizerSyncer,
   HyperShiftGroup,
   hostedClusterOfStatusSecret,
   HostedClusterResource,
@@ -58,6 +63,41 @@ function placementOf(store: Store, resource: string, obj: KubeObject): string {
 
 const kindsOf: Record<string, string> = { hostedclusters: 'HostedClusters', nodepools: 'NodePools' };
 
+/** The spec fields HyperShift's operator generates that a syncer copies up when empty (packages/syncer transform.ts). */
+const operatorGeneratedSpecFields = ['clusterID', 'infraID'];
+
+/** Whether two objects have the same labels, annotations and owner references. */
+function sameMetadata(a: KubeObject, b: KubeObject): boolean {
+  const pick = (o: KubeObject) => [o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.ownerReferences ?? []];
+  return isDeepStrictEqual(pick(a), pick(b));
+}
+
+/**
+ * What a syncer may change in a HostedCluster or NodePool placed on its cluster, as NodeRestriction
+ * leaves a kubelet only its pods' status: its finalizer (and HyperShift's, which no operator
+ * removes upstream), the operator-generated `clusterID`/`infraID` while empty, and the status.
+ * Anything else (a spec reference to another Secret, a label) would be the syncer choosing what it
+ * is given.
+ */
+function specChangeRefusal(who: string, kinds: string, obj: KubeObject, old: KubeObject): string | undefined {
+  const was = { ...(old.spec as Record<string, unknown> | undefined) };
+  const now = { ...(obj.spec as Record<string, unknown> | undefined) };
+  for (const f of operatorGeneratedSpecFields) {
+    if (!was[f] && now[f] !== undefined) {
+      delete now[f];
+      delete was[f];
+    }
+  }
+  if (!isDeepStrictEqual(was, now)) return `${who} may not change the spec of ${kinds} (only fill in ${operatorGeneratedSpecFields.join(' and ')})`;
+  if (!sameMetadata(old, obj)) return `${who} may not change the labels, annotations or owner references of ${kinds}`;
+  const mine = new Set([FinalizerSyncer, FinalizerHyperShift]);
+  const before = new Set(old.metadata.finalizers ?? []);
+  const after = new Set(obj.metadata.finalizers ?? []);
+  for (const f of after) if (!before.has(f) && f !== FinalizerSyncer) return `${who} may only add its own finalizer ${FinalizerSyncer}`;
+  for (const f of before) if (!after.has(f) && !mine.has(f)) return `${who} may only remove the finalizers ${FinalizerSyncer} and ${FinalizerHyperShift}`;
+  return undefined;
+}
+
 /**
  * Why the syncer of `mc` may not make this write, or undefined when it may.
  * @returns a sentence for the 403's message (after `is forbidden: `)
@@ -68,6 +108,16 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   if (info.group === ControlCenterGroup && info.resource === 'managementclusters') {
     if (operation === 'DELETE') return `${who} may not delete ManagementClusters`;
     if (obj.metadata.name !== mc) return `${who} may only register and update its own ManagementCluster`;
+    // Registering sets what it likes; afterwards its status, and a mode it lacks (the heartbeat's
+    // one spec write). Capacity, platforms, taints, cordon and labels are the admin's, as a
+    // kubelet may not change its Node's taints (NodeRestriction).
+    if (old) {
+      const spec = (o: KubeObject) => ({ ...(o.spec as Record<string, unknown> | undefined) });
+      const was = spec(old);
+      const now = spec(obj);
+      if (was.mode === undefined) delete now.mode;
+      if (!isDeepStrictEqual(was, now) || !sameMetadata(old, obj)) return `${who} may only write the status of its ManagementCluster (and a spec.mode it lacks): spec, labels and annotations are the admin's`;
+    }
     return undefined;
   }
   if (info.group === HyperShiftGroup && kindsOf[info.resource]) {
@@ -75,6 +125,7 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     if (operation === 'CREATE') return `${who} may not create ${kinds}`;
     const where = placementOf(store, info.resource, old!);
     if (where !== mc) return `${who} may only change or delete ${kinds} placed on it (this one is ${where ? `placed on ${JSON.stringify(where)}` : 'not placed'})`;
+    if (operation === 'UPDATE') return specChangeRefusal(who, kinds, obj, old!);
     return undefined;
   }
   if (info.group === '' && info.resource === 'secrets') {
@@ -96,7 +147,7 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     if (obj.metadata.namespace !== SystemNamespace || obj.metadata.name !== mc) return `${who} may only write its own Lease ${SystemNamespace}/${mc}`;
     return undefined;
   }
-  if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return undefined;
+  if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return operation === 'DELETE' ? `${who} may not delete Events` : undefined;
   if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') {
     // `--pull-crds` updates the HostedCluster and NodePool CRDs, naming where it pulled them from.
     if (operation !== 'UPDATE' || !(PulledCRDs as readonly string[]).includes(obj.metadata.name ?? '')) return `${who} may only update the CustomResourceDefinitions ${PulledCRDs.join(' and ')}`;
