@@ -23,7 +23,33 @@ interface Running {
   spec: ChildSpec;
   proc: ChildProcess;
   ready?: ReadyMessage;
+  /** Restarts since the child last ran {@link StableMs} or longer (the crash loop being counted). */
   restarts: number;
+  /** When the current process was spawned (Date.now()). */
+  startedAt: number;
+}
+
+/**
+ * A child that ran this long before it exited was not crash-looping: its restart count and
+ * backoff start over, as the kubelet resets a container's crash-loop backoff once it has run a
+ * while. In milliseconds.
+ */
+export const StableMs = 60_000;
+/** Restarts in a row, each after a run shorter than {@link StableMs}, after which a child is given up. */
+export const MaxRestarts = 10;
+
+/**
+ * The restart decision for a child that exited on its own.
+ * @param restarts - restarts counted so far in this crash loop
+ * @param ranMs - how long the process that exited ran, in milliseconds
+ * @returns the new count and the delay before the restart (250 ms doubling per restart, at most
+ *   10 s; a run of {@link StableMs} or more starts the count over), or `'give-up'` after
+ *   {@link MaxRestarts} short runs in a row
+ */
+export function nextRestart(restarts: number, ranMs: number): { restarts: number; delayMs: number } | 'give-up' {
+  const n = ranMs >= StableMs ? 0 : restarts;
+  if (n >= MaxRestarts) return 'give-up';
+  return { restarts: n + 1, delayMs: Math.min(10_000, 250 * 2 ** (n + 1)) };
 }
 
 /** How long after a child's exit the supervisor decides whether to restart it, in milliseconds (see Supervisor.onExit). */
@@ -42,6 +68,8 @@ export class Supervisor {
     private readonly logDir: string,
     private readonly log: Logger,
     private readonly onEvent: (line: string) => void = () => {},
+    /** Called once a child is given up (it crashed {@link MaxRestarts} times in a row). */
+    private readonly onGiveUp: (name: string) => void = () => {},
   ) {}
 
   /**
@@ -56,7 +84,7 @@ export class Supervisor {
         return;
       }
       const logFrom = fileSize(this.logFile(spec.name)); // this start's output comes after it
-      const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0 };
+      const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0, startedAt: Date.now() };
       this.children.set(spec.name, r);
       const timer = setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`)), timeoutMs);
       const onMsg = (m: unknown) => {
@@ -130,19 +158,28 @@ export class Supervisor {
     }, ExitSettleMs);
   }
 
-  /** Restarts a child that exited on its own, with backoff; gives up after 10 restarts. */
+  /**
+   * Restarts a child that exited on its own, with backoff (250 ms doubling, at most 10 s); one that
+   * ran {@link StableMs} or longer starts the count over. After {@link MaxRestarts} short runs in a
+   * row it is given up: its pid leaves `processes.json` and `onGiveUp` is called.
+   */
   private restart(name: string, r: Running, code: number | null, signal: NodeJS.Signals | null): void {
-    if (r.restarts >= 10) {
+    const next = nextRestart(r.restarts, Date.now() - r.startedAt);
+    if (next === 'give-up') {
       this.onEvent(`✗ ${name} keeps failing; not restarting it (see ${this.logFile(name)})`);
+      this.pids.delete(name);
+      this.writePids();
+      this.onGiveUp(name);
       return;
     }
-    r.restarts++;
-    const delay = Math.min(10_000, 250 * 2 ** r.restarts);
+    r.restarts = next.restarts;
+    const delay = next.delayMs;
     this.onEvent(`! ${name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
     setTimeout(() => {
       if (this.stopping) return;
       const args = r.spec.restartArgs ? r.spec.restartArgs(r.ready!) : r.spec.args;
       r.proc = this.spawn(r.spec, args);
+      r.startedAt = Date.now();
       r.proc.on('message', (m: unknown) => {
         if ((m as ReadyMessage)?.type === 'ready') this.onEvent(`✓ ${name} is back`);
       });

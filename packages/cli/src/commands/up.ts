@@ -175,7 +175,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   lockStateDir(dir);
   // The console shows progress lines; the supervisor's own JSON log goes next to the others.
   const log = createLogger('up', o.logLevel, path.join(logs, 'up.log'));
-  const sup = new Supervisor(entry, logs, log, print);
+  // A process that keeps crashing leaves the fleet without it for good: stop everything and exit 1
+  // (whatever supervises `hcc up` sees it), rather than run on half a fleet.
+  const sup: Supervisor = new Supervisor(entry, logs, log, print, (name) => {
+    print(`✗ stopping every process: ${name} could not be kept running`);
+    void sup.stopAll().finally(() => process.exit(1));
+  });
   // The start gives way to `abort` (SIGINT/SIGTERM while starting): every process started so far
   // is then stopped (the catch below) and runUp rejects with the abort reason. Once the start has
   // failed or been aborted, the branches still in flight print nothing more and the supervisor
