@@ -63,9 +63,18 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
     if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
     return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}`;
   }
-  // Deleting a collection would tell it the names of what it may not read.
+  // Writes are decided here too, before a patch is applied (a JSON patch's error would quote what
+  // it copied) or an absent name answers 404: a Secret it may write is one of the status Secrets
+  // of a HostedCluster placed on it (admission checks the rest); a create names nothing yet
+  // (admission refuses a foreign name before the store answers 409); nothing else.
   if (ri.verb === 'deletecollection') return `${who} may not delete collections of ${kinds}`;
-  if (ri.verb !== 'get') return undefined;
+  if (ri.verb === 'create') return ri.resource === 'secrets' ? undefined : `${who} may not write ${kinds}`;
+  if (ri.verb === 'update' || ri.verb === 'patch') {
+    const hc = ri.resource === 'secrets' ? hostedClusterOfStatusSecret(ri.name) : undefined;
+    if (hc !== undefined && placementOfHostedCluster(store, ri.namespace, hc) === mc) return undefined;
+    return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
+  }
+  if (ri.verb !== 'get') return `${who} may not ${ri.verb} ${kinds}`;
   const stored = ri.name ? store.get(storageKey({ group: '', resource: ri.resource, namespaced: true }, ri.namespace, ri.name)) : undefined;
   if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;
   if (ri.resource === 'secrets') {

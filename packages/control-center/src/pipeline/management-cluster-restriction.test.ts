@@ -121,9 +121,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await merge(`${MCS}/mgmt-1/status`, { status: { conditions: [] } })).code).toBe(200);
     // Its spec, labels and annotations are the admin's (capacity, taints, cordon would draw placements).
     expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } }), 'may only write the status of its ManagementCluster (and a spec.mode it lacks)');
-    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { capacity: 100000 } }), 'spec, labels and annotations are the admin');
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { capacity: 100000 } }), 'spec, labels, annotations and finalizers are the admin');
     expect((await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Pull' } })).code).toBe(200);
     expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Push' } }), 'its ManagementCluster');
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { finalizers: ['example.com/block'] } }), 'finalizers are the admin');
     expectForbidden(await merge(`${MCS}/mgmt-2`, { metadata: { labels: { region: 'eu' } } }), 'may only register and update its own ManagementCluster');
     expectForbidden(await merge(`${MCS}/mgmt-2/status`, { status: { conditions: [] } }), 'its own ManagementCluster');
     expectForbidden(await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-3' }, spec: {} }, m1), 'its own ManagementCluster');
@@ -155,7 +156,7 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('POST', LEASES, lease('mgmt-2'), m1), 'may only write its own Lease hcc-system/mgmt-1');
     const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: 'clusters' }, involvedObject: { kind: 'HostedCluster', namespace: 'clusters', name: 'hc-1' }, reason: 'Copied', message: 'x', type: 'Normal' };
     expect((await call('POST', '/api/v1/namespaces/clusters/events', event, m1)).code).toBe(201);
-    expectForbidden(await call('POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mine' }, data: {} }, m1), 'may not write configmaps');
+    expectForbidden(await call('POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mine' }, data: {} }, m1), 'may not write ConfigMaps');
     expectForbidden(await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mine' } }, m1), 'may not write namespaces');
     expectForbidden(await call('DELETE', '/api/v1/namespaces/clusters/events/e1', undefined, m1), 'may not delete Events');
   });
@@ -192,6 +193,15 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-2')}=Sync`)}`, undefined, m1), 'with the label selector');
     expectForbidden(await call('GET', `${CONFIGMAPS}?watch=true`, undefined, m1), 'may only list and watch ConfigMaps');
     expectForbidden(await call('DELETE', `${SECRETS}?dryRun=All`, undefined, m1), 'may not delete collections of Secrets');
+    // A write to what it may not read is refused before a patch is applied (its errors would quote
+    // the data) and whether or not the name exists.
+    const jsonPatch = (name: string) => call('PATCH', `${SECRETS}/${name}`, [{ op: 'copy', from: '/data/k', path: '/apiVersion' }], m1, 'application/json-patch+json');
+    const leak = await jsonPatch('pull-2');
+    expectForbidden(leak, 'may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
+    expect(leak.body.message).not.toContain('dg==');
+    expect((await jsonPatch('no-such-secret')).code).toBe(403);
+    expect((await call('DELETE', `${SECRETS}/no-such-secret`, undefined, m1)).code).toBe(403);
+    expectForbidden(await call('PATCH', `${CONFIGMAPS}/cm-2`, [{ op: 'copy', from: '/data', path: '/kind' }], m1, 'application/json-patch+json'), 'may only write the admin-kubeconfig');
     expect((await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-1')} notin (x),${stateLabelKey('mgmt-1')}=Sync`)}`, undefined, m1)).code).toBe(200);
     // A syncer impersonates nobody, even without a policy (its own token here).
     const asOther = await fetch(`${cc.url}${SECRETS}/pull-2`, { headers: { authorization: 'Bearer syncer-1-token', 'impersonate-user': 'someone' } });

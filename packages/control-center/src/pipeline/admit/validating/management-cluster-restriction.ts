@@ -116,7 +116,8 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
       const was = spec(old);
       const now = spec(obj);
       if (was.mode === undefined) delete now.mode;
-      if (!isDeepStrictEqual(was, now) || !sameMetadata(old, obj)) return `${who} may only write the status of its ManagementCluster (and a spec.mode it lacks): spec, labels and annotations are the admin's`;
+      const finalizersChanged = !isDeepStrictEqual(old.metadata.finalizers ?? [], obj.metadata.finalizers ?? []);
+      if (!isDeepStrictEqual(was, now) || !sameMetadata(old, obj) || finalizersChanged) return `${who} may only write the status of its ManagementCluster (and a spec.mode it lacks): spec, labels, annotations and finalizers are the admin's and the scheduler's`;
     }
     return undefined;
   }
