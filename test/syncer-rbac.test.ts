@@ -90,7 +90,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(await can(['update', 'hostedclusters.hypershift.openshift.io', '--subresource=status', '-n', 'any'])).toBe('yes');
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('no');
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '--subresource=binding', '-n', 'any'])).toBe('no');
-    expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no');
+    expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may not delete Secrets');
     // As the syncer of m1 it reads only the Secrets of what is placed on m1, by their label.
     expect(await can(['list', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only list and watch Secrets with the label selector state.controlcenter.hcc.dev/m1=Sync');
     expect(await can(['get', 'secrets/any', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only read Secrets that HostedClusters placed on it reference');
