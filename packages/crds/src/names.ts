@@ -98,6 +98,12 @@ export const AnnotationPulledFrom = 'controlcenter.hcc.dev/pulled-from';
 /** The CRDs `--pull-crds` follows (and the only ones a syncer identity may update). */
 export const PulledCRDs = [`hostedclusters.${HyperShiftGroup}`, `nodepools.${HyperShiftGroup}`] as const;
 
+/**
+ * HostedCluster spec fields HyperShift's operator generates when empty (`clusterID`, `infraID`),
+ * which a syncer copies up (and the only spec a syncer identity may write).
+ */
+export const OperatorGeneratedSpecFields = ['clusterID', 'infraID'] as const;
+
 /** Namespace in the control center holding syncer Leases and hcc's own Events. */
 export const SystemNamespace = 'hcc-system';
 

@@ -19,6 +19,7 @@ import {
   deepCopyJSON,
   setOwn,
   isJSONObject,
+  OperatorGeneratedSpecFields,
 } from '@hcc/crds';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -34,7 +35,7 @@ const upstreamOnlyLabels = new Set([LabelManagementCluster]);
 const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration', 'controlcenter.hcc.dev/management-cluster-selector']);
 
 /** Spec fields the HyperShift operator fills in when empty and that never change once set: a copy's value is kept whatever upstream says. */
-export const operatorDefaultedSpecFields = ['clusterID', 'infraID'] as const;
+export const operatorDefaultedSpecFields = OperatorGeneratedSpecFields;
 
 const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
 

@@ -32,6 +32,7 @@ import {
   LabelManagementCluster,
   LabelUpsyncedFrom,
   LeaseResource,
+  OperatorGeneratedSpecFields,
   PulledCRDs,
   stateLabelKey,
   SystemNamespace,
@@ -63,8 +64,6 @@ function placementOf(store: Store, resource: string, obj: KubeObject): string {
 
 const kindsOf: Record<string, string> = { hostedclusters: 'HostedClusters', nodepools: 'NodePools' };
 
-/** The spec fields HyperShift's operator generates that a syncer copies up when empty (packages/syncer transform.ts). */
-const operatorGeneratedSpecFields = ['clusterID', 'infraID'];
 
 /** Whether two objects have the same labels, annotations and owner references. */
 function sameMetadata(a: KubeObject, b: KubeObject): boolean {
@@ -82,13 +81,13 @@ function sameMetadata(a: KubeObject, b: KubeObject): boolean {
 function specChangeRefusal(who: string, kinds: string, obj: KubeObject, old: KubeObject): string | undefined {
   const was = { ...(old.spec as Record<string, unknown> | undefined) };
   const now = { ...(obj.spec as Record<string, unknown> | undefined) };
-  for (const f of operatorGeneratedSpecFields) {
+  for (const f of OperatorGeneratedSpecFields) {
     if (!was[f] && now[f] !== undefined) {
       delete now[f];
       delete was[f];
     }
   }
-  if (!isDeepStrictEqual(was, now)) return `${who} may not change the spec of ${kinds} (only fill in ${operatorGeneratedSpecFields.join(' and ')})`;
+  if (!isDeepStrictEqual(was, now)) return `${who} may not change the spec of ${kinds} (only fill in ${OperatorGeneratedSpecFields.join(' and ')})`;
   if (!sameMetadata(old, obj)) return `${who} may not change the labels, annotations or owner references of ${kinds}`;
   const mine = new Set([FinalizerSyncer, FinalizerHyperShift]);
   const before = new Set(old.metadata.finalizers ?? []);
