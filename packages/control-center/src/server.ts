@@ -327,7 +327,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
 
-
   // OpenAPI.
   app.get('/openapi/v2', async (req, reply) => {
     authorizePath(req);

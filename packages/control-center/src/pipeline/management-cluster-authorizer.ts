@@ -18,7 +18,6 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/node/
  */
 import {
-  hostedClusterOfStatusSecret,
   hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
@@ -34,8 +33,8 @@ import type { Authorizer } from './authorize.js';
 import type { RequestInfo } from './request-info.js';
 import type { Store } from '../storage/store.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
-import { placementOfHostedCluster } from './admit/validating/management-cluster-restriction.js';
-import { managementClusterOf } from './syncer-identity.js';
+import { isStatusSecretPlacedOn, placementOf } from './placement-lookup.js';
+import { managementClusterOf, syncerOf } from './syncer-identity.js';
 
 const restricted = new Set(['secrets', 'configmaps']);
 
@@ -58,7 +57,7 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
   if (!ri.isResourceRequest || ri.group !== '' || !restricted.has(ri.resource) || ri.subresource) return undefined;
   const kinds = ri.resource === 'secrets' ? 'Secrets' : 'ConfigMaps';
   const state = stateLabelKey(mc);
-  const who = `the syncer of management cluster ${JSON.stringify(mc)}`;
+  const who = syncerOf(mc);
   if (ri.verb === 'list' || ri.verb === 'watch') {
     if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
     return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}`;
@@ -70,17 +69,13 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
   if (ri.verb === 'deletecollection') return `${who} may not delete collections of ${kinds}`;
   if (ri.verb === 'create') return ri.resource === 'secrets' ? undefined : `${who} may not write ${kinds}`;
   if (ri.verb === 'update' || ri.verb === 'patch') {
-    const hc = ri.resource === 'secrets' ? hostedClusterOfStatusSecret(ri.name) : undefined;
-    if (hc !== undefined && placementOfHostedCluster(store, ri.namespace, hc) === mc) return undefined;
+    if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
     return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
   }
   if (ri.verb !== 'get') return `${who} may not ${ri.verb} ${kinds}`;
   const stored = ri.name ? store.get(storageKey({ group: '', resource: ri.resource, namespaced: true }, ri.namespace, ri.name)) : undefined;
   if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;
-  if (ri.resource === 'secrets') {
-    const hc = hostedClusterOfStatusSecret(ri.name);
-    if (hc !== undefined && placementOfHostedCluster(store, ri.namespace, hc) === mc) return undefined;
-  }
+  if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
   if (ri.name && referencedFrom(store, mc, ri.namespace, ri.resource === 'secrets' ? 'secrets' : 'configMaps', ri.name)) return undefined;
   return `${who} may only read ${kinds} that HostedClusters placed on it reference`;
 }
@@ -96,9 +91,7 @@ function referencedFrom(store: Store, mc: string, namespace: string, kind: 'secr
     if (object.metadata.labels?.[LabelManagementCluster] === mc && hostedClusterReferences(object as HostedCluster)[kind].includes(name)) return true;
   }
   for (const { object } of store.list(storagePrefix(NodePoolResource, namespace)).items) {
-    const np = object as NodePool;
-    const where = np.metadata.labels?.[LabelManagementCluster] ?? placementOfHostedCluster(store, namespace, np.spec?.clusterName ?? '');
-    if (where === mc && nodePoolReferences(np)[kind].includes(name)) return true;
+    if (placementOf(store, 'nodepools', object) === mc && nodePoolReferences(object as NodePool)[kind].includes(name)) return true;
   }
   return false;
 }
@@ -114,7 +107,7 @@ export function managementClusterAuthorizer(inner: Authorizer, store: Store): Au
     const mc = managementClusterOf(user);
     if (mc !== undefined) {
       // As a kubelet, a syncer impersonates nobody, whatever the policy says.
-      if (ri.verb === 'impersonate') return { allowed: false, reason: `the syncer of management cluster ${JSON.stringify(mc)} may not impersonate` };
+      if (ri.verb === 'impersonate') return { allowed: false, reason: `${syncerOf(mc)} may not impersonate` };
       const why = syncerReadRefusal(mc, ri, store);
       if (why !== undefined) return { allowed: false, reason: why };
     }

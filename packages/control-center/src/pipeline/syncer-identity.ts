@@ -9,8 +9,6 @@
 import { SyncersGroup, SyncerUserPrefix } from '@hcc/crds';
 import type { UserInfo } from './authenticate.js';
 
-export { SyncersGroup, SyncerUserPrefix };
-
 /**
  * The ManagementCluster name `user` syncs, or undefined when `user` is not a syncer identity.
  * @param user - the authenticated (or impersonated) user
@@ -21,3 +19,6 @@ export function managementClusterOf(user: Pick<UserInfo, 'name' | 'groups'>): st
   const name = user.name.slice(SyncerUserPrefix.length);
   return name === '' ? undefined : name;
 }
+
+/** How a refusal names the syncer of `managementCluster`: `the syncer of management cluster "X"`. */
+export const syncerOf = (managementCluster: string): string => `the syncer of management cluster ${JSON.stringify(managementCluster)}`;

@@ -27,9 +27,6 @@ import {
   FinalizerHyperShift,
   FinalizerSyncer,
   HyperShiftGroup,
-  hostedClusterOfStatusSecret,
-  HostedClusterResource,
-  LabelManagementCluster,
   LabelUpsyncedFrom,
   LeaseResource,
   OperatorGeneratedSpecFields,
@@ -39,31 +36,13 @@ import {
   type KubeObject,
 } from '@hcc/crds';
 import * as apierrors from '../../../apierrors/status.js';
-import { storageKey } from '../../../registry/types.js';
-import type { Store } from '../../../storage/store.js';
 import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
-import { managementClusterOf } from '../../syncer-identity.js';
+import { managementClusterOf, syncerOf } from '../../syncer-identity.js';
+import { isStatusSecretPlacedOn, placementOf } from '../../placement-lookup.js';
 
 const statePrefix = stateLabelKey('');
 
-/** Where the HostedCluster `namespace/name` is placed ('' when unplaced or missing). */
-export function placementOfHostedCluster(store: Store, namespace: string, name: string): string {
-  return store.get(storageKey(HostedClusterResource, namespace, name))?.object.metadata.labels?.[LabelManagementCluster] ?? '';
-}
-
-/**
- * Where a HostedCluster or NodePool is placed: its label, or for an unplaced NodePool its
- * HostedCluster's (`spec.clusterName`); '' when neither is placed.
- */
-function placementOf(store: Store, resource: string, obj: KubeObject): string {
-  const own = obj.metadata.labels?.[LabelManagementCluster];
-  if (own !== undefined || resource !== 'nodepools') return own ?? '';
-  const hc = (obj.spec as { clusterName?: unknown } | undefined)?.clusterName;
-  return typeof hc === 'string' && hc ? placementOfHostedCluster(store, obj.metadata.namespace ?? '', hc) : '';
-}
-
 const kindsOf: Record<string, string> = { hostedclusters: 'HostedClusters', nodepools: 'NodePools' };
-
 
 /** Whether two objects have the same labels, annotations and owner references. */
 function sameMetadata(a: KubeObject, b: KubeObject): boolean {
@@ -103,7 +82,7 @@ function specChangeRefusal(who: string, kinds: string, obj: KubeObject, old: Kub
  */
 export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'info' | 'operation' | 'obj' | 'old' | 'store'>): string | undefined {
   const { info, operation, obj, old, store } = a;
-  const who = `the syncer of management cluster ${JSON.stringify(mc)}`;
+  const who = syncerOf(mc);
   if (info.group === ControlCenterGroup && info.resource === 'managementclusters') {
     if (operation === 'DELETE') return `${who} may not delete ManagementClusters`;
     if (obj.metadata.name !== mc) return `${who} may only register and update its own ManagementCluster`;
@@ -130,9 +109,7 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   }
   if (info.group === '' && info.resource === 'secrets') {
     if (operation === 'DELETE') return `${who} may not delete Secrets`;
-    const ns = obj.metadata.namespace ?? '';
-    const hc = hostedClusterOfStatusSecret(obj.metadata.name ?? '');
-    if (hc === undefined || placementOfHostedCluster(store, ns, hc) !== mc) {
+    if (!isStatusSecretPlacedOn(store, mc, obj.metadata.namespace ?? '', obj.metadata.name ?? '')) {
       return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
     }
     if (obj.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only write Secrets labelled ${LabelUpsyncedFrom}=${mc}`;
