@@ -25,6 +25,7 @@ import { DefaultEventTTLMs, EventTTLController } from './controllers/event-ttl.j
 import { NodePoolCleanup } from './controllers/nodepool-cleanup.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
+import { reviewKinds } from './handlers/self-review.js';
 import { namespaces } from './registry/builtin/namespaces.js';
 import { customresourcedefinitions } from './registry/builtin/customresourcedefinitions.js';
 import { storageKey, systemContext } from './registry/types.js';
@@ -203,7 +204,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ storage: 'etcd' }) })
       : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
   await store.open();
-  const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters });
+  const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });
   registry.start(store);
   let ready = false;
   const tokens = new Map<string, UserInfo>([

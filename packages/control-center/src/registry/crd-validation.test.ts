@@ -116,4 +116,79 @@ describe('CRD validation', () => {
       expect(stored.spec).toEqual(c.spec);
     }
   });
+
+  describe('protected groups (*.k8s.io, *.kubernetes.io) need api-approved.kubernetes.io', () => {
+    const inGroup = (plural: string, group: string, kind: string, annotations?: Record<string, string>) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}`, ...(annotations ? { annotations } : {}) },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural, kind },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    const approvalPath = 'metadata.annotations[api-approved.kubernetes.io]';
+
+    it('refuses a CRD without the annotation (422 naming it) and writes nothing', async () => {
+      const r = await call('POST', CRDS, inGroup('widgets', 'example.k8s.io', 'Widget'));
+      expect(r.code).toBe(422);
+      expect(r.body.message).toContain(`${approvalPath}: Required value: protected groups must have approval annotation "api-approved.kubernetes.io"`);
+      expect((await call('GET', `${CRDS}/widgets.example.k8s.io`)).code).toBe(404);
+      const sub = await call('POST', CRDS, inGroup('gadgets', 'x.kubernetes.io', 'Gadget'));
+      expect(sub.code).toBe(422);
+    });
+
+    it('refuses a value that is neither a URL nor "unapproved..."', async () => {
+      const r = await call('POST', CRDS, inGroup('widgets', 'example.k8s.io', 'Widget', { 'api-approved.kubernetes.io': 'yes' }));
+      expect(r.code).toBe(422);
+      expect(r.body.message).toContain(`${approvalPath}: Invalid value: "yes": protected groups must have approval annotation`);
+    });
+
+    it('accepts a URL or an "unapproved, ..." reason, and a group under x-k8s.io without one', async () => {
+      expect((await call('POST', CRDS, inGroup('widgets', 'example.k8s.io', 'Widget', { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' }))).code).toBe(201);
+      expect((await call('POST', CRDS, inGroup('gizmos', 'example.k8s.io', 'Gizmo', { 'api-approved.kubernetes.io': 'unapproved, experimental' }))).code).toBe(201);
+      expect((await call('POST', CRDS, inGroup('machines', 'cluster.x-k8s.io', 'Machine'))).code).toBe(201);
+      expect((await call('GET', '/apis/example.k8s.io/v1/namespaces/default/widgets')).code).toBe(200);
+    });
+
+    it('an update that keeps the approval state passes; one that drops the annotation is refused', async () => {
+      const got = (await call('GET', `${CRDS}/gizmos.example.k8s.io`)).body as unknown as { metadata: { annotations: Record<string, string> } };
+      got.metadata.annotations = { ...got.metadata.annotations, 'api-approved.kubernetes.io': 'unapproved, still experimental' };
+      expect((await call('PUT', `${CRDS}/gizmos.example.k8s.io`, got)).code).toBe(200);
+      const again = (await call('GET', `${CRDS}/gizmos.example.k8s.io`)).body as unknown as { metadata: { annotations: Record<string, string> } };
+      delete again.metadata.annotations['api-approved.kubernetes.io'];
+      const r = await call('PUT', `${CRDS}/gizmos.example.k8s.io`, again);
+      expect(r.code).toBe(422);
+      expect(r.body.message).toContain(`${approvalPath}: Required value`);
+    });
+
+    it('a CRD named like a built-in (leases.coordination.k8s.io) does not take it over, and deleting it keeps the Leases', async () => {
+      const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+      const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'keep-me' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } };
+      expect((await call('POST', LEASES, lease)).code).toBe(201);
+      const shadow = inGroup('leases', 'coordination.k8s.io', 'Lease', { 'api-approved.kubernetes.io': 'unapproved, testing' });
+      expect((await call('POST', CRDS, shadow)).code).toBe(201);
+      // Still the built-in: its schema refuses a wrongly typed field that the CRD's would keep.
+      const bad = await call('POST', LEASES, { ...lease, metadata: { name: 'typed' }, spec: { leaseDurationSeconds: 'long' } });
+      expect(bad.code).toBe(400);
+      expect((await call('GET', `${LEASES}/keep-me`)).code).toBe(200);
+      expect((await call('DELETE', `${CRDS}/leases.coordination.k8s.io`)).code).toBe(200);
+      await expect.poll(async () => (await call('GET', `${CRDS}/leases.coordination.k8s.io`)).code, { timeout: 10_000 }).toBe(404);
+      expect((await call('GET', `${LEASES}/keep-me`)).code).toBe(200);
+      expect((await call('GET', LEASES)).code).toBe(200);
+    });
+
+    it('a CRD named like a self review (selfsubjectaccessreviews.authorization.k8s.io) does not take it over', async () => {
+      const shadow = inGroup('selfsubjectaccessreviews', 'authorization.k8s.io', 'SelfSubjectAccessReview', { 'api-approved.kubernetes.io': 'unapproved, testing' });
+      shadow.spec.scope = 'Cluster';
+      expect((await call('POST', CRDS, shadow)).code).toBe(201);
+      const r = await call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'secrets' } } });
+      expect(r.code).toBe(201);
+      expect((r.body as { status?: { allowed?: boolean } }).status?.allowed).toBe(true);
+      const disco = (await call('GET', '/apis/authorization.k8s.io/v1')).body as unknown as { resources: { name: string }[] };
+      expect(disco.resources.filter((x) => x.name === 'selfsubjectaccessreviews')).toHaveLength(1);
+    });
+  });
 });

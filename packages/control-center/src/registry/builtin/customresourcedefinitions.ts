@@ -62,6 +62,56 @@ function celSyntaxErrors(schema: unknown, path: string): field.FieldError[] {
   return errs;
 }
 
+/** The annotation a CRD in a protected group must carry: a URL of its API review, or a reason starting with `unapproved`. */
+export const AnnotationAPIApproved = 'api-approved.kubernetes.io';
+
+/**
+ * Whether a CRD group belongs to the Kubernetes community (`k8s.io`, `kubernetes.io` and their
+ * subdomains; `x-k8s.io` is not one of them), so a CRD in it needs {@link AnnotationAPIApproved}.
+ * @see https://github.com/kubernetes/enhancements/pull/1111 (KEP "k8s.io Group Protection")
+ */
+export function isProtectedCommunityGroup(group: string): boolean {
+  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
+}
+
+type ApprovalState = 'Missing' | 'Bypassed' | 'Approved' | 'Invalid';
+
+/** Reads {@link AnnotationAPIApproved} as apiextensions-apiserver's `GetAPIApprovalState` does. */
+function apiApprovalState(annotations: Record<string, string> | undefined): ApprovalState {
+  const value = annotations?.[AnnotationAPIApproved] ?? '';
+  if (value === '') return 'Missing';
+  if (value.startsWith('unapproved')) return 'Bypassed';
+  try {
+    const u = new URL(value);
+    if (u.host !== '' && u.protocol !== '') return 'Approved';
+  } catch {
+    // not a URL
+  }
+  return 'Invalid';
+}
+
+/**
+ * A CRD in a protected group must say whether its API was reviewed (apiextensions-apiserver's
+ * `validateAPIApproval`): a missing annotation is `Required`, one that is neither a URL nor
+ * `unapproved...` is `Invalid`. An update that leaves the approval state as it was passes, so a
+ * controller updating an old CRD's spec is not refused.
+ * @see https://github.com/kubernetes/enhancements/blob/master/keps/sig-api-machinery/20190612-crd-group-protection.md
+ */
+function validateAPIApproval(obj: KubeObject, old?: KubeObject): field.FieldError[] {
+  const group = (obj.spec as CRDSpec | undefined)?.group;
+  if (typeof group !== 'string' || !isProtectedCommunityGroup(group)) return [];
+  const state = apiApprovalState(obj.metadata.annotations);
+  if (old && apiApprovalState(old.metadata.annotations) === state) return [];
+  const path = `metadata.annotations[${AnnotationAPIApproved}]`;
+  if (state === 'Missing') {
+    return [field.required(path, `protected groups must have approval annotation "${AnnotationAPIApproved}", see https://github.com/kubernetes/enhancements/pull/1111`)];
+  }
+  if (state === 'Invalid') {
+    return [field.invalid(path, obj.metadata.annotations?.[AnnotationAPIApproved], `protected groups must have approval annotation "${AnnotationAPIApproved}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`)];
+  }
+  return [];
+}
+
 function validateCRD(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const spec = obj.spec as CRDSpec | undefined;
@@ -141,13 +191,13 @@ export const customresourcedefinitions: ResourceInfo = {
       obj.metadata.finalizers = [...new Set([...(obj.metadata.finalizers ?? []), FinalizerCRDCleanup])];
       if (validateCRD(obj).length === 0) establish(obj, ctx.now);
     },
-    validate: validateCRD,
+    validate: (obj) => [...validateCRD(obj), ...validateAPIApproval(obj)],
     prepareForUpdate: (obj, old, ctx) => {
       statusSubresource.keepOldStatus(obj, old);
       if (validateCRD(obj).length === 0) establish(obj, ctx.now);
     },
     validateUpdate: (obj, old) => {
-      const errs = validateCRD(obj);
+      const errs = [...validateCRD(obj), ...validateAPIApproval(obj, old)];
       const spec = obj.spec as CRDSpec | undefined;
       const oldSpec = old.spec as CRDSpec;
       if (spec && spec.group !== oldSpec.group) errs.push(field.invalid('spec.group', spec.group, 'field is immutable'));
