@@ -157,6 +157,25 @@ describe('Informer', { timeout: 10_000 }, () => {
     expect(lists()).toHaveLength(3);
   });
 
+  it('retryNow() cuts a backoff wait short; without it the informer waits the delay out', async () => {
+    const clock = new FakeClock();
+    const { api, informer, lists } = await setup({ clock });
+    api.put(configmaps, cm('ns', 'a'));
+    api.failNext(1, 503, (r) => !r.url.includes('watch='));
+    informer.start();
+    await until(() => expect(lists()).toHaveLength(1));
+    // The failed list waits on the (fake) clock, which does not move: no second list comes.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lists()).toHaveLength(1);
+    expect(informer.hasSynced()).toBe(false);
+    informer.retryNow();
+    await informer.waitForSync();
+    expect(lists()).toHaveLength(2);
+    informer.retryNow(); // nothing to cut short: no extra list
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lists()).toHaveLength(2);
+  });
+
   it('falls back to one unpaginated list when a continue token expires', async () => {
     const { api, informer, lists, lines } = await setup({ pageSize: 2 });
     for (const n of ['a', 'b', 'c']) api.put(configmaps, cm('ns', n));

@@ -14,6 +14,7 @@
  *   that vanished while the watch was down.
  * - Transport errors are retried forever with exponential backoff and jitter (200 ms → 30 s by
  *   default) until `stop()`; a watch is retried from the last resourceVersion, a list from scratch.
+ *   `retryNow()` cuts a wait short.
  * - When a handler runs, the store already reflects the event. Handlers must not block or throw
  *   (a throw is logged and swallowed); they should enqueue keys, not act on payloads.
  * - Cached objects are shared and read-only: see `store.ts`. `clone()` before mutating.
@@ -96,6 +97,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   #syncWaiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   #lastRV = '';
   #resyncTimer: TimerHandle | undefined;
+  /** Aborted by `retryNow()` to cut short the backoff wait under way, if any. */
+  #wake: AbortController | undefined;
 
   constructor(options: InformerOptions) {
     this.#options = options;
@@ -147,6 +150,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (this.#resyncTimer !== undefined) this.#clock.clearTimeout(this.#resyncTimer);
     this.#rejectSyncWaiters(new Error('informer stopped before it synced'));
     await this.#running;
+  }
+
+  /**
+   * Cuts short the backoff wait after a failed list or watch, if one is under way, so the next
+   * attempt starts now; does nothing otherwise. For a caller that learnt the server answers again
+   * (the syncer's heartbeat reached it) and should not wait out a delay of up to `maxBackoffMs`.
+   * The delay sequence is not reset: one that fails again waits longer, as before.
+   */
+  retryNow(): void {
+    this.#wake?.abort();
   }
 
   /** True once the first list has been delivered to the store and the handlers. */
@@ -227,7 +240,9 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (!(isGone(err) || errorEvent)) {
           this.#logger.warn({ err, delayMs, phase: needList ? 'list' : 'watch' }, 'list/watch failed; retrying');
         }
-        await sleep(this.#clock, delayMs, signal);
+        const wake = (this.#wake = new AbortController());
+        await sleep(this.#clock, delayMs, AbortSignal.any([signal, wake.signal]));
+        this.#wake = undefined;
       }
     }
     this.#logger.debug('informer stopped');

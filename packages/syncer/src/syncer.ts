@@ -354,6 +354,11 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     logger: log,
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
+    // A side that answers a heartbeat answers informers too: those waiting out a backoff after an
+    // outage (up to 30 s) list or watch again now.
+    onReached: (side) => {
+      for (const i of Object.values(side === 'upstream' ? upInformers : downInformers)) i.retryNow();
+    },
     observe: async () => {
       const started = { startedMs: Date.now() };
       observing.add(started);

@@ -233,6 +233,23 @@ describe('beat', () => {
     expect(events).toEqual(want);
   });
 
+  it('tells onReached which side answered: both when all went well, only upstream when the management cluster did not, neither when the control center did not', async () => {
+    const sides = async (o: { observe?: boolean; upstreamFails?: boolean }) => {
+      const { upstream } = fleetUpstream({});
+      if (o.upstreamFails) upstream.get = (async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6443'))) as RestClient['get'];
+      const reached: string[] = [];
+      await beat({
+        ...options(upstream, new FakeClock(), new AbortController().signal, []),
+        onReached: (side) => void reached.push(side),
+        ...(o.observe === false ? { observe: async () => Promise.reject(new Error('connect ECONNREFUSED')) } : {}),
+      }).catch(() => {});
+      return reached;
+    };
+    expect(await sides({})).toEqual(['upstream', 'downstream']);
+    expect(await sides({ observe: false })).toEqual(['upstream']);
+    expect(await sides({ upstreamFails: true })).toEqual([]);
+  });
+
   it('announces its Lease duration in the status it writes (4 × a 60 s interval)', async () => {
     const { upstream, writes } = fleetUpstream({});
     await run(upstream, 240);
