@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { healthAnswer, healthPath, type HealthCheck } from '@hcc/client';
 import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
+import * as field from './apierrors/field.js';
 import type { Store } from './storage/store.js';
 import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
@@ -152,11 +153,18 @@ export function requestLabels(ri: RequestInfo, info: ResourceInfo | undefined): 
   return served ? { verb: ri.verb, group: info.group, resource: info.resource, subresource: sub } : { verb: ri.verb, group: '', resource: '', subresource: '' };
 }
 
-function fieldValidationOf(query: Record<string, unknown>): FieldValidation {
-  const v = query.fieldValidation;
-  if (v === undefined || v === '') return 'Warn';
+/**
+ * The `fieldValidation` parameter of a create, update or patch (`Warn` when absent; ignored on
+ * other verbs, whose options have no such field).
+ * @throws StatusError 422 `<CreateOptions|UpdateOptions|PatchOptions>.meta.k8s.io "" is invalid:
+ *   fieldValidation: Unsupported value`, as kube-apiserver's ValidateCreateOptions and friends
+ */
+function fieldValidationOf(query: Record<string, unknown>, verb: string): FieldValidation {
+  const v = Array.isArray(query.fieldValidation) ? query.fieldValidation[0] : query.fieldValidation;
+  const kind = verb === 'create' ? 'CreateOptions' : verb === 'update' ? 'UpdateOptions' : verb === 'patch' ? 'PatchOptions' : undefined;
+  if (v === undefined || v === '' || !kind) return 'Warn';
   if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
-  throw apierrors.badRequest(`fieldValidation: Unsupported value: "${String(v)}": supported values: "Ignore", "Strict", "Warn"`);
+  throw apierrors.invalid({ group: 'meta.k8s.io', kind }, '', [field.notSupported('fieldValidation', v, ['Ignore', 'Strict', 'Warn'])]);
 }
 
 /**
@@ -397,7 +405,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           // (system:basic-user), anonymous ones may not.
           authorize(authorizer, req.user, authorizationAttributes(ri, query));
           if (req.method !== 'POST') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: ri.resource });
-          const ctx: StrategyContext = { fieldValidation: fieldValidationOf(query), warnings: [], now: now() };
+          const ctx: StrategyContext = { fieldValidation: fieldValidationOf(query, 'create'), warnings: [], now: now() };
           const review = decodeReview(r, req.headers['content-type'], req.body as Buffer | undefined, ctx);
           const answer = answers[r.kind]!(review, req.user);
           setWarningHeaders(reply, ctx.warnings);
@@ -451,7 +459,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
         ctx: {
-          fieldValidation: fieldValidationOf(query),
+          fieldValidation: fieldValidationOf(query, ri.verb),
           warnings: [],
           now: now(),
           admit: (i, obj, old, op) => runAdmission(admission, { info: i, operation: op ?? (old ? 'UPDATE' : 'CREATE'), obj, old, user: req.user, store, warn: (w) => scope.ctx.warnings.push(w) }),

@@ -80,7 +80,7 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
       return obj;
     },
     scope.ctx,
-    { dryRun: isDryRun(query), subresource: 'binding' },
+    { dryRun: isDryRun(query, 'CreateOptions'), subresource: 'binding' },
   );
   // Code 201 in the body too: the create handler fills in a Status's code (handlers/create.go).
   return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };

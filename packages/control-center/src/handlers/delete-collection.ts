@@ -18,7 +18,7 @@ export async function handleDeleteCollection(scope: RequestScope, contentType: s
   if (info.namespaced && !ri.namespace && !info.custom) throw apierrors.methodNotAllowed('DELETE', { group: info.group, resource: info.resource });
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const opts = deleteOptionsOf(contentType, body, query);
-  const dryRun = isDryRun(query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
+  const dryRun = isDryRun(query, 'DeleteOptions', opts.dryRun);
   const { items } = listStored(store, info, ri.namespace);
   const out: KubeObject[] = [];
   for (const it of items) {

@@ -222,6 +222,9 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
   // names.SimpleNameGenerator: the prefix is cut to 58 characters so that prefix + 5 random ones fit 63.
   if (!m.name && m.generateName) m.name = `${m.generateName.slice(0, MaxGeneratedNamePrefix)}${randomSuffix()}`;
+  // Before the object is validated, as kube-apiserver's NamespaceLifecycle admission runs first:
+  // a create into a missing namespace is a 404 however wrong the object.
+  if (info.namespaced) checkNamespace(store, info, namespace, m.name ?? '');
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
@@ -231,7 +234,6 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const strategyErrs = info.strategy.validateAsync && schemaChecker ? await info.strategy.validateAsync(obj, { ...ctx, schemaChecker }) : info.strategy.validate(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...metaErrs, ...strategyErrs, ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
-  if (info.namespaced) checkNamespace(store, info, namespace, m.name!);
   const key = storageKey(info, namespace, m.name!);
   // As kube-apiserver's registry Store.Create: the name of an object being deleted is still taken, and the message says why.
   const taken = (cur: KubeObject) => apierrors.alreadyExists(groupResource(info), m.name!, !!cur.metadata.deletionTimestamp);
@@ -298,7 +300,9 @@ export async function updateObject(
     decodeBuiltin(obj, info, ctx, cur);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;
-    if (m.name === undefined || m.name === '') m.name = name;
+    // As kube-apiserver's checkName: a PUT body, or a patched object, without a name is refused
+    // (a strategic patch with a top-level `$patch: replace` would otherwise wipe the object).
+    if (m.name === undefined || m.name === '') throw apierrors.badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
     if (m.name !== name) throw apierrors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
     if (info.namespaced) {
       if (m.namespace && m.namespace !== namespace) {
@@ -312,12 +316,12 @@ export async function updateObject(
       if (!opts.allowCreate && !info.strategy.allowCreateOnUpdate) throw apierrors.notFound(groupResource(info), name);
       if (opts.subresource) throw apierrors.notFound(groupResource(info), name);
       delete m.resourceVersion;
+      if (info.namespaced) checkNamespace(store, info, namespace, name);
       resetServerMetadata(obj, ctx.now, info);
       info.strategy.prepareForCreate(obj, ctx);
       warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
-      if (info.namespaced) checkNamespace(store, info, namespace, name);
       created = true;
       result = obj;
       return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
@@ -331,6 +335,9 @@ export async function updateObject(
       throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', 0n, 'must be specified for an update')]);
     }
     if (m.uid && m.uid !== cur.metadata.uid) {
+      // A PUT body's uid is a precondition (409); a patch that changes it changes an immutable
+      // field (422), as kube-apiserver's patcher sets no preconditions.
+      if (!opts.replaces) throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.uid', m.uid, 'field is immutable')]);
       throw apierrors.conflict(groupResource(info), name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${cur.metadata.uid}`);
     }
     // Immutable and server-managed metadata.

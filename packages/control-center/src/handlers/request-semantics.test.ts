@@ -281,4 +281,88 @@ describe('request semantics', () => {
     });
     expect(await get('/api/v1/namespaces/pom/configmaps', 'PartialObjectMetadata')).toMatchObject({ code: 406, body: { kind: 'Status', message: 'you requested PartialObjectMetadata, but the requested object is a list' } });
   });
+
+  it('refuses a PUT body, or a patched object, without a name (400) and keeps the object: a strategic $patch: replace no longer wipes it', async () => {
+    await ns('noname');
+    const created = await request(cc(), 'POST', '/api/v1/namespaces/noname/configmaps', { ...cm('rp', { keep: 'me' }), data: { a: 'b' } });
+    expect(created.code).toBe(201);
+    const smp = 'application/strategic-merge-patch+json';
+    for (const patch of [{ $patch: 'replace', data: { x: 'y' } }, { $patch: 'delete' }]) {
+      const r = await request(cc(), 'PATCH', '/api/v1/namespaces/noname/configmaps/rp', patch, { contentType: smp });
+      expect(r.code, JSON.stringify(patch)).toBe(400);
+      expect(r.body.message).toBe('the name of the object (rp based on URL) was undeterminable: name must be provided');
+    }
+    const json = await request(cc(), 'PATCH', '/api/v1/namespaces/noname/configmaps/rp', [{ op: 'remove', path: '/metadata/name' }], { contentType: 'application/json-patch+json' });
+    expect(json.code).toBe(400);
+    const put = await request(cc(), 'PUT', '/api/v1/namespaces/noname/configmaps/rp', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: created.body.metadata.resourceVersion }, data: {} });
+    expect(put.code).toBe(400);
+    expect(put.body.message).toBe('the name of the object (rp based on URL) was undeterminable: name must be provided');
+    const after = await request(cc(), 'GET', '/api/v1/namespaces/noname/configmaps/rp');
+    expect(after.body.data).toEqual({ a: 'b' });
+    expect(after.body.metadata.labels).toEqual({ keep: 'me' });
+  });
+
+  it('answers a create into a missing namespace with 404 before validating the object, as NamespaceLifecycle admission runs first', async () => {
+    const r = await request(cc(), 'POST', '/api/v1/namespaces/nope-not-here/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Y_bad' } });
+    expect(r.code).toBe(404);
+    expect(r.body.message).toBe('namespaces "nope-not-here" not found');
+    const np = await request(cc(), 'POST', '/apis/hypershift.openshift.io/v1beta1/namespaces/nope-not-here/nodepools', { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'np' }, spec: {} });
+    expect(np.code).toBe(404);
+  });
+
+  it('reads DELETE and PATCH options as kube-apiserver decodes them: *bool parameters, an int64 gracePeriodSeconds', async () => {
+    await ns('delopts');
+    for (const n of ['a', 'b']) expect((await request(cc(), 'POST', '/api/v1/namespaces/delopts/configmaps', cm(n))).code).toBe(201);
+    const bad = await request(cc(), 'DELETE', '/api/v1/namespaces/delopts/configmaps/a?gracePeriodSeconds=abc');
+    expect(bad.code).toBe(400);
+    expect(bad.body.message).toContain('strconv.ParseInt: parsing "abc": invalid syntax');
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/delopts/configmaps/a')).code).toBe(200);
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/delopts/configmaps/a?gracePeriodSeconds=0')).code).toBe(200);
+    // Anything but 0/false is true for a *bool, as Convert_Slice_string_To_Pointer_bool reads it.
+    expect((await request(cc(), 'DELETE', '/api/v1/namespaces/delopts/configmaps/b?orphanDependents=maybe')).code).toBe(200);
+  });
+
+  it('refuses a bad dryRun or fieldValidation with 422 naming the options kind; other verbs ignore fieldValidation', async () => {
+    await ns('opts422');
+    const create = await request(cc(), 'POST', '/api/v1/namespaces/opts422/configmaps?dryRun=foo', cm('c'));
+    expect(create.code).toBe(422);
+    expect(create.body.message).toBe('CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "foo": supported values: "All"');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/opts422/configmaps', cm('c'))).code).toBe(201);
+    const patch = await request(cc(), 'PATCH', '/api/v1/namespaces/opts422/configmaps/c?fieldValidation=Loose', { data: { a: 'b' } }, { contentType: 'application/merge-patch+json' });
+    expect(patch.code).toBe(422);
+    expect(patch.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "Ignore", "Strict", "Warn"');
+    const del = await request(cc(), 'DELETE', '/api/v1/namespaces/opts422/configmaps/c?dryRun=Some');
+    expect(del.code).toBe(422);
+    expect(del.body.message).toContain('DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Some"');
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/opts422/configmaps/c?fieldValidation=Loose')).code).toBe(200);
+  });
+
+  it('has no metadata.namespace field selector on Namespaces and cluster-scoped custom resources (400), as kube-apiserver', async () => {
+    for (const url of ['/api/v1/namespaces', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters']) {
+      const r = await request(cc(), 'GET', `${url}?fieldSelector=metadata.namespace%3Dx`);
+      expect(r.code, url).toBe(400);
+      expect(r.body.message).toBe('field label not supported: metadata.namespace');
+    }
+    expect((await request(cc(), 'GET', '/api/v1/configmaps?fieldSelector=metadata.namespace%3Dx')).code).toBe(200);
+    expect((await request(cc(), 'GET', '/apis/hypershift.openshift.io/v1beta1/hostedclusters?fieldSelector=metadata.namespace%3Dx')).code).toBe(200);
+  });
+
+  it('answers a patch that changes metadata.uid with 422 field is immutable (a PUT keeps the 409 precondition)', async () => {
+    await ns('uidpatch');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/uidpatch/configmaps', cm('u'))).code).toBe(201);
+    const r = await request(cc(), 'PATCH', '/api/v1/namespaces/uidpatch/configmaps/u', { metadata: { uid: 'other' } }, { contentType: 'application/merge-patch+json' });
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain('metadata.uid: Invalid value: "other": field is immutable');
+  });
+
+  it('refuses an Event eventTime that is not RFC3339Micro (six fractional digits), so kubectl events can read every Event back', async () => {
+    await ns('micro');
+    const ev = (eventTime: string) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name: `e${eventTime.length}` }, involvedObject: { kind: 'ConfigMap', name: 'c1', namespace: 'micro' }, reason: 'R', message: 'm', type: 'Normal', eventTime, reportingComponent: 'x', reportingInstance: 'y', action: 'A' });
+    const bad = await request(cc(), 'POST', '/api/v1/namespaces/micro/events', ev('2024-01-01T00:00:00.5Z'));
+    expect(bad.code).toBe(400);
+    expect(bad.body.message).toContain('parsing time "2024-01-01T00:00:00.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"');
+    const ok = await request(cc(), 'POST', '/api/v1/namespaces/micro/events', ev('2024-01-01T01:00:00.500000+01:00'));
+    expect(ok.code).toBe(201);
+    expect(ok.body.eventTime).toBe('2024-01-01T00:00:00.500000Z');
+  });
 });

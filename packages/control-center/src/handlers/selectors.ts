@@ -1,7 +1,8 @@
 /**
  * Label and field selector filtering of stored objects for list and watch.
- * Field selectors support `metadata.name`, `metadata.namespace` and what the resource's strategy
- * declares selectable; anything else is a 400, as in kube-apiserver.
+ * Field selectors support `metadata.name`, `metadata.namespace` (not on Namespaces and
+ * cluster-scoped custom resources) and what the resource's strategy declares selectable; anything
+ * else is a 400, as in kube-apiserver.
  */
 import type { KubeObject } from '@hcc/crds';
 import { parseSelector, parseFieldSelector, matchesFields, type Selector } from '@hcc/client';
@@ -43,7 +44,10 @@ export function compileFilter(info: ResourceInfo, labelSelectorParam: unknown, f
   if (fields) {
     // Reject unsupported field labels up front, as kube-apiserver does.
     const probe: KubeObject = { metadata: { name: '', namespace: '' } };
-    const supported = new Set(['metadata.name', 'metadata.namespace', ...Object.keys(info.strategy.selectableFields(probe))]);
+    // metadata.namespace is no field of a cluster-scoped custom resource (crConverter) or of a
+    // Namespace (its own conversion func); other kinds take it through the default conversion.
+    const noNamespace = (info.custom && !info.namespaced) || (info.group === '' && info.resource === 'namespaces');
+    const supported = new Set(['metadata.name', ...(noNamespace ? [] : ['metadata.namespace']), ...Object.keys(info.strategy.selectableFields(probe))]);
     for (const r of fields) {
       if (!supported.has(r.field)) {
         throw apierrors.badRequest(`field label not supported: ${r.field}`);

@@ -10,6 +10,7 @@ import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from
 import type { RequestScope } from './scope.js';
 import { strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
+import { queryBool } from '../pipeline/request-info.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
@@ -21,13 +22,21 @@ export interface WriteResult {
   body: unknown;
 }
 
-/** Parses `dryRun` (`All` is the only value Kubernetes defines). */
-export function isDryRun(query: Record<string, unknown>): boolean {
+/** The options kind a write's query parameters decode into, named in their `422`s (`meta.k8s.io`). */
+export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+/**
+ * Parses `dryRun` (`All` is the only value Kubernetes defines), from the query and, for a DELETE,
+ * from its DeleteOptions body.
+ * @throws StatusError 422 `<kind>.meta.k8s.io "" is invalid: dryRun: Unsupported value`, as
+ *   kube-apiserver's ValidateCreateOptions/ValidateDeleteOptions/... answer
+ */
+export function isDryRun(query: Record<string, unknown>, optionsKind: OptionsKind, bodyDryRun?: unknown): boolean {
   const v = query.dryRun;
-  if (v === undefined || v === '') return false;
-  const vals = Array.isArray(v) ? v : [v];
-  for (const x of vals) if (x !== 'All') throw apierrors.badRequest(`dryRun: Unsupported value: "${String(x)}": supported values: "All"`);
-  return true;
+  const vals = [...(v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]), ...(Array.isArray(bodyDryRun) ? bodyDryRun : [])];
+  const bad = vals.filter((x) => x !== 'All').map((x) => field.notSupported('dryRun', x, ['All']));
+  if (bad.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', bad);
+  return vals.length > 0;
 }
 
 /** The request's User-Agent, when the server put it on the scope (`userAgent`). */
@@ -50,13 +59,13 @@ function fieldManagerParam(query: Record<string, unknown>, optionsKind: string):
   return fm;
 }
 
-/** Parses a boolean query parameter as Go's strconv.ParseBool; undefined when absent. */
+/**
+ * A `*bool` query parameter (`force`, `orphanDependents`) as apimachinery decodes one: undefined
+ * when absent; `0` or `false` in any case is false; anything else, the empty string included, is true.
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/runtime/conversion.go (Convert_Slice_string_To_Pointer_bool)
+ */
 function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
-  const v = param(query, name);
-  if (v === '') return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  throw apierrors.badRequest(`${name}: invalid value ${JSON.stringify(v)}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return query[name] === undefined ? undefined : queryBool(query[name]);
 }
 
 /**
@@ -93,7 +102,7 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
   }
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
   const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope.ctx) }), scope), scope.info);
-  const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query), manager: { name: manager, operation: 'Update' } });
+  const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query, 'CreateOptions'), manager: { name: manager, operation: 'Update' } });
   return { code: 201, body: created };
 }
 
@@ -119,12 +128,12 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, (cur) => {
       if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       return fromScale(scope.info, cur, scale);
-    }, scope.ctx, { dryRun: isDryRun(query), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
+    }, scope.ctx, { dryRun: isDryRun(query, 'UpdateOptions'), subresource: '', manager: { name: manager, operation: 'Update', subresource: 'scale' } });
     return { code: 200, body: toScale(scope.info, res.object) };
   }
   const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope.ctx) }), scope), scope.info);
   const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, () => obj, scope.ctx, {
-    dryRun: isDryRun(query),
+    dryRun: isDryRun(query, 'UpdateOptions'),
     subresource,
     manager: { name: manager, operation: 'Update' },
     replaces: true,
@@ -154,7 +163,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   if (type !== 'apply' && force !== undefined) {
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.forbidden('force', 'may not be specified for non-apply patch')]);
   }
-  const dryRun = isDryRun(query);
+  const dryRun = isDryRun(query, 'PatchOptions');
   if (type === 'apply' && subresource !== 'scale') {
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
@@ -219,7 +228,8 @@ export interface DeleteOptionsBody {
 /**
  * DeleteOptions of a DELETE: the body (a DeleteOptions object, as kubectl sends it) or else the
  * query parameters `propagationPolicy` and `orphanDependents`.
- * @throws StatusError 400 on a malformed body or a non-boolean orphanDependents
+ * @throws StatusError 400 on a malformed body, a non-boolean orphanDependents in it, or a
+ *   `gracePeriodSeconds` parameter that is no int64
  */
 export function deleteOptionsOf(contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): DeleteOptionsBody {
   let opts: DeleteOptionsBody = {};
@@ -228,6 +238,14 @@ export function deleteOptionsOf(contentType: string | undefined, body: Buffer | 
     if (typeof decoded === 'object' && decoded !== null) opts = { ...(decoded as DeleteOptionsBody) };
   }
   if (opts.propagationPolicy === undefined && query.propagationPolicy !== undefined) opts.propagationPolicy = param(query, 'propagationPolicy');
+  // hcc deletes at once whatever the grace period, but a value that is no int64 is refused as
+  // kube-apiserver's parameter decoding refuses it.
+  if (!(body && body.length) && query.gracePeriodSeconds !== undefined) {
+    const g = param(query, 'gracePeriodSeconds');
+    if (!/^[+-]?\d+$/.test(g) || BigInt(g) > 2n ** 63n - 1n || BigInt(g) < -(2n ** 63n)) {
+      throw apierrors.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(g)}: strconv.ParseInt: parsing ${JSON.stringify(g)}: ${/^[+-]?\d+$/.test(g) ? 'value out of range' : 'invalid syntax'}`);
+    }
+  }
   if (opts.orphanDependents === undefined) {
     const o = boolParam(query, 'orphanDependents');
     if (o !== undefined) opts.orphanDependents = o;
@@ -244,7 +262,7 @@ export function deleteOptionsOf(contentType: string | undefined, body: Buffer | 
 /** DELETE one object; DeleteOptions from the body or the query. */
 export async function handleDelete(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const opts = deleteOptionsOf(contentType, body, query);
-  const dryRun = isDryRun(query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
+  const dryRun = isDryRun(query, 'DeleteOptions', opts.dryRun);
   const res = await deleteObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, scope.ctx, {
     dryRun,
     preconditions: opts.preconditions,

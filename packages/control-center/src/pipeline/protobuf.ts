@@ -91,6 +91,9 @@ function mapOf(entries: MapEntry[]): Record<string, string> {
   return out;
 }
 
+/** The metav1.MicroTime fields of the kinds decoded here (the others named `*Time`/`*Timestamp` are metav1.Time). */
+const microTimeKeys: ReadonlySet<string> = new Set(['acquireTime', 'renewTime', 'eventTime', 'lastObservedTime']);
+
 /** Converts decoded protobuf values to the JSON shapes the API uses (times, bytes, int64). */
 function toJSONShape(value: unknown, key = ''): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
@@ -100,9 +103,10 @@ function toJSONShape(value: unknown, key = ''): unknown {
     if (/Timestamp$|Time$/.test(key)) {
       // An empty Time message is Go's zero time: null in JSON (left out here).
       if (!('seconds' in o)) return undefined;
-      const ms = Number(o.seconds) * 1000 + Math.floor(Number(o.nanos ?? 0) / 1e6);
-      const iso = new Date(ms).toISOString();
-      return key === 'acquireTime' || key === 'renewTime' ? iso.replace(/Z$/, '000Z') : iso.replace(/\.\d{3}Z$/, 'Z');
+      const seconds = new Date(Number(o.seconds) * 1000).toISOString().slice(0, 19);
+      // MicroTime (Lease, Event) keeps microseconds, as RFC3339Micro; Time whole seconds.
+      if (!microTimeKeys.has(key)) return `${seconds}Z`;
+      return `${seconds}.${String(Math.floor(Number(o.nanos ?? 0) / 1000)).padStart(6, '0')}Z`;
     }
     if (typeof (o as { toNumber?: unknown }).toNumber === 'function') return (o as unknown as { toNumber(): number }).toNumber();
     const out: Record<string, unknown> = {};

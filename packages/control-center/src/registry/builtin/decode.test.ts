@@ -60,9 +60,32 @@ describe('decoding built-in kinds', () => {
     expect(obj.metadata.ownerReferences![0]).not.toHaveProperty('controller');
   });
 
-  it('takes RFC 3339 times, with or without fractions, and empty ones', () => {
-    expect(() => decode(leases, { spec: { renewTime: '2026-12-01T02:48:18.123456Z', acquireTime: '2026-12-01T02:48:18+01:00' } })).not.toThrow();
+  it('takes RFC 3339 times, with or without fractions, and empty ones; MicroTimes only with six fractional digits', () => {
+    expect(() => decode(leases, { spec: { renewTime: '2026-12-01T02:48:18.123456Z', acquireTime: '2026-12-01T02:48:18.000000+01:00' } })).not.toThrow();
+    expect(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2026-12-01T02:48:18.5+01:00', firstTimestamp: '2026-12-01T02:48:18Z' })).not.toThrow();
     expect(() => decode(configmaps, { metadata: { name: 'x', creationTimestamp: '' } })).not.toThrow();
+    // metav1.MicroTime parses with RFC3339Micro: what client-go's leader election and `kubectl events` read back.
+    for (const [kind, body, field] of [
+      [leases, { spec: { renewTime: '2026-12-01T02:48:18.123Z' } }, 'Lease.spec.renewTime'],
+      [leases, { spec: { acquireTime: '2026-12-01T02:48:18Z' } }, 'Lease.spec.acquireTime'],
+      [events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, eventTime: '2024-01-01T00:00:00.5Z' }, 'Event.eventTime'],
+      [events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, series: { count: 2, lastObservedTime: '2024-01-01T00:00:00.1234567Z' } }, 'Event.series.lastObservedTime'],
+    ] as const) {
+      const s = status(() => decode(kind, body as Record<string, unknown>));
+      expect(s.code, field).toBe(400);
+      expect(s.message).toContain('as "2006-01-02T15:04:05.000000Z07:00": cannot parse');
+      expect(s.message).toContain(`(field ${field})`);
+    }
+    expect(status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, eventTime: '2024-01-01T00:00:00.5Z' })).message).toContain('cannot parse ".5Z" as ".000000"');
+    expect(status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2024-13-01T00:00:00Z' })).code).toBe(400);
+  });
+
+  it('stores times as the Go types re-encode them: UTC, Time in whole seconds, MicroTime with six digits', () => {
+    const lease = decode(leases, { spec: { renewTime: '2026-12-01T02:48:18.123456+01:30', acquireTime: '2026-12-01T02:48:18.000001+00:00' } }).obj as { spec: Record<string, string> };
+    expect(lease.spec).toEqual({ renewTime: '2026-12-01T01:18:18.123456Z', acquireTime: '2026-12-01T02:48:18.000001Z' });
+    const ev = decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2026-12-01T00:30:00.9-01:00', firstTimestamp: '2026-12-01T02:48:18Z' }).obj as Record<string, string>;
+    expect(ev.lastTimestamp).toBe('2026-12-01T01:30:00Z');
+    expect(ev.firstTimestamp).toBe('2026-12-01T02:48:18Z');
   });
 
   it('Strict: refuses unknown fields, ObjectMeta included, all named in one sorted message', () => {

@@ -53,8 +53,29 @@ function goType(s: JSONSchemaProps): string {
   }
 }
 
-/** RFC 3339, as Go's time.Parse(time.RFC3339) takes it (what metav1.Time and MicroTime decode). */
+/** RFC 3339, as Go's time.Parse(time.RFC3339) takes it (what metav1.Time decodes). */
 const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * metav1.MicroTime as its UnmarshalJSON parses it, with Go's layout RFC3339Micro
+ * (`2006-01-02T15:04:05.000000Z07:00`): exactly six fractional digits. client-go's leader election
+ * and event recorder read these fields with the same layout, so a looser value stored here would
+ * break them (`kubectl events`: `cannot parse ".5Z" as ".000000"`).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/v1/micro_time.go
+ * @see https://github.com/kubernetes-client/javascript/issues/828
+ */
+const rfc3339Micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/;
+
+/** The MicroTime fields of the built-in kinds, by Go struct-field path; their schemas say only `date-time`. */
+const microTimeFields: ReadonlySet<string> = new Set(['Event.eventTime', 'Event.series.lastObservedTime', 'Lease.spec.acquireTime', 'Lease.spec.renewTime']);
+
+/** Go's time.Parse error for a MicroTime that is not RFC3339Micro (the part it stopped at, as Go names it). */
+function microTimeError(v: string): string {
+  const layout = '2006-01-02T15:04:05.000000Z07:00';
+  const head = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.exec(v);
+  const rest = head ? v.slice(head[0].length) : v;
+  return `parsing time ${JSON.stringify(v)} as "${layout}": cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(head ? '.000000' : '2006')}`;
+}
 
 const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
 
@@ -72,7 +93,9 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
         const at = base64ErrorOffset(v);
         if (at !== undefined) return { field, message: `illegal base64 data at input byte ${at} (field ${field})` };
       }
-      if (s.format === 'date-time' && v !== '' && !rfc3339.test(v)) {
+      if (s.format === 'date-time' && v !== '' && microTimeFields.has(field)) {
+        if (!rfc3339Micro.test(v) || Number.isNaN(Date.parse(v))) return { field, message: `${microTimeError(v)} (field ${field})` };
+      } else if (s.format === 'date-time' && v !== '' && (!rfc3339.test(v) || Number.isNaN(Date.parse(v)))) {
         return { field, message: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339 (field ${field})` };
       }
       return undefined;
@@ -148,6 +171,7 @@ export function decodeBuiltin(obj: KubeObject, info: DecodedKind, ctx: StrategyC
   if (err && !(stored && typeError(stored, info, schema)?.message === err.message)) throw apierrors.cannotBeHandled(info.kind, info.version, err.message);
   // Go decodes null into the zero value, which the API serves by leaving the field out.
   if (!opts.keepNulls) dropNulls(obj);
+  normalizeTimes(obj, schema, info.kind);
   const unknown = unknownFieldsOf(obj, schema);
   if (ctx.fieldValidation === 'Ignore') return;
   const before = stored && unknown.length ? new Set(unknownFieldsOf(structuredClone(stored), schema)) : undefined;
@@ -343,4 +367,37 @@ function fieldsError(v: unknown, fields: Record<string, string>, at: string, go:
     if (e) return e;
   }
   return undefined;
+}
+
+/**
+ * A time as the Go type re-encodes it: in UTC, metav1.Time to whole seconds (RFC 3339, the
+ * fraction dropped), MicroTime with six fractional digits (RFC3339Micro). Undefined for a value
+ * that is not a parseable RFC 3339 time (left as it is).
+ * @example canonicalTime('2024-01-01T02:00:00.5+02:00', false) === '2024-01-01T00:00:00Z'
+ */
+export function canonicalTime(v: string, micro: boolean): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/.exec(v);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]!.toUpperCase()}${m[3]!.toUpperCase()}`);
+  if (Number.isNaN(ms)) return undefined;
+  const seconds = new Date(ms).toISOString().slice(0, 19);
+  return micro ? `${seconds}.${(m[2] ?? '').slice(0, 6).padEnd(6, '0')}Z` : `${seconds}Z`;
+}
+
+/** Rewrites, in place, the `date-time` fields of a built-in object (not its metadata) to {@link canonicalTime}. */
+function normalizeTimes(obj: KubeObject, schema: JSONSchemaProps, kind: string): void {
+  const walk = (v: unknown, s: JSONSchemaProps, field: string): unknown => {
+    if (typeof v === 'string') {
+      if (s.format !== 'date-time' || v === '') return v;
+      return canonicalTime(v, microTimeFields.has(field)) ?? v;
+    }
+    if (!isJSONObject(v) || !s.properties) return v;
+    for (const [k, ps] of Object.entries(s.properties)) {
+      if (k === 'metadata' || !Object.hasOwn(v, k)) continue;
+      const next = walk(v[k], ps, `${field}.${k}`);
+      if (next !== v[k]) v[k] = next;
+    }
+    return v;
+  };
+  walk(obj, schema, kind);
 }
