@@ -91,6 +91,8 @@ export interface ControlCenterOptions {
   watch?: Partial<WatchOptions>;
   /** Events a watch can resume from (a count). */
   historyCapacity?: number;
+  /** Most JSON the watch history may hold (string length of its events' objects; default 64 MiB). */
+  historyBytes?: number;
   /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
   store?: Store;
   /**
@@ -201,8 +203,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const store =
     opts.store ??
     (opts.etcd
-      ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, logger: logger.child({ storage: 'etcd' }) })
-      : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
+      ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, logger: logger.child({ storage: 'etcd' }) })
+      : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
   await store.open();
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });
   registry.start(store);

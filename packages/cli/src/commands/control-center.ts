@@ -63,6 +63,7 @@ export function controlCenterCommand(): Command {
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
     .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', numberArg({ min: 0, exclusiveMin: true }), 10)
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', numberArg({ integer: true, min: 1 }), 100_000)
+    .option('--watch-history-bytes <bytes>', 'most JSON those events may hold together, oldest dropped first (bounds the memory of objects written often)', numberArg({ integer: true, min: 1 }), 64 * 1024 * 1024)
     .option('--event-ttl <duration>', 'how long an Event lives after its last write, as kube-apiserver\'s --event-ttl; 0 keeps Events forever (default: 1h)', parseDuration)
     .option(
       '--validation-workers <n>',
@@ -96,6 +97,7 @@ export function controlCenterCommand(): Command {
         namespaces: [SystemNamespace],
         watch: { bookmarkIntervalMs: o.bookmarkInterval * 1000 },
         historyCapacity: o.watchHistory,
+        historyBytes: o.watchHistoryBytes,
         eventTTLMs: o.eventTtl,
         validationWorkers: o.validationWorkers,
         etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,

@@ -160,4 +160,52 @@ describe('watch stream framing', () => {
       await small.close();
     }
   }, 60_000);
+
+  it('sends an initial burst larger than the slow-client limit whole to a client that reads (list-watch and resourceVersion=0)', async () => {
+    const small = await startTestControlCenter({ crds: allCRDs, watch: { maxBufferedBytes: 256 * 1024 } });
+    try {
+      const names = Array.from({ length: 24 }, (_, i) => `burst-${i}`);
+      for (const name of names) {
+        const res = await fetch(small.url + CMS, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: 'y'.repeat(500_000) } }),
+        });
+        expect(res.status).toBe(201);
+      }
+      // ~12 MB of initial events: more than the kernel's socket buffers take at once, and far over the limit, which is for a client falling behind live events.
+      for (const query of ['watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'watch=true&resourceVersion=0']) {
+        const ac = new AbortController();
+        const res = await fetch(`${small.url}${CMS}?${query}`, { headers: { authorization: `Bearer ${small.adminToken}` }, signal: ac.signal });
+        expect(res.status).toBe(200);
+        const seen = new Set<string>();
+        let endBookmark = false;
+        let text = '';
+        const reader = res.body!.getReader();
+        const dec = new TextDecoder();
+        const deadline = Date.now() + 20_000;
+        try {
+          while (seen.size < names.length || (query.includes('sendInitialEvents') && !endBookmark)) {
+            if (Date.now() > deadline) break;
+            const { done, value } = await reader.read();
+            if (done) break;
+            text += dec.decode(value, { stream: true });
+            let nl: number;
+            while ((nl = text.indexOf('\n')) >= 0) {
+              const ev = JSON.parse(text.slice(0, nl)) as { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> } } };
+              text = text.slice(nl + 1);
+              if (ev.type === 'ADDED' && ev.object.metadata.name?.startsWith('burst-')) seen.add(ev.object.metadata.name);
+              if (ev.type === 'BOOKMARK' && ev.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true') endBookmark = true;
+            }
+          }
+        } finally {
+          ac.abort();
+        }
+        expect(seen.size, query).toBe(names.length);
+        if (query.includes('sendInitialEvents')) expect(endBookmark).toBe(true);
+      }
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });

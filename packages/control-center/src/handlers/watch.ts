@@ -210,6 +210,13 @@ export async function serveWatch(
       else res.write(chunk.subarray(chunk.indexOf(0x0a) + 1, chunk.length - 2));
     };
     const buffered = () => (direct ? socket.writableLength : res.writableLength);
+    // What the stream sends as it starts (the initial ADDED events of a list-watch, the history
+    // replayed from an older resourceVersion) is as big as the collection, not a sign of a slow
+    // client: it is allowed on top of maxBufferedBytes until the connection first drains, as
+    // kube-apiserver's cacher sends initial events with backpressure rather than a limit.
+    let starting = true;
+    let allowance = 0;
+    (direct ? socket : res).once('drain', () => void (allowance = 0));
     const stream: PendingStream = {
       flush: (shared) => {
         const batch = lines;
@@ -224,7 +231,7 @@ export async function serveWatch(
           if (!buf) shared.set(key, (buf = httpChunk(text())));
           write(buf);
         } else write(httpChunk(text()));
-        if (buffered() > opts.maxBufferedBytes) {
+        if (buffered() > opts.maxBufferedBytes + allowance) {
           // Too far behind: end the stream and drop the connection, and what is buffered for it
           // (the client relists, as after kube-apiserver closes a watcher that cannot keep up).
           finish();
@@ -247,6 +254,7 @@ export async function serveWatch(
     };
     const queue = (line: string, id?: number) => {
       if (done) return;
+      if (starting) allowance += line.length;
       if (lines.length === 0) schedule(stream);
       lines.push(line);
       if (id === undefined) lineIds = undefined;
@@ -331,6 +339,7 @@ export async function serveWatch(
       }
       throw e;
     }
+    starting = false;
     if (bookmarks) {
       bookmarkTimer = setInterval(() => sendBookmark(Math.max(lastRV, store.currentRevision())), opts.bookmarkIntervalMs);
     }

@@ -1,9 +1,15 @@
 /**
  * In-memory event history and watcher fan-out shared by store implementations: a ring buffer of
- * the last `capacity` committed events (what a watch can resume from) plus the live watchers.
- * Equivalent to the event window of kube-apiserver's watch cache (`--watch-cache-sizes`).
+ * the last `capacity` committed events, at most `maxBytes` of their objects' JSON together (what a
+ * watch can resume from), plus the live watchers. Equivalent to the event window of
+ * kube-apiserver's watch cache (`--watch-cache-sizes`), which is bounded too: a few large objects
+ * written often must not keep hundreds of megabytes of old versions alive.
  */
+import { jsonOf } from './json-cache.js';
 import { RevisionCompactedError, type StoreEvent, type StoreWatch } from './store.js';
+
+/** Default of the history's byte budget: 64 MiB of event JSON. */
+export const DefaultHistoryBytes = 64 * 1024 * 1024;
 
 interface Watcher {
   prefix: string;
@@ -13,8 +19,12 @@ interface Watcher {
 
 export class EventHistory {
   private readonly ring: (StoreEvent | undefined)[];
+  /** JSON length of each kept event's object, parallel to `ring`. */
+  private readonly sizes: number[];
   private start = 0; // index of the oldest event
   private size = 0;
+  /** Sum of `sizes` over the kept events. */
+  private bytes = 0;
   private readonly watchers = new Set<Watcher>();
   /** Revision before the oldest event kept: a watch from exactly this revision is still complete. */
   private floorRevision: number;
@@ -22,13 +32,22 @@ export class EventHistory {
   /**
    * @param capacity - how many events to keep (a count)
    * @param initialRevision - the store's revision when history starts (watches from it are complete)
+   * @param maxBytes - most JSON (string length of the events' objects) to keep; the oldest events
+   *   go first, the newest is always kept. Default {@link DefaultHistoryBytes}.
    */
   constructor(
     readonly capacity: number,
     initialRevision: number,
+    readonly maxBytes: number = DefaultHistoryBytes,
   ) {
     this.ring = new Array(capacity);
+    this.sizes = new Array<number>(capacity).fill(0);
     this.floorRevision = initialRevision;
+  }
+
+  /** How many events are kept, and their JSON length together (for tests and metrics). */
+  kept(): { events: number; bytes: number } {
+    return { events: this.size, bytes: this.bytes };
   }
 
   /** The oldest revision a watch may start from. */
@@ -50,21 +69,29 @@ export class EventHistory {
    */
   restartAt(revision: number): void {
     this.ring.fill(undefined);
+    this.sizes.fill(0);
     this.start = 0;
     this.size = 0;
+    this.bytes = 0;
     this.floorRevision = revision;
   }
 
   /** Appends a committed event and delivers it to every live watcher whose prefix matches. */
   publish(ev: StoreEvent): void {
-    if (this.size === this.capacity) {
+    // The object's text is what a watch sends (and, for a level store, already computed).
+    const bytes = jsonOf(ev.object).length;
+    while (this.size > 0 && (this.size === this.capacity || this.bytes + bytes > this.maxBytes)) {
       const oldest = this.ring[this.start]!;
       this.floorRevision = oldest.revision;
       this.ring[this.start] = undefined;
+      this.bytes -= this.sizes[this.start]!;
       this.start = (this.start + 1) % this.capacity;
       this.size--;
     }
-    this.ring[(this.start + this.size) % this.capacity] = ev;
+    const at = (this.start + this.size) % this.capacity;
+    this.ring[at] = ev;
+    this.sizes[at] = bytes;
+    this.bytes += bytes;
     this.size++;
     for (const w of this.watchers) {
       if (!w.stopped && ev.key.startsWith(w.prefix)) {

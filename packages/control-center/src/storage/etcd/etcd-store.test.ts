@@ -204,6 +204,17 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(await raw.get(`${prefix}${key('junk')}`).string()).toBe('not json');
   });
 
+  it('answers an object over etcd\'s request limit with 413 RequestEntityTooLarge (a permanent answer), not a 503 to retry', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix);
+    // Over --max-request-bytes (etcdserver: request is too large), and over gRPC's message limit.
+    for (const bytes of [1.7 * 1024 * 1024, 2.5 * 1024 * 1024]) {
+      const big = { ...cm('big'), data: { v: 'z'.repeat(bytes) } };
+      await expect(a.transact(key('big'), () => ({ op: 'put', object: big }))).rejects.toMatchObject({ code: 413, status: { reason: 'RequestEntityTooLarge' } });
+    }
+    expect(await raw.get(`${prefix}${key('big')}`).string()).toBeNull();
+  });
+
   it('refuses watches older than its history, also from a replica opened after a compaction', async () => {
     const prefix = newPrefix();
     const a = await replica(prefix);

@@ -56,6 +56,8 @@ export interface EtcdStoreOptions {
   tls?: { ca: Buffer; cert?: Buffer; key?: Buffer };
   /** How many events a watch can resume from (a count). Default 100,000. */
   historyCapacity?: number;
+  /** Most JSON the watch history's events may hold together (string length). Default 64 MiB. */
+  historyBytes?: number;
   /**
    * Failed compares (another replica wrote the key first) retried before giving up with 409.
    * Default 100: a key hammered through two replicas at once can lose many rounds in a row
@@ -177,7 +179,7 @@ export class EtcdStore implements Store {
         'grpc.max_reconnect_backoff_ms': 5_000,
       },
     });
-    this.cache = new WatchCache({ client: this.client, keys: this.keys, log: this.log, historyCapacity: this.opts.historyCapacity ?? 100_000, listAll: () => this.rangeAll() });
+    this.cache = new WatchCache({ client: this.client, keys: this.keys, log: this.log, historyCapacity: this.opts.historyCapacity ?? 100_000, historyBytes: this.opts.historyBytes, listAll: () => this.rangeAll() });
     const deadline = Date.now() + this.openTimeoutMs;
     try {
       const { kvs, revision } = await this.retryUntil(deadline, () => this.rangeAll());
@@ -378,7 +380,8 @@ export class EtcdStore implements Store {
 
   /**
    * Runs one etcd call; reads are retried up to 3 times on connection errors, writes never.
-   * @throws StatusError 503 when etcd is unreachable or fails
+   * @throws StatusError 413 when etcd refuses the request as too large; 503 when etcd is
+   *   unreachable or fails
    */
   private async call<T>(kind: 'read' | 'write', fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -389,6 +392,10 @@ export class EtcdStore implements Store {
           await sleep(50 * attempt);
           continue;
         }
+        // etcd refuses a request over its --max-request-bytes (1.5 MiB by default; larger ones
+        // its gRPC server already): a permanent answer about this object, not an outage, so 413 as kube-apiserver answers it, not a 503
+        // a client would retry.
+        if (/request is too large|received message larger than max/i.test(errorMessage(err))) throw apierrors.requestEntityTooLarge(errorMessage(err));
         this.log.warn({ err: errorMessage(err), kind }, 'etcd request failed');
         const hint = kind === 'write' ? ' (the write may or may not have been applied)' : '';
         throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}${hint}`);

@@ -30,6 +30,8 @@ export interface WatchCacheDeps {
   log: Logger;
   /** How many events a watch can resume from (a count). */
   historyCapacity: number;
+  /** Most JSON the history's events may hold together (string length); default 64 MiB. */
+  historyBytes?: number;
   /** Lists every key-value under the prefix at one revision (again after a compaction). */
   listAll: () => Promise<{ kvs: IKeyValue[]; revision: number }>;
 }
@@ -85,7 +87,7 @@ export class WatchCache {
       if (entry) this.mirror.set(entry.key, entry);
     }
     this.revision = revision;
-    this.history = new EventHistory(this.deps.historyCapacity, revision);
+    this.history = new EventHistory(this.deps.historyCapacity, revision, this.deps.historyBytes);
     this.connect();
     while (!this.watching) {
       if (Date.now() > deadline) throw new Error('etcd did not confirm the watch in time');

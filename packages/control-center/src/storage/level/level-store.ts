@@ -85,6 +85,8 @@ export interface LevelStoreOptions {
   dir: string;
   /** How many events a watch can resume from (a count). Default 100,000. */
   historyCapacity?: number;
+  /** Most JSON those events may hold together (string length). Default 64 MiB (DefaultHistoryBytes). */
+  historyBytes?: number;
   /** fsync each batch (default true). Only benchmarks of the raw limit turn this off. */
   sync?: boolean;
   /**
@@ -199,7 +201,7 @@ export class LevelStore implements Store {
       await this.db.close();
       throw new StorageDamagedError(`${dir}: the database cannot be read: ${err instanceof Error ? err.message : String(err)}. Restore the data dir from a backup`);
     }
-    this.history = new EventHistory(this.historyCapacity, floor);
+    this.history = new EventHistory(this.historyCapacity, floor, this.opts.historyBytes);
     if (this.committedRevision > this.watermark || !watermarkValid) this.writeWatermarkSync();
   }
 
