@@ -274,16 +274,22 @@ export class EtcdStore implements Store {
   }
 
   /**
-   * etcd's current revision: the header of a linearizable range of one key (no retries; a
-   * deadline of freshnessTimeoutMs).
+   * etcd's current revision: the header of a linearizable range of one key, within a deadline of
+   * freshnessTimeoutMs. A call refused by one endpoint (down, of several) is tried again up to
+   * twice within that deadline, as the client then picks another: one dead member of three must
+   * not fail reads or /readyz.
    * @throws StatusError 503 when etcd does not answer
    */
   private async latestRevision(): Promise<number> {
-    try {
-      const res = await this.client.kv.range({ key: this.keys.rangeStart, count_only: true }, { deadline: Date.now() + this.freshnessTimeoutMs });
-      return Number(res.header.revision);
-    } catch (err) {
-      throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);
+    const deadline = Date.now() + this.freshnessTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.client.kv.range({ key: this.keys.rangeStart, count_only: true }, { deadline });
+        return Number(res.header.revision);
+      } catch (err) {
+        if (attempt < 3 && isRecoverableError(err as Error) && Date.now() < deadline && !this.closed) continue;
+        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);
+      }
     }
   }
 
