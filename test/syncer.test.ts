@@ -253,6 +253,52 @@ describe('syncer: pull mode details', () => {
     await k(['label', 'mc', on, 'pin-held-']);
   });
 
+  it("never puts a HostedCluster in another's control-plane namespace: the scheduler places it elsewhere, the syncer refuses one created there by hand", async () => {
+    // Placed by the control center: outer's control plane lives in cpx-outer where it lands, so
+    // a HostedCluster in namespace cpx-outer goes to the other cluster.
+    const apply = async (yaml: string) => {
+      const r = await k(['apply', '-f', '-'], yaml);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    await k(['create', 'namespace', 'cpx']);
+    await k(['create', 'namespace', 'cpx-outer']);
+    await apply(`${noneHostedCluster('outer', 'cpx')}---\n${pullSecret('outer', 'cpx')}`);
+    const outerOn = await waitFor('outer placed', async () => JSON.parse((await k(['get', 'hc', 'outer', '-n', 'cpx', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    await apply(`${noneHostedCluster('inner', 'cpx-outer')}---\n${pullSecret('inner', 'cpx-outer')}`);
+    const innerOn = await waitFor('inner placed', async () => JSON.parse((await k(['get', 'hc', 'inner', '-n', 'cpx-outer', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    expect(innerOn).not.toBe(outerOn);
+    // Pinned to outer's cluster, one more waits, saying why.
+    expect((await k(['label', 'mc', outerOn, 'cpx=here'])).code).toBe(0);
+    const pinned = noneHostedCluster('pinned', 'cpx-outer').replace('metadata: {name: pinned, namespace: cpx-outer}', `metadata: {name: pinned, namespace: cpx-outer, annotations: {${Selector}: cpx=here}}`);
+    await apply(`${pinned}---\n${pullSecret('pinned', 'cpx-outer')}`);
+    await waitFor('pinned refused by ControlPlaneNamespace', async () => {
+      const got = JSON.parse((await k(['get', 'hc', 'pinned', '-n', 'cpx-outer', '-o', 'json'])).stdout);
+      return JSON.stringify(got.status ?? {}).includes('namespace cpx-outer is the control-plane namespace of a HostedCluster there') ? got : undefined;
+    }, 20_000);
+    expect(JSON.parse((await k(['get', 'hc', 'pinned', '-n', 'cpx-outer', '-o', 'json'])).stdout).metadata.labels?.[Label]).toBeUndefined();
+    expect((await k(['label', 'mc', outerOn, 'cpx-'])).code).toBe(0);
+    expect((await k(['delete', 'hc', 'pinned', '-n', 'cpx-outer', '--wait=false'])).code).toBe(0);
+    // Created in a management cluster by hand (the scheduler cannot see it): its control-plane
+    // namespace cpy-theirs is refused to HostedClusters placed there, with a CopyBlocked Event.
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });
+      await mkc(['create', 'namespace', 'cpy']);
+      const c = await mkc(['create', '-f', '-'], noneHostedCluster('theirs', 'cpy'));
+      expect(c.code, c.stderr).toBe(0);
+    }
+    await k(['create', 'namespace', 'cpy-theirs']);
+    await apply(`${noneHostedCluster('tenant', 'cpy-theirs')}---\n${pullSecret('tenant', 'cpy-theirs')}`);
+    const tenantOn = await waitFor('tenant placed', async () => JSON.parse((await k(['get', 'hc', 'tenant', '-n', 'cpy-theirs', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const event = await waitFor('the CopyBlocked Event', async () => {
+      const evs = JSON.parse((await k(['get', 'events', '-n', 'cpy-theirs', '--field-selector', 'reason=CopyBlocked,involvedObject.name=tenant', '-o', 'json'])).stdout).items;
+      return evs[0];
+    }, 20_000);
+    expect(event.message).toContain(`management cluster ${tenantOn}: namespace cpy-theirs is the control-plane namespace of HostedCluster cpy/theirs here`);
+    const there = await kubectl('1.35', hcc.mgmtKubeconfig(tenantOn), ['get', 'hc', 'tenant', '-n', 'cpy-theirs']);
+    expect(there.code).not.toBe(0);
+    expect((await kubectl('1.35', hcc.mgmtKubeconfig(tenantOn), ['get', 'secret', 'tenant-pull-secret', '-n', 'cpy-theirs'])).code).not.toBe(0);
+  });
+
   it('follows NodePool spec changes: replicas and config references', async () => {
     await waitFor('mc-a downstream', async () => (await mk(['get', 'configmap', 'mc-a', '-n', ns])).code === 0, 20_000);
     expect((await mk(['get', 'configmap', 'mc-b', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');

@@ -16,6 +16,8 @@ import {
   isAlreadyExists,
   isNotFound,
   keyOf,
+  NamespaceIndex,
+  namespaceIndexFunc,
   realClock,
   within,
   WorkQueue,
@@ -48,6 +50,9 @@ import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
+
+/** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
+const ControlPlaneNamespaceIndex = 'controlPlaneNamespace';
 
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
@@ -134,7 +139,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     upInformers[k] = new Informer({ client: upstream, ref: refs[k], labelSelector: workload ? placed : state, logger: log });
     // Downstream HostedClusters and NodePools are watched whole: every HostedCluster counts against the budget.
     downInformers[k] = new Informer({ client: downstream, ref: refs[k], labelSelector: workload ? undefined : ours, logger: log });
+    downInformers[k].addIndexer(NamespaceIndex, namespaceIndexFunc);
   }
+  // HyperShift's control-plane namespace of each HostedCluster in the management cluster (`<namespace>-<name>`).
+  downInformers.HostedCluster.addIndexer(ControlPlaneNamespaceIndex, (hc) => [`${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`]);
   const downsync = new WorkQueue();
   const upsync = new WorkQueue();
   for (const k of kinds) {
@@ -224,6 +232,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
         await writer(upstream).delete('NodePool', ns, np.metadata.name!);
       }
+    },
+    blockedByControlPlane: (kind, up) => {
+      const ns = up.metadata.namespace ?? '';
+      const owner = downInformers.HostedCluster.lister.byIndex(ControlPlaneNamespaceIndex, ns)[0];
+      if (owner) return `namespace ${ns} is the control-plane namespace of HostedCluster ${owner.metadata.namespace}/${owner.metadata.name} here, deleted with it`;
+      if (kind !== 'HostedCluster') return undefined;
+      const cp = `${ns}-${up.metadata.name ?? ''}`;
+      const tenant = kinds.map((k) => downInformers[k].lister.byIndex(NamespaceIndex, cp)[0]).find((o) => o !== undefined);
+      return tenant ? `its control-plane namespace ${cp} holds ${tenant.kind ?? 'objects'} ${cp}/${tenant.metadata.name} here, which its control plane's deletion would take along` : undefined;
     },
     blockedByForeign: (kind, up) => {
       const ns = up.metadata.namespace ?? '';

@@ -1,8 +1,16 @@
 /**
  * ControlPlaneNamespace filter: HyperShift puts a HostedCluster's control plane in the namespace
- * `<namespace>-<name>` of its management cluster, so two HostedClusters whose names join to the
- * same string (`a-b/c` and `a/b-c` both give `a-b-c`) must never share a cluster. The cache keeps,
- * per cluster, the control-plane namespace names of everything bound or assumed there.
+ * `<namespace>-<name>` of its management cluster, and the syncer copies the HostedCluster itself
+ * (with its NodePools and Secrets) into `<namespace>` there. So on one cluster:
+ * - two HostedClusters whose names join to the same string (`a-b/c` and `a/b-c` both give `a-b-c`)
+ *   must never meet;
+ * - a HostedCluster's control-plane namespace must not be a namespace other HostedClusters live
+ *   in, nor its namespace another's control-plane namespace (`clusters/a` has its control plane
+ *   in `clusters-a`; a HostedCluster in namespace `clusters-a` placed beside it would be deleted
+ *   with that control plane);
+ * - it must not be a namespace of the cluster itself (`kube/system` → `kube-system`).
+ * The cache keeps, per cluster, the control-plane namespace names and the namespaces of
+ * everything bound or assumed there.
  * @see https://hypershift.pages.dev/reference/concepts-and-personas/ (HostedControlPlane namespace)
  */
 import type { HostedCluster } from '@hcc/crds';
@@ -13,6 +21,23 @@ import { PluginNames } from '../names.js';
 export const Name = PluginNames.ControlPlaneNamespace;
 /** Reason, e.g. `control-plane namespace a-b-c already in use`. */
 export const errReasonInUse = (ns: string): string => `control-plane namespace ${ns} already in use`;
+
+/** Reason when the control-plane namespace is one HostedClusters placed there live in. */
+export const errReasonTenantNamespace = (ns: string): string => `control-plane namespace ${ns} holds other HostedClusters there`;
+
+/** Reason when the HostedCluster's own namespace is another's control-plane namespace there. */
+export const errReasonInControlPlane = (ns: string): string => `namespace ${ns} is the control-plane namespace of a HostedCluster there`;
+
+/** Reason when the control-plane namespace is one of a cluster's own (Kubernetes', OpenShift's, HyperShift's, hcc's). */
+export const errReasonReserved = (ns: string): string => `control-plane namespace ${ns} is reserved on every management cluster`;
+
+/**
+ * Namespaces of the management cluster itself, never a control plane's: `default`, `kube-*`,
+ * `openshift`, `openshift-*`, the operator's `hypershift` and hcc's `hcc-system` (what the
+ * syncer never writes into).
+ */
+export const reservedControlPlaneNamespace = (ns: string): boolean =>
+  ns === 'default' || ns === 'hypershift' || ns === 'hcc-system' || ns === 'openshift' || ns.startsWith('kube-') || ns.startsWith('openshift-');
 
 /** Reason when `<namespace>-<name>` exceeds the 63 characters of a namespace name. */
 export const errReasonTooLong = (ns: string): string => `control-plane namespace ${ns} is longer than 63 characters`;
@@ -38,6 +63,10 @@ export const controlPlaneNamespace = {
     const ns = cachedNamespaceOf(hc);
     // The namespace is a DNS label: a longer one can never be created on any cluster.
     if (ns.length > 63) return Status.unschedulable(errReasonTooLong(ns));
-    return cluster.controlPlaneNamespaces.has(ns) ? Status.unschedulable(errReasonInUse(ns)) : Status.success();
+    if (reservedControlPlaneNamespace(ns)) return Status.unschedulable(errReasonReserved(ns));
+    if (cluster.controlPlaneNamespaces.has(ns)) return Status.unschedulable(errReasonInUse(ns));
+    if (cluster.namespaces.has(ns)) return Status.unschedulable(errReasonTenantNamespace(ns));
+    const own = hc.metadata.namespace ?? '';
+    return cluster.controlPlaneNamespaces.has(own) ? Status.unschedulable(errReasonInControlPlane(own)) : Status.success();
   },
 } satisfies FilterPlugin;

@@ -57,6 +57,12 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
       return { requeueAfterMs: ForeignRecheckMs };
     }
+    const underControlPlane = deps.blockedByControlPlane?.(req.kind, up);
+    if (underControlPlane) {
+      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${underControlPlane}; the ${req.kind} is not copied there`);
+      if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${underControlPlane}`);
+      return { requeueAfterMs: ForeignRecheckMs };
+    }
     const blocked = req.kind === 'HostedCluster' ? undefined : deps.blockedByForeign?.(req.kind, up);
     if (blocked) {
       // Never write what belongs with a HostedCluster hcc does not own here (its CopyBlocked

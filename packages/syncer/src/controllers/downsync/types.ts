@@ -84,6 +84,16 @@ export interface DownsyncDeps {
    */
   blockedByForeign?(kind: SyncKind, up: KubeObject): string | undefined;
   /**
+   * Why an upstream object must not be copied here because of HyperShift's control-plane
+   * namespaces (`<namespace>-<name>` of each HostedCluster), or undefined: its namespace is the
+   * control-plane namespace of a HostedCluster in the management cluster (deleting that
+   * HostedCluster deletes the namespace and the copy with it), or, for a HostedCluster, its own
+   * control-plane namespace holds HostedClusters, NodePools or copies there. The scheduler's
+   * ControlPlaneNamespace filter keeps placements from this; this catches what it cannot see
+   * (HostedClusters created in the management cluster directly, a placement made by hand).
+   */
+  blockedByControlPlane?(kind: SyncKind, up: KubeObject): string | undefined;
+  /**
    * Which HostedCluster or NodePool in the management cluster that hcc did not create references
    * Secret or ConfigMap namespace/name (`HostedCluster ns/name`), or undefined: one hcc did not
    * create either is then not taken over, as its data would change under that other cluster.
