@@ -2,6 +2,7 @@
  * `hcc control-center`: the Kubernetes-compatible API server holding virtual HostedClusters,
  * NodePools and ManagementClusters.
  */
+import { stateDirConflict } from '../state-dir-lock.js';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { allCRDs, SystemNamespace } from '@hcc/crds';
@@ -75,6 +76,8 @@ export function controlCenterCommand(): Command {
     .action(async (o, cmd: Command) => {
       // One token, two identities: the admin's would win and the scheduler could not be told apart.
       if (o.schedulerToken !== undefined && o.schedulerToken === o.token) cmd.error('error: --scheduler-token must differ from --token');
+      const conflict = stateDirConflict({ '--kubeconfig': o.kubeconfig, '--scheduler-kubeconfig': o.schedulerKubeconfig, ...(o.storage === 'etcd' ? {} : { '--data-dir': path.join(o.dataDir, 'x') }) });
+      if (conflict) cmd.error(conflict);
       await exitOnHostProblem(o.host);
       const log = createLogger('control-center', o.logLevel);
       const shutdown = catchShutdown(log);

@@ -5,6 +5,7 @@
  * cluster where none can run (`hcc up`, the demo, tests). Writes an admin kubeconfig whose context
  * is the cluster's name; a syncer uses it as its management-cluster kubeconfig.
  */
+import { stateDirConflict } from '../state-dir-lock.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { loadKubeconfig, RestClient } from '@hcc/client';
@@ -57,6 +58,11 @@ export function managementClusterCommand(): Command {
       const shutdown = catchShutdown(log);
       const dataDir = path.resolve(o.dataDir ?? path.join('.hcc', 'data', name));
       const kubeconfig = path.resolve(o.kubeconfig ?? path.join('.hcc', 'management-clusters', `${name}.kubeconfig`));
+      const conflict = stateDirConflict({ '--kubeconfig': kubeconfig, '--data-dir': path.join(dataDir, 'x') });
+      if (conflict) {
+        process.stderr.write(`${conflict}\n`);
+        process.exit(1);
+      }
       const cc = await startControlCenter({
         dataDir,
         host: o.host,

@@ -7,6 +7,7 @@
  * `DIR/syncer-tokens.csv`, kubeconfigs `DIR/syncers/mgmt-I.kubeconfig`), which the control center
  * keeps to what is placed on mgmt-I, as a deployed syncer should run.
  */
+import { UpLockFile, upLockHolder } from '../state-dir-lock.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -62,20 +63,9 @@ function writeSyncerTokens(file: string, names: readonly string[]): Map<string, 
  * @throws Error when another live hcc up holds it
  */
 function lockStateDir(dir: string): void {
-  const lock = path.join(dir, 'up.lock');
-  if (existsSync(lock)) {
-    const pid = Number(readFileSync(lock, 'utf8').trim());
-    let alive = false;
-    try {
-      if (pid > 0 && pid !== process.pid) {
-        process.kill(pid, 0);
-        alive = true;
-      }
-    } catch {
-      alive = false;
-    }
-    if (alive) throw new Error(`the state directory ${dir} is in use by another hcc up (pid ${pid}); stop it or use another --state-dir`);
-  }
+  const lock = path.join(dir, UpLockFile);
+  const pid = upLockHolder(dir);
+  if (pid !== undefined) throw new Error(`the state directory ${dir} is in use by another hcc up (pid ${pid}); stop it or use another --state-dir`);
   writeFileSync(lock, `${process.pid}\n`);
   process.once('exit', () => {
     try {

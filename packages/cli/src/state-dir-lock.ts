@@ -1,0 +1,67 @@
+/**
+ * The `up.lock` of an `hcc up` state directory: which live `hcc up` owns a directory, so that no
+ * other command writes into it (a standalone `hcc control-center` with its default flags would
+ * otherwise point `.hcc/admin.kubeconfig` and `.hcc/scheduler.kubeconfig` of a running `hcc up`
+ * at itself, and its scheduler would lose the control center for good).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Name of the lock file in a state directory; it holds the pid of the `hcc up` that owns it. */
+export const UpLockFile = 'up.lock';
+
+/**
+ * The pid of the live process holding `dir/up.lock`, or undefined (no lock, an unreadable one,
+ * one left by a process that no longer runs, or one this process holds).
+ */
+export function upLockHolder(dir: string): number | undefined {
+  const lock = path.join(dir, UpLockFile);
+  if (!existsSync(lock)) return undefined;
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lock, 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!(pid > 0) || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+/**
+ * The running `hcc up` whose state directory holds `file` (its directory or up to two levels
+ * above: `.hcc/admin.kubeconfig`, `.hcc/management-clusters/mgmt-1.kubeconfig`,
+ * `.hcc/data/mgmt-1`), unless that `hcc up` started this process (its children write there).
+ * @returns the state directory and the pid of its `hcc up`, or undefined
+ */
+export function runningUpOwning(file: string): { dir: string; pid: number } | undefined {
+  let dir = path.dirname(path.resolve(file));
+  for (let i = 0; i < 3; i++) {
+    const pid = upLockHolder(dir);
+    if (pid !== undefined && pid !== process.ppid) return { dir, pid };
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses to start when any of `paths` (flag name → path this command writes) lies in the state
+ * directory of a running `hcc up` that did not start it.
+ * @returns the one-line error naming the flag, the directory and the pid, or undefined
+ */
+export function stateDirConflict(paths: Record<string, string>): string | undefined {
+  for (const [flag, p] of Object.entries(paths)) {
+    const owner = runningUpOwning(p);
+    if (owner) {
+      return `error: ${flag} ${p} is in ${owner.dir}, the state directory of the running hcc up (pid ${owner.pid}); it would be overwritten under it: pass ${flag} outside it, or stop that hcc up`;
+    }
+  }
+  return undefined;
+}
