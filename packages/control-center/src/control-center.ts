@@ -4,7 +4,7 @@
  * an admin kubeconfig. The same server, with other CRDs, is an embedded management cluster.
  */
 import { isIP } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pino, { type Logger } from 'pino';
@@ -187,7 +187,14 @@ async function ensureNamespace(store: Store, name: string): Promise<void> {
  */
 export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
   const logger = opts.logger ?? pino({ name: 'control-center' });
-  ensureDir(opts.dataDir);
+  // The data dir holds every Secret in plain JSON: only its owner may enter it, as etcd asks of
+  // its data dir (an existing one is tightened, with a line saying so).
+  ensureDir(opts.dataDir, 0o700);
+  const mode = statSync(opts.dataDir).mode & 0o777;
+  if (mode & 0o077 && statSync(opts.dataDir).uid === process.getuid?.()) {
+    chmodSync(opts.dataDir, 0o700);
+    logger.warn({ dataDir: opts.dataDir, was: mode.toString(8) }, 'data dir was readable by others (it holds every Secret): its permissions are now 700');
+  }
   const pki = path.join(opts.dataDir, 'pki');
   const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
   const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
