@@ -13,6 +13,9 @@ import { hccBin, tempDir, waitFor } from './helpers/tools.js';
 describe('hcc flags', () => {
   it.each([
     { args: ['control-center', '--port', 'abc'], msg: "option '--port <port>' argument 'abc' is invalid. must be an integer >= 0 and <= 65535" },
+    { args: ['up', '--state-dir', ''], msg: "option '--state-dir <dir>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['control-center', '--data-dir', ''], msg: "option '--data-dir <dir>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['management-cluster', '--kubeconfig', ' '], msg: "option '--kubeconfig <path>' argument ' ' is invalid. must not be empty (give a path)" },
     { args: ['control-center', '--port', '99999'], msg: "option '--port <port>' argument '99999' is invalid. must be an integer >= 0 and <= 65535" },
     { args: ['control-center', '--bookmark-interval', 'abc'], msg: "option '--bookmark-interval <seconds>' argument 'abc' is invalid. must be a number > 0" },
     { args: ['control-center', '--host', '999.1.1.1'], msg: "option '--host <host>' argument '999.1.1.1' is invalid. must be an IP address or a host name" },

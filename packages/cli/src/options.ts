@@ -167,6 +167,16 @@ export function subjectAltNamesArg(value: string): string[] {
 }
 
 /**
+ * A path a command writes to or reads from: any non-empty string (an empty one would silently be
+ * the working directory, filling it with data, logs and kubeconfigs).
+ * @throws InvalidArgumentError `must not be empty`
+ */
+export function pathArg(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty (give a path)');
+  return value;
+}
+
+/**
  * A file that must exist and be readable now (read again later by the command).
  * @throws InvalidArgumentError `no such file` / `not a readable file`
  */

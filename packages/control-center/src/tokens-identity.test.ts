@@ -38,4 +38,13 @@ describe('token identities', () => {
     const { started } = start({ adminToken: 'admin-token', schedulerToken: 'sched-token', tokenFile });
     await expect(started).rejects.toThrow(want);
   });
+
+  it('refuses a token file that gives one token to two users (kube-apiserver only warns and takes the last)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'hcc-tokfile-')), 'tokens.csv');
+    dirs.push(path.dirname(file));
+    writeFileSync(file, 'tok1,hcc:syncer:mgmt-1,u1,"hcc:syncers"\n# a copied line\ntok1,hcc:syncer:mgmt-2,u2,"hcc:syncers"\n');
+    const { dir, started } = start({ tokenFile: file });
+    await expect(started).rejects.toThrow(`${file}:3: the token of user hcc:syncer:mgmt-2 is already the token of user hcc:syncer:mgmt-1 (line 1); give each user its own token`);
+    expect(existsSync(path.join(dir, 'CURRENT'))).toBe(false);
+  });
 });

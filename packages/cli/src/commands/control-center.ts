@@ -10,7 +10,7 @@ import { defaultValidationWorkers, startControlCenter } from '@hcc/control-cente
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, serverUrlArg, subjectAltNamesArg, tokenArg } from '../options.js';
+import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, serverUrlArg, subjectAltNamesArg, tokenArg, pathArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -44,17 +44,17 @@ function parseEndpoints(value: string): string[] {
 export function controlCenterCommand(): Command {
   return new Command('control-center')
     .description('run the control center API server (use it with kubectl)')
-    .option('--data-dir <dir>', 'directory for the level database (and the TLS files)', '.hcc/control-center')
+    .option('--data-dir <dir>', 'directory for the level database (and the TLS files)', pathArg, '.hcc/control-center')
     .addOption(new Option('--storage <kind>', 'where objects live: level (embedded, one process) or etcd (shared by several control centers)').choices(['level', 'etcd']).default('level'))
     .addOption(new Option('--etcd-endpoints <urls>', 'etcd client URLs, comma-separated (with --storage etcd)').argParser(parseEndpoints).default(['http://127.0.0.1:2379'], 'http://127.0.0.1:2379'))
     .option('--etcd-prefix <prefix>', 'etcd key prefix of every object (with --storage etcd)', '/hcc')
     .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 6443)
-    .option('--kubeconfig <path>', 'where to write the admin kubeconfig', '.hcc/admin.kubeconfig')
+    .option('--kubeconfig <path>', 'where to write the admin kubeconfig', pathArg, '.hcc/admin.kubeconfig')
     .option('--kubeconfig-server <url>', 'server URL to write into the kubeconfig (default: the listen address; use with --host 0.0.0.0 and --tls-san)', serverUrlArg)
     .option('--token <token>', 'admin bearer token (generated when absent)', tokenArg)
     .option('--anonymous', 'accept requests without a bearer token, with full rights (loopback experiments only)')
-    .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", '.hcc/scheduler.kubeconfig')
+    .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", pathArg, '.hcc/scheduler.kubeconfig')
     .option('--scheduler-token <token>', "the scheduler's bearer token (generated into <data-dir>/pki/scheduler.token when absent; give replicas on one etcd the same one)", tokenArg)
     .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line', existingFileArg)
     .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')

@@ -15,7 +15,7 @@ import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { delayMsArg, existingFileArg, exitOnHostProblem, hostArg, managementClusterNameArg, portArg, versionListArg } from '../options.js';
+import { delayMsArg, existingFileArg, exitOnHostProblem, hostArg, managementClusterNameArg, portArg, versionListArg, pathArg } from '../options.js';
 
 interface ManagementClusterOptions {
   name: string;
@@ -36,10 +36,10 @@ export function managementClusterCommand(): Command {
   return new Command('management-cluster')
     .description('run an embedded management cluster: an API server with the HyperShift CRDs and the hypershift-sim')
     .option('--name <name>', 'name of the management cluster (a DNS label: kubeconfig context, log name, its ManagementCluster)', managementClusterNameArg, 'mgmt-1')
-    .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)')
+    .option('--data-dir <dir>', 'directory for the level database (default: .hcc/data/<name>)', pathArg)
     .option('--host <host>', 'address to listen on', hostArg, '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', portArg, 0)
-    .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)')
+    .option('--kubeconfig <path>', 'where to write the admin kubeconfig (default: .hcc/management-clusters/<name>.kubeconfig)', pathArg)
     .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', delayMsArg, 2000)
     .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', delayMsArg, 500)
     .addOption(

@@ -18,7 +18,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
-import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg } from '../options.js';
+import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
@@ -351,7 +351,7 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
 export function upCommand(): Command {
   return new Command('up')
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
-    .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', '.hcc')
+    .option('--state-dir <dir>', 'state directory: data, logs, kubeconfigs', pathArg, '.hcc')
     .option('--management-clusters <n>', `how many embedded management clusters (mgmt-1..mgmt-N; each is two processes, ~100 MB)`, numberArg({ integer: true, min: 1, max: MaxManagementClusters }), 2)
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', capacityArg, 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)

@@ -26,10 +26,11 @@ export function readOrCreateToken(file: string): string {
 /**
  * Parses a static token file.
  * @returns token → user
- * @throws Error naming the line of a malformed entry
+ * @throws Error naming the line of a malformed entry, or of a token an earlier line gave another user
  */
 export function parseTokenFile(text: string, source: string): Map<string, UserInfo> {
   const out = new Map<string, UserInfo>();
+  const lineOf = new Map<string, number>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
@@ -38,7 +39,13 @@ export function parseTokenFile(text: string, source: string): Map<string, UserIn
     if (!m) throw new Error(`${source}:${i + 1}: want token,user,uid[,"group1,group2"]`);
     const groups = (m[4] ?? m[5] ?? '').split(',').map((g) => g.trim()).filter(Boolean);
     const uid = m[3]!.trim();
-    out.set(m[1]!.trim(), { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) });
+    const token = m[1]!.trim();
+    // kube-apiserver only warns and lets the last line win; one token is one identity here, so a
+    // line copied without a new token (one syncer silently becoming another) stops the start.
+    const earlier = out.get(token);
+    if (earlier) throw new Error(`${source}:${i + 1}: the token of user ${m[2]!.trim()} is already the token of user ${earlier.name} (line ${lineOf.get(token)}); give each user its own token`);
+    lineOf.set(token, i + 1);
+    out.set(token, { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) });
   });
   return out;
 }
