@@ -365,4 +365,17 @@ describe('request semantics', () => {
     expect(ok.code).toBe(201);
     expect(ok.body.eventTime).toBe('2024-01-01T00:00:00.500000Z');
   });
+
+  it("validates a ManagementCluster's taints as kube-apiserver validates a Node's: qualified-name keys, label values, one per key and effect", async () => {
+    const MCS = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
+    const mc = (name: string, taints: unknown[]) => ({ apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', metadata: { name }, spec: { capacity: 1, taints } });
+    const dup = await request(cc(), 'POST', MCS, mc('taint-dup', [{ key: 'k', effect: 'NoSchedule' }, { key: 'k', value: 'other', effect: 'NoSchedule' }]));
+    expect(dup.code).toBe(422);
+    expect(dup.body.message).toContain('taints must be unique by key and effect pair');
+    const bad = await request(cc(), 'POST', MCS, mc('taint-bad', [{ key: 'bad key!', effect: 'NoSchedule' }]));
+    expect(bad.code).toBe(422);
+    expect(bad.body.message).toContain('spec.taints[0].key: Invalid value: "bad key!"');
+    const ok = await request(cc(), 'POST', MCS, mc('taint-ok', [{ key: 'k', effect: 'NoSchedule' }, { key: 'k', effect: 'PreferNoSchedule' }, { key: 'example.com/zone', value: 'eu-1', effect: 'NoSchedule' }]));
+    expect(ok.code).toBe(201);
+  });
 });

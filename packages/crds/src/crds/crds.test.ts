@@ -221,6 +221,9 @@ describe('ManagementCluster objects', () => {
       input: mc({ taints: [{ key: 'k', effect: 'NoExecute' }] }),
       want: ['spec.taints[0].effect: Unsupported value: "NoExecute": supported values: "NoSchedule", "PreferNoSchedule"'],
     },
+    { name: 'a taint with a prefixed key and a value', input: mc({ taints: [{ key: 'hcc.example.com/maintenance', value: 'until-monday', effect: 'PreferNoSchedule' }] }), want: [] },
+    { name: 'a taint key that is no qualified name', input: mc({ taints: [{ key: 'bad key!', effect: 'NoSchedule' }] }), want: [expect.stringMatching(/^spec\.taints\[0\]\.key: Invalid value: "bad key!": spec\.taints\[0\]\.key in body should match/)] },
+    { name: 'a taint value that is no label value', input: mc({ taints: [{ key: 'k', value: 'ü ü', effect: 'NoSchedule' }] }), want: [expect.stringMatching(/^spec\.taints\[0\]\.value: Invalid value: "ü ü"/)] },
     { name: 'kubeconfigSecretRef without name', input: mc({ kubeconfigSecretRef: { key: 'kubeconfig' } }), want: ['spec.kubeconfigSecretRef.name: Required value'] },
     { name: 'unknown field', input: mc({ region: 'us-east-1' }), want: ['unknown field "spec.region"'] },
   ])('$name', ({ input, want }) => {

@@ -17,6 +17,12 @@ import { conditionsSchema } from './schema/common.js';
 
 const count = (description: string): JSONSchemaProps => int32({ description, minimum: 0 });
 
+/** A Kubernetes qualified name (label key): an optional DNS-subdomain prefix and `/`, then up to 63 of `[A-Za-z0-9_.-]`, alphanumeric at both ends. */
+const QualifiedNamePattern = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+
+/** A Kubernetes label value: empty, or `[A-Za-z0-9_.-]` alphanumeric at both ends (63 at most, by maxLength). */
+const LabelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+
 const specSchema: JSONSchemaProps = obj(
   {
     platforms: arr(enumOf(PlatformTypes), {
@@ -37,16 +43,24 @@ const specSchema: JSONSchemaProps = obj(
       },
       { description: 'kubeconfigSecretRef points at a Secret in the control center holding a kubeconfig for the cluster (Push mode).', required: ['name'] },
     ),
+    // Validated as kube-apiserver validates a Node's taints (validateNodeTaints): the key a
+    // qualified name, the value a label value, one taint per key and effect; a toleration for
+    // a taint that passed nothing of this could never be written.
     taints: arr(
       obj(
         {
-          key: str({ minLength: 1, maxLength: 316 }),
-          value: str({ maxLength: 63 }),
+          key: str({ minLength: 1, maxLength: 316, pattern: QualifiedNamePattern, description: 'key is a qualified name, as a label key.' }),
+          value: str({ maxLength: 63, pattern: LabelValuePattern, description: 'value is a label value.' }),
           effect: enumOf(ManagementClusterTaintEffects),
         },
         { required: ['key', 'effect'] },
       ),
-      { description: 'taints keep HostedClusters away unless they tolerate them.', 'x-kubernetes-list-type': 'atomic' },
+      {
+        description: 'taints keep HostedClusters away unless they tolerate them.',
+        'x-kubernetes-list-type': 'atomic',
+        maxItems: 64,
+        'x-kubernetes-validations': [cel('self.all(t, self.exists_one(u, u.key == t.key && u.effect == t.effect))', 'taints must be unique by key and effect pair')],
+      },
     ),
   },
   {
