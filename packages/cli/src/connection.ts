@@ -24,6 +24,6 @@ export function connectionFor(kubeconfig: string | undefined, what: string, flag
   try {
     return inClusterConnection();
   } catch (e) {
-    throw new Error(`no kubeconfig for the ${what} and not running in a pod (${(e as Error).message}); pass a kubeconfig flag`);
+    throw new Error(`no kubeconfig for the ${what} and not running in a pod (${(e as Error).message}); pass ${flag ?? '--kubeconfig'}`);
   }
 }

@@ -92,7 +92,7 @@ describe('keys named like Object.prototype members', () => {
     const before = await storedData('plain');
     const r = await send('PATCH', `${CMS}/plain`, '[{"op":"add","path":"/data/__proto__","value":"x"}]', 'application/json-patch+json');
     expect(r.code).toBe(422);
-    expect(r.body.message).toMatch(/__proto__/);
+    expect(r.body.message).toBe('the server rejected our request due to an error in our request: a JSON patch path may not pass through __proto__ or constructor/prototype');
     expect(await storedData('plain')).toBe(before);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });

@@ -41,6 +41,9 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
       } catch (e) {
         if (e instanceof apierrors.StatusError) throw e;
         const err = e as Error & { name?: string };
+        // fast-json-patch's own refusal of a path through __proto__ or constructor/prototype tells
+        // the caller to set a library flag it cannot set: say what was refused instead.
+        if (/banPrototypeModifications/.test(err.message)) err.message = 'a JSON patch path may not pass through __proto__ or constructor/prototype';
         throw new apierrors.StatusError({
           kind: 'Status',
           apiVersion: 'v1',
