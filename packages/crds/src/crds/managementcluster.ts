@@ -128,6 +128,7 @@ export const managementClusterCRD: CustomResourceDefinition = {
           { name: 'Platforms', type: 'string', jsonPath: '.spec.platforms', description: 'Platform types it can host', priority: 1 },
           { name: 'Mode', type: 'string', jsonPath: '.spec.mode', description: 'Pull (syncer in the cluster) or Push (syncer next to the control center)', priority: 1 },
           { name: 'Cordoned', type: 'boolean', jsonPath: '.spec.unschedulable', description: 'No new placements', priority: 1 },
+          { name: 'Deleting', type: 'date', jsonPath: '.metadata.deletionTimestamp', description: 'Being deleted for (its syncer tears down what it hosts first)', priority: 1 },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
         schema: {
