@@ -55,13 +55,20 @@ describe('real HyperShift manifests against hcc', () => {
     { name: '02 AWS CLI render fixture (placeholder ARN, infraID and issuerURL)', input: '02-aws-v1beta1-cli-render-kms-proxy.yaml', want: `spec.secretEncryption.kms.aws.activeKey.arn: Invalid value: "fakeKMSKeyARN"` },
     { name: '09 Azure CLI render fixture (placeholder infraID and subnetID)', input: '09-azure-v1beta1-cli-render-managed-identities.yaml', want: 'spec.platform.azure.subnetID: Invalid value' },
     { name: '10 ARO-HCP excerpt missing required fields', input: '10-azure-aro-hcp-managed-identities-kms-partial.yaml', want: 'spec.pullSecret: Required value' },
-    { name: '11 IBM Cloud, machineNetwork equal to clusterNetwork', input: '11-ibmcloud-v1beta1-unmanaged-etcd-configrefs.yaml', want: 'spec.networking: Invalid value: "object": CIDR ranges in machineNetwork, clusterNetwork, and serviceNetwork must be unique and non-overlapping' },
+    // Its namespace `master` does not exist: first that 404 (NamespaceLifecycle admission runs before validation), then, once it does, the CEL rule.
+    { name: '11 IBM Cloud, machineNetwork equal to clusterNetwork', input: '11-ibmcloud-v1beta1-unmanaged-etcd-configrefs.yaml', missingNamespace: 'master', want: 'spec.networking: Invalid value: "object": CIDR ranges in machineNetwork, clusterNetwork, and serviceNetwork must be unique and non-overlapping' },
     { name: '12 PowerVS render with headless documents', input: '12-powervs-v1beta1-cli-render-quirky.yaml', want: 'kind not set' },
     { name: '13 AWS NodePool without a subnet (its MachineConfig ConfigMaps apply)', input: '13-nodepool-config-machineconfig-configmaps.yaml', want: 'spec.platform.aws.subnet: Required value' },
     { name: '14 v1alpha1 NodePools', input: '14-nodepool-tuningconfig-tuned-configmaps.yaml', want: 'no matches for kind "NodePool" in version "hypershift.openshift.io/v1alpha1"' },
     { name: '16 retired HypershiftDeployment hub wrapper', input: '16-hub-hypershiftdeployment-aws-virtual-wrapper.yaml', want: 'no matches for kind "HypershiftDeployment"' },
-  ])('invalid: $name', async ({ input, want }) => {
+  ] as { name: string; input: string; want: string; missingNamespace?: string }[])('invalid: $name', async ({ input, want, missingNamespace }) => {
     const before = await k(['get', 'hc', '-A', '-o', 'name']);
+    if (missingNamespace) {
+      const first = await k(['apply', '-f', file(input)]);
+      expect(first.code).not.toBe(0);
+      expect(first.stderr).toContain(`namespaces "${missingNamespace}" not found`);
+      expect((await k(['create', 'namespace', missingNamespace])).code).toBe(0);
+    }
     const r = await k(['apply', '-f', file(input)]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(want);
