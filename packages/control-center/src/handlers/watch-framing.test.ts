@@ -5,6 +5,7 @@
  * connection and when it was pipelined behind another request (then the response writes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import net from 'node:net';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
@@ -207,5 +208,32 @@ describe('watch stream framing', () => {
     } finally {
       await small.close();
     }
+  }, 60_000);
+
+  it('serves watch after watch on one kept-alive connection without piling listeners on it (client-go re-watches on the same connection)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(cc.url);
+    const sockets = new Set<unknown>();
+    try {
+      // Node warns at the 11th listener of one event on one emitter.
+      for (let i = 0; i < 12; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const req = http.get({ host: url.hostname, port: url.port, path: `${CMS}?watch=true&timeoutSeconds=1`, agent, headers: { authorization: `Bearer ${cc.adminToken}` } }, (res) => {
+            sockets.add(req.socket);
+            res.resume();
+            res.on('end', () => resolve());
+          });
+          req.on('error', reject);
+        });
+      }
+    } finally {
+      agent.destroy();
+      process.off('warning', onWarning);
+    }
+    expect(sockets.size).toBe(1);
+    expect(warnings.filter((w) => w === 'MaxListenersExceededWarning')).toEqual([]);
   }, 60_000);
 });

@@ -216,7 +216,10 @@ export async function serveWatch(
     // kube-apiserver's cacher sends initial events with backpressure rather than a limit.
     let starting = true;
     let allowance = 0;
-    (direct ? socket : res).once('drain', () => void (allowance = 0));
+    // Removed when the stream ends: a kept-alive connection serves one watch after another.
+    const drained = direct ? socket : res;
+    const onDrain = () => void (allowance = 0);
+    drained.once('drain', onDrain);
     const stream: PendingStream = {
       flush: (shared) => {
         const batch = lines;
@@ -243,6 +246,7 @@ export async function serveWatch(
       if (done) return;
       done = true;
       activeWatches--;
+      drained.removeListener('drain', onDrain);
       w?.stop();
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
