@@ -180,6 +180,32 @@ describe('CRD validation', () => {
       expect((await call('GET', LEASES)).code).toBe(200);
     });
 
+    it('nor in another version: a CRD of a built-in group and plural at v2 or v9 serves nothing, and deleting it deletes none of the built-in objects', async () => {
+      const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+      expect((await call('POST', LEASES, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'keep-me-too' }, spec: { holderIdentity: 'a' } })).code).toBe(201);
+      const v2 = inGroup('leases', 'coordination.k8s.io', 'Lease', { 'api-approved.kubernetes.io': 'unapproved, testing' });
+      v2.spec.versions[0]!.name = 'v2';
+      expect((await call('POST', CRDS, v2)).code).toBe(201);
+      expect((await call('GET', '/apis/coordination.k8s.io/v2/namespaces/default/leases')).code).toBe(404);
+      const disco = (await call('GET', '/apis/coordination.k8s.io')).body as unknown as { preferredVersion: { version: string } };
+      expect(disco.preferredVersion.version).toBe('v1');
+      expect((await call('DELETE', `${CRDS}/leases.coordination.k8s.io`)).code).toBe(200);
+      await expect.poll(async () => (await call('GET', `${CRDS}/leases.coordination.k8s.io`)).code, { timeout: 10_000 }).toBe(404);
+      expect((await call('GET', `${LEASES}/keep-me-too`)).code).toBe(200);
+
+      // The worst case: a CRD named like CRDs themselves, whose deletion would delete every CRD.
+      expect((await call('POST', CRDS, crd('survivors'))).code).toBe(201);
+      const v9 = inGroup('customresourcedefinitions', 'apiextensions.k8s.io', 'CustomResourceDefinition', { 'api-approved.kubernetes.io': 'unapproved, testing' });
+      v9.spec.scope = 'Cluster';
+      v9.spec.versions[0]!.name = 'v9';
+      expect((await call('POST', CRDS, v9)).code).toBe(201);
+      expect((await call('GET', '/apis/apiextensions.k8s.io/v9/customresourcedefinitions')).code).toBe(404);
+      expect((await call('DELETE', `${CRDS}/customresourcedefinitions.apiextensions.k8s.io`)).code).toBe(200);
+      await expect.poll(async () => (await call('GET', `${CRDS}/customresourcedefinitions.apiextensions.k8s.io`)).code, { timeout: 10_000 }).toBe(404);
+      expect((await call('GET', `${CRDS}/survivors.ex.hcc.dev`)).code).toBe(200);
+      expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/default/survivors')).code).toBe(200);
+    });
+
     it('a CRD named like a self review (selfsubjectaccessreviews.authorization.k8s.io) does not take it over', async () => {
       const shadow = inGroup('selfsubjectaccessreviews', 'authorization.k8s.io', 'SelfSubjectAccessReview', { 'api-approved.kubernetes.io': 'unapproved, testing' });
       shadow.spec.scope = 'Cluster';

@@ -52,7 +52,7 @@ export class Registry extends EventEmitter {
   /** CRD name → the infos built from it. */
   private readonly fromCRD = new Map<string, ResourceInfo[]>();
   private crdWatch?: StoreWatch;
-  /** `group/version/resource` of what the server serves itself, never taken over by a CRD. */
+  /** `group/resource` of what the server serves itself, never taken over by a CRD (in any version). */
   private readonly reserved: Set<string>;
   /** Bumped on every change; discovery and OpenAPI caches key on it. */
   generation = 0;
@@ -61,12 +61,12 @@ export class Registry extends EventEmitter {
    * @param opts.virtualHostedClusters - HostedClusters and NodePools here are the control
    *   center's virtual objects (no operator runs on them), not a management cluster's
    * @param opts.reserved - resources served by their own handlers (the self reviews): like the
-   *   built-ins, a CRD of the same group, version and resource is stored but not served
+   *   built-ins, a CRD of the same group and resource (any version) is stored but not served
    */
   constructor(private readonly opts: { virtualHostedClusters?: boolean; reserved?: readonly { group: string; version: string; resource: string }[] } = {}) {
     super();
     for (const r of builtinResources) this.byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
-    this.reserved = new Set([...builtinResources, ...(opts.reserved ?? [])].map((r) => `${r.group}/${r.version}/${r.resource}`));
+    this.reserved = new Set([...builtinResources, ...(opts.reserved ?? [])].map((r) => `${r.group}/${r.resource}`));
   }
 
   /** Serves every CRD in the store and follows later changes. */
@@ -136,9 +136,11 @@ export class Registry extends EventEmitter {
     for (const v of spec?.versions ?? []) {
       if (!v.served) continue;
       const info = customResourceInfo(crd, v, this.opts);
-      // A built-in resource wins over a CRD of the same group, version and resource, as
-      // kube-apiserver serves its own before delegating to apiextensions-apiserver.
-      if (this.reserved.has(`${info.group}/${info.version}/${info.resource}`)) continue;
+      // A built-in resource wins over a CRD of the same group and resource, in any version: as
+      // kube-apiserver serves its own before delegating to apiextensions-apiserver, and the
+      // CRD's objects would be the built-in's own (the same storage), unvalidated, and deleted
+      // with the CRD.
+      if (this.reserved.has(`${info.group}/${info.resource}`)) continue;
       infos.push(info);
       this.byGVR.set(`${info.group}/${info.version}/${info.resource}`, info);
     }
