@@ -171,7 +171,14 @@ describe('syncer: pull mode details', () => {
     const inOperatorNs = YAML.parse(noneHostedCluster('evil', 'hypershift'));
     inOperatorNs.spec.additionalTrustBundle = { name: 'supported-versions' };
     expect((await k(['apply', '-f', '-'], JSON.stringify(inOperatorNs))).code).toBe(0);
-    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'evil', '-n', 'hypershift', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    // The scheduler places it nowhere (its ControlPlaneNamespace filter knows the reserved namespaces)...
+    await waitFor('the scheduler to refuse it', async () =>
+      JSON.stringify(JSON.parse((await k(['get', 'hc', 'evil', '-n', 'hypershift', '-o', 'json'])).stdout).status ?? {}).includes('namespace hypershift is reserved on every management cluster'), 20_000);
+    // ...and a placement made anyway (here with the scheduler's own identity) meets the syncer's refusal.
+    const asScheduler = (args: string[]) => kubectl('1.35', path.join(hcc.stateDir, 'scheduler.kubeconfig'), args);
+    const bound = await asScheduler(['label', 'hc', 'evil', '-n', 'hypershift', `${Label}=mgmt-1`]);
+    expect(bound.code, bound.stderr).toBe(0);
+    const placedOn = 'mgmt-1';
     const blocked = await waitFor('the CopyBlocked Event', async () =>
       JSON.parse((await k(['get', 'events', '-n', 'hypershift', '--field-selector', 'reason=CopyBlocked,involvedObject.name=evil', '-o', 'json'])).stdout).items[0], 20_000);
     expect(blocked.message).toContain('namespace hypershift is one hcc never writes into');

@@ -16,7 +16,10 @@ describe('ControlPlaneNamespace filter', () => {
     { name: 'its control-plane namespace holds HostedClusters placed there', input: { hc: { namespace: 'clusters', name: 'hosted-ipv4' }, placed: ['clusters-hosted-ipv4/inner'] }, want: ['control-plane namespace clusters-hosted-ipv4 holds other HostedClusters there'] },
     { name: 'the same namespace as others is fine', input: { hc: { namespace: 'clusters', name: 'b' }, placed: ['clusters/a'] }, want: [] },
     { name: 'a control-plane namespace of the cluster itself (kube/system)', input: { hc: { namespace: 'kube', name: 'system' }, placed: [] as string[] }, want: ['control-plane namespace kube-system is reserved on every management cluster'] },
-    { name: 'openshift/config', input: { hc: { namespace: 'openshift', name: 'config' }, placed: [] as string[] }, want: ['control-plane namespace openshift-config is reserved on every management cluster'] },
+    { name: 'openshift/config (its own namespace is reserved first)', input: { hc: { namespace: 'openshift', name: 'config' }, placed: [] as string[] }, want: ['namespace openshift is reserved on every management cluster'] },
+    { name: 'a HostedCluster in hypershift (its copy is refused everywhere)', input: { hc: { namespace: 'hypershift', name: 'x' }, placed: [] as string[] }, want: ['namespace hypershift is reserved on every management cluster'] },
+    { name: 'a HostedCluster in hcc-system', input: { hc: { namespace: 'hcc-system', name: 'x' }, placed: [] as string[] }, want: ['namespace hcc-system is reserved on every management cluster'] },
+    { name: 'a HostedCluster in default is fine', input: { hc: { namespace: 'default', name: 'x' }, placed: [] as string[] }, want: [] },
   ])('$name', ({ input, want }) => {
     expect(controlPlaneNamespace.filter(hostedCluster(input.hc), info('m', { placedKeys: input.placed })).reasons).toEqual(want);
   });

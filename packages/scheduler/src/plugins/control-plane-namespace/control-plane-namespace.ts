@@ -8,7 +8,8 @@
  *   in, nor its namespace another's control-plane namespace (`clusters/a` has its control plane
  *   in `clusters-a`; a HostedCluster in namespace `clusters-a` placed beside it would be deleted
  *   with that control plane);
- * - it must not be a namespace of the cluster itself (`kube/system` → `kube-system`).
+ * - neither namespace may be one of the cluster's own (`kube/system` → `kube-system`; a
+ *   HostedCluster in `hypershift` or `hcc-system`, whose copy the syncer refuses).
  * The cache keeps, per cluster, the control-plane namespace names and the namespaces of
  * everything bound or assumed there.
  * @see https://hypershift.pages.dev/reference/concepts-and-personas/ (HostedControlPlane namespace)
@@ -32,12 +33,17 @@ export const errReasonInControlPlane = (ns: string): string => `namespace ${ns} 
 export const errReasonReserved = (ns: string): string => `control-plane namespace ${ns} is reserved on every management cluster`;
 
 /**
- * Namespaces of the management cluster itself, never a control plane's: `default`, `kube-*`,
- * `openshift`, `openshift-*`, the operator's `hypershift` and hcc's `hcc-system` (what the
- * syncer never writes into).
+ * Namespaces of the management cluster itself, which the syncer never writes into: `kube-*`,
+ * `openshift`, `openshift-*`, the operator's `hypershift` and hcc's `hcc-system`. A HostedCluster
+ * in one is placed nowhere (its copy would be refused everywhere, holding a slot for good).
  */
-export const reservedControlPlaneNamespace = (ns: string): boolean =>
-  ns === 'default' || ns === 'hypershift' || ns === 'hcc-system' || ns === 'openshift' || ns.startsWith('kube-') || ns.startsWith('openshift-');
+export const reservedNamespace = (ns: string): boolean => ns === 'hypershift' || ns === 'hcc-system' || ns === 'openshift' || ns.startsWith('kube-') || ns.startsWith('openshift-');
+
+/** Namespaces never a control plane's: the reserved ones and `default`. */
+export const reservedControlPlaneNamespace = (ns: string): boolean => ns === 'default' || reservedNamespace(ns);
+
+/** Reason when the HostedCluster's own namespace is reserved. */
+export const errReasonReservedNamespace = (ns: string): string => `namespace ${ns} is reserved on every management cluster`;
 
 /** Reason when `<namespace>-<name>` exceeds the 63 characters of a namespace name. */
 export const errReasonTooLong = (ns: string): string => `control-plane namespace ${ns} is longer than 63 characters`;
@@ -63,6 +69,7 @@ export const controlPlaneNamespace = {
     const ns = cachedNamespaceOf(hc);
     // The namespace is a DNS label: a longer one can never be created on any cluster.
     if (ns.length > 63) return Status.unschedulable(errReasonTooLong(ns));
+    if (reservedNamespace(hc.metadata.namespace ?? '')) return Status.unschedulable(errReasonReservedNamespace(hc.metadata.namespace ?? ''));
     if (reservedControlPlaneNamespace(ns)) return Status.unschedulable(errReasonReserved(ns));
     if (cluster.controlPlaneNamespaces.has(ns)) return Status.unschedulable(errReasonInUse(ns));
     if (cluster.namespaces.has(ns)) return Status.unschedulable(errReasonTenantNamespace(ns));
