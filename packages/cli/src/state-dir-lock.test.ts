@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,12 @@ describe('the up.lock of a state directory', () => {
       `error: --kubeconfig ${path.join(dir, 'admin.kubeconfig')} is in ${dir}, the state directory of the running hcc up (pid ${pid}); it would be overwritten under it: pass --kubeconfig outside it, or stop that hcc up`,
     );
     expect(stateDirConflict({ '--kubeconfig': path.join(os.tmpdir(), 'elsewhere', 'admin.kubeconfig') })).toBeUndefined();
+    // Deeper, and through a symlink.
+    expect(runningUpOwning(path.join(dir, 'data', 'control-center', 'sub', 'x'))).toEqual({ dir, pid });
+    const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'hcc-link-')), 'state');
+    cleanup.push(() => rmSync(path.dirname(link), { recursive: true, force: true }));
+    symlinkSync(dir, link);
+    expect(runningUpOwning(path.join(link, 'admin.kubeconfig'))?.pid).toBe(pid);
   });
 
   it("lets that hcc up's own children write there, and ignores a lock whose process is gone", () => {

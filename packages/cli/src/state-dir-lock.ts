@@ -4,7 +4,7 @@
  * otherwise point `.hcc/admin.kubeconfig` and `.hcc/scheduler.kubeconfig` of a running `hcc up`
  * at itself, and its scheduler would lose the control center for good).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** Name of the lock file in a state directory; it holds the pid of the `hcc up` that owns it. */
@@ -34,21 +34,33 @@ export function upLockHolder(dir: string): number | undefined {
 }
 
 /**
- * The running `hcc up` whose state directory holds `file` (its directory or up to two levels
- * above: `.hcc/admin.kubeconfig`, `.hcc/management-clusters/mgmt-1.kubeconfig`,
- * `.hcc/data/mgmt-1`), unless that `hcc up` started this process (its children write there).
+ * The running `hcc up` whose state directory holds `file`, at any depth (`.hcc/admin.kubeconfig`,
+ * `.hcc/management-clusters/mgmt-1.kubeconfig`, `.hcc/data/control-center/sub`), symlinks
+ * resolved, unless that `hcc up` started this process (its children write there).
  * @returns the state directory and the pid of its `hcc up`, or undefined
  */
 export function runningUpOwning(file: string): { dir: string; pid: number } | undefined {
-  let dir = path.dirname(path.resolve(file));
-  for (let i = 0; i < 3; i++) {
-    const pid = upLockHolder(dir);
-    if (pid !== undefined && pid !== process.ppid) return { dir, pid };
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  for (const start of new Set([path.dirname(path.resolve(file)), realDir(path.dirname(path.resolve(file)))])) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      const pid = upLockHolder(dir);
+      if (pid !== undefined && pid !== process.ppid) return { dir, pid };
+      if (path.dirname(dir) === dir) break;
+    }
   }
   return undefined;
+}
+
+/** `dir` with symlinks resolved: its deepest existing ancestor's real path, and the rest as given. */
+function realDir(dir: string): string {
+  const rest: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      return path.join(realpathSync(d), ...rest);
+    } catch {
+      if (path.dirname(d) === d) return dir;
+      rest.unshift(path.basename(d));
+    }
+  }
 }
 
 /**

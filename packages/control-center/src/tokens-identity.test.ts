@@ -47,4 +47,15 @@ describe('token identities', () => {
     await expect(started).rejects.toThrow(`${file}:3: the token of user hcc:syncer:mgmt-2 is already the token of user hcc:syncer:mgmt-1 (line 1); give each user its own token`);
     expect(existsSync(path.join(dir, 'CURRENT'))).toBe(false);
   });
+
+  it('takes the same line twice (one identity) as once', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'hcc-tokfile-')), 'tokens.csv');
+    dirs.push(path.dirname(file));
+    writeFileSync(file, 'tok1,alice,u1,"devs"\ntok1,alice,u1,"devs"\n');
+    const { started } = start({ tokenFile: file });
+    const cc = await started;
+    const res = await fetch(`${cc.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { authorization: 'Bearer tok1', 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }) });
+    expect(((await res.json()) as { status: { userInfo: { username: string } } }).status.userInfo.username).toBe('alice');
+    await cc.close();
+  });
 });

@@ -43,9 +43,12 @@ export function parseTokenFile(text: string, source: string): Map<string, UserIn
     // kube-apiserver only warns and lets the last line win; one token is one identity here, so a
     // line copied without a new token (one syncer silently becoming another) stops the start.
     const earlier = out.get(token);
+    const user: UserInfo = { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) };
+    // The same line twice names one identity: harmless, kept once.
+    if (earlier && earlier.name === user.name && earlier.uid === user.uid && earlier.groups.join(',') === user.groups.join(',')) return;
     if (earlier) throw new Error(`${source}:${i + 1}: the token of user ${m[2]!.trim()} is already the token of user ${earlier.name} (line ${lineOf.get(token)}); give each user its own token`);
     lineOf.set(token, i + 1);
-    out.set(token, { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) });
+    out.set(token, user);
   });
   return out;
 }

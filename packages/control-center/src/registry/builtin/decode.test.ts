@@ -77,7 +77,11 @@ describe('decoding built-in kinds', () => {
       expect(s.message).toContain(`(field ${field})`);
     }
     expect(status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, eventTime: '2024-01-01T00:00:00.5Z' })).message).toContain('cannot parse ".5Z" as ".000000"');
-    expect(status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2024-13-01T00:00:00Z' })).code).toBe(400);
+    expect(status(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2024-13-01T00:00:00Z' })).message).toContain('parsing time "2024-13-01T00:00:00Z": month out of range');
+    // Refused as Go refuses them, not rolled over into another day as JavaScript's Date would.
+    expect(status(() => decode(leases, { spec: { renewTime: '2024-02-30T00:00:00.000000Z' } })).message).toContain('parsing time "2024-02-30T00:00:00.000000Z": day out of range (field Lease.spec.renewTime)');
+    expect(status(() => decode(leases, { spec: { acquireTime: '2024-01-01T24:00:00.000000Z' } })).message).toContain('hour out of range');
+    expect(() => decode(leases, { spec: { renewTime: '2024-02-29T23:59:59.999999Z' } })).not.toThrow();
   });
 
   it('stores times as the Go types re-encode them: UTC, Time in whole seconds, MicroTime with six digits', () => {

@@ -69,6 +69,25 @@ const rfc3339Micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d
 /** The MicroTime fields of the built-in kinds, by Go struct-field path; their schemas say only `date-time`. */
 const microTimeFields: ReadonlySet<string> = new Set(['Event.eventTime', 'Event.series.lastObservedTime', 'Lease.spec.acquireTime', 'Lease.spec.renewTime']);
 
+/**
+ * Go's time.Parse range error for a time whose fields are out of range (`month out of range`,
+ * `day out of range` for 2024-02-30, `hour out of range` for 24:00, ...), or undefined. JavaScript's
+ * Date would roll such a time over instead.
+ */
+function timeRangeError(v: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})/.exec(v);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12) return 'month out of range';
+  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return 'day out of range';
+  if (hour > 23) return 'hour out of range';
+  if (minute > 59) return 'minute out of range';
+  if (second > 59) return 'second out of range';
+  const zone = /([+-])(\d{2}):(\d{2})$/.exec(v);
+  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) return 'time zone offset out of range';
+  return undefined;
+}
+
 /** Go's time.Parse error for a MicroTime that is not RFC3339Micro (the part it stopped at, as Go names it). */
 function microTimeError(v: string): string {
   const layout = '2006-01-02T15:04:05.000000Z07:00';
@@ -94,10 +113,12 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
         if (at !== undefined) return { field, message: `illegal base64 data at input byte ${at} (field ${field})` };
       }
       if (s.format === 'date-time' && v !== '' && microTimeFields.has(field)) {
-        if (!rfc3339Micro.test(v) || Number.isNaN(Date.parse(v))) return { field, message: `${microTimeError(v)} (field ${field})` };
-      } else if (s.format === 'date-time' && v !== '' && (!rfc3339.test(v) || Number.isNaN(Date.parse(v)))) {
+        if (!rfc3339Micro.test(v)) return { field, message: `${microTimeError(v)} (field ${field})` };
+      } else if (s.format === 'date-time' && v !== '' && !rfc3339.test(v)) {
         return { field, message: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339 (field ${field})` };
       }
+      const range = s.format === 'date-time' && v !== '' ? timeRangeError(v) : undefined;
+      if (range) return { field, message: `parsing time ${JSON.stringify(v)}: ${range} (field ${field})` };
       return undefined;
     case 'integer': {
       if (typeof v !== 'number') return cannot();

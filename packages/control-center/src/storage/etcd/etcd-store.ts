@@ -385,7 +385,8 @@ export class EtcdStore implements Store {
   }
 
   /**
-   * Runs one etcd call; reads are retried up to 3 times on connection errors, writes never.
+   * Runs one etcd call; reads are retried up to 3 times on connection errors, writes only when
+   * no connection was established (the request never left).
    * @throws StatusError 413 when etcd refuses the request as too large; 503 when etcd is
    *   unreachable or fails
    */
@@ -394,7 +395,10 @@ export class EtcdStore implements Store {
       try {
         return await fn();
       } catch (err) {
-        if (kind === 'read' && attempt < 3 && isRecoverableError(err as Error) && !this.closed) {
+        // A write is tried again only when it never left: gRPC had no connection to the endpoint
+        // it picked (one dead member of several), so nothing can have been applied.
+        const unsent = /No connection established/.test(errorMessage(err));
+        if ((kind === 'read' || unsent) && attempt < 3 && isRecoverableError(err as Error) && !this.closed) {
           await sleep(50 * attempt);
           continue;
         }
