@@ -34,13 +34,14 @@ export function upLockHolder(dir: string): number | undefined {
 }
 
 /**
- * The running `hcc up` whose state directory holds `file`, at any depth (`.hcc/admin.kubeconfig`,
- * `.hcc/management-clusters/mgmt-1.kubeconfig`, `.hcc/data/control-center/sub`), symlinks
+ * The running `hcc up` whose state directory is or holds `p`, at any depth (`.hcc/admin.kubeconfig`,
+ * `.hcc/management-clusters/mgmt-1.kubeconfig`, the data dir `.hcc/data/control-center`), symlinks
  * resolved, unless that `hcc up` started this process (its children write there).
+ * @param p - a file or directory this process writes
  * @returns the state directory and the pid of its `hcc up`, or undefined
  */
-export function runningUpOwning(file: string): { dir: string; pid: number } | undefined {
-  for (const start of new Set([path.dirname(path.resolve(file)), realDir(path.dirname(path.resolve(file)))])) {
+export function runningUpOwning(p: string): { dir: string; pid: number } | undefined {
+  for (const start of new Set([path.resolve(p), realDir(path.resolve(p))])) {
     for (let dir = start; ; dir = path.dirname(dir)) {
       const pid = upLockHolder(dir);
       if (pid !== undefined && pid !== process.ppid) return { dir, pid };
@@ -64,7 +65,7 @@ function realDir(dir: string): string {
 }
 
 /**
- * Refuses to start when any of `paths` (flag name → path this command writes) lies in the state
+ * Refuses to start when any of `paths` (flag name → file or directory this command writes) lies in the state
  * directory of a running `hcc up` that did not start it.
  * @returns the one-line error naming the flag, the directory and the pid, or undefined
  */

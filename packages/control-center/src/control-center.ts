@@ -190,8 +190,9 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   // The data dir holds every Secret in plain JSON: only its owner may enter it, as etcd asks of
   // its data dir (an existing one is tightened, with a line saying so).
   ensureDir(opts.dataDir, 0o700);
-  const mode = statSync(opts.dataDir).mode & 0o777;
-  if (mode & 0o077 && statSync(opts.dataDir).uid === process.getuid?.()) {
+  const dirStat = statSync(opts.dataDir);
+  const mode = dirStat.mode & 0o777;
+  if (mode & 0o077 && dirStat.uid === process.getuid?.()) {
     chmodSync(opts.dataDir, 0o700);
     logger.warn({ dataDir: opts.dataDir, was: mode.toString(8) }, 'data dir was readable by others (it holds every Secret): its permissions are now 700');
   }

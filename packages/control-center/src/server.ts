@@ -32,7 +32,7 @@ import { OpenAPIBuilder } from './openapi/openapi.js';
 import { OpenAPIV2ProtobufMediaType } from './openapi/v2-protobuf.js';
 import type { RequestScope } from './handlers/scope.js';
 import { getObject, listObjects, renderObject } from './handlers/read.js';
-import { handleCreate, handleDelete, handlePatch, handleUpdate } from './handlers/write.js';
+import { handleCreate, handleDelete, handlePatch, handleUpdate, optionsKindOf } from './handlers/write.js';
 import { renderScale, toScale } from './handlers/scale.js';
 import { parseIncludeObject } from './pipeline/table.js';
 import { firstQueryValue } from './pipeline/list-options.js';
@@ -161,8 +161,8 @@ export function requestLabels(ri: RequestInfo, info: ResourceInfo | undefined): 
  */
 function fieldValidationOf(query: Record<string, unknown>, verb: string): FieldValidation {
   const v = Array.isArray(query.fieldValidation) ? query.fieldValidation[0] : query.fieldValidation;
-  const kind = verb === 'create' ? 'CreateOptions' : verb === 'update' ? 'UpdateOptions' : verb === 'patch' ? 'PatchOptions' : undefined;
-  if (v === undefined || v === '' || !kind) return 'Warn';
+  const kind = optionsKindOf(verb);
+  if (v === undefined || v === '' || !kind || kind === 'DeleteOptions') return 'Warn';
   if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
   throw apierrors.invalid({ group: 'meta.k8s.io', kind }, '', [field.notSupported('fieldValidation', v, ['Ignore', 'Strict', 'Warn'])]);
 }

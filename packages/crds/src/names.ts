@@ -160,3 +160,21 @@ export const AnnotationSchedulerProfile = 'controlcenter.hcc.dev/scheduler-profi
 
 /** Finalizer the scheduler keeps on a ManagementCluster while HostedClusters are placed on it. */
 export const FinalizerPlacements = 'controlcenter.hcc.dev/placements';
+
+/**
+ * HyperShift's control-plane namespace of a HostedCluster in its management cluster:
+ * `<namespace>-<name>` (manifests.HostedControlPlaneNamespace). Deleting the HostedCluster deletes it.
+ */
+export const controlPlaneNamespaceName = (namespace: string, name: string): string => `${namespace}-${name}`;
+
+/**
+ * Namespaces of a management cluster hcc never writes into: Kubernetes' and OpenShift's own
+ * (`kube-*`, `openshift`, `openshift-*`), the HyperShift operator's (`hypershift`) and hcc's
+ * (`hcc-system`). A control center user may create any namespace there, and a namespace there is
+ * the same namespace in the management cluster: without this, a Secret or ConfigMap named like the
+ * operator's or the cluster's would replace it. The syncer refuses copies into them; the
+ * scheduler places nothing there.
+ */
+export function isReservedNamespace(ns: string): boolean {
+  return ns === 'hypershift' || ns === 'hcc-system' || ns.startsWith('kube-') || ns.startsWith('openshift-') || ns === 'openshift';
+}

@@ -98,7 +98,7 @@ export const DefaultReleaseVersion = '4.16.0';
 export const DefaultBaseDomain = 'example.com';
 
 /** Control-plane namespace of a HostedCluster: `<namespace>-<name>` (manifests.HostedControlPlaneNamespace). */
-export const controlPlaneNamespaceName = (namespace: string, name: string): string => `${namespace}-${name}`;
+export { controlPlaneNamespaceName } from '@hcc/crds';
 /** Secret holding the admin kubeconfig, in the HostedCluster's namespace. */
 export const kubeconfigSecretName = (name: string): string => `${name}-admin-kubeconfig`;
 /** Secret holding the kubeadmin password, in the HostedCluster's namespace. */

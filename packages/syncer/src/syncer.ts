@@ -26,6 +26,7 @@ import {
 import {
   AnnotationUpstreamUID,
   ConfigMapResource,
+  controlPlaneNamespaceName,
   hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
@@ -142,7 +143,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     downInformers[k].addIndexer(NamespaceIndex, namespaceIndexFunc);
   }
   // HyperShift's control-plane namespace of each HostedCluster in the management cluster (`<namespace>-<name>`).
-  downInformers.HostedCluster.addIndexer(ControlPlaneNamespaceIndex, (hc) => [`${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`]);
+  downInformers.HostedCluster.addIndexer(ControlPlaneNamespaceIndex, (hc) => [controlPlaneNamespaceName(hc.metadata.namespace ?? '', hc.metadata.name ?? '')]);
   const downsync = new WorkQueue();
   const upsync = new WorkQueue();
   for (const k of kinds) {
@@ -238,7 +239,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const owner = downInformers.HostedCluster.lister.byIndex(ControlPlaneNamespaceIndex, ns)[0];
       if (owner) return `namespace ${ns} is the control-plane namespace of HostedCluster ${owner.metadata.namespace}/${owner.metadata.name} here, deleted with it`;
       if (kind !== 'HostedCluster') return undefined;
-      const cp = `${ns}-${up.metadata.name ?? ''}`;
+      const cp = controlPlaneNamespaceName(ns, up.metadata.name ?? '');
       const tenant = kinds.map((k) => downInformers[k].lister.byIndex(NamespaceIndex, cp)[0]).find((o) => o !== undefined);
       return tenant ? `its control-plane namespace ${cp} holds ${tenant.kind ?? 'objects'} ${cp}/${tenant.metadata.name} here, which its control plane's deletion would take along` : undefined;
     },

@@ -76,7 +76,7 @@ export function controlCenterCommand(): Command {
     .action(async (o, cmd: Command) => {
       // One token, two identities: the admin's would win and the scheduler could not be told apart.
       if (o.schedulerToken !== undefined && o.schedulerToken === o.token) cmd.error('error: --scheduler-token must differ from --token');
-      const conflict = stateDirConflict({ '--kubeconfig': o.kubeconfig, '--scheduler-kubeconfig': o.schedulerKubeconfig, ...(o.storage === 'etcd' ? {} : { '--data-dir': path.join(o.dataDir, 'x') }) });
+      const conflict = stateDirConflict({ '--kubeconfig': o.kubeconfig, '--scheduler-kubeconfig': o.schedulerKubeconfig, ...(o.storage === 'etcd' ? {} : { '--data-dir': o.dataDir }) });
       if (conflict) cmd.error(conflict);
       await exitOnHostProblem(o.host);
       const log = createLogger('control-center', o.logLevel);

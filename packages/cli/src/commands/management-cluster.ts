@@ -51,18 +51,15 @@ export function managementClusterCommand(): Command {
     .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
     .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left')
     .addOption(logLevelOption())
-    .action(async (o: ManagementClusterOptions) => {
+    .action(async (o: ManagementClusterOptions, cmd: Command) => {
       await exitOnHostProblem(o.host);
       const name = o.name;
       const log = createLogger(name, o.logLevel);
       const shutdown = catchShutdown(log);
       const dataDir = path.resolve(o.dataDir ?? path.join('.hcc', 'data', name));
       const kubeconfig = path.resolve(o.kubeconfig ?? path.join('.hcc', 'management-clusters', `${name}.kubeconfig`));
-      const conflict = stateDirConflict({ '--kubeconfig': kubeconfig, '--data-dir': path.join(dataDir, 'x') });
-      if (conflict) {
-        process.stderr.write(`${conflict}\n`);
-        process.exit(1);
-      }
+      const conflict = stateDirConflict({ '--kubeconfig': kubeconfig, '--data-dir': dataDir });
+      if (conflict) cmd.error(conflict);
       const cc = await startControlCenter({
         dataDir,
         host: o.host,

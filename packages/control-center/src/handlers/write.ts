@@ -11,6 +11,7 @@ import type { RequestScope } from './scope.js';
 import { strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { queryBool } from '../pipeline/request-info.js';
+import { parseInt64Query } from '../pipeline/list-options.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
@@ -24,6 +25,11 @@ export interface WriteResult {
 
 /** The options kind a write's query parameters decode into, named in their `422`s (`meta.k8s.io`). */
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+const optionsKinds: Readonly<Record<string, OptionsKind>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+
+/** The options kind of a request verb (`create` → `CreateOptions`), or undefined for reads. */
+export const optionsKindOf = (verb: string): OptionsKind | undefined => optionsKinds[verb];
 
 /**
  * Parses `dryRun` (`All` is the only value Kubernetes defines), from the query and, for a DELETE,
@@ -240,12 +246,7 @@ export function deleteOptionsOf(contentType: string | undefined, body: Buffer | 
   if (opts.propagationPolicy === undefined && query.propagationPolicy !== undefined) opts.propagationPolicy = param(query, 'propagationPolicy');
   // hcc deletes at once whatever the grace period, but a value that is no int64 is refused as
   // kube-apiserver's parameter decoding refuses it.
-  if (!(body && body.length) && query.gracePeriodSeconds !== undefined) {
-    const g = param(query, 'gracePeriodSeconds');
-    if (!/^[+-]?\d+$/.test(g) || BigInt(g) > 2n ** 63n - 1n || BigInt(g) < -(2n ** 63n)) {
-      throw apierrors.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(g)}: strconv.ParseInt: parsing ${JSON.stringify(g)}: ${/^[+-]?\d+$/.test(g) ? 'value out of range' : 'invalid syntax'}`);
-    }
-  }
+  if (!(body && body.length)) parseInt64Query('gracePeriodSeconds', query.gracePeriodSeconds);
   if (opts.orphanDependents === undefined) {
     const o = boolParam(query, 'orphanDependents');
     if (o !== undefined) opts.orphanDependents = o;

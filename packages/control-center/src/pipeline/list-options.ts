@@ -35,7 +35,8 @@ export interface ListOptions {
 const MaxInt64 = 2n ** 63n - 1n;
 
 /**
- * Parses an int64 query parameter as apimachinery's parameter codec decodes it
+ * Parses an int64 query parameter (`limit`, `timeoutSeconds`, a DELETE's `gracePeriodSeconds`)
+ * as apimachinery's parameter codec decodes it
  * (`Convert_Slice_string_To_int64`: the first value, strconv.ParseInt in base 10, so an optional
  * sign and decimal digits: no exponent, fraction or hex, and within int64).
  * @param name - the parameter's name, for the message
@@ -45,7 +46,7 @@ const MaxInt64 = 2n ** 63n - 1n;
  *   (or `value out of range`)
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/runtime/conversion.go
  */
-function parseInt64Query(name: string, v: unknown): number | undefined {
+export function parseInt64Query(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const raw = firstQueryValue(v);
   const why = !/^[+-]?\d+$/.test(raw) ? 'invalid syntax' : BigInt(raw) > MaxInt64 || BigInt(raw) < -MaxInt64 - 1n ? 'value out of range' : '';

@@ -7,6 +7,7 @@
  * @see https://github.com/kubernetes/api/blob/master/core/v1/generated.proto
  */
 import protobuf from 'protobufjs';
+import { microTimeFields } from '../registry/builtin/decode.js';
 import { setOwn } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 
@@ -91,8 +92,8 @@ function mapOf(entries: MapEntry[]): Record<string, string> {
   return out;
 }
 
-/** The metav1.MicroTime fields of the kinds decoded here (the others named `*Time`/`*Timestamp` are metav1.Time). */
-const microTimeKeys: ReadonlySet<string> = new Set(['acquireTime', 'renewTime', 'eventTime', 'lastObservedTime']);
+/** The field names of the built-ins' metav1.MicroTime fields (the others named `*Time`/`*Timestamp` are metav1.Time). */
+const microTimeKeys: ReadonlySet<string> = new Set([...microTimeFields].map((f) => f.slice(f.lastIndexOf('.') + 1)));
 
 /** Converts decoded protobuf values to the JSON shapes the API uses (times, bytes, int64). */
 function toJSONShape(value: unknown, key = ''): unknown {

@@ -46,7 +46,7 @@ export function parseTokenFile(text: string, source: string): Map<string, UserIn
     const user: UserInfo = { name: m[2]!.trim(), groups, ...(uid ? { uid } : {}) };
     // The same line twice names one identity: harmless, kept once.
     if (earlier && earlier.name === user.name && earlier.uid === user.uid && earlier.groups.join(',') === user.groups.join(',')) return;
-    if (earlier) throw new Error(`${source}:${i + 1}: the token of user ${m[2]!.trim()} is already the token of user ${earlier.name} (line ${lineOf.get(token)}); give each user its own token`);
+    if (earlier) throw new Error(`${source}:${i + 1}: the token of user ${user.name} is already the token of user ${earlier.name} (line ${lineOf.get(token)}); give each user its own token`);
     lineOf.set(token, i + 1);
     out.set(token, user);
   });

@@ -63,7 +63,7 @@ export class Registry extends EventEmitter {
    * @param opts.reserved - resources served by their own handlers (the self reviews): like the
    *   built-ins, a CRD of the same group and resource (any version) is stored but not served
    */
-  constructor(private readonly opts: { virtualHostedClusters?: boolean; reserved?: readonly { group: string; version: string; resource: string }[] } = {}) {
+  constructor(private readonly opts: { virtualHostedClusters?: boolean; reserved?: readonly { group: string; resource: string }[] } = {}) {
     super();
     for (const r of builtinResources) this.byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
     this.reserved = new Set([...builtinResources, ...(opts.reserved ?? [])].map((r) => `${r.group}/${r.resource}`));

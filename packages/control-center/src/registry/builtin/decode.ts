@@ -67,7 +67,7 @@ const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 const rfc3339Micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/;
 
 /** The MicroTime fields of the built-in kinds, by Go struct-field path; their schemas say only `date-time`. */
-const microTimeFields: ReadonlySet<string> = new Set(['Event.eventTime', 'Event.series.lastObservedTime', 'Lease.spec.acquireTime', 'Lease.spec.renewTime']);
+export const microTimeFields: ReadonlySet<string> = new Set(['Event.eventTime', 'Event.series.lastObservedTime', 'Lease.spec.acquireTime', 'Lease.spec.renewTime']);
 
 /**
  * Go's time.Parse range error for a time whose fields are out of range (`month out of range`,

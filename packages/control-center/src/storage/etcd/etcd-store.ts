@@ -403,8 +403,8 @@ export class EtcdStore implements Store {
           continue;
         }
         // etcd refuses a request over its --max-request-bytes (1.5 MiB by default; larger ones
-        // its gRPC server already): a permanent answer about this object, not an outage, so 413 as kube-apiserver answers it, not a 503
-        // a client would retry.
+        // its gRPC server already): a permanent answer about this object, not an outage, so a
+        // 413 as kube-apiserver answers it, not a 503 a client would retry.
         if (/request is too large|received message larger than max/i.test(errorMessage(err))) throw apierrors.requestEntityTooLarge(errorMessage(err));
         this.log.warn({ err: errorMessage(err), kind }, 'etcd request failed');
         const hint = kind === 'write' ? ' (the write may or may not have been applied)' : '';

@@ -14,7 +14,7 @@
  * everything bound or assumed there.
  * @see https://hypershift.pages.dev/reference/concepts-and-personas/ (HostedControlPlane namespace)
  */
-import type { HostedCluster } from '@hcc/crds';
+import { controlPlaneNamespaceName, isReservedNamespace, type HostedCluster } from '@hcc/crds';
 import { Status, type FilterPlugin } from '../../framework/types.js';
 import { PluginNames } from '../names.js';
 
@@ -33,14 +33,11 @@ export const errReasonInControlPlane = (ns: string): string => `namespace ${ns} 
 export const errReasonReserved = (ns: string): string => `control-plane namespace ${ns} is reserved on every management cluster`;
 
 /**
- * Namespaces of the management cluster itself, which the syncer never writes into: `kube-*`,
- * `openshift`, `openshift-*`, the operator's `hypershift` and hcc's `hcc-system`. A HostedCluster
- * in one is placed nowhere (its copy would be refused everywhere, holding a slot for good).
+ * Namespaces never a control plane's: the management cluster's own (isReservedNamespace, where
+ * the syncer never writes: a HostedCluster in one is placed nowhere, as its copy would be refused
+ * everywhere while holding a slot) and `default`.
  */
-export const reservedNamespace = (ns: string): boolean => ns === 'hypershift' || ns === 'hcc-system' || ns === 'openshift' || ns.startsWith('kube-') || ns.startsWith('openshift-');
-
-/** Namespaces never a control plane's: the reserved ones and `default`. */
-export const reservedControlPlaneNamespace = (ns: string): boolean => ns === 'default' || reservedNamespace(ns);
+export const reservedControlPlaneNamespace = (ns: string): boolean => ns === 'default' || isReservedNamespace(ns);
 
 /** Reason when the HostedCluster's own namespace is reserved. */
 export const errReasonReservedNamespace = (ns: string): string => `namespace ${ns} is reserved on every management cluster`;
@@ -49,7 +46,7 @@ export const errReasonReservedNamespace = (ns: string): string => `namespace ${n
 export const errReasonTooLong = (ns: string): string => `control-plane namespace ${ns} is longer than 63 characters`;
 
 /** The control-plane namespace name of a HostedCluster: `<namespace>-<name>`. */
-export const controlPlaneNamespaceOf = (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`;
+export const controlPlaneNamespaceOf = (hc: HostedCluster): string => controlPlaneNamespaceName(hc.metadata.namespace ?? '', hc.metadata.name ?? '');
 
 // A cycle filters one HostedCluster against every cluster in turn: its namespace name is built once.
 let lastHC: HostedCluster | undefined;
@@ -69,7 +66,7 @@ export const controlPlaneNamespace = {
     const ns = cachedNamespaceOf(hc);
     // The namespace is a DNS label: a longer one can never be created on any cluster.
     if (ns.length > 63) return Status.unschedulable(errReasonTooLong(ns));
-    if (reservedNamespace(hc.metadata.namespace ?? '')) return Status.unschedulable(errReasonReservedNamespace(hc.metadata.namespace ?? ''));
+    if (isReservedNamespace(hc.metadata.namespace ?? '')) return Status.unschedulable(errReasonReservedNamespace(hc.metadata.namespace ?? ''));
     if (reservedControlPlaneNamespace(ns)) return Status.unschedulable(errReasonReserved(ns));
     if (cluster.controlPlaneNamespaces.has(ns)) return Status.unschedulable(errReasonInUse(ns));
     if (cluster.namespaces.has(ns)) return Status.unschedulable(errReasonTenantNamespace(ns));

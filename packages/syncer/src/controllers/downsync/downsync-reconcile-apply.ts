@@ -32,7 +32,7 @@
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
-import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 
@@ -51,7 +51,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     } else if (recent) {
       down = recent.object;
     }
-    if (reservedNamespace(req.namespace)) {
+    if (isReservedNamespace(req.namespace)) {
       const why = `namespace ${req.namespace} is one hcc never writes into (Kubernetes', OpenShift's, HyperShift's or hcc's own)`;
       deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; the ${req.kind} is not copied there: use another namespace`);
       if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
@@ -371,17 +371,6 @@ function leaveOwned(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, down: Ku
   );
   warnUsers(deps, kind, down, `${owner} owns it`);
   return { requeueAfterMs: ForeignRecheckMs };
-}
-
-/**
- * Namespaces hcc never writes into in a management cluster: Kubernetes' and OpenShift's own
- * (`kube-*`, `openshift`, `openshift-*`), the HyperShift operator's (`hypershift`) and hcc's
- * (`hcc-system`). A control center user may create any namespace there, and a namespace there is
- * the same namespace here: without this, a Secret or ConfigMap named like the operator's or the
- * cluster's would replace it.
- */
-export function reservedNamespace(ns: string): boolean {
-  return ns === 'hypershift' || ns === 'hcc-system' || ns.startsWith('kube-') || ns.startsWith('openshift-') || ns === 'openshift';
 }
 
 /** Kinds whose copies may be deleted and created again when they cannot change in place. */
