@@ -70,4 +70,29 @@ describe('hcc up restarted on the same state dir', () => {
     await waitFor('mgmt-2 Ready=False HeartbeatExpired', async () =>
       (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}'])).stdout === 'False/HeartbeatExpired', 20_000);
   }, 180_000);
+
+  it('a Pull start after a --mode Push start switches the clusters to Pull and keeps serving what they hold', async () => {
+    await hcc?.stop();
+    const dir = path.join(t.dir, 'push-then-pull');
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1', '--mode', 'Push']);
+    const k = (args: string[], input?: string) => kubectl('1.35', path.join(dir, 'admin.kubeconfig'), args, { input });
+    expect((await k(['get', 'mc', 'mgmt-1', '-o', 'jsonpath={.spec.mode}'])).stdout).toBe('Push');
+    expect((await k(['create', 'namespace', 'sw'])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('sx', 'sw')}---\n${noneHostedCluster('sx', 'sw')}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await k(['wait', '--for=condition=Available', 'hc/sx', '-n', 'sw', '--timeout=60s'])).code).toBe(0);
+    await hcc.stop();
+    hcc = undefined;
+
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1']);
+    expect(hcc.output()).toContain('• mgmt-1 was in Push mode (an earlier --mode Push start): now Pull, its kubeconfig Secret deleted');
+    const mc = JSON.parse((await k(['get', 'mc', 'mgmt-1', '-o', 'json'])).stdout);
+    expect(mc.spec.mode).toBe('Pull');
+    expect(mc.spec.kubeconfigSecretRef).toBeUndefined();
+    expect((await k(['get', 'secret', 'mgmt-1-kubeconfig', '-n', 'hcc-system', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    // Its pull syncer serves what the push syncer placed: a change upstream reaches the copy.
+    expect((await k(['label', 'hc', 'sx', '-n', 'sw', 'switched=yes'])).code).toBe(0);
+    await waitFor('the label on the copy in mgmt-1', async () =>
+      (await kubectl('1.35', path.join(dir, 'management-clusters', 'mgmt-1.kubeconfig'), ['get', 'hc', 'sx', '-n', 'sw', '-o', 'jsonpath={.metadata.labels.switched}'])).stdout === 'yes', 30_000);
+  }, 180_000);
 });

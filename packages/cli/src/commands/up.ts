@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { isAlreadyExists, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
+import { isAlreadyExists, isNotFound, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
 import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg } from '../options.js';
@@ -268,6 +268,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         abort?.throwIfAborted();
         await sup.start({ name: 'syncer-push', args: ['syncer', '--push', '--kubeconfig', adminKubeconfig, '--heartbeat-interval', String(o.heartbeatInterval), ...(o.pullCrds ? ['--pull-crds'] : []), ...ll] });
       } else {
+        const switched = await leavePushMode(adminKubeconfig, names);
+        if (switched.length) say(`• ${switched.join(', ')} ${switched.length > 1 ? 'were' : 'was'} in Push mode (an earlier --mode Push start): now Pull, ${switched.length > 1 ? 'their' : 'its'} kubeconfig Secret${switched.length > 1 ? 's' : ''} deleted`);
         say(`• starting ${names.length} syncer(s), each as its own user hcc:syncer:<name>`);
         // The admin's connection with the syncer's own token.
         const admin = loadKubeconfig(adminKubeconfig);
@@ -317,6 +319,38 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     throw err;
   }
   return { stop: () => sup.stopAll(), kubeconfig: adminKubeconfig };
+}
+
+/**
+ * A Pull-mode start on a state dir an earlier `--mode Push` start used: each of `names` whose
+ * ManagementCluster says `spec.mode: Push` is switched to `Pull` (its `kubeconfigSecretRef`
+ * removed, and the `hcc-system/<name>-kubeconfig` Secret that start wrote deleted), as
+ * karmada-agent sets a Cluster's `syncMode` to Pull when it registers it. Otherwise the cluster
+ * would keep claiming a push syncer, and any `hcc syncer --push` would serve it beside its pull
+ * syncer.
+ * @param kubeconfig - the admin kubeconfig of the control center
+ * @returns the names switched, in order
+ * @throws ApiError when a read or write fails (other than the Secret already being gone)
+ */
+async function leavePushMode(kubeconfig: string, names: readonly string[]): Promise<string[]> {
+  const cc = new RestClient(loadKubeconfig(kubeconfig));
+  const switched: string[] = [];
+  try {
+    for (const name of names) {
+      const mc = await cc.get<ManagementCluster>(ManagementClusterResource, undefined, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      if (mc?.spec?.mode !== 'Push') continue;
+      const ref = mc.spec.kubeconfigSecretRef;
+      await cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: 'Pull', kubeconfigSecretRef: null } }, 'merge');
+      // Only the Secret `hcc up --mode Push` writes; one the user named is left to them.
+      if (ref?.name === `${name}-kubeconfig` && (ref.namespace ?? SystemNamespace) === SystemNamespace) {
+        await cc.delete(SecretResource, SystemNamespace, ref.name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      }
+      switched.push(name);
+    }
+  } finally {
+    cc.close();
+  }
+  return switched;
 }
 
 /**
