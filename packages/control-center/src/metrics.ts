@@ -23,6 +23,11 @@ export function createMetrics() {
   const watches = new client.Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently open watch streams.', registers: [registry] });
   const objects = new client.Gauge({ name: 'apiserver_storage_objects', help: 'Number of stored objects per resource.', labelNames: ['resource'], registers: [registry] });
   const revision = new client.Gauge({ name: 'hcc_storage_revision', help: 'The storage revision (latest resourceVersion).', registers: [registry] });
+  const corrupt = new client.Gauge({
+    name: 'hcc_storage_corrupt_objects',
+    help: 'Keys in etcd holding a value that is not an object (written by something else): GET and writes of each answer 500 until it is deleted with ignoreStoreReadErrorWithClusterBreakingPotential; the log names them.',
+    registers: [registry],
+  });
   const validationChecks = new client.Counter({
     name: 'hcc_validation_checks_total',
     help: 'Schema and CEL checks of custom resources created with POST, by where they ran: "worker" (a validation worker thread) or "in-process" (the request thread: no worker configured, or none alive, or the object could not be handed over).',
@@ -30,7 +35,7 @@ export function createMetrics() {
     registers: [registry],
   });
   const validationWorkers = new client.Gauge({ name: 'hcc_validation_workers', help: 'Live validation worker threads.', registers: [registry] });
-  return { registry, requests, duration, watches, objects, revision, validationChecks, validationWorkers };
+  return { registry, requests, duration, watches, objects, revision, corrupt, validationChecks, validationWorkers };
 }
 
 export type ControlCenterMetrics = ReturnType<typeof createMetrics>;

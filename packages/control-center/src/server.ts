@@ -326,6 +326,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     authorizePath(req);
     metrics.watches.set(activeWatches);
     metrics.revision.set(store.currentRevision());
+    metrics.corrupt.set(store.corruptCount?.() ?? 0);
     metrics.objects.reset();
     for (const r of registry.all()) {
       if (r.version !== r.storageVersion) continue;
@@ -458,6 +459,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         registry,
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
+        authorizeVerb: (verb) => {
+          const d = authorizer(req.user, { ...authorizationAttributes(ri, query), verb });
+          return d.allowed ? undefined : d.reason;
+        },
         ctx: {
           fieldValidation: fieldValidationOf(query, ri.verb),
           warnings: [],

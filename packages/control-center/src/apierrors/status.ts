@@ -162,6 +162,18 @@ export const noResource = (): StatusError => make(404, 'NotFound', 'the server c
 export const internalError = (message = 'an internal error occurred'): StatusError =>
   make(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 /**
+ * 500 for an object whose stored value cannot be read (a value something else wrote under the
+ * prefix that does not decode): kube-apiserver's `StorageError: corrupt object`, with how to
+ * remove it (DeleteOptions `ignoreStoreReadErrorWithClusterBreakingPotential`, KEP-3926).
+ * @param bad - the etcd key, the value's mod_revision and why it does not decode
+ * @see https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery/3926-handling-undecryptable-resources
+ */
+export const corruptObject = (bad: { etcdKey: string; modRevision: number; error: string }): StatusError =>
+  internalError(
+    `StorageError: corrupt object, key: ${bad.etcdKey}, ResourceVersion: ${bad.modRevision}, AdditionalErrorMsg: ${bad.error} ` +
+      '(the value there is not an object this server wrote; remove it with DELETE ?ignoreStoreReadErrorWithClusterBreakingPotential=true, which skips finalizers and preconditions)',
+  );
+/**
  * 429 TooManyRequests asking the client to retry after `retryAfterSeconds` (also the Retry-After
  * header the caller sets): what kube-apiserver answers new requests while it shuts down.
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/server/filters/with_retry_after.go

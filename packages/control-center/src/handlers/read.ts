@@ -31,7 +31,12 @@ export async function getObject(scope: RequestScope, query: Record<string, unkno
   if (rv !== '' && rv !== '0') await waitForRevision(store, Number(rv), rv);
   // No resourceVersion: the most recent state (a quorum read, as kube-apiserver's GET from etcd).
   else if (rv === '') await store.syncToLatest?.();
-  const stored = store.get(storageKey(info, ri.namespace, ri.name));
+  const key = storageKey(info, ri.namespace, ri.name);
+  // A value that cannot be read is a 500, as kube-apiserver's GET from etcd, even where the
+  // mirror still holds the last object read there (which LIST and watch keep serving).
+  const bad = store.corruptValue?.(key);
+  if (bad) throw apierrors.corruptObject(bad);
+  const stored = store.get(key);
   if (!stored) throw apierrors.notFound({ group: info.group, resource: info.resource }, ri.name);
   return toVersion(stored.object, info);
 }

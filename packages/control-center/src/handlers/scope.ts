@@ -18,4 +18,10 @@ export interface RequestScope {
   user: string;
   /** The User-Agent header (kubectl's default field managers derive from it). */
   userAgent?: string;
+  /**
+   * Asks the authorizer whether the user may also do `verb` on this request's object (an extra
+   * check a handler makes, e.g. `unsafe-delete-ignore-read-errors`).
+   * @returns undefined when allowed, else the authorizer's reason ('' when it gave none)
+   */
+  authorizeVerb?: (verb: string) => string | undefined;
 }

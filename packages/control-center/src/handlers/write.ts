@@ -8,7 +8,7 @@ import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
-import { strictErrorsOf, type ResourceInfo } from '../registry/types.js';
+import { storageKey, strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
 import { queryBool } from '../pipeline/request-info.js';
 import { parseInt64Query } from '../pipeline/list-options.js';
@@ -229,6 +229,9 @@ export interface DeleteOptionsBody {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   dryRun?: string[];
+  gracePeriodSeconds?: number;
+  /** KEP-3926: delete an object whose stored value cannot be read, skipping finalizers and preconditions. */
+  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }
 
 /**
@@ -246,13 +249,16 @@ export function deleteOptionsOf(contentType: string | undefined, body: Buffer | 
   if (opts.propagationPolicy === undefined && query.propagationPolicy !== undefined) opts.propagationPolicy = param(query, 'propagationPolicy');
   // hcc deletes at once whatever the grace period, but a value that is no int64 is refused as
   // kube-apiserver's parameter decoding refuses it.
-  if (!(body && body.length)) parseInt64Query('gracePeriodSeconds', query.gracePeriodSeconds);
-  if (opts.orphanDependents === undefined) {
-    const o = boolParam(query, 'orphanDependents');
-    if (o !== undefined) opts.orphanDependents = o;
+  if (!(body && body.length)) {
+    const grace = parseInt64Query('gracePeriodSeconds', query.gracePeriodSeconds);
+    if (grace !== undefined) opts.gracePeriodSeconds = grace;
   }
-  if (opts.orphanDependents !== undefined && typeof opts.orphanDependents !== 'boolean') {
-    throw apierrors.badRequest(`orphanDependents: must be a boolean, got ${JSON.stringify(opts.orphanDependents)}`);
+  for (const k of ['orphanDependents', 'ignoreStoreReadErrorWithClusterBreakingPotential'] as const) {
+    if (opts[k] === undefined) {
+      const o = boolParam(query, k);
+      if (o !== undefined) opts[k] = o;
+    }
+    if (opts[k] !== undefined && opts[k] !== null && typeof opts[k] !== 'boolean') throw apierrors.badRequest(`${k}: must be a boolean, got ${JSON.stringify(opts[k])}`);
   }
   if (opts.propagationPolicy !== undefined && typeof opts.propagationPolicy !== 'string') {
     throw apierrors.badRequest(`propagationPolicy: must be a string, got ${JSON.stringify(opts.propagationPolicy)}`);
@@ -260,9 +266,49 @@ export function deleteOptionsOf(contentType: string | undefined, body: Buffer | 
   return opts;
 }
 
+/** The verb a user needs besides `delete` to set `ignoreStoreReadErrorWithClusterBreakingPotential` (KEP-3926). */
+export const UnsafeDeleteVerb = 'unsafe-delete-ignore-read-errors';
+
+/**
+ * The unsafe deletion of KEP-3926 (`ignoreStoreReadErrorWithClusterBreakingPotential: true`):
+ * checked as kube-apiserver checks it (the option goes with no dryRun, propagationPolicy,
+ * orphanDependents, preconditions or non-zero gracePeriodSeconds: 422; the user needs the
+ * `unsafe-delete-ignore-read-errors` verb on the resource: 403), then, when the stored value
+ * cannot be read, removed from storage without finalizers or admission.
+ * @returns the answer when the value was corrupt and is gone; undefined when it can be read, so
+ *   the normal deletion runs (the option only acts "in case the normal deletion flow fails with a
+ *   corrupt object error")
+ * @see https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/delete-options/
+ */
+async function unsafeDelete(scope: RequestScope, opts: DeleteOptionsBody, query: Record<string, unknown>): Promise<WriteResult | undefined> {
+  const clash = (path: string, value: unknown) => field.invalid(path, value, 'can not be set together with "ignoreStoreReadErrorWithClusterBreakingPotential"');
+  const queryDryRun = query.dryRun === undefined ? [] : ([] as unknown[]).concat(query.dryRun);
+  const errs = [
+    ...(opts.dryRun?.length || queryDryRun.length ? [clash('dryRun', [...(opts.dryRun ?? []), ...queryDryRun].join(','))] : []),
+    ...(opts.propagationPolicy !== undefined ? [clash('propagationPolicy', opts.propagationPolicy)] : []),
+    ...(opts.orphanDependents !== undefined && opts.orphanDependents !== null ? [clash('orphanDependents', opts.orphanDependents)] : []),
+    ...(opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds !== null && opts.gracePeriodSeconds !== 0
+      ? [field.invalid('gracePeriodSeconds', opts.gracePeriodSeconds, 'can only be set to 0 when "ignoreStoreReadErrorWithClusterBreakingPotential" is set')]
+      : []),
+    ...(opts.preconditions ? [clash('preconditions', opts.preconditions)] : []),
+  ];
+  if (errs.length) throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+  const denied = scope.authorizeVerb?.(UnsafeDeleteVerb);
+  if (denied !== undefined) {
+    throw apierrors.forbidden({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name, `not permitted to do "${UnsafeDeleteVerb}"${denied ? `, reason: ${denied}` : ''}`);
+  }
+  const key = storageKey(scope.info, scope.ri.namespace, scope.ri.name);
+  if (!scope.store.corruptValue?.(key) || !(await scope.store.deleteCorrupt!(key))) return undefined;
+  return { code: 200, body: apierrors.success({ name: scope.ri.name, ...(scope.info.group && { group: scope.info.group }), kind: scope.info.resource }) };
+}
+
 /** DELETE one object; DeleteOptions from the body or the query. */
 export async function handleDelete(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const opts = deleteOptionsOf(contentType, body, query);
+  if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+    const gone = await unsafeDelete(scope, opts, query);
+    if (gone) return gone;
+  }
   const dryRun = isDryRun(query, 'DeleteOptions', opts.dryRun);
   const res = await deleteObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, scope.ctx, {
     dryRun,

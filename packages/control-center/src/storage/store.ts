@@ -52,6 +52,13 @@ export class RevisionCompactedError extends Error {
   }
 }
 
+/** A stored value that cannot be read: where it is (the backend's own key), its revision, and why. */
+export interface CorruptValue {
+  etcdKey: string;
+  modRevision: number;
+  error: string;
+}
+
 /** A registered watcher; call `stop()` to unsubscribe. */
 export interface StoreWatch {
   stop(): void;
@@ -87,6 +94,22 @@ export interface Store {
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch;
   /** The oldest revision a watch can still start from. */
   oldestWatchableRevision(): number;
+  /**
+   * Why the latest value at key cannot be read, or undefined when it can (or is absent). Only a
+   * store whose values other programs can write has such values (EtcdStore: a value under the
+   * prefix that is no JSON object, kube-apiserver's corrupt object); `get` and `list` leave them
+   * out (or keep the last object that could be read), and `transact` refuses them with a 500.
+   */
+  corruptValue?(key: string): CorruptValue | undefined;
+  /** How many keys hold a value {@link corruptValue} reports (for metrics). */
+  corruptCount?(): number;
+  /**
+   * Removes the corrupt value at key, if the value is still the one {@link corruptValue} reported
+   * (DeleteOptions `ignoreStoreReadErrorWithClusterBreakingPotential`): no finalizers, no
+   * preconditions. Watchers get a DELETED for the last object read there, if there was one.
+   * @returns false when the key holds no corrupt value (any more)
+   */
+  deleteCorrupt?(key: string): Promise<boolean>;
   /**
    * Makes what `get` and `list` answer next at least as new as every write committed before the
    * call, by any replica: what a read without resourceVersion ("most recent") needs from a store

@@ -9,7 +9,7 @@
 import type { IKeyValue } from 'etcd3';
 import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
-import type { StoredObject } from '../store.js';
+import type { CorruptValue, StoredObject } from '../store.js';
 
 /** Maps store keys to etcd keys and back for one prefix. */
 export class KeySpace {
@@ -61,12 +61,18 @@ export function decodeKeyValue(keys: KeySpace, kv: IKeyValue): StoredObject {
   return { key: keys.storeKey(kv.key), object: decodeObject(kv.value, modRevision), createRevision: Number(kv.create_revision), modRevision };
 }
 
-/** decodeKeyValue, but a value that is not a JSON object (written by something else) is logged and skipped. */
-export function decodeOrSkip(keys: KeySpace, kv: IKeyValue, log: Logger): StoredObject | undefined {
+/**
+ * decodeKeyValue, but a value that is not a JSON object (written by something else) is logged and
+ * handed to `onCorrupt` instead of thrown.
+ * @returns the object, or undefined for a corrupt value
+ */
+export function decodeOrSkip(keys: KeySpace, kv: IKeyValue, log: Logger, onCorrupt?: (key: string, bad: CorruptValue) => void): StoredObject | undefined {
   try {
     return decodeKeyValue(keys, kv);
   } catch (err) {
-    log.error({ key: kv.key.toString('utf8'), modRevision: kv.mod_revision, err: err instanceof Error ? err.message : String(err) }, 'skipping an etcd value that is not a JSON object');
+    const bad: CorruptValue = { etcdKey: kv.key.toString('utf8'), modRevision: Number(kv.mod_revision), error: err instanceof Error ? err.message : String(err) };
+    log.error({ key: bad.etcdKey, modRevision: kv.mod_revision, err: bad.error }, 'an etcd value that is not a JSON object: GET and writes of it answer 500 until it is deleted with ignoreStoreReadErrorWithClusterBreakingPotential');
+    onCorrupt?.(keys.storeKey(kv.key), bad);
     return undefined;
   }
 }

@@ -195,13 +195,50 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([expect.stringContaining('AlreadyExists')]);
   });
 
-  it('skips values that are not JSON objects, and refuses to write over one', async () => {
+  it('skips values that are not JSON objects, refuses to write over one, and deletes one only when asked to', async () => {
     const prefix = newPrefix();
     await raw.put(`${prefix}${key('junk')}`).value('not json');
     const a = await replica(prefix);
     expect(a.get(key('junk'))).toBeUndefined();
-    await expect(a.transact(key('junk'), put('junk'))).rejects.toMatchObject({ code: 500 });
+    expect(a.corruptValue(key('junk'))).toMatchObject({ etcdKey: `${prefix}${key('junk')}`, error: expect.stringContaining('JSON') });
+    expect(a.corruptCount()).toBe(1);
+    await expect(a.transact(key('junk'), put('junk'))).rejects.toMatchObject({ code: 500, message: expect.stringContaining(`StorageError: corrupt object, key: ${prefix}${key('junk')}`) });
+    await expect(a.transact(key('junk'), () => ({ op: 'delete' }))).rejects.toMatchObject({ code: 500 });
     expect(await raw.get(`${prefix}${key('junk')}`).string()).toBe('not json');
+    // A readable key is not deleted this way.
+    await a.transact(key('fine'), put('fine'));
+    expect(await a.deleteCorrupt(key('fine'))).toBe(false);
+    expect(a.get(key('fine'))).toBeDefined();
+    expect(await a.deleteCorrupt(key('junk'))).toBe(true);
+    expect(await raw.get(`${prefix}${key('junk')}`).string()).toBeNull();
+    expect(a.corruptValue(key('junk'))).toBeUndefined();
+    expect(a.corruptCount()).toBe(0);
+    expect((await a.transact(key('junk'), put('junk')))?.object.metadata.name).toBe('junk');
+  });
+
+  it('keeps serving the last object read when its value turns corrupt (no DELETED), until it is deleted or fixed', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix);
+    const b = await replica(prefix);
+    await a.transact(key('x'), put('x', { v: '1' }));
+    await a.transact(key('y'), put('y', { v: '1' }));
+    await until('b has y', () => !!b.get(key('y')));
+    const seen: string[] = [];
+    const w = b.watch('/core/', b.currentRevision(), (e) => seen.push(`${e.type} ${e.key.split('/').pop()}`));
+    onTestFinished(() => w.stop());
+    await raw.put(`${prefix}${key('x')}`).value('{"broken');
+    await raw.put(`${prefix}${key('y')}`).value('[1,2]');
+    await until('both seen as corrupt', () => !!b.corruptValue(key('x')) && !!b.corruptValue(key('y')));
+    expect(b.get(key('x'))?.object).toMatchObject({ data: { v: '1' } });
+    // Fixed by whoever broke it: readable again, a MODIFIED.
+    await raw.put(`${prefix}${key('x')}`).value(JSON.stringify(cm('x', { v: '2' })));
+    await until('x readable again', () => b.get(key('x'))?.object.data?.v === '2');
+    expect(b.corruptValue(key('x'))).toBeUndefined();
+    // Deleted with the option: a DELETED of the last object read.
+    await until('a sees y as corrupt', () => !!a.corruptValue(key('y')));
+    expect(await a.deleteCorrupt(key('y'))).toBe(true);
+    await until('y gone on b', () => !b.get(key('y')));
+    expect(seen).toEqual(['MODIFIED x', 'DELETED y']);
   });
 
   it('answers an object over etcd\'s request limit with 413 RequestEntityTooLarge (a permanent answer), not a 503 to retry', async () => {

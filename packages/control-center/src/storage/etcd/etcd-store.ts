@@ -42,7 +42,7 @@ import { Etcd3, isRecoverableError, type IKeyValue, type IOptions } from 'etcd3'
 import pino, { type Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
-import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
+import type { CorruptValue, Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
 import { WatchCache, withResourceVersion } from './watch-cache.js';
 
@@ -315,8 +315,38 @@ export class EtcdStore implements Store {
     return run;
   }
 
+  corruptValue(key: string): CorruptValue | undefined {
+    return this.cache.corruptValue(key);
+  }
+
+  corruptCount(): number {
+    return this.cache.corruptCount();
+  }
+
+  /**
+   * Deletes the value at key if it is still the corrupt one the mirror saw (compare its
+   * mod_revision), then waits for the mirror to show the deletion.
+   * @returns false when the key holds no corrupt value, or another value replaced it meanwhile
+   * @throws StatusError 503 when etcd is unreachable
+   */
+  async deleteCorrupt(key: string): Promise<boolean> {
+    const bad = this.cache.corruptValue(key);
+    if (!bad || this.closed) return false;
+    const etcdKey = this.keys.etcdKey(key);
+    const txn = await this.call('write', () =>
+      this.client.kv.txn({ compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: bad.modRevision }], success: [{ request_delete_range: { key: etcdKey } }], failure: [] }),
+    );
+    if (!txn.succeeded) return false;
+    this.log.warn({ key: bad.etcdKey, modRevision: bad.modRevision }, 'deleted a corrupt etcd value (ignoreStoreReadErrorWithClusterBreakingPotential)');
+    await this.cache.waitForRevision(Number(txn.header.revision), this.cacheWaitTimeoutMs);
+    return true;
+  }
+
   /** One transaction, run when the previous one on the same key (on this replica) finished. */
   private async transactNow(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+    // kube-apiserver's GuaranteedUpdate fails on a value it cannot decode: never written over blindly.
+    const bad = this.cache.corruptValue(key);
+    if (bad) throw apierrors.corruptObject(bad);
     const etcdKey = this.keys.etcdKey(key);
     let current = this.cache.get(key);
     let confirmed = false; // current came from etcd in this call, not from the mirror
@@ -380,7 +410,7 @@ export class EtcdStore implements Store {
       return decodeKeyValue(this.keys, kv);
     } catch (err) {
       this.log.error({ key: kv.key.toString('utf8'), err: errorMessage(err) }, 'etcd value is not a JSON object');
-      throw apierrors.internalError(`storage: the value at ${kv.key.toString('utf8')} is not a JSON object`);
+      throw apierrors.corruptObject({ etcdKey: kv.key.toString('utf8'), modRevision: Number(kv.mod_revision), error: errorMessage(err) });
     }
   }
 

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import { EventHistory } from '../history.js';
-import type { StoredObject, StoreEvent, StoreWatch } from '../store.js';
+import type { CorruptValue, StoredObject, StoreEvent, StoreWatch } from '../store.js';
 import { decodeOrSkip, type KeySpace } from './codec.js';
 import { Mirror } from '../mirror.js';
 
@@ -74,8 +74,25 @@ export class WatchCache {
   private stopped = false;
   private relists = 0;
   private watchRestarts = 0;
+  /**
+   * Keys whose latest value does not decode (something else wrote it). The mirror keeps the last
+   * object that did, if any, as kube-apiserver's cache keeps serving it: a corrupt write must not
+   * look like a deletion to watchers (a syncer would tear the HostedCluster down).
+   */
+  private readonly corrupt = new Map<string, CorruptValue>();
+  private readonly markCorrupt = (key: string, bad: CorruptValue) => this.corrupt.set(key, bad);
 
   constructor(private readonly deps: WatchCacheDeps) {}
+
+  /** Why the latest value at a store key does not decode, or undefined when it does (or is absent). */
+  corruptValue(key: string): CorruptValue | undefined {
+    return this.corrupt.size ? this.corrupt.get(key) : undefined;
+  }
+
+  /** How many keys hold a value that does not decode (for metrics). */
+  corruptCount(): number {
+    return this.corrupt.size;
+  }
 
   /**
    * Fills the mirror from a list taken at revision, then watches from revision + 1.
@@ -83,7 +100,7 @@ export class WatchCache {
    */
   async start(kvs: IKeyValue[], revision: number, deadline: number): Promise<void> {
     for (const kv of kvs) {
-      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log);
+      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log, this.markCorrupt);
       if (entry) this.mirror.set(entry.key, entry);
     }
     this.revision = revision;
@@ -342,11 +359,14 @@ export class WatchCache {
       const prev = this.mirror.get(key);
       this.revision = revision;
       if (ev.type === 'Put') {
-        const entry = decodeOrSkip(this.deps.keys, ev.kv, this.deps.log);
-        if (!entry) continue;
+        const entry = decodeOrSkip(this.deps.keys, ev.kv, this.deps.log, this.markCorrupt);
+        if (!entry) continue; // the last object that decoded, if any, stays
+        this.corrupt.delete(key);
         this.mirror.set(key, entry);
         this.history.publish(prev ? { type: 'MODIFIED', key, revision, object: entry.object, prevObject: prev.object } : { type: 'ADDED', key, revision, object: entry.object });
-      } else if (prev) {
+      } else {
+        this.corrupt.delete(key);
+        if (!prev) continue;
         this.mirror.set(key, undefined);
         this.history.publish({ type: 'DELETED', key, revision, object: withResourceVersion(prev.object, revision), prevObject: prev.object });
       }
@@ -374,9 +394,15 @@ export class WatchCache {
   /** Moves the mirror to a fresh list, publishing each difference as an event in revision order. */
   private replace(kvs: IKeyValue[], revision: number): void {
     const fresh = new Map<string, StoredObject>();
+    this.corrupt.clear();
     for (const kv of kvs) {
-      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log);
+      const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log, this.markCorrupt);
       if (entry) fresh.set(entry.key, entry);
+      else {
+        // Corrupt now: the object it held stays, as on the watch (no DELETED for it).
+        const old = this.mirror.get(this.deps.keys.storeKey(kv.key));
+        if (old) fresh.set(old.key, old);
+      }
     }
     const events: StoreEvent[] = [];
     for (const old of this.mirror.entries()) {
