@@ -96,9 +96,11 @@ export interface ControlCenterOptions {
   /** Use this store instead of a LevelStore in dataDir (tests, etcd). */
   store?: Store;
   /**
-   * Called once when the LevelStore in dataDir fails to persist a batch (disk full, I/O error):
-   * from then on it refuses every write and /healthz and /readyz fail, so the process should
-   * exit and be restarted, which reopens the data (see LevelStore).
+   * Called once when the store fails for good: the LevelStore in dataDir failed to persist a
+   * batch (disk full, I/O error), or etcd's revision went backwards (restored from an older
+   * snapshot without --bump-revision). From then on it refuses every write and /healthz and
+   * /readyz fail, so the process should exit and be restarted, which reopens the data (see
+   * LevelStore, EtcdStore).
    */
   onStorageFailure?: (err: unknown) => void;
   /**
@@ -211,7 +213,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const store =
     opts.store ??
     (opts.etcd
-      ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, logger: logger.child({ storage: 'etcd' }) })
+      ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, onFailure: opts.onStorageFailure, logger: logger.child({ storage: 'etcd' }) })
       : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
   await store.open();
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });

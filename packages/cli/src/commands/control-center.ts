@@ -106,7 +106,8 @@ export function controlCenterCommand(): Command {
         etcd: o.storage === 'etcd' ? { endpoints: o.etcdEndpoints, prefix: o.etcdPrefix } : undefined,
         logger: log,
         acceptStorageLoss: !!o.acceptStorageLoss,
-        onStorageFailure: (err) => shutdown.fail(err, 'storage failed: exiting, so that a restart reopens the data dir (no acknowledged write is lost)'),
+        onStorageFailure: (err) =>
+          shutdown.fail(err, o.storage === 'etcd' ? 'storage failed: exiting, so that a restart lists etcd again' : 'storage failed: exiting, so that a restart reopens the data dir (no acknowledged write is lost)'),
       });
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });
       shutdown.serving(() => cc.close());

@@ -73,8 +73,8 @@ describeStore('etcd', {
  * A TCP proxy in front of etcd that can cut every connection and refuse new ones (a partition),
  * or stall: stop forwarding without closing anything (a network that drops packets), until resumed.
  */
-async function startProxy(target: string): Promise<{ endpoint: string; cut(): void; heal(): void; stall(): void; resume(): void; close(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
+async function startProxy(target: string): Promise<{ endpoint: string; cut(): void; heal(): void; stall(): void; resume(): void; retarget(to: string): void; close(): Promise<void> }> {
+  let { hostname, port } = new URL(target);
   const sockets = new Set<net.Socket>();
   const pairs = new Set<[net.Socket, net.Socket]>();
   let down = false;
@@ -108,6 +108,10 @@ async function startProxy(target: string): Promise<{ endpoint: string; cut(): vo
     },
     heal() {
       down = false;
+    },
+    /** New connections go to another etcd (one restored from an older snapshot, say). */
+    retarget(to: string) {
+      ({ hostname, port } = new URL(to));
     },
     stall() {
       stalled = true;
@@ -350,6 +354,30 @@ describe('EtcdStore: several replicas on one etcd', () => {
     const later = await other.transact(key('y'), put('y'));
     a.requestProgress();
     await until('A to reach the revision of a write outside its prefix', () => a.currentRevision() >= later!.modRevision, 5_000);
+  });
+
+  it('fails for good, once, when etcd comes back at an older revision (restored without --bump-revision)', async () => {
+    const prefix = newPrefix();
+    const proxy = await startProxy(etcd.endpoint);
+    onTestFinished(() => proxy.close());
+    const failures: unknown[] = [];
+    const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix, logger: silent, onFailure: (err) => failures.push(err) });
+    await a.open();
+    onTestFinished(() => a.close());
+    for (let i = 0; i < 20; i++) await a.transact(key(`k${i}`), put(`k${i}`));
+    const seenRevision = a.currentRevision();
+    // The "restored" etcd: a fresh one, far behind.
+    const restored = await startTestEtcd();
+    onTestFinished(() => restored.stop());
+    proxy.cut();
+    proxy.retarget(restored.endpoint);
+    proxy.heal();
+    await until('the failure', () => failures.length > 0, 30_000);
+    expect(String(failures[0])).toMatch(new RegExp(`etcd's revision went backwards from ${seenRevision} \\(seen by this control center\\) to \\d+: etcd was restored from an older snapshot without`));
+    expect(await a.checkHealth()).toContain("etcd's revision went backwards");
+    await expect(a.transact(key('new'), put('new'))).rejects.toMatchObject({ code: 503 });
+    await expect(a.syncToLatest()).rejects.toMatchObject({ code: 503 });
+    expect(failures).toHaveLength(1);
   });
 
   it('resumes a broken watch where it stopped, and re-lists when etcd compacted past it', async () => {

@@ -83,6 +83,13 @@ export interface EtcdStoreOptions {
    * trusting it would skip those events for good.
    */
   requestProgress?: boolean;
+  /**
+   * Called once when the store fails for good: etcd's revision went below what this replica has
+   * seen (etcd restored from an older snapshot without `etcdutl snapshot restore --bump-revision
+   * --mark-compacted`). From then on writes are refused and checkHealth reports it; the process
+   * should exit so that a restart lists etcd again.
+   */
+  onFailure?: (err: unknown) => void;
   logger?: Logger;
 }
 
@@ -146,6 +153,8 @@ export class EtcdStore implements Store {
   private readonly keyQueues = new Map<string, Promise<unknown>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private closed = false;
+  /** Why the store failed for good (etcd's revision went backwards), or undefined. */
+  private failed: Error | undefined;
 
   constructor(private readonly opts: EtcdStoreOptions) {
     if (opts.endpoints.length === 0) throw new Error('EtcdStore needs at least one etcd endpoint');
@@ -179,7 +188,15 @@ export class EtcdStore implements Store {
         'grpc.max_reconnect_backoff_ms': 5_000,
       },
     });
-    this.cache = new WatchCache({ client: this.client, keys: this.keys, log: this.log, historyCapacity: this.opts.historyCapacity ?? 100_000, historyBytes: this.opts.historyBytes, listAll: () => this.rangeAll() });
+    this.cache = new WatchCache({
+      client: this.client,
+      keys: this.keys,
+      log: this.log,
+      historyCapacity: this.opts.historyCapacity ?? 100_000,
+      historyBytes: this.opts.historyBytes,
+      listAll: () => this.rangeAll(),
+      onRevisionRegression: (mirror, etcd) => void this.checkRegression(mirror, etcd),
+    });
     const deadline = Date.now() + this.openTimeoutMs;
     try {
       const { kvs, revision } = await this.retryUntil(deadline, () => this.rangeAll());
@@ -198,6 +215,29 @@ export class EtcdStore implements Store {
       throw new Error(`etcd at ${this.opts.endpoints.join(',')} is unreachable: ${errorMessage(err)}`, { cause: err });
     }
     this.log.info({ endpoints: this.opts.endpoints, prefix: this.keys.prefix, revision: this.cache.currentRevision(), objects: this.cache.size() }, 'etcd store open');
+  }
+
+  /**
+   * A re-created watch said etcd is at `etcd`, below the mirror's `mirror`: confirmed with a
+   * linearizable read (a member that lags answers a little behind, and catches up), the store
+   * fails for good, since every write etcd takes until its revision passes `mirror` would be
+   * missed by the watch and unseen by reads here.
+   */
+  private async checkRegression(mirror: number, etcd: number): Promise<void> {
+    let latest: number;
+    try {
+      latest = await this.latestRevision();
+    } catch {
+      return; // unconfirmed (etcd unreachable again): the next watch checks anew
+    }
+    this.log.debug({ mirror, etcd, latest }, 'etcd revision below the mirror on a new watch');
+    if (latest >= mirror || this.failed || this.closed) return;
+    this.failed = new Error(
+      `etcd's revision went backwards from ${mirror} (seen by this control center) to ${latest}: etcd was restored from an older snapshot without \`etcdutl snapshot restore --bump-revision --mark-compacted\`; restart every control center so that each lists etcd again`,
+    );
+    this.log.error({ mirrorRevision: mirror, etcdRevision: latest }, this.failed.message);
+    this.cache.stop();
+    this.opts.onFailure?.(this.failed);
   }
 
   /** Waits for transactions in flight (each bounded by the cache wait), then stops the watch and disconnects. */
@@ -250,6 +290,7 @@ export class EtcdStore implements Store {
    */
   async syncToLatest(): Promise<void> {
     if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
+    if (this.failed) throw apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`);
     const latest = await this.latestRevision();
     await this.cache.waitUntilFresh(latest, this.freshnessTimeoutMs);
   }
@@ -265,6 +306,7 @@ export class EtcdStore implements Store {
    */
   async checkHealth(): Promise<string> {
     if (this.closed) return 'etcd store closed';
+    if (this.failed) return this.failed.message;
     try {
       await this.latestRevision();
     } catch (err) {
@@ -300,6 +342,7 @@ export class EtcdStore implements Store {
 
   transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
     if (this.closed) return Promise.reject(new Error('etcd store closed'));
+    if (this.failed) return Promise.reject(apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`));
     const previous = this.keyQueues.get(key) ?? Promise.resolve();
     const run = previous.then(() => this.transactNow(key, fn));
     const tail = run.then(

@@ -34,6 +34,13 @@ export interface WatchCacheDeps {
   historyBytes?: number;
   /** Lists every key-value under the prefix at one revision (again after a compaction). */
   listAll: () => Promise<{ kvs: IKeyValue[]; revision: number }>;
+  /**
+   * Called when a re-created watch reports an etcd revision below the mirror's: etcd may have
+   * been restored from an older snapshot without `--bump-revision`, and the watch would then miss
+   * every write until etcd's revision passes the mirror's. The mirror stops applying events.
+   * @param mirror - the revision the mirror reached; @param etcd - the one etcd reported
+   */
+  onRevisionRegression?: (mirror: number, etcd: number) => void;
 }
 
 /** A write waiting for the mirror to reach its revision. */
@@ -331,6 +338,11 @@ export class WatchCache {
       return;
     }
     if (res.created) {
+      const etcdRevision = Number(res.header.revision);
+      if (etcdRevision < this.revision && this.deps.onRevisionRegression) {
+        // Confirmed or dismissed by the store (a lagging member can answer a little behind).
+        this.deps.onRevisionRegression(this.revision, etcdRevision);
+      }
       this.watching = true;
       this.retryMs = 100;
       return;
