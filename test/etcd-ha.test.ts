@@ -142,6 +142,11 @@ describe('control center: two replicas on one etcd', () => {
       const get = await kb(['get', 'configmap', 'settings', '-n', ns, '-o', 'json']);
       expect(get.code).not.toBe(0);
       expect(get.stderr).toMatch(/etcd/);
+      // So must a watch without one ("start at the most recent"): refused before anything streams.
+      const watch = await kb(['get', '--raw', `/api/v1/namespaces/${ns}/configmaps?watch=true&timeoutSeconds=2`]);
+      expect(watch.code).not.toBe(0);
+      expect(watch.stderr).toMatch(/etcd/);
+      expect(watch.stdout).not.toContain('settings');
       // resourceVersion=0 (any) is still served from the replica's copy, as kube-apiserver's cache does.
       const any = await kb(['get', '--raw', `/api/v1/namespaces/${ns}/configmaps?resourceVersion=0`]);
       expect(any.code, any.stderr).toBe(0);

@@ -180,6 +180,9 @@ export async function serveWatch(
   // A resourceVersion the store has not reached: wait for it (up to 3 s, then 504), as the watch
   // cache does, rather than serve an older state (or events from an older point) as newer.
   if (rvParam !== '' && rvParam !== '0') await waitForRevision(store, Number(rvParam), rvParam);
+  // No resourceVersion: "start at the most recent", which must be consistent as a GET's (a quorum
+  // read): a replica cut off from etcd answers 503 instead of streaming its last state as current.
+  else if (rvParam === '') await store.syncToLatest?.();
 
   res.writeHead(200, {
     'Content-Type': 'application/json',
