@@ -108,3 +108,45 @@ describe('checkCustomResource', () => {
     expect(name === 'warnings' ? unknownFieldWarnings(input) : strictDecodingErrorMessage(input)).toEqual(want);
   });
 });
+
+describe('checkCustomResource: ratcheting of unchanged invalid values inside a changed field (KEP-4008)', () => {
+  const mcSchema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec: {
+        type: 'object',
+        properties: {
+          capacity: { type: 'integer', minimum: 0 },
+          unschedulable: { type: 'boolean' },
+          region: { type: 'string', pattern: '^[a-z0-9-]+$' },
+          labels: { type: 'object', additionalProperties: { type: 'string', maxLength: 3 } },
+          taints: { type: 'array', items: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^[a-z]+$' } } } },
+        },
+      },
+    },
+  };
+  const mc = (spec: Record<string, unknown>) => ({ apiVersion: 'x/v1', kind: 'MC', metadata: { name: 'm' }, spec });
+  const stored = mc({ capacity: 5, region: 'EU_West', labels: { 'a.b/c': 'toolong' }, taints: [{ key: 'Bad_Key' }] });
+  const update = (spec: Record<string, unknown>) =>
+    checkCustomResource(mc(spec), mcSchema, { fieldValidation: 'Strict', oldObj: structuredClone(stored) as Record<string, unknown> }).errors.map(fieldErrorMessage);
+
+  it('lets a spec edit through when the invalid values it keeps are unchanged (a list only when the whole list is)', () => {
+    expect(update({ capacity: 6, unschedulable: true, region: 'EU_West', labels: { 'a.b/c': 'toolong' }, taints: [{ key: 'Bad_Key' }] })).toEqual([]);
+  });
+
+  it('still refuses invalid values that are new or changed, and a list changed elsewhere', () => {
+    expect(update({ capacity: 6, region: 'EU_East', labels: { 'a.b/c': 'toolong', d: 'long!' }, taints: [{ key: 'Bad_Key' }, { key: 'ok' }] })).toEqual([
+      expect.stringContaining('spec.region: Invalid value: "EU_East"'),
+      expect.stringContaining('spec.labels.d: Too long'),
+      expect.stringContaining('spec.taints[0].key: Invalid value: "Bad_Key"'),
+    ]);
+    expect(update({ capacity: -1, region: 'EU_West', labels: { 'a.b/c': 'toolong' }, taints: [{ key: 'Bad_Key' }] })).toEqual([expect.stringContaining('spec.capacity: Invalid value: -1')]);
+  });
+
+  it('never ratchets on create', () => {
+    expect(checkCustomResource(structuredClone(stored) as Record<string, unknown>, mcSchema, { fieldValidation: 'Strict' }).errors).toHaveLength(3);
+  });
+});

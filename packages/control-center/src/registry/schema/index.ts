@@ -12,6 +12,7 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/validator.go
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go (Validate, ValidateUpdate, hasBlockingErr)
  */
+import { isJSONObject } from '@hcc/crds';
 import type { FieldError } from '../../apierrors/field.js';
 import * as apierrors from '../../apierrors/status.js';
 import { takeStrictErrors, type StrategyContext } from '../types.js';
@@ -185,7 +186,8 @@ export interface CheckErrors {
 
 /** Structural validation, then CEL rules unless a blocking error was found (the read-only half of a check). */
 function checkPrepared(target: Record<string, unknown>, celTarget: Record<string, unknown>, roots: Roots, celOld: Record<string, unknown> | undefined, celBudgetMs: number | undefined): CheckErrors {
-  const errors = validateValue(target, roots.validation, '');
+  const found = validateValue(target, roots.validation, '');
+  const errors = celOld && found.length ? found.filter((e) => !isRatcheted(e, target, celOld)) : found;
   if (!hasValidationRules(roots.validation)) return { errors, warnings: [] };
   if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], warnings: [] };
   const cel = validateCEL(celTarget, roots.cel, {
@@ -193,6 +195,37 @@ function checkPrepared(target: Record<string, unknown>, celTarget: Record<string
     ...(celBudgetMs !== undefined ? { budgetMs: celBudgetMs } : {}),
   });
   return { errors: [...errors, ...cel.errors], warnings: cel.warnings };
+}
+
+/**
+ * Whether a schema error on update is ratcheted away (KEP-4008, CRDValidationRatcheting, GA in
+ * 1.33): the value it is about is unchanged from the stored object. Values are correlated with
+ * the old object by object key; a list is correlated only as a whole (an error inside a list
+ * counts as unchanged only when the whole list is), which is upstream's rule for atomic and set
+ * lists and stricter than its by-key correlation of map lists. A missing required value is never
+ * ratcheted, nor a value that is new.
+ * @param err - a structural validation error, its path rooted at the object (`spec.taints[0].key`;
+ *   a map key may hold dots, `spec.labels.a.b/c`, so keys are matched against the object)
+ * @see https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery/4008-crd-ratcheting
+ */
+function isRatcheted(err: FieldError, obj: Record<string, unknown>, old: Record<string, unknown>): boolean {
+  if (err.type === 'FieldValueRequired') return false;
+  const parts = [...err.field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((m) => m[1] ?? m[2]!);
+  let cur: unknown = obj;
+  let prev: unknown = old;
+  for (let i = 0; i < parts.length; ) {
+    if (Array.isArray(cur) || Array.isArray(prev)) break; // correlated no deeper than the list
+    if (!isJSONObject(cur) || !isJSONObject(prev)) return false;
+    // The shortest run of parts that names a key of both (map keys may hold dots).
+    let key = parts[i]!;
+    let n = 1;
+    while (!(Object.hasOwn(cur, key) && Object.hasOwn(prev, key)) && i + n < parts.length) key += `.${parts[i + n++]}`;
+    if (!Object.hasOwn(cur, key) || !Object.hasOwn(prev, key)) return false;
+    cur = cur[key];
+    prev = prev[key];
+    i += n;
+  }
+  return cur !== undefined && jsonEqual(cur, prev);
 }
 
 /**
