@@ -382,6 +382,24 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   return lines;
 }
 
+/**
+ * Under `npx hcc up` or `npm run` (npm sets `npm_command`), stops with npm: npm forwards SIGINT
+ * and SIGTERM, but when it is killed outright (SIGKILL, an OOM kill) `hcc up` would keep running,
+ * reparented, with nothing left to stop it. Checks the parent pid once a second. Not done for a
+ * shell parent: `nohup hcc up &` must outlive the shell that started it.
+ * @param onExit - called once, when the parent is gone
+ */
+function watchNpmParent(onExit: () => void): void {
+  if (!process.env.npm_command) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onExit();
+  }, 1_000);
+  timer.unref();
+}
+
 export function upCommand(): Command {
   return new Command('up')
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')
@@ -433,9 +451,13 @@ export function upCommand(): Command {
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
+      // The terminal went away (ssh dropped, window closed): stop everything as on Ctrl-C, rather
+      // than die at once and leave up.lock and processes.json behind.
+      process.on('SIGHUP', () => stop('SIGHUP'));
       // Started by a parent with an IPC channel (a benchmark, a test harness): stop with it, as every
       // other hcc process does (lifecycle.ts), even when it is killed without a chance to signal us.
       if (process.send) process.on('disconnect', () => stop('parent-exit'));
+      else watchNpmParent(() => stop('parent-exit'));
       const early = takeOverEarlySignals();
       if (early) stop(early);
       try {
