@@ -71,12 +71,17 @@ describe('hcc up restarted on the same state dir', () => {
       (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}'])).stdout === 'False/HeartbeatExpired', 20_000);
   }, 180_000);
 
-  it('a Pull start after a --mode Push start switches the clusters to Pull and keeps serving what they hold', async () => {
+  it('switching --mode keeps what the clusters were given; a Pull start after a Push one switches them to Pull and keeps serving what they hold', async () => {
     await hcc?.stop();
     const dir = path.join(t.dir, 'push-then-pull');
-    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1', '--mode', 'Push']);
     const k = (args: string[], input?: string) => kubectl('1.35', path.join(dir, 'admin.kubeconfig'), args, { input });
-    expect((await k(['get', 'mc', 'mgmt-1', '-o', 'jsonpath={.spec.mode}'])).stdout).toBe('Push');
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1']);
+    expect((await k(['patch', 'mc', 'mgmt-1', '--type=merge', '-p', '{"spec":{"capacity":7,"platforms":["None","AWS"]}}'])).code).toBe(0);
+    await hcc.stop();
+    hcc = undefined;
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1', '--mode', 'Push']);
+    // The operator's capacity and platforms stay (set when first created), in Push mode too.
+    expect((await k(['get', 'mc', 'mgmt-1', '-o', 'jsonpath={.spec.mode} {.spec.capacity} {.spec.platforms}'])).stdout).toBe('Push 7 ["None","AWS"]');
     expect((await k(['create', 'namespace', 'sw'])).code).toBe(0);
     const r = await k(['apply', '-f', '-'], `${pullSecret('sx', 'sw')}---\n${noneHostedCluster('sx', 'sw')}`);
     expect(r.code, r.stderr).toBe(0);

@@ -260,7 +260,11 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
               metadata: { name },
               spec: { mode: 'Push', capacity: o.capacity, kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' }, ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}) },
             };
-            await cc.create(ManagementClusterResource, undefined, mc).catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: mc.spec }, 'merge') : Promise.reject(e)));
+            // An existing one keeps its capacity and platforms (set when first created, as in Pull
+            // mode; stateDirNotes says so): only the mode and the kubeconfig are this start's.
+            await cc
+              .create(ManagementClusterResource, undefined, mc)
+              .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef } }, 'merge') : Promise.reject(e)));
           }
         } finally {
           cc.close();
