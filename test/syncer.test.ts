@@ -528,6 +528,12 @@ describe('syncer: push mode', () => {
       const beat = (await getMC())?.status?.lastHeartbeatTime;
       return !!beat && Date.parse(beat) > Date.parse(deleting!.metadata.deletionTimestamp!);
     }, 10_000);
+    // A NodePool added now follows its HostedCluster there (it is not a new placement).
+    const np2 = await k(['apply', '-f', '-'], nodePool('rx-late', 'rx', 'r'));
+    expect(np2.code, np2.stderr).toBe(0);
+    await waitFor('the late NodePool copied into the cluster being deleted', async () => (await mk(['get', 'nodepool', 'rx-late', '-n', 'r', '-o', 'name'])).code === 0, 30_000);
+    expect((await k(['get', 'nodepool', 'rx-late', '-n', 'r', '-o', `jsonpath={.metadata.labels.${Label.replace(/\./g, '\\.')}}`])).stdout).toBe('mgmt-1');
+    copies.push(['nodepool', 'rx-late', '-n', 'r']);
     expect((await k(['delete', 'hc', 'rx', '-n', 'r', '--wait=false'])).code).toBe(0);
     // Well inside the scheduler's 40 s heartbeat grace: torn down, not released.
     await waitFor('HostedCluster rx to go', async () => (await k(['get', 'hc', 'rx', '-n', 'r', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 30_000);

@@ -1,15 +1,23 @@
 /**
  * Placement admission: the label `controlcenter.hcc.dev/management-cluster` on HostedClusters and
  * NodePools is the scheduler's. Only users in the group `hcc:schedulers` may set it (once, from
- * absent to present, naming an existing ManagementCluster that is not being deleted); nobody may change or remove it
+ * absent to present, naming an existing ManagementCluster that is not being deleted, or for a
+ * NodePool, the one its HostedCluster is placed on); nobody may change or remove it
  * afterwards — a running control plane is not moved by editing a label (like a Pod's
  * `spec.nodeName`, set through the binding subresource and immutable). Pin a HostedCluster with
  * the selector annotation `controlcenter.hcc.dev/management-cluster-selector` instead.
  */
-import { HyperShiftGroup, LabelManagementCluster, ManagementClusterResource, SchedulersGroup } from '@hcc/crds';
+import { HyperShiftGroup, LabelManagementCluster, ManagementClusterResource, SchedulersGroup, type KubeObject } from '@hcc/crds';
 import * as field from '../../../apierrors/field.js';
 import type { ValidatingAdmission } from '../admission.js';
 import { storageKey } from '../../../registry/types.js';
+import { placementOfHostedCluster } from '../../placement-lookup.js';
+
+/** A NodePool's `spec.clusterName` ('' when absent). */
+const nodePoolClusterName = (obj: KubeObject): string => {
+  const name = (obj.spec as { clusterName?: unknown } | undefined)?.clusterName;
+  return typeof name === 'string' ? name : '';
+};
 
 export { SchedulersGroup };
 
@@ -40,7 +48,11 @@ export const placementAdmission: ValidatingAdmission = {
     }
     const mc = want ? store.get(storageKey(ManagementClusterResource, '', want)) : undefined;
     if (!mc) return [field.invalid(labelPath, want ?? '', 'no such ManagementCluster')];
-    if (mc.object.metadata.deletionTimestamp) return [field.invalid(labelPath, want!, 'the ManagementCluster is being deleted and takes no new placements')];
+    // A NodePool follows its HostedCluster onto a cluster being deleted: the HostedCluster is
+    // still served there until it goes, and a NodePool added meanwhile belongs with it.
+    if (mc.object.metadata.deletionTimestamp && !(nodePool && placementOfHostedCluster(store, obj.metadata.namespace ?? '', nodePoolClusterName(obj)) === want)) {
+      return [field.invalid(labelPath, want!, 'the ManagementCluster is being deleted and takes no new placements')];
+    }
     return [];
   },
 };
