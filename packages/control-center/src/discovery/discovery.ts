@@ -5,6 +5,7 @@
  * once. `/version` answers like kube-apiserver's.
  * @see https://kubernetes.io/docs/concepts/overview/kubernetes-api/#discovery-api
  */
+import { createHash } from 'node:crypto';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
 import { parseAccept } from '../pipeline/negotiate.js';
@@ -14,6 +15,16 @@ import { reviewKinds, type ReviewKind } from '../handlers/self-review.js';
 import { ControlCenterGroup, ControlCenterVersion } from '@hcc/crds';
 
 /** `/version`. */
+/**
+ * The `storageVersionHash` of a resource in discovery, as kube-apiserver computes it: the first 8
+ * bytes of the SHA-256 of `group/version/kind` of its storage version, base64 (12 characters). It
+ * changes when the storage version does, which storage-version migrators watch for.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/discovery/storageversionhash.go
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
 export function versionInfo(): Record<string, string> {
   return {
     major: KubernetesVersion.major,
@@ -82,7 +93,7 @@ export function apiResourceList(registry: Registry, group: string, version: stri
       verbs: r.verbs,
       ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
       ...(r.categories.length ? { categories: r.categories } : {}),
-      storageVersionHash: Buffer.from(`${r.group}/${r.storageVersion}/${r.kind}`).toString('base64').slice(0, 11),
+      storageVersionHash: storageVersionHash(r.group, r.storageVersion, r.kind),
     });
     if (r.subresources.status) list.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: subresourceVerbs });
     if (r.subresources.finalize) list.push({ name: `${r.resource}/finalize`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['update'] });
