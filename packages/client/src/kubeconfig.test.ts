@@ -102,6 +102,15 @@ describe('loadKubeconfig', () => {
   it('throws for a missing file', () => {
     expect(() => loadKubeconfig(join(dir, 'missing'))).toThrow(/missing does not exist \(start the control center first/);
   });
+
+  it('names a placeholder nobody replaced (an empty file, or only comments)', () => {
+    writeFileSync(join(dir, 'placeholder'), '# Replace with the kubeconfig of the hcc control center.\n');
+    expect(() => loadKubeconfig(join(dir, 'placeholder'))).toThrow(`kubeconfig ${join(dir, 'placeholder')} is empty (it holds only the comment "Replace with the kubeconfig of the hcc control center.")`);
+    writeFileSync(join(dir, 'empty'), '\n');
+    expect(() => loadKubeconfig(join(dir, 'empty'))).toThrow(`kubeconfig ${join(dir, 'empty')} is empty`);
+    writeFileSync(join(dir, 'scalar'), 'hello\n');
+    expect(() => loadKubeconfig(join(dir, 'scalar'))).toThrow('not a YAML mapping');
+  });
 });
 
 describe('writeKubeconfig', () => {

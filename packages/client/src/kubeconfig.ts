@@ -77,7 +77,12 @@ export function loadKubeconfig(path: string, context?: string): ClusterConnectio
  */
 export function parseKubeconfig(text: string, path: string, context?: string): ClusterConnection {
   const doc = parse(text) as Record<string, unknown> | null;
-  if (!doc || typeof doc !== 'object') throw new Error(`kubeconfig ${path}: not a YAML mapping`);
+  if (doc === null || doc === undefined) {
+    // Empty, or only comments: a placeholder nobody replaced (deploy/syncer/secret.yaml's says so).
+    const comment = /^\s*#\s*(.+)$/m.exec(text)?.[1]?.trim();
+    throw new Error(`kubeconfig ${path} is empty${comment ? ` (it holds only the comment "${comment}")` : ''}`);
+  }
+  if (typeof doc !== 'object') throw new Error(`kubeconfig ${path}: not a YAML mapping`);
   const contextName = context ?? (typeof doc['current-context'] === 'string' ? doc['current-context'] : '');
   if (!contextName) throw new Error(`kubeconfig ${path}: no context given and no current-context set`);
   const ctx = entry(doc.contexts, contextName, 'context', path);
