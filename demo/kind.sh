@@ -21,7 +21,7 @@
 # Needs docker (with a running daemon), kind, node + npm; kubectl and helm come from .tools/
 # (`npm run tools`) or PATH. Knobs (environment): HCC_IMAGE (hcc:kind-demo), HCC_CAPACITY (3, at least 3),
 # HCC_CONTROL_CENTER_PORT (6443), HCC_HOST_ADDRESS (the address kind nodes reach this machine at),
-# HCC_KIND_NODE_IMAGE (kind's --image), HCC_KIND_STATE_DIR (.hcc/kind), KUBECTL, HELM (path or command).
+# HCC_KIND_NODE_IMAGE (kind's --image), HCC_KIND_STATE_DIR (.hcc-kind), KUBECTL, HELM (path or command).
 # Exit status: 0 when the demo ran (or cleanup finished), 1 on any failure, 2 on bad usage.
 set -euo pipefail
 
@@ -35,7 +35,9 @@ CLUSTERS=(hcc-mgmt-1 hcc-mgmt-2)
 IMAGE=${HCC_IMAGE:-hcc:kind-demo}
 CAPACITY=${HCC_CAPACITY:-3}
 CC_PORT=${HCC_CONTROL_CENTER_PORT:-6443}
-STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc/kind}
+# Beside `hcc up`'s default state dir (.hcc), not in it: a running `hcc up` refuses a control
+# center whose files lie in its state dir.
+STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc-kind}
 HCC=("node" "$ROOT/packages/cli/bin/hcc.js")
 KUBECTL_SET=${KUBECTL:-}
 HELM_SET=${HELM:-}
@@ -173,7 +175,12 @@ wait_local_ready() { # name, seconds: until the control center answers /readyz; 
   local name=$1 deadline=$((SECONDS + $2)) pid
   pid=$(<"$STATE/$name.pid")
   until kc get --raw /readyz >/dev/null 2>&1; do
-    kill -0 "$pid" 2>/dev/null || die "the $name exited (port $CC_PORT taken? set HCC_CONTROL_CENTER_PORT); log: $STATE/logs/$name.log"
+    if ! kill -0 "$pid" 2>/dev/null; then
+      # Its own last word (hcc prints a one-line reason on stderr), not a guess.
+      local why
+      why=$(grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null | tail -n 1)
+      die "the $name exited: ${why:-see its log} (log: $STATE/logs/$name.log)"
+    fi
     ((SECONDS < deadline)) || die "timed out after $2s waiting for the $name; log: $STATE/logs/$name.log"
     sleep 1
   done

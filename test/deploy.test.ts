@@ -898,6 +898,16 @@ describe('demo/kind.sh', () => {
     for (const ref of refs) expect(existsSync(path.join(repoRoot, ref)), ref).toBe(true);
   });
 
+  it("keeps its state beside hcc up's .hcc, not in it, and says why its control center exited", () => {
+    const script = readFileSync(kindSh, 'utf8');
+    // A running `hcc up` (state dir .hcc) refuses a control center whose kubeconfig lies in it.
+    expect(script).toContain('STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc-kind}');
+    expect(readFileSync(path.join(repoRoot, '.gitignore'), 'utf8').split('\n')).toContain('.hcc-kind/');
+    // The reason is the process's own last non-JSON line, not a guess about the port.
+    expect(script).toContain(`why=$(grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null | tail -n 1)`);
+    expect(script).not.toContain('taken? set HCC_CONTROL_CENTER_PORT');
+  });
+
   it('rejects an unknown flag with its usage (exit 2)', async () => {
     const r = await runKind(['--bogus'], { PATH: '/usr/bin:/bin' });
     expect(r.code).toBe(2);
