@@ -9,7 +9,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, waitFor } from './helpers/tools.js';
-import { startHccUp, type HccUp } from './helpers/processes.js';
+import { spawnHcc, startHccUp, stopProcess, type HccUp } from './helpers/processes.js';
 import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
@@ -429,6 +429,31 @@ describe('syncer: pull mode details', () => {
     }, 30_000);
     expect(pulled.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.platform.properties.type.enum).toContain('Moon');
     expect(pulled.spec.versions[0].additionalPrinterColumns.map((c: { name: string }) => c.name)).toContain('Management Cluster');
+  });
+
+  it('a second syncer given the same --name on another management cluster waits: it serves nothing while the first holds the Lease', async () => {
+    const other = owner === 'mgmt-1' ? 'mgmt-2' : 'mgmt-1';
+    const clusterID = JSON.parse((await mk(['get', 'namespace', 'kube-system', '-o', 'json'])).stdout).metadata.uid;
+    const lease = async () => JSON.parse((await k(['get', 'lease', owner, '-n', 'hcc-system', '-o', 'json'])).stdout);
+    await waitFor('the Lease to carry the cluster ID', async () => (await lease()).metadata.annotations?.['controlcenter.hcc.dev/cluster-id'] === clusterID, 20_000);
+    const impostor = spawnHcc(['syncer', '--name', owner, '--kubeconfig', hcc.kubeconfig, '--management-kubeconfig', hcc.mgmtKubeconfig(other), '--heartbeat-interval', '1', '--metrics-port', '0']);
+    try {
+      await waitFor('the conflict in its log', () => impostor.output().includes(`holds Lease hcc-system/${owner}`), 30_000);
+      expect(impostor.output()).toContain(`of another management cluster (cluster ID ${clusterID}`);
+      const event = await waitFor('the SyncerConflict Event', async () => {
+        const r = await k(['get', 'events', '-A', '--field-selector', `reason=SyncerConflict,involvedObject.name=${owner}`, '-o', 'json']);
+        return r.code === 0 && JSON.parse(r.stdout).items[0];
+      }, 20_000);
+      expect(event).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: owner } });
+      await new Promise((r) => setTimeout(r, 3000));
+      // Nothing of the owner's was copied into the other cluster, and the Lease stayed the owner's.
+      const copied = await kubectl('1.35', hcc.mgmtKubeconfig(other), ['get', 'hc,nodepools,secrets,configmaps', '-A', '-l', `controlcenter.hcc.dev/synced-by=${owner}`, '-o', 'name']);
+      expect(copied.stdout.trim()).toBe('');
+      expect((await lease()).metadata.annotations['controlcenter.hcc.dev/cluster-id']).toBe(clusterID);
+      expect(impostor.proc.exitCode).toBeNull(); // waiting, not crash-looping
+    } finally {
+      await stopProcess(impostor.proc);
+    }
   });
 
   it('did all of the above as each syncer\'s own restricted user (hcc:syncer:<cluster>) without one 403', async () => {

@@ -93,6 +93,13 @@ export function hostedClusterOfStatusSecret(secretName: string): string | undefi
   return undefined;
 }
 
+/**
+ * Annotation on a syncer's Lease `hcc-system/<cluster>`: the management cluster it serves, as the
+ * uid of that cluster's `kube-system` namespace (Karmada's cluster ID). A syncer of another
+ * cluster does not take over a live Lease of this one: two syncers given the same `--name` on
+ * different clusters would otherwise both copy the same HostedClusters.
+ */
+export const AnnotationClusterID = 'controlcenter.hcc.dev/cluster-id';
 /** Annotation on a CRD a syncer's `--pull-crds` copied up: the ManagementCluster it came from. */
 export const AnnotationPulledFrom = 'controlcenter.hcc.dev/pulled-from';
 /** The CRDs `--pull-crds` follows (and the only ones a syncer identity may update). */

@@ -126,7 +126,11 @@ interface Hooks {
 }
 
 async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Hooks): Promise<void> {
-  const { cluster, upstream, downstream, signal } = opts;
+  const { cluster, upstream, downstream } = opts;
+  // Aborted when another management cluster's syncer takes this cluster's Lease while this one
+  // serves: everything below stops, and the process exits (to wait for the Lease when restarted).
+  const leaseLost = new AbortController();
+  const signal = AbortSignal.any([opts.signal, leaseLost.signal]);
   // Every line names the cluster (a push syncer serves several in one process).
   const log = opts.logger.child({ cluster });
   const registry = opts.metricsRegistry ?? new client.Registry();
@@ -372,6 +376,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     logger: log,
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
+    onLeaseLost: () => {
+      log.error({ controller: 'heartbeat' }, 'another management cluster\'s syncer holds this ManagementCluster\'s Lease: stopping');
+      leaseLost.abort();
+    },
     // A side that answers a heartbeat answers informers too: those waiting out a backoff after an
     // outage (up to 30 s) list or watch again now.
     onReached: (side) => {
@@ -396,8 +404,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   });
 
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
+  let clusterID: string | undefined;
   async function observe() {
     const nsList = await downstream.list(NamespaceResource, { limit: 1 });
+    // The cluster's ID, as Karmada's: the kube-system namespace's uid (listed by name: the syncer
+    // may list namespaces, not get them). Read until known; it never changes.
+    if (!clusterID) {
+      const ks = await downstream.list(NamespaceResource, { fieldSelector: 'metadata.name=kube-system' }).catch(() => undefined);
+      clusterID = ks?.items[0]?.metadata.uid;
+    }
     const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;
     let supportedVersions: string[] = [];
     try {
@@ -411,7 +426,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     // The copies this syncer made, apart from HostedClusters created in the cluster directly: the
     // scheduler counts its placements against these.
     const synced = hcs.filter((h) => h.metadata.labels?.[LabelSyncedBy] === cluster).length;
-    return { namespaces, hostedClusters: hcs.length, syncedHostedClusters: synced, supportedVersions };
+    return { namespaces, hostedClusters: hcs.length, syncedHostedClusters: synced, supportedVersions, ...(clusterID ? { clusterID } : {}) };
   }
 
   const all = [...Object.values(upInformers), ...Object.values(downInformers)];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ApiError, FakeClock, RequestError, type RestClient } from '@hcc/client';
 import { LeaseResource, ManagementClusterResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
-import { beat, HeartbeatTrigger, leaseOwnerReferences, MinTriggeredBeatSpacingMs, register, registerWithRetries, runHeartbeats, type HeartbeatOptions } from './heartbeat-controller.js';
+import { beat, HeartbeatTrigger, leaseConflict, leaseOwnerReferences, MinTriggeredBeatSpacingMs, register, registerWithRetries, runHeartbeats, type HeartbeatOptions } from './heartbeat-controller.js';
 
 /** An upstream whose GET of the ManagementCluster fails `failures` times below HTTP, then says 404; create succeeds. */
 function flakyUpstream(failures: number) {
@@ -317,5 +317,25 @@ describe('runHeartbeats with a trigger', () => {
     } finally {
       ac.abort();
     }
+  });
+});
+
+describe('leaseConflict: one ManagementCluster, one management cluster', () => {
+  const now = new Date('2026-12-02T12:00:30Z');
+  const lease = (holder: string, clusterID: string | undefined, renewTime = '2026-12-02T12:00:20.000000Z'): KubeObject & { spec: Record<string, unknown> } => ({
+    metadata: { name: 'mgmt-1', namespace: 'hcc-system', ...(clusterID ? { annotations: { 'controlcenter.hcc.dev/cluster-id': clusterID } } : {}) },
+    spec: { holderIdentity: holder, leaseDurationSeconds: 40, renewTime },
+  });
+  it.each([
+    { name: 'our own Lease', l: lease('me', 'A'), ours: 'A', conflict: false },
+    { name: "a restarted syncer of the same cluster (another identity, the same cluster ID)", l: lease('old', 'A'), ours: 'A', conflict: false },
+    { name: 'a Lease an older syncer wrote (no cluster ID)', l: lease('old', undefined), ours: 'A', conflict: false },
+    { name: "another cluster's, expired", l: lease('other', 'B', '2026-12-02T11:59:40.000000Z'), ours: 'A', conflict: false },
+    { name: "another cluster's, live", l: lease('other', 'B'), ours: 'A', conflict: true },
+    { name: "another cluster's, live, and ours cannot be reached", l: lease('other', 'B'), ours: undefined, conflict: true },
+  ])('$name', ({ l, ours, conflict }) => {
+    const why = leaseConflict(l, 'me', ours, now);
+    expect(why !== undefined).toBe(conflict);
+    if (why && ours) expect(why).toBe('the syncer other of another management cluster (cluster ID B; this one is A) holds Lease hcc-system/mgmt-1, renewed 10s ago: two syncers have the same --name; this one waits until that Lease expires (40s after its last renewal) and serves nothing meanwhile');
   });
 });

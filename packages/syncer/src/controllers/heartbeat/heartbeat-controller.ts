@@ -17,6 +17,7 @@
 import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
 import {
+  AnnotationClusterID,
   ConditionReady,
   ControlCenterAPIVersion,
   findCondition,
@@ -84,6 +85,12 @@ export interface HeartbeatOptions {
    * waiting out their backoff (up to 30 s after an outage).
    */
   onReached?(side: 'upstream' | 'downstream'): void;
+  /**
+   * Called when, after this syncer has served, a heartbeat finds the Lease held by another
+   * management cluster's syncer ({@link leaseConflict}): the syncer should stop serving, as a
+   * controller that lost its leader election does.
+   */
+  onLeaseLost?(err: SyncerConflictError): void;
 }
 
 /** Shortest time between the starts of two heartbeats that a {@link HeartbeatTrigger} asks for, in milliseconds. */
@@ -195,15 +202,25 @@ export function leaseOwnerReferences(current: OwnerReference[] | undefined, mc: 
  * @param now - the renewTime (and acquireTime when this syncer takes the Lease over)
  * @throws ApiError when a write fails (409: a concurrent writer; the next heartbeat retries)
  */
-async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Date): Promise<void> {
+async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Date, clusterID: string | undefined): Promise<void> {
   const spec = { holderIdentity: opts.identity, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: microTime(now) };
+  const annotations = clusterID ? { [AnnotationClusterID]: clusterID } : undefined;
   try {
     const lease = await opts.upstream.get<KubeObject & { spec?: Record<string, unknown> }>(LeaseResource, SystemNamespace, opts.cluster);
+    const conflict = leaseConflict(lease, opts.identity, clusterID, now);
+    if (conflict) throw new SyncerConflictError(conflict);
     const ownerReferences = leaseOwnerReferences(lease.metadata.ownerReferences, mc);
+    const kept = { ...(lease.metadata.annotations ?? {}), ...(annotations ?? {}) };
     await opts.upstream.update(LeaseResource, SystemNamespace, {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: opts.cluster, namespace: SystemNamespace, resourceVersion: lease.metadata.resourceVersion, ...(ownerReferences ? { ownerReferences } : {}) },
+      metadata: {
+        name: opts.cluster,
+        namespace: SystemNamespace,
+        resourceVersion: lease.metadata.resourceVersion,
+        ...(ownerReferences ? { ownerReferences } : {}),
+        ...(Object.keys(kept).length ? { annotations: kept } : {}),
+      },
       spec: { ...(lease.spec ?? {}), ...spec, ...(lease.spec?.holderIdentity !== opts.identity ? { acquireTime: microTime(now) } : {}) },
     });
   } catch (err) {
@@ -212,11 +229,40 @@ async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Da
     await opts.upstream.create(LeaseResource, SystemNamespace, {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: opts.cluster, namespace: SystemNamespace, ...(ownerReferences ? { ownerReferences } : {}) },
+      metadata: { name: opts.cluster, namespace: SystemNamespace, ...(ownerReferences ? { ownerReferences } : {}), ...(annotations ? { annotations } : {}) },
       spec: { ...spec, acquireTime: microTime(now) },
     });
   }
 }
+
+/** Another cluster's syncer holds the ManagementCluster's Lease: this one must not serve it. */
+export class SyncerConflictError extends Error {}
+
+/**
+ * Why this syncer must not take over the Lease, or undefined when it may: the Lease is held by
+ * another syncer, still live (renewed less than its duration ago), and that syncer serves another
+ * management cluster (its cluster ID annotation differs from ours, or ours is not known because
+ * our management cluster cannot be reached). A syncer of the same cluster (a restart, a second
+ * replica) takes over at once; a Lease without a cluster ID (an older syncer) or expired is taken.
+ * @param clusterID - our management cluster's ID (its kube-system namespace uid), if known
+ */
+export function leaseConflict(lease: KubeObject & { spec?: Record<string, unknown> }, identity: string, clusterID: string | undefined, now: Date): string | undefined {
+  const holder = lease.spec?.holderIdentity;
+  const theirs = lease.metadata.annotations?.[AnnotationClusterID];
+  if (typeof holder !== 'string' || !holder || holder === identity || !theirs || theirs === clusterID) return undefined;
+  const renewed = Date.parse(String(lease.spec?.renewTime ?? ''));
+  const duration = Number(lease.spec?.leaseDurationSeconds ?? 0);
+  if (!Number.isFinite(renewed) || renewed + duration * 1000 <= now.getTime()) return undefined;
+  const ago = Math.max(0, Math.round((now.getTime() - renewed) / 1000));
+  return clusterID
+    ? `the syncer ${holder} of another management cluster (cluster ID ${theirs}; this one is ${clusterID}) holds Lease ${SystemNamespace}/${lease.metadata.name}, renewed ${ago}s ago: two syncers have the same --name; this one waits until that Lease expires (${duration}s after its last renewal) and serves nothing meanwhile`
+    : `the syncer ${holder} of management cluster ${theirs} holds Lease ${SystemNamespace}/${lease.metadata.name}, renewed ${ago}s ago, and this syncer cannot reach its own management cluster to tell whether it is the same one; it waits until that Lease expires (${duration}s after its last renewal)`;
+}
+
+/** The Warning Event reason of a Lease held by another cluster's syncer. */
+export const ReasonSyncerConflict = 'SyncerConflict';
+/** Heartbeat loops (by their options) whose last heartbeat met a {@link SyncerConflictError}. */
+const conflicted = new WeakSet<HeartbeatOptions>();
 
 /**
  * One heartbeat: read the ManagementCluster (registering it again when it was deleted, or, with
@@ -247,7 +293,17 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     opts.logger.debug({ controller: 'heartbeat' }, 'ManagementCluster gone; not registering it again');
     return;
   }
-  await renewLease(opts, mc, now);
+  try {
+    await renewLease(opts, mc, now, obs?.clusterID);
+  } catch (err) {
+    if (err instanceof SyncerConflictError && !opts.signal.aborted) {
+      // Once per episode: the Event and the error line repeat only after the conflict cleared.
+      if (!conflicted.has(opts)) opts.recordEvent?.(mc, 'Warning', ReasonSyncerConflict, err.message);
+      conflicted.add(opts);
+    }
+    throw err;
+  }
+  conflicted.delete(opts);
   const status = obs
     ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds)
     : unreachableStatus(mc, unreachable instanceof Error ? unreachable.message : String(unreachable), now, opts.syncerVersion, opts.leaseDurationSeconds);
@@ -320,6 +376,12 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
       opts.logger.debug({ controller: 'heartbeat' }, 'heartbeat');
     } catch (err) {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
+      else if (err instanceof SyncerConflictError) {
+        opts.logger.error({ controller: 'heartbeat' }, err.message);
+        // Serving already: another cluster's syncer took the Lease while ours had expired (we were
+        // cut off for longer than its duration). Two must not serve one ManagementCluster.
+        if (!first) opts.onLeaseLost?.(err);
+      }
       else opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
     } finally {
       running = false;

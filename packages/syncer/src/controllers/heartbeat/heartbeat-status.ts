@@ -15,6 +15,8 @@ export interface Observation {
   syncedHostedClusters?: number;
   /** Minor versions the operator's supported-versions ConfigMap lists (e.g. `4.16`). */
   supportedVersions: string[];
+  /** The management cluster's ID: its `kube-system` namespace's uid (absent when it has none or it cannot be listed). */
+  clusterID?: string;
 }
 
 /**
