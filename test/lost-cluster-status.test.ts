@@ -114,6 +114,25 @@ describe('status of what a lost management cluster holds', () => {
     await waitFor('ex Available=True again', async () => (await hcAvailable()) === 'True/AsExpected', 20_000);
   }, 150_000);
 
+  it('a ManagementCluster removed by force (finalizer taken off) while it holds HostedClusters: they read Unknown, "no longer exists"', async () => {
+    syncer.kill('SIGSTOP');
+    try {
+      expect((await k(['delete', 'mc', 'm1', '--wait=false'])).code).toBe(0);
+      expect((await k(['patch', 'mc', 'm1', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]'])).code).toBe(0);
+      await waitFor('m1 gone', async () => (await k(['get', 'mc', 'm1', '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 15_000);
+      await waitFor('ex Available=Unknown', async () => (await hcAvailable()) === 'Unknown/ManagementClusterNotReady', 15_000);
+      await waitFor('ex-workers Ready=Unknown', async () => (await npReady()) === 'Unknown/ManagementClusterNotReady', 15_000);
+      expect(await jsonpath(['get', 'hc', 'ex', '-n', ns], '{.status.conditions[?(@.type=="Available")].message}')).toBe(
+        'Management cluster m1 no longer exists (its ManagementCluster was deleted): the rest of this status is its last report',
+      );
+    } finally {
+      syncer.kill('SIGCONT');
+    }
+    // Its pull syncer registers it again (a new ManagementCluster), and the status is the copy's again.
+    await waitFor('m1 Ready again', async () => (await k(['get', 'mc', 'm1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 30_000);
+    await waitFor('ex Available=True again', async () => (await hcAvailable()) === 'True/AsExpected', 20_000);
+  }, 90_000);
+
   it('retiring a lost cluster as the README says lets everything go, the NodePools deleted after their HostedCluster included, also while its syncer still runs', async () => {
     // Its API gone, its syncer still running and reporting ManagementClusterUnreachable (as a push
     // syncer, or a pull syncer outside its cluster, outlives the cluster): lost all the same.

@@ -89,13 +89,13 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   for (const i of [d.hostedClusters, d.nodePools] as Informer<KubeObject>[]) i.addIndexer(ByManagementCluster, (o) => (clusterLabel(o) ? [clusterLabel(o)] : []));
   /**
    * Queues a placed object for the placed-status controller when its cluster is not Ready, or is
-   * gone while the object is being deleted (else there is nothing to mark or release).
+   * gone (to mark it, or release it when it is being deleted); else there is nothing to do.
    */
   const checkPlaced = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
     const cluster = clusterLabel(o);
     if (!cluster) return;
     const mc = d.managementClusters.lister.get(cluster);
-    if (mc ? notReady(mc) : o.metadata.deletionTimestamp) d.placedStatus.add(`${kind}/${keyOf(o)}`);
+    if (!mc || notReady(mc)) d.placedStatus.add(`${kind}/${keyOf(o)}`);
   };
   /** Calls `fn` for each HostedCluster and NodePool placed on `cluster`. */
   const forEachPlaced = (cluster: string, fn: (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => void) => {

@@ -73,7 +73,6 @@ describe('reconcilePlacedStatus', () => {
   it.each([
     { name: 'the cluster is Ready', cluster: mc('True'), obj: hc() },
     { name: 'the cluster has not reported yet (no Ready condition: cluster-health marks it first)', cluster: mc(undefined), obj: hc() },
-    { name: 'the cluster does not exist', cluster: undefined, obj: hc() },
     { name: 'the HostedCluster is not placed', cluster: mc('False'), obj: hc(undefined, '') },
     {
       name: 'already marked (by an earlier scheduler)',
@@ -128,6 +127,21 @@ describe('reconcilePlacedStatus', () => {
         c.released ? ['HostedCluster h gone: management cluster gone no longer exists: released without tearing down its copy there (a syncer that comes back deletes it)'] : [],
       );
     }
+  });
+
+  it('a HostedCluster left on a ManagementCluster that no longer exists: Available=Unknown, once', async () => {
+    const { deps, writes, events } = setup(undefined, { hc: hc() });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.conditions[0]).toMatchObject({
+      type: 'Available',
+      status: 'Unknown',
+      reason: 'ManagementClusterNotReady',
+      message: 'Management cluster m no longer exists (its ManagementCluster was deleted): the rest of this status is its last report',
+    });
+    expect(events).toEqual(['h Warning ManagementClusterNotReady Available=Unknown: management cluster m no longer exists']);
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(1);
   });
 
   it('an object being deleted there: its deletion waits for that syncer, and a Warning Event says so and how to retire the cluster, once', async () => {

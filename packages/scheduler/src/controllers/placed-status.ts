@@ -6,6 +6,8 @@
  * NodePool `Ready=Unknown`, reason `ManagementClusterNotReady`, with a message naming the cluster,
  * its reason and since when. So `kubectl get hc` shows `Unknown` and why instead of the last
  * `True` the syncer copied up before it was lost; the rest of the status stays as last reported.
+ * The same for what stays placed on a ManagementCluster that no longer exists (its finalizer was
+ * removed by hand): `... no longer exists`.
  *
  * The syncer puts the truth back: once its cluster is reachable again it rewrites each status from
  * the copy there (upsync). While its management cluster's API is unreachable it copies nothing up,
@@ -110,14 +112,23 @@ export function resourceOf(kind: PlacedKind): typeof HostedClusterResource {
   return kind === 'HostedCluster' ? HostedClusterResource : NodePoolResource;
 }
 
-/** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True). */
+/**
+ * The Ready condition standing for a ManagementCluster that no longer exists (deleted with its
+ * finalizer removed by hand): what is placed there is marked as on a lost cluster.
+ */
+export const GoneReady: Condition = { type: ConditionReady, status: 'Unknown', reason: 'ManagementClusterNotFound' };
+
+/** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True; {@link GoneReady} for a cluster that is gone). */
 export function markCondition(kind: PlacedKind, cluster: string, ready: Condition, old: Condition | undefined): Condition {
   const since = ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : '';
   return {
     type: MarkedCondition[kind],
     status: 'Unknown',
     reason: ReasonManagementClusterNotReady,
-    message: `Management cluster ${cluster} is not Ready${since} (${ready.reason ?? 'no reason'}): the rest of this status is its last report`,
+    message:
+      ready === GoneReady
+        ? `Management cluster ${cluster} no longer exists (its ManagementCluster was deleted): the rest of this status is its last report`
+        : `Management cluster ${cluster} is not Ready${since} (${ready.reason ?? 'no reason'}): the rest of this status is its last report`,
     ...(old?.observedGeneration !== undefined ? { observedGeneration: old.observedGeneration } : {}),
   };
 }
@@ -138,7 +149,7 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
     await deps.releaseSyncerFinalizers?.(kind, obj, cluster, `management cluster ${cluster} no longer exists: released without tearing down its copy there (a syncer that comes back deletes it)`);
     return;
   }
-  const ready = notReady(mc);
+  const ready = mc ? notReady(mc) : cluster ? GoneReady : undefined;
   if (!obj || !cluster || !ready) {
     deps.marked.delete(key);
     return;
@@ -152,7 +163,8 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   // count), as kube's NodeNotReady Events do; the condition says since when.
   if (!conditionUpToDate(conditions, cond)) {
     await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
-    deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: management cluster ${cluster} is not Ready (${ready.reason ?? 'no reason'})`);
+    const what = mc ? `is not Ready (${ready.reason ?? 'no reason'})` : 'no longer exists';
+    deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: management cluster ${cluster} ${what}`);
   }
   if (deleting && !mc?.metadata.deletionTimestamp) {
     // `kubectl delete` waits for the syncer's finalizer: say what it waits for, and the way out
