@@ -116,6 +116,19 @@ describe('register with an existing ManagementCluster', () => {
     expect(lines[0]!.notApplied).toEqual({ capacity: { given: 7, current: null }, platforms: { given: ['AWS'], current: null } });
   });
 
+  it('a pull syncer does not serve a ManagementCluster in Push mode: it says how to switch it', async () => {
+    const push = { ...existing(), metadata: { name: 'mgmt-1' }, spec: { mode: 'Push', kubeconfigSecretRef: { name: 'k' } } } as ManagementCluster;
+    const { upstream, writes } = upstreamWith(push);
+    const opts = options(upstream, new FakeClock(), new AbortController().signal, []);
+    await expect(register({ ...opts, initialSpec: { mode: 'Pull' } })).rejects.toThrow(
+      `ManagementCluster mgmt-1 is in Push mode (spec.mode: Push): hcc syncer --push serves it, so this pull syncer serves nothing; to serve it from here: kubectl patch mc mgmt-1 --type=merge -p '{"spec":{"mode":"Pull","kubeconfigSecretRef":null}}'`,
+    );
+    await expect(beat({ ...opts, initialSpec: { mode: 'Pull' } })).rejects.toThrow('is in Push mode');
+    expect(writes).toEqual([]);
+    // The push syncer's own (no initial mode) serves it.
+    await expect(register(opts)).resolves.toBeDefined();
+  });
+
   it('says nothing when the given settings agree, or were defaults', async () => {
     const lines: unknown[] = [];
     const { upstream } = upstreamWith(existing());

@@ -158,6 +158,7 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
         `the ManagementCluster exists, so ${Object.keys(notApplied).map((k) => `--${k}`).join(', ')} ${Object.keys(notApplied).length > 1 ? 'are' : 'is'} not applied (they only fill what a new one lacks); change it in the control center: kubectl edit managementcluster ${opts.cluster}`,
       );
     }
+    checkMode(opts, mc);
     // Only the syncer's mode is filled in; capacity and platforms stay as they are, absent
     // included (absent platforms means all of them: filling them in would narrow the cluster).
     const mode = opts.initialSpec?.mode;
@@ -235,8 +236,24 @@ async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Da
   }
 }
 
-/** Another cluster's syncer holds the ManagementCluster's Lease: this one must not serve it. */
+/**
+ * Another syncer serves the ManagementCluster (another cluster's holds its Lease, or it is in Push
+ * mode and this is a pull syncer): this one must not serve it.
+ */
 export class SyncerConflictError extends Error {}
+
+/**
+ * A pull syncer does not serve a ManagementCluster in Push mode: `hcc syncer --push` does, and two
+ * would copy the same HostedClusters. (karmada-agent sets a Cluster's syncMode to Pull when it
+ * registers it; here the mode is the operator's, so the pull syncer waits for it.)
+ * @throws SyncerConflictError saying how to switch the cluster to Pull
+ */
+function checkMode(opts: HeartbeatOptions, mc: ManagementCluster): void {
+  if (opts.initialSpec?.mode !== 'Pull' || mc.spec?.mode !== 'Push') return;
+  throw new SyncerConflictError(
+    `ManagementCluster ${opts.cluster} is in Push mode (spec.mode: Push): hcc syncer --push serves it, so this pull syncer serves nothing; to serve it from here: kubectl patch mc ${opts.cluster} --type=merge -p '{"spec":{"mode":"Pull","kubeconfigSecretRef":null}}'`,
+  );
+}
 
 /**
  * Why this syncer must not take over the Lease, or undefined when it may: the Lease is held by
@@ -294,6 +311,7 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     return;
   }
   try {
+    checkMode(opts, mc);
     await renewLease(opts, mc, now, obs?.clusterID);
   } catch (err) {
     if (err instanceof SyncerConflictError && !opts.signal.aborted) {
