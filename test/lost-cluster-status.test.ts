@@ -94,10 +94,10 @@ describe('status of what a lost management cluster holds', () => {
 
   it('an unreachable management cluster: the syncer does not copy its stale cache over the mark; reachable, the status comes back', async () => {
     mgmt.kill('SIGSTOP');
-    // The syncer says so (its heartbeat waits at most 5 s for the API), with a Warning Event.
+    // The syncer says so (its heartbeat waits at most 1 s, half its 2 s Lease, for the API), with a Warning Event.
     await waitFor('m1 Ready=False ManagementClusterUnreachable', async () => (await mcReady()) === 'False/ManagementClusterUnreachable', 15_000);
     const why = await jsonpath(['get', 'mc', 'm1'], '{.status.conditions[?(@.type=="Ready")].message}');
-    expect(why).toBe("The syncer runs but cannot reach the management cluster's API (the management cluster's API did not answer within 5s); no new HostedClusters are placed here");
+    expect(why).toBe("The syncer runs but cannot reach the management cluster's API (the management cluster's API did not answer within 1s); no new HostedClusters are placed here");
     await waitFor('a ManagementClusterUnreachable Event', async () =>
       (await k(['get', 'events', '-A', '--field-selector', 'reason=ManagementClusterUnreachable,involvedObject.name=m1', '-o', 'jsonpath={.items[*].type}'])).stdout.includes('Warning'), 10_000);
     await waitFor('ex Available=Unknown', async () => (await hcAvailable()) === 'Unknown/ManagementClusterNotReady', 15_000);

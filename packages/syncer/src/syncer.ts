@@ -312,11 +312,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const downW = writer(downstream);
   // Whether the management cluster's API answers the heartbeats: the last one reached it, and none
   // has waited longer than an interval. A heartbeat gives up on it after ObserveTimeoutMs (or an
-  // interval, when longer) instead of the 30 s request timeout, so the heartbeat says so in time.
+  // interval, when longer; half the Lease, when shorter) instead of the 30 s request timeout, so
+  // the heartbeat says so in time.
   // While it does not answer, the downstream caches are stale and upsync copies nothing up (the
   // scheduler marks the statuses unknown meanwhile; see upsync-reconcile.ts).
   const heartbeatIntervalMs = opts.heartbeatIntervalMs ?? 10_000;
-  const observeTimeoutMs = Math.max(heartbeatIntervalMs, ObserveTimeoutMs);
+  // At most half the Lease (4 intervals): a heartbeat that waited for an unanswering API still
+  // lands before the Lease runs out, so the cluster reads Unreachable, not HeartbeatExpired and
+  // Unreachable in turn (with --heartbeat-interval 1, a 2 s wait).
+  const observeTimeoutMs = Math.min(Math.max(heartbeatIntervalMs, ObserveTimeoutMs), 2 * heartbeatIntervalMs);
   let lastObserveOk = true;
   const observing = new Set<{ startedMs: number }>(); // observations not answered yet, with when each started (ms since the epoch)
   const upsyncDeps: UpsyncDeps = {
