@@ -324,6 +324,8 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a capacity past int32', input: ['managementCluster.capacity=100000000000'], want: 'managementCluster/capacity' },
     { name: 'a misspelt top-level value', input: ['podSecurityContexts.runAsUser=1'], want: "additional properties 'podSecurityContexts' not allowed" },
     { name: 'a probe handler (the chart owns /healthz and /readyz)', input: ['livenessProbe.httpGet.port=9090'], want: "additional properties 'httpGet' not allowed" },
+    { name: 'a liveness successThreshold other than 1 (Kubernetes refuses it)', input: ['livenessProbe.successThreshold=2'], want: 'livenessProbe/successThreshold' },
+    { name: 'a readiness terminationGracePeriodSeconds (Kubernetes refuses it)', input: ['readinessProbe.terminationGracePeriodSeconds=5'], want: "additional properties 'terminationGracePeriodSeconds' not allowed" },
     { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 of the wrong length', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJ'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 with padding in the middle', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJj==YWJj'], want: 'controlCenter/kubeconfigBase64' },
