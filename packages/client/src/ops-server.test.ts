@@ -49,3 +49,18 @@ describe('serveOps', () => {
     expect((await get('/nope')).code).toBe(404);
   });
 });
+
+describe('serveOps on IPv6', () => {
+  it('gives a URL with the address in brackets, which answers', async () => {
+    const ops = await serveOps({ host: '::1', port: 0, metrics: { metrics: async () => '', contentType: 'text/plain' }, readiness: () => '' }).catch((err: NodeJS.ErrnoException) => {
+      // A machine without IPv6 on loopback cannot run this check: say so rather than pass.
+      throw new Error(`listening on ::1 failed (${err.code}): this machine has no IPv6 loopback`);
+    });
+    try {
+      expect(ops.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await fetch(`${ops.url}/healthz`)).status).toBe(200);
+    } finally {
+      await ops.close();
+    }
+  });
+});

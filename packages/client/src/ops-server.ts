@@ -69,6 +69,9 @@ export function healthPath(path: string): { endpoint: 'healthz' | 'livez' | 'rea
 }
 
 /** Starts the ops server and resolves once it listens. */
+/** A host as it goes in a URL: an IPv6 address in brackets (`http://[::]:8080`). */
+const urlHost = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+
 export function serveOps(opts: OpsServerOptions): Promise<OpsServer> {
   const server = http.createServer((req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
@@ -92,7 +95,7 @@ export function serveOps(opts: OpsServerOptions): Promise<OpsServer> {
     server.listen(opts.port, opts.host ?? '127.0.0.1', () => {
       const port = (server.address() as AddressInfo).port;
       resolve({
-        url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+        url: `http://${urlHost(opts.host ?? '127.0.0.1')}:${port}`,
         port,
         close: () => new Promise<void>((r) => server.close(() => r())),
       });

@@ -114,7 +114,7 @@ Labels are sorted by key so the rendering is stable.
 {{- end }}
 - --heartbeat-interval={{ int64 .Values.syncer.heartbeatIntervalSeconds }}
 - --workers={{ int64 .Values.syncer.workers }}
-- --metrics-host=0.0.0.0
+- --metrics-host={{ .Values.syncer.metricsHost }}
 - --metrics-port={{ int64 .Values.syncer.metricsPort }}
 - --log-level={{ .Values.syncer.logLevel }}
 {{- if .Values.syncer.pullCRDs }}

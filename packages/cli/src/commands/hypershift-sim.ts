@@ -9,7 +9,7 @@ import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { delayMsArg, portArg, versionListArg } from '../options.js';
+import { delayMsArg, hostArg, portArg, versionListArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
@@ -22,6 +22,7 @@ export function hypershiftSimCommand(): Command {
         .argParser(versionListArg)
         .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
     )
+    .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz (:: on an IPv6-only cluster)', hostArg, '0.0.0.0')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
     .action(async (o) => {
@@ -37,7 +38,7 @@ export function hypershiftSimCommand(): Command {
       });
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const ops = await serveOps({ host: '0.0.0.0', port: o.metricsPort, metrics: registry, readiness: () => '' });
+      const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: registry, readiness: () => '' });
       notifyReady({ type: 'ready', name: 'hypershift-sim', url: ops.url });
       shutdown.serving(async () => {
         await sim.stop();
