@@ -191,7 +191,12 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const logger = opts.logger ?? pino({ name: 'control-center' });
   // The data dir holds every Secret in plain JSON: only its owner may enter it, as etcd asks of
   // its data dir (an existing one is tightened, with a line saying so).
-  ensureDir(opts.dataDir, 0o700);
+  try {
+    ensureDir(opts.dataDir, 0o700);
+  } catch (err) {
+    // Named, with the flag: a container whose working directory is read-only fails here first.
+    throw new Error(`the data dir ${opts.dataDir} cannot be created (${(err as Error).message}): give a writable one with --data-dir (and --kubeconfig)`, { cause: err });
+  }
   const dirStat = statSync(opts.dataDir);
   const mode = dirStat.mode & 0o777;
   if (mode & 0o077 && dirStat.uid === process.getuid?.()) {

@@ -3,7 +3,7 @@
  * JSON: the control center makes it, or tightens it, to 0700, as etcd asks of its data dir.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -30,5 +30,15 @@ describe('data dir permissions', () => {
       expect(statSync(dataDir).mode & 0o777, dataDir).toBe(0o700);
     }
     expect(lines.filter((l) => l.msg.startsWith('data dir was readable by others'))).toHaveLength(1);
+  });
+
+  it('names the data dir and the flag when the dir cannot be created (a read-only working dir in a container)', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'hcc-perm-'));
+    dirs.push(base);
+    writeFileSync(path.join(base, 'file'), '');
+    const dataDir = path.join(base, 'file', 'data');
+    await expect(startControlCenter({ dataDir, port: 0, tls: false, logger: pino({ enabled: false }) })).rejects.toThrow(
+      `the data dir ${dataDir} cannot be created (ENOTDIR: not a directory, mkdir '${dataDir}'): give a writable one with --data-dir (and --kubeconfig)`,
+    );
   });
 });
