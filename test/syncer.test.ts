@@ -440,6 +440,14 @@ describe('syncer: pull mode details', () => {
     try {
       await waitFor('the conflict in its log', () => impostor.output().includes(`holds Lease hcc-system/${owner}`), 30_000);
       expect(impostor.output()).toContain(`of another management cluster (cluster ID ${clusterID}`);
+      // Its /readyz says why it does not serve.
+      const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(impostor.output())![1]!;
+      const ready = await waitFor('its /readyz to name the conflict', async () => {
+        const r = await fetch(`${ops}/readyz?verbose`);
+        const body = await r.text();
+        return r.status !== 200 && body.includes(`holds Lease hcc-system/${owner}`) && body;
+      }, 10_000);
+      expect(ready).toContain('syncing caches; the syncer');
       const event = await waitFor('the SyncerConflict Event', async () => {
         const r = await k(['get', 'events', '-A', '--field-selector', `reason=SyncerConflict,involvedObject.name=${owner}`, '-o', 'json']);
         return r.code === 0 && JSON.parse(r.stdout).items[0];

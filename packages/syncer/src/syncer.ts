@@ -117,12 +117,16 @@ export function runSyncer(opts: SyncerOptions): RunningSyncer {
   let state = 'starting';
   const hooks: Hooks = {};
   const done = run(opts, (s) => (state = s), hooks);
-  return { readiness: () => (state === 'ready' ? '' : state), leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
+  // What keeps it from serving, when something does: a refused registration, another syncer's Lease.
+  const readiness = () => (state === 'ready' ? '' : hooks.problem ? `${state}; ${hooks.problem}` : state);
+  return { readiness, leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
 }
 
 /** What {@link run} exposes once its caches are synced. */
 interface Hooks {
   leftovers?: () => Promise<string>;
+  /** Why registration or the first heartbeat fails (for /readyz), until the first heartbeat succeeds. */
+  problem?: string;
 }
 
 async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Hooks): Promise<void> {
@@ -380,6 +384,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     logger: log,
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
+    onProblem: (why) => (hooks.problem = why),
     onLeaseLost: () => {
       log.error({ controller: 'heartbeat' }, 'another management cluster\'s syncer holds this ManagementCluster\'s Lease: stopping');
       leaseLost.abort();

@@ -47,7 +47,8 @@ describe('registerWithRetries', () => {
     const clock = new FakeClock();
     const { upstream, calls } = flakyUpstream(3);
     const lines: { msg?: string; retryInMs?: number }[] = [];
-    const done = registerWithRetries(options(upstream, clock, new AbortController().signal, lines));
+    const problems: (string | undefined)[] = [];
+    const done = registerWithRetries({ ...options(upstream, clock, new AbortController().signal, lines), onProblem: (why) => void problems.push(why) });
     for (let i = 0; i < 3; i++) {
       await clock.waitForWaiters(1);
       clock.step(60_000);
@@ -55,6 +56,9 @@ describe('registerWithRetries', () => {
     expect(await done).toBe(true);
     expect(calls).toEqual(['get', 'get', 'get', 'get', 'create']);
     expect(lines.map((l) => l.msg)).toEqual(Array(3).fill('registering the ManagementCluster failed; retrying'));
+    // What /readyz says meanwhile.
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^registering the ManagementCluster failed \(retrying\): /);
     const delays = lines.map((l) => l.retryInMs!);
     // 200 ms doubling, up to 20% jitter each.
     expect(delays[0]).toBeGreaterThanOrEqual(200);

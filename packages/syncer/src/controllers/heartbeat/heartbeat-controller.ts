@@ -91,6 +91,12 @@ export interface HeartbeatOptions {
    * controller that lost its leader election does.
    */
   onLeaseLost?(err: SyncerConflictError): void;
+  /**
+   * Told why registration or a heartbeat before the first successful one failed (the control
+   * center refused the syncer, another syncer holds the Lease, ...), and `undefined` once the
+   * first heartbeat succeeded: what `/readyz` says while the syncer cannot serve.
+   */
+  onProblem?(why: string | undefined): void;
 }
 
 /** Shortest time between the starts of two heartbeats that a {@link HeartbeatTrigger} asks for, in milliseconds. */
@@ -361,6 +367,7 @@ export async function registerWithRetries(opts: HeartbeatOptions): Promise<boole
       if (opts.signal.aborted) return false;
       const retryInMs = backoff.next();
       opts.logger.warn({ err, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
+      opts.onProblem?.(`registering the ManagementCluster failed (retrying): ${err instanceof Error ? err.message : String(err)}`);
       await sleep(opts.clock ?? realClock, retryInMs, opts.signal);
     }
   }
@@ -389,6 +396,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
       await beat(opts);
       if (first) {
         first = false;
+        opts.onProblem?.(undefined);
         resolveFirst();
       }
       opts.logger.debug({ controller: 'heartbeat' }, 'heartbeat');
@@ -396,11 +404,15 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else if (err instanceof SyncerConflictError) {
         opts.logger.error({ controller: 'heartbeat' }, err.message);
+        if (first) opts.onProblem?.(err.message);
         // Serving already: another cluster's syncer took the Lease while ours had expired (we were
         // cut off for longer than its duration). Two must not serve one ManagementCluster.
         if (!first) opts.onLeaseLost?.(err);
       }
-      else opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
+      else {
+        opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
+        if (first) opts.onProblem?.(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     } finally {
       running = false;
       if (again) {
