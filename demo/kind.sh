@@ -365,9 +365,12 @@ run_demo() {
   local c tokens=()
   : >"$STATE/syncer-tokens.csv"
   chmod 600 "$STATE/syncer-tokens.csv"
+  local token
   for c in "${CLUSTERS[@]}"; do
-    tokens+=("$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')")
-    printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\n' "${tokens[-1]}" "$c" "$c" >>"$STATE/syncer-tokens.csv"
+    # (Kept in $token: macOS's /bin/bash is 3.2, which has no negative array indices.)
+    token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+    tokens+=("$token")
+    printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\n' "$token" "$c" "$c" >>"$STATE/syncer-tokens.csv"
   done
   step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
   start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \

@@ -888,7 +888,9 @@ describe('demo/kind.sh', () => {
     const cc = /start_local control-center control-center (.*)/.exec(script)?.[1] ?? '';
     expect(/--token-file (\S+)/.exec(cc)?.[1]).toBe('"$STATE/syncer-tokens.csv"');
     expect(/--authorization-policy (\S+)/.exec(cc)?.[1]).toBe('"$ROOT/deploy/control-center/syncer-policy.yaml"');
-    expect(script).toContain(`printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\\n' "\${tokens[-1]}" "$c" "$c" >>"$STATE/syncer-tokens.csv"`);
+    expect(script).toContain(`printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\\n' "$token" "$c" "$c" >>"$STATE/syncer-tokens.csv"`);
+    // macOS's /bin/bash is 3.2: no negative array indices.
+    expect(script).not.toMatch(/\$\{[a-z_]+\[-1\]\}/);
     expect(script).toContain('--set-file controlCenter.kubeconfig="$STATE/syncer-$c.kubeconfig"');
     expect(script).toContain('config set-credentials "$user_entry" --token "${tokens[i]}"');
   });
