@@ -1,8 +1,10 @@
 /**
- * `hcc up` started by a parent with an IPC channel (a benchmark, a test harness) stops every process
- * when that parent dies, even by SIGKILL, as every other hcc process does: nothing is left running.
+ * `hcc up` stops every process it started, leaving nothing running, when what started it goes
+ * away: a parent with an IPC channel (a benchmark, a test harness) that dies, even by SIGKILL, as
+ * every other hcc process does; npm (`npx hcc up`, `npm run`) killed outright; and SIGHUP (the
+ * terminal went away).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,29 +19,39 @@ const alive = (pid: number) => {
   }
 };
 
-describe('hcc up under a parent that dies', () => {
+/**
+ * Starts a parent process that starts `hcc up` on `state` and relays its output, as `how` says:
+ * `ipc` forks it with an IPC channel (a harness); `npm` spawns it as npm exec runs a bin (no IPC,
+ * `npm_command` in the environment). Resolves once hcc is up, with the pids it wrote.
+ */
+async function startUnderParent(dir: string, state: string, how: 'ipc' | 'npm'): Promise<{ parent: ChildProcess; out: () => string; pids: Record<string, number> }> {
+  const script = path.join(dir, `parent-${how}.mjs`);
+  const args = `[${JSON.stringify(hccBin)}, 'up', '--state-dir', ${JSON.stringify(state)}, '--management-clusters', '1']`;
+  const start =
+    how === 'ipc'
+      ? `fork(${args}[0], ${args}.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })`
+      : `spawn(process.execPath, ${args}, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } })`;
+  writeFileSync(script, `import { fork, spawn } from 'node:child_process';\nconst up = ${start};\nup.stdout.pipe(process.stdout);\nup.stderr.pipe(process.stderr);\nsetInterval(() => {}, 1000);\n`);
+  let out = '';
+  const parent = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  parent.stdout!.on('data', (d) => (out += d.toString()));
+  parent.stderr!.on('data', (d) => (out += d.toString()));
+  try {
+    await waitFor('hcc is up', () => out.includes('hcc is up'), 90_000);
+  } catch (err) {
+    parent.kill('SIGKILL');
+    throw err;
+  }
+  return { parent, out: () => out, pids: JSON.parse(readFileSync(path.join(state, 'processes.json'), 'utf8')) as Record<string, number> };
+}
+
+describe('hcc up when what started it goes away', () => {
   it('stops itself and every process it started when the parent is SIGKILLed', async () => {
     const t = tempDir('hcc-up-parent-');
     try {
       const state = path.join(t.dir, 'state');
-      const parentScript = path.join(t.dir, 'parent.mjs');
-      // The parent forks hcc up with an IPC channel, relays its output, and waits to be killed.
-      writeFileSync(
-        parentScript,
-        `import { fork } from 'node:child_process';
-const up = fork(${JSON.stringify(hccBin)}, ['up', '--state-dir', ${JSON.stringify(state)}, '--management-clusters', '1'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-up.stdout.pipe(process.stdout);
-up.stderr.pipe(process.stderr);
-setInterval(() => {}, 1000);
-`,
-      );
-      let out = '';
-      const parent = spawn(process.execPath, [parentScript], { stdio: ['ignore', 'pipe', 'pipe'] });
-      parent.stdout!.on('data', (d) => (out += d.toString()));
-      parent.stderr!.on('data', (d) => (out += d.toString()));
+      const { parent, pids } = await startUnderParent(t.dir, state, 'ipc');
       try {
-        await waitFor('hcc is up', () => out.includes('hcc is up'), 90_000);
-        const pids = JSON.parse(readFileSync(path.join(state, 'processes.json'), 'utf8')) as Record<string, number>;
         expect(Object.keys(pids).sort()).toEqual(['control-center', 'mgmt-1', 'scheduler', 'syncer-mgmt-1', 'up']);
         parent.kill('SIGKILL');
         await waitFor('every process to stop', () => Object.values(pids).every((pid) => !alive(pid)), 30_000);
@@ -56,34 +68,15 @@ setInterval(() => {}, 1000);
     const t = tempDir('hcc-up-npx-');
     try {
       const state = path.join(t.dir, 'state');
-      const npmLike = path.join(t.dir, 'npm-like.mjs');
-      // As npm exec runs a bin: no IPC channel, stdio relayed, npm_command in the environment.
-      writeFileSync(
-        npmLike,
-        `import { spawn } from 'node:child_process';
-const up = spawn(process.execPath, [${JSON.stringify(hccBin)}, 'up', '--state-dir', ${JSON.stringify(state)}, '--management-clusters', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } });
-up.stdout.pipe(process.stdout);
-up.stderr.pipe(process.stderr);
-setInterval(() => {}, 1000);
-`,
-      );
-      const start = async () => {
-        let out = '';
-        const npm = spawn(process.execPath, [npmLike], { stdio: ['ignore', 'pipe', 'pipe'] });
-        npm.stdout!.on('data', (d) => (out += d.toString()));
-        npm.stderr!.on('data', (d) => (out += d.toString()));
-        await waitFor('hcc is up', () => out.includes('hcc is up'), 90_000);
-        return { npm, out: () => out, pids: JSON.parse(readFileSync(path.join(state, 'processes.json'), 'utf8')) as Record<string, number> };
-      };
-      const first = await start();
+      const first = await startUnderParent(t.dir, state, 'npm');
       try {
-        first.npm.kill('SIGKILL');
+        first.parent.kill('SIGKILL');
         await waitFor('every process to stop after npm died', () => Object.values(first.pids).every((pid) => !alive(pid)), 30_000);
         expect(existsSync(path.join(state, 'processes.json'))).toBe(false);
       } finally {
-        first.npm.kill('SIGKILL');
+        first.parent.kill('SIGKILL');
       }
-      const second = await start();
+      const second = await startUnderParent(t.dir, state, 'npm');
       try {
         process.kill(second.pids.up!, 'SIGHUP');
         await waitFor('every process to stop after SIGHUP', () => Object.values(second.pids).every((pid) => !alive(pid)), 30_000);
@@ -91,7 +84,7 @@ setInterval(() => {}, 1000);
         expect(existsSync(path.join(state, 'processes.json'))).toBe(false);
         expect(existsSync(path.join(state, 'up.lock'))).toBe(false);
       } finally {
-        second.npm.kill('SIGKILL');
+        second.parent.kill('SIGKILL');
       }
     } finally {
       t.cleanup();
