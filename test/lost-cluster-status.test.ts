@@ -7,7 +7,7 @@
  *   ManagementClusterNotReady, in `kubectl get hc`/`np` and a Warning Event — not the last `True`;
  * - it resumes (SIGCONT): Ready again (a Normal ManagementClusterReady Event), and the syncer puts
  *   each status back from its copy;
- * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: within 5 s the
+ * - the management cluster's API stops answering (SIGSTOP) while the syncer runs: within 1 s the
  *   syncer says so (Ready=False ManagementClusterUnreachable, a Warning Event), the
  *   mark is made, and the syncer does not write its stale cached status over it; the API back,
  *   the status is the copy's again;

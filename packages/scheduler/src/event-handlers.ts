@@ -173,6 +173,8 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   d.configMaps.addEventHandler({ onAdd: (o) => d.propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`ConfigMap/${keyOf(o)}`) });
 
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
+    // Stamped on arrival, by the scheduler's clock (the syncer's may be off).
+    d.cache.heartbeats.observe(o);
     d.health.add(o.metadata.name!);
     if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) forEachPlaced(o.metadata.name!, (kind, p) => d.placedStatus.add(`${kind}/${keyOf(p)}`));
     if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs, d.cache.placedOn(o.metadata.name!))) requeuePending();
@@ -183,6 +185,7 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
     // The "0/N management clusters" count changed: refresh the messages of what waits. What is
     // still placed there (its finalizer was removed by hand) may be waiting for a release.
     onDelete: (t) => {
+      d.cache.heartbeats.forget(deletedObject(t).metadata.name!);
       requeuePending();
       forEachPlaced(deletedObject(t).metadata.name!, checkPlaced);
     },

@@ -302,6 +302,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
               managementClusters: mcs.lister,
               now,
               heartbeatGraceMs: graceMs,
+              heartbeatSeenMs: (mc) => cache.heartbeats.observe(mc),
               writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c),
               recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
               // HostedClusters (reservations included) and NodePools: the NodePools of a deleted

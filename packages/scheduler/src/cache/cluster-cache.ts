@@ -27,7 +27,7 @@
  */
 import { ConditionReady, LabelManagementCluster, type HostedCluster, type ManagementCluster } from '@hcc/crds';
 import type { ClusterInfo } from '../framework/types.js';
-import { heartbeatGraceMs as graceOf } from './heartbeat-grace.js';
+import { HeartbeatObserver, heartbeatGraceMs as graceOf } from './heartbeat-grace.js';
 
 interface Assumed {
   cluster: string;
@@ -92,8 +92,12 @@ export class ClusterCache {
   private readonly assumed = new Map<string, Assumed>();
   private readonly clusters = new Map<string, ClusterState>();
   private readonly boundOf = new Map<string, string>();
+  /** When each cluster's heartbeat was seen to change, on the scheduler's clock (feed it every ManagementCluster the informer delivers). */
+  readonly heartbeats: HeartbeatObserver;
 
-  constructor(private readonly opts: ClusterCacheOptions) {}
+  constructor(private readonly opts: ClusterCacheOptions) {
+    this.heartbeats = new HeartbeatObserver(opts.now);
+  }
 
   private state(cluster: string): ClusterState {
     let s = this.clusters.get(cluster);
@@ -199,7 +203,7 @@ export class ClusterCache {
     const now = this.opts.now();
     return clusters.map((mc) => {
       const s = this.clusters.get(mc.metadata.name!) ?? emptyState;
-      return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s);
+      return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s, this.heartbeats.observe(mc));
     });
   }
 }
@@ -249,6 +253,8 @@ function reportOf(mc: ManagementCluster): Report {
  *   longer of this and the cluster's announced `status.leaseDurationSeconds` makes it not ready
  *   (reason `HeartbeatExpired`; see heartbeat-grace.ts)
  * @param members - per-namespace counts of what is placed (empty when omitted)
+ * @param heartbeatSeenMs - when the scheduler saw its heartbeat change, ms since the epoch on its
+ *   own clock ({@link HeartbeatObserver}); omitted (tests), the time the syncer reported
  */
 export function clusterInfo(
   mc: ManagementCluster,
@@ -256,8 +262,10 @@ export function clusterInfo(
   nowMs: number,
   heartbeatGraceMs: number,
   members: Pick<ClusterInfo, 'controlPlaneNamespaces' | 'namespaces'> = emptyState,
+  heartbeatSeenMs?: number,
 ): ClusterInfo {
-  const { capacity, reportedSynced, reportedBudget, conditionReason, hb } = reportOf(mc);
+  const { capacity, reportedSynced, reportedBudget, conditionReason, hb: reportedHb } = reportOf(mc);
+  const hb = heartbeatSeenMs ?? reportedHb;
   const unreported = Math.max(0, placed - reportedSynced);
   const freeSlots = Math.max(0, Math.min(capacity - placed, reportedBudget - unreported));
   let notReadyReason = conditionReason;

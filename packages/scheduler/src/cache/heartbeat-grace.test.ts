@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ManagementCluster } from '@hcc/crds';
-import { announcedLeaseMs, heartbeatGraceMs } from './heartbeat-grace.js';
+import { announcedLeaseMs, HeartbeatObserver, heartbeatGraceMs } from './heartbeat-grace.js';
 
 const mc = (leaseDurationSeconds?: unknown): ManagementCluster => ({ metadata: { name: 'm' }, spec: {}, status: { leaseDurationSeconds: leaseDurationSeconds as number } });
 
@@ -17,6 +17,7 @@ describe('heartbeatGraceMs', () => {
     { name: 'a string: ignored', input: { mc: mc('240'), configuredMs: 40_000 }, want: 40_000 },
     { name: 'NaN and Infinity: ignored', input: { mc: mc(Infinity), configuredMs: 40_000 }, want: 40_000 },
     { name: 'a fractional configured grace (--heartbeat-grace 0.5) under an announced 4 s', input: { mc: mc(4), configuredMs: 500 }, want: 4000 },
+    { name: 'a huge announced Lease counts as 4 h at most (4 × the longest heartbeat interval)', input: { mc: mc(1e9), configuredMs: 40_000 }, want: 14_400_000 },
   ])('$name', ({ input, want }) => {
     expect(heartbeatGraceMs(input.mc, input.configuredMs)).toBe(want);
   });
@@ -25,5 +26,35 @@ describe('heartbeatGraceMs', () => {
     expect(announcedLeaseMs(mc(240))).toBe(240_000);
     expect(announcedLeaseMs(mc(NaN))).toBe(0);
     expect(announcedLeaseMs(undefined)).toBe(0);
+  });
+});
+
+describe('HeartbeatObserver: heartbeat age on the scheduler\'s clock', () => {
+  const at = (iso: string, uid = 'u1'): ManagementCluster => ({ metadata: { name: 'm', uid }, spec: {}, status: { lastHeartbeatTime: iso } });
+  it('stamps a change when it arrives, whatever time the syncer wrote (its clock may be off)', () => {
+    let now = Date.parse('2026-12-02T12:00:00Z');
+    const o = new HeartbeatObserver(() => now);
+    // First sight: the earlier of now and the reported time (an old one stays old; a future one counts as now).
+    expect(o.observe(at('2026-12-02T11:59:30Z'))).toBe(Date.parse('2026-12-02T11:59:30Z'));
+    now += 5000;
+    // A syncer 10 minutes behind: its next heartbeat still reads as seen now.
+    expect(o.observe(at('2026-12-02T11:50:05Z'))).toBe(now);
+    // The same value seen again later keeps its stamp (it ages on the scheduler's clock).
+    now += 60_000;
+    expect(o.observe(at('2026-12-02T11:50:05Z'))).toBe(now - 60_000);
+    // A syncer 10 minutes ahead that stops: its future time stops being fresh after the grace.
+    const ahead = new HeartbeatObserver(() => now);
+    expect(ahead.observe(at('2026-12-02T12:11:05Z'))).toBe(now);
+    now += 41_000;
+    expect(now - ahead.observe(at('2026-12-02T12:11:05Z'))).toBe(41_000);
+  });
+
+  it('treats a ManagementCluster created again under the same name as new, and nothing reported as NaN', () => {
+    let now = Date.parse('2026-12-02T12:00:00Z');
+    const o = new HeartbeatObserver(() => now);
+    o.observe(at('2026-12-02T12:00:00Z', 'u1'));
+    now += 100_000;
+    expect(o.observe(at('2026-12-02T11:00:00Z', 'u2'))).toBe(Date.parse('2026-12-02T11:00:00Z'));
+    expect(o.observe({ metadata: { name: 'm', uid: 'u2' }, spec: {} })).toBeNaN();
   });
 });

@@ -21,8 +21,15 @@ import type { ManagementCluster } from '@hcc/crds';
  */
 export function announcedLeaseMs(mc: ManagementCluster | undefined): number {
   const s = mc?.status?.leaseDurationSeconds;
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s * 1000 : 0;
+  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? Math.min(s, MaxAnnouncedLeaseSeconds) * 1000 : 0;
 }
+
+/**
+ * The longest Lease a syncer's announcement is taken for, in seconds: 4 × the longest heartbeat
+ * interval `hcc syncer` accepts (3600 s). A larger one (written by hand, or by a syncer identity
+ * that wants its cluster never to expire) counts as this.
+ */
+export const MaxAnnouncedLeaseSeconds = 4 * 3600;
 
 /**
  * The heartbeat grace period of one cluster: max(configuredGraceMs, what its syncer announces).
@@ -32,4 +39,52 @@ export function announcedLeaseMs(mc: ManagementCluster | undefined): number {
  */
 export function heartbeatGraceMs(mc: ManagementCluster | undefined, configuredGraceMs: number): number {
   return Math.max(configuredGraceMs, announcedLeaseMs(mc));
+}
+
+/**
+ * When the scheduler saw each ManagementCluster's heartbeat change, by the scheduler's own clock,
+ * as kube's node lifecycle controller keeps a `probeTimestamp` per Node instead of trusting the
+ * times a kubelet writes: a syncer stamps `status.lastHeartbeatTime` with its own clock, and a
+ * syncer on another host whose clock is ahead would keep a dead cluster fresh (and one behind
+ * would never look fresh). A heartbeat is current while less than the grace period has passed,
+ * on the scheduler's clock, since its reported value last changed.
+ *
+ * The first time a cluster is seen, its heartbeat counts as seen at the earlier of now and the
+ * time it reports: a heartbeat already old when the scheduler starts is not made fresh by the
+ * restart (a cluster whose syncer stopped while no scheduler ran takes no placements), and one in
+ * the future counts as seen now. A syncer whose clock is behind by more than the grace then reads
+ * expired until its next heartbeat after a scheduler restart.
+ */
+export class HeartbeatObserver {
+  private readonly seen = new Map<string, { uid: string; reported: string; atMs: number }>();
+
+  /** @param now - the scheduler's clock, ms since the epoch */
+  constructor(private readonly now: () => number) {}
+
+  /**
+   * Records the cluster's reported heartbeat (call it for every version the informer delivers, so
+   * a change is stamped when it arrives) and returns when it was seen.
+   * @returns ms since the epoch on the scheduler's clock, or NaN when no heartbeat is reported
+   */
+  observe(mc: ManagementCluster): number {
+    const reported = mc.status?.lastHeartbeatTime;
+    const name = mc.metadata.name ?? '';
+    if (!reported) {
+      this.seen.delete(name);
+      return NaN;
+    }
+    const uid = mc.metadata.uid ?? '';
+    const prev = this.seen.get(name);
+    if (prev && prev.uid === uid && prev.reported === reported) return prev.atMs;
+    const nowMs = this.now();
+    const at = Date.parse(reported);
+    const atMs = prev && prev.uid === uid ? nowMs : Math.min(nowMs, Number.isFinite(at) ? at : -Infinity);
+    this.seen.set(name, { uid, reported, atMs });
+    return atMs;
+  }
+
+  /** Forgets a deleted ManagementCluster. */
+  forget(name: string): void {
+    this.seen.delete(name);
+  }
 }

@@ -105,6 +105,22 @@ describe('reconcileClusterHealth', () => {
     expect(events).toEqual(ready ? [`Warning ${ready.reason} ${ready.reason === 'HeartbeatExpired' ? 'Management cluster m is not Ready: ' : ''}${ready.message}`] : []);
   });
 
+  it("judges the heartbeat's age on the scheduler's clock: a syncer clock ahead does not keep a silent cluster fresh", async () => {
+    // The syncer stamped its last heartbeat 10 minutes ahead; the scheduler saw it 41 s ago.
+    const ahead = mc({ ready: 'True', heartbeatAgeMs: -600_000 });
+    const store = new Store<ManagementCluster>();
+    store.set('m', ahead);
+    const writes: Condition[][] = [];
+    const seen = now.getTime() - 41_000;
+    await reconcileClusterHealth({ managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, heartbeatSeenMs: () => seen, writeConditions: async (_mc, c) => void writes.push(c) }, 'm');
+    expect(writes[0]?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'HeartbeatExpired' });
+    // And one behind, whose heartbeat the scheduler just saw change, is fresh.
+    const behind = mc({ ready: 'True', heartbeatAgeMs: 600_000 });
+    store.set('m', behind);
+    expect(await reconcileClusterHealth({ managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, heartbeatSeenMs: () => now.getTime(), writeConditions: async (_mc, c) => void writes.push(c) }, 'm')).toEqual({ requeueAfterMs: 40_100 });
+    expect(writes).toHaveLength(1);
+  });
+
   it('a deleted cluster finishes quietly', async () => {
     expect(await reconcileClusterHealth({ managementClusters: new Store(), now: () => now, heartbeatGraceMs: 1, writeConditions: async () => {} }, 'gone')).toBeUndefined();
   });

@@ -17,7 +17,9 @@
  *
  * The grace period of a cluster is the longer of `--heartbeat-grace` and the Lease duration its
  * syncer announces in `status.leaseDurationSeconds` (cache/heartbeat-grace.ts): a syncer that
- * beats every 60 s (Lease 240 s) is not declared lost 40 s after each beat.
+ * beats every 60 s (Lease 240 s) is not declared lost 40 s after each beat. A heartbeat's age is
+ * measured on the scheduler's clock from when its reported time last changed
+ * (HeartbeatObserver), not from the time the syncer's clock wrote.
  */
 import {
   ConditionReady,
@@ -52,6 +54,12 @@ export interface ClusterHealthDeps {
    * of this and the cluster's announced `status.leaseDurationSeconds` is expired.
    */
   heartbeatGraceMs: number;
+  /**
+   * When the scheduler saw the cluster's heartbeat change, ms since the epoch on its own clock
+   * (cache/heartbeat-grace.ts HeartbeatObserver; NaN: none reported). Absent (tests): the time the
+   * syncer reported.
+   */
+  heartbeatSeenMs?(mc: ManagementCluster): number;
   /** Writes status.conditions through the status subresource with a resourceVersion precondition. */
   writeConditions(mc: ManagementCluster, conditions: Condition[]): Promise<void>;
   /**
@@ -92,7 +100,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
         // push syncer, or a pull syncer outside its cluster, outlives the cluster), for longer
         // than the grace period.
         const now = deps.now();
-        const age = ageMs(mc.status?.lastHeartbeatTime, now);
+        const age = heartbeatAgeMs(deps, mc, now);
         const ready = findCondition(mc.status?.conditions, ConditionReady);
         const unreachableFor = ready?.status !== 'True' && ready?.reason === ReasonManagementClusterUnreachable ? ageMs(ready.lastTransitionTime, now) : 0;
         if (deps.releaseSyncerFinalizers && (age > graceMs || unreachableFor > graceMs)) {
@@ -115,7 +123,7 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
   // when that syncer stops reporting: the message then says so instead of a stale reason.
   if (ready.status !== 'True' && ready.reason !== ReasonManagementClusterUnreachable) return waiting;
   const now = deps.now();
-  const inGrace = untilGraceEnds(graceMs, ageMs(mc.status?.lastHeartbeatTime, now), waiting);
+  const inGrace = untilGraceEnds(graceMs, heartbeatAgeMs(deps, mc, now), waiting);
   if (inGrace) return inGrace;
   const cond: Condition = {
     type: ConditionReady,
@@ -158,6 +166,13 @@ async function neverReported(deps: ClusterHealthDeps, mc: ManagementCluster, gra
 /** Where to look when a Push-mode cluster is not reached (its syncer runs next to the control center); '' otherwise. */
 function pushHint(mc: ManagementCluster): string {
   return mc.spec?.mode === 'Push' ? ` (Push mode: check spec.kubeconfigSecretRef, the Events of \`kubectl describe mc ${mc.metadata.name}\` and the push syncer's log)` : '';
+}
+
+/** How long ago the cluster's heartbeat was seen to change, in milliseconds (Infinity when none is reported). */
+function heartbeatAgeMs(deps: ClusterHealthDeps, mc: ManagementCluster, now: Date): number {
+  if (!deps.heartbeatSeenMs) return ageMs(mc.status?.lastHeartbeatTime, now);
+  const seen = deps.heartbeatSeenMs(mc);
+  return Number.isFinite(seen) ? now.getTime() - seen : Infinity;
 }
 
 /** Time since an RFC 3339 timestamp (a heartbeat, a creation), in milliseconds (Infinity when there is none). */
