@@ -123,13 +123,22 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } }), 'may only write the status of its ManagementCluster (and a spec.mode it lacks)');
     expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { capacity: 100000 } }), 'spec, labels, annotations and finalizers are the admin');
     expect((await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Pull' } })).code).toBe(200);
-    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Push' } }), 'its ManagementCluster');
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { mode: 'Push' } }), 'registers its cluster in Pull mode');
     expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { finalizers: ['example.com/block'] } }), 'finalizers are the admin');
     expectForbidden(await merge(`${MCS}/mgmt-2`, { metadata: { labels: { region: 'eu' } } }), 'may only register and update its own ManagementCluster');
     expectForbidden(await merge(`${MCS}/mgmt-2/status`, { status: { conditions: [] } }), 'its own ManagementCluster');
     expectForbidden(await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-3' }, spec: {} }, m1), 'its own ManagementCluster');
     expectForbidden(await call('DELETE', `${MCS}/mgmt-1`, undefined, m1), 'may not delete ManagementClusters');
     expect((await call('GET', `${MCS}/mgmt-1`)).body.metadata.deletionTimestamp).toBeUndefined();
+    // Not in Push mode, nor naming a kubeconfig Secret: the push syncer would read that Secret with
+    // the control center's rights (a tenant's admin kubeconfig, say).
+    const m8 = { user: 'hcc:syncer:mgmt-8' };
+    const push = (spec: Record<string, unknown>) => ({ apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-8' }, spec });
+    expectForbidden(await call('POST', MCS, push({ mode: 'Push', kubeconfigSecretRef: { namespace: 'tenant-b', name: 'b1-admin-kubeconfig' } }), m8), 'registers its cluster in Pull mode');
+    expectForbidden(await call('POST', MCS, push({ kubeconfigSecretRef: { name: 'x' } }), m8), 'spec.kubeconfigSecretRef are the admin');
+    expect((await call('POST', MCS, push({}), m8)).code).toBe(201);
+    expectForbidden(await merge(`${MCS}/mgmt-8`, { spec: { mode: 'Push' } }, m8), 'registers its cluster in Pull mode');
+    expect((await merge(`${MCS}/mgmt-8`, { spec: { mode: 'Pull' } }, m8)).code).toBe(200);
     // A syncer whose cluster is not registered yet registers it.
     expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-9' }, spec: {} }, { user: 'hcc:syncer:mgmt-9' })).code).toBe(201);
   });

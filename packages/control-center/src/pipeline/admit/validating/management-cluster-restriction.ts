@@ -3,7 +3,8 @@
  * `hcc:syncer:X` in `hcc:syncers`, see pipeline/syncer-identity.ts) may write only what belongs
  * to X, after kube's NodeRestriction admission plugin, which limits a kubelet to its own Node and
  * the pods bound to it. RBAC cannot say "placed on X"; this check can. The syncer of X may:
- * - create the ManagementCluster X only, then write its status (and a `spec.mode` it lacks), never
+ * - create the ManagementCluster X only (not in Push mode, nor naming a kubeconfig Secret), then
+ *   write its status (and a `spec.mode: Pull` it lacks), never
  *   its other spec, labels or annotations, never delete one;
  * - write the status of, and delete, only HostedClusters and NodePools placed on X (the label
  *   `controlcenter.hcc.dev/management-cluster: X`; an unplaced NodePool counts as placed where its
@@ -86,14 +87,20 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   if (info.group === ControlCenterGroup && info.resource === 'managementclusters') {
     if (operation === 'DELETE') return `${who} may not delete ManagementClusters`;
     if (obj.metadata.name !== mc) return `${who} may only register and update its own ManagementCluster`;
-    // Registering sets what it likes; afterwards its status, and a mode it lacks (the heartbeat's
-    // one spec write). Capacity, platforms, taints, cordon and labels are the admin's, as a
-    // kubelet may not change its Node's taints (NodeRestriction).
+    // Registering sets what it likes but Push mode; afterwards its status, and a mode it lacks
+    // (the heartbeat's one spec write, Pull). Capacity, platforms, taints, cordon and labels are
+    // the admin's, as a kubelet may not change its Node's taints (NodeRestriction). Push mode and
+    // its kubeconfigSecretRef are the admin's too: the push syncer reads that Secret with the
+    // control center's rights, so a syncer naming one would read a Secret it may not.
+    const spec = (o: KubeObject) => ({ ...(o.spec as Record<string, unknown> | undefined) });
+    const now = spec(obj);
+    const pushing = (s: Record<string, unknown>) => s.mode === 'Push' || s.kubeconfigSecretRef !== undefined;
+    if (pushing(now) && (!old || !pushing(spec(old)))) {
+      return `${who} registers its cluster in Pull mode: spec.mode Push and spec.kubeconfigSecretRef are the admin's (the push syncer reads that Secret with the control center's rights)`;
+    }
     if (old) {
-      const spec = (o: KubeObject) => ({ ...(o.spec as Record<string, unknown> | undefined) });
       const was = spec(old);
-      const now = spec(obj);
-      if (was.mode === undefined) delete now.mode;
+      if (was.mode === undefined && now.mode === 'Pull') delete now.mode;
       const finalizersChanged = !isDeepStrictEqual(old.metadata.finalizers ?? [], obj.metadata.finalizers ?? []);
       if (!isDeepStrictEqual(was, now) || !sameMetadata(old, obj) || finalizersChanged) return `${who} may only write the status of its ManagementCluster (and a spec.mode it lacks): spec, labels, annotations and finalizers are the admin's and the scheduler's`;
     }
