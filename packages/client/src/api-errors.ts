@@ -105,5 +105,15 @@ export const isAlreadyExists = (err: unknown): boolean =>
 export const isGone = (err: unknown): boolean =>
   err instanceof ApiError && (err.reason === 'Gone' || err.reason === 'Expired' || err.code === 410);
 
+/**
+ * True for a 504 `Timeout` whose cause is `ResourceVersionTooLarge`: the server has not reached
+ * the resourceVersion asked for (it was given out before the server's storage went back, e.g. an
+ * etcd restored from a snapshot). A watch from it would miss what happens meanwhile: relist, as
+ * client-go's reflector does (`IsTooLargeResourceVersion`).
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/errors/errors.go (IsTooLargeResourceVersionError)
+ */
+export const isTooLargeResourceVersion = (err: unknown): boolean =>
+  err instanceof ApiError && err.code === 504 && (err.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge');
+
 /** True for 422 / reason `Invalid` (validation failed; `details.causes` names the fields). */
 export const isInvalid = (err: unknown): boolean => hasReason(err, 'Invalid', 422);

@@ -137,6 +137,27 @@ describe('Informer', { timeout: 10_000 }, () => {
     expect(lines.some((l) => l.level === 40 && /relisting/.test(l.msg))).toBe(true);
   });
 
+  it('relists when the server answers its watch with Too large resource version (its storage went back), and sees what is written after', async () => {
+    const { api, informer, rec, lists, lines } = await setup({});
+    api.put(configmaps, cm('ns', 'a')); // 101
+    api.put(configmaps, cm('ns', 'b')); // 102
+    informer.start();
+    await informer.waitForSync();
+    await until(() => expect(api.watchCount).toBe(1));
+    // Restored from a snapshot taken before a and b: b is gone there, and writes go on from 100.
+    api.dropWatches();
+    api.remove(configmaps, 'ns/b');
+    api.rewind(100);
+    api.put(configmaps, cm('ns', 'c')); // 101 again: below the informer's 102
+    await until(() => expect(lists()).toHaveLength(2));
+    await until(() => expect(informer.lister.keys().sort()).toEqual(['ns/a', 'ns/c']));
+    await until(() => expect(api.watchCount).toBe(1));
+    api.put(configmaps, cm('ns', 'd')); // 102
+    await until(() => expect(informer.lister.keys().sort()).toEqual(['ns/a', 'ns/c', 'ns/d']));
+    expect(rec.calls).toContain('tombstone ns/b');
+    expect(lines.some((l) => /resourceVersion too large for the server; relisting/.test(l.msg))).toBe(true);
+  });
+
   it('backs off and retries a failing list and a dropped watch, then resumes without a relist', async () => {
     const { api, informer, rec, lines, lists, watches } = await setup();
     api.put(configmaps, cm('ns', 'a'));

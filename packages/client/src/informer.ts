@@ -8,7 +8,9 @@
  * - First a paginated list (`limit`, `continue`), then a watch from the list's resourceVersion with
  *   bookmarks. A watch the server ends normally is resumed from the last resourceVersion seen
  *   (an event's or a bookmark's), so no change is missed and none is replayed.
- * - A 410 (`Expired`/`Gone`, as an HTTP answer or an `ERROR` event) or any other `ERROR` event
+ * - A 410 (`Expired`/`Gone`, as an HTTP answer or an `ERROR` event), any other `ERROR` event, or
+ *   a 504 `Too large resource version` (the server's storage went back, e.g. etcd restored from a
+ *   snapshot without a revision bump: watching on would miss every write until it caught up)
  *   relists; the new list is diffed against the cache: `onAdd` for new keys, `onUpdate` for
  *   changed resourceVersions, `onDelete` with a `DeletedFinalStateUnknown` tombstone for keys
  *   that vanished while the watch was down.
@@ -25,7 +27,7 @@
  * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/shared_informer.go
  */
 import { pino, type Logger } from 'pino';
-import { isGone, ApiError } from './api-errors.js';
+import { isGone, isTooLargeResourceVersion, ApiError } from './api-errors.js';
 import { Backoff } from './backoff.js';
 import { realClock, sleep, type Clock, type TimerHandle } from './clock.js';
 import type { RestClient } from './rest.js';
@@ -227,10 +229,15 @@ export class Informer<T extends KubeObject = KubeObject> {
         throw new Error(`very short watch: ended within ${minWatchDurationMs} ms without an event`);
       } catch (err) {
         if (signal.aborted) break;
-        const errorEvent = err instanceof WatchErrorEvent;
+        // A resourceVersion the server has not reached (its storage went back): watching on from
+        // it would miss everything until the server's revision passes it again. List afresh.
+        const errorEvent = err instanceof WatchErrorEvent || isTooLargeResourceVersion(err);
         if (isGone(err) || errorEvent) {
           needList = true;
-          this.#logger.warn({ err, resourceVersion: this.#lastRV }, errorEvent && !isGone(err) ? 'watch error event; relisting' : 'resourceVersion expired; relisting');
+          this.#logger.warn(
+            { err, resourceVersion: this.#lastRV },
+            isTooLargeResourceVersion(err) ? 'resourceVersion too large for the server; relisting' : errorEvent && !isGone(err) ? 'watch error event; relisting' : 'resourceVersion expired; relisting',
+          );
           if (isGone(err) && relistNow) {
             relistNow = false;
             continue;

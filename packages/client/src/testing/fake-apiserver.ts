@@ -140,6 +140,16 @@ export class FakeApiServer {
     this.#events.length = 0;
   }
 
+  /**
+   * Moves the resourceVersion back to `rv` with the objects as they are (storage restored from a
+   * snapshot without a revision bump): a watch from a newer resourceVersion then gets 504
+   * `Too large resource version`, as from kube-apiserver.
+   */
+  rewind(rv: number): void {
+    this.#rv = rv;
+    this.#events.length = 0;
+  }
+
   /** Sends a BOOKMARK at the current resourceVersion to every watch that asked for bookmarks. */
   bookmark(): void {
     for (const w of this.#watchers) {
@@ -263,6 +273,10 @@ export class FakeApiServer {
   #watch(res: http.ServerResponse, resource: string, namespace: string, q: URLSearchParams): void {
     const rvParam = q.get('resourceVersion') ?? '';
     const fromRv = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
+    if (fromRv !== undefined && fromRv > this.#rv) {
+      const tooLarge = status(504, 'Timeout', `Too large resource version: ${fromRv}, current: ${this.#rv}`);
+      return this.#fail(res, { ...tooLarge, details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } });
+    }
     if (fromRv !== undefined && fromRv < this.#compactedRv && this.#options.expiredAsHttp410) {
       return this.#fail(res, status(410, 'Expired', `too old resource version: ${fromRv} (${this.#compactedRv})`));
     }
