@@ -185,7 +185,11 @@ export class GarbageCollector {
     if (!info) return 'unresolvable';
     const depNamespace = dep.metadata.namespace ?? '';
     if (info.namespaced && !depNamespace) return 'unresolvable';
-    const owner = this.store.get(storageKey(info, info.namespaced ? depNamespace : '', ref.name))?.object;
+    const ownerKey = storageKey(info, info.namespaced ? depNamespace : '', ref.name);
+    // An owner whose stored value cannot be read (a corrupt etcd value) is not known to be gone:
+    // kube's collector reads the owner live, gets the storage error and deletes nothing.
+    if (this.store.corruptValue?.(ownerKey)) return 'unresolvable';
+    const owner = this.store.get(ownerKey)?.object;
     if (!owner || owner.metadata.uid !== ref.uid) return 'dangling';
     return gcFinalizerOf(owner) === 'foreground' ? 'waiting' : 'solid';
   }

@@ -99,6 +99,24 @@ describe('corrupt objects in etcd', () => {
     expect((await request(cc, 'GET', '/metrics')).body).toMatch(/^hcc_storage_corrupt_objects 0$/m);
   });
 
+  it('a replica that never read the owner does not garbage-collect the dependents of a corrupt owner', async () => {
+    const owner = await request(cc, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } });
+    expect(owner.code).toBe(201);
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.body.metadata.uid };
+    expect((await request(cc, 'POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'owned', namespace: 'default', ownerReferences: [ref] } })).code).toBe(201);
+    await raw.put(`${prefix}/core/configmaps/default/owner`).value('garbage');
+    // A second replica starts after the owner turned corrupt: it has no last object of it.
+    const second = await startTestControlCenter({ etcd: { endpoints: [etcd.endpoint], prefix } });
+    try {
+      expect((await request(second, 'GET', '/api/v1/namespaces/default/configmaps/owner')).code).toBe(500);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await request(second, 'GET', secret('owned'))).code).toBe(200);
+      expect(await raw.get(`${prefix}/core/secrets/default/owned`).string()).not.toBeNull();
+    } finally {
+      await second.close();
+    }
+  });
+
   it('deletes a readable object the normal way with the option: finalizers still hold it', async () => {
     const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/hold'] } };
     expect((await request(cc, 'POST', '/api/v1/namespaces/default/secrets', body)).code).toBe(201);

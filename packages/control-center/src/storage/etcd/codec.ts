@@ -46,11 +46,18 @@ export function encodeObject(object: KubeObject): Buffer {
 
 /**
  * Decodes a stored value and sets `metadata.resourceVersion` to `modRevision`.
- * @throws SyntaxError when the value is not JSON (something else wrote under the prefix)
+ * @throws SyntaxError when the value is not JSON, or not an object with a `kind` and a
+ *   `metadata.name` (something else wrote under the prefix; kube-apiserver's decoder refuses such
+ *   a value too: `Object 'Kind' is missing`)
  */
 export function decodeObject(value: Buffer, modRevision: number): KubeObject {
   const object = JSON.parse(value.toString('utf8')) as KubeObject;
   if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new SyntaxError('not a JSON object');
+  if (typeof object.kind !== 'string' || !object.kind) throw new SyntaxError("Object 'Kind' is missing");
+  const meta = object.metadata as unknown;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
+    throw new SyntaxError('metadata.name is missing');
+  }
   (object.metadata ??= {}).resourceVersion = String(modRevision);
   return object;
 }

@@ -202,7 +202,14 @@ describe('EtcdStore: several replicas on one etcd', () => {
   it('skips values that are not JSON objects, refuses to write over one, and deletes one only when asked to', async () => {
     const prefix = newPrefix();
     await raw.put(`${prefix}${key('junk')}`).value('not json');
+    // JSON, but no Kubernetes object (no kind, or no name): corrupt too, not a nameless ConfigMap.
+    await raw.put(`${prefix}${key('nokind')}`).value('{"foo":1}');
+    await raw.put(`${prefix}${key('noname')}`).value('{"kind":"ConfigMap","metadata":{}}');
     const a = await replica(prefix);
+    expect(a.corruptValue(key('nokind'))?.error).toBe("Object 'Kind' is missing");
+    expect(a.corruptValue(key('noname'))?.error).toBe('metadata.name is missing');
+    expect(a.list('/core/configmaps/').items).toEqual([]);
+    for (const k of ['nokind', 'noname']) expect(await a.deleteCorrupt(key(k))).toBe(true);
     expect(a.get(key('junk'))).toBeUndefined();
     expect(a.corruptValue(key('junk'))).toMatchObject({ etcdKey: `${prefix}${key('junk')}`, error: expect.stringContaining('JSON') });
     expect(a.corruptCount()).toBe(1);
