@@ -347,12 +347,17 @@ describe('leaseConflict: one ManagementCluster, one management cluster', () => {
     { name: 'our own Lease', l: lease('me', 'A'), ours: 'A', conflict: false },
     { name: "a restarted syncer of the same cluster (another identity, the same cluster ID)", l: lease('old', 'A'), ours: 'A', conflict: false },
     { name: 'a Lease an older syncer wrote (no cluster ID)', l: lease('old', undefined), ours: 'A', conflict: false },
-    { name: "another cluster's, expired", l: lease('other', 'B', '2026-12-02T11:59:40.000000Z'), ours: 'A', conflict: false },
+    { name: "another cluster's, expired: still theirs (an outage never hands the name over)", l: lease('other', 'B', '2026-12-02T11:59:40.000000Z'), ours: 'A', conflict: true },
+    { name: "another cluster's, expired, and ours cannot be reached", l: lease('other', 'B', '2026-12-02T11:59:40.000000Z'), ours: undefined, conflict: true },
     { name: "another cluster's, live", l: lease('other', 'B'), ours: 'A', conflict: true },
     { name: "another cluster's, live, and ours cannot be reached", l: lease('other', 'B'), ours: undefined, conflict: true },
   ])('$name', ({ l, ours, conflict }) => {
     const why = leaseConflict(l, 'me', ours, now);
     expect(why !== undefined).toBe(conflict);
-    if (why && ours) expect(why).toBe('the syncer other of another management cluster (cluster ID B; this one is A) holds Lease hcc-system/mgmt-1, renewed 10s ago: two syncers have the same --name; this one waits until that Lease expires (40s after its last renewal) and serves nothing meanwhile');
+    if (why && ours && l.spec.renewTime === '2026-12-02T12:00:20.000000Z') {
+      expect(why).toBe(
+        'the syncer other of another management cluster (cluster ID B; this one is A) holds Lease hcc-system/mgmt-1 (renewed 10s ago): two syncers have the same --name, and this one serves nothing; if the management cluster behind mgmt-1 really changed (rebuilt, or the name moved), delete the Lease: kubectl delete lease -n hcc-system mgmt-1',
+      );
+    }
   });
 });

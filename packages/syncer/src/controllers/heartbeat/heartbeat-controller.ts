@@ -263,10 +263,13 @@ function checkMode(opts: HeartbeatOptions, mc: ManagementCluster): void {
 
 /**
  * Why this syncer must not take over the Lease, or undefined when it may: the Lease is held by
- * another syncer, still live (renewed less than its duration ago), and that syncer serves another
- * management cluster (its cluster ID annotation differs from ours, or ours is not known because
- * our management cluster cannot be reached). A syncer of the same cluster (a restart, a second
- * replica) takes over at once; a Lease without a cluster ID (an older syncer) or expired is taken.
+ * another syncer that serves another management cluster (its cluster ID annotation differs from
+ * ours), live or not, as Karmada refuses a cluster whose ID does not match the registered one: a
+ * ManagementCluster name stays with the cluster that first held it, so an outage longer than the
+ * Lease never hands it to another cluster's syncer. Our ID not known yet (our management cluster
+ * cannot be reached) is not a match. A syncer of the same cluster (a restart, a second replica)
+ * takes over at once, and a Lease without a cluster ID (an older syncer) is taken. An admin moves
+ * the name to another cluster by deleting the Lease.
  * @param clusterID - our management cluster's ID (its kube-system namespace uid), if known
  */
 export function leaseConflict(lease: KubeObject & { spec?: Record<string, unknown> }, identity: string, clusterID: string | undefined, now: Date): string | undefined {
@@ -274,12 +277,11 @@ export function leaseConflict(lease: KubeObject & { spec?: Record<string, unknow
   const theirs = lease.metadata.annotations?.[AnnotationClusterID];
   if (typeof holder !== 'string' || !holder || holder === identity || !theirs || theirs === clusterID) return undefined;
   const renewed = Date.parse(String(lease.spec?.renewTime ?? ''));
-  const duration = Number(lease.spec?.leaseDurationSeconds ?? 0);
-  if (!Number.isFinite(renewed) || renewed + duration * 1000 <= now.getTime()) return undefined;
-  const ago = Math.max(0, Math.round((now.getTime() - renewed) / 1000));
+  const ago = Number.isFinite(renewed) ? `renewed ${Math.max(0, Math.round((now.getTime() - renewed) / 1000))}s ago` : 'never renewed';
+  const name = lease.metadata.name ?? '';
   return clusterID
-    ? `the syncer ${holder} of another management cluster (cluster ID ${theirs}; this one is ${clusterID}) holds Lease ${SystemNamespace}/${lease.metadata.name}, renewed ${ago}s ago: two syncers have the same --name; this one waits until that Lease expires (${duration}s after its last renewal) and serves nothing meanwhile`
-    : `the syncer ${holder} of management cluster ${theirs} holds Lease ${SystemNamespace}/${lease.metadata.name}, renewed ${ago}s ago, and this syncer cannot reach its own management cluster to tell whether it is the same one; it waits until that Lease expires (${duration}s after its last renewal)`;
+    ? `the syncer ${holder} of another management cluster (cluster ID ${theirs}; this one is ${clusterID}) holds Lease ${SystemNamespace}/${name} (${ago}): two syncers have the same --name, and this one serves nothing; if the management cluster behind ${name} really changed (rebuilt, or the name moved), delete the Lease: kubectl delete lease -n ${SystemNamespace} ${name}`
+    : `the syncer ${holder} of management cluster ${theirs} holds Lease ${SystemNamespace}/${name} (${ago}), and this syncer cannot reach its own management cluster to tell whether it is the same one; it waits until it can`;
 }
 
 /** The Warning Event reason of a Lease held by another cluster's syncer. */
