@@ -326,10 +326,13 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // Unreachable in turn (with --heartbeat-interval 1, a 2 s wait).
   const observeTimeoutMs = Math.min(Math.max(heartbeatIntervalMs, ObserveTimeoutMs), 2 * heartbeatIntervalMs);
   let lastObserveOk = true;
+  let managementClusterGone = false;
   const observing = new Set<{ startedMs: number }>(); // observations not answered yet, with when each started (ms since the epoch)
   const upsyncDeps: UpsyncDeps = {
     cluster,
-    downstreamReachable: () => lastObserveOk && ![...observing].some((o) => Date.now() - o.startedMs > heartbeatIntervalMs),
+    // Nothing is copied up either once the ManagementCluster is gone (removed by force while this
+    // push syncer drains): the scheduler marks what was placed there Unknown, "no longer exists".
+    downstreamReachable: () => !managementClusterGone && lastObserveOk && ![...observing].some((o) => Date.now() - o.startedMs > heartbeatIntervalMs),
     unreachableRecheckMs: heartbeatIntervalMs,
     secretsCheckedAt: new Map(),
     warn: (obj, reason, message) => recorder.event(obj, 'Warning', reason, message),
@@ -385,6 +388,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
     onProblem: (why) => (hooks.problem = why),
+    onManagementClusterGone: () => (managementClusterGone = true),
     onLeaseLost: () => {
       log.error({ controller: 'heartbeat' }, 'another management cluster\'s syncer holds this ManagementCluster\'s Lease: stopping');
       leaseLost.abort();

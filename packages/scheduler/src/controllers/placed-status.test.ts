@@ -129,8 +129,8 @@ describe('reconcilePlacedStatus', () => {
     }
   });
 
-  it('a HostedCluster left on a ManagementCluster that no longer exists: Available=Unknown, once', async () => {
-    const { deps, writes, events } = setup(undefined, { hc: hc() });
+  it('a HostedCluster left on a ManagementCluster that no longer exists: Available=Unknown, and again if written back', async () => {
+    const { deps, writes, events, hostedClusters } = setup(undefined, { hc: hc() });
     await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
     expect(writes).toHaveLength(1);
     expect(writes[0]!.conditions[0]).toMatchObject({
@@ -140,8 +140,14 @@ describe('reconcilePlacedStatus', () => {
       message: 'Management cluster m no longer exists (its ManagementCluster was deleted): the rest of this status is its last report',
     });
     expect(events).toEqual(['h Warning ManagementClusterNotReady Available=Unknown: management cluster m no longer exists']);
+    // Marked already: nothing more to write.
+    hostedClusters.set('ns/h', { ...hc(), status: { conditions: writes[0]!.conditions } } as HostedCluster);
     await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
     expect(writes).toHaveLength(1);
+    // A draining syncer wrote the old status back: marked again (no episode memo for a gone cluster).
+    hostedClusters.set('ns/h', hc());
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes).toHaveLength(2);
   });
 
   it('an object being deleted there: its deletion waits for that syncer, and a Warning Event says so and how to retire the cluster, once', async () => {

@@ -156,7 +156,10 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   }
   const deleting = !!obj.metadata.deletionTimestamp && heldBySyncer(obj);
   const episode = `${cluster}@${notReadyEpisode(ready)}${deleting ? '/deleting' : ''}`;
-  if (deps.marked.get(key) === episode) return;
+  // A cluster that is gone has no syncer left to trade writes with for long (a push syncer still
+  // draining stops copying statuses once its heartbeat finds the cluster gone): a status written
+  // back meanwhile is marked again.
+  if (mc && deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
   const cond = markCondition(kind, cluster, ready, findCondition(conditions, MarkedCondition[kind]));
   // Event messages carry no times, so a cluster that flaps folds into one Event per object (its

@@ -172,9 +172,11 @@ describe('createIfMissing', () => {
   it('false (push mode): a heartbeat after the deletion completed neither creates the ManagementCluster nor writes its status', async () => {
     const { upstream, calls } = goneUpstream();
     const lines: unknown[] = [];
-    await beat({ ...options(upstream, new FakeClock(), new AbortController().signal, lines), createIfMissing: false });
+    let gone = 0;
+    await beat({ ...options(upstream, new FakeClock(), new AbortController().signal, lines), createIfMissing: false, onManagementClusterGone: () => void gone++ });
     expect(calls.filter((c) => c.endsWith('managementclusters'))).toEqual(['get managementclusters']);
     expect(lines).toEqual([]); // not a warning: the push controller stops this syncer next
+    expect(gone).toBe(1); // the syncer stops copying statuses up (the scheduler marks them "no longer exists")
   });
 
   it('false: registration of an absent ManagementCluster fails with NotFound instead of creating it', async () => {

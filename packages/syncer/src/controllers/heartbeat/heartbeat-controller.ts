@@ -97,6 +97,11 @@ export interface HeartbeatOptions {
    * first heartbeat succeeded: what `/readyz` says while the syncer cannot serve.
    */
   onProblem?(why: string | undefined): void;
+  /**
+   * Told when a heartbeat finds the ManagementCluster gone and, with `createIfMissing` false (a
+   * push syncer), leaves it gone: the syncer only tears down what it made there from then on.
+   */
+  onManagementClusterGone?(): void;
 }
 
 /** Shortest time between the starts of two heartbeats that a {@link HeartbeatTrigger} asks for, in milliseconds. */
@@ -316,6 +321,7 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   });
   if (!mc) {
     opts.logger.debug({ controller: 'heartbeat' }, 'ManagementCluster gone; not registering it again');
+    opts.onManagementClusterGone?.();
     return;
   }
   try {
