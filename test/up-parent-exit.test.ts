@@ -21,16 +21,18 @@ const alive = (pid: number) => {
 
 /**
  * Starts a parent process that starts `hcc up` on `state` and relays its output, as `how` says:
- * `ipc` forks it with an IPC channel (a harness); `npm` spawns it as npm exec runs a bin (no IPC,
- * `npm_command` in the environment). Resolves once hcc is up, with the pids it wrote.
+ * `ipc` forks it with an IPC channel (a harness); `npm` runs it as npm exec runs a bin: through
+ * `sh -c` (npm → sh → hcc up), with no IPC and `npm_command` in the environment, from a script
+ * named like npm's own (`npm-cli.mjs`). Resolves once hcc is up, with the pids it wrote.
  */
 async function startUnderParent(dir: string, state: string, how: 'ipc' | 'npm'): Promise<{ parent: ChildProcess; out: () => string; pids: Record<string, number> }> {
-  const script = path.join(dir, `parent-${how}.mjs`);
-  const args = `[${JSON.stringify(hccBin)}, 'up', '--state-dir', ${JSON.stringify(state)}, '--management-clusters', '1']`;
+  const script = path.join(dir, how === 'npm' ? 'npm-cli.mjs' : 'parent-ipc.mjs');
+  const hccArgs = [hccBin, 'up', '--state-dir', state, '--management-clusters', '1'];
+  const shellLine = [process.execPath, ...hccArgs].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const start =
     how === 'ipc'
-      ? `fork(${args}[0], ${args}.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })`
-      : `spawn(process.execPath, ${args}, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } })`;
+      ? `fork(${JSON.stringify(hccArgs[0])}, ${JSON.stringify(hccArgs.slice(1))}, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })`
+      : `spawn('/bin/sh', ['-c', ${JSON.stringify(`${shellLine}; true`)}], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } })`;
   writeFileSync(script, `import { fork, spawn } from 'node:child_process';\nconst up = ${start};\nup.stdout.pipe(process.stdout);\nup.stderr.pipe(process.stderr);\nsetInterval(() => {}, 1000);\n`);
   let out = '';
   const parent = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });

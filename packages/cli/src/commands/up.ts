@@ -386,18 +386,46 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   return lines;
 }
 
+/** A process's parent pid, start time (clock ticks since boot) and command line, from /proc (Linux); undefined when gone or elsewhere. */
+function procInfo(pid: number): { ppid: number; start: string; cmd: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ... starttime": comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmd = readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').join(' ');
+    return { ppid: Number(fields[1]), start: fields[19] ?? '', cmd };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Under `npx hcc up` or `npm run` (npm sets `npm_command`), stops with npm: npm forwards SIGINT
  * and SIGTERM, but when it is killed outright (SIGKILL, an OOM kill) `hcc up` would keep running,
- * reparented, with nothing left to stop it. Checks the parent pid once a second. Not done for a
- * shell parent: `nohup hcc up &` must outlive the shell that started it.
- * @param onExit - called once, when the parent is gone
+ * reparented, with nothing left to stop it. npm runs the bin through a shell (`npm` → `sh -c` →
+ * `hcc up`), so the process watched is the nearest ancestor whose command line is npm's (found in
+ * /proc; else the parent), checked once a second: gone, or its pid reused, means npm is gone. Not
+ * done for a shell parent: `setsid hcc up &` must outlive the shell that started it.
+ * @param onExit - called once, when npm is gone
  */
 function watchNpmParent(onExit: () => void): void {
   if (!process.env.npm_command) return;
-  const parent = process.ppid;
+  let watched = { pid: process.ppid, start: procInfo(process.ppid)?.start };
+  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 4; depth++) {
+    const info = procInfo(pid);
+    if (!info) break;
+    if (/(^|[\s/])(npm|npx)(-cli\.[cm]?js)?(\s|$)/.test(info.cmd)) {
+      watched = { pid, start: info.start };
+      break;
+    }
+    pid = info.ppid;
+  }
+  const gone = () => {
+    if (watched.start !== undefined) return procInfo(watched.pid)?.start !== watched.start;
+    return process.ppid !== watched.pid; // no /proc: the parent, as far as it can be told
+  };
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (!gone()) return;
     clearInterval(timer);
     onExit();
   }, 1_000);
