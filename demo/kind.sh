@@ -178,7 +178,7 @@ wait_local_ready() { # name, seconds: until the control center answers /readyz; 
     if ! kill -0 "$pid" 2>/dev/null; then
       # Its own last word (hcc prints a one-line reason on stderr), not a guess.
       local why
-      why=$(grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null | tail -n 1)
+      why=$({ grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null || true; } | tail -n 1)
       die "the $name exited: ${why:-see its log} (log: $STATE/logs/$name.log)"
     fi
     ((SECONDS < deadline)) || die "timed out after $2s waiting for the $name; log: $STATE/logs/$name.log"

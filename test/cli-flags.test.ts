@@ -63,7 +63,8 @@ describe('hcc flags', () => {
     { args: ['up', '--platforms', 'Foo'], msg: `option '--platforms <list>' argument 'Foo' is invalid. unknown platform "Foo"` },
     { args: ['syncer', '--name', 'm1', '--metrics-host', 'no-such-host.invalid'], msg: "option '--metrics-host <host>' argument 'no-such-host.invalid' is invalid. the name does not resolve" },
     // Node's recursive mkdir loops forever under /proc; the state dir is made one level at a time.
-    { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
+    { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "the state dir /proc/hcc-no-such-dir cannot be created (ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'): give a writable one with --state-dir" },
+    { args: ['up', '--state-dir', '/etc/passwd/x'], msg: "the state dir /etc/passwd/x cannot be created (ENOTDIR: not a directory, mkdir '/etc/passwd/x'): give a writable one with --state-dir" },
     { args: ['control-center', '--data-dir', '/proc/hcc-no-such-dir/data', '--kubeconfig', 'k'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
   ])('refuses hcc $args: exit 1 with one line, nothing written', ({ args, msg }) => {
     const t = tempDir('hcc-flags-');

@@ -324,6 +324,8 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a capacity past int32', input: ['managementCluster.capacity=100000000000'], want: 'managementCluster/capacity' },
     { name: 'a misspelt top-level value', input: ['podSecurityContexts.runAsUser=1'], want: "additional properties 'podSecurityContexts' not allowed" },
     { name: 'a probe handler (the chart owns /healthz and /readyz)', input: ['livenessProbe.httpGet.port=9090'], want: "additional properties 'httpGet' not allowed" },
+    { name: 'a metrics host in brackets (hcc syncer wants a bare address)', input: ['syncer.metricsHost=[::]'], want: 'syncer/metricsHost' },
+    { name: 'a metrics host name (the kubelet probes the pod IP)', input: ['syncer.metricsHost=localhost'], want: 'syncer/metricsHost' },
     { name: 'a liveness successThreshold other than 1 (Kubernetes refuses it)', input: ['livenessProbe.successThreshold=2'], want: 'livenessProbe/successThreshold' },
     { name: 'a readiness terminationGracePeriodSeconds (Kubernetes refuses it)', input: ['readinessProbe.terminationGracePeriodSeconds=5'], want: "additional properties 'terminationGracePeriodSeconds' not allowed" },
     { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
@@ -908,7 +910,8 @@ describe('demo/kind.sh', () => {
     expect(script).toContain('STATE=${HCC_KIND_STATE_DIR:-$ROOT/.hcc-kind}');
     expect(readFileSync(path.join(repoRoot, '.gitignore'), 'utf8').split('\n')).toContain('.hcc-kind/');
     // The reason is the process's own last non-JSON line, not a guess about the port.
-    expect(script).toContain(`why=$(grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null | tail -n 1)`);
+    // (Under pipefail a log of JSON lines only, where grep selects nothing, must not end the script silently.)
+    expect(script).toContain(`why=$({ grep -v '^{' "$STATE/logs/$name.log" 2>/dev/null || true; } | tail -n 1)`);
     expect(script).not.toContain('taken? set HCC_CONTROL_CENTER_PORT');
   });
 

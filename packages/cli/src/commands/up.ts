@@ -160,8 +160,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   // Fail on bad flags before anything is written to the state dir.
   parsePlatforms(o.platforms);
   if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig);
-  ensureDir(logs);
-  ensureDir(mcDir);
+  try {
+    ensureDir(logs);
+    ensureDir(mcDir);
+  } catch (err) {
+    throw new Error(`the state dir ${dir} cannot be created (${(err as Error).message}): give a writable one with --state-dir`, { cause: err });
+  }
   lockStateDir(dir);
   // The console shows progress lines; the supervisor's own JSON log goes next to the others.
   const log = createLogger('up', o.logLevel, path.join(logs, 'up.log'));
@@ -328,7 +332,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
 /**
  * A Pull-mode start on a state dir an earlier `--mode Push` start used: each of `names` whose
  * ManagementCluster says `spec.mode: Push` is switched to `Pull` (its `kubeconfigSecretRef`
- * removed, and the `hcc-system/<name>-kubeconfig` Secret that start wrote deleted), as
+ * removed), and the `hcc-system/<name>-kubeconfig` Secret that start wrote (the cluster's admin
+ * credentials) is deleted, also when the cluster was switched to Pull by hand, as
  * karmada-agent sets a Cluster's `syncMode` to Pull when it registers it. Otherwise the cluster
  * would keep claiming a push syncer, and any `hcc syncer --push` would serve it beside its pull
  * syncer.
@@ -342,14 +347,16 @@ async function leavePushMode(kubeconfig: string, names: readonly string[]): Prom
   try {
     for (const name of names) {
       const mc = await cc.get<ManagementCluster>(ManagementClusterResource, undefined, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
-      if (mc?.spec?.mode !== 'Push') continue;
-      const ref = mc.spec.kubeconfigSecretRef;
-      await cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: 'Pull', kubeconfigSecretRef: null } }, 'merge');
-      // Only the Secret `hcc up --mode Push` writes; one the user named is left to them.
-      if (ref?.name === `${name}-kubeconfig` && (ref.namespace ?? SystemNamespace) === SystemNamespace) {
-        await cc.delete(SecretResource, SystemNamespace, ref.name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      const ref = mc?.spec?.kubeconfigSecretRef;
+      if (mc?.spec?.mode === 'Push') {
+        await cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: 'Pull', kubeconfigSecretRef: null } }, 'merge');
+        switched.push(name);
       }
-      switched.push(name);
+      // The Secret `hcc up --mode Push` wrote (that cluster's admin credentials), also when the
+      // cluster was switched to Pull by hand; one another ManagementCluster still names is kept.
+      const secret = `${name}-kubeconfig`;
+      const stillNamed = mc?.spec?.mode !== 'Push' && ref?.name === secret && (ref.namespace || SystemNamespace) === SystemNamespace;
+      if (!stillNamed) await cc.delete(SecretResource, SystemNamespace, secret).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
     }
   } finally {
     cc.close();

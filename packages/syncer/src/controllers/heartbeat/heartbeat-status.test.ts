@@ -25,6 +25,14 @@ describe('heartbeatStatus', () => {
     expect(heartbeatStatus(mc, obs, now, '0.1.0', 40).leaseDurationSeconds).toBe(40);
   });
 
+  it('removes status.platforms once the spec lists none (null in the merge patch it is written as)', () => {
+    const mc: ManagementCluster = { metadata: { name: 'm' }, spec: {}, status: { platforms: ['None'], supportedVersions: ['4.16'] } };
+    const st = heartbeatStatus(mc, { ...obs, supportedVersions: [] }, now, '0.1.0', 40);
+    expect(st.platforms).toBeNull();
+    expect(st.supportedVersions).toBeNull();
+    expect(heartbeatStatus({ ...mc, spec: { platforms: ['AWS'] } }, obs, now, '0.1.0', 40).platforms).toEqual(['AWS']);
+  });
+
   it('reports how many of the HostedClusters are its own copies', () => {
     const mc: ManagementCluster = { metadata: { name: 'm' }, spec: { capacity: 5 } };
     expect(heartbeatStatus(mc, { ...obs, hostedClusters: 4, syncedHostedClusters: 3 }, now, '0.1.0', 40)).toMatchObject({ hostedClusters: 4, syncedHostedClusters: 3, budget: 1 });

@@ -46,8 +46,10 @@ export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Da
     budget: budgetOf(mc.spec?.capacity, obs.hostedClusters),
     // The spec this budget was computed from: the scheduler knows a later capacity change at once.
     ...(mc.metadata.generation !== undefined ? { observedGeneration: mc.metadata.generation } : {}),
-    platforms: mc.spec?.platforms?.length ? mc.spec.platforms : undefined,
-    supportedVersions: obs.supportedVersions.length ? obs.supportedVersions : undefined,
+    // null, not absent: the status is written as a merge patch, where only null removes a field
+    // (platforms removed from the spec, an operator that stopped listing versions).
+    platforms: mc.spec?.platforms?.length ? mc.spec.platforms : (null as unknown as undefined),
+    supportedVersions: obs.supportedVersions.length ? obs.supportedVersions : (null as unknown as undefined),
   };
 }
 
