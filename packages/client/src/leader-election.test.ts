@@ -60,6 +60,7 @@ function candidate(identity: string, leases: LeaseClient, clock: FakeClock, extr
   const ac = new AbortController();
   const events: string[] = [];
   let leading: AbortSignal | undefined;
+  let isLeading: (() => boolean) | undefined;
   const done = runLeaderElection({
     client: leases,
     namespace: 'hcc-system',
@@ -68,8 +69,9 @@ function candidate(identity: string, leases: LeaseClient, clock: FakeClock, extr
     clock,
     random: () => 0,
     signal: ac.signal,
-    onStartedLeading: (signal) => {
+    onStartedLeading: (signal, check) => {
       leading = signal;
+      isLeading = check;
       events.push('started');
     },
     onStoppedLeading: () => events.push('stopped'),
@@ -78,7 +80,7 @@ function candidate(identity: string, leases: LeaseClient, clock: FakeClock, extr
   });
   let finished = false;
   void done.then(() => (finished = true));
-  return { ac, events, done, leading: () => leading, finished: () => finished };
+  return { ac, events, done, leading: () => leading, isLeading: () => isLeading?.() ?? false, finished: () => finished };
 }
 
 async function advance(clock: FakeClock, ms: number, stepMs = 1000) {
@@ -192,6 +194,24 @@ describe('runLeaderElection', () => {
     await a.done;
     expect(a.events).toEqual(['leader a', 'started', 'stopped']);
     expect(leases.calls.filter((c) => c === 'update').length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('isLeading turns false the moment the renew deadline passes without a renew (a frozen process), before the renew loop runs', async () => {
+    const clock = new FakeClock(T0);
+    const leases = new MemoryLeases();
+    const a = candidate('a', leases, clock);
+    await flush();
+    expect(a.isLeading()).toBe(true);
+    // Frozen for 11 s: no timer ran, no renew happened; another candidate could hold it by now.
+    clock.step(11_000);
+    expect(a.isLeading()).toBe(false);
+    // Thawed: the renew loop runs, renews (nobody took it here), and it leads surely again.
+    await flush();
+    await advance(clock, 2000);
+    expect(a.isLeading()).toBe(true);
+    a.ac.abort();
+    await a.done;
+    expect(a.isLeading()).toBe(false);
   });
 
   it('returns without leading when stopped while waiting', async () => {

@@ -58,9 +58,14 @@ export interface LeaderElectionOptions {
   retryPeriodSeconds?: number;
   /**
    * Called when this candidate becomes leader. `signal` aborts when leadership ends. May return
-   * a promise: on a voluntary stop the Lease is released only after it settles.
+   * a promise: on a voluntary stop the Lease is released only after it settles. `isLeading()`
+   * says whether the Lease is still surely ours right now: the last successful renew began less
+   * than `renewDeadlineSeconds` ago (by this process's clock), so no other candidate can have
+   * taken it (that needs `leaseDurationSeconds` without a renew). A process frozen for longer
+   * (SIGSTOP, a long pause) learns it before its renew loop notices: check it before each action
+   * that two leaders must not both take (client-go's `Check`).
    */
-  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  onStartedLeading(signal: AbortSignal, isLeading: () => boolean): void | Promise<void>;
   /** Called once after leading ended (lost, or stopped through `signal`). */
   onStoppedLeading(): void;
   /** Called when the observed holder changes (including to ourselves); never for an empty holder. */
@@ -109,6 +114,8 @@ class LeaderElector {
   #observedTimeMs = 0;
   #reportedLeader = '';
   #finished = false;
+  /** When the last successful acquire or renew began (ms, this process's clock). */
+  #lastRenewMs = -Infinity;
 
   constructor(options: LeaderElectionOptions) {
     const leaseDurationSeconds = options.leaseDurationSeconds ?? 15;
@@ -133,7 +140,8 @@ class LeaderElector {
       if (!(await this.#acquire(stop))) return;
       this.#log.info('acquired lease; leading');
       const leading = new AbortController();
-      const work = (async () => this.#o.onStartedLeading(leading.signal))().catch((err: unknown) => {
+      const isLeading = () => !leading.signal.aborted && this.#clock.now() - this.#lastRenewMs < this.#renewDeadlineMs;
+      const work = (async () => this.#o.onStartedLeading(leading.signal, isLeading))().catch((err: unknown) => {
         this.#log.error({ err }, 'onStartedLeading failed');
       });
       const lost = await this.#renewLoop(stop);
@@ -198,6 +206,7 @@ class LeaderElector {
     if (this.#lease && this.#observedHolder === identity) {
       try {
         this.#observe(await client.update<Lease>(leaseResource, namespace, this.#desired(this.#lease, nowMs)));
+        this.#lastRenewMs = nowMs;
         return true;
       } catch (err) {
         if (!isConflict(err)) return this.#failed(err, 'renew');
@@ -218,6 +227,7 @@ class LeaderElector {
       };
       try {
         this.#observe(await client.create<Lease>(leaseResource, namespace, lease));
+        this.#lastRenewMs = nowMs;
         return true;
       } catch (createErr) {
         return this.#failed(createErr, 'create');
@@ -227,6 +237,7 @@ class LeaderElector {
     if (this.#heldByOther()) return false;
     try {
       this.#observe(await client.update<Lease>(leaseResource, namespace, this.#desired(current, this.#clock.now())));
+      this.#lastRenewMs = nowMs;
       return true;
     } catch (err) {
       return this.#failed(err, 'update');

@@ -67,6 +67,18 @@ describe('scheduleOne', () => {
     expect(latency.values.find((v) => v.metricName?.endsWith('_sum'))?.value).toBeCloseTo(1.5);
   });
 
+  it('binds nothing while it is not sure to lead (a leader frozen past its renew deadline), and binds once it is', async () => {
+    const s = setup({ mcs: [managementCluster('a', { budget: 2 })], hcs: [hc('x')] });
+    let leading = false;
+    s.deps.mayBind = () => leading;
+    expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 1000 });
+    expect(s.binds).toEqual([]);
+    expect(s.cache.placedOn('a')).toBe(0);
+    leading = true;
+    expect(await scheduleOne(s.deps, 'clusters/x')).toBeUndefined();
+    expect(s.binds).toEqual([['clusters/x', 'a']]);
+  });
+
   it('explains an unschedulable HostedCluster once, records why it waits, and requeues', async () => {
     const s = setup({ mcs: [managementCluster('a', { capacity: 1, hosted: 1 }), managementCluster('b', { platforms: ['KubeVirt'] })], hcs: [hc('x')] });
     expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 60_000 });

@@ -62,6 +62,13 @@ export interface ScheduleDeps {
   pending: Map<string, PendingInfo>;
   /** How long to wait before trying an unschedulable HostedCluster again anyway, in milliseconds. */
   unschedulableRetryMs: number;
+  /**
+   * Whether this replica may bind now: it surely still holds the leader Lease (client
+   * leader-election `isLeading`). A leader frozen past its renew deadline (SIGSTOP, a long pause)
+   * may have been replaced: binding from its old view beside the new leader could overbook a
+   * cluster. Absent: always (no leader election).
+   */
+  mayBind?(): boolean;
 }
 
 /** The Scheduled=False condition for a HostedCluster that fits nowhere. */
@@ -114,6 +121,8 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     return unschedulable(deps, key, hc, result.message, budgetBound);
   }
 
+  // Not sure to lead any more: no bind (the renew loop settles it; the queue tries again).
+  if (deps.mayBind && !deps.mayBind()) return { requeueAfterMs: 1000 };
   deps.cache.assume(key, result.cluster, hc.metadata.resourceVersion);
   const bindStarted = performance.now();
   try {

@@ -136,11 +136,11 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
         ...durations,
         signal: opts.signal,
         logger: log,
-        onStartedLeading: async (leading) => {
+        onStartedLeading: async (leading, isLeading) => {
           log.info({ identity }, 'became leader');
           metrics.leader.set(1);
           opts.onLeading?.(true);
-          await lead(opts, metrics, leading, (s) => (state = s));
+          await lead(opts, metrics, leading, (s) => (state = s), isLeading);
         },
         onStoppedLeading: () => {
           metrics.leader.set(0);
@@ -155,7 +155,7 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
 }
 
 /** Everything the leader does, until `signal` aborts. */
-async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: AbortSignal, setState: (s: string) => void): Promise<void> {
+async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: AbortSignal, setState: (s: string) => void, isLeading?: () => boolean): Promise<void> {
   const { client, logger: log } = opts;
   const config = opts.config ?? defaultSchedulerConfig();
   const graceMs = opts.heartbeatGraceMs ?? 40_000;
@@ -237,6 +237,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     metrics,
     pending,
     unschedulableRetryMs: opts.unschedulableRetryMs ?? 60_000,
+    ...(isLeading ? { mayBind: isLeading } : {}),
   };
   const propagationDeps: PropagationDeps = {
     hostedClusters: hcs.lister,
