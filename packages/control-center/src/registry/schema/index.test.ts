@@ -146,6 +146,29 @@ describe('checkCustomResource: ratcheting of unchanged invalid values inside a c
     expect(update({ capacity: -1, region: 'EU_West', labels: { 'a.b/c': 'toolong' }, taints: [{ key: 'Bad_Key' }] })).toEqual([expect.stringContaining('spec.capacity: Invalid value: -1')]);
   });
 
+  it('a map holding both `a` and `a.b`: each way the error path reads must be unchanged', () => {
+    const mapSchema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            other: { type: 'integer' },
+            m: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string', maxLength: 3 }, b: { type: 'object', properties: { v: { type: 'string', maxLength: 3 } } } } } },
+          },
+        },
+      },
+    };
+    const obj = (spec: Record<string, unknown>) => ({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'x' }, spec });
+    const stored = obj({ other: 1, m: { a: { v: 'ok' }, 'a.b': { v: 'toolong' } } });
+    const check = (spec: Record<string, unknown>) =>
+      checkCustomResource(obj(spec), mapSchema, { fieldValidation: 'Strict', oldObj: structuredClone(stored) as Record<string, unknown> }).errors.map(fieldErrorMessage);
+    expect(check({ other: 2, m: { a: { v: 'ok' }, 'a.b': { v: 'toolong' } } })).toEqual([]);
+    // `a.b.v` is also `a` → `b` → `v`: a new invalid value there is not hidden by the unchanged one
+    // (both are refused: their paths read the same, so neither can be told unchanged).
+    expect(check({ other: 2, m: { a: { v: 'ok', b: { v: 'waytoolong' } }, 'a.b': { v: 'toolong' } } })).toEqual(Array(2).fill('spec.m.a.b.v: Too long: may not be more than 3 bytes'));
+  });
+
   it('never ratchets on create', () => {
     expect(checkCustomResource(structuredClone(stored) as Record<string, unknown>, mcSchema, { fieldValidation: 'Strict' }).errors).toHaveLength(3);
   });

@@ -211,21 +211,25 @@ function checkPrepared(target: Record<string, unknown>, celTarget: Record<string
 function isRatcheted(err: FieldError, obj: Record<string, unknown>, old: Record<string, unknown>): boolean {
   if (err.type === 'FieldValueRequired') return false;
   const parts = [...err.field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((m) => m[1] ?? m[2]!);
-  let cur: unknown = obj;
-  let prev: unknown = old;
-  for (let i = 0; i < parts.length; ) {
-    if (Array.isArray(cur) || Array.isArray(prev)) break; // correlated no deeper than the list
-    if (!isJSONObject(cur) || !isJSONObject(prev)) return false;
-    // The shortest run of parts that names a key of both (map keys may hold dots).
-    let key = parts[i]!;
-    let n = 1;
-    while (!(Object.hasOwn(cur, key) && Object.hasOwn(prev, key)) && i + n < parts.length) key += `.${parts[i + n++]}`;
-    if (!Object.hasOwn(cur, key) || !Object.hasOwn(prev, key)) return false;
-    cur = cur[key];
-    prev = prev[key];
-    i += n;
-  }
-  return cur !== undefined && jsonEqual(cur, prev);
+  // Every way the parts name keys of both objects (a map may hold both `a` and `a.b`): ratcheted
+  // only when each way ends at an unchanged value, so an ambiguous path never hides a change.
+  const ends: boolean[] = [];
+  const walk = (cur: unknown, prev: unknown, i: number): void => {
+    if (ends.length > 64) return; // pathological key sets: give up, the error stands
+    if (i === parts.length || Array.isArray(cur) || Array.isArray(prev)) {
+      // The end, or a list: correlated no deeper than the list, which must be unchanged whole.
+      ends.push(cur !== undefined && jsonEqual(cur, prev));
+      return;
+    }
+    if (!isJSONObject(cur) || !isJSONObject(prev)) return;
+    for (let n = 1, key = parts[i]!; i + n <= parts.length; key += `.${parts[i + n]}`, n++) {
+      if (!Object.hasOwn(cur, key)) continue;
+      if (Object.hasOwn(prev, key)) walk(cur[key], prev[key], i + n);
+      else ends.push(false); // a way through a key the stored object lacks: new, not ratcheted
+    }
+  };
+  walk(obj, old, 0);
+  return ends.length > 0 && ends.length <= 64 && ends.every(Boolean);
 }
 
 /**
