@@ -17,6 +17,23 @@ describe('SelfSubjectAccessReview', () => {
     expect(selfSubjectAccessReview({ kind: 'SelfSubjectAccessReview', spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } }, bob, authz).status).toEqual({ allowed: true });
   });
 
+  it("passes a list or watch's labelSelector (raw or as requirements) to the authorizer, as a request's", () => {
+    const seen: (string | undefined)[] = [];
+    const bySelector = Object.assign((_u: unknown, ri: { verb: string; labelSelector?: string }) => {
+      seen.push(ri.labelSelector);
+      return ri.labelSelector === 'state=Sync' || ri.labelSelector === 'state in (Sync)' ? { allowed: true as const } : { allowed: false as const, reason: 'needs state=Sync' };
+    }, {});
+    const ask = (labelSelector: unknown, verb = 'list') =>
+      selfSubjectAccessReview({ kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb, resource: 'secrets', labelSelector } } }, bob, bySelector).status;
+    expect(ask({ rawSelector: 'state=Sync' })).toEqual({ allowed: true });
+    expect(ask({ requirements: [{ key: 'state', operator: 'In', values: ['Sync'] }] })).toEqual({ allowed: true });
+    expect(ask({ rawSelector: 'state=Other' })).toEqual({ allowed: false, reason: 'needs state=Sync' });
+    expect(ask(undefined)).toEqual({ allowed: false, reason: 'needs state=Sync' });
+    // Only lists and watches carry a selector (a get does not).
+    expect(ask({ rawSelector: 'state=Sync' }, 'get')).toEqual({ allowed: false, reason: 'needs state=Sync' });
+    expect(seen).toEqual(['state=Sync', 'state in (Sync)', 'state=Other', undefined, undefined]);
+  });
+
   it('refuses a review without attributes (422) and a body of another kind (400)', () => {
     const codeOf = (fn: () => unknown): number | undefined => {
       try {

@@ -61,6 +61,36 @@ interface ResourceAttributes {
   resource?: string;
   subresource?: string;
   name?: string;
+  /** authorization/v1 LabelSelectorAttributes (kube 1.31+): the list or watch's label selector, raw or as requirements. */
+  labelSelector?: { rawSelector?: string; requirements?: { key?: string; operator?: string; values?: string[] }[] };
+}
+
+/**
+ * The label selector a review's resourceAttributes carry, as a selector string (the attribute a
+ * list or watch with `?labelSelector=` is authorized with): `rawSelector`, or the requirements
+ * written out (`In`, `NotIn`, `Exists`, `DoesNotExist`). '' when none.
+ * @see https://kubernetes.io/docs/reference/kubernetes-api/authorization-resources/self-subject-access-review-v1/
+ */
+export function reviewLabelSelector(ra: ResourceAttributes | undefined): string {
+  const ls = ra?.labelSelector;
+  if (!ls) return '';
+  if (typeof ls.rawSelector === 'string' && ls.rawSelector) return ls.rawSelector;
+  const parts = (ls.requirements ?? []).map((r) => {
+    const values = (r.values ?? []).join(',');
+    switch (r.operator) {
+      case 'In':
+        return `${r.key} in (${values})`;
+      case 'NotIn':
+        return `${r.key} notin (${values})`;
+      case 'Exists':
+        return `${r.key}`;
+      case 'DoesNotExist':
+        return `!${r.key}`;
+      default:
+        return '';
+    }
+  });
+  return parts.every(Boolean) ? parts.join(',') : '';
 }
 
 /**
@@ -89,7 +119,7 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
   // Exactly one of the two is set (checked above).
   const decision = authorizer(
     user,
-    nra ? attributesOf({ isResourceRequest: false, path: nra.path ?? '', verb: nra.verb ?? '' }) : attributesOf({ ...ra, isResourceRequest: true, verb: ra!.verb ?? '' }),
+    nra ? attributesOf({ isResourceRequest: false, path: nra.path ?? '', verb: nra.verb ?? '' }) : reviewAttributes(ra!),
   );
   return {
     apiVersion: 'authorization.k8s.io/v1',
@@ -98,6 +128,14 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
     spec: review.spec,
     status: decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { reason: decision.reason } : {}) },
   };
+}
+
+/** The authorization attributes of a review's resourceAttributes, with a list or watch's label selector as a request's would carry it. */
+function reviewAttributes(ra: ResourceAttributes) {
+  const { labelSelector: _ls, ...rest } = ra;
+  const attrs = attributesOf({ ...rest, isResourceRequest: true, verb: ra.verb ?? '' });
+  const selector = attrs.verb === 'list' || attrs.verb === 'watch' ? reviewLabelSelector(ra) : '';
+  return selector ? { ...attrs, labelSelector: selector } : attrs;
 }
 
 /** Answers a SelfSubjectReview: who the caller is. */
