@@ -4,7 +4,8 @@
  * scheduler's clock from when the stamp last changed, as kube's node lifecycle controller does.
  * - 10 minutes ahead, then silent (SIGSTOP): the cluster still goes Ready=False HeartbeatExpired
  *   within the grace period, and takes no new HostedCluster;
- * - a minute behind, heartbeating: it stays Ready, with no HeartbeatExpired flapping.
+ * - a minute behind, heartbeating: it stays Ready, with no HeartbeatExpired flapping, also across
+ *   a scheduler restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -70,6 +71,16 @@ describe('a syncer with a wrong clock', () => {
     const before = (await k(['get', 'events', '--field-selector', 'reason=HeartbeatExpired,involvedObject.name=m1', '-A', '-o', 'jsonpath={range .items[*]}{.count}{" "}{end}'])).stdout;
     const seen = new Set<string>();
     for (const end = Date.now() + 6000; Date.now() < end; ) {
+      seen.add(await ready());
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect([...seen]).toEqual(['True/SyncerHeartbeat']);
+    // A scheduler that starts (a restart, a new leader) does not take the old stamp for a lost
+    // cluster either: it judges from when it sees the heartbeat, as kube's node lifecycle
+    // controller assumes "now" for a Node it has not seen yet.
+    await scheduler.stop();
+    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '2'] });
+    for (const end = Date.now() + 5000; Date.now() < end; ) {
       seen.add(await ready());
       await new Promise((r) => setTimeout(r, 300));
     }

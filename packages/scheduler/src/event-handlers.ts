@@ -70,10 +70,17 @@ const notPlacedState = (hc: HostedCluster | undefined): string => {
  * heartbeat that reports the same budget but catches up on a placement frees a slot.
  * @param placed - HostedClusters bound or assumed on the cluster (a count; the cache's)
  */
-export function fleetChangeMayHelp(old: ManagementCluster | undefined, cur: ManagementCluster, nowMs: number, heartbeatGraceMs: number, placed = 0): boolean {
+export function fleetChangeMayHelp(
+  old: ManagementCluster | undefined,
+  cur: ManagementCluster,
+  nowMs: number,
+  heartbeatGraceMs: number,
+  placed = 0,
+  seen: { old?: number; cur?: number } = {},
+): boolean {
   if (!old) return true;
-  const a = clusterInfo(old, placed, nowMs, heartbeatGraceMs);
-  const b = clusterInfo(cur, placed, nowMs, heartbeatGraceMs);
+  const a = clusterInfo(old, placed, nowMs, heartbeatGraceMs, undefined, seen.old);
+  const b = clusterInfo(cur, placed, nowMs, heartbeatGraceMs, undefined, seen.cur);
   return (
     b.freeSlots > a.freeSlots ||
     b.ready !== a.ready ||
@@ -174,10 +181,12 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
 
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
     // Stamped on arrival, by the scheduler's clock (the syncer's may be off).
+    const before = old ? d.cache.heartbeats.placementSeenMs(old) : NaN;
     d.cache.heartbeats.observe(o);
+    const seen = { old: before, cur: d.cache.heartbeats.placementSeenMs(o) };
     d.health.add(o.metadata.name!);
     if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) forEachPlaced(o.metadata.name!, (kind, p) => d.placedStatus.add(`${kind}/${keyOf(p)}`));
-    if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs, d.cache.placedOn(o.metadata.name!))) requeuePending();
+    if (fleetChangeMayHelp(old, o, d.nowMs(), d.heartbeatGraceMs, d.cache.placedOn(o.metadata.name!), seen)) requeuePending();
   };
   d.managementClusters.addEventHandler({
     onAdd: (o) => onMC(o),

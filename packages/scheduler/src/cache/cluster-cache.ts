@@ -203,7 +203,7 @@ export class ClusterCache {
     const now = this.opts.now();
     return clusters.map((mc) => {
       const s = this.clusters.get(mc.metadata.name!) ?? emptyState;
-      return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s, this.heartbeats.observe(mc));
+      return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s, this.heartbeats.placementSeenMs(mc));
     });
   }
 }

@@ -34,17 +34,21 @@ describe('HeartbeatObserver: heartbeat age on the scheduler\'s clock', () => {
   it('stamps a change when it arrives, whatever time the syncer wrote (its clock may be off)', () => {
     let now = Date.parse('2026-12-02T12:00:00Z');
     const o = new HeartbeatObserver(() => now);
-    // First sight: the earlier of now and the reported time (an old one stays old; a future one counts as now).
-    expect(o.observe(at('2026-12-02T11:59:30Z'))).toBe(Date.parse('2026-12-02T11:59:30Z'));
+    // First sight counts as now for health (a restart never marks a live cluster lost) ...
+    expect(o.observe(at('2026-12-02T11:50:00Z'))).toBe(now);
+    // ... and as the earlier of now and the reported time for placements, until a change is seen.
+    expect(o.placementSeenMs(at('2026-12-02T11:50:00Z'))).toBe(Date.parse('2026-12-02T11:50:00Z'));
     now += 5000;
-    // A syncer 10 minutes behind: its next heartbeat still reads as seen now.
+    // A syncer 10 minutes behind: its next heartbeat reads as seen now, for both.
     expect(o.observe(at('2026-12-02T11:50:05Z'))).toBe(now);
+    expect(o.placementSeenMs(at('2026-12-02T11:50:05Z'))).toBe(now);
     // The same value seen again later keeps its stamp (it ages on the scheduler's clock).
     now += 60_000;
     expect(o.observe(at('2026-12-02T11:50:05Z'))).toBe(now - 60_000);
     // A syncer 10 minutes ahead that stops: its future time stops being fresh after the grace.
     const ahead = new HeartbeatObserver(() => now);
     expect(ahead.observe(at('2026-12-02T12:11:05Z'))).toBe(now);
+    expect(ahead.placementSeenMs(at('2026-12-02T12:11:05Z'))).toBe(now);
     now += 41_000;
     expect(now - ahead.observe(at('2026-12-02T12:11:05Z'))).toBe(41_000);
   });
@@ -54,7 +58,7 @@ describe('HeartbeatObserver: heartbeat age on the scheduler\'s clock', () => {
     const o = new HeartbeatObserver(() => now);
     o.observe(at('2026-12-02T12:00:00Z', 'u1'));
     now += 100_000;
-    expect(o.observe(at('2026-12-02T11:00:00Z', 'u2'))).toBe(Date.parse('2026-12-02T11:00:00Z'));
+    expect(o.placementSeenMs(at('2026-12-02T11:00:00Z', 'u2'))).toBe(Date.parse('2026-12-02T11:00:00Z'));
     expect(o.observe({ metadata: { name: 'm', uid: 'u2' }, spec: {} })).toBeNaN();
   });
 });

@@ -49,42 +49,59 @@ export function heartbeatGraceMs(mc: ManagementCluster | undefined, configuredGr
  * would never look fresh). A heartbeat is current while less than the grace period has passed,
  * on the scheduler's clock, since its reported value last changed.
  *
- * The first time a cluster is seen, its heartbeat counts as seen at the earlier of now and the
- * time it reports: a heartbeat already old when the scheduler starts is not made fresh by the
- * restart (a cluster whose syncer stopped while no scheduler ran takes no placements), and one in
- * the future counts as seen now. A syncer whose clock is behind by more than the grace then reads
- * expired until its next heartbeat after a scheduler restart.
+ * The first time a cluster is seen (a scheduler start, a new leader), its heartbeat counts as
+ * seen now, as kube assumes for a Node it has not seen yet, so a restart never marks a live
+ * cluster lost ({@link observe}: what the health controller judges by). For placements the
+ * scheduler is more careful until it has seen the heartbeat change once ({@link placementSeenMs}):
+ * the earlier of now and the time it reports, so a cluster whose syncer stopped while no
+ * scheduler ran takes no new HostedClusters; a syncer whose clock is behind gets them again with
+ * its next heartbeat.
  */
 export class HeartbeatObserver {
-  private readonly seen = new Map<string, { uid: string; reported: string; atMs: number }>();
+  private readonly seen = new Map<string, { uid: string; reported: string; atMs: number; changed: boolean }>();
 
   /** @param now - the scheduler's clock, ms since the epoch */
   constructor(private readonly now: () => number) {}
 
   /**
    * Records the cluster's reported heartbeat (call it for every version the informer delivers, so
-   * a change is stamped when it arrives) and returns when it was seen.
-   * @returns ms since the epoch on the scheduler's clock, or NaN when no heartbeat is reported
+   * a change is stamped when it arrives) and returns when it was seen to change.
+   * @returns ms since the epoch on the scheduler's clock (now, the first time), or NaN when no
+   *   heartbeat is reported
    */
   observe(mc: ManagementCluster): number {
-    const reported = mc.status?.lastHeartbeatTime;
-    const name = mc.metadata.name ?? '';
-    if (!reported) {
-      this.seen.delete(name);
-      return NaN;
-    }
-    const uid = mc.metadata.uid ?? '';
-    const prev = this.seen.get(name);
-    if (prev && prev.uid === uid && prev.reported === reported) return prev.atMs;
-    const nowMs = this.now();
-    const at = Date.parse(reported);
-    const atMs = prev && prev.uid === uid ? nowMs : Math.min(nowMs, Number.isFinite(at) ? at : -Infinity);
-    this.seen.set(name, { uid, reported, atMs });
-    return atMs;
+    return this.entry(mc)?.atMs ?? NaN;
+  }
+
+  /**
+   * {@link observe}, but until a change has been seen, the earlier of that and the time the
+   * syncer reports: what the Ready filter judges placements by.
+   */
+  placementSeenMs(mc: ManagementCluster): number {
+    const e = this.entry(mc);
+    if (!e) return NaN;
+    if (e.changed) return e.atMs;
+    const reported = Date.parse(e.reported);
+    return Math.min(e.atMs, Number.isFinite(reported) ? reported : -Infinity);
   }
 
   /** Forgets a deleted ManagementCluster. */
   forget(name: string): void {
     this.seen.delete(name);
+  }
+
+  private entry(mc: ManagementCluster): { reported: string; atMs: number; changed: boolean } | undefined {
+    const reported = mc.status?.lastHeartbeatTime;
+    const name = mc.metadata.name ?? '';
+    if (!reported) {
+      this.seen.delete(name);
+      return undefined;
+    }
+    const uid = mc.metadata.uid ?? '';
+    const prev = this.seen.get(name);
+    if (prev && prev.uid === uid && prev.reported === reported) return prev;
+    const next = { uid, reported, atMs: this.now(), changed: !!prev && prev.uid === uid };
+    this.seen.set(name, next);
+    return next;
   }
 }
