@@ -32,6 +32,8 @@ describe('SelfSubjectAccessReview', () => {
     // Only lists and watches carry a selector (a get does not).
     expect(ask({ rawSelector: 'state=Sync' }, 'get')).toEqual({ allowed: false, reason: 'needs state=Sync' });
     expect(seen).toEqual(['state=Sync', 'state in (Sync)', 'state=Other', undefined, undefined]);
+    // Both forms at once: refused, as kube-apiserver's validation does.
+    expect(() => ask({ rawSelector: 'state=Sync', requirements: [{ key: 'a', operator: 'Exists' }] })).toThrow('may not be specified at the same time as requirements');
   });
 
   it('refuses a review without attributes (422) and a body of another kind (400)', () => {

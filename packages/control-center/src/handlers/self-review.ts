@@ -116,6 +116,12 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
       field.invalid('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes'),
     ]);
   }
+  const ls = ra?.labelSelector;
+  if (ls?.rawSelector && ls.requirements?.length) {
+    throw apierrors.invalid({ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview' }, '', [
+      field.invalid('spec.resourceAttributes.labelSelector.rawSelector', ls.rawSelector, 'may not be specified at the same time as requirements'),
+    ]);
+  }
   // Exactly one of the two is set (checked above).
   const decision = authorizer(
     user,

@@ -391,6 +391,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
   let running = false;
   let again = false;
   let lastStartMs = -Infinity;
+  let conflictLogged = false;
   let soon: ReturnType<typeof setTimeout> | undefined;
   const tick = async () => {
     if (opts.signal.aborted) return;
@@ -402,6 +403,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
     lastStartMs = Date.now();
     try {
       await beat(opts);
+      conflictLogged = false;
       if (first) {
         first = false;
         opts.onProblem?.(undefined);
@@ -411,7 +413,9 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
     } catch (err) {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else if (err instanceof SyncerConflictError) {
-        opts.logger.error({ controller: 'heartbeat' }, err.message);
+        // Once per episode at error level (every heartbeat would repeat it), then at debug.
+        opts.logger[conflictLogged ? 'debug' : 'error']({ controller: 'heartbeat' }, err.message);
+        conflictLogged = true;
         if (first) opts.onProblem?.(err.message);
         // Serving already: another cluster's syncer took the Lease while ours had expired (we were
         // cut off for longer than its duration). Two must not serve one ManagementCluster.
