@@ -58,7 +58,7 @@ export function heartbeatGraceMs(mc: ManagementCluster | undefined, configuredGr
  * its next heartbeat.
  */
 export class HeartbeatObserver {
-  private readonly seen = new Map<string, { uid: string; reported: string; atMs: number; changed: boolean }>();
+  private readonly seen = new Map<string, { uid: string; reported: string; reportedMs: number; atMs: number; changed: boolean }>();
 
   /** @param now - the scheduler's clock, ms since the epoch */
   constructor(private readonly now: () => number) {}
@@ -80,9 +80,7 @@ export class HeartbeatObserver {
   placementSeenMs(mc: ManagementCluster): number {
     const e = this.entry(mc);
     if (!e) return NaN;
-    if (e.changed) return e.atMs;
-    const reported = Date.parse(e.reported);
-    return Math.min(e.atMs, Number.isFinite(reported) ? reported : -Infinity);
+    return e.changed ? e.atMs : Math.min(e.atMs, e.reportedMs);
   }
 
   /** Forgets a deleted ManagementCluster. */
@@ -90,7 +88,7 @@ export class HeartbeatObserver {
     this.seen.delete(name);
   }
 
-  private entry(mc: ManagementCluster): { reported: string; atMs: number; changed: boolean } | undefined {
+  private entry(mc: ManagementCluster): { reportedMs: number; atMs: number; changed: boolean } | undefined {
     const reported = mc.status?.lastHeartbeatTime;
     const name = mc.metadata.name ?? '';
     if (!reported) {
@@ -100,7 +98,9 @@ export class HeartbeatObserver {
     const uid = mc.metadata.uid ?? '';
     const prev = this.seen.get(name);
     if (prev && prev.uid === uid && prev.reported === reported) return prev;
-    const next = { uid, reported, atMs: this.now(), changed: !!prev && prev.uid === uid };
+    // Parsed once per reported value: the Ready filter asks for every cluster in every cycle.
+    const parsed = Date.parse(reported);
+    const next = { uid, reported, reportedMs: Number.isFinite(parsed) ? parsed : -Infinity, atMs: this.now(), changed: !!prev && prev.uid === uid };
     this.seen.set(name, next);
     return next;
   }
