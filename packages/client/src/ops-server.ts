@@ -68,10 +68,10 @@ export function healthPath(path: string): { endpoint: 'healthz' | 'livez' | 'rea
   return m ? { endpoint: m[1] as 'healthz' | 'livez' | 'readyz', ...(m[2] !== undefined && { only: m[2] }) } : undefined;
 }
 
-/** Starts the ops server and resolves once it listens. */
 /** A host as it goes in a URL: an IPv6 address in brackets (`http://[::]:8080`). */
 const urlHost = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
+/** Starts the ops server and resolves once it listens. */
 export function serveOps(opts: OpsServerOptions): Promise<OpsServer> {
   const server = http.createServer((req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);

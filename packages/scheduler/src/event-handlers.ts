@@ -180,9 +180,9 @@ export function registerEventHandlers(d: EventHandlerDeps): void {
   d.configMaps.addEventHandler({ onAdd: (o) => d.propagation.add(`ConfigMap/${keyOf(o)}`), onUpdate: (_old, o) => d.propagation.add(`ConfigMap/${keyOf(o)}`) });
 
   const onMC = (o: ManagementCluster, old?: ManagementCluster) => {
-    // Stamped on arrival, by the scheduler's clock (the syncer's may be off).
+    // Stamped on arrival, by the scheduler's clock (the syncer's may be off): placementSeenMs
+    // records the new heartbeat as it reads it.
     const before = old ? d.cache.heartbeats.placementSeenMs(old) : NaN;
-    d.cache.heartbeats.observe(o);
     const seen = { old: before, cur: d.cache.heartbeats.placementSeenMs(o) };
     d.health.add(o.metadata.name!);
     if (notReadyEpisode(notReady(o)) !== notReadyEpisode(notReady(old))) forEachPlaced(o.metadata.name!, (kind, p) => d.placedStatus.add(`${kind}/${keyOf(p)}`));

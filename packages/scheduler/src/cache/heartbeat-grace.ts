@@ -74,8 +74,8 @@ export class HeartbeatObserver {
   }
 
   /**
-   * {@link observe}, but until a change has been seen, the earlier of that and the time the
-   * syncer reports: what the Ready filter judges placements by.
+   * {@link observe} (recording the heartbeat too), but until a change has been seen, the earlier
+   * of that and the time the syncer reports: what the Ready filter judges placements by.
    */
   placementSeenMs(mc: ManagementCluster): number {
     const e = this.entry(mc);

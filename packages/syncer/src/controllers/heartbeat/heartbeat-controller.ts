@@ -251,7 +251,10 @@ async function renewLease(opts: HeartbeatOptions, mc: ManagementCluster, now: Da
  * Another syncer serves the ManagementCluster (another cluster's holds its Lease, or it is in Push
  * mode and this is a pull syncer): this one must not serve it.
  */
-export class SyncerConflictError extends Error {}
+export class SyncerConflictError extends Error {
+  /** True for the first heartbeat of a conflict episode ({@link beat} sets it): the one to say loudly. */
+  first = true;
+}
 
 /**
  * A pull syncer does not serve a ManagementCluster in Push mode: `hcc syncer --push` does, and two
@@ -330,7 +333,8 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   } catch (err) {
     if (err instanceof SyncerConflictError && !opts.signal.aborted) {
       // Once per episode: the Event and the error line repeat only after the conflict cleared.
-      if (!conflicted.has(opts)) opts.recordEvent?.(mc, 'Warning', ReasonSyncerConflict, err.message);
+      err.first = !conflicted.has(opts);
+      if (err.first) opts.recordEvent?.(mc, 'Warning', ReasonSyncerConflict, err.message);
       conflicted.add(opts);
     }
     throw err;
@@ -391,7 +395,6 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
   let running = false;
   let again = false;
   let lastStartMs = -Infinity;
-  let conflictLogged = false;
   let soon: ReturnType<typeof setTimeout> | undefined;
   const tick = async () => {
     if (opts.signal.aborted) return;
@@ -403,7 +406,6 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
     lastStartMs = Date.now();
     try {
       await beat(opts);
-      conflictLogged = false;
       if (first) {
         first = false;
         opts.onProblem?.(undefined);
@@ -414,14 +416,12 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else if (err instanceof SyncerConflictError) {
         // Once per episode at error level (every heartbeat would repeat it), then at debug.
-        opts.logger[conflictLogged ? 'debug' : 'error']({ controller: 'heartbeat' }, err.message);
-        conflictLogged = true;
+        opts.logger[err.first ? 'error' : 'debug']({ controller: 'heartbeat' }, err.message);
         if (first) opts.onProblem?.(err.message);
         // Serving already: another cluster's syncer took the Lease while ours had expired (we were
         // cut off for longer than its duration). Two must not serve one ManagementCluster.
         if (!first) opts.onLeaseLost?.(err);
-      }
-      else {
+      } else {
         opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
         if (first) opts.onProblem?.(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`);
       }
