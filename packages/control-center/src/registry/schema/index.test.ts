@@ -169,6 +169,40 @@ describe('checkCustomResource: ratcheting of unchanged invalid values inside a c
     expect(check({ other: 2, m: { a: { v: 'ok', b: { v: 'waytoolong' } }, 'a.b': { v: 'toolong' } } })).toEqual(Array(2).fill('spec.m.a.b.v: Too long: may not be more than 3 bytes'));
   });
 
+  it('correlates a map list item with the old item of the same keys, wherever it moved (other lists only whole)', () => {
+    const listSchema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            other: { type: 'integer' },
+            byName: {
+              type: 'array',
+              'x-kubernetes-list-type': 'map',
+              'x-kubernetes-list-map-keys': ['name'],
+              items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, v: { type: 'string', maxLength: 3 }, nested: { type: 'array', items: { type: 'string', maxLength: 3 } } } },
+            },
+            atomic: { type: 'array', items: { type: 'string', maxLength: 3 } },
+          },
+        },
+      },
+    };
+    const obj = (spec: Record<string, unknown>) => ({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'x' }, spec });
+    const stored = obj({ other: 1, byName: [{ name: 'a', v: 'toolong', nested: ['ok', 'toolong'] }, { name: 'b', v: 'ok' }], atomic: ['toolong', 'ok'] });
+    const check = (spec: Record<string, unknown>) =>
+      checkCustomResource(obj(spec), listSchema, { fieldValidation: 'Strict', oldObj: structuredClone(stored) as Record<string, unknown> }).errors.map(fieldErrorMessage);
+    // Item `a` moved to index 2 behind a new valid item and `b` changed: `a`'s unchanged values are ratcheted.
+    expect(check({ other: 2, byName: [{ name: 'c', v: 'ok' }, { name: 'b', v: 'new' }, { name: 'a', v: 'toolong', nested: ['ok', 'toolong'] }], atomic: ['toolong', 'ok'] })).toEqual([]);
+    // A new item, a changed value in a correlated item, and an atomic list changed elsewhere are refused.
+    expect(check({ other: 2, byName: [{ name: 'a', v: 'toolong', nested: ['toolong', 'ok'] }, { name: 'b', v: 'changed' }, { name: 'd', v: 'toolong' }], atomic: ['toolong', 'ok', 'new'] })).toEqual([
+      'spec.byName[0].nested[0]: Too long: may not be more than 3 bytes',
+      'spec.byName[1].v: Too long: may not be more than 3 bytes',
+      'spec.byName[2].v: Too long: may not be more than 3 bytes',
+      'spec.atomic[0]: Too long: may not be more than 3 bytes',
+    ]);
+  });
+
   it('never ratchets on create', () => {
     expect(checkCustomResource(structuredClone(stored) as Record<string, unknown>, mcSchema, { fieldValidation: 'Strict' }).errors).toHaveLength(3);
   });

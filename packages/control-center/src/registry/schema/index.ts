@@ -21,6 +21,7 @@ import { prune } from './prune.js';
 import type { FieldValidation, JSONSchemaProps } from './types.js';
 import { jsonEqual, validateValue } from './validate.js';
 import { hasValidationRules, validateCEL } from './cel.js';
+import { correlateMapListItem, isMapList } from './cel-values.js';
 
 export * from './types.js';
 export { validateValue, jsonEqual, canonicalJSON } from './validate.js';
@@ -187,7 +188,7 @@ export interface CheckErrors {
 /** Structural validation, then CEL rules unless a blocking error was found (the read-only half of a check). */
 function checkPrepared(target: Record<string, unknown>, celTarget: Record<string, unknown>, roots: Roots, celOld: Record<string, unknown> | undefined, celBudgetMs: number | undefined): CheckErrors {
   const found = validateValue(target, roots.validation, '');
-  const errors = celOld && found.length ? found.filter((e) => !isRatcheted(e, target, celOld)) : found;
+  const errors = celOld && found.length ? found.filter((e) => !isRatcheted(e, target, celOld, roots.validation)) : found;
   if (!hasValidationRules(roots.validation)) return { errors, warnings: [] };
   if (hasBlockingError(errors)) return { errors: [...errors, { ...celSkippedError }], warnings: [] };
   const cel = validateCEL(celTarget, roots.cel, {
@@ -200,36 +201,54 @@ function checkPrepared(target: Record<string, unknown>, celTarget: Record<string
 /**
  * Whether a schema error on update is ratcheted away (KEP-4008, CRDValidationRatcheting, GA in
  * 1.33): the value it is about is unchanged from the stored object. Values are correlated with
- * the old object by object key; a list is correlated only as a whole (an error inside a list
- * counts as unchanged only when the whole list is), which is upstream's rule for atomic and set
- * lists and stricter than its by-key correlation of map lists. A missing required value is never
- * ratcheted, nor a value that is new.
+ * the old object as upstream's `common.CorrelatedObject` does: by object key, and an item of a
+ * `x-kubernetes-list-type: map` list with the old item of the same map keys (wherever it was in
+ * the list); other lists (atomic, set) correlate only as a whole, so an error inside one counts as
+ * unchanged only when the whole list is. A missing required value is never ratcheted, nor a value
+ * that is new.
  * @param err - a structural validation error, its path rooted at the object (`spec.taints[0].key`;
  *   a map key may hold dots, `spec.labels.a.b/c`, so keys are matched against the object)
+ * @param schema - the schema `obj` was validated against (for list types); `undefined` below
+ *   `x-kubernetes-preserve-unknown-fields` or where the schema says nothing
  * @see https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery/4008-crd-ratcheting
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/cel/common/equality.go (CorrelatedObject.Index)
  */
-function isRatcheted(err: FieldError, obj: Record<string, unknown>, old: Record<string, unknown>): boolean {
+function isRatcheted(err: FieldError, obj: Record<string, unknown>, old: Record<string, unknown>, schema: JSONSchemaProps | undefined): boolean {
   if (err.type === 'FieldValueRequired') return false;
   const parts = [...err.field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((m) => m[1] ?? m[2]!);
   // Every way the parts name keys of both objects (a map may hold both `a` and `a.b`): ratcheted
   // only when each way ends at an unchanged value, so an ambiguous path never hides a change.
   const ends: boolean[] = [];
-  const walk = (cur: unknown, prev: unknown, i: number): void => {
+  const walk = (cur: unknown, prev: unknown, i: number, s: JSONSchemaProps | undefined): void => {
     if (ends.length > 64) return; // pathological key sets: give up, the error stands
+    if (i < parts.length && Array.isArray(cur) && Array.isArray(prev) && isMapList(s) && /^\d+$/.test(parts[i]!)) {
+      // A map list's item correlates with the old item of the same keys, wherever it was.
+      const item = cur[Number(parts[i])];
+      const oldItem = correlateMapListItem(s, prev, item);
+      if (item === undefined || oldItem === undefined) ends.push(false); // a new item: not ratcheted
+      else walk(item, oldItem, i + 1, Array.isArray(s.items) ? undefined : s.items);
+      return;
+    }
     if (i === parts.length || Array.isArray(cur) || Array.isArray(prev)) {
-      // The end, or a list: correlated no deeper than the list, which must be unchanged whole.
+      // The end, or another list: correlated no deeper than the list, which must be unchanged whole.
       ends.push(cur !== undefined && jsonEqual(cur, prev));
       return;
     }
     if (!isJSONObject(cur) || !isJSONObject(prev)) return;
     for (let n = 1, key = parts[i]!; i + n <= parts.length; key += `.${parts[i + n]}`, n++) {
       if (!Object.hasOwn(cur, key)) continue;
-      if (Object.hasOwn(prev, key)) walk(cur[key], prev[key], i + n);
+      if (Object.hasOwn(prev, key)) walk(cur[key], prev[key], i + n, propertySchema(s, key));
       else ends.push(false); // a way through a key the stored object lacks: new, not ratcheted
     }
   };
-  walk(obj, old, 0);
+  walk(obj, old, 0, schema);
   return ends.length > 0 && ends.length <= 64 && ends.every(Boolean);
+}
+
+/** The schema of an object's property `key`: its `properties` entry, else a schema `additionalProperties`. */
+function propertySchema(s: JSONSchemaProps | undefined, key: string): JSONSchemaProps | undefined {
+  const ap = s?.additionalProperties;
+  return s?.properties?.[key] ?? (typeof ap === 'object' ? ap : undefined);
 }
 
 /**
