@@ -232,12 +232,24 @@ export class EtcdStore implements Store {
     }
     this.log.debug({ mirror, etcd, latest }, 'etcd revision below the mirror on a new watch');
     if (latest >= mirror || this.failed || this.closed) return;
-    this.failed = new Error(
-      `etcd's revision went backwards from ${mirror} (seen by this control center) to ${latest}: etcd was restored from an older snapshot without \`etcdutl snapshot restore --bump-revision --mark-compacted\`; restart every control center so that each lists etcd again`,
-    );
-    this.log.error({ mirrorRevision: mirror, etcdRevision: latest }, this.failed.message);
-    this.cache.stop();
-    this.opts.onFailure?.(this.failed);
+    this.failRegressed(mirror, latest);
+  }
+
+  /**
+   * Fails the store for good: etcd's revision `etcd` is below `mirror`, which this replica saw.
+   * Stops the watch and calls `onFailure` (once).
+   * @returns the 503 every later transaction answers
+   */
+  private failRegressed(mirror: number, etcd: number): apierrors.StatusError {
+    if (!this.failed) {
+      this.failed = new Error(
+        `etcd's revision went backwards from ${mirror} (seen by this control center) to ${etcd}: etcd lost its data or was restored from an older snapshot without \`etcdutl snapshot restore --bump-revision --mark-compacted\`; restart every control center so that each lists etcd again`,
+      );
+      this.log.error({ mirrorRevision: mirror, etcdRevision: etcd }, this.failed.message);
+      if (!this.closed) this.cache.stop();
+      this.opts.onFailure?.(this.failed);
+    }
+    return apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`);
   }
 
   /** Waits for transactions in flight (each bounded by the cache wait), then stops the watch and disconnects. */
@@ -411,6 +423,7 @@ export class EtcdStore implements Store {
         }
         return res.op === 'none' ? current : undefined;
       }
+      const seenBefore = this.cache.currentRevision();
       const txn = await this.call('write', () =>
         this.client.kv.txn({
           compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: current?.modRevision ?? 0 }],
@@ -430,6 +443,10 @@ export class EtcdStore implements Store {
         continue;
       }
       const revision = Number(txn.header.revision);
+      // etcd's revisions only grow: a write at or below one this replica saw before sending it means
+      // etcd came back empty or from an older snapshot. Answering would hand out a resourceVersion
+      // that already named other content, for a write the mirror (watching from above it) never sees.
+      if (revision <= seenBefore) throw this.failRegressed(seenBefore, revision);
       const entry: StoredObject | undefined =
         res.op === 'put' ? { key, object: withResourceVersion(res.object, revision), createRevision: current?.createRevision ?? revision, modRevision: revision } : undefined;
       await this.cache.waitForRevision(revision, this.cacheWaitTimeoutMs);
