@@ -10,7 +10,7 @@ import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import { describeStore } from '../store-contract.js';
-import { RevisionCompactedError, type StoreEvent } from '../store.js';
+import { RevisionCompactedError, type StoredObject, type StoreEvent } from '../store.js';
 import { EtcdStore, supportsRequestProgress } from './etcd-store.js';
 import { startTestEtcd, type TestEtcd } from './testing-etcd.js';
 
@@ -418,6 +418,26 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(String(failures[0])).toContain(`went backwards from ${seenRevision}`);
     await expect(a.transact(key('later'), put('later'))).rejects.toMatchObject({ code: 503 });
     expect(failures).toHaveLength(1);
+  });
+
+  it('writes again within a second of etcd coming back after failed writes (the client\'s per-member circuit breaker waits 500 ms, not 5 s)', async () => {
+    const prefix = newPrefix();
+    const proxy = await startProxy(etcd.endpoint);
+    onTestFinished(() => proxy.close());
+    const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix, logger: silent });
+    await a.open();
+    onTestFinished(() => a.close());
+    await a.transact(key('k0'), put('k0'));
+    proxy.cut();
+    // Writes during the outage fail (503), and open the breaker in front of the only member.
+    for (let i = 0; i < 5; i++) await expect(a.transact(key(`down${i}`), put(`down${i}`))).rejects.toMatchObject({ code: 503 });
+    proxy.heal();
+    await new Promise((r) => setTimeout(r, 1_500));
+    let written: StoredObject | undefined;
+    for (let i = 0; i < 3 && !written; i++) {
+      written = await a.transact(key('up'), put('up')).catch(() => undefined); // the first call may find the old connection dropped
+    }
+    expect(written?.object.metadata.name).toBe('up');
   });
 
   it('resumes a broken watch where it stopped, and re-lists when etcd compacted past it', async () => {

@@ -39,6 +39,7 @@
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/cacher/cacher.go
  */
 import { Etcd3, isRecoverableError, type IKeyValue, type IOptions } from 'etcd3';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
 import pino, { type Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
@@ -124,6 +125,13 @@ const runOnce = {
   onFailure: () => ({ dispose: () => {} }),
 } as unknown as Policy;
 
+/**
+ * The per-member policy: the client's default circuit breaker (3 consecutive connection failures
+ * open it) that lets a call through again after 500 ms instead of 5 s, so a restarted etcd is used
+ * within a second of coming back, while a dead member among several is still skipped at once.
+ */
+const hostBreaker = () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 500, breaker: new ConsecutiveBreaker(3) });
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -177,7 +185,7 @@ export class EtcdStore implements Store {
     this.client = new Etcd3({
       hosts: this.opts.endpoints,
       ...(this.opts.tls ? { credentials: { rootCertificate: this.opts.tls.ca, certChain: this.opts.tls.cert, privateKey: this.opts.tls.key } } : {}),
-      faultHandling: { global: runOnce },
+      faultHandling: { global: runOnce, host: hostBreaker },
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + this.requestTimeoutMs }),
       grpcOptions: {
         'grpc.max_receive_message_length': 256 * 1024 * 1024,
