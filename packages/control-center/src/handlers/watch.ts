@@ -290,6 +290,15 @@ export async function serveWatch(
 
     const onEvent = (ev: StoreEvent) => {
       if (done) return;
+      if (ev.relisted) {
+        // The store re-listed: what follows is not history, and resuming from it could skip
+        // changes. End the watch as too old, so the client lists again (kube's cacher ends its
+        // watchers when its reflector re-lists).
+        const st = apierrors.resourceExpired(`too old resource version: ${lastRV} (${ev.revision}): the storage listed etcd again after it compacted past this server's watch`).status;
+        queue(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
+        finish();
+        return;
+      }
       lastRV = ev.revision;
       const now = selected(ev.object);
       const before = ev.prevObject ? selected(ev.prevObject) : false;

@@ -39,6 +39,13 @@ export interface StoreEvent {
   object: KubeObject;
   /** The object before the write (undefined for ADDED). */
   prevObject?: KubeObject;
+  /**
+   * Made up by a re-list after the backend compacted past the store's watch (etcd): the
+   * difference between two states, not the history between them (several events can share a
+   * revision). In-process controllers apply it; an API watch ends with `410 Expired` instead, so
+   * its client lists again, as kube-apiserver's cacher ends every watch when its reflector re-lists.
+   */
+  relisted?: true;
 }
 
 /** Thrown by `watch` when `fromRevision` is older than the history the store keeps. */

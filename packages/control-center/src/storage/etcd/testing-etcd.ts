@@ -107,3 +107,67 @@ export async function startTestEtcd(timeoutMs = 20_000): Promise<TestEtcd> {
   }
   return { endpoint: client, proc, output: () => out, stop };
 }
+
+/**
+ * A TCP proxy in front of etcd that can cut every connection and refuse new ones (a partition),
+ * or stall: stop forwarding without closing anything (a network that drops packets), until resumed.
+ */
+export async function startProxy(target: string): Promise<{ endpoint: string; cut(): void; heal(): void; stall(): void; resume(): void; retarget(to: string): void; close(): Promise<void> }> {
+  let { hostname, port } = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let down = false;
+  let stalled = false;
+  const server = net.createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = net.connect(Number(port), hostname);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => {
+        sockets.delete(s);
+        pairs.delete(pair);
+      });
+      s.on('error', () => {});
+    }
+    if (stalled) {
+      client.pause();
+      upstream.pause();
+    } else client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    cut() {
+      down = true;
+      for (const s of sockets) s.destroy();
+    },
+    heal() {
+      down = false;
+    },
+    /** New connections go to another etcd (one restored from an older snapshot, say). */
+    retarget(to: string) {
+      ({ hostname, port } = new URL(to));
+    },
+    stall() {
+      stalled = true;
+      for (const [c, u] of pairs) {
+        c.unpipe(u);
+        u.unpipe(c);
+        c.pause();
+        u.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const [c, u] of pairs) c.pipe(u).pipe(c);
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}

@@ -440,7 +440,7 @@ export class WatchCache {
     for (const ev of events) {
       this.revision = Math.max(this.revision, ev.revision);
       this.mirror.set(ev.key, ev.type === 'DELETED' ? undefined : fresh.get(ev.key));
-      this.history.publish(ev);
+      this.history.publish({ ...ev, relisted: true });
     }
     this.revision = Math.max(this.revision, revision);
     // The events above were made up from two states: they bring live watchers up to date but are
