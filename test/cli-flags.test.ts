@@ -36,7 +36,7 @@ describe('hcc flags', () => {
     { args: ['up', '--available-delay', '3000000000'], msg: "option '--available-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['management-cluster', '--delete-delay', '3000000000'], msg: "option '--delete-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['up', '--heartbeat-grace', '0'], msg: "option '--heartbeat-grace <seconds>' argument '0' is invalid. must be a number > 0" },
-    { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push, got "Foo"` },
+    { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push (any letter case), got "Foo"` },
     { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
     // An empty admin token would write a kubeconfig without credentials (every request 401).
     { args: ['control-center', '--token', ''], msg: "option '--token <token>' argument '' is invalid. must be one or more visible ASCII characters" },

@@ -271,7 +271,7 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
 
   it('builds the syncer arguments from values', async () => {
     const objs = await template(
-      ['managementCluster.name=kind-1', 'managementCluster.capacity=3', 'managementCluster.platforms=null', 'managementCluster.labels=null', 'syncer.pullCRDs=true', 'syncer.logLevel=debug', 'syncer.metricsPort=9090', 'syncer.extraArgs={--workers=8}'],
+      ['managementCluster.name=kind-1', 'managementCluster.capacity=3', 'managementCluster.platforms=null', 'managementCluster.labels=null', 'syncer.pullCRDs=true', 'syncer.logLevel=debug', 'syncer.metricsPort=9090', 'syncer.extraArgs={--workers=8}', 'syncer.heartbeatIntervalSeconds=2.5'],
     );
     const dep = one(objs, 'Deployment') as Any;
     const c = dep.spec.template.spec.containers[0];
@@ -280,7 +280,7 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
       '--name=kind-1',
       '--kubeconfig=/etc/hcc/control-center/kubeconfig',
       '--capacity=3',
-      '--heartbeat-interval=10',
+      '--heartbeat-interval=2.5',
       '--workers=16',
       '--metrics-host=0.0.0.0',
       '--metrics-port=9090',

@@ -112,7 +112,7 @@ Labels are sorted by key so the rendering is stable.
 {{- end }}
 - {{ printf "--labels=%s" (join "," $pairs) | quote }}
 {{- end }}
-- --heartbeat-interval={{ int64 .Values.syncer.heartbeatIntervalSeconds }}
+- --heartbeat-interval={{ .Values.syncer.heartbeatIntervalSeconds }}
 - --workers={{ int64 .Values.syncer.workers }}
 - --metrics-host={{ .Values.syncer.metricsHost }}
 - --metrics-port={{ int64 .Values.syncer.metricsPort }}

@@ -139,7 +139,7 @@ function modeArg(value: string): 'Pull' | 'Push' {
   const v = value.toLowerCase();
   if (v === 'pull') return 'Pull';
   if (v === 'push') return 'Push';
-  throw new InvalidArgumentError(`must be Pull or Push, got "${value}"`);
+  throw new InvalidArgumentError(`must be Pull or Push (any letter case), got "${value}"`);
 }
 
 const withPort = (args: string[], url: string | undefined): string[] => {

@@ -198,13 +198,6 @@ export const requestHeaderFieldsTooLarge = (maxBytes: number): StatusError =>
 /** 408 for a client that did not send its request head in time. */
 export const requestTimeout = (): StatusError => make(408, 'Timeout', 'the client did not send a complete request in time');
 
-/** Success Status (as returned by DELETE of a collection or by some subresources). */
-export function success(details?: Status['details']): Status {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: '', reason: '', code: 200 };
-  if (details) s.details = details;
-  return s;
-}
-
 /** True when err is a StatusError with that HTTP code. */
 export const isStatusCode = (err: unknown, code: number): boolean => err instanceof StatusError && err.code === code;
 export const isNotFound = (err: unknown): boolean => isStatusCode(err, 404);

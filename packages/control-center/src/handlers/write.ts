@@ -299,7 +299,8 @@ async function unsafeDelete(scope: RequestScope, opts: DeleteOptionsBody, query:
   }
   const key = storageKey(scope.info, scope.ri.namespace, scope.ri.name);
   if (!scope.store.corruptValue?.(key) || !(await scope.store.deleteCorrupt!(key))) return undefined;
-  return { code: 200, body: apierrors.success({ name: scope.ri.name, ...(scope.info.group && { group: scope.info.group }), kind: scope.info.resource }) };
+  // The Success Status of kube's finalizeDelete, without a uid (the value could not be read).
+  return { code: 200, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: scope.ri.name, ...(scope.info.group && { group: scope.info.group }), kind: scope.info.resource } } };
 }
 
 /** DELETE one object; DeleteOptions from the body or the query. */
