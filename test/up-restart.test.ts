@@ -82,6 +82,11 @@ describe('hcc up restarted on the same state dir', () => {
     hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '1', '--mode', 'Push']);
     // The operator's capacity and platforms stay (set when first created), in Push mode too.
     expect((await k(['get', 'mc', 'mgmt-1', '-o', 'jsonpath={.spec.mode} {.spec.capacity} {.spec.platforms}'])).stdout).toBe('Push 7 ["None","AWS"]');
+    // The kubeconfig Secret it wrote is owned by the cluster: it goes with it.
+    const uid = (await k(['get', 'mc', 'mgmt-1', '-o', 'jsonpath={.metadata.uid}'])).stdout;
+    expect(JSON.parse((await k(['get', 'secret', 'mgmt-1-kubeconfig', '-n', 'hcc-system', '-o', 'jsonpath={.metadata.ownerReferences}'])).stdout)).toEqual([
+      { apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ManagementCluster', name: 'mgmt-1', uid },
+    ]);
     expect((await k(['create', 'namespace', 'sw'])).code).toBe(0);
     const r = await k(['apply', '-f', '-'], `${pullSecret('sx', 'sw')}---\n${noneHostedCluster('sx', 'sw')}`);
     expect(r.code, r.stderr).toBe(0);

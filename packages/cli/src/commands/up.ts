@@ -255,9 +255,6 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         const cc = new RestClient(loadKubeconfig(adminKubeconfig));
         try {
           for (const name of names) {
-            const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
-            const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: SystemNamespace }, data: { kubeconfig: kubeconfig.toString('base64') } };
-            await cc.create(SecretResource, SystemNamespace, secret).catch((e) => (isAlreadyExists(e) ? cc.update(SecretResource, SystemNamespace, secret) : Promise.reject(e)));
             const mc = {
               apiVersion: ControlCenterAPIVersion,
               kind: 'ManagementCluster',
@@ -266,9 +263,14 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
             };
             // An existing one keeps its capacity and platforms (set when first created, as in Pull
             // mode; stateDirNotes says so): only the mode and the kubeconfig are this start's.
-            await cc
+            const stored = await cc
               .create(ManagementClusterResource, undefined, mc)
               .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef } }, 'merge') : Promise.reject(e)));
+            // Owned by its ManagementCluster: the garbage collector deletes it with the cluster.
+            const owner = { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', name, uid: String((stored.metadata as { uid?: string }).uid) };
+            const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
+            const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: SystemNamespace, ownerReferences: [owner] }, data: { kubeconfig: kubeconfig.toString('base64') } };
+            await cc.create(SecretResource, SystemNamespace, secret).catch((e) => (isAlreadyExists(e) ? cc.update(SecretResource, SystemNamespace, secret) : Promise.reject(e)));
           }
         } finally {
           cc.close();
