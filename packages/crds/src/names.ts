@@ -52,6 +52,14 @@ export const AnnotationManagementClusterSelector = 'controlcenter.hcc.dev/manage
 export const FinalizerSyncer = 'controlcenter.hcc.dev/syncer';
 
 /**
+ * Finalizer the control center puts on a HostedCluster that was never placed when a delete
+ * starts while NodePools name it (`spec.clusterName`): its NodePool cleanup deletes them, then
+ * removes it, so a restart in between cannot leave them behind (as kube-apiserver adds
+ * `foregroundDeletion` for the garbage collector).
+ */
+export const FinalizerNodePools = 'controlcenter.hcc.dev/nodepools';
+
+/**
  * Per-cluster state label on Secrets and ConfigMaps referenced by objects placed on a
  * management cluster, after kcp's `state.workload.kcp.io/<syncTarget>` labels: key
  * `state.controlcenter.hcc.dev/<ManagementCluster name>`, value {@link StateSync}.

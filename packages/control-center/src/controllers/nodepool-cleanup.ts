@@ -1,22 +1,35 @@
 /**
- * NodePool cleanup (control center only): when a HostedCluster is gone, its NodePools
+ * NodePool cleanup (control center only): when a HostedCluster goes, its NodePools
  * (`spec.clusterName` = its name, same namespace) are deleted, as the HyperShift operator deletes
- * them with their HostedCluster. For a placed HostedCluster the syncer has already done so before
- * letting it go; this covers one that was never placed (no operator, and no syncer, ever saw
- * it), which otherwise left its NodePools behind for a later HostedCluster of the same name.
- * Level-triggered by HostedCluster DELETED events of the store's watch; a NodePool already being
- * deleted, or gone, is left as it is.
+ * them with their HostedCluster. For a placed HostedCluster the syncer does so before letting it
+ * go; this covers one that was never placed (no operator, and no syncer, ever saw it), which
+ * otherwise left its NodePools behind for a later HostedCluster of the same name.
+ *
+ * A delete of such a HostedCluster while NodePools name it leaves it Terminating with the
+ * finalizer `controlcenter.hcc.dev/nodepools` (the HostedCluster strategy adds it); this
+ * controller deletes the NodePools, then removes the finalizer. Level-triggered: at start it
+ * sweeps every HostedCluster that carries the finalizer, so a restart in between loses nothing;
+ * then it follows the store's watch. A HostedCluster that went without the finalizer (deleted
+ * before it existed) has its NodePools deleted on its DELETED event, as before. A NodePool
+ * already being deleted, or gone, is left as it is.
  */
 import type { Logger } from 'pino';
-import { HostedClusterResource, NodePoolResource } from '@hcc/crds';
+import { FinalizerNodePools, HostedClusterResource, NodePoolResource, type KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import { storagePrefix, systemContext } from '../registry/types.js';
-import { deleteObject } from '../handlers/object-ops.js';
+import { deleteObject, updateObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
+
+/** Delay before a HostedCluster whose NodePools could not all be deleted is tried again, in milliseconds. */
+const RetryMs = 1_000;
 
 export class NodePoolCleanup {
   private watch?: StoreWatch;
+  private stopped = false;
+  /** HostedCluster keys being finalized now, and whether another pass was asked for meanwhile. */
+  private readonly running = new Map<string, boolean>();
+  private readonly retries = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly store: Store,
@@ -24,35 +37,108 @@ export class NodePoolCleanup {
     private readonly log: Logger,
   ) {}
 
-  /** Follows HostedCluster deletions from now on. */
+  /** Sweeps the HostedClusters waiting for their NodePools to go, then follows changes. */
   start(): void {
-    this.watch = this.store.watch(storagePrefix(HostedClusterResource), this.store.currentRevision(), (ev) => {
-      if (ev.type !== 'DELETED') return;
+    const prefix = storagePrefix(HostedClusterResource);
+    const { items, revision } = this.store.list(prefix);
+    this.watch = this.store.watch(prefix, revision, (ev) => {
       const { namespace, name } = ev.object.metadata;
-      if (namespace && name) void this.deleteNodePoolsOf(namespace, name);
+      if (!namespace || !name) return;
+      if (ev.type === 'DELETED') void this.deleteNodePools(namespace, name);
+      else if (waitsForNodePools(ev.object)) this.finalize(ev.key);
     });
+    for (const it of items) if (waitsForNodePools(it.object)) this.finalize(it.key);
   }
 
   stop(): void {
+    this.stopped = true;
     this.watch?.stop();
+    for (const t of this.retries) clearTimeout(t);
+    this.retries.clear();
   }
 
-  /** Deletes the NodePools of HostedCluster namespace/name that are not being deleted yet. @returns how many */
-  async deleteNodePoolsOf(namespace: string, name: string): Promise<number> {
+  /** Deletes the NodePools of the Terminating HostedCluster at key, then removes its finalizer; one pass at a time per key. */
+  private finalize(key: string): void {
+    if (this.stopped) return;
+    if (this.running.has(key)) {
+      this.running.set(key, true);
+      return;
+    }
+    this.running.set(key, false);
+    void this.finalizeOnce(key)
+      .catch((err: unknown) => {
+        this.log.warn({ err, controller: 'nodepool-cleanup', key, retryInMs: RetryMs }, 'could not finish deleting the NodePools of a deleted HostedCluster');
+        const t = setTimeout(() => {
+          this.retries.delete(t);
+          this.finalize(key);
+        }, RetryMs);
+        this.retries.add(t);
+      })
+      .finally(() => {
+        const again = this.running.get(key);
+        this.running.delete(key);
+        if (again) this.finalize(key);
+      });
+  }
+
+  private async finalizeOnce(key: string): Promise<void> {
+    const hc = this.store.get(key)?.object;
+    if (!hc || !waitsForNodePools(hc)) return;
+    const { namespace, name, uid } = hc.metadata;
+    const failed = await this.deleteNodePools(namespace!, name!);
+    if (failed) throw new Error(`${failed} NodePool(s) could not be deleted`);
+    const info = this.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource);
+    if (!info) return;
+    try {
+      await updateObject(
+        this.store,
+        info,
+        namespace!,
+        name!,
+        (cur) => {
+          if (!cur || cur.metadata.uid !== uid) throw apierrors.notFound({ group: info.group, resource: info.resource }, name!);
+          cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== FinalizerNodePools);
+          return cur;
+        },
+        systemContext(),
+        { dryRun: false, subresource: '' },
+      );
+    } catch (err) {
+      if (apierrors.isNotFound(err)) return;
+      throw err; // a conflict included: tried again
+    }
+  }
+
+  private nodePoolsOf(namespace: string, name: string): KubeObject[] {
+    return this.store
+      .list(storagePrefix(NodePoolResource, namespace))
+      .items.map((it) => it.object)
+      .filter((np) => (np.spec as { clusterName?: unknown } | undefined)?.clusterName === name && !np.metadata.deletionTimestamp);
+  }
+
+  /**
+   * Deletes the NodePools of HostedCluster namespace/name that are not being deleted yet.
+   * @returns how many deletions failed (other than already gone or replaced)
+   */
+  private async deleteNodePools(namespace: string, name: string): Promise<number> {
     const info = this.registry.lookup(NodePoolResource.group, NodePoolResource.version, NodePoolResource.resource);
     if (!info) return 0;
     let deleted = 0;
-    for (const it of this.store.list(storagePrefix(info, namespace)).items) {
-      const np = it.object;
-      if ((np.spec as { clusterName?: unknown } | undefined)?.clusterName !== name || np.metadata.deletionTimestamp) continue;
+    let failed = 0;
+    for (const np of this.nodePoolsOf(namespace, name)) {
       try {
         await deleteObject(this.store, info, namespace, np.metadata.name!, systemContext(), { dryRun: false, preconditions: { uid: np.metadata.uid } });
         deleted++;
       } catch (err) {
-        if (!apierrors.isNotFound(err) && !apierrors.isConflict(err)) this.log.warn({ err, controller: 'nodepool-cleanup', namespace, nodePool: np.metadata.name }, 'could not delete a NodePool of a deleted HostedCluster');
+        if (apierrors.isNotFound(err) || apierrors.isConflict(err)) continue;
+        failed++;
+        this.log.warn({ err, controller: 'nodepool-cleanup', namespace, nodePool: np.metadata.name }, 'could not delete a NodePool of a deleted HostedCluster');
       }
     }
     if (deleted) this.log.info({ controller: 'nodepool-cleanup', namespace, hostedCluster: name, deleted }, 'deleted the NodePools of a deleted HostedCluster');
-    return deleted;
+    return failed;
   }
 }
+
+/** A HostedCluster being deleted that still carries {@link FinalizerNodePools}. */
+const waitsForNodePools = (hc: KubeObject): boolean => !!hc.metadata.deletionTimestamp && (hc.metadata.finalizers ?? []).includes(FinalizerNodePools);

@@ -100,11 +100,21 @@ describe('custom resource writes', () => {
       const r = await request(cc, 'POST', NPS, np(n!, c!));
       expect(r.code, JSON.stringify(r.body)).toBe(201);
     }
-    expect((await request(cc, 'DELETE', `${HCS}/lonely`)).code).toBe(200);
-    for (let i = 0; i < 100 && (await request(cc, 'GET', `${NPS}/lonely-b`)).code !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    // The delete starts with the NodePools' finalizer (HyperShift's, which no operator would
+    // remove, is dropped); the HostedCluster goes once they are deleted.
+    const del = await request(cc, 'DELETE', `${HCS}/lonely`);
+    expect(del.code).toBe(200);
+    expect(del.body.metadata.finalizers).toEqual(['controlcenter.hcc.dev/nodepools']);
+    expect(del.body.metadata.deletionTimestamp).toBeDefined();
+    for (let i = 0; i < 100 && (await request(cc, 'GET', `${HCS}/lonely`)).code !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await request(cc, 'GET', `${HCS}/lonely`)).code).toBe(404);
     expect((await request(cc, 'GET', `${NPS}/lonely-a`)).code).toBe(404);
     expect((await request(cc, 'GET', `${NPS}/lonely-b`)).code).toBe(404);
     expect((await request(cc, 'GET', `${NPS}/other-a`)).code).toBe(200);
+    // Without NodePools naming it, a never-placed HostedCluster goes at once.
+    expect((await request(cc, 'POST', HCS, hostedClusterBody('alone', 'clusters'))).code).toBe(201);
+    expect((await request(cc, 'DELETE', `${HCS}/alone`)).code).toBe(200);
+    expect((await request(cc, 'GET', `${HCS}/alone`)).code).toBe(404);
   });
 
   it('takes null metadata fields as absent (an empty `labels:` in a template), on create, update and server-side apply, as kube-apiserver', async () => {

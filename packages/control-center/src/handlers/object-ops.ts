@@ -500,8 +500,8 @@ export async function deleteObject(
     // Namespaces delete their contents whatever the policy; everything else gets the GC's finalizers.
     let gc = isNamespace ? { changed: false, finalizers: cur.metadata.finalizers ?? [] } : deletionFinalizers(cur.metadata.finalizers, opts);
     if (info.strategy.finalizersOnDelete) {
-      const kept = info.strategy.finalizersOnDelete(cur, gc.finalizers);
-      if (kept.length !== gc.finalizers.length) gc = { changed: true, finalizers: kept };
+      const kept = info.strategy.finalizersOnDelete(cur, gc.finalizers, store);
+      if (kept.length !== gc.finalizers.length || kept.some((f, i) => f !== gc.finalizers[i])) gc = { changed: true, finalizers: kept };
     }
     if (gc.finalizers.length > 0 || nsFinalizers.length > 0) {
       if (cur.metadata.deletionTimestamp) {

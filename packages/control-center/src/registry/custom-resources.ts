@@ -5,9 +5,10 @@
  * renders `additionalPrinterColumns` in Tables.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/strategy.go
  */
-import { FinalizerHyperShift, HyperShiftGroup, LabelManagementCluster, SchedulersGroup, setOwn, type KubeObject } from '@hcc/crds';
+import { FinalizerHyperShift, FinalizerNodePools, HyperShiftGroup, LabelManagementCluster, NodePoolResource, SchedulersGroup, setOwn, type KubeObject } from '@hcc/crds';
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
-import type { ColumnDefinition, ResourceInfo, StrategyContext } from './types.js';
+import { storagePrefix, type ColumnDefinition, type ResourceInfo, type StrategyContext } from './types.js';
+import type { Store } from '../storage/store.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
 import { isDeepStrictEqual } from 'node:util';
 import { checkCustomResource, prepareCustomResource, reportUnknownFields } from './schema/index.js';
@@ -146,6 +147,21 @@ function unplacedFinalizers(obj: KubeObject, finalizers: string[]): string[] {
 }
 
 /**
+ * {@link unplacedFinalizers} for a HostedCluster, which also gets {@link FinalizerNodePools} when
+ * it is not placed and NodePools not yet being deleted name it: the control center's NodePool
+ * cleanup deletes them before the HostedCluster goes (no operator will: it was never placed).
+ */
+function unplacedHostedClusterFinalizers(obj: KubeObject, finalizers: string[], store: Pick<Store, 'list'>): string[] {
+  const kept = unplacedFinalizers(obj, finalizers);
+  const { namespace, name, labels } = obj.metadata;
+  if (labels?.[LabelManagementCluster] !== undefined || kept.includes(FinalizerNodePools) || !namespace || !name) return kept;
+  const named = store
+    .list(storagePrefix(NodePoolResource, namespace))
+    .items.some((it) => (it.object.spec as { clusterName?: unknown } | undefined)?.clusterName === name && !it.object.metadata.deletionTimestamp);
+  return named ? [...kept, FinalizerNodePools] : kept;
+}
+
+/**
  * Builds the ResourceInfo of one version of a CRD.
  * @param opts.virtualHostedClusters - the control center's HostedClusters and NodePools (see unplacedFinalizers)
  */
@@ -165,7 +181,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
   const placed = spec.group === HyperShiftGroup && (names.plural === 'hostedclusters' || names.plural === 'nodepools');
   const strategy = baseStrategy({
     // Only where no operator runs: in a management cluster the operator removes its own finalizer.
-    ...(placed && opts.virtualHostedClusters ? { finalizersOnDelete: unplacedFinalizers } : {}),
+    ...(placed && opts.virtualHostedClusters ? { finalizersOnDelete: names.plural === 'hostedclusters' ? unplacedHostedClusterFinalizers : unplacedFinalizers } : {}),
     prepareForCreate: (obj, ctx) => {
       if (hasStatus) statusSubresource.keepStatusOnCreate(obj);
       if (placed) dropPlacementOnCreate(obj, ctx, names.kind);

@@ -7,6 +7,7 @@
 import type { KubeObject } from '@hcc/crds';
 import type { FieldError } from '../apierrors/field.js';
 import type { SchemaChecker } from './schema/validation-pool.js';
+import type { Store } from '../storage/store.js';
 
 /** metav1.TableColumnDefinition. */
 export interface ColumnDefinition {
@@ -73,9 +74,10 @@ export const systemContext = (now: Date = new Date()): StrategyContext => ({ fie
 export interface Strategy {
   /**
    * The finalizers an object keeps when a delete starts (or is asked again): drops those nothing
-   * will ever remove (optional; default: all are kept).
+   * will ever remove, adds those whose controller must act before it goes (optional; default:
+   * all are kept). `store` reads other objects (committed state).
    */
-  finalizersOnDelete?(obj: KubeObject, finalizers: string[]): string[];
+  finalizersOnDelete?(obj: KubeObject, finalizers: string[], store: Pick<Store, 'list'>): string[];
   /** Clears or defaults fields on create (e.g. drops `status` when a status subresource exists). */
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   /** Validates a new object (metadata checks are done by the handler). */
