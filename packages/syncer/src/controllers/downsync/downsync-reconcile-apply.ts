@@ -75,6 +75,14 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
       return { requeueAfterMs: ForeignRecheckMs };
     }
+    const teardown = req.kind === 'NodePool' ? hostedClusterTearingDown(deps, up) : undefined;
+    if (teardown) {
+      // HyperShift deletes a HostedCluster's NodePools when its teardown starts: a copy created
+      // (or written) now would be a new NodePool in a cluster going away. The NodePool's own
+      // deletion follows (deleteUpstreamNodePools); the HostedCluster's events wake this key.
+      deps.log.info({ key: req.key, reason: teardown }, 'not copying a NodePool: its HostedCluster is being torn down');
+      return 'stop';
+    }
     if (!down) {
       await deps.ensureDownstreamNamespace(req.namespace);
       const dropped = droppedFields(req.kind);
@@ -176,6 +184,23 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     return dropped?.report(deps, up) ?? 'stop';
   },
 });
+
+/**
+ * Why a NodePool `np` must not be copied or written now, or undefined: its HostedCluster
+ * (`spec.clusterName`, same namespace) is being deleted in the control center, or its copy here
+ * is being torn down (a `deletionTimestamp`, as informers show them). HyperShift's HostedCluster
+ * controller deletes the NodePools at the start of that teardown
+ * (hypershift-operator/controllers/hostedcluster, `deleteNodePools`), so a copy made then would
+ * be a new NodePool (new uid, no finalizers) the teardown may miss.
+ */
+export function hostedClusterTearingDown(deps: Pick<DownsyncDeps, 'getUpstream' | 'getDownstream'>, np: KubeObject): string | undefined {
+  const hcName = (np.spec as { clusterName?: string } | undefined)?.clusterName;
+  if (!hcName) return undefined;
+  const key = `${np.metadata.namespace ?? ''}/${hcName}`;
+  if (deps.getUpstream('HostedCluster', key)?.metadata.deletionTimestamp) return `HostedCluster ${key} is being deleted`;
+  if (deps.getDownstream('HostedCluster', key)?.metadata.deletionTimestamp) return `the copy of HostedCluster ${key} is being torn down`;
+  return undefined;
+}
 
 /** Warning Event: the copy's clusterID or infraID differs from the control center's (set by hand there; neither can change once set). */
 export const ReasonFieldConflict = 'FieldConflict';

@@ -6,8 +6,9 @@
  *   or NodePool placed here still references while it still exists upstream is kept;
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
  *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream
- *   (and HyperShift's, which an exported manifest may carry and nothing else would remove) —
- *   for a HostedCluster after deleting its upstream NodePools, as the operator deletes them too.
+ *   (and HyperShift's, which an exported manifest may carry and nothing else would remove). A
+ *   HostedCluster's upstream NodePools are deleted when its copy's teardown starts (and again,
+ *   for any made since, before its finalizer goes), as the operator deletes them then.
  * Nothing is orphaned in the management cluster.
  */
 import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, LabelSyncedBy, type KubeObject } from '@hcc/crds';
@@ -89,6 +90,10 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     if (down && ours && !isEarlierObjectsCopy(req.kind, up, down)) {
       // A Secret or ConfigMap being deleted (a namespace deleted whole) stays while a copy that uses it is torn down.
       if (!finalizedKinds.has(req.kind) && !down.metadata.deletionTimestamp && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
+      // HyperShift deletes a HostedCluster's NodePools when its teardown starts; so does the
+      // control center, so none is left (or copied again) while the teardown runs, and a
+      // HostedCluster applied again under the name right after finds none still being deleted.
+      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name);
       if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
       deps.rememberedKeys?.delete(req.key);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';

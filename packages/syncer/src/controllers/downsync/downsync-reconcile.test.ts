@@ -630,3 +630,40 @@ describe('what belongs with a HostedCluster blocked by a foreign one', () => {
     expect(res).toEqual({ requeueAfterMs: 60_000 });
   });
 });
+
+describe('the NodePools of a HostedCluster being torn down', () => {
+  const np: KubeObject = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', metadata: { name: 'ex-np', namespace: 'clusters', uid: 'n1', resourceVersion: '4', finalizers: ['controlcenter.hcc.dev/syncer'] }, spec: { clusterName: 'ex', replicas: 2 } };
+  const npCopy: KubeObject = { ...np, metadata: { name: 'ex-np', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 'n1' } }, spec: { clusterName: 'ex', replicas: 1 } };
+  const runNP = async (upHC: KubeObject, downHC: KubeObject | undefined, down?: KubeObject) => {
+    const calls: Call[] = [];
+    const d = deps({ NodePool: np, HostedCluster: upHC }, { ...(down && { NodePool: down }), ...(downHC && { HostedCluster: downHC }) }, calls);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'NodePool/clusters/ex-np');
+    return { calls, res };
+  };
+
+  it('are not copied (again) while the HostedCluster is being deleted upstream or its copy is terminating; existing copies are left to the operator', async () => {
+    for (const [upHC, downHC] of [
+      [hc({ deletionTimestamp: 'now' }), downCopy()],
+      [hc({ deletionTimestamp: 'now' }), undefined],
+      [hc(), downCopy({ deletionTimestamp: 'now' })],
+    ] as const) {
+      for (const existing of [undefined, npCopy]) {
+        const { calls, res } = await runNP(upHC, downHC, existing);
+        expect(calls).toEqual([]);
+        expect(res).toBeUndefined();
+      }
+    }
+    // A live HostedCluster's NodePool is copied as before.
+    const { calls } = await runNP(hc(), downCopy());
+    expect(calls.map((c) => c[0])).toEqual(['ensureNamespace', 'down.create']);
+  });
+
+  it("are deleted upstream when the HostedCluster's teardown starts, as HyperShift deletes them then", async () => {
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy() }, calls);
+    d.deleteUpstreamNodePools = async (ns, name) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`]);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
+    expect(res).toEqual({ requeueAfterMs: 2000 });
+  });
+});
