@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, tempDir, waitFor } from './helpers/tools.js';
 import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
-import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
+import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 describe('deleting a namespace in the control center', () => {
   const t = tempDir('hcc-nsdel-');
@@ -63,4 +63,29 @@ describe('deleting a namespace in the control center', () => {
     await waitFor('the namespace gone downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
     await waitFor('the namespace gone upstream', async () => (await k(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
   }, 150_000);
+
+  it('keeps the pull secret copy when `kubectl delete -f` deletes the Secret before the HostedCluster, then removes it', async () => {
+    const ns2 = 'delf';
+    expect((await k(['create', 'namespace', ns2])).code).toBe(0);
+    const manifests = [pullSecret('ex', ns2), noneHostedCluster('ex', ns2), nodePool('ex-np', 'ex', ns2)].join('---\n');
+    const apply = await k(['apply', '-f', '-'], manifests);
+    expect(apply.code, apply.stderr).toBe(0);
+    await waitFor('the copies', async () => (await mk(['get', 'hc/ex', 'np/ex-np', 'secret/ex-pull-secret', '-n', ns2, '-o', 'name'])).stdout.trim().split('\n').length === 3, 30_000);
+
+    // File order: the Secret is deleted (and gone upstream) before the HostedCluster.
+    expect((await k(['delete', '-f', '-', '--wait=false'], manifests)).code).toBe(0);
+    const seen: string[] = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      const secret = await mk(['get', 'secret/ex-pull-secret', '-n', ns2, '--ignore-not-found', '-o', 'name']);
+      const hc = await mk(['get', 'hc/ex', '-n', ns2, '--ignore-not-found', '-o', 'name']);
+      const state = `${hc.stdout.trim() ? 'hc' : '-'} ${secret.stdout.trim() ? 'secret' : '-'}`;
+      if (seen.at(-1) !== state) seen.push(state);
+      if (!hc.stdout.trim()) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(seen[0], seen.join(' → ')).toBe('hc secret');
+    expect(seen, seen.join(' → ')).not.toContain('hc -');
+    // Once no copy uses it, the Secret copy goes too (its deletion is looked at again then).
+    await waitFor('the Secret copy gone', async () => (await mk(['get', 'secret/ex-pull-secret', '-n', ns2, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 15_000);
+  }, 120_000);
 });

@@ -192,6 +192,21 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     onDelete: (d) => wakeDependents(deletedObject(d)),
   });
   downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
+  // A Secret or ConfigMap copy kept because a copy here references it (stillReferenced) is looked
+  // at again when that copy goes or stops referencing it.
+  const copyRefs = (kind: 'HostedCluster' | 'NodePool', o: KubeObject): References => (kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool));
+  const wakeReferencedByCopy = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
+    const ns = o.metadata.namespace ?? '';
+    const r = copyRefs(kind, o);
+    for (const s of r.secrets) downsync.add(`Secret/${ns}/${s}`);
+    for (const c of r.configMaps) downsync.add(`ConfigMap/${ns}/${c}`);
+  };
+  for (const kind of ['HostedCluster', 'NodePool'] as const) {
+    downInformers[kind].addEventHandler({
+      onUpdate: (o, n) => JSON.stringify(copyRefs(kind, o)) !== JSON.stringify(copyRefs(kind, n)) && wakeReferencedByCopy(kind, o),
+      onDelete: (d) => wakeReferencedByCopy(kind, deletedObject(d)),
+    });
+  }
   /** The HostedClusters, then the NodePools, in `ns` that one side's informers show referencing Secret or ConfigMap ns/name. */
   function* referencing(informers: Record<SyncKind, Informer<KubeObject>>, kind: SyncKind, ns: string, name: string): Generator<{ kind: 'HostedCluster' | 'NodePool'; obj: KubeObject }> {
     const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
@@ -275,24 +290,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return undefined;
     },
     stillReferenced: async (kind, ns, name) => {
-      // A copy hcc made that is being torn down, or is about to be (its object upstream is being
-      // deleted or gone), keeps what it uses (its cloud credentials, its pull secret), however the
-      // upstream objects went (a namespace deleted whole deletes the Secrets at once).
-      let usedByCopy = false;
-      for (const u of referencing(downInformers, kind, ns, name)) {
-        if (!madeByHcc(u.obj)) continue;
-        const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
-        if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
-        usedByCopy = true;
-      }
-      // The namespace controller deletes the Secrets before the HostedCluster shows its deletion.
-      if (usedByCopy) {
-        try {
-          if ((await upstream.get(NamespaceResource, undefined, ns)).metadata.deletionTimestamp) return true;
-        } catch (err) {
-          if (!isNotFound(err)) throw err;
-        }
-      }
+      // A HostedCluster or NodePool copy hcc made here that references it (live, being torn down,
+      // or about to be) keeps what it uses (its cloud credentials, its pull secret), however the
+      // upstream objects went: `kubectl delete -f` deletes the Secrets listed before the
+      // HostedCluster first, and a namespace deleted whole deletes them at once. The copy's
+      // removal, or a change of its references, wakes the key again (wakeReferencedByCopy).
+      for (const u of referencing(downInformers, kind, ns, name)) if (madeByHcc(u.obj)) return true;
       if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);
       return !!live && !live.metadata.deletionTimestamp;

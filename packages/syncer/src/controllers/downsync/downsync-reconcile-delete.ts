@@ -3,7 +3,8 @@
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
  *   hcc made (only copies carrying `synced-by: <this cluster>`); a Secret or ConfigMap hcc took
  *   over is released instead (its label and annotations removed), and one that a HostedCluster
- *   or NodePool placed here still references while it still exists upstream is kept;
+ *   or NodePool copy here still references (live or being torn down), or that one placed here
+ *   references while it still exists upstream, is kept (stillReferenced);
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
  *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream
  *   (and HyperShift's, which an exported manifest may carry and nothing else would remove). A

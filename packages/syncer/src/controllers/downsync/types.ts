@@ -64,9 +64,10 @@ export interface DownsyncDeps {
    */
   deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
   /**
-   * True when a Secret or ConfigMap still exists upstream (a live read) and a HostedCluster or
-   * NodePool placed on this cluster references it (hostedClusterReferences/nodePoolReferences),
-   * or when a HostedCluster or NodePool copy hcc made that references it is being torn down.
+   * True when a HostedCluster or NodePool copy hcc made in this management cluster references a
+   * Secret or ConfigMap (hostedClusterReferences/nodePoolReferences; live or being torn down,
+   * however the upstream Secret went), or when it still exists upstream (a live read) and a
+   * HostedCluster or NodePool placed on this cluster references it.
    */
   stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
   /**
