@@ -33,6 +33,12 @@ describe('desiredDownstream', () => {
     expect(d).not.toHaveProperty('status');
   });
 
+  it("never copies a copied-up Secret's upsynced-from label into another management cluster", () => {
+    const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', uid: 's-1', labels: { team: 'a', 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' } }, data: { kubeconfig: 'eA==' } };
+    const d = desiredDownstream(secret, undefined, 'mgmt-2', ['type', 'data', 'immutable']);
+    expect(d.metadata.labels).toEqual({ team: 'a', 'controlcenter.hcc.dev/synced-by': 'mgmt-2' });
+  });
+
   it('keeps what the operator owns downstream', () => {
     const down: KubeObject = {
       ...desiredDownstream(up, undefined, 'mgmt-1', ['spec']),

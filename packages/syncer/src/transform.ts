@@ -15,6 +15,7 @@ import {
   AnnotationUpstreamUID,
   LabelManagementCluster,
   LabelSyncedBy,
+  LabelUpsyncedFrom,
   type KubeObject,
   deepCopyJSON,
   setOwn,
@@ -30,7 +31,11 @@ export const AnnotationSyncedKeys = 'controlcenter.hcc.dev/synced-keys';
 
 /** Label key prefixes that stay in the control center. */
 const upstreamOnlyLabelPrefixes = ['state.controlcenter.hcc.dev/'];
-const upstreamOnlyLabels = new Set([LabelManagementCluster]);
+/**
+ * Label keys that stay in the control center: the placement, and the mark of a Secret a syncer
+ * copied up (a HostedCluster placed elsewhere may reference it; its copy there is not one).
+ */
+const upstreamOnlyLabels = new Set([LabelManagementCluster, LabelUpsyncedFrom]);
 /** Annotation keys that stay in the control center. */
 const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration', 'controlcenter.hcc.dev/management-cluster-selector']);
 
