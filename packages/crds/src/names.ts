@@ -86,19 +86,25 @@ export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-gene
 /** Label on Secrets a syncer copied up from its management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
 
+/** Suffixes of the Secrets HyperShift writes for a HostedCluster ({@link hyperShiftStatusSecretNames}). */
+const statusSecretSuffixes = ['-admin-kubeconfig', '-kubeadmin-password', '-custom-admin-kubeconfig'];
+
 /**
- * The Secrets HyperShift writes for a HostedCluster `name` and points its status to: the admin
- * kubeconfig and the kubeadmin password (the only ones a syncer copies up).
+ * The Secrets HyperShift writes for a HostedCluster `name` and points its status to (the only
+ * ones a syncer copies up): the admin kubeconfig (`status.kubeconfig`), the kubeadmin password
+ * (`status.kubeadminPassword`) and the kubeconfig for `spec.kubeAPIServerDNSName`
+ * (`status.customKubeconfig`, `<name>-custom-admin-kubeconfig`).
  * @see https://hypershift.pages.dev/reference/api/#hypershift.openshift.io/v1beta1.HostedClusterStatus
  */
-export const hyperShiftStatusSecretNames = (name: string): string[] => [`${name}-admin-kubeconfig`, `${name}-kubeadmin-password`];
+export const hyperShiftStatusSecretNames = (name: string): string[] => statusSecretSuffixes.map((s) => `${name}${s}`);
 
-/** The HostedCluster whose status Secret `secretName` would be ({@link hyperShiftStatusSecretNames}), or undefined. */
-export function hostedClusterOfStatusSecret(secretName: string): string | undefined {
-  for (const suffix of ['-admin-kubeconfig', '-kubeadmin-password']) {
-    if (secretName.endsWith(suffix) && secretName.length > suffix.length) return secretName.slice(0, -suffix.length);
-  }
-  return undefined;
+/**
+ * The HostedClusters whose status Secret `secretName` would be ({@link hyperShiftStatusSecretNames}):
+ * none, one, or two (`a-custom-admin-kubeconfig` is HostedCluster `a`'s custom kubeconfig and
+ * `a-custom`'s admin kubeconfig).
+ */
+export function hostedClustersOfStatusSecret(secretName: string): string[] {
+  return statusSecretSuffixes.filter((s) => secretName.endsWith(s) && secretName.length > s.length).map((s) => secretName.slice(0, -s.length));
 }
 
 /**

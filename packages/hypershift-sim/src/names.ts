@@ -103,3 +103,8 @@ export { controlPlaneNamespaceName } from '@hcc/crds';
 export const kubeconfigSecretName = (name: string): string => `${name}-admin-kubeconfig`;
 /** Secret holding the kubeadmin password, in the HostedCluster's namespace. */
 export const kubeadminPasswordSecretName = (name: string): string => `${name}-kubeadmin-password`;
+/**
+ * Secret holding the kubeconfig for `spec.kubeAPIServerDNSName`, in the HostedCluster's namespace
+ * (HyperShift's `<name>-custom-admin-kubeconfig`, pointed to by `status.customKubeconfig`).
+ */
+export const customKubeconfigSecretName = (name: string): string => `${name}-custom-admin-kubeconfig`;

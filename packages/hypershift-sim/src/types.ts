@@ -35,6 +35,7 @@ export interface HostedClusterStatus {
   version?: ClusterVersionStatus;
   kubeconfig?: { name: string };
   kubeadminPassword?: { name: string };
+  customKubeconfig?: { name: string };
   controlPlaneEndpoint?: { host: string; port: number };
   ignitionEndpoint?: string;
   oauthCallbackURLTemplate?: string;

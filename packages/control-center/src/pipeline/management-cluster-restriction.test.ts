@@ -148,6 +148,9 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     const created = await call('POST', SECRETS, up('hc-1-admin-kubeconfig'), m1);
     expect(created.code, JSON.stringify(created.body)).toBe(201);
     expect((await call('PUT', `${SECRETS}/hc-1-admin-kubeconfig`, { ...up('hc-1-admin-kubeconfig'), metadata: { ...up('hc-1-admin-kubeconfig').metadata, resourceVersion: created.body.metadata.resourceVersion } }, m1)).code).toBe(200);
+    // The kubeconfig for spec.kubeAPIServerDNSName (status.customKubeconfig) too.
+    expect((await call('POST', SECRETS, up('hc-1-custom-admin-kubeconfig'), m1)).code).toBe(201);
+    expectForbidden(await call('POST', SECRETS, up('hc-2-custom-admin-kubeconfig'), m1), 'HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, up('hc-2-admin-kubeconfig'), m1), 'may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, up('hc-3-admin-kubeconfig'), m1), 'HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, up('anything'), m1), 'HostedClusters placed on it');

@@ -3,7 +3,7 @@
  * (admission and authorizer alike): the placement label `controlcenter.hcc.dev/management-cluster`,
  * and what belongs to a management cluster because of it.
  */
-import { hostedClusterOfStatusSecret, HostedClusterResource, LabelManagementCluster, type KubeObject } from '@hcc/crds';
+import { hostedClustersOfStatusSecret, HostedClusterResource, LabelManagementCluster, type KubeObject } from '@hcc/crds';
 import { storageKey } from '../registry/types.js';
 import type { Store } from '../storage/store.js';
 
@@ -26,9 +26,9 @@ export function placementOf(store: Store, resource: string, obj: KubeObject): st
 
 /**
  * Whether the Secret `namespace/name` is one HyperShift writes for a HostedCluster placed on
- * `managementCluster` (`<hc>-admin-kubeconfig`, `<hc>-kubeadmin-password`), which its syncer copies up.
+ * `managementCluster` (`<hc>-admin-kubeconfig`, `<hc>-kubeadmin-password`,
+ * `<hc>-custom-admin-kubeconfig`), which its syncer copies up.
  */
 export function isStatusSecretPlacedOn(store: Store, managementCluster: string, namespace: string, name: string): boolean {
-  const hc = hostedClusterOfStatusSecret(name);
-  return hc !== undefined && placementOfHostedCluster(store, namespace, hc) === managementCluster;
+  return hostedClustersOfStatusSecret(name).some((hc) => placementOfHostedCluster(store, namespace, hc) === managementCluster);
 }

@@ -22,6 +22,21 @@ describe('ensureCLISecrets', () => {
       input: { hc: hostedCluster({ spec: { configuration: { oauth: { identityProviders: [] } } } }), existing: [] },
       want: ['create secrets clusters/example-admin-kubeconfig'],
     },
+    {
+      name: 'deletes the kubeadmin password once an explicit OAuth configuration is set',
+      input: { hc: hostedCluster({ spec: { configuration: { oauth: { identityProviders: [] } } } }), existing: [secret('clusters', 'example-admin-kubeconfig'), secret('clusters', 'example-kubeadmin-password')] },
+      want: ['delete secrets clusters/example-kubeadmin-password'],
+    },
+    {
+      name: 'creates the custom kubeconfig while spec.kubeAPIServerDNSName is set',
+      input: { hc: hostedCluster({ spec: { kubeAPIServerDNSName: 'api.custom.example.com' } }), existing: [secret('clusters', 'example-admin-kubeconfig'), secret('clusters', 'example-kubeadmin-password')] },
+      want: ['create secrets clusters/example-custom-admin-kubeconfig'],
+    },
+    {
+      name: 'deletes the custom kubeconfig once spec.kubeAPIServerDNSName is cleared',
+      input: { hc: hostedCluster(), existing: [secret('clusters', 'example-admin-kubeconfig'), secret('clusters', 'example-kubeadmin-password'), secret('clusters', 'example-custom-admin-kubeconfig')] },
+      want: ['delete secrets clusters/example-custom-admin-kubeconfig'],
+    },
   ])('$name', async ({ input, want }) => {
     const world = new FakeWorld(input.existing);
     expect(await ensureCLISecrets(world.hostedClusterDeps()).run(input.hc)).toBe('continue');
@@ -41,6 +56,13 @@ describe('ensureCLISecrets', () => {
     expect(doc.clusters[0].cluster.server).toBe('https://api.example.hcc.example.com:6443');
     const password = decode((world.secrets.get('clusters/example-kubeadmin-password')!.data as Record<string, string>).password!);
     expect(password).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}-[a-z0-9]{5}-[a-z0-9]{5}$/);
+  });
+
+  it('points the custom kubeconfig at https://<kubeAPIServerDNSName>:443', async () => {
+    const world = new FakeWorld();
+    await ensureCLISecrets(world.hostedClusterDeps()).run(hostedCluster({ spec: { kubeAPIServerDNSName: 'api.custom.example.com' } }));
+    const doc = parse(decode((world.secrets.get('clusters/example-custom-admin-kubeconfig')!.data as Record<string, string>).kubeconfig!));
+    expect(doc.clusters[0].cluster.server).toBe('https://api.custom.example.com:443');
   });
 
   it('falls back to example.com without a base domain', () => {

@@ -5,12 +5,16 @@
  *   `https://api.<name>.<spec.dns.baseDomain>:6443` (certificate data is a placeholder: there is no
  *   real API server behind it);
  * - `<name>-kubeadmin-password`, key `password`: a random `xxxxx-xxxxx-xxxxx-xxxxx` password, unless
- *   `spec.configuration.oauth` is set (HyperShift then makes no kubeadmin user).
+ *   `spec.configuration.oauth` is set (HyperShift then makes no kubeadmin user, and deletes the
+ *   Secret made before);
+ * - `<name>-custom-admin-kubeconfig`, key `kubeconfig`, while `spec.kubeAPIServerDNSName` is set:
+ *   the admin kubeconfig for `https://<kubeAPIServerDNSName>:443` (HyperShift's custom
+ *   kubeconfig, deleted when the field is cleared).
  * Existing Secrets are left alone: the password is generated once.
  */
 import { keyOf, type KubeObject } from '@hcc/client';
 import { HyperShiftAPIVersion, type HostedCluster, type OwnerReference } from '@hcc/crds';
-import { AnnotationHostedCluster, DefaultBaseDomain, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { AnnotationHostedCluster, customKubeconfigSecretName, DefaultBaseDomain, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
 import type { Step } from '../../step.js';
 import { randomString } from './hostedcluster-reconcile-default-ids.js';
 import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
@@ -32,14 +36,17 @@ export const apiServerURL = (hc: HostedCluster): string => `https://api.${hc.met
 export const hasExplicitOAuth = (hc: HostedCluster): boolean =>
   Boolean((hc.spec.configuration as { oauth?: unknown } | undefined)?.oauth);
 
-/** An admin kubeconfig (YAML) for the hosted cluster, shaped like the one HyperShift writes. */
-export function adminKubeconfig(hc: HostedCluster): string {
+/** `spec.kubeAPIServerDNSName`, or undefined when unset. */
+export const kubeAPIServerDNSNameOf = (hc: HostedCluster): string | undefined => ((hc.spec as { kubeAPIServerDNSName?: string }).kubeAPIServerDNSName || undefined);
+
+/** An admin kubeconfig (YAML) for the hosted cluster, shaped like the one HyperShift writes; `server` defaults to {@link apiServerURL}. */
+export function adminKubeconfig(hc: HostedCluster, server = apiServerURL(hc)): string {
   return [
     'apiVersion: v1',
     'clusters:',
     '- cluster:',
     `    certificate-authority-data: ${b64(placeholderPEM('CERTIFICATE'))}`,
-    `    server: ${apiServerURL(hc)}`,
+    `    server: ${server}`,
     '  name: cluster',
     'contexts:',
     '- context:',
@@ -90,7 +97,7 @@ function secret(hc: HostedCluster, name: string, key: string, value: string): Ku
   };
 }
 
-export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'random'>): Step<HostedCluster> {
+export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'deleteSecret' | 'random'>): Step<HostedCluster> {
   return {
     name: 'ensureCLISecrets',
     async run(hc) {
@@ -100,8 +107,19 @@ export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'cr
         await deps.createSecret(secret(hc, kubeconfigName, 'kubeconfig', adminKubeconfig(hc)));
       }
       const passwordName = kubeadminPasswordSecretName(hc.metadata.name!);
-      if (!hasExplicitOAuth(hc) && !deps.getSecret(namespace, passwordName)) {
+      const password = deps.getSecret(namespace, passwordName);
+      if (!hasExplicitOAuth(hc) && !password) {
         await deps.createSecret(secret(hc, passwordName, 'password', kubeadminPassword(deps.random)));
+      } else if (hasExplicitOAuth(hc) && password && !password.metadata.deletionTimestamp) {
+        await deps.deleteSecret(namespace, passwordName);
+      }
+      const customName = customKubeconfigSecretName(hc.metadata.name!);
+      const dnsName = kubeAPIServerDNSNameOf(hc);
+      const custom = deps.getSecret(namespace, customName);
+      if (dnsName && !custom) {
+        await deps.createSecret(secret(hc, customName, 'kubeconfig', adminKubeconfig(hc, `https://${dnsName}:443`)));
+      } else if (!dnsName && custom && !custom.metadata.deletionTimestamp) {
+        await deps.deleteSecret(namespace, customName);
       }
       return 'continue';
     },

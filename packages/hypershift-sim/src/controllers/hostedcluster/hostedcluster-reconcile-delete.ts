@@ -8,7 +8,7 @@
  */
 import type { HostedCluster } from '@hcc/crds';
 import { hasHyperShiftFinalizer, removeHyperShiftFinalizer } from '../../finalizer.js';
-import { controlPlaneNamespaceName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { controlPlaneNamespaceName, customKubeconfigSecretName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
 import { requeueAfter, type Step } from '../../step.js';
 import { remainingMs, startTime } from '../../time.js';
 import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
@@ -34,7 +34,7 @@ export function deleteHostedCluster(
         if (!np.metadata.deletionTimestamp) await deps.deleteNodePool(namespace, np.metadata.name!);
       }
       let waiting = false;
-      for (const secretName of [kubeconfigSecretName(name), kubeadminPasswordSecretName(name)]) {
+      for (const secretName of [kubeconfigSecretName(name), kubeadminPasswordSecretName(name), customKubeconfigSecretName(name)]) {
         const secret = deps.getSecret(namespace, secretName);
         if (!secret) continue;
         waiting = true;

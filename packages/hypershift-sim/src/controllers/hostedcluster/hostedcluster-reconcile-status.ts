@@ -6,7 +6,8 @@
  */
 import type { HostedCluster } from '@hcc/crds';
 import { semanticEqual } from '../../equality.js';
-import { controlPlaneNamespaceName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { controlPlaneNamespaceName, customKubeconfigSecretName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { kubeAPIServerDNSNameOf } from './hostedcluster-reconcile-cli-secrets.js';
 import { requeueAfter, type Step } from '../../step.js';
 import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
 import { computeHostedClusterStatus, type HostedClusterFacts } from './hostedcluster-status.js';
@@ -23,6 +24,7 @@ export function observeFacts(hc: HostedCluster, deps: Pick<HostedClusterDeps, 'g
     controlPlaneNamespace: Boolean(cpNamespace && !cpNamespace.metadata.deletionTimestamp),
     kubeconfigSecret: Boolean(deps.getSecret(namespace, kubeconfigSecretName(name))),
     kubeadminPasswordSecret: Boolean(deps.getSecret(namespace, kubeadminPasswordSecretName(name))),
+    ...(kubeAPIServerDNSNameOf(hc) && { customKubeconfigSecret: Boolean(deps.getSecret(namespace, customKubeconfigSecretName(name))) }),
   };
 }
 

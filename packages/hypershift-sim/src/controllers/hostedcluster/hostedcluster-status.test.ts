@@ -189,4 +189,10 @@ describe('computeHostedClusterStatus', () => {
     expect(status.platform).toEqual(old.platform);
     expect(status.kubeadminPassword).toBeUndefined();
   });
+
+  it('points status.customKubeconfig at <name>-custom-admin-kubeconfig while spec.kubeAPIServerDNSName is set, and clears it with the field', () => {
+    const set = compute(undefined, { ...controlPlane, customKubeconfigSecret: true }, T0, { kubeAPIServerDNSName: 'api.custom.example.com' });
+    expect(set.status.customKubeconfig).toEqual({ name: 'example-custom-admin-kubeconfig' });
+    expect(compute(set.status, controlPlane, T0 + 1000).status.customKubeconfig).toBeUndefined();
+  });
 });

@@ -16,11 +16,11 @@
  */
 import type { Condition, HostedCluster } from '@hcc/crds';
 import { findCondition, setConditions, type ConditionInput } from '../../conditions.js';
-import { HostedClusterConditions as C, Messages, Reasons, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
+import { HostedClusterConditions as C, Messages, Reasons, customKubeconfigSecretName, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
 import { payloadArchFromImage, validateReleaseVersion, versionFromImage } from '../../release.js';
 import { formatTime, startTime } from '../../time.js';
 import type { ClusterVersionStatus, HostedClusterStatus } from '../../types.js';
-import { baseDomainOf, hasExplicitOAuth } from './hostedcluster-reconcile-cli-secrets.js';
+import { baseDomainOf, hasExplicitOAuth, kubeAPIServerDNSNameOf } from './hostedcluster-reconcile-cli-secrets.js';
 import { computeVersionStatus, hasCompletedRollout } from './hostedcluster-version.js';
 import { pauseEndsInMs, reconciliationActiveCondition, reconciliationPaused } from '../../paused.js';
 
@@ -32,6 +32,8 @@ export interface HostedClusterFacts {
   controlPlaneNamespace: boolean;
   kubeconfigSecret: boolean;
   kubeadminPasswordSecret: boolean;
+  /** The `<name>-custom-admin-kubeconfig` Secret exists (observed only while `spec.kubeAPIServerDNSName` is set). */
+  customKubeconfigSecret?: boolean;
 }
 
 /** Input of {@link computeHostedClusterStatus}. */
@@ -193,6 +195,9 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
   if (facts.kubeconfigSecret) status.kubeconfig = { name: kubeconfigSecretName(name) };
   if (hasExplicitOAuth(hc)) delete status.kubeadminPassword;
   else if (facts.kubeadminPasswordSecret) status.kubeadminPassword = { name: kubeadminPasswordSecretName(name) };
+  // status.customKubeconfig follows spec.kubeAPIServerDNSName (HyperShift clears it with the field).
+  if (kubeAPIServerDNSNameOf(hc) && facts.customKubeconfigSecret) status.customKubeconfig = { name: customKubeconfigSecretName(name) };
+  else if (!kubeAPIServerDNSNameOf(hc)) delete status.customKubeconfig;
   const baseDomain = baseDomainOf(hc);
   if (facts.controlPlaneNamespace) {
     status.controlPlaneEndpoint = { host: `api.${name}.${baseDomain}`, port: 6443 };

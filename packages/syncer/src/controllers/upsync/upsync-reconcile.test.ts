@@ -129,6 +129,16 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect((f.up.status as { kubeadminPassword: { name: string } }).kubeadminPassword.name).toBe('ex-kubeadmin-password');
   });
 
+  it('copies up the custom kubeconfig status.customKubeconfig points to (spec.kubeAPIServerDNSName), like the admin kubeconfig', async () => {
+    const f = fixture();
+    f.secrets.set('ex-custom-admin-kubeconfig', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-custom-admin-kubeconfig', namespace: 'clusters' }, data: { kubeconfig: 'Y3VzdG9t' } });
+    f.down.status = { ...f.down.status, customKubeconfig: { name: 'ex-custom-admin-kubeconfig' } };
+    await reconcileUpsync(f.deps, key);
+    const copy = f.upSecrets.get('ex-custom-admin-kubeconfig');
+    expect([copy?.data, copy?.metadata.labels, copy?.metadata.ownerReferences?.map((o) => o.uid)]).toEqual([{ kubeconfig: 'Y3VzdG9t' }, { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ['u1']]);
+    expect((f.up.status as { customKubeconfig: { name: string } }).customKubeconfig.name).toBe('ex-custom-admin-kubeconfig');
+  });
+
   it('takes over its copy left ownerless by an orphan delete, from this or another cluster; leaves a user\'s and another HostedCluster\'s', async () => {
     const orphaned = (from: string, data: string, owners?: { uid: string }[]): KubeObject => ({
       apiVersion: 'v1',

@@ -2,7 +2,7 @@
  * Upsync: copies the status of each replicated HostedCluster and NodePool back to its upstream
  * object through the status subresource, adopts the spec fields the operator generated
  * (`clusterID`, `infraID`; upsync-adopt.ts), and copies up the Secrets that status points users to
- * (`status.kubeconfig`, `status.kubeadminPassword`), so a user can reach the hosted cluster from
+ * (`status.kubeconfig`, `status.kubeadminPassword`, `status.customKubeconfig`), so a user can reach the hosted cluster from
  * the control center. Keys are `<Kind>/<namespace>/<name>`.
  *
  * Those Secrets are read with GETs (watching every Secret of a management cluster would cache
@@ -73,7 +73,8 @@ export interface UpsyncDeps {
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
 export const DefaultSecretRecheckMs = 5 * 60_000;
 
-const secretRefs = ['kubeconfig', 'kubeadminPassword'] as const;
+/** The status fields naming a Secret to copy up (HyperShift's HostedClusterStatus). */
+const secretRefs = ['kubeconfig', 'kubeadminPassword', 'customKubeconfig'] as const;
 
 const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
@@ -96,7 +97,7 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
  */
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
   // HyperShift names them after the HostedCluster (`<name>-admin-kubeconfig`,
-  // `<name>-kubeadmin-password`): a status naming any other Secret of the management cluster's
+  // `<name>-kubeadmin-password`, `<name>-custom-admin-kubeconfig`): a status naming any other Secret of the management cluster's
   // namespace (written there by hand, for a moment; another HostedCluster's) does not get that
   // Secret copied to the control center.
   if (!hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) {
