@@ -350,6 +350,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     createUpstreamSecret: async (obj) => {
       await upW.create('Secret', obj);
     },
+    deleteUpstreamSecret: (ns, name) => upW.delete('Secret', ns, name),
     updateUpstreamSecret: async (obj) => {
       await upW.update('Secret', obj);
     },

@@ -72,6 +72,8 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
     if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
     return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
   }
+  // A status Secret it copied up that the status no longer names (admission checks it is its copy).
+  if (ri.verb === 'delete' && ri.resource === 'secrets' && ri.name && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
   if (ri.verb !== 'get') return `${who} may not ${ri.verb} ${kinds}`;
   const stored = ri.name ? store.get(storageKey({ group: '', resource: ri.resource, namespaced: true }, ri.namespace, ri.name)) : undefined;
   if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;

@@ -158,7 +158,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await merge(`${SECRETS}/hc-1-kubeadmin-password`, { metadata: { labels: { [LabelUpsyncedFrom]: 'mgmt-1' } }, data: { k: 'eA==' } }), "may not overwrite a Secret hcc did not copy up");
     expectForbidden(await merge(`${SECRETS}/hc-1-admin-kubeconfig`, { metadata: { labels: { [LabelUpsyncedFrom]: null } } }), `may only write Secrets labelled ${LabelUpsyncedFrom}=mgmt-1`);
     expectForbidden(await merge(`${SECRETS}/hc-1-admin-kubeconfig`, { metadata: { labels: { [stateLabelKey('mgmt-2')]: 'Sync' } } }), `may not set the label ${stateLabelKey('mgmt-2')} of another management cluster`);
-    expectForbidden(await call('DELETE', `${SECRETS}/hc-1-admin-kubeconfig`, undefined, m1), 'may not delete Secrets');
+    // It deletes only a status Secret it copied up (the status no longer names it), of a HostedCluster placed on it.
+    expectForbidden(await call('DELETE', `${SECRETS}/hc-1-kubeadmin-password`, undefined, m1), `may only delete Secrets it copied up (labelled ${LabelUpsyncedFrom}=mgmt-1)`);
+    expectForbidden(await call('DELETE', `${SECRETS}/anything`, undefined, m1), 'may not delete Secrets');
+    expect((await call('DELETE', `${SECRETS}/hc-1-custom-admin-kubeconfig`, undefined, m1)).code).toBe(200);
     expect((await call('GET', `${SECRETS}/hc-1-kubeadmin-password`)).body.data).toEqual({ k: 'dg==' });
   });
 

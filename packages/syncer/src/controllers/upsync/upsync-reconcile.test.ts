@@ -59,6 +59,10 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       calls.upWrites++;
       upSecrets.set(obj.metadata.name!, obj);
     },
+    deleteUpstreamSecret: async (_ns, name) => {
+      calls.upWrites++;
+      upSecrets.delete(name);
+    },
     patchUpstream: async (_k, _ns, _n, patch) => {
       // An unguarded merge patch of spec on whatever the server holds.
       patches.push({ rv: server.metadata.resourceVersion, patch });
@@ -137,6 +141,38 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     const copy = f.upSecrets.get('ex-custom-admin-kubeconfig');
     expect([copy?.data, copy?.metadata.labels, copy?.metadata.ownerReferences?.map((o) => o.uid)]).toEqual([{ kubeconfig: 'Y3VzdG9t' }, { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ['u1']]);
     expect((f.up.status as { customKubeconfig: { name: string } }).customKubeconfig.name).toBe('ex-custom-admin-kubeconfig');
+  });
+
+  it('deletes the copy of a Secret the status stops naming (the kubeadmin password once an identity provider is configured); never one it did not copy up for this HostedCluster', async () => {
+    const f = fixture();
+    f.secrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters' }, data: { password: 'b2xk' } });
+    f.down.status = { ...f.down.status, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.has('ex-kubeadmin-password')).toBe(true);
+    // The operator drops it: status.kubeadminPassword goes, and so does the Secret downstream.
+    f.secrets.delete('ex-kubeadmin-password');
+    f.down.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, conditions: [] };
+    f.advance(1_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.has('ex-kubeadmin-password')).toBe(false);
+    expect(f.upSecrets.has('ex-admin-kubeconfig')).toBe(true);
+    expect(f.up.status).not.toHaveProperty('kubeadminPassword');
+
+    // One another cluster copied up, or another HostedCluster owns, or a user's own, stays.
+    for (const labels of [{ 'controlcenter.hcc.dev/upsynced-from': 'mgmt-2' }, undefined]) {
+      for (const uid of ['u1', 'u-other']) {
+        const g = fixture();
+        g.upSecrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters', ...(labels && { labels }), ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', uid }] } });
+        g.up.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
+        await reconcileUpsync(g.deps, key);
+        expect(g.upSecrets.has('ex-kubeadmin-password')).toBe(true);
+      }
+    }
+    const h = fixture();
+    h.upSecrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', uid: 'u-other' }] } });
+    h.up.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
+    await reconcileUpsync(h.deps, key);
+    expect(h.upSecrets.has('ex-kubeadmin-password')).toBe(true);
   });
 
   it('takes over its copy left ownerless by an orphan delete, from this or another cluster; leaves a user\'s and another HostedCluster\'s', async () => {

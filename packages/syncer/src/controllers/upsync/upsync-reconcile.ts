@@ -2,8 +2,9 @@
  * Upsync: copies the status of each replicated HostedCluster and NodePool back to its upstream
  * object through the status subresource, adopts the spec fields the operator generated
  * (`clusterID`, `infraID`; upsync-adopt.ts), and copies up the Secrets that status points users to
- * (`status.kubeconfig`, `status.kubeadminPassword`, `status.customKubeconfig`), so a user can reach the hosted cluster from
- * the control center. Keys are `<Kind>/<namespace>/<name>`.
+ * (`status.kubeconfig`, `status.kubeadminPassword`, `status.customKubeconfig`), so a user can
+ * reach the hosted cluster from the control center; a copy the status stops naming is deleted
+ * (dropSecretCopy). Keys are `<Kind>/<namespace>/<name>`.
  *
  * Those Secrets are read with GETs (watching every Secret of a management cluster would cache
  * all of its control planes' Secrets), so they are not read on every status change: they are
@@ -55,6 +56,8 @@ export interface UpsyncDeps {
   /** Creates a Secret in the control center; rejects with the API's error (409 AlreadyExists when the name is taken). */
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
+  /** Deletes a Secret in the control center; one already gone (404) counts as deleted. Absent: dropped Secrets stay. */
+  deleteUpstreamSecret?(namespace: string, name: string): Promise<void>;
   /**
    * Records a Warning Event on a control center object (`reason`, `message`): here, that a Secret
    * the status points to cannot be copied up because the name is taken. Absent: not reported.
@@ -142,6 +145,22 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
 }
 
+/**
+ * Deletes the control center's copy of a Secret the status no longer names (HyperShift deletes
+ * the kubeadmin password once an identity provider is configured and clears
+ * `status.kubeadminPassword`; `status.customKubeconfig` goes with `spec.kubeAPIServerDNSName`):
+ * only one hcc copied up from this cluster (label `controlcenter.hcc.dev/upsynced-from`) for
+ * `owner` (its ownerReference), by one of the names HyperShift gives them. Otherwise the control
+ * center would keep serving a password that no longer works.
+ */
+async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
+  if (!deps.deleteUpstreamSecret || !hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) return;
+  const up = await deps.getUpstreamSecret(namespace, name);
+  if (!up || up.metadata.labels?.[LabelUpsyncedFrom] !== deps.cluster || !up.metadata.ownerReferences?.some((o) => o.uid === owner.metadata.uid)) return;
+  deps.log.info({ hostedCluster: owner.metadata.name, namespace, secret: name }, 'deleting the copied-up Secret the status no longer names');
+  await deps.deleteUpstreamSecret(namespace, name);
+}
+
 /** Reconciles one key. */
 export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<ReconcileResult> {
   if (deps.downstreamReachable && !deps.downstreamReachable()) return { requeueAfterMs: deps.unreachableRecheckMs ?? 10_000 };
@@ -159,6 +178,10 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
   let result: ReconcileResult = undefined;
   if (kind === 'HostedCluster') {
     const names = secretRefs.map((ref) => refName(status, ref));
+    // Named upstream before and not now: the copy goes before the status says so (a failed
+    // delete fails the pass, which is retried with the old status still naming it).
+    const before = secretRefs.map((ref) => refName(up.status as Record<string, unknown> | undefined, ref));
+    for (const name of before) if (name && !names.includes(name)) await dropSecretCopy(deps, namespace, name, up);
     if (names.some((n) => n)) {
       const now = (deps.now ?? Date.now)();
       const recheckMs = deps.secretRecheckMs ?? DefaultSecretRecheckMs;

@@ -11,9 +11,10 @@
  *   HostedCluster is), and of their spec and metadata change only its finalizer (and remove
  *   HyperShift's) and fill in an empty `clusterID`/`infraID`; never create one;
  * - create and update only the Secrets HyperShift writes for a HostedCluster placed on X
- *   (`<name>-admin-kubeconfig`, `<name>-kubeadmin-password`), labelled
+ *   (`<name>-admin-kubeconfig`, `<name>-kubeadmin-password`, `<name>-custom-admin-kubeconfig`), labelled
  *   `controlcenter.hcc.dev/upsynced-from: X`, never a Secret hcc did not copy up, never adding a
- *   state label of another cluster; delete none;
+ *   state label of another cluster; delete only those labelled so (a status Secret the status no
+ *   longer names);
  * - create and update only its Lease `hcc-system/X`;
  * - write Events (not delete them), as RBAC allows, and (with `--pull-crds`) update the HostedCluster and NodePool
  *   CustomResourceDefinitions, annotated `controlcenter.hcc.dev/pulled-from: X`, never another;
@@ -115,7 +116,14 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     return undefined;
   }
   if (info.group === '' && info.resource === 'secrets') {
-    if (operation === 'DELETE') return `${who} may not delete Secrets`;
+    if (operation === 'DELETE') {
+      // A status Secret it copied up, once the status no longer names it (a kubeadmin password
+      // dropped for an identity provider): only its own copy, of a HostedCluster placed on it.
+      const target = old ?? obj;
+      if (!isStatusSecretPlacedOn(store, mc, target.metadata.namespace ?? '', target.metadata.name ?? '')) return `${who} may not delete Secrets`;
+      if (target.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only delete Secrets it copied up (labelled ${LabelUpsyncedFrom}=${mc})`;
+      return undefined;
+    }
     if (!isStatusSecretPlacedOn(store, mc, obj.metadata.namespace ?? '', obj.metadata.name ?? '')) {
       return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
     }
