@@ -44,6 +44,7 @@ import {
 } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
 import { isOurs } from './controllers/downsync/downsync-reconcile-apply.js';
+import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
@@ -192,6 +193,11 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     onDelete: (d) => wakeDependents(deletedObject(d)),
   });
   downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
+  /** When stillReferenced first kept a Secret or ConfigMap for a live copy (`Kind/ns/name` → ms since the epoch). */
+  const referenceGoneSince = new Map<string, number>();
+  for (const k of ['Secret', 'ConfigMap'] as const) {
+    upInformers[k].addEventHandler({ onAdd: (o) => referenceGoneSince.delete(`${k}/${o.metadata.namespace ?? ''}/${o.metadata.name}`) });
+  }
   // A Secret or ConfigMap copy kept because a copy here references it (stillReferenced) is looked
   // at again when that copy goes or stops referencing it.
   const copyRefs = (kind: 'HostedCluster' | 'NodePool', o: KubeObject): References => (kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool));
@@ -290,12 +296,28 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return undefined;
     },
     stillReferenced: async (kind, ns, name) => {
-      // A HostedCluster or NodePool copy hcc made here that references it (live, being torn down,
-      // or about to be) keeps what it uses (its cloud credentials, its pull secret), however the
-      // upstream objects went: `kubectl delete -f` deletes the Secrets listed before the
-      // HostedCluster first, and a namespace deleted whole deletes them at once. The copy's
-      // removal, or a change of its references, wakes the key again (wakeReferencedByCopy).
-      for (const u of referencing(downInformers, kind, ns, name)) if (madeByHcc(u.obj)) return true;
+      // A HostedCluster or NodePool copy hcc made here that is being torn down, or is about to be
+      // (its object upstream is being deleted or gone), keeps what it uses (its cloud credentials,
+      // its pull secret), however the upstream objects went. One that lives keeps it for
+      // referenceGraceMs after the deletion was first seen: `kubectl delete -f` deletes the
+      // Secrets listed before the HostedCluster, and a namespace deleted whole deletes them at
+      // once, a moment before the HostedCluster shows its deletion. After that the deletion is
+      // meant (a revoked credential): the copy goes, and the operator reports what is missing.
+      // The copy's removal, or a change of its references, wakes the key again (wakeReferencedByCopy).
+      const key = `${kind}/${ns}/${name}`;
+      let usedByLiveCopy = false;
+      for (const u of referencing(downInformers, kind, ns, name)) {
+        if (!madeByHcc(u.obj)) continue;
+        const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
+        if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
+        usedByLiveCopy = true;
+      }
+      if (usedByLiveCopy) {
+        const since = referenceGoneSince.get(key) ?? Date.now();
+        referenceGoneSince.set(key, since);
+        if (Date.now() - since < referenceGraceMs) return true;
+      }
+      referenceGoneSince.delete(key);
       if (referencingClusters(kind, ns, name).size === 0) return false;
       const live = await writer(upstream).get(kind, ns, name);
       return !!live && !live.metadata.deletionTimestamp;

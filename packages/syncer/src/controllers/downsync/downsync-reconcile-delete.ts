@@ -30,6 +30,14 @@ const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
 /** How often to look again at a copy kept because something placed here still references it, in milliseconds. */
 export const referencedRecheckMs = 5000;
 
+/**
+ * How long a Secret or ConfigMap deleted upstream keeps its copy while a live HostedCluster or
+ * NodePool copy references it, in milliseconds: long enough for the HostedCluster's own deletion
+ * to show when both were deleted together (`kubectl delete -f`, a namespace), after which the copy
+ * stays for the whole teardown.
+ */
+export const referenceGraceMs = 2 * referencedRecheckMs;
+
 /** Deletes the copy hcc made, or releases one it took over (releasePatch): that one was the management cluster's before. */
 async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject): Promise<void> {
   const ns = down.metadata.namespace ?? '';
