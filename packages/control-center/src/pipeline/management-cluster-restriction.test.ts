@@ -151,7 +151,7 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     // The kubeconfig for spec.kubeAPIServerDNSName (status.customKubeconfig) too.
     expect((await call('POST', SECRETS, up('hc-1-custom-admin-kubeconfig'), m1)).code).toBe(201);
     expectForbidden(await call('POST', SECRETS, up('hc-2-custom-admin-kubeconfig'), m1), 'HostedClusters placed on it');
-    expectForbidden(await call('POST', SECRETS, up('hc-2-admin-kubeconfig'), m1), 'may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
+    expectForbidden(await call('POST', SECRETS, up('hc-2-admin-kubeconfig'), m1), 'may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, up('hc-3-admin-kubeconfig'), m1), 'HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, up('anything'), m1), 'HostedClusters placed on it');
     expectForbidden(await call('POST', SECRETS, secret('hc-1-admin-kubeconfig-x'), m1), 'HostedClusters placed on it');
@@ -212,7 +212,7 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     // the data) and whether or not the name exists.
     const jsonPatch = (name: string) => call('PATCH', `${SECRETS}/${name}`, [{ op: 'copy', from: '/data/k', path: '/apiVersion' }], m1, 'application/json-patch+json');
     const leak = await jsonPatch('pull-2');
-    expectForbidden(leak, 'may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
+    expectForbidden(leak, 'may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it');
     expect(leak.body.message).not.toContain('dg==');
     expect((await jsonPatch('no-such-secret')).code).toBe(403);
     expect((await call('DELETE', `${SECRETS}/no-such-secret`, undefined, m1)).code).toBe(403);

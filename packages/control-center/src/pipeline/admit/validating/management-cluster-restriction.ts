@@ -125,7 +125,7 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
       return undefined;
     }
     if (!isStatusSecretPlacedOn(store, mc, obj.metadata.namespace ?? '', obj.metadata.name ?? '')) {
-      return `${who} may only write the admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
+      return `${who} may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
     }
     if (obj.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only write Secrets labelled ${LabelUpsyncedFrom}=${mc}`;
     if (old && old.metadata.labels?.[LabelUpsyncedFrom] === undefined) return `${who} may not overwrite a Secret hcc did not copy up`;
