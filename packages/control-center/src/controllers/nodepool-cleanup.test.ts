@@ -12,6 +12,7 @@ import { hostedClusterBody } from '../testing/fixtures.js';
 import { createObject, deleteObject } from '../handlers/object-ops.js';
 import { storageKey } from '../registry/types.js';
 import { NodePoolCleanup } from './nodepool-cleanup.js';
+import type { StoreEvent } from '../storage/store.js';
 
 const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
 
@@ -53,5 +54,83 @@ describe('NodePool cleanup after a restart', () => {
     } finally {
       cleanup.stop();
     }
+  });
+});
+
+describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
+  // The control center's own cleanup is not running here; the test drives one whose store watch
+  // it holds, to hand it the events a lagging replica gets (a late DELETED, or one made up by an
+  // etcd re-list after a HostedCluster of the same name was created again).
+  let cc: RunningControlCenter;
+  let deliver: ((ev: StoreEvent) => void) | undefined;
+  let cleanup: NodePoolCleanup;
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
+    const store = new Proxy(cc.store, {
+      get(target, prop, receiver) {
+        if (prop === 'watch') {
+          return (prefix: string, from: number, fn: (ev: StoreEvent) => void) => {
+            deliver = fn;
+            return target.watch(prefix, from, () => {});
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }));
+    cleanup.start();
+  });
+  afterAll(async () => {
+    cleanup?.stop();
+    await cc?.close();
+  });
+
+  const np = (name: string, clusterName: string): KubeObject => ({
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'NodePool',
+    metadata: { name, namespace: 'clusters' },
+    spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+  });
+  const names = () =>
+    cc.store
+      .list(`/hypershift.openshift.io/nodepools/clusters/`)
+      .items.map((it) => it.object.metadata.name)
+      .sort();
+  const settle = () => new Promise((r) => setTimeout(r, 100));
+
+  it('leaves the NodePools created after the delete it hears of, re-listed or not, and deletes those from before', async () => {
+    const info = (r: typeof HostedClusterResource) => cc.registry.lookup(r.group, r.version, r.resource)!;
+    const hcs = info(HostedClusterResource);
+    const nps = info(NodePoolResource);
+    // The old HostedCluster, with a NodePool (no NodePool at its delete: gone without the finalizer).
+    const old = await createObject(cc.store, hcs, 'clusters', hostedClusterBody('u1', 'clusters', {}), ctx(), { dryRun: false });
+    await deleteObject(cc.store, hcs, 'clusters', 'u1', ctx(), { dryRun: false });
+    const deletedAt = cc.store.currentRevision();
+    const oldRv = Number(old.metadata.resourceVersion);
+    await createObject(cc.store, nps, 'clusters', np('early', 'u1'), ctx(), { dryRun: false }); // after the delete: kept
+    // A HostedCluster of the same name again, with its NodePools.
+    await createObject(cc.store, hcs, 'clusters', hostedClusterBody('u1', 'clusters', {}), ctx(), { dryRun: false });
+    const newRev = cc.store.currentRevision();
+    await createObject(cc.store, nps, 'clusters', np('u1-a', 'u1'), ctx(), { dryRun: false });
+    await createObject(cc.store, nps, 'clusters', np('u1-b', 'u1'), ctx(), { dryRun: false });
+    const gone = { ...old, metadata: { ...old.metadata, resourceVersion: String(deletedAt) } };
+    const key = storageKey(hcs, 'clusters', 'u1');
+
+    // Made up by a re-list: its revision is the new HostedCluster's creation, after 'early'.
+    deliver!({ type: 'DELETED', key, revision: newRev, object: gone, prevObject: old, relisted: true });
+    await settle();
+    expect(names()).toEqual(['early', 'u1-a', 'u1-b']);
+    // A late DELETED at the delete's own revision.
+    deliver!({ type: 'DELETED', key, revision: deletedAt, object: gone, prevObject: old });
+    await settle();
+    expect(names()).toEqual(['early', 'u1-a', 'u1-b']);
+    expect(oldRv).toBeLessThan(deletedAt);
+
+    // A DELETED after the NodePools were created deletes them (what it does for a HostedCluster that went without the finalizer).
+    const now = cc.store.currentRevision();
+    deliver!({ type: 'DELETED', key, revision: now + 1, object: { ...gone, metadata: { ...gone.metadata, resourceVersion: String(now + 1) } }, prevObject: old });
+    for (let i = 0; i < 40 && names().length; i++) await settle();
+    expect(names()).toEqual([]);
   });
 });

@@ -10,12 +10,14 @@
  * controller deletes the NodePools, then removes the finalizer. Level-triggered: at start it
  * sweeps every HostedCluster that carries the finalizer, so a restart in between loses nothing;
  * then it follows the store's watch. A HostedCluster that went without the finalizer (deleted
- * before it existed) has its NodePools deleted on its DELETED event, as before. A NodePool
+ * before it existed) has its NodePools deleted on its DELETED event, as before: only those created
+ * before the delete's revision (a NodePool created later names a later HostedCluster of the same
+ * name, even when this process learns of the delete late, e.g. from an etcd re-list). A NodePool
  * already being deleted, or gone, is left as it is.
  */
 import type { Logger } from 'pino';
 import { FinalizerNodePools, HostedClusterResource, NodePoolResource, type KubeObject } from '@hcc/crds';
-import type { Store, StoreWatch } from '../storage/store.js';
+import type { Store, StoreEvent, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import { storagePrefix, systemContext } from '../registry/types.js';
 import { deleteObject, updateObject } from '../handlers/object-ops.js';
@@ -44,7 +46,7 @@ export class NodePoolCleanup {
     this.watch = this.store.watch(prefix, revision, (ev) => {
       const { namespace, name } = ev.object.metadata;
       if (!namespace || !name) return;
-      if (ev.type === 'DELETED') void this.deleteNodePools(namespace, name);
+      if (ev.type === 'DELETED') void this.deleteNodePools(namespace, name, existedBefore(ev));
       else if (waitsForNodePools(ev.object)) this.finalize(ev.key);
     });
     for (const it of items) if (waitsForNodePools(it.object)) this.finalize(it.key);
@@ -109,23 +111,26 @@ export class NodePoolCleanup {
     }
   }
 
-  private nodePoolsOf(namespace: string, name: string): KubeObject[] {
+  /** The NodePools naming HostedCluster namespace/name, not being deleted, created before revision `before` (store revisions). */
+  private nodePoolsOf(namespace: string, name: string, before: number): KubeObject[] {
     return this.store
       .list(storagePrefix(NodePoolResource, namespace))
-      .items.map((it) => it.object)
+      .items.filter((it) => it.createRevision < before)
+      .map((it) => it.object)
       .filter((np) => (np.spec as { clusterName?: unknown } | undefined)?.clusterName === name && !np.metadata.deletionTimestamp);
   }
 
   /**
-   * Deletes the NodePools of HostedCluster namespace/name that are not being deleted yet.
+   * Deletes the NodePools of HostedCluster namespace/name that are not being deleted yet and were
+   * created before store revision `before` (all of them when omitted).
    * @returns how many deletions failed (other than already gone or replaced)
    */
-  private async deleteNodePools(namespace: string, name: string): Promise<number> {
+  private async deleteNodePools(namespace: string, name: string, before = Infinity): Promise<number> {
     const info = this.registry.lookup(NodePoolResource.group, NodePoolResource.version, NodePoolResource.resource);
     if (!info) return 0;
     let deleted = 0;
     let failed = 0;
-    for (const np of this.nodePoolsOf(namespace, name)) {
+    for (const np of this.nodePoolsOf(namespace, name, before)) {
       try {
         await deleteObject(this.store, info, namespace, np.metadata.name!, systemContext(), { dryRun: false, preconditions: { uid: np.metadata.uid } });
         deleted++;
@@ -138,6 +143,20 @@ export class NodePoolCleanup {
     if (deleted) this.log.info({ controller: 'nodepool-cleanup', namespace, hostedCluster: name, deleted }, 'deleted the NodePools of a deleted HostedCluster');
     return failed;
   }
+}
+
+/**
+ * The store revision before which a NodePool belonged to the HostedCluster a DELETED event removed:
+ * the delete's revision; for an event made up by a re-list (`relisted`, whose revision is only an
+ * upper bound: the delete happened somewhere in the gap, maybe before a HostedCluster of the same
+ * name was created again), the revision after the last state this store saw of it, a lower bound.
+ * A NodePool created in the gap is then left (the finalizer path, or the replica that saw the
+ * delete itself, deletes it).
+ */
+export function existedBefore(ev: StoreEvent): number {
+  if (!ev.relisted) return ev.revision;
+  const seen = Number(ev.prevObject?.metadata.resourceVersion);
+  return Number.isFinite(seen) ? Math.min(seen + 1, ev.revision) : 0;
 }
 
 /** A HostedCluster being deleted that still carries {@link FinalizerNodePools}. */
