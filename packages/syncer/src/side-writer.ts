@@ -51,9 +51,9 @@ export function sideWriter(c: RestClient): SideWriter {
     },
     update: (kind, obj) => c.update(refs[kind], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[kind], kind }),
     patch: (kind, ns, name, patch, onWarning) => c.patch(refs[kind], ns, name, patch, 'merge', warned(onWarning)),
-    delete: async (kind, ns, name) => {
+    delete: async (kind, ns, name, preconditions) => {
       try {
-        await c.delete(refs[kind], ns, name);
+        await c.delete(refs[kind], ns, name, preconditions ? { preconditions } : {});
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }

@@ -372,7 +372,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     createUpstreamSecret: async (obj) => {
       await upW.create('Secret', obj);
     },
-    deleteUpstreamSecret: (ns, name) => upW.delete('Secret', ns, name),
+    deleteUpstreamSecret: (ns, name, preconditions) => upW.delete('Secret', ns, name, preconditions),
     updateUpstreamSecret: async (obj) => {
       await upW.update('Secret', obj);
     },

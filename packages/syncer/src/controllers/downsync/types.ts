@@ -36,8 +36,12 @@ export interface SideWriter {
   update(kind: SyncKind, obj: KubeObject): Promise<KubeObject>;
   /** JSON merge patch of the main resource; `onWarning` as for create. */
   patch(kind: SyncKind, namespace: string, name: string, patch: unknown, onWarning?: (text: string) => void): Promise<KubeObject>;
-  /** Deletes; an object already gone (404) counts as deleted and resolves. */
-  delete(kind: SyncKind, namespace: string, name: string): Promise<void>;
+  /**
+   * Deletes; an object already gone (404) counts as deleted and resolves. With `preconditions`,
+   * only the object of that uid (and resourceVersion) is deleted: another rejects with the API's
+   * 409 Conflict.
+   */
+  delete(kind: SyncKind, namespace: string, name: string, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
   /**
    * Asks the server whether it would take `obj` as a new object (a server-side dry-run create:
    * validation, then the name check, so a valid object of a taken name answers 409

@@ -59,7 +59,11 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
       calls.upWrites++;
       upSecrets.set(obj.metadata.name!, obj);
     },
-    deleteUpstreamSecret: async (_ns, name) => {
+    deleteUpstreamSecret: async (_ns, name, pre) => {
+      const cur = upSecrets.get(name);
+      if (cur && ((pre?.uid !== undefined && pre.uid !== cur.metadata.uid) || (pre?.resourceVersion !== undefined && pre.resourceVersion !== cur.metadata.resourceVersion))) {
+        throw new ApiError(409, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 409, reason: 'Conflict', message: 'Precondition failed' });
+      }
       calls.upWrites++;
       upSecrets.delete(name);
     },
@@ -168,6 +172,26 @@ describe('reconcileUpsync: Secrets the status points to', () => {
         expect(g.upSecrets.has('ex-kubeadmin-password')).toBe(true);
       }
     }
+    // Replaced between the read and the delete (deleted, then a user's own of the same name):
+    // the delete is refused (409, retried), and the user's Secret stays.
+    const r = fixture();
+    const copy = (uid: string, rv: string, labels?: Record<string, string>): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters', uid, resourceVersion: rv, ...(labels && { labels, ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', uid: 'u1' }] }) },
+    });
+    r.upSecrets.set('ex-kubeadmin-password', copy('s1', '3', { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }));
+    r.up.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
+    const get = r.deps.getUpstreamSecret;
+    r.deps.getUpstreamSecret = async (ns, name) => {
+      const read = await get(ns, name);
+      if (name === 'ex-kubeadmin-password') r.upSecrets.set(name, copy('s2', '9'));
+      return read;
+    };
+    await expect(reconcileUpsync(r.deps, key)).rejects.toMatchObject({ code: 409 });
+    expect(r.upSecrets.get('ex-kubeadmin-password')?.metadata.uid).toBe('s2');
+    expect(r.up.status).toHaveProperty('kubeadminPassword'); // the status still names it until the copy went
+
     const h = fixture();
     h.upSecrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-1' }, ownerReferences: [{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', uid: 'u-other' }] } });
     h.up.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, kubeadminPassword: { name: 'ex-kubeadmin-password' } };

@@ -56,8 +56,12 @@ export interface UpsyncDeps {
   /** Creates a Secret in the control center; rejects with the API's error (409 AlreadyExists when the name is taken). */
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
-  /** Deletes a Secret in the control center; one already gone (404) counts as deleted. Absent: dropped Secrets stay. */
-  deleteUpstreamSecret?(namespace: string, name: string): Promise<void>;
+  /**
+   * Deletes a Secret in the control center, only the one of `preconditions.uid` at
+   * `preconditions.resourceVersion` (another rejects with 409 Conflict); one already gone (404)
+   * counts as deleted. Absent: dropped Secrets stay.
+   */
+  deleteUpstreamSecret?(namespace: string, name: string, preconditions: { uid?: string; resourceVersion?: string }): Promise<void>;
   /**
    * Records a Warning Event on a control center object (`reason`, `message`): here, that a Secret
    * the status points to cannot be copied up because the name is taken. Absent: not reported.
@@ -158,7 +162,9 @@ async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string,
   const up = await deps.getUpstreamSecret(namespace, name);
   if (!up || up.metadata.labels?.[LabelUpsyncedFrom] !== deps.cluster || !up.metadata.ownerReferences?.some((o) => o.uid === owner.metadata.uid)) return;
   deps.log.info({ hostedCluster: owner.metadata.name, namespace, secret: name }, 'deleting the copied-up Secret the status no longer names');
-  await deps.deleteUpstreamSecret(namespace, name);
+  // Only the Secret just read: one changed or replaced meanwhile (a user's own, another
+  // cluster's copy) fails the pass with 409, which is retried and reads it again.
+  await deps.deleteUpstreamSecret(namespace, name, { uid: up.metadata.uid, resourceVersion: up.metadata.resourceVersion });
 }
 
 /** Reconciles one key. */
