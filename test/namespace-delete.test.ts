@@ -20,6 +20,24 @@ describe('deleting a namespace in the control center', () => {
   const ns = 'nsdel';
   const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
   const mk = (args: string[]) => kubectl('1.35', mgmtKubeconfig, args);
+  /**
+   * What the management cluster shows of HostedCluster copy `ex` and its pull secret copy in
+   * namespace ns, every 200 ms until the HostedCluster copy is gone (30 s at most): each change of
+   * state once, as "hc secret", "hc -", "- secret" or "- -". The Secret is read first: one missing
+   * then, with the HostedCluster copy still there after, went too early.
+   */
+  const copiesUntilHostedClusterGone = async (ns: string): Promise<string[]> => {
+    const seen: string[] = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      const secret = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '--ignore-not-found', '-o', 'name']);
+      const hc = await mk(['get', 'hc/ex', '-n', ns, '--ignore-not-found', '-o', 'name']);
+      const state = `${hc.stdout.trim() ? 'hc' : '-'} ${secret.stdout.trim() ? 'secret' : '-'}`;
+      if (seen.at(-1) !== state) seen.push(state);
+      if (!hc.stdout.trim()) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return seen;
+  };
 
   beforeAll(async () => {
     cc = await startControlCenterProcess();
@@ -46,16 +64,7 @@ describe('deleting a namespace in the control center', () => {
 
     expect((await k(['delete', 'namespace', ns, '--wait=false'])).code).toBe(0);
     // Until the HostedCluster copy is gone, its pull secret copy is there at every look.
-    const seen: string[] = [];
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      // The Secret first: one missing then, with the HostedCluster copy still there after, went too early.
-      const secret = await mk(['get', 'secret/ex-pull-secret', '-n', ns, '--ignore-not-found', '-o', 'name']);
-      const hc = await mk(['get', 'hc/ex', '-n', ns, '--ignore-not-found', '-o', 'name']);
-      const state = `${hc.stdout.trim() ? 'hc' : '-'} ${secret.stdout.trim() ? 'secret' : '-'}`;
-      if (seen.at(-1) !== state) seen.push(state);
-      if (!hc.stdout.trim()) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const seen = await copiesUntilHostedClusterGone(ns);
     expect(seen[0], seen.join(' → ')).toBe('hc secret');
     expect(seen, seen.join(' → ')).not.toContain('hc -');
     expect(seen.at(-1)?.startsWith('-'), seen.join(' → ')).toBe(true);
@@ -74,15 +83,7 @@ describe('deleting a namespace in the control center', () => {
 
     // File order: the Secret is deleted (and gone upstream) before the HostedCluster.
     expect((await k(['delete', '-f', '-', '--wait=false'], manifests)).code).toBe(0);
-    const seen: string[] = [];
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      const secret = await mk(['get', 'secret/ex-pull-secret', '-n', ns2, '--ignore-not-found', '-o', 'name']);
-      const hc = await mk(['get', 'hc/ex', '-n', ns2, '--ignore-not-found', '-o', 'name']);
-      const state = `${hc.stdout.trim() ? 'hc' : '-'} ${secret.stdout.trim() ? 'secret' : '-'}`;
-      if (seen.at(-1) !== state) seen.push(state);
-      if (!hc.stdout.trim()) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const seen = await copiesUntilHostedClusterGone(ns2);
     expect(seen[0], seen.join(' → ')).toBe('hc secret');
     expect(seen, seen.join(' → ')).not.toContain('hc -');
     // Once no copy uses it, the Secret copy goes too (its deletion is looked at again then).

@@ -33,6 +33,19 @@ async function openStore(prefix: string, opts: ReplicaOptions = {}): Promise<Etc
   await s.open();
   return s;
 }
+/**
+ * A store of a new prefix that reaches etcd through a proxy the test can cut, stall or retarget,
+ * with the failures it reports (`onFailure`); both closed when the current test finishes.
+ */
+async function storeBehindProxy(): Promise<{ proxy: Awaited<ReturnType<typeof startProxy>>; a: EtcdStore; failures: unknown[] }> {
+  const proxy = await startProxy(etcd.endpoint);
+  onTestFinished(() => proxy.close());
+  const failures: unknown[] = [];
+  const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix: newPrefix(), logger: silent, onFailure: (err) => failures.push(err) });
+  await a.open();
+  onTestFinished(() => a.close());
+  return { proxy, a, failures };
+}
 /** openStore, closed when the current test finishes (also when it fails). */
 async function replica(prefix: string, opts: ReplicaOptions = {}): Promise<EtcdStore> {
   const s = await openStore(prefix, opts);
@@ -300,13 +313,7 @@ describe('EtcdStore: several replicas on one etcd', () => {
   });
 
   it('fails for good, once, when etcd comes back at an older revision (restored without --bump-revision)', async () => {
-    const prefix = newPrefix();
-    const proxy = await startProxy(etcd.endpoint);
-    onTestFinished(() => proxy.close());
-    const failures: unknown[] = [];
-    const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix, logger: silent, onFailure: (err) => failures.push(err) });
-    await a.open();
-    onTestFinished(() => a.close());
+    const { proxy, a, failures } = await storeBehindProxy();
     for (let i = 0; i < 20; i++) await a.transact(key(`k${i}`), put(`k${i}`));
     const seenRevision = a.currentRevision();
     // The "restored" etcd: a fresh one, far behind.
@@ -324,13 +331,7 @@ describe('EtcdStore: several replicas on one etcd', () => {
   });
 
   it('refuses a write etcd took below a revision it has seen (etcd came back empty), before its watch notices', async () => {
-    const prefix = newPrefix();
-    const proxy = await startProxy(etcd.endpoint);
-    onTestFinished(() => proxy.close());
-    const failures: unknown[] = [];
-    const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix, logger: silent, onFailure: (err) => failures.push(err) });
-    await a.open();
-    onTestFinished(() => a.close());
+    const { proxy, a, failures } = await storeBehindProxy();
     for (let i = 0; i < 20; i++) await a.transact(key(`k${i}`), put(`k${i}`));
     const seenRevision = a.currentRevision();
     const wiped = await startTestEtcd();
@@ -357,12 +358,7 @@ describe('EtcdStore: several replicas on one etcd', () => {
   });
 
   it('writes again within a second of etcd coming back after failed writes (the client\'s per-member circuit breaker waits 500 ms, not 5 s)', async () => {
-    const prefix = newPrefix();
-    const proxy = await startProxy(etcd.endpoint);
-    onTestFinished(() => proxy.close());
-    const a = new EtcdStore({ endpoints: [proxy.endpoint], prefix, logger: silent });
-    await a.open();
-    onTestFinished(() => a.close());
+    const { proxy, a } = await storeBehindProxy();
     await a.transact(key('k0'), put('k0'));
     proxy.cut();
     // Writes during the outage fail (503), and open the breaker in front of the only member.
