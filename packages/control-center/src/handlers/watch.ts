@@ -196,6 +196,7 @@ export async function serveWatch(
     let done = false;
     let w: StoreWatch | undefined;
     let bookmarkTimer: NodeJS.Timeout | undefined;
+    let stopFollowingDefinition: (() => void) | undefined;
     let lastRV = 0;
     activeWatches++;
     // Lines waiting for the next flush (see pendingStreams), and the ids of the shared ones;
@@ -251,6 +252,7 @@ export async function serveWatch(
       activeWatches--;
       drained.removeListener('drain', onDrain);
       w?.stop();
+      stopFollowingDefinition?.();
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
       pendingStreams.delete(stream);
@@ -287,6 +289,18 @@ export async function serveWatch(
       finish();
     }, Math.min(timeoutSeconds * 1000, MaxTimerMs));
     onClose(finish);
+    // A custom resource's watch ends, as a stream that simply ends, when its CRD is deleted, stops
+    // serving this version, or changes its spec (kube-apiserver's crdHandler destroys the CRD's
+    // storage then, which ends every watch on it): the client lists again and meets the 404 or
+    // the new schema, instead of being fed objects of a version that is no longer served.
+    const onDefinitionChanged = () => {
+      const cur = scope.registry.lookup(info.group, info.version, info.resource);
+      if (!cur || cur.definition !== info.definition) finish();
+    };
+    if (info.definition !== undefined) {
+      scope.registry.on('changed', onDefinitionChanged);
+      stopFollowingDefinition = () => scope.registry.off('changed', onDefinitionChanged);
+    }
 
     const onEvent = (ev: StoreEvent) => {
       if (done) return;

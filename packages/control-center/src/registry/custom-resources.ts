@@ -229,6 +229,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     strategy,
     schema: schema as Record<string, unknown> | undefined,
     custom: true,
+    definition: `${crd.metadata.uid ?? ''}/${crd.metadata.generation ?? 0}`,
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }

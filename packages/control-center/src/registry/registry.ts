@@ -65,6 +65,8 @@ export class Registry extends EventEmitter {
    */
   constructor(private readonly opts: { virtualHostedClusters?: boolean; reserved?: readonly { group: string; resource: string }[] } = {}) {
     super();
+    // Every open watch of a custom resource listens for 'changed' (its CRD going or changing ends it).
+    this.setMaxListeners(0);
     for (const r of builtinResources) this.byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
     this.reserved = new Set([...builtinResources, ...(opts.reserved ?? [])].map((r) => `${r.group}/${r.resource}`));
   }
