@@ -95,7 +95,9 @@ export function resolveRequestInfo(method: string, url: string, query: Record<st
   switch (method.toUpperCase()) {
     case 'GET':
     case 'HEAD':
-      info.verb = isWatchPrefix || isWatchQuery ? 'watch' : info.name ? 'get' : 'list';
+      // As kube's RequestInfoFactory: `?watch` makes a watch of a collection only; a GET of a
+      // named object ignores it (the legacy /watch/ prefix watches one object).
+      info.verb = isWatchPrefix ? 'watch' : info.name ? 'get' : isWatchQuery ? 'watch' : 'list';
       break;
     case 'POST':
       info.verb = 'create';
