@@ -18,7 +18,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes } from './pipeline/decode.js';
-import { checkMetadataShape, negotiateResource, wantsYAML } from './pipeline/negotiate.js';
+import { checkMetadataShape, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -429,7 +429,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const ri = resolveRequestInfo(req.method, req.url, query);
     if (!ri.isResourceRequest) {
       authorizePath(req);
-      if (req.method !== 'GET') throw apierrors.methodNotAllowed(req.method, { group: ri.group, resource: '' });
+      if (req.method !== 'GET') throw apierrors.methodNotAllowedOnPath(req.method, req.url.split('?')[0]!);
       const doc =
         ri.apiPrefix === 'api'
           ? ri.parts.length === 1 ? apiResourceList(registry, '', ri.parts[0]!) : undefined
@@ -497,7 +497,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           break;
         }
         case 'watch': {
-          const shape = negotiateResource(req.headers.accept);
+          const shape = negotiateWatch(req.headers.accept);
           reply.hijack();
           code = 200;
           let untrack: (() => void) | undefined;

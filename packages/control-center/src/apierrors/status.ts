@@ -136,6 +136,8 @@ export const forbiddenPath = (reason: string): StatusError => make(403, 'Forbidd
 /** 405 MethodNotAllowed. */
 export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
   make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);
+/** 405 MethodNotAllowed for a non-resource path (discovery, OpenAPI), which answers GET only: `DELETE is not supported on "/apis/g/v"`. */
+export const methodNotAllowedOnPath = (verb: string, path: string): StatusError => make(405, 'MethodNotAllowed', `${verb} is not supported on "${path}"`);
 /**
  * 405 for a create of a custom resource whose CRD is being deleted, worded as
  * apiextensions-apiserver's customresource_handler.go words it.

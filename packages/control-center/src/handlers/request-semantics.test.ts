@@ -107,6 +107,28 @@ describe('request semantics', () => {
     expect(crs.body.kind).toBe('HostedClusterList');
   });
 
+  it('streams a watch as JSON, never YAML: Accept application/yaml alone is 406, with JSON after it JSON', async () => {
+    const url = `${cc().url}/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1`;
+    const auth = { authorization: `Bearer ${cc().adminToken}` };
+    const yamlOnly = await fetch(url, { headers: { ...auth, accept: 'application/yaml' } });
+    expect(yamlOnly.status).toBe(406);
+    expect(await yamlOnly.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    const either = await fetch(url, { headers: { ...auth, accept: 'application/yaml, application/json' } });
+    expect([either.status, either.headers.get('content-type')]).toEqual([200, 'application/json']);
+    await either.text();
+    // A GET still answers YAML to it.
+    const get = await fetch(`${cc().url}/api/v1/namespaces/default`, { headers: { ...auth, accept: 'application/yaml' } });
+    expect([get.status, get.headers.get('content-type')?.startsWith('application/yaml')]).toEqual([200, true]);
+  });
+
+  it('answers a write to a discovery document with a 405 naming the path', async () => {
+    for (const path of ['/apis/hypershift.openshift.io/v1beta1', '/api/v1']) {
+      const r = await request(cc(), 'DELETE', `${path}?dryRun=All`);
+      expect(r.code).toBe(405);
+      expect([r.body.kind, r.body.reason, r.body.message]).toEqual(['Status', 'MethodNotAllowed', `DELETE is not supported on "${path}"`]);
+    }
+  });
+
   it("refuses to delete default, kube-system, kube-public and the control center's own namespaces (403), even as a dry run", async () => {
     for (const name of ['default', 'kube-system', 'kube-public', 'hcc-system']) {
       const r = await request(cc(), 'DELETE', `/api/v1/namespaces/${name}?dryRun=All`);

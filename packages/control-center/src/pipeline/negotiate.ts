@@ -38,8 +38,10 @@ const jsonTypes = new Set(['application/json', 'application/*', '*/*', 'applicat
  * whether an object response is YAML; undefined when no range can be served. The one place the
  * ranges are judged, for {@link negotiateResource} and {@link wantsYAML}.
  */
-function pickResponse(accept: string | undefined): { shape: ResponseShape; yaml: boolean } | undefined {
+function pickResponse(accept: string | undefined, stream = false): { shape: ResponseShape; yaml: boolean } | undefined {
   for (const r of parseAccept(accept)) {
+    // YAML has no stream framing: kube-apiserver's watch negotiation skips it.
+    if (stream && r.type === 'application/yaml') continue;
     if (r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
       if (r.type === 'application/json' || r.type === '*/*') return { shape: { kind: 'table', version: r.params.v }, yaml: false };
       continue;
@@ -74,16 +76,23 @@ export function wantsYAML(accept: string | undefined): boolean {
 export function negotiateResource(accept: string | undefined): ResponseShape {
   const picked = pickResponse(accept);
   if (picked) return picked.shape;
-  throw new apierrors.StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'only the following media types are accepted: application/json, application/yaml',
-    reason: 'NotAcceptable',
-    code: 406,
-  });
+  throw notAcceptable('application/json, application/yaml');
 }
+
+/**
+ * {@link negotiateResource} for a watch: its events are a stream, which YAML cannot frame, so an
+ * `application/yaml` range is passed over (`Accept: application/yaml` alone is 406), as
+ * kube-apiserver's NegotiateOutputMediaTypeStream takes only serializers with a stream form.
+ * @throws StatusError 406 NotAcceptable when nothing acceptable can be produced
+ */
+export function negotiateWatch(accept: string | undefined): ResponseShape {
+  const picked = pickResponse(accept, true);
+  if (picked) return picked.shape;
+  throw notAcceptable('application/json, application/json;stream=watch');
+}
+
+const notAcceptable = (types: string): apierrors.StatusError =>
+  new apierrors.StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `only the following media types are accepted: ${types}`, reason: 'NotAcceptable', code: 406 });
 
 /**
  * Checks that a metadata-only Accept asks for the form the endpoint answers with, as
