@@ -8,7 +8,8 @@
  *   (`NamespaceContentRemaining`, `NamespaceFinalizersRemaining`, `NamespaceDeletionContentFailure`)
  *   so `kubectl describe ns` says what it waits for.
  * - CustomResourceDefinition: delete every custom resource of it, then drop the
- *   `customresourcecleanup.apiextensions.k8s.io` finalizer.
+ *   `customresourcecleanup.apiextensions.k8s.io` finalizer; meanwhile its `Terminating` condition
+ *   says so (`InstanceDeletionInProgress`, or `InstanceDeletionFailed`), as kube's CRD finalizer.
  * Level-triggered: each pass reads the store; a pass that cannot finish is retried.
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
  */
@@ -149,6 +150,16 @@ export class DeletionController {
     if (result === 'finalized') this.log.info({ controller: 'namespace', key: name, result, waitingFor: 'spec.finalizers' }, 'namespace emptied; waiting for its other finalizers');
   }
 
+  /** Writes condition `want` on a CustomResourceDefinition being deleted, when it changed. */
+  private async writeCRDCondition(name: string, want: Condition): Promise<void> {
+    await this.store.transact(`${storagePrefix(customresourcedefinitions)}${name}`, (cur) => {
+      if (!cur || !cur.metadata.deletionTimestamp) return { op: 'none' };
+      const status = (cur.status ?? {}) as { conditions?: Condition[] };
+      if (conditionUpToDate(status.conditions, want)) return { op: 'none' };
+      return { op: 'put', object: { ...cur, status: { ...status, conditions: setCondition(status.conditions, want, new Date()) } } };
+    });
+  }
+
   /** Writes a Terminating Namespace's deletion conditions when they changed (a transition keeps its time otherwise). */
   private async writeConditions(name: string, want: NamespaceCondition[]): Promise<void> {
     const now = new Date();
@@ -165,16 +176,27 @@ export class DeletionController {
     const spec = crd.spec as CRDSpec;
     const info = this.registry.all().find((r) => r.custom && r.group === spec.group && r.resource === spec.names.plural);
     let remaining = 0;
+    let failure: string | undefined;
     if (info) {
       for (const { object } of this.store.list(storagePrefix(info)).items) {
         remaining++;
         if (object.metadata.deletionTimestamp) continue;
         await deleteObject(this.store, info, object.metadata.namespace ?? '', object.metadata.name!, systemContext(), { dryRun: false }).catch((e) => {
-          if (!apierrors.isNotFound(e)) throw e;
+          if (!apierrors.isNotFound(e)) failure ??= (e as Error).message;
         });
       }
     }
-    if (remaining > 0) return;
+    if (remaining > 0 || failure) {
+      // What apiextensions-apiserver's CRD finalizer (crd_finalizer.go) reports while it works.
+      await this.writeCRDCondition(
+        crd.metadata.name!,
+        failure
+          ? { type: 'Terminating', status: 'True', reason: 'InstanceDeletionFailed', message: `could not issue all deletes: ${failure}` }
+          : { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
+      );
+      if (failure) throw new Error(`CustomResourceDefinition ${crd.metadata.name}: ${failure}`);
+      return;
+    }
     await this.store.transact(`${storagePrefix(customresourcedefinitions)}${crd.metadata.name}`, (cur) => {
       if (!cur) return { op: 'none' };
       const fins = (cur.metadata.finalizers ?? []).filter((f) => f !== FinalizerCRDCleanup);

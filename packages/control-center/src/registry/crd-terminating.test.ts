@@ -1,7 +1,7 @@
 /**
  * A CRD being deleted keeps serving its objects (so their cleanup can run) but takes no creates:
  * 405 `create not allowed while custom resource definition is terminating`, as
- * apiextensions-apiserver answers.
+ * apiextensions-apiserver answers; its `Terminating` condition says the deletion is in progress.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
@@ -26,7 +26,7 @@ describe('a terminating CRD', () => {
   let cc: RunningControlCenter;
   const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
     const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    return { code: res.status, body: (await res.json()) as { message?: string; reason?: string; metadata?: { deletionTimestamp?: string } } };
+    return { code: res.status, body: (await res.json()) as { message?: string; reason?: string; metadata?: { deletionTimestamp?: string }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } } };
   };
   const until = async (fn: () => Promise<boolean>) => {
     for (let i = 0; i < 100; i++) {
@@ -54,6 +54,10 @@ describe('a terminating CRD', () => {
     expect(create.body.reason).toBe('MethodNotAllowed');
     expect(create.body.message).toBe('create not allowed while custom resource definition is terminating');
     expect((await call('GET', `${WIDGETS}/held`)).code).toBe(200);
+    // Its Terminating condition says why it is still there, as kube's CRD finalizer writes it.
+    const terminating = async () => (await call('GET', `${CRDS}/widgets.example.hcc.dev`)).body.status?.conditions?.find((c) => c.type === 'Terminating');
+    await until(async () => (await terminating()) !== undefined);
+    expect(await terminating()).toMatchObject({ status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
 
     // Once the last object lets go, the CRD and its resource are gone.
     expect((await call('PATCH', `${WIDGETS}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).code).toBe(200);
