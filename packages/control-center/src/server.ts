@@ -84,6 +84,11 @@ export interface ServerDeps {
  * YAML 1.1, as go-yaml writes it, so strings such as "yes" or "on" are quoted and read back as
  * strings by kubectl and client-go.
  */
+/** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  return header !== undefined && (header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
+}
+
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
   return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(YAML.stringify(value, { lineWidth: 0, version: '1.1' }));
@@ -337,15 +342,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
 
   // OpenAPI.
+  // Served with an ETag per form (JSON, protobuf), and 304 to an If-None-Match of it, as
+  // kube-openapi's handler does; the answer varies by Accept.
   app.get('/openapi/v2', async (req, reply) => {
     authorizePath(req);
     const accept = req.headers.accept ?? '';
-    if (accept.includes('protobuf') && !/application\/json/.test(accept)) {
-      // The gnostic protobuf form client-go asks for: kubectl before 1.27 reads `explain`,
-      // client-side validation and dry-run support (`kubectl diff`) from it.
-      return reply.type(OpenAPIV2ProtobufMediaType).send(openapi.v2Protobuf());
-    }
-    return reply.type('application/json').send(openapi.v2());
+    // The gnostic protobuf form client-go asks for: kubectl before 1.27 reads `explain`,
+    // client-side validation and dry-run support (`kubectl diff`) from it.
+    const proto = accept.includes('protobuf') && !/application\/json/.test(accept);
+    const doc = proto ? openapi.v2Protobuf() : openapi.v2();
+    const etag = `"${doc.hash}"`;
+    reply.header('etag', etag).header('vary', 'Accept');
+    if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type(proto ? OpenAPIV2ProtobufMediaType : 'application/json').send(doc.body);
   });
   app.get('/openapi/v3', async (req, reply) => {
     authorizePath(req);
@@ -366,8 +375,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (hash !== '') {
       reply.header('vary', 'Accept').header('cache-control', 'public, immutable').header('expires', new Date(Date.now() + 365 * 86_400_000).toUTCString());
     }
-    const inm = req.headers['if-none-match'];
-    if (inm !== undefined && (inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) return reply.code(304).send();
+    if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
     return reply.type('application/json').send(doc.body);
   });
 

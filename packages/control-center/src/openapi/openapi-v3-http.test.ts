@@ -46,3 +46,57 @@ describe('/openapi/v3 group version documents', () => {
     expect(changed.status).toBe(200);
   });
 });
+
+describe('OpenAPI path items', () => {
+  let cc: RunningControlCenter;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    const { allCRDs } = await import('@hcc/crds');
+    cc = await startTestControlCenter({ crds: allCRDs });
+    headers = { authorization: `Bearer ${cc.adminToken}` };
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+
+  type Param = { name: string; in: string; required?: boolean };
+  type Doc = { paths: Record<string, { parameters?: Param[] } & Record<string, { operationId?: string; parameters?: Param[] }>>; components?: { schemas: Record<string, unknown> }; definitions?: Record<string, unknown> };
+
+  it('declare every templated path parameter, list the query parameters, and include the cluster-wide list and the scale subresource (v3 and v2)', async () => {
+    const v3 = (await (await fetch(`${cc.url}/openapi/v3/apis/hypershift.openshift.io/v1beta1`, { headers })).json()) as Doc;
+    const v2 = (await (await fetch(`${cc.url}/openapi/v2`, { headers })).json()) as Doc;
+    for (const [which, doc] of [['v3', v3], ['v2', v2]] as const) {
+      const hcPaths = Object.keys(doc.paths).filter((p) => p.startsWith('/apis/hypershift.openshift.io/v1beta1/'));
+      expect(hcPaths.length, which).toBeGreaterThan(0);
+      for (const path of Object.keys(doc.paths)) {
+        const item = doc.paths[path]!;
+        for (const [method, op] of Object.entries(item)) {
+          if (method === 'parameters') continue;
+          const declared = [...(item.parameters ?? []), ...((op as { parameters?: Param[] }).parameters ?? [])].filter((p) => p.in === 'path');
+          const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+          expect(declared.map((p) => p.name).sort(), `${which} ${method} ${path}`).toEqual(templated.sort());
+          expect(declared.every((p) => p.required), `${which} ${method} ${path}`).toBe(true);
+        }
+      }
+      expect(doc.paths['/apis/hypershift.openshift.io/v1beta1/hostedclusters']?.get?.operationId, which).toBe('listHostedClusterForAllNamespaces');
+      const list = doc.paths['/apis/hypershift.openshift.io/v1beta1/namespaces/{namespace}/hostedclusters']!.get!;
+      expect(list.parameters!.map((p) => p.name), which).toEqual(expect.arrayContaining(['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch']));
+      const scale = doc.paths['/apis/hypershift.openshift.io/v1beta1/namespaces/{namespace}/nodepools/{name}/scale'];
+      expect(scale?.get?.operationId, which).toBe('readNodePoolScale');
+    }
+    expect(v3.components!.schemas['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
+    expect(v2.definitions!['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
+  });
+
+  it('serves /openapi/v2 with an ETag per form and answers 304 to it', async () => {
+    for (const accept of ['application/json', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf']) {
+      const first = await fetch(`${cc.url}/openapi/v2`, { headers: { ...headers, accept } });
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag, accept).toMatch(/^"[0-9A-F]{128}"$/);
+      await first.arrayBuffer();
+      const again = await fetch(`${cc.url}/openapi/v2`, { headers: { ...headers, accept, 'if-none-match': etag! } });
+      expect(again.status, accept).toBe(304);
+    }
+  });
+});

@@ -96,11 +96,56 @@ const fieldValidationParam = {
 const dryRunParam = { name: 'dryRun', in: 'query', description: 'When present, indicates that modifications should not be persisted.', schema: { type: 'string', uniqueItems: true } };
 const fieldManagerParam = { name: 'fieldManager', in: 'query', description: 'fieldManager is a name associated with the actor or entity that is making these changes.', schema: { type: 'string', uniqueItems: true } };
 
+const pathParam = (name: string, description: string) => ({ name, in: 'path', description, required: true, schema: { type: 'string', uniqueItems: true } });
+const queryParam = (name: string, type: 'string' | 'boolean' | 'integer', description: string) => ({ name, in: 'query', description, schema: { type, uniqueItems: true } });
+const namespaceParam = pathParam('namespace', 'object name and auth scope, such as for teams and projects');
+/** The query parameters of a list or watch, as kube-apiserver publishes them (descriptions shortened). */
+const listParams = [
+  queryParam('allowWatchBookmarks', 'boolean', 'allowWatchBookmarks requests watch events with type "BOOKMARK".'),
+  queryParam('continue', 'string', 'The continue option should be set when retrieving more results from the server.'),
+  queryParam('fieldSelector', 'string', 'A selector to restrict the list of returned objects by their fields. Defaults to everything.'),
+  queryParam('labelSelector', 'string', 'A selector to restrict the list of returned objects by their labels. Defaults to everything.'),
+  queryParam('limit', 'integer', 'limit is a maximum number of responses to return for a list call.'),
+  queryParam('resourceVersion', 'string', 'resourceVersion sets a constraint on what resource versions a request may be served from.'),
+  queryParam('resourceVersionMatch', 'string', 'resourceVersionMatch determines how resourceVersion is applied to list calls.'),
+  queryParam('sendInitialEvents', 'boolean', '`sendInitialEvents=true` may be set together with `watch=true`; the watch stream then begins with synthetic events for the current state.'),
+  queryParam('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
+  queryParam('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
+];
+/** The definition name of autoscaling/v1 Scale, the body of a `/scale` subresource. */
+const scaleName = 'io.k8s.api.autoscaling.v1.Scale';
+/** autoscaling/v1 Scale, for the `/scale` subresources of custom resources that declare one. */
+const scaleSchema = (refPrefix: string): Record<string, unknown> => ({
+  description: 'Scale represents a scaling request for a resource.',
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { $ref: `${refPrefix}${objectMetaName}` },
+    spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32', description: 'replicas is the desired number of instances for the scaled object.' } } },
+    status: {
+      type: 'object',
+      required: ['replicas'],
+      properties: {
+        replicas: { type: 'integer', format: 'int32', description: 'replicas is the actual number of observed instances of the scaled object.' },
+        selector: { type: 'string', description: 'selector is the label query over pods that should match the replicas count.' },
+      },
+    },
+  },
+  'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }],
+});
+
 function basePath(r: ResourceInfo): string {
   return r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
 }
 
-/** OpenAPI v3 paths of one resource. */
+/**
+ * OpenAPI v3 paths of one resource, as kube-apiserver publishes them: the collection (list or
+ * watch, create, delete collection), across namespaces for a namespaced kind (list or watch), the
+ * item (read, replace, patch, delete), and the `status` and `scale` subresources it serves. Each
+ * path item declares its path parameters (`namespace`, `name`). `ref` is the kind's schema
+ * reference (`#/components/schemas/...` or, for the v2 conversion, `#/definitions/...`).
+ */
 function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const gvk = { group: r.group, version: r.version, kind: r.kind };
   const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
@@ -116,9 +161,19 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
     },
     required: true,
   };
+  const collectionParams = r.namespaced ? [namespaceParam] : [];
+  const listOp = (operationId: string) => ({ description: `list or watch objects of kind ${r.kind}`, operationId, parameters: listParams, responses: ok(ref), ...ext('list') });
   const paths: Record<string, unknown> = {
     [collection]: {
-      get: { description: `list or watch objects of kind ${r.kind}`, operationId: `list${r.kind}`, responses: ok(ref), ...ext('list') },
+      ...(collectionParams.length ? { parameters: collectionParams } : {}),
+      get: listOp(`list${r.kind}`),
+      ...(r.verbs.includes('deletecollection') ? { delete: {
+        description: `delete collection of ${r.kind}`,
+        operationId: `deletecollection${r.kind}`,
+        parameters: [dryRunParam, ...listParams.filter((p) => !['allowWatchBookmarks', 'sendInitialEvents', 'watch'].includes(p.name))],
+        responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+        ...ext('deletecollection'),
+      } } : {}),
       post: {
         description: `create a ${r.kind}`,
         operationId: `create${r.kind}`,
@@ -129,6 +184,7 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       },
     },
     [item]: {
+      parameters: [pathParam('name', `name of the ${r.kind}`), ...collectionParams],
       get: { description: `read the specified ${r.kind}`, operationId: `read${r.kind}`, responses: ok(ref), ...ext('get') },
       put: {
         description: `replace the specified ${r.kind}`,
@@ -149,11 +205,24 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       delete: { description: `delete a ${r.kind}`, operationId: `delete${r.kind}`, responses: ok(ref), ...ext('delete') },
     },
   };
+  if (r.namespaced) paths[`${basePath(r)}/${r.resource}`] = { get: listOp(`list${r.kind}ForAllNamespaces`) };
   if (r.subresources.status) {
     paths[`${item}/status`] = {
+      parameters: [pathParam('name', `name of the ${r.kind}`), ...collectionParams],
       get: { operationId: `read${r.kind}Status`, responses: ok(ref), ...ext('get') },
       put: { operationId: `replace${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
       patch: { operationId: `patch${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: patchBody, responses: ok(ref), ...ext('patch') },
+    };
+  }
+  if (r.subresources.scale) {
+    const scaleRef = ref.replace(/[^/]*$/, scaleName);
+    const gvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+    const sext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
+    paths[`${item}/scale`] = {
+      parameters: [pathParam('name', 'name of the Scale'), ...collectionParams],
+      get: { description: `read scale of the specified ${r.kind}`, operationId: `read${r.kind}Scale`, responses: ok(scaleRef), ...sext('get') },
+      put: { description: `replace scale of the specified ${r.kind}`, operationId: `replace${r.kind}Scale`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: { content: json(scaleRef), required: true }, responses: ok(scaleRef), ...sext('put') },
+      patch: { description: `partially update scale of the specified ${r.kind}`, operationId: `patch${r.kind}Scale`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: patchBody, responses: ok(scaleRef), ...sext('patch') },
     };
   }
   return paths;
@@ -185,7 +254,8 @@ export class OpenAPIBuilder {
   private generation = -1;
   private v3Docs = new Map<string, { body: string; hash: string }>();
   private v2Doc = '';
-  private v2Proto: Buffer | undefined;
+  private v2Hash = '';
+  private v2Proto: { body: Buffer; hash: string } | undefined;
 
   constructor(private readonly registry: Registry) {}
 
@@ -215,18 +285,23 @@ export class OpenAPIBuilder {
         ...resources.map((r) => [r, (ref: string) => v3Paths(r, ref)] as const),
         ...(reviewsByGV.get(gv) ?? []).map((r) => [r, (ref: string) => reviewPaths(r, ref)] as const),
       ];
+      if (resources.some((r) => r.subresources.scale)) {
+        schemas[scaleName] = scaleSchema('#/components/schemas/');
+        v2Definitions[scaleName] = scaleSchema('#/definitions/');
+      }
       for (const [r, pathsOf] of kinds) {
         const name = definitionName(r);
         schemas[name] = kindSchema(r, '#/components/schemas/');
         paths = { ...paths, ...pathsOf(`#/components/schemas/${name}`) };
         v2Definitions[name] = kindSchemaV2(r);
-        for (const [p, item] of Object.entries(pathsOf(`#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, Record<string, unknown>>);
+        for (const [p, item] of Object.entries(pathsOf(`#/definitions/${name}`))) v2Paths[p] = toV2PathItem(item as Record<string, unknown>);
       }
       const doc = { openapi: '3.0.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths, components: { schemas } };
       const body = JSON.stringify(doc);
-      this.v3Docs.set(gv, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
+      this.v3Docs.set(gv, { body, hash: sha512Hex(body) });
     }
     this.v2Doc = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths: v2Paths, definitions: v2Definitions });
+    this.v2Hash = sha512Hex(this.v2Doc);
     this.v2Proto = undefined;
   }
 
@@ -244,26 +319,38 @@ export class OpenAPIBuilder {
     return this.v3Docs.get(gv);
   }
 
-  /** `/openapi/v2` as JSON. */
-  v2(): string {
+  /** `/openapi/v2` as JSON, and its hash (the ETag kube-openapi serves it with: SHA-512, upper-case hex). */
+  v2(): { body: string; hash: string } {
     this.refresh();
-    return this.v2Doc;
+    return { body: this.v2Doc, hash: this.v2Hash };
   }
 
-  /** `/openapi/v2` as a gnostic protobuf `Document` (encoded on first use after a change). */
-  v2Protobuf(): Buffer {
+  /** `/openapi/v2` as a gnostic protobuf `Document` (encoded on first use after a change), and its hash. */
+  v2Protobuf(): { body: Buffer; hash: string } {
     this.refresh();
-    this.v2Proto ??= encodeOpenAPIV2(JSON.parse(this.v2Doc) as Record<string, unknown>);
+    if (!this.v2Proto) {
+      const body = encodeOpenAPIV2(JSON.parse(this.v2Doc) as Record<string, unknown>);
+      this.v2Proto = { body, hash: sha512Hex(body) };
+    }
     return this.v2Proto;
   }
 }
 
+/** SHA-512 of a document, upper-case hex: kube-openapi's ETag of a served spec. */
+const sha512Hex = (body: string | Buffer): string => createHash('sha512').update(body).digest('hex').toUpperCase();
+
 /** Converts a v3 path item to Swagger 2.0 shape (body parameters instead of requestBody). */
-function toV2PathItem(item: Record<string, Record<string, unknown>>): Record<string, unknown> {
+function toV2PathItem(item: Record<string, unknown>): Record<string, unknown> {
+  type Param = { name: string; in: string; required?: boolean; schema?: { type?: string }; description?: string };
+  const toV2Param = (p: Param) => ({ name: p.name, in: p.in, type: p.schema?.type ?? 'string', uniqueItems: true, ...(p.required ? { required: true } : {}), ...(p.description ? { description: p.description } : {}) });
   const out: Record<string, unknown> = {};
   for (const [method, op] of Object.entries(item)) {
-    const { requestBody, responses, parameters, ...rest } = op as { requestBody?: { content: Record<string, { schema: unknown }> }; responses?: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: { name: string; in: string; schema?: { type?: string }; description?: string }[] };
-    const params: unknown[] = (parameters ?? []).map((p) => ({ name: p.name, in: p.in, type: p.schema?.type ?? 'string', uniqueItems: true, ...(p.description ? { description: p.description } : {}) }));
+    if (method === 'parameters') {
+      out.parameters = (op as Param[]).map(toV2Param);
+      continue;
+    }
+    const { requestBody, responses, parameters, ...rest } = op as { requestBody?: { content: Record<string, { schema: unknown }> }; responses?: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: Param[] };
+    const params: unknown[] = (parameters ?? []).map(toV2Param);
     if (requestBody) params.push({ name: 'body', in: 'body', required: true, schema: Object.values(requestBody.content)[0]!.schema });
     const resp: Record<string, unknown> = {};
     for (const [code, r] of Object.entries(responses ?? {})) resp[code] = { description: r.description, ...(r.content ? { schema: Object.values(r.content)[0]!.schema } : {}) };

@@ -131,7 +131,7 @@ describe('the /openapi/v2 document', () => {
 
   it('carries the kinds, and PATCH operations with dryRun tagged with their kind (what kubectl 1.20 looks for before `kubectl diff`)', () => {
     const builder = new OpenAPIBuilder(new Registry());
-    const doc = decodeOpenAPIV2(builder.v2Protobuf()) as {
+    const doc = decodeOpenAPIV2(builder.v2Protobuf().body) as {
       definitions: { additional_properties: { name: string; value: { vendor_extension?: { name: string; value: { yaml: string } }[]; properties?: unknown } }[] };
       paths: { path: { name: string; value: { patch?: { parameters: { parameter?: { non_body_parameter?: { query_parameter_sub_schema?: { name: string } } } }[]; vendor_extension: { name: string; value: { yaml: string } }[] } } }[] };
     };
