@@ -92,7 +92,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '--subresource=binding', '-n', 'any'])).toBe('no');
     expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may not delete Secrets');
     // As the syncer of m1 it reads only the Secrets of what is placed on m1, by their label.
-    expect(await can(['list', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only list and watch Secrets with the label selector state.controlcenter.hcc.dev/m1=Sync');
+    expect(await can(['list', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only list and watch Secrets with the label selector state.controlcenter.hcc.dev/m1=Sync (or controlcenter.hcc.dev/upsynced-from=m1, its copies of status Secrets)');
     expect(await can(['get', 'secrets/any', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may only read Secrets that HostedClusters placed on it reference');
   });
 
@@ -128,6 +128,19 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const w = await k(['wait', '--for=condition=Available', 'hc/ex', '-n', ns, '--timeout=30s']);
     expect(w.code, w.stderr).toBe(0);
     await waitFor('clusterID adopted upstream', async () => JSON.parse((await k(['get', 'hc/ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID, 20_000);
+
+    // Its kubeconfig Secret, deleted or edited in the control center, is copied up again at once
+    // (not at the 5-minute re-check), as HyperShift's operator restores the Secret it owns.
+    const kubeconfigData = async () => {
+      const r = await k(['get', 'secret/ex-admin-kubeconfig', '-n', ns, '-o', 'json', '--ignore-not-found']);
+      return r.stdout.trim() ? (JSON.parse(r.stdout).data as Record<string, string>) : undefined;
+    };
+    await waitFor('the kubeconfig Secret copied up', async () => (await kubeconfigData()) !== undefined, 20_000);
+    const original = await kubeconfigData();
+    expect((await k(['delete', 'secret/ex-admin-kubeconfig', '-n', ns])).code).toBe(0);
+    await waitFor('the kubeconfig Secret copied up again after its delete', async () => JSON.stringify(await kubeconfigData()) === JSON.stringify(original), 20_000);
+    expect((await k(['patch', 'secret/ex-admin-kubeconfig', '-n', ns, '--type=merge', '-p', '{"data":{"kubeconfig":"dGFtcGVyZWQ="}}'])).code).toBe(0);
+    await waitFor('the kubeconfig Secret set back after an edit', async () => JSON.stringify(await kubeconfigData()) === JSON.stringify(original), 20_000);
 
     // A spec change upstream and a local drift downstream both end up as the upstream spec.
     expect((await k(['patch', 'np/ex-np', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":3}}'])).code).toBe(0);

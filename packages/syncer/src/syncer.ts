@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import {
@@ -31,6 +32,7 @@ import {
   HostedClusterResource,
   LabelManagementCluster,
   LabelSyncedBy,
+  LabelUpsyncedFrom,
   NamespaceResource,
   nodePoolReferences,
   NodePoolResource,
@@ -468,7 +470,25 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     return { namespaces, hostedClusters: hcs.length, syncedHostedClusters: synced, supportedVersions, ...(clusterID ? { clusterID } : {}) };
   }
 
-  const all = [...Object.values(upInformers), ...Object.values(downInformers)];
+  // The status Secrets this syncer copied up (labelled upsynced-from=<cluster>): one deleted or
+  // edited in the control center is copied again at once (the owner HostedCluster's upsync key,
+  // its Secrets due now), as HyperShift's operator restores the kubeconfig Secret it owns, instead
+  // of at the next re-check (DefaultSecretRecheckMs, 5 minutes).
+  const statusCopies = new Informer<KubeObject>({ client: upstream, ref: refs.Secret, labelSelector: `${LabelUpsyncedFrom}=${cluster}`, logger: log });
+  const copyAgain = (secret: KubeObject) => {
+    for (const owner of secret.metadata.ownerReferences ?? []) {
+      if (owner.kind !== 'HostedCluster') continue;
+      const key = `HostedCluster/${secret.metadata.namespace ?? ''}/${owner.name}`;
+      upsyncDeps.secretsCheckedAt.delete(key);
+      upsync.add(key);
+    }
+  };
+  statusCopies.addEventHandler({
+    onUpdate: (o, n) => !isDeepStrictEqual(o.data, n.data) && copyAgain(n),
+    onDelete: (d) => copyAgain(deletedObject(d)),
+  });
+
+  const all = [...Object.values(upInformers), ...Object.values(downInformers), statusCopies];
   for (const i of all) i.start();
   setState('syncing caches');
   try {

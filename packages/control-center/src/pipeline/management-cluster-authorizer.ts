@@ -21,6 +21,7 @@ import {
   hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
+  LabelUpsyncedFrom,
   nodePoolReferences,
   NodePoolResource,
   stateLabelKey,
@@ -60,7 +61,9 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
   const who = syncerOf(mc);
   if (ri.verb === 'list' || ri.verb === 'watch') {
     if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
-    return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}`;
+    // Its own copies of status Secrets (it restores one deleted or edited in the control center).
+    if (ri.resource === 'secrets' && ri.labelSelector && selectorRequires(ri.labelSelector, LabelUpsyncedFrom, mc)) return undefined;
+    return `${who} may only list and watch ${kinds} with the label selector ${state}=${StateSync}${ri.resource === 'secrets' ? ` (or ${LabelUpsyncedFrom}=${mc}, its copies of status Secrets)` : ''}`;
   }
   // Writes are decided here too, before a patch is applied (a JSON patch's error would quote what
   // it copied) or an absent name answers 404: a Secret it may write is one of the status Secrets

@@ -207,6 +207,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('GET', SECRETS, undefined, m1), `may only list and watch Secrets with the label selector ${stateLabelKey('mgmt-1')}=Sync`);
     expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent(`${stateLabelKey('mgmt-2')}=Sync`)}`, undefined, m1), 'with the label selector');
     expectForbidden(await call('GET', `${CONFIGMAPS}?watch=true`, undefined, m1), 'may only list and watch ConfigMaps');
+    // Its own copies of status Secrets (label upsynced-from=<it>), across namespaces; not another's.
+    expect((await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent('controlcenter.hcc.dev/upsynced-from=mgmt-1')}`, undefined, m1)).code).toBe(200);
+    expectForbidden(await call('GET', `/api/v1/secrets?labelSelector=${encodeURIComponent('controlcenter.hcc.dev/upsynced-from=mgmt-2')}`, undefined, m1), 'or controlcenter.hcc.dev/upsynced-from=mgmt-1, its copies of status Secrets');
+    expectForbidden(await call('GET', `${CONFIGMAPS}?labelSelector=${encodeURIComponent('controlcenter.hcc.dev/upsynced-from=mgmt-1')}`, undefined, m1), 'may only list and watch ConfigMaps');
     expectForbidden(await call('DELETE', `${SECRETS}?dryRun=All`, undefined, m1), 'may not delete collections of Secrets');
     // A write to what it may not read is refused before a patch is applied (its errors would quote
     // the data) and whether or not the name exists.
