@@ -1,13 +1,15 @@
 /**
  * The hypershift-sim: a stand-in for the HyperShift operator's observable behaviour on one
  * management cluster, for the demo and tests where no real operator runs. Wiring only: it writes
- * the supported-versions ConfigMap, starts four informers (HostedClusters, NodePools, Secrets,
- * control-plane Namespaces), and runs the HostedCluster and NodePool controllers on them.
+ * the supported-versions ConfigMap, starts five informers (HostedClusters, NodePools, Secrets,
+ * ConfigMaps, control-plane Namespaces), and runs the HostedCluster and NodePool controllers on them.
  *
  * What it imitates (see the controllers' reconcile files): finalizers, clusterID/infraID defaults,
  * the control-plane namespace `<namespace>-<name>`, the admin kubeconfig and kubeadmin password
  * Secrets, conditions and version history with a timed rollout (`availableDelayMs`), upgrades,
- * NodePool replicas and versions, and timed teardown on delete (`deleteDelayMs`). No pods, no
+ * NodePool replicas and versions, timed teardown on delete (`deleteDelayMs`), and the reconcile
+ * error of a missing referenced Secret or ConfigMap (pull secret, SSH key, encryption key, trust
+ * bundle, ...). No pods, no
  * real control plane: the kubeconfig points at a host that does not exist.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,7 @@ import { HostedClusterController } from './controllers/hostedcluster/hostedclust
 import { NodePoolController } from './controllers/nodepool/nodepool-controller.js';
 import { NodePoolsByHostedCluster, nodePoolsByHostedCluster } from './controllers/nodepool/nodepool-indexes.js';
 import { DefaultSupportedVersions, LabelHostedControlPlane } from './names.js';
-import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
+import { configMapsRef, hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { ensureSupportedVersions } from './supported-versions.js';
 
 /** Options of {@link startHyperShiftSim}. */
@@ -64,8 +66,9 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
   const hostedClusters = new Informer<HostedCluster>({ client, ref: hostedClustersRef, logger, clock });
   const nodePools = new Informer<NodePool>({ client, ref: nodePoolsRef, logger, clock });
   const secrets = new Informer<KubeObject>({ client, ref: secretsRef, logger, clock });
+  const configMaps = new Informer<KubeObject>({ client, ref: configMapsRef, logger, clock });
   const namespaces = new Informer<KubeObject>({ client, ref: namespacesRef, labelSelector: `${LabelHostedControlPlane}=true`, logger, clock });
-  const informers = [hostedClusters, nodePools, secrets, namespaces];
+  const informers = [hostedClusters, nodePools, secrets, configMaps, namespaces];
   nodePools.addIndexer(NodePoolsByHostedCluster, nodePoolsByHostedCluster); // used by both controllers
 
   const hostedClusterController = new HostedClusterController({
@@ -73,6 +76,7 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
     hostedClusters,
     nodePools,
     secrets,
+    configMaps,
     namespaces,
     logger,
     clock,

@@ -66,6 +66,13 @@ export const secret = (namespace: string, name: string, data: Record<string, str
   data,
 });
 
+export const configMap = (namespace: string, name: string, data: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, uid: `uid-${name}` },
+  data,
+});
+
 export const pullSecret = (name = 'pull-secret'): KubeObject => secret('clusters', name, { '.dockerconfigjson': 'e30=' });
 
 export const namespace = (name: string, metadata: Partial<KubeObject['metadata']> = {}): KubeObject => ({
@@ -82,6 +89,7 @@ export class FakeWorld {
   readonly hostedClusters = new Map<string, HostedCluster>();
   readonly nodePools = new Map<string, NodePool>();
   readonly secrets = new Map<string, KubeObject>();
+  readonly configMaps = new Map<string, KubeObject>();
   readonly namespaces = new Map<string, KubeObject>();
   /** One line per write: `verb resource key`. */
   readonly calls: string[] = [];
@@ -105,6 +113,8 @@ export class FakeWorld {
         return this.nodePools as Map<string, KubeObject>;
       case 'Secret':
         return this.secrets;
+      case 'ConfigMap':
+        return this.configMaps;
       case 'Namespace':
         return this.namespaces;
       default:
@@ -156,6 +166,7 @@ export class FakeWorld {
       random: () => 0.5,
       newUUID: () => `00000000-0000-4000-8000-${String(++uuids).padStart(12, '0')}`,
       getSecret: (ns, name) => this.secrets.get(`${ns}/${name}`),
+      getConfigMap: (ns, name) => this.configMaps.get(`${ns}/${name}`),
       getNamespace: (name) => this.namespaces.get(name),
       listNodePools: (ns, clusterName) => [...this.nodePools.values()].filter((np) => np.metadata.namespace === ns && np.spec.clusterName === clusterName),
       updateHostedCluster: async (hc) => this.#update(this.hostedClusters, 'hostedclusters', hc, false),

@@ -1,7 +1,9 @@
 /**
  * The HostedCluster controller: wiring only. HostedCluster events enqueue their key; Secret events
- * enqueue the HostedClusters whose pull secret they are (index) or that own them (annotation);
- * control-plane Namespace events enqueue their HostedCluster (annotation). Workers run
+ * enqueue the HostedClusters that reference them (index: pull secret, SSH key, encryption keys, ...)
+ * or that own them (annotation); ConfigMap events enqueue the HostedClusters that reference them
+ * (index: trust bundles, CAs, ...); control-plane Namespace events enqueue their HostedCluster
+ * (annotation). Workers run
  * {@link reconcileHostedCluster} with deps built on the informer caches and the REST client.
  */
 import type { Logger } from 'pino';
@@ -23,7 +25,7 @@ import { ignore } from '../../errors.js';
 import { FieldManager } from '../../names.js';
 import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from '../../resources.js';
 import { NodePoolsByHostedCluster } from '../nodepool/nodepool-indexes.js';
-import { HostedClustersByPullSecret, hostedClusterKeyOf, hostedClustersByPullSecret } from './hostedcluster-indexes.js';
+import { HostedClustersByReference, hostedClusterKeyOf, hostedClustersByReference, referenceKey } from './hostedcluster-indexes.js';
 import { reconcileHostedCluster, type HostedClusterDeps } from './hostedcluster-reconcile.js';
 
 /** Options of a {@link HostedClusterController}. */
@@ -33,6 +35,8 @@ export interface HostedClusterControllerOptions {
   /** Must carry the {@link NodePoolsByHostedCluster} index (sim.ts adds it). */
   nodePools: Informer<NodePool>;
   secrets: Informer<KubeObject>;
+  /** All ConfigMaps (cluster-wide): the ones HostedClusters reference are looked up here. */
+  configMaps: Informer<KubeObject>;
   namespaces: Informer<KubeObject>;
   logger: Logger;
   clock: Clock;
@@ -49,22 +53,29 @@ export class HostedClusterController {
   readonly #o: HostedClusterControllerOptions;
   readonly #deps: HostedClusterDeps;
 
-  /** Registers the pull-secret index and the event handlers; call before the informers start. */
+  /** Registers the referenced-objects index and the event handlers; call before the informers start. */
   constructor(o: HostedClusterControllerOptions) {
     this.#o = o;
     this.queue = new WorkQueue({ clock: o.clock, baseDelayMs: 100, maxDelayMs: 30_000 });
-    o.hostedClusters.addIndexer(HostedClustersByPullSecret, hostedClustersByPullSecret);
+    o.hostedClusters.addIndexer(HostedClustersByReference, hostedClustersByReference);
 
     const enqueue = (obj: HostedCluster | DeletedFinalStateUnknown<HostedCluster>) => this.queue.add(keyOf(obj));
     o.hostedClusters.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj), onDelete: enqueue });
 
+    const referencing = (kind: 'Secret' | 'ConfigMap', obj: KubeObject) => {
+      const { namespace, name } = obj.metadata;
+      if (!namespace || !name) return;
+      for (const hc of o.hostedClusters.lister.byIndex(HostedClustersByReference, referenceKey(kind, namespace, name))) this.queue.add(keyOf(hc));
+    };
     const fromSecret = (obj: KubeObject | DeletedFinalStateUnknown) => {
       const secret = deletedObject(obj);
       const owner = hostedClusterKeyOf(secret);
       if (owner) this.queue.add(owner);
-      for (const hc of o.hostedClusters.lister.byIndex(HostedClustersByPullSecret, keyOf(secret))) this.queue.add(keyOf(hc));
+      referencing('Secret', secret);
     };
     o.secrets.addEventHandler({ onAdd: fromSecret, onUpdate: (_old, obj) => fromSecret(obj), onDelete: fromSecret });
+    const fromConfigMap = (obj: KubeObject | DeletedFinalStateUnknown) => referencing('ConfigMap', deletedObject(obj));
+    o.configMaps.addEventHandler({ onAdd: fromConfigMap, onUpdate: (_old, obj) => fromConfigMap(obj), onDelete: fromConfigMap });
 
     const fromNamespace = (obj: KubeObject | DeletedFinalStateUnknown) => {
       const owner = hostedClusterKeyOf(deletedObject(obj));
@@ -82,6 +93,7 @@ export class HostedClusterController {
       random: o.random,
       newUUID: o.newUUID,
       getSecret: (ns, name) => o.secrets.lister.get(`${ns}/${name}`),
+      getConfigMap: (ns, name) => o.configMaps.lister.get(`${ns}/${name}`),
       getNamespace: (name) => o.namespaces.lister.get(name),
       listNodePools: (ns, clusterName) => o.nodePools.lister.byIndex(NodePoolsByHostedCluster, `${ns}/${clusterName}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.

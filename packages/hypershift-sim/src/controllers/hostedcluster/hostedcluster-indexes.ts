@@ -3,15 +3,33 @@
  * keys (never acting on the events themselves).
  */
 import type { IndexFunc, KubeObject } from '@hcc/client';
-import type { HostedCluster } from '@hcc/crds';
+import { hostedClusterReferences, type HostedCluster } from '@hcc/crds';
 import { AnnotationHostedCluster } from '../../names.js';
 
-/** HostedClusters by the Secret their `spec.pullSecret` names; value: `namespace/secretName`. */
-export const HostedClustersByPullSecret = 'byPullSecret';
+/**
+ * HostedClusters by every Secret and ConfigMap they reference (pull secret, SSH key, encryption keys,
+ * trust bundles, platform credentials, `arn-from-secret::` names, ...: `hostedClusterReferences` of
+ * `@hcc/crds`); values are {@link referenceKey}s such as `Secret/clusters/pull-secret` and
+ * `ConfigMap/clusters/user-ca-bundle`. An event on such an object requeues the HostedClusters
+ * naming it, so one that appears (or goes) is noticed at once, as the real operator's watches do.
+ */
+export const HostedClustersByReference = 'byReference';
 
-export const hostedClustersByPullSecret: IndexFunc<HostedCluster> = (hc) => {
-  const name = hc.spec?.pullSecret?.name;
-  return name ? [`${hc.metadata.namespace}/${name}`] : [];
+/**
+ * The index value of a referenced object.
+ * @param kind - `Secret` or `ConfigMap`
+ * @param namespace - the object's (and the HostedCluster's) namespace
+ * @param name - the object's name
+ * @returns `<kind>/<namespace>/<name>`
+ */
+export const referenceKey = (kind: 'Secret' | 'ConfigMap', namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
+
+/** {@link HostedClustersByReference}: one value per referenced Secret and ConfigMap (none for a malformed object). */
+export const hostedClustersByReference: IndexFunc<HostedCluster> = (hc) => {
+  const namespace = hc.metadata?.namespace;
+  if (!namespace || !hc.spec) return [];
+  const { secrets, configMaps } = hostedClusterReferences(hc);
+  return [...secrets.map((n) => referenceKey('Secret', namespace, n)), ...configMaps.map((n) => referenceKey('ConfigMap', namespace, n))];
 };
 
 /** The HostedCluster key an object made for one carries in its `hypershift.openshift.io/cluster` annotation. */

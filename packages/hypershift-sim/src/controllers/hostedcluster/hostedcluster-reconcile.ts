@@ -38,6 +38,7 @@ export interface HostedClusterDeps {
   newUUID: () => string;
 
   getSecret(namespace: string, name: string): KubeObject | undefined;
+  getConfigMap(namespace: string, name: string): KubeObject | undefined;
   getNamespace(name: string): KubeObject | undefined;
   /** NodePools whose `spec.clusterName` names this HostedCluster. */
   listNodePools(namespace: string, clusterName: string): NodePool[];
