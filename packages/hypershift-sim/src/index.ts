@@ -16,7 +16,7 @@ export { hostedClusterSteps, reconcileHostedCluster, type HostedClusterDeps } fr
 export { deleteHostedCluster } from './controllers/hostedcluster/hostedcluster-reconcile-delete.js';
 export { ensureFinalizer as ensureHostedClusterFinalizer } from './controllers/hostedcluster/hostedcluster-reconcile-finalizer.js';
 export { defaultClusterIDs, newInfraID } from './controllers/hostedcluster/hostedcluster-reconcile-default-ids.js';
-export { updateStatus as updateHostedClusterStatus, observeFacts } from './controllers/hostedcluster/hostedcluster-reconcile-status.js';
+export { updateStatus as updateHostedClusterStatus, observeFacts, missingReferenceError } from './controllers/hostedcluster/hostedcluster-reconcile-status.js';
 export { blockOnInvalidSpec } from './controllers/hostedcluster/hostedcluster-reconcile-block.js';
 export { ensureControlPlaneNamespace, controlPlaneNamespace } from './controllers/hostedcluster/hostedcluster-reconcile-control-plane-namespace.js';
 export { ensureCLISecrets, adminKubeconfig, apiServerURL } from './controllers/hostedcluster/hostedcluster-reconcile-cli-secrets.js';

@@ -245,4 +245,32 @@ describe('hypershift-sim on an embedded management cluster', () => {
     expect(np.status ?? {}).toEqual({});
     await client.delete(nodePoolsRef, ns, 'orphan');
   });
+
+  it('reports a missing SSH key Secret, then a missing trust bundle ConfigMap, and comes up once both exist (their events requeue it)', async () => {
+    const hc = hostedCluster('refs', 'refs-pull-secret');
+    hc.spec.sshKey = { name: 'refs-ssh-key' };
+    hc.spec.additionalTrustBundle = { name: 'refs-ca' };
+    await client.create(secretsRef, ns, pullSecret('refs-pull-secret'));
+    await client.create(hostedClustersRef, ns, hc);
+    const reconcileMessage = async (want: string) =>
+      eventually(`ReconciliationSucceeded=False: ${want}`, async () => {
+        const s = await hcStatus('refs');
+        const c = findCondition(s.conditions, 'ReconciliationSucceeded');
+        return c?.status === 'False' && c.reason === 'ReconciliationError' && c.message === want ? s : undefined;
+      });
+    await reconcileMessage('failed to get SSH key secret refs-ssh-key: secrets "refs-ssh-key" not found');
+    await new Promise((r) => setTimeout(r, 800)); // twice availableDelayMs
+    expect(findCondition((await hcStatus('refs')).conditions, 'Available')?.status).toBe('False');
+
+    await client.create(secretsRef, ns, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'refs-ssh-key', namespace: ns }, stringData: { 'id_rsa.pub': 'ssh-rsa AAAA' } });
+    const waiting = await reconcileMessage(`failed to get configmap ${ns}/refs-ca: configmaps "refs-ca" not found`);
+    expect(findCondition(waiting.conditions, 'Available')?.status).toBe('False');
+
+    await client.create(configMapsRef, ns, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'refs-ca', namespace: ns }, data: { 'ca-bundle.crt': 'PEM' } });
+    const available = await eventually('Available=True', async () => {
+      const s = await hcStatus('refs');
+      return findCondition(s.conditions, 'Available')?.status === 'True' ? s : undefined;
+    });
+    expect(findCondition(available.conditions, 'ReconciliationSucceeded')).toMatchObject({ status: 'True' });
+  });
 });

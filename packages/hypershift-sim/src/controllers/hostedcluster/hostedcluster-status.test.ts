@@ -123,6 +123,80 @@ describe('computeHostedClusterStatus', () => {
     expect(pick(available.status.conditions, 'Available')?.status).toBe('True');
   });
 
+  describe('a missing referenced Secret or ConfigMap (facts.missingReference)', () => {
+    const sshError = 'failed to get SSH key secret my-key: secrets "my-key" not found';
+    const cmError = 'failed to get configmap clusters/user-ca-bundle: configmaps "user-ca-bundle" not found';
+    const reconcileFailed = (message: string) => ({ status: 'False', reason: 'ReconciliationError', message });
+
+    it('a new cluster reports the lookup error and is not Available after the delay; once the Secret exists it comes up availableDelayMs later', () => {
+      const missing = { ...controlPlane, missingReference: sshError };
+      const first = compute(undefined, missing);
+      expect(pick(first.status.conditions, 'ReconciliationSucceeded')).toEqual(reconcileFailed(sshError));
+      expect(pick(first.status.conditions, 'ValidReleaseImage')?.status).toBe('True');
+      expect(pick(first.status.conditions, 'Progressing')?.status).toBe('True');
+      expect(first.requeueAfterMs).toBeUndefined(); // nothing to wait for but the Secret (its event requeues)
+      const later = compute(first.status, missing, T0 + 10_000);
+      expect(pick(later.status.conditions, 'Available')).toEqual({ status: 'False', reason: 'WaitingForAvailable', message: 'Waiting for hosted control plane to be healthy' });
+      expect(later.status.version?.history[0]).toMatchObject({ state: 'Partial', completionTime: null });
+      expect(later.status.ignitionEndpoint).toBeUndefined();
+
+      const fixed = compute(later.status, controlPlane, T0 + 10_000);
+      expect(pick(fixed.status.conditions, 'ReconciliationSucceeded')?.status).toBe('True');
+      expect(pick(fixed.status.conditions, 'Available')?.status).toBe('False');
+      expect(fixed.requeueAfterMs).toBe(2999); // the clock starts when the Secret appears (times are stored to the second)
+      expect(pick(compute(fixed.status, controlPlane, T0 + 12_000).status.conditions, 'Available')?.status).toBe('False');
+      const available = compute(fixed.status, controlPlane, T0 + 13_000);
+      expect(pick(available.status.conditions, 'Available')).toEqual({ status: 'True', reason: 'AsExpected', message: 'The hosted control plane is available' });
+      expect(available.status.version?.history[0]).toMatchObject({ state: 'Completed', completionTime: at(13_000) });
+    });
+
+    it('a missing ConfigMap likewise', () => {
+      const missing = { ...controlPlane, missingReference: cmError };
+      const first = compute(undefined, missing);
+      const later = compute(first.status, missing, T0 + 10_000);
+      expect(pick(later.status.conditions, 'ReconciliationSucceeded')).toEqual(reconcileFailed(cmError));
+      expect(pick(later.status.conditions, 'Available')?.status).toBe('False');
+      const fixed = compute(later.status, controlPlane, T0 + 10_000);
+      expect(pick(compute(fixed.status, controlPlane, T0 + 13_000).status.conditions, 'Available')?.status).toBe('True');
+    });
+
+    it('a missing pull secret wins', () => {
+      const { status } = compute(undefined, { ...noControlPlane, pullSecret: 'missing', missingReference: sshError });
+      expect(pick(status.conditions, 'ReconciliationSucceeded')).toEqual(
+        reconcileFailed('failed to lookup release image: failed to get pull secret: secrets "pull-secret" not found'),
+      );
+      expect(pick(status.conditions, 'ValidReleaseImage')?.reason).toBe('SecretNotFound');
+    });
+
+    it('is reported also when the release is invalid without a reconcile error of its own', () => {
+      const { status } = compute(undefined, { ...noControlPlane, missingReference: sshError }, T0, { release: { image: 'quay.io/openshift-release-dev/ocp-release:4.19.0-x86_64' } });
+      expect(pick(status.conditions, 'ValidReleaseImage')?.reason).toBe('InvalidImage');
+      expect(pick(status.conditions, 'ReconciliationSucceeded')).toEqual(reconcileFailed(sshError));
+    });
+
+    it('an Available cluster that loses its SSH key stays Available and reports the error; an upgrade waits for the Secret', () => {
+      const installed = compute(compute(undefined, controlPlane).status, controlPlane, T0 + 3000).status;
+      const missing = { ...controlPlane, missingReference: sshError };
+      const lost = compute(installed, missing, T0 + 10_000);
+      expect(pick(lost.status.conditions, 'Available')).toEqual({ status: 'True', reason: 'AsExpected', message: 'The hosted control plane is available' });
+      expect(findCondition(lost.status.conditions, 'Available')?.lastTransitionTime).toBe(at(3000));
+      expect(pick(lost.status.conditions, 'ReconciliationSucceeded')).toEqual(reconcileFailed(sshError));
+      expect(pick(lost.status.conditions, 'Degraded')?.status).toBe('False');
+      expect(lost.status.version).toEqual(installed.version);
+      expect(lost.status.ignitionEndpoint).toBe(installed.ignitionEndpoint);
+
+      const upgrading = compute(lost.status, missing, T0 + 20_000, { release: { image: Image415 } }, 2);
+      expect(upgrading.requeueAfterMs).toBeUndefined();
+      const stuck = compute(upgrading.status, missing, T0 + 30_000, { release: { image: Image415 } }, 2);
+      expect(stuck.status.version?.history[0]).toMatchObject({ state: 'Partial', version: '4.15.2', completionTime: null });
+      expect(pick(stuck.status.conditions, 'Available')?.status).toBe('True');
+      const back = compute(stuck.status, controlPlane, T0 + 30_000, { release: { image: Image415 } }, 2);
+      expect(pick(back.status.conditions, 'ReconciliationSucceeded')?.status).toBe('True');
+      expect(back.requeueAfterMs).toBe(2999);
+      expect(compute(back.status, controlPlane, T0 + 33_000, { release: { image: Image415 } }, 2).status.version?.history[0]).toMatchObject({ state: 'Completed', version: '4.15.2' });
+    });
+  });
+
   it('every condition carries observedGeneration = metadata.generation', () => {
     const { status } = compute(undefined, controlPlane, T0, {}, 7);
     expect(status.conditions!.length).toBeGreaterThan(10);

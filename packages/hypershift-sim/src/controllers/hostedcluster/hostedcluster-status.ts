@@ -13,6 +13,14 @@
  * A missing pull secret reads as upstream reports it: ValidReleaseImage=False (SecretNotFound),
  * ReconciliationSucceeded=False (ReconciliationError, the lookup error), Progressing=False
  * (Blocked); the cluster does not become Available until the Secret exists.
+ *
+ * Any other missing referenced Secret or ConfigMap (`facts.missingReference`: SSH key, etcd
+ * encryption key, trust bundle, platform credentials, ...) fails the reconcile as upstream's
+ * hostedcluster_controller.go does at its first failed lookup: ReconciliationSucceeded=False
+ * (ReconciliationError, the lookup error) unless the pull secret's error wins, and the running
+ * rollout does not complete. So a new cluster stays Available=False until the object exists, and
+ * then comes up `availableDelayMs` later (as after a late pull secret); an Available cluster stays
+ * Available (its control plane keeps running) and only reports the error.
  */
 import type { Condition, HostedCluster } from '@hcc/crds';
 import { findCondition, setConditions, type ConditionInput } from '../../conditions.js';
@@ -34,6 +42,12 @@ export interface HostedClusterFacts {
   kubeadminPasswordSecret: boolean;
   /** The `<name>-custom-admin-kubeconfig` Secret exists (observed only while `spec.kubeAPIServerDNSName` is set). */
   customKubeconfigSecret?: boolean;
+  /**
+   * The lookup error of the first referenced Secret or ConfigMap other than the pull secret that
+   * does not exist (see `missingReferenceError` in hostedcluster-reconcile-status.ts), e.g.
+   * `failed to get SSH key secret my-key: secrets "my-key" not found`; absent when all exist.
+   */
+  missingReference?: string;
 }
 
 /** Input of {@link computeHostedClusterStatus}. */
@@ -129,6 +143,12 @@ function progressingCondition(gen: number, conditions: readonly Condition[], ver
   return { type: C.Progressing, status: 'False', reason: Reasons.AsExpected, message: Messages.AtExpectedVersion, observedGeneration: gen };
 }
 
+/**
+ * Computes a HostedCluster's whole `status` (see the file comment for the timeline and the rules).
+ * @param input - the object (its current status is the starting point, not mutated), observed facts, time and settings
+ * @returns the new status, and `requeueAfterMs` while a rollout waits for its timer or a pause for its end
+ * @see https://github.com/openshift/hypershift/blob/main/hypershift-operator/controllers/hostedcluster/hostedcluster_controller.go
+ */
 export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
   const { hc, facts } = input;
   const gen = hc.metadata.generation ?? 1;
@@ -156,6 +176,12 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
     now,
   );
   const validRelease = findCondition(conditions, C.ValidReleaseImage)!;
+  // The pull secret's error is met first upstream (release lookup), then any other failed lookup.
+  const reconcileError = problem?.reconcileError ?? facts.missingReference;
+  // While a lookup fails the control plane is not (re)deployed: the rollout waits, and its clock
+  // starts again once the reconcile succeeds (ReconciliationSucceeded turns True now, or did then).
+  const reconcileSucceeded = findCondition(old.conditions, C.ReconciliationSucceeded);
+  const reconciledSinceMs = startTime(reconcileSucceeded?.status === 'True' ? reconcileSucceeded.lastTransitionTime : now);
 
   const { version, requeueAfterMs } = pause.paused
     ? { version: old.version, requeueAfterMs: pauseEndsInMs(pause, input.nowMs) }
@@ -166,8 +192,8 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
         nowMs: input.nowMs,
         availableDelayMs: input.availableDelayMs,
         releaseValid: !problem,
-        controlPlaneReady: facts.controlPlaneNamespace && facts.kubeconfigSecret,
-        gateMs: problem ? undefined : startTime(validRelease.lastTransitionTime),
+        controlPlaneReady: facts.controlPlaneNamespace && facts.kubeconfigSecret && !reconcileError,
+        gateMs: problem ? undefined : Math.max(startTime(validRelease.lastTransitionTime) ?? 0, reconciledSinceMs ?? 0),
       });
 
   const controlPlaneAvailable = facts.controlPlaneNamespace && hasCompletedRollout(version);
@@ -183,8 +209,8 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
         ? { type: C.Degraded, status: 'False', reason: Reasons.AsExpected, message: Messages.NotDegraded, observedGeneration: gen }
         : { type: C.Degraded, status: 'Unknown', reason: Reasons.StatusUnknown, message: Messages.ControlPlaneNotFound, observedGeneration: gen },
       ...controlPlaneConditions(gen, facts.controlPlaneNamespace, controlPlaneAvailable),
-      problem?.reconcileError
-        ? { type: C.ReconciliationSucceeded, status: 'False', reason: Reasons.ReconciliationError, message: problem.reconcileError, observedGeneration: gen }
+      reconcileError
+        ? { type: C.ReconciliationSucceeded, status: 'False', reason: Reasons.ReconciliationError, message: reconcileError, observedGeneration: gen }
         : { type: C.ReconciliationSucceeded, status: 'True', reason: Reasons.ReconciliationSucceeded, message: Messages.ReconciliationSucceeded, observedGeneration: gen },
     ],
     now,
