@@ -478,6 +478,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const copyAgain = (secret: KubeObject) => {
     for (const owner of secret.metadata.ownerReferences ?? []) {
       if (owner.kind !== 'HostedCluster') continue;
+      // Not for a HostedCluster being deleted (a foreground delete removes its Secrets first) or gone.
+      const hc = upInformers.HostedCluster.lister.get(`${secret.metadata.namespace ?? ''}/${owner.name}`);
+      if (!hc || hc.metadata.uid !== owner.uid || hc.metadata.deletionTimestamp) continue;
       const key = `HostedCluster/${secret.metadata.namespace ?? ''}/${owner.name}`;
       upsyncDeps.secretsCheckedAt.delete(key);
       upsync.add(key);
