@@ -494,6 +494,17 @@ describe('syncer: push mode', () => {
     expect(w.code, w.stderr).toBe(0);
     const owner = JSON.parse((await k(['get', 'hc', 'px', '-n', 'p', '-o', 'json'])).stdout).metadata.labels[Label];
     expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '-o', 'name'])).stdout.trim()).toBe('hostedcluster.hypershift.openshift.io/px');
+    // The push syncer's /metrics carries every cluster's syncer series, labelled with the cluster;
+    // the queue counters are counters (client-go's workqueue_adds_total is one).
+    const started = readFileSync(path.join(hcc.stateDir, 'logs', 'syncer-push.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg?: string; metrics?: string }).find((l) => l.msg === 'syncer started');
+    const metrics = await waitFor('both clusters in the push syncer\'s metrics', async () => {
+      const text = await (await fetch(started!.metrics!)).text();
+      return ['mgmt-1', 'mgmt-2'].every((c) => text.includes(`hcc_syncer_queue_depth{cluster="${c}",queue="downsync"}`)) && text;
+    }, 15_000);
+    expect(metrics).toContain('# TYPE hcc_syncer_queue_adds_total counter');
+    expect(metrics).toContain('# TYPE hcc_syncer_queue_retries_total counter');
+    expect(metrics).toMatch(new RegExp(`hcc_syncer_queue_adds_total\\{cluster="${owner}",queue="upsync"\\} [1-9]`));
+    expect(metrics).toMatch(new RegExp(`hcc_syncer_cached_objects\\{cluster="${owner}",side="upstream",kind="HostedCluster"\\} 1`));
     expect((await k(['delete', 'hc', 'px', '-n', 'p', '--timeout=60s'])).code).toBe(0);
     expect((await kubectl('1.35', hcc.mgmtKubeconfig(owner), ['get', 'hc', 'px', '-n', 'p', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
     // The namespace the syncer created for it goes once nothing placed there uses it.

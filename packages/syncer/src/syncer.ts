@@ -132,6 +132,23 @@ interface Hooks {
   problem?: string;
 }
 
+/**
+ * The syncer's metrics in `registry`, registered once and shared by every syncer using it (a push
+ * syncer runs one per Push-mode cluster in one process), each series labelled with its `cluster`:
+ * `hcc_syncer_queue_depth` (keys waiting, per queue), `hcc_syncer_queue_adds_total` and
+ * `hcc_syncer_queue_retries_total` (counters since start, as client-go's `workqueue_adds_total`
+ * and `workqueue_retries_total`), `hcc_syncer_cached_objects` (informer cache sizes by side and kind).
+ */
+function syncerMetrics(registry: client.Registry) {
+  const get = <T>(name: string, make: () => T): T => (registry.getSingleMetric(name) as T | undefined) ?? make();
+  return {
+    queueDepth: get('hcc_syncer_queue_depth', () => new client.Gauge({ name: 'hcc_syncer_queue_depth', help: 'Keys waiting per queue.', labelNames: ['cluster', 'queue'], registers: [registry] })),
+    queueAdds: get('hcc_syncer_queue_adds_total', () => new client.Counter({ name: 'hcc_syncer_queue_adds_total', help: 'Keys added per queue since start.', labelNames: ['cluster', 'queue'], registers: [registry] })),
+    queueRetries: get('hcc_syncer_queue_retries_total', () => new client.Counter({ name: 'hcc_syncer_queue_retries_total', help: 'Rate-limited retries per queue since start.', labelNames: ['cluster', 'queue'], registers: [registry] })),
+    cached: get('hcc_syncer_cached_objects', () => new client.Gauge({ name: 'hcc_syncer_cached_objects', help: 'Objects in the informer caches, by side and kind.', labelNames: ['cluster', 'side', 'kind'], registers: [registry] })),
+  };
+}
+
 async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Hooks): Promise<void> {
   const { cluster, upstream, downstream } = opts;
   // Aborted when another management cluster's syncer takes this cluster's Lease while this one
@@ -380,21 +397,25 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
   };
 
-  const queueDepth = new client.Gauge({ name: 'hcc_syncer_queue_depth', help: 'Keys waiting per queue.', labelNames: ['queue'], registers: [registry] });
-  const queueAdds = new client.Gauge({ name: 'hcc_syncer_queue_adds_total', help: 'Keys added per queue since start.', labelNames: ['queue'], registers: [registry] });
-  const queueRetries = new client.Gauge({ name: 'hcc_syncer_queue_retries_total', help: 'Rate-limited retries per queue since start.', labelNames: ['queue'], registers: [registry] });
-  const cached = new client.Gauge({ name: 'hcc_syncer_cached_objects', help: 'Objects in the informer caches, by side and kind.', labelNames: ['side', 'kind'], registers: [registry] });
+  const { queueDepth, queueAdds, queueRetries, cached } = syncerMetrics(registry);
+  const counted = { downsync: { adds: 0, retries: 0 }, upsync: { adds: 0, retries: 0 } };
   const gauges = setInterval(() => {
     for (const [q, wq] of [['downsync', downsync], ['upsync', upsync]] as const) {
-      queueDepth.set({ queue: q }, wq.len());
-      queueAdds.set({ queue: q }, wq.adds);
-      queueRetries.set({ queue: q }, wq.retries);
+      queueDepth.set({ cluster, queue: q }, wq.len());
+      queueAdds.inc({ cluster, queue: q }, wq.adds - counted[q].adds);
+      queueRetries.inc({ cluster, queue: q }, wq.retries - counted[q].retries);
+      counted[q] = { adds: wq.adds, retries: wq.retries };
     }
     for (const k of kinds) {
-      cached.set({ side: 'upstream', kind: k }, upInformers[k].lister.list().length);
-      cached.set({ side: 'downstream', kind: k }, downInformers[k].lister.list().length);
+      cached.set({ cluster, side: 'upstream', kind: k }, upInformers[k].lister.list().length);
+      cached.set({ cluster, side: 'downstream', kind: k }, downInformers[k].lister.list().length);
     }
   }, 1000);
+  // A push syncer's clusters come and go in one process: a stopped one's series go with it.
+  const dropSeries = () => {
+    for (const queue of ['downsync', 'upsync']) for (const m of [queueDepth, queueAdds, queueRetries]) m.remove({ cluster, queue });
+    for (const side of ['upstream', 'downstream']) for (const kind of kinds) cached.remove({ cluster, side, kind });
+  };
 
   setState('registering');
   // A HostedCluster gone from the management cluster is room for the next one: report it now.
@@ -500,6 +521,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     if (!signal.aborted) log.error({ err }, 'syncer failed to start');
     await Promise.all(all.map((i) => i.stop()));
     clearInterval(gauges);
+    dropSeries();
     return;
   }
   setState('ready');
@@ -538,6 +560,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ]);
   } finally {
     clearInterval(gauges);
+    dropSeries();
     clearInterval(crdTimer);
     clearInterval(nsTimer);
     await Promise.all(all.map((i) => i.stop()));

@@ -71,7 +71,7 @@ export function syncerCommand(): Command {
       const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds };
       let downstream: RestClient | undefined;
       const s = o.push
-        ? runPushSyncers({ upstream, logger: log, signal: ac.signal, ...common })
+        ? runPushSyncers({ upstream, logger: log, signal: ac.signal, metricsRegistry: registry, ...common })
         : runSyncer({
             cluster: o.name,
             upstream,

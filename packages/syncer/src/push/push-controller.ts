@@ -25,7 +25,7 @@ import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeOb
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
 /** Options of {@link runPushSyncers}; per-cluster options are shared by every pushed cluster. */
-export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' | 'workers' | 'pullCRDs'> {
+export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' | 'workers' | 'pullCRDs' | 'metricsRegistry'> {
   upstream: RestClient;
   logger: Logger;
   signal: AbortSignal;
@@ -184,6 +184,8 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       heartbeatIntervalMs: opts.heartbeatIntervalMs,
       workers: opts.workers,
       pullCRDs: opts.pullCRDs,
+      // Every cluster's series in the one registry, labelled with its cluster.
+      metricsRegistry: opts.metricsRegistry,
     });
     running.set(name, { fingerprint, abort, syncer, downstream, startedMs: Date.now() });
     log.info({ cluster: name }, 'started push syncer');
