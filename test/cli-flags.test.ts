@@ -36,6 +36,11 @@ describe('hcc flags', () => {
     { args: ['up', '--available-delay', '3000000000'], msg: "option '--available-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['management-cluster', '--delete-delay', '3000000000'], msg: "option '--delete-delay <ms>' argument '3000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['up', '--heartbeat-grace', '0'], msg: "option '--heartbeat-grace <seconds>' argument '0' is invalid. must be a number > 0" },
+    // Seconds that become timers: past 2^31-1 ms Node fires them after 1 ms (a bookmark or Lease-renewal storm).
+    { args: ['control-center', '--bookmark-interval', '99999999'], msg: "option '--bookmark-interval <seconds>' argument '99999999' is invalid. must be a number > 0 and <= 2147483" },
+    { args: ['scheduler', '--retry-period', '3000000'], msg: "option '--retry-period <seconds>' argument '3000000' is invalid. must be a number > 0 and <= 2147483" },
+    { args: ['scheduler', '--lease-duration', '5000000'], msg: "option '--lease-duration <seconds>' argument '5000000' is invalid. must be an integer >= 1 and <= 2147483" },
+    { args: ['up', '--heartbeat-grace', '2147484'], msg: "option '--heartbeat-grace <seconds>' argument '2147484' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push (any letter case), got "Foo"` },
     { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
     // An empty admin token would write a kubeconfig without credentials (every request 401).

@@ -51,6 +51,16 @@ export function numberArg(rule: NumberRule = {}): (value: string) => number {
  */
 export const delayMsArg = numberArg({ integer: true, max: 2_147_483_647 });
 
+/** The longest delay a Node timer takes, in whole seconds (2^31−1 ms, about 24.8 days). */
+export const MaxTimerSeconds = 2_147_483;
+
+/**
+ * A duration in seconds that becomes a timer: by default greater than 0, and at most
+ * {@link MaxTimerSeconds} (Node fires a longer setTimeout after 1 ms, which would spin the loop it
+ * paces: watch bookmarks, Lease renewals, health checks).
+ */
+export const timerSecondsArg = (rule: Omit<NumberRule, 'max'> = { min: 0, exclusiveMin: true }): ((value: string) => number) => numberArg({ ...rule, max: MaxTimerSeconds });
+
 /**
  * A ManagementCluster capacity, a count of HostedClusters: an integer from 0 to 2^31−1
  * (`spec.capacity` is an int32 in the CRD; a larger one would be refused at every heartbeat).

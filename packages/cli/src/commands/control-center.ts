@@ -10,7 +10,7 @@ import { defaultValidationWorkers, startControlCenter } from '@hcc/control-cente
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, serverUrlArg, subjectAltNamesArg, tokenArg, pathArg } from '../options.js';
+import { existingFileArg, exitOnHostProblem, hostArg, numberArg, portArg, timerSecondsArg, serverUrlArg, subjectAltNamesArg, tokenArg, pathArg } from '../options.js';
 
 /** `--validation-workers`: an integer from 0 to 64. */
 function parseWorkerCount(value: string): number {
@@ -62,7 +62,7 @@ export function controlCenterCommand(): Command {
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated', subjectAltNamesArg)
     .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left, with resourceVersions going on after the highest one handed out before')
     .option('--no-install-crds', 'do not install the HostedCluster, NodePool and ManagementCluster CRDs')
-    .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', numberArg({ min: 0, exclusiveMin: true }), 10)
+    .option('--bookmark-interval <seconds>', 'interval of watch BOOKMARK events', timerSecondsArg(), 10)
     .option('--watch-history <events>', 'how many past events a watch can resume from (older resourceVersions get 410 Expired)', numberArg({ integer: true, min: 1 }), 100_000)
     .option('--watch-history-bytes <bytes>', 'most JSON those events may hold together, oldest dropped first (bounds the memory of objects written often)', numberArg({ integer: true, min: 1 }), 64 * 1024 * 1024)
     .option('--event-ttl <duration>', 'how long an Event lives after its last write, as kube-apiserver\'s --event-ttl; 0 keeps Events forever (default: 1h)', parseDuration)

@@ -21,7 +21,7 @@ import {
 } from '@hcc/scheduler';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { numberArg, portArg } from '../options.js';
+import { numberArg, portArg, timerSecondsArg } from '../options.js';
 
 /** Loads the configuration or exits 1 with its problems. */
 function configOrExit(file: string | undefined): SchedulerConfig {
@@ -67,13 +67,13 @@ export function schedulerCommand(): Command {
     .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
-    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', numberArg({ min: 0, exclusiveMin: true }), 40)
+    .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
     .option('--no-leader-elect', 'act without leader election (only one replica may run)')
     .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')
-    .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', numberArg({ integer: true, min: 1 }), 15)
-    .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', numberArg({ min: 0, exclusiveMin: true }), 10)
-    .option('--retry-period <seconds>', 'between election attempts and renewals', numberArg({ min: 0, exclusiveMin: true }), 2)
+    .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', timerSecondsArg({ integer: true, min: 1 }), 15)
+    .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', timerSecondsArg(), 10)
+    .option('--retry-period <seconds>', 'between election attempts and renewals', timerSecondsArg(), 2)
     .option('--seed <n>', 'seed for the random last tie-break (reproducible placements)', numberArg({ integer: true }))
     .addOption(logLevelOption())
     .action(async (o) => {

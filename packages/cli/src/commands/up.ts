@@ -18,7 +18,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, isNotFound, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
 import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
-import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg } from '../options.js';
+import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg, timerSecondsArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
 import { takeOverEarlySignals } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
@@ -449,7 +449,7 @@ export function upCommand(): Command {
     .option('--capacity <k>', 'HostedClusters each management cluster may hold (set when its ManagementCluster is first created; later: kubectl patch mc)', capacityArg, 50)
     .option('--platforms <list>', 'platforms the management clusters host, comma-separated (default: all; set when first created, like --capacity)', platformsArg)
     .option('--heartbeat-interval <seconds>', 'syncer heartbeat interval', heartbeatIntervalArg, 10)
-    .option('--heartbeat-grace <seconds>', "the scheduler's: a management cluster whose last heartbeat is older is not Ready (a syncer's announced Lease, 4 heartbeat intervals, when longer)", numberArg({ min: 0, exclusiveMin: true }), 40)
+    .option('--heartbeat-grace <seconds>', "the scheduler's: a management cluster whose last heartbeat is older is not Ready (a syncer's announced Lease, 4 heartbeat intervals, when longer)", timerSecondsArg(), 40)
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', delayMsArg, 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')

@@ -130,7 +130,10 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     },
     { name: 'webhook not http', input: 'scaleOut: {webhook: "ftp://x"}', want: ['scaleOut.webhook: Invalid value: "ftp://x": must be an http or https URL'] },
     { name: 'command not argv', input: 'scaleOut: {command: "add-cluster --now"}', want: ['scaleOut.command: Invalid value: "add-cluster --now": must be a non-empty list of strings (argv, no shell)'] },
-    { name: 'interval 0', input: 'scaleOut: {minIntervalSeconds: 0}', want: ['scaleOut.minIntervalSeconds: Invalid value: 0: must be a number > 0'] },
+    { name: 'interval 0', input: 'scaleOut: {minIntervalSeconds: 0}', want: ['scaleOut.minIntervalSeconds: Invalid value: 0: must be a number > 0 and <= 2147483 (about 24.8 days)'] },
+    // Past 2^31-1 ms a Node timer fires after 1 ms: every signal would time out at once.
+    { name: 'timeout past a timer', input: 'scaleOut: {timeoutSeconds: 99999999}', want: ['scaleOut.timeoutSeconds: Invalid value: 99999999: must be a number > 0 and <= 2147483 (about 24.8 days)'] },
+    { name: 'debounce past a timer', input: 'scaleOut: {debounceSeconds: 3000000}', want: ['scaleOut.debounceSeconds: Invalid value: 3000000: must be a number >= 0 and <= 2147483 (about 24.8 days)'] },
     {
       name: 'several problems at once',
       input: 'profiles: [{filters: [Ready, ControlPlaneNamespace], scores: [{name: Pack, weight: -1}]}]\nscaleOut: {webhookk: x}',

@@ -41,6 +41,10 @@ import { DefaultFilters, DefaultProfileName, DefaultScores, isPluginName, plugin
 export const SchedulerConfigAPIVersion = 'controlcenter.hcc.dev/v1alpha1';
 /** `kind` of the configuration file (optional in the file; checked when present). */
 export const SchedulerConfigKind = 'SchedulerConfiguration';
+
+/** The longest delay a Node timer takes, in whole seconds (2^31−1 ms, about 24.8 days): a longer setTimeout fires after 1 ms. */
+const MaxTimerSeconds = 2_147_483;
+
 /** HostedCluster annotation naming the profile that schedules it. */
 export { AnnotationSchedulerProfile } from '@hcc/crds';
 import { AnnotationSchedulerProfile } from '@hcc/crds';
@@ -232,8 +236,10 @@ function buildScaleOut(raw: unknown, p: Problems): ScaleOutSettings {
     const v = raw[f];
     if (v === undefined) continue;
     const min = f === 'debounceSeconds' ? 0 : 0.001;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) p.add(`scaleOut.${f}`, `Invalid value: ${show(v)}: must be a number ${f === 'debounceSeconds' ? '>= 0' : '> 0'}`);
-    else out[f] = v;
+    // Each becomes a timer: Node fires one longer than 2^31−1 ms after 1 ms.
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > MaxTimerSeconds) {
+      p.add(`scaleOut.${f}`, `Invalid value: ${show(v)}: must be a number ${f === 'debounceSeconds' ? '>= 0' : '> 0'} and <= ${MaxTimerSeconds} (about 24.8 days)`);
+    } else out[f] = v;
   }
   return out;
 }
