@@ -189,6 +189,8 @@ async function ensureNamespace(store: Store, name: string): Promise<void> {
  */
 export async function startControlCenter(opts: ControlCenterOptions): Promise<RunningControlCenter> {
   const logger = opts.logger ?? pino({ name: 'control-center' });
+  // The token file first: a bad one stops the start before anything is written (naming the flag).
+  const fileTokens = opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), `--token-file ${opts.tokenFile}`) : new Map<string, UserInfo>();
   // The data dir holds every Secret in plain JSON: only its owner may enter it, as etcd asks of
   // its data dir (an existing one is tightened, with a line saying so).
   try {
@@ -206,12 +208,11 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const pki = path.join(opts.dataDir, 'pki');
   const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
   const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
-  const fileTokens = opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), opts.tokenFile) : new Map<string, UserInfo>();
   // One token is one identity: a token shared by two would silently be the admin's (or the scheduler's).
   if (schedulerToken === adminToken) throw new Error("the scheduler's token is the admin's token: give --scheduler-token (or <data-dir>/pki/scheduler.token) another value");
   for (const [token, user] of fileTokens) {
     if (token === adminToken || token === schedulerToken) {
-      throw new Error(`${opts.tokenFile}: the token of user ${user.name} is the ${token === adminToken ? 'admin' : "scheduler's"} token; give it another one`);
+      throw new Error(`--token-file ${opts.tokenFile}: the token of user ${user.name} is the ${token === adminToken ? 'admin' : "scheduler's"} token; give it another one`);
     }
   }
   // etcd's client (gRPC, protobuf) is loaded only when etcd is the store: ~150 ms less to start.

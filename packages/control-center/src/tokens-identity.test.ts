@@ -44,8 +44,10 @@ describe('token identities', () => {
     dirs.push(path.dirname(file));
     writeFileSync(file, 'tok1,hcc:syncer:mgmt-1,u1,"hcc:syncers"\n# a copied line\ntok1,hcc:syncer:mgmt-2,u2,"hcc:syncers"\n');
     const { dir, started } = start({ tokenFile: file });
-    await expect(started).rejects.toThrow(`${file}:3: the token of user hcc:syncer:mgmt-2 is already the token of user hcc:syncer:mgmt-1 (line 1); give each user its own token`);
+    await expect(started).rejects.toThrow(`--token-file ${file}:3: the token of user hcc:syncer:mgmt-2 is already the token of user hcc:syncer:mgmt-1 (line 1); give each user its own token`);
+    // Refused before anything is written: no store, no generated tokens.
     expect(existsSync(path.join(dir, 'CURRENT'))).toBe(false);
+    expect(existsSync(path.join(dir, 'pki'))).toBe(false);
   });
 
   it('takes the same line twice (one identity) as once', async () => {
