@@ -38,6 +38,8 @@ describe('hcc flags', () => {
     { args: ['up', '--heartbeat-grace', '0'], msg: "option '--heartbeat-grace <seconds>' argument '0' is invalid. must be a number > 0" },
     // Seconds that become timers: past 2^31-1 ms Node fires them after 1 ms (a bookmark or Lease-renewal storm).
     { args: ['control-center', '--bookmark-interval', '99999999'], msg: "option '--bookmark-interval <seconds>' argument '99999999' is invalid. must be a number > 0 and <= 2147483" },
+    { args: ['scheduler', '--kubeconfig', ''], msg: "option '--kubeconfig <path>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['scheduler', '--metrics-host', '999.1.1.1'], msg: "option '--metrics-host <host>' argument '999.1.1.1' is invalid. must be an IP address or a host name" },
     { args: ['scheduler', '--retry-period', '3000000'], msg: "option '--retry-period <seconds>' argument '3000000' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['scheduler', '--lease-duration', '5000000'], msg: "option '--lease-duration <seconds>' argument '5000000' is invalid. must be an integer >= 1 and <= 2147483" },
     { args: ['up', '--heartbeat-grace', '2147484'], msg: "option '--heartbeat-grace <seconds>' argument '2147484' is invalid. must be a number > 0 and <= 2147483" },

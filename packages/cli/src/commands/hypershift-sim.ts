@@ -38,7 +38,9 @@ export function hypershiftSimCommand(): Command {
       });
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
+      // Ready once serving: startHyperShiftSim resolves after its informers synced.
       const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: registry, readiness: () => '' });
+      log.info({ metrics: `${ops.url}/metrics` }, 'hypershift-sim serving');
       notifyReady({ type: 'ready', name: 'hypershift-sim', url: ops.url });
       shutdown.serving(async () => {
         await sim.stop();

@@ -21,7 +21,7 @@ import {
 } from '@hcc/scheduler';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { numberArg, portArg, timerSecondsArg } from '../options.js';
+import { exitOnHostProblem, hostArg, numberArg, pathArg, portArg, timerSecondsArg } from '../options.js';
 
 /** Loads the configuration or exits 1 with its problems. */
 function configOrExit(file: string | undefined): SchedulerConfig {
@@ -63,9 +63,10 @@ export async function bindingProblem(client: RestClient, log: Logger): Promise<s
 export function schedulerCommand(): Command {
   return new Command('scheduler')
     .description('run the scheduler: places each HostedCluster on a management cluster (filters, scores and profiles from --config)')
-    .option('--kubeconfig <path>', "kubeconfig of the control center with the scheduler's identity (group hcc:schedulers; written by hcc control-center --scheduler-kubeconfig)", '.hcc/scheduler.kubeconfig')
+    .option('--kubeconfig <path>', "kubeconfig of the control center with the scheduler's identity (group hcc:schedulers; written by hcc control-center --scheduler-kubeconfig)", pathArg, '.hcc/scheduler.kubeconfig')
     .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
+    .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz (0.0.0.0 or :: in a pod, for probes and scraping)', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
@@ -88,6 +89,7 @@ export function schedulerCommand(): Command {
         process.stderr.write(`hcc scheduler: ${problem} (--lease-duration, --renew-deadline, --retry-period)\n`);
         process.exit(1);
       }
+      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
@@ -111,7 +113,7 @@ export function schedulerCommand(): Command {
         workers: o.workers,
         random: o.seed === undefined ? undefined : seededRandom(o.seed),
       });
-      const ops = await serveOps({ port: o.metricsPort, metrics: s.metrics.registry, readiness: s.readiness });
+      const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: s.metrics.registry, readiness: s.readiness });
       log.info({ metrics: `${ops.url}/metrics`, config: o.config ?? '(defaults)', profiles: config.profiles.map((p) => p.name) }, 'scheduler started');
       notifyReady({ type: 'ready', name: 'scheduler', url: ops.url });
       shutdown.serving(async () => {
