@@ -451,11 +451,19 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const started = { startedMs: Date.now() };
       observing.add(started);
       try {
-        const observation = await within(realClock, observe(), observeTimeoutMs, () => {
-          throw new Error(`the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
-        });
-        lastObserveOk = true;
-        return observation;
+        const pending = observe().then((o) => ({ o }));
+        // A timer that fires far later than set means this process itself was stopped (SIGSTOP,
+        // a paused VM, a long GC) and every due timer fires at once on resume, before the API's
+        // answer is even read: the API had no time to answer. Wait once more before blaming it.
+        for (let waits = 0; ; waits++) {
+          const from = Date.now();
+          const answered = await within(realClock, pending, observeTimeoutMs, () => undefined);
+          if (answered) {
+            lastObserveOk = true;
+            return answered.o;
+          }
+          if (waits > 0 || Date.now() - from < 2 * observeTimeoutMs) throw new Error(`the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
+        }
       } catch (err) {
         lastObserveOk = false;
         throw err;
