@@ -26,17 +26,29 @@ import * as apierrors from '../apierrors/status.js';
 /** Delay before a HostedCluster whose NodePools could not all be deleted is tried again, in milliseconds. */
 const RetryMs = 1_000;
 
+/**
+ * How long after this controller first sees a HostedCluster waiting for its NodePools it starts
+ * deleting them, in milliseconds: about an operator's reaction time. `kubectl delete -f` of a file
+ * with the HostedCluster and its NodePools deletes them in file order; deleting the NodePools at
+ * once would answer kubectl's own NodePool deletes 404, and fail the command.
+ */
+export const NodePoolDeleteDelayMs = 2_000;
+
 export class NodePoolCleanup {
   private watch?: StoreWatch;
   private stopped = false;
   /** HostedCluster keys being finalized now, and whether another pass was asked for meanwhile. */
   private readonly running = new Map<string, boolean>();
   private readonly retries = new Set<NodeJS.Timeout>();
+  /** When each HostedCluster key was first seen waiting for its NodePools (ms since the epoch). */
+  private readonly waitingSince = new Map<string, number>();
 
+  /** @param deleteDelayMs - see {@link NodePoolDeleteDelayMs} */
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly log: Logger,
+    private readonly deleteDelayMs = NodePoolDeleteDelayMs,
   ) {}
 
   /** Sweeps the HostedClusters waiting for their NodePools to go, then follows changes. */
@@ -85,10 +97,25 @@ export class NodePoolCleanup {
 
   private async finalizeOnce(key: string): Promise<void> {
     const hc = this.store.get(key)?.object;
-    if (!hc || !waitsForNodePools(hc)) return;
+    if (!hc || !waitsForNodePools(hc)) {
+      this.waitingSince.delete(key);
+      return;
+    }
+    const since = this.waitingSince.get(key) ?? Date.now();
+    this.waitingSince.set(key, since);
+    const wait = since + this.deleteDelayMs - Date.now();
+    if (wait > 0) {
+      const t = setTimeout(() => {
+        this.retries.delete(t);
+        this.finalize(key);
+      }, wait);
+      this.retries.add(t);
+      return;
+    }
     const { namespace, name, uid } = hc.metadata;
     const failed = await this.deleteNodePools(namespace!, name!);
     if (failed) throw new Error(`${failed} NodePool(s) could not be deleted`);
+    this.waitingSince.delete(key);
     const info = this.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource);
     if (!info) return;
     try {

@@ -106,6 +106,11 @@ describe('custom resource writes', () => {
     expect(del.code).toBe(200);
     expect(del.body.metadata.finalizers).toEqual(['controlcenter.hcc.dev/nodepools']);
     expect(del.body.metadata.deletionTimestamp).toBeDefined();
+    // `kubectl delete -f` deletes the NodePools next, in file order: they are still there to be
+    // deleted (the cleanup waits about an operator's reaction time), so kubectl gets no 404, even
+    // half a second later (a slow client, a long file).
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await request(cc, 'DELETE', `${NPS}/lonely-b`)).code).toBe(200);
     for (let i = 0; i < 100 && (await request(cc, 'GET', `${HCS}/lonely`)).code !== 404; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await request(cc, 'GET', `${HCS}/lonely`)).code).toBe(404);
     expect((await request(cc, 'GET', `${NPS}/lonely-a`)).code).toBe(404);
