@@ -84,14 +84,14 @@ export interface ServerDeps {
  * YAML 1.1, as go-yaml writes it, so strings such as "yes" or "on" are quoted and read back as
  * strings by kubectl and client-go.
  */
-/** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  return header !== undefined && (header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
-}
-
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
   return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(YAML.stringify(value, { lineWidth: 0, version: '1.1' }));
+}
+
+/** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  return header !== undefined && (header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 }
 
 /** A gzip-free JSON reply with Kubernetes headers. */
