@@ -82,17 +82,22 @@ export class NodePoolCleanup {
     void this.finalizeOnce(key)
       .catch((err: unknown) => {
         this.log.warn({ err, controller: 'nodepool-cleanup', key, retryInMs: RetryMs }, 'could not finish deleting the NodePools of a deleted HostedCluster');
-        const t = setTimeout(() => {
-          this.retries.delete(t);
-          this.finalize(key);
-        }, RetryMs);
-        this.retries.add(t);
+        this.finalizeLater(key, RetryMs);
       })
       .finally(() => {
         const again = this.running.get(key);
         this.running.delete(key);
         if (again) this.finalize(key);
       });
+  }
+
+  /** {@link finalize} of `key` in `ms` milliseconds (cancelled by {@link stop}). */
+  private finalizeLater(key: string, ms: number): void {
+    const t = setTimeout(() => {
+      this.retries.delete(t);
+      this.finalize(key);
+    }, ms);
+    this.retries.add(t);
   }
 
   private async finalizeOnce(key: string): Promise<void> {
@@ -105,11 +110,7 @@ export class NodePoolCleanup {
     this.waitingSince.set(key, since);
     const wait = since + this.deleteDelayMs - Date.now();
     if (wait > 0) {
-      const t = setTimeout(() => {
-        this.retries.delete(t);
-        this.finalize(key);
-      }, wait);
-      this.retries.add(t);
+      this.finalizeLater(key, wait);
       return;
     }
     const { namespace, name, uid } = hc.metadata;
