@@ -114,6 +114,12 @@ export class FakeClock implements Clock {
 }
 
 /**
+ * The longest delay a Node timer takes, in milliseconds (2^31−1, about 24.8 days): setTimeout and
+ * setInterval fire a longer one after 1 ms (with a TimeoutOverflowWarning).
+ */
+export const MaxTimerMs = 2 ** 31 - 1;
+
+/**
  * `p`'s outcome, or `late()`'s when `ms` milliseconds pass on `clock` first: then `p` is abandoned
  * (a rejection it settles with later is ignored). `late` returns the value to resolve with, or
  * throws the error to reject with.

@@ -16,6 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '@hcc/crds';
+import { MaxTimerMs } from '@hcc/client';
 import type { StoreEvent, StoreWatch } from '../storage/store.js';
 import { RevisionCompactedError } from '../storage/store.js';
 import * as apierrors from '../apierrors/status.js';
@@ -82,9 +83,6 @@ function httpChunk(text: string): Buffer {
   buf.write('\r\n', head.length + size, 'latin1');
   return buf;
 }
-
-/** The longest delay setTimeout accepts, in milliseconds (2^31 - 1); longer ones fire at once. */
-const MaxTimerMs = 2 ** 31 - 1;
 
 /** A watch stream with lines waiting to be written. */
 interface PendingStream {
