@@ -127,7 +127,7 @@ export class DeletionController {
         });
       }
     }
-    await this.writeConditions(name, namespaceDeletionConditions(byResource, byFinalizer, failure));
+    await this.writeConditions(`${storagePrefix(namespaces)}${name}`, namespaceDeletionConditions(byResource, byFinalizer, failure));
     if (failure) throw new Error(`namespace ${name}: ${failure}`);
     if (remaining > 0) return;
     let result: 'removed' | 'finalized' | undefined;
@@ -150,20 +150,13 @@ export class DeletionController {
     if (result === 'finalized') this.log.info({ controller: 'namespace', key: name, result, waitingFor: 'spec.finalizers' }, 'namespace emptied; waiting for its other finalizers');
   }
 
-  /** Writes condition `want` on a CustomResourceDefinition being deleted, when it changed. */
-  private async writeCRDCondition(name: string, want: Condition): Promise<void> {
-    await this.store.transact(`${storagePrefix(customresourcedefinitions)}${name}`, (cur) => {
-      if (!cur || !cur.metadata.deletionTimestamp) return { op: 'none' };
-      const status = (cur.status ?? {}) as { conditions?: Condition[] };
-      if (conditionUpToDate(status.conditions, want)) return { op: 'none' };
-      return { op: 'put', object: { ...cur, status: { ...status, conditions: setCondition(status.conditions, want, new Date()) } } };
-    });
-  }
-
-  /** Writes a Terminating Namespace's deletion conditions when they changed (a transition keeps its time otherwise). */
-  private async writeConditions(name: string, want: NamespaceCondition[]): Promise<void> {
+  /**
+   * Writes the deletion conditions `want` of the object being deleted at storage key `key` (a
+   * Namespace, a CustomResourceDefinition) when they changed (a transition keeps its time otherwise).
+   */
+  private async writeConditions(key: string, want: readonly Condition[]): Promise<void> {
     const now = new Date();
-    await this.store.transact(`${storagePrefix(namespaces)}${name}`, (cur) => {
+    await this.store.transact(key, (cur) => {
       if (!cur || !cur.metadata.deletionTimestamp) return { op: 'none' };
       const status = (cur.status ?? {}) as { conditions?: Condition[] };
       if (want.every((c) => conditionUpToDate(status.conditions, c))) return { op: 'none' };
@@ -188,12 +181,11 @@ export class DeletionController {
     }
     if (remaining > 0 || failure) {
       // What apiextensions-apiserver's CRD finalizer (crd_finalizer.go) reports while it works.
-      await this.writeCRDCondition(
-        crd.metadata.name!,
+      await this.writeConditions(`${storagePrefix(customresourcedefinitions)}${crd.metadata.name}`, [
         failure
           ? { type: 'Terminating', status: 'True', reason: 'InstanceDeletionFailed', message: `could not issue all deletes: ${failure}` }
           : { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
-      );
+      ]);
       if (failure) throw new Error(`CustomResourceDefinition ${crd.metadata.name}: ${failure}`);
       return;
     }
