@@ -4,6 +4,7 @@
  */
 import type { SyncedKeys } from '../../transform.js';
 import type { KubeObject } from '@hcc/crds';
+import type { DeleteOptions } from '@hcc/client';
 import type { Logger } from 'pino';
 import type { OwnWrites } from '../../own-writes.js';
 
@@ -41,7 +42,7 @@ export interface SideWriter {
    * only the object of that uid (and resourceVersion) is deleted: another rejects with the API's
    * 409 Conflict.
    */
-  delete(kind: SyncKind, namespace: string, name: string, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
+  delete(kind: SyncKind, namespace: string, name: string, preconditions?: DeleteOptions['preconditions']): Promise<void>;
   /**
    * Asks the server whether it would take `obj` as a new object (a server-side dry-run create:
    * validation, then the name check, so a valid object of a taken name answers 409

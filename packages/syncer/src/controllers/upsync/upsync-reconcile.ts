@@ -19,7 +19,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
-import { isAlreadyExists, isNotFound, type ReconcileResult } from '@hcc/client';
+import { isAlreadyExists, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
@@ -61,7 +61,7 @@ export interface UpsyncDeps {
    * `preconditions.resourceVersion` (another rejects with 409 Conflict); one already gone (404)
    * counts as deleted. Absent: dropped Secrets stay.
    */
-  deleteUpstreamSecret?(namespace: string, name: string, preconditions: { uid?: string; resourceVersion?: string }): Promise<void>;
+  deleteUpstreamSecret?(namespace: string, name: string, preconditions: NonNullable<DeleteOptions['preconditions']>): Promise<void>;
   /**
    * Records a Warning Event on a control center object (`reason`, `message`): here, that a Secret
    * the status points to cannot be copied up because the name is taken. Absent: not reported.
