@@ -109,6 +109,16 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     },
     { name: 'weight 0', input: 'profiles: [{scores: [{name: Pack, weight: 0}]}]', want: ['profiles[0].scores[0].weight: Invalid value: 0: must be an integer from 1 to 100'] },
     { name: 'fractional weight', input: 'profiles: [{scores: [{name: Pack, weight: 1.5}]}]', want: ['profiles[0].scores[0].weight: Invalid value: 1.5: must be an integer from 1 to 100'] },
+    {
+      name: 'bad name and bad weight in one entry',
+      input: 'profiles: [{scores: [{name: Packk, weight: 0}, {name: Pack}, {name: Pack, weight: 101}]}]',
+      want: [
+        'profiles[0].scores[0].name: Unsupported value: "Packk": supported values: "LeastAllocated", "MostBudget", "Pack", "SpreadByLabel", "TaintToleration"',
+        'profiles[0].scores[0].weight: Invalid value: 0: must be an integer from 1 to 100',
+        'profiles[0].scores[2].name: Duplicate value: "Pack"',
+        'profiles[0].scores[2].weight: Invalid value: 101: must be an integer from 1 to 100',
+      ],
+    },
     { name: 'unknown score field', input: 'profiles: [{scores: [{name: Pack, wieght: 2}]}]', want: ['profiles[0].scores[0].wieght: Unknown field'] },
     { name: 'duplicate profile', input: 'profiles: [{name: a}, {name: a}]', want: ['profiles[1].name: Duplicate value: "a"'] },
     { name: 'bad profile name', input: 'profiles: [{name: Big_Name}]', want: [expect.stringMatching(/^profiles\[0\]\.name: Invalid value: "Big_Name": must be a DNS label/)] },

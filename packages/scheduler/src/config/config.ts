@@ -185,16 +185,22 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
       const entry: Obj = typeof s === 'string' ? { name: s } : isObj(s) ? s : {};
       if (typeof s !== 'string' && !isObj(s)) return p.add(at, `Invalid value: ${show(s)}: must be {name, weight}`);
       p.unknownFields(at, entry, ['name', 'weight']);
+      // Every bad field of the entry is reported (kube's validation returns the whole ErrorList), not the first.
       const n = entry.name;
+      let ok = true;
       if (typeof n !== 'string' || !isPluginName(n) || !isScorePlugin(registry[n](undefined))) {
-        return p.add(`${at}.name`, `Unsupported value: ${show(n)}: supported values: ${quoteList(pluginsWith('score'))}`);
-      }
-      if (seen.has(n)) return p.add(`${at}.name`, `Duplicate value: ${show(n)}`);
-      seen.add(n);
+        p.add(`${at}.name`, `Unsupported value: ${show(n)}: supported values: ${quoteList(pluginsWith('score'))}`);
+        ok = false;
+      } else if (seen.has(n)) {
+        p.add(`${at}.name`, `Duplicate value: ${show(n)}`);
+        ok = false;
+      } else seen.add(n);
       const weight = entry.weight ?? 1;
       if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 1 || weight > 100) {
-        return p.add(`${at}.weight`, `Invalid value: ${show(weight)}: must be an integer from 1 to 100`);
+        p.add(`${at}.weight`, `Invalid value: ${show(weight)}: must be an integer from 1 to 100`);
+        ok = false;
       }
+      if (!ok || typeof n !== 'string' || !isPluginName(n)) return;
       const plugin = instance(n);
       if (plugin && isScorePlugin(plugin)) scores.push({ plugin, weight });
     });
