@@ -159,4 +159,28 @@ describe('hcc flags', () => {
     }
     expect(out.includes('"level":30')).toBe(infoLines);
   }, 60_000);
+
+  it.each([
+    { args: ['--no-tls'], warned: true },
+    { args: ['--no-tls', '--anonymous'], warned: false },
+    { args: [], warned: false },
+  ])('control center with $args: warns that kubectl sends no token over plain HTTP: $warned', async ({ args, warned }) => {
+    const t = tempDir('hcc-notls-');
+    const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
+    const proc = spawn(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', path.join(t.dir, 's.kubeconfig'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await waitFor('the control center to write its kubeconfig', () => existsSync(kubeconfig), 30_000);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      await stopProcess(proc);
+      t.cleanup();
+    }
+    const warning = out.split('\n').find((l) => l.includes('do not send a bearer token over plain HTTP'));
+    expect(!!warning).toBe(warned);
+    if (warned) expect(JSON.parse(warning!)).toMatchObject({ level: 40, kubeconfig });
+  }, 60_000);
 });

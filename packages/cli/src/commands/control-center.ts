@@ -80,6 +80,10 @@ export function controlCenterCommand(): Command {
       if (conflict) cmd.error(conflict);
       await exitOnHostProblem(o.host);
       const log = createLogger('control-center', o.logLevel);
+      // client-go (kubectl) never sends a bearer token over plain HTTP: the admin kubeconfig would only get 401s.
+      if (!o.tls && !o.anonymous) {
+        log.warn({ kubeconfig: path.resolve(o.kubeconfig) }, '--no-tls without --anonymous: kubectl and other client-go clients do not send a bearer token over plain HTTP, so they get 401 Unauthorized with this kubeconfig; add --anonymous (loopback only) or serve HTTPS');
+      }
       const shutdown = catchShutdown(log);
       const cc = await startControlCenter({
         dataDir: path.resolve(o.dataDir),

@@ -200,7 +200,7 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
         p.add(`${at}.weight`, `Invalid value: ${show(weight)}: must be an integer from 1 to 100`);
         ok = false;
       }
-      if (!ok || typeof n !== 'string' || !isPluginName(n)) return;
+      if (!ok || typeof n !== 'string' || !isPluginName(n) || typeof weight !== 'number') return;
       const plugin = instance(n);
       if (plugin && isScorePlugin(plugin)) scores.push({ plugin, weight });
     });
