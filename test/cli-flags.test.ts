@@ -44,6 +44,8 @@ describe('hcc flags', () => {
     { args: ['scheduler', '--lease-duration', '5000000'], msg: "option '--lease-duration <seconds>' argument '5000000' is invalid. must be an integer >= 1 and <= 2147483" },
     { args: ['up', '--heartbeat-grace', '2147484'], msg: "option '--heartbeat-grace <seconds>' argument '2147484' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push (any letter case), got "Foo"` },
+    // deploy/syncer's Deployment passes --name= until the ConfigMap's name key is set: say where to set it.
+    { args: ['syncer', '--name='], msg: "option '--name <name>' argument '' is invalid. must not be empty: give the ManagementCluster's name (deploy/syncer: the `name` key of the hcc-syncer ConfigMap in namespace hcc-system; Helm: managementCluster.name)" },
     { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
     // An empty admin token would write a kubeconfig without credentials (every request 401).
     { args: ['control-center', '--token', ''], msg: "option '--token <token>' argument '' is invalid. must be one or more visible ASCII characters" },

@@ -112,6 +112,21 @@ export function managementClusterNameArg(value: string): string {
   return value;
 }
 
+/**
+ * The syncer's `--name`: a ManagementCluster name ({@link managementClusterNameArg}). An empty one
+ * is what deploy/syncer's Deployment passes until its ConfigMap's `name` key is set, so the error
+ * says where to set it (the pod's log is all its user sees).
+ * @throws InvalidArgumentError (commander prints it and exits 1)
+ */
+export function syncerNameArg(value: string): string {
+  if (value === '') {
+    throw new InvalidArgumentError(
+      "must not be empty: give the ManagementCluster's name (deploy/syncer: the `name` key of the hcc-syncer ConfigMap in namespace hcc-system; Helm: managementCluster.name)",
+    );
+  }
+  return managementClusterNameArg(value);
+}
+
 /** A TCP port: an integer from 0 (pick a free one) to 65535. */
 export const portArg = numberArg({ integer: true, min: 0, max: 65535 });
 

@@ -13,7 +13,7 @@ import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg } from '../options.js';
+import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, numberArg, portArg, syncerNameArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -42,7 +42,7 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
 export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
-    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', managementClusterNameArg)
+    .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', syncerNameArg)
     .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
     .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
