@@ -2,7 +2,8 @@ import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastErrorLine, nextRestart, StableMs } from './supervisor.js';
+import pino from 'pino';
+import { lastErrorLine, nextRestart, StableMs, Supervisor } from './supervisor.js';
 
 describe('lastErrorLine', () => {
   it("finds the last `hcc: ` line of this start's output, not an earlier start's", () => {
@@ -41,3 +42,44 @@ describe('nextRestart (hcc up restarting a child that exited)', () => {
     expect(nextRestart(10, StableMs - 1)).toBe('give-up');
   });
 });
+
+describe("Supervisor's own log (hcc up's up.log)", () => {
+  it('records each child started (pid, args), ready, restarted after an exit, and stopped', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-sup-'));
+    // A stand-in for dist/main.js: says it is ready, then exits on its own once (the restart).
+    const entry = path.join(dir, 'child.mjs');
+    writeFileSync(
+      entry,
+      [
+        "import { existsSync, writeFileSync } from 'node:fs';",
+        'const marker = process.argv[2];',
+        "process.send({ type: 'ready', name: 'child', url: 'http://127.0.0.1:1' });",
+        'if (!existsSync(marker)) { writeFileSync(marker, "x"); setTimeout(() => process.exit(3), 50); }',
+        'else setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const sup = new Supervisor(entry, dir, log);
+    try {
+      await sup.start({ name: 'child', args: [path.join(dir, 'marker')] });
+      await waitUntil(() => lines.some((l) => l.msg === 'child ready again'));
+    } finally {
+      await sup.stopAll(5_000);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const msgs = lines.map((l) => l.msg);
+    expect(msgs).toEqual(['child started', 'child ready', 'child exited', 'restarting child', 'child started', 'child ready again', 'stopping every child', 'child stopped']);
+    expect(lines[0]).toMatchObject({ child: 'child', pid: expect.any(Number), args: [path.join(dir, 'marker')] });
+    expect(lines[2]).toMatchObject({ child: 'child', code: 3 });
+    expect(lines[7]).toMatchObject({ child: 'child', signal: 'SIGTERM' });
+  });
+});
+
+async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

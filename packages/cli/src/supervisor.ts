@@ -91,6 +91,7 @@ export class Supervisor {
         if ((m as ReadyMessage)?.type === 'ready') {
           clearTimeout(timer);
           r.ready = m as ReadyMessage;
+          this.log.info({ child: spec.name, pid: r.proc.pid, url: r.ready.url, ms: Date.now() - r.startedAt }, 'child ready');
           resolve(r.ready);
         }
       };
@@ -98,6 +99,7 @@ export class Supervisor {
         if (r.ready) return;
         clearTimeout(timer);
         const why = lastErrorLine(this.logFile(spec.name), logFrom);
+        this.log.error({ child: spec.name, code, why, log: this.logFile(spec.name) }, 'child exited before it was ready');
         reject(new Error(`${spec.name} exited with code ${code} before it was ready${why ? `: ${why}` : ''}; see ${this.logFile(spec.name)}`));
       };
       r.proc.on('message', onMsg);
@@ -122,6 +124,7 @@ export class Supervisor {
     proc.on('exit', (code, signal) => this.onExit(spec.name, proc, code, signal));
     this.pids.set(spec.name, proc.pid ?? 0);
     this.writePids();
+    this.log.info({ child: spec.name, pid: proc.pid, args, log: this.logFile(spec.name) }, 'child started');
     return proc;
   }
 
@@ -167,6 +170,7 @@ export class Supervisor {
     const next = nextRestart(r.restarts, Date.now() - r.startedAt);
     if (next === 'give-up') {
       this.onEvent(`✗ ${name} keeps failing; not restarting it (see ${this.logFile(name)})`);
+      this.log.error({ child: name, restarts: r.restarts, log: this.logFile(name) }, 'child keeps failing: not restarting it');
       this.pids.delete(name);
       this.writePids();
       this.onGiveUp(name);
@@ -175,13 +179,17 @@ export class Supervisor {
     r.restarts = next.restarts;
     const delay = next.delayMs;
     this.onEvent(`! ${name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+    this.log.warn({ child: name, code, signal, restarts: r.restarts, delayMs: delay }, 'restarting child');
     setTimeout(() => {
       if (this.stopping) return;
       const args = r.spec.restartArgs ? r.spec.restartArgs(r.ready!) : r.spec.args;
       r.proc = this.spawn(r.spec, args);
       r.startedAt = Date.now();
       r.proc.on('message', (m: unknown) => {
-        if ((m as ReadyMessage)?.type === 'ready') this.onEvent(`✓ ${name} is back`);
+        if ((m as ReadyMessage)?.type === 'ready') {
+          this.onEvent(`✓ ${name} is back`);
+          this.log.info({ child: name, pid: r.proc.pid }, 'child ready again');
+        }
       });
     }, delay);
   }
@@ -193,15 +201,20 @@ export class Supervisor {
   async stopAll(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     const list = [...this.children.values()].reverse();
+    this.log.info({ children: list.map((r) => r.spec.name), graceMs }, 'stopping every child');
     await Promise.all(
       list.map(
         (r) =>
           new Promise<void>((resolve) => {
             const p = r.proc;
             if (p.exitCode !== null || p.signalCode !== null) return resolve();
-            const kill = setTimeout(() => p.kill('SIGKILL'), graceMs);
-            p.once('exit', () => {
+            const kill = setTimeout(() => {
+              this.log.warn({ child: r.spec.name, pid: p.pid, graceMs }, 'child did not stop in time: SIGKILL');
+              p.kill('SIGKILL');
+            }, graceMs);
+            p.once('exit', (code, signal) => {
               clearTimeout(kill);
+              this.log.info({ child: r.spec.name, code, signal }, 'child stopped');
               resolve();
             });
             p.kill('SIGTERM');
