@@ -16,6 +16,7 @@ import type { Store } from './storage/store.js';
 import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
 import { ValidationPool } from './registry/schema/validation-pool.js';
+import type { Registry as MetricsRegistry } from 'prom-client';
 import { createMetrics } from './metrics.js';
 import { ensureServingCerts } from './pki.js';
 import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
@@ -139,6 +140,8 @@ export interface RunningControlCenter {
   app: FastifyInstance;
   store: Store;
   registry: Registry;
+  /** The prom-client registry its `/metrics` serves: an embedding process (the management cluster's simulated operator) may add its own series. */
+  metricsRegistry: MetricsRegistry;
   close(): Promise<void>;
 }
 
@@ -294,6 +297,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     app,
     store,
     registry,
+    metricsRegistry: metrics.registry,
     async close() {
       ready = false;
       deletion.stop();

@@ -3,7 +3,7 @@
  * management cluster (see sim.ts). `startHyperShiftSim` runs it; the step factories and the pure
  * status functions are exported for tests and for other packages' fakes.
  */
-export { startHyperShiftSim, type HyperShiftSim, type HyperShiftSimOptions } from './sim.js';
+export { startHyperShiftSim, type HyperShiftSim, type HyperShiftSimOptions, type SimStats, type SimQueueStats } from './sim.js';
 export * from './names.js';
 export * from './types.js';
 export { hostedClustersRef, nodePoolsRef, namespacesRef, secretsRef, configMapsRef } from './resources.js';

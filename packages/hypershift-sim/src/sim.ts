@@ -44,10 +44,29 @@ export interface HyperShiftSimOptions {
   random?: () => number;
 }
 
+/** One controller's work queue, as client-go's workqueue metrics count it. */
+export interface SimQueueStats {
+  /** Keys waiting now. */
+  depth: number;
+  /** Keys added since start (a counter). */
+  adds: number;
+  /** Rate-limited retries since start (a counter: failed reconciles, requeued with backoff). */
+  retries: number;
+}
+
+/** What {@link HyperShiftSim.stats} reports, for `/metrics`. */
+export interface SimStats {
+  queues: { hostedcluster: SimQueueStats; nodepool: SimQueueStats };
+  /** Objects in each informer cache (HostedCluster, NodePool, Secret, ConfigMap, Namespace: control-plane namespaces only). */
+  cached: Record<'HostedCluster' | 'NodePool' | 'Secret' | 'ConfigMap' | 'Namespace', number>;
+}
+
 /** A running sim. */
 export interface HyperShiftSim {
   /** Stops the controllers (letting running passes finish) and the informers. Idempotent. */
   stop(): Promise<void>;
+  /** Its controllers' queues and informer cache sizes now (cheap: counts, no copies). */
+  stats(): SimStats;
 }
 
 /**
@@ -114,5 +133,16 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
   const onAbort = () => void stop();
   if (options.signal?.aborted) await stop();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
-  return { stop };
+  const queueStats = (q: { len(): number; adds: number; retries: number }): SimQueueStats => ({ depth: q.len(), adds: q.adds, retries: q.retries });
+  const stats = (): SimStats => ({
+    queues: { hostedcluster: queueStats(hostedClusterController.queue), nodepool: queueStats(nodePoolController.queue) },
+    cached: {
+      HostedCluster: hostedClusters.lister.list().length,
+      NodePool: nodePools.lister.list().length,
+      Secret: secrets.lister.list().length,
+      ConfigMap: configMaps.lister.list().length,
+      Namespace: namespaces.lister.list().length,
+    },
+  });
+  return { stop, stats };
 }

@@ -9,6 +9,7 @@ import { startHyperShiftSim, DefaultSupportedVersions } from '@hcc/hypershift-si
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
+import { registerSimMetrics } from '../sim-metrics.js';
 import { delayMsArg, hostArg, portArg, versionListArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
@@ -38,6 +39,7 @@ export function hypershiftSimCommand(): Command {
       });
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
+      registerSimMetrics(registry, () => sim.stats());
       // Ready once serving: startHyperShiftSim resolves after its informers synced.
       const ops = await serveOps({ host: o.metricsHost, port: o.metricsPort, metrics: registry, readiness: () => '' });
       log.info({ metrics: `${ops.url}/metrics` }, 'hypershift-sim serving');

@@ -12,6 +12,7 @@ import { loadKubeconfig, RestClient } from '@hcc/client';
 import { hyperShiftCRDsForManagementClusters } from '@hcc/crds';
 import { startControlCenter } from '@hcc/control-center';
 import { DefaultSupportedVersions, startHyperShiftSim } from '@hcc/hypershift-sim';
+import { registerSimMetrics } from '../sim-metrics.js';
 import { createLogger, logLevelOption } from '../logging.js';
 import { authorizerFromFile } from '../authorization.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
@@ -88,6 +89,8 @@ export function managementClusterCommand(): Command {
         await cc.close();
         throw err;
       }
+      // The simulated operator's series go on the management cluster's own /metrics.
+      registerSimMetrics(cc.metricsRegistry, () => sim.stats());
       log.info({ url: cc.url, kubeconfig, dataDir }, 'management cluster ready');
       notifyReady({ type: 'ready', name, url: cc.url, kubeconfig });
       shutdown.serving(async () => {
