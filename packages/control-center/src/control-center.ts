@@ -46,6 +46,8 @@ const withSchedulers = (a: Authorizer): Authorizer => {
 export interface ControlCenterOptions {
   /** Directory for the level database (created when missing). */
   dataDir: string;
+  /** How long a client may take to send a whole request, in milliseconds (default 60 s, as kube-apiserver's `--request-timeout`); a stalled one gets 408. */
+  requestTimeoutMs?: number;
   /**
    * This server is the control center: its HostedClusters and NodePools are virtual, no operator
    * runs on them (a delete of an unplaced one drops HyperShift's finalizer, and a deleted one's
@@ -253,6 +255,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     watch: opts.watch,
     immortalNamespaces: opts.namespaces ?? [],
     ready: () => ready,
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
   for (const ns of ['default', 'kube-system', 'kube-public', ...(opts.namespaces ?? [])]) await ensureNamespace(store, ns);
   for (const crd of opts.crds ?? []) await installCRDConcurrently(store, crd as KubeObject);

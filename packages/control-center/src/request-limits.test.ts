@@ -8,7 +8,11 @@ import path from 'node:path';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from './control-center.js';
 import { startTestControlCenter } from './testing/in-process.js';
-import { MaxNestingDepth } from './pipeline/decode.js';
+import { MaxNestingDepth, MaxYAMLNestingDepth } from './pipeline/decode.js';
+import { MaxJSONPatchCopyBytes } from './handlers/patch/apply-patch.js';
+import { MaxObjectBytes } from './storage/level/level-store.js';
+import net from 'node:net';
+import YAML from 'yaml';
 import { hostedClusterBody } from './testing/fixtures.js';
 
 const HCS = '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/hostedclusters';
@@ -121,4 +125,156 @@ describe('request limits', () => {
     for (const f of ['spec.bogus1', 'spec.bogus2', 'spec.platform.bogus3']) expect(warning).toContain(`unknown field \\"${f}\\"`);
     expect(warning.match(/299 - /g)).toHaveLength(3);
   });
+
+  const get = async (url: string, accept = 'application/json') => {
+    const res = await fetch(cc.url + url, { headers: { authorization: `Bearer ${cc.adminToken}`, accept } });
+    return { code: res.status, text: await res.text() };
+  };
+  const rvOf = async (url: string) => (JSON.parse((await get(url)).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+
+  it('reads a YAML body that is JSON text as JSON: 990 levels through a review and a server-side apply, twice, and keeps serving', async () => {
+    const review = `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview","x":${'{"a":'.repeat(990)}1${'}'.repeat(990)}}`;
+    for (let i = 0; i < 2; i++) {
+      const r = await send('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', review, 'application/yaml');
+      expect(r.code, JSON.stringify(r.body).slice(0, 200)).toBe(201);
+    }
+    const hc = deepBody('deep-ssa', 985);
+    for (let i = 0; i < 2; i++) {
+      const r = await send('PATCH', `${HCS}/deep-ssa?fieldManager=test&force=true`, hc, 'application/apply-patch+yaml');
+      expect(r.code, JSON.stringify(r.body).slice(0, 200)).toBe(i === 0 ? 201 : 200);
+    }
+    expect((await get('/readyz')).code).toBe(200);
+  });
+
+  it(`refuses YAML (not JSON text) nested deeper than ${MaxYAMLNestingDepth} levels before composing it, and takes it below that`, async () => {
+    const block = (name: string, depth: number) =>
+      `apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: ${name}\nspec:\n  autoNode:\n${Array.from({ length: depth }, (_, i) => `${'  '.repeat(i + 2)}a:`).join('\n')} leaf\n`;
+    const deep = await send('PATCH', `${HCS}/yaml-deep?fieldManager=test`, block('yaml-deep', MaxYAMLNestingDepth), 'application/apply-patch+yaml');
+    expect(deep.code).toBe(400);
+    expect(deep.body.message).toBe(`error decoding YAML: the document is nested more than ${MaxYAMLNestingDepth} levels deep (a JSON body may nest up to ${MaxNestingDepth})`);
+    // Flow sequences of pairs count as the mappings they make (300 × 2 levels).
+    const flowPairs = `x: ${'[a: '.repeat(300)}1${']'.repeat(300)}\n`;
+    const pairs = await send('POST', '/api/v1/namespaces/clusters/configmaps', flowPairs, 'application/yaml');
+    expect([pairs.code, pairs.body.message]).toEqual([400, deep.body.message]);
+    // 400 levels of block YAML are taken.
+    const ok = await send('PATCH', `${HCS}/yaml-ok?fieldManager=test`, YAML.stringify(hostedCluster('yaml-ok', nested(400))), 'application/apply-patch+yaml');
+    expect(ok.code, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
+  });
+
+  it('answers Accept: application/yaml for an object nested deeper than YAML is written (JSON text, a YAML document too)', async () => {
+    const created = await send('POST', HCS, deepBody('deep-get', 950));
+    expect(created.code).toBe(201);
+    const r = await get(`${HCS}/deep-get`, 'application/yaml');
+    expect(r.code).toBe(200);
+    expect((JSON.parse(r.text) as { metadata: { name: string } }).metadata.name).toBe('deep-get');
+    const list = await get(HCS, 'application/yaml');
+    expect(list.code).toBe(200);
+  });
+
+  it(`refuses a JSON patch whose copies add more than ${MaxJSONPatchCopyBytes} bytes (422) or that has over 10,000 operations (413), and stores nothing`, async () => {
+    const big = 'x'.repeat(700 * 1024);
+    const created = await send('POST', HCS, JSON.stringify(hostedCluster('copies', { big })));
+    expect(created.code).toBe(201);
+    const rv = await rvOf(`${HCS}/copies`);
+    const copies = Array.from({ length: 10 }, (_, i) => ({ op: 'copy', from: '/spec/autoNode/big', path: `/spec/autoNode/c${i}` }));
+    const r = await send('PATCH', `${HCS}/copies`, JSON.stringify(copies), 'application/json-patch+json');
+    expect(r.code).toBe(422);
+    expect(r.body.message).toMatch(/Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728/);
+    expect(await rvOf(`${HCS}/copies`)).toBe(rv);
+    // Under the limit a copy works.
+    expect((await send('PATCH', `${HCS}/copies`, JSON.stringify(copies.slice(0, 2)), 'application/json-patch+json')).code).toBe(200);
+    const tooMany = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/kind', value: 'HostedCluster' }));
+    const many = await send('PATCH', `${HCS}/copies`, JSON.stringify(tooMany), 'application/json-patch+json');
+    expect(many.code).toBe(413);
+    expect(many.body.message).toContain('The allowed maximum operations in a JSON patch is 10000, got 10001');
+  });
+
+  it(`refuses a write that would store an object over ${MaxObjectBytes} bytes with 413, and stores nothing`, async () => {
+    const created = await send('POST', HCS, JSON.stringify(hostedCluster('huge', { a: 'x'.repeat(2_900_000) })));
+    expect(created.code).toBe(201);
+    const rv = await rvOf(`${HCS}/huge`);
+    const r = await send('PATCH', `${HCS}/huge`, JSON.stringify({ spec: { autoNode: { b: 'y'.repeat(2_000_000) } } }), 'application/merge-patch+json');
+    expect(r.code).toBe(413);
+    expect(r.body.message).toMatch(/Request entity too large: the object would be \d+ bytes as stored, over the 4194304 the level store keeps/);
+    expect(await rvOf(`${HCS}/huge`)).toBe(rv);
+    // The store goes on: a smaller write after it is taken.
+    expect((await send('PATCH', `${HCS}/huge`, JSON.stringify({ metadata: { labels: { a: 'b' } } }), 'application/merge-patch+json')).code).toBe(200);
+  });
+
+  it('never deletes on a DeleteOptions body that does not decode as one (400), as kube-apiserver', async () => {
+    const cms = '/api/v1/namespaces/clusters/configmaps';
+    for (const name of ['victim', 'dc1', 'dc2']) {
+      expect((await send('POST', cms, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { grp: name === 'victim' ? 'v' : 'dc' } } }))).code).toBe(201);
+    }
+    const bad: [string, string][] = [
+      ['{"kind":"DeleteOptions","apiVersion":"v1","dryRun":"All"}', 'json: cannot unmarshal string into Go struct field DeleteOptions.dryRun of type []string'],
+      ['[]', 'json: cannot unmarshal array into Go value of type v1.DeleteOptions'],
+      ['"garbage"', 'json: cannot unmarshal string into Go value of type v1.DeleteOptions'],
+      ['{"gracePeriodSeconds":"x"}', 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
+      ['{"kind":"Pod"}', 'the body of a DELETE must be a DeleteOptions, got kind "Pod"'],
+      ['{"preconditions":{"uid":5}}', 'json: cannot unmarshal number 5 into Go struct field Preconditions.preconditions.uid of type string'],
+    ];
+    for (const [body, message] of bad) {
+      const r = await send('DELETE', `${cms}/victim`, body);
+      expect([r.code, r.body.message]).toEqual([400, message]);
+    }
+    const dc = await send('DELETE', `${cms}?labelSelector=grp%3Ddc`, '{"kind":"DeleteOptions","apiVersion":"v1","dryRun":"All"}');
+    expect(dc.code).toBe(400);
+    for (const name of ['victim', 'dc1', 'dc2']) expect((await get(`${cms}/${name}`)).code).toBe(200);
+    // A well-formed dry run still deletes nothing, and a real delete still works.
+    expect((await send('DELETE', `${cms}/victim`, '{"kind":"DeleteOptions","apiVersion":"v1","dryRun":["All"]}')).code).toBe(200);
+    expect((await get(`${cms}/victim`)).code).toBe(200);
+    expect((await send('DELETE', `${cms}/victim`, '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":null,"preconditions":null}')).code).toBe(200);
+    expect((await get(`${cms}/victim`)).code).toBe(404);
+  });
+
+  it('keeps the Warning headers of 1,000 and of 150,000 unknown fields to a few kilobytes, and creates the object', async () => {
+    for (const [name, n] of [['warn-1k', 1000], ['warn-150k', 150_000]] as const) {
+      const fields = Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, 1]));
+      const r = await send('POST', `/api/v1/namespaces/clusters/configmaps?fieldValidation=Warn`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...fields }));
+      expect(r.code, JSON.stringify(r.body).slice(0, 200)).toBe(201);
+      const header = r.headers.get('warning') ?? '';
+      expect(header).toContain('unknown field \\"f0\\"');
+      expect(header.length).toBeLessThan(16 * 1024);
+    }
+  });
+
+  it('counts annotation sizes in bytes of UTF-8, as kube-apiserver', async () => {
+    const r = await send('POST', '/api/v1/namespaces/clusters/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'accents', annotations: { a: 'é'.repeat(200_000) } } }));
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain('metadata.annotations: Too long: may not be more than 262144 bytes');
+  });
+
+  it('answers a Content-Type it cannot parse with 415 and an UnsupportedMediaType Status saying 415', async () => {
+    const r = await send('POST', '/api/v1/namespaces/clusters/configmaps', '{}', 'application/json, text/plain');
+    expect(r.code).toBe(415);
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+  });
+
+  it("reads the Authorization header as kube's bearer token authenticator: two spaces carry an empty token (401)", async () => {
+    for (const auth of [`Bearer  ${cc.adminToken}`, `Basic ${cc.adminToken}`, 'Bearer']) {
+      const res = await fetch(`${cc.url}/api/v1/namespaces`, { headers: { authorization: auth } });
+      expect([auth, res.status]).toEqual([auth, 401]);
+    }
+    expect((await fetch(`${cc.url}/api/v1/namespaces`, { headers: { authorization: `bearer ${cc.adminToken} trailing` } })).status).toBe(200);
+  });
+});
+
+describe('a request whose body stalls', () => {
+  it('is answered 408 and its connection closed once the request timeout passes', async () => {
+    const cc = await startTestControlCenter({ requestTimeoutMs: 1000 });
+    try {
+      const { hostname, port } = new URL(cc.url);
+      const sock = net.connect(Number(port), hostname);
+      let answer = '';
+      sock.on('data', (d) => (answer += d.toString()));
+      const closed = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+      sock.write(`POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${cc.adminToken}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"apiVer`);
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('"reason":"Timeout"');
+    } finally {
+      await cc.close();
+    }
+  }, 20_000);
 });

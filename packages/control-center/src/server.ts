@@ -17,7 +17,7 @@ import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
-import { MaxRequestBodyBytes } from './pipeline/decode.js';
+import { MaxRequestBodyBytes, MaxYAMLNestingDepth, nestsDeeperThan } from './pipeline/decode.js';
 import { checkMetadataShape, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
@@ -45,6 +45,7 @@ import { managementClusterRestrictionAdmission } from './pipeline/admit/validati
 import { managementClusterAuthorizer } from './pipeline/management-cluster-authorizer.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
+import { warningsToSend } from './pipeline/warnings.js';
 import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
@@ -55,6 +56,8 @@ import { registerGracefulShutdown, ShutdownRetryAfterSeconds, type ShutdownOptio
 
 /** What buildServer needs. */
 export interface ServerDeps {
+  /** How long a client may take to send a whole request, in milliseconds (default {@link RequestReceiveTimeoutMs}; tests shorten it). */
+  requestTimeoutMs?: number;
   store: Store;
   registry: Registry;
   logger: Logger;
@@ -86,7 +89,10 @@ export interface ServerDeps {
  */
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(YAML.stringify(value, { lineWidth: 0, version: '1.1' }));
+  // The YAML writer recurses per level (see MaxYAMLNestingDepth): an object nested deeper (JSON
+  // bodies may nest to 1,000) is written as JSON text, which is a YAML document too.
+  const text = nestsDeeperThan(value, MaxYAMLNestingDepth) ? JSON.stringify(value) : YAML.stringify(value, { lineWidth: 0, version: '1.1' });
+  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(text);
 }
 
 /** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
@@ -186,6 +192,9 @@ export const GzipThresholdBytes = 128 * 1024;
  */
 export const MaxHeaderBytes = 1024 * 1024;
 
+/** How long a client may take to send a whole request (head and body), in milliseconds: kube-apiserver's default `--request-timeout` (60 s). */
+export const RequestReceiveTimeoutMs = 60_000;
+
 /**
  * Answers a request the HTTP parser refused (a head over {@link MaxHeaderBytes}, a malformed
  * request, a client too slow to send its head) with a Kubernetes `Status` instead of fastify's own
@@ -217,10 +226,11 @@ function noRouteSchemas(): never {
 
 /**
  * Sets the response's `Warning` headers, one per warning (`299 - "text"`, as kube-apiserver
- * sends them; reply.header with a single value would keep only the last one).
+ * sends them; reply.header with a single value would keep only the last one), deduplicated and
+ * truncated as kube-apiserver's recorder does ({@link warningsToSend}).
  */
 function setWarningHeaders(reply: FastifyReply, warnings: readonly string[]): void {
-  if (warnings.length) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (warnings.length) reply.header('warning', warningsToSend(warnings).map((w) => `299 - ${JSON.stringify(w)}`));
 }
 
 /** Builds the fastify instance (not listening yet). */
@@ -234,10 +244,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const openapi = new OpenAPIBuilder(registry);
   const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission, managementClusterRestrictionAdmission];
   const immortalNamespaces: ReadonlySet<string> = new Set(deps.immortalNamespaces ?? []);
+  const requestTimeout = deps.requestTimeoutMs ?? RequestReceiveTimeoutMs;
+  // Node looks for timed-out requests this often (its default is 30 s). Node reads both at the
+  // server's construction (setting them on the server afterwards, as fastify's own option does, is
+  // not enough), so they go to createServer.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 2)));
   const app = Fastify({
     ...(deps.https
-      ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true, maxHeaderSize: MaxHeaderBytes } }
-      : { http: { maxHeaderSize: MaxHeaderBytes } }),
+      ? { https: { key: deps.https.key, cert: deps.https.cert, ciphers: CipherPreference, honorCipherOrder: true, maxHeaderSize: MaxHeaderBytes, connectionsCheckingInterval, requestTimeout } }
+      : { http: { maxHeaderSize: MaxHeaderBytes, connectionsCheckingInterval, requestTimeout } }),
     clientErrorHandler,
     // A URL fastify cannot route (a malformed %-escape) is a 400 Status like every other error.
     frameworkErrors: (err, _req, reply) => sendJSON(reply, 400, apierrors.badRequest(err.message).status),
@@ -249,6 +264,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 120_000,
+    // A request whose body stalls is answered 408 and closed after this long (Node checks every
+    // 30 s), as kube-apiserver's 60 s request timeout ends it: before, a client that stopped
+    // mid-body held its connection for as long as it liked. A watch is long-running only after
+    // its request was received, so this never ends one.
+    requestTimeout,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // No route declares a fastify JSON schema (requests are validated against the API's own
     // schemas in the pipeline): fastify's default compilers (Ajv, fast-json-stringify, ~100 ms
@@ -299,7 +319,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // closes gets a broken pipe instead of the 413 (Go's net/http reads on for the same reason).
       return discardBody(req.raw).then(() => sendJSON(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status));
     }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return sendJSON(reply, e.statusCode, apierrors.badRequest(e.message ?? 'bad request').status);
+    // A Content-Type the framework cannot even parse (`application/json, text/plain`): 415 with
+    // the Status kube's negotiation answers, its code the HTTP code.
+    if (e.statusCode === 415) return sendJSON(reply, 415, apierrors.unsupportedMediaType().status);
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      const status = apierrors.badRequest(e.message ?? 'bad request').status;
+      return sendJSON(reply, e.statusCode, { ...status, code: e.statusCode });
+    }
     req.log.error({ err }, 'internal error');
     return sendJSON(reply, 500, apierrors.internalError(e.message).status);
   });

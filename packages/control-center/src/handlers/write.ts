@@ -84,7 +84,7 @@ function boolParam(query: Record<string, unknown>, name: string): boolean | unde
  */
 function reportApplyDuplicates(found: readonly string[], ctx: RequestScope['ctx']): void {
   if (ctx.fieldValidation === 'Strict') throw apierrors.badRequest(`error strict decoding YAML: error converting YAML to JSON: ${found.join('\n')}`);
-  for (const msg of found) ctx.warnings.push(...msg.split('\n').slice(1).map((l) => l.trim()));
+  for (const msg of found) for (const l of msg.split('\n').slice(1)) ctx.warnings.push(l.trim());
 }
 
 function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'finalize' {
@@ -234,6 +234,47 @@ export interface DeleteOptionsBody {
   ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }
 
+/** The JSON type of a value as Go's encoding/json names it in an UnmarshalTypeError. */
+const goJSONType = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? `number ${JSON.stringify(v)}` : typeof v;
+
+/**
+ * A DELETE's body checked as kube-apiserver decodes it into a DeleteOptions: a JSON object whose
+ * kind (if any) is DeleteOptions, each known field of its Go type (null allowed), in Go's words.
+ * A body that decodes wrong must never delete: before this, `"dryRun":"All"` (a string) deleted
+ * for real.
+ * @throws StatusError 400
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go (DeleteOptions)
+ */
+function checkDeleteOptionsBody(decoded: unknown): DeleteOptionsBody {
+  const typeError = (fieldName: string, v: unknown, goType: string) =>
+    apierrors.badRequest(`json: cannot unmarshal ${goJSONType(v)} into Go struct field DeleteOptions.${fieldName} of type ${goType}`);
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
+    throw apierrors.badRequest(`json: cannot unmarshal ${goJSONType(decoded)} into Go value of type v1.DeleteOptions`);
+  }
+  const o = decoded as Record<string, unknown>;
+  if (o.kind !== undefined && o.kind !== '' && o.kind !== 'DeleteOptions') {
+    throw apierrors.badRequest(`the body of a DELETE must be a DeleteOptions, got kind ${JSON.stringify(o.kind)}`);
+  }
+  const dryRun = o.dryRun;
+  if (dryRun !== undefined && dryRun !== null) {
+    if (!Array.isArray(dryRun)) throw typeError('dryRun', dryRun, '[]string');
+    const bad = dryRun.find((x) => typeof x !== 'string');
+    if (bad !== undefined) throw typeError('dryRun', bad, 'string');
+  }
+  const grace = o.gracePeriodSeconds;
+  if (grace !== undefined && grace !== null && !(typeof grace === 'number' && Number.isSafeInteger(grace))) throw typeError('gracePeriodSeconds', grace, 'int64');
+  const pre = o.preconditions;
+  if (pre !== undefined && pre !== null) {
+    if (typeof pre !== 'object' || Array.isArray(pre)) throw typeError('preconditions', pre, 'v1.Preconditions');
+    for (const k of ['uid', 'resourceVersion'] as const) {
+      const v = (pre as Record<string, unknown>)[k];
+      if (v !== undefined && v !== null && typeof v !== 'string') throw apierrors.badRequest(`json: cannot unmarshal ${goJSONType(v)} into Go struct field Preconditions.preconditions.${k} of type string`);
+    }
+  }
+  return o as DeleteOptionsBody;
+}
+
 /**
  * DeleteOptions of a DELETE: the body (a DeleteOptions object, as kubectl sends it) or else the
  * query parameters `propagationPolicy` and `orphanDependents`.
@@ -242,10 +283,7 @@ export interface DeleteOptionsBody {
  */
 export function deleteOptionsOf(contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): DeleteOptionsBody {
   let opts: DeleteOptionsBody = {};
-  if (body && body.length) {
-    const decoded = decodeObjectBody(contentType, body);
-    if (typeof decoded === 'object' && decoded !== null) opts = { ...(decoded as DeleteOptionsBody) };
-  }
+  if (body && body.length) opts = { ...checkDeleteOptionsBody(decodeObjectBody(contentType, body)) };
   if (opts.propagationPolicy === undefined && query.propagationPolicy !== undefined) opts.propagationPolicy = param(query, 'propagationPolicy');
   // hcc deletes at once whatever the grace period, but a value that is no int64 is refused as
   // kube-apiserver's parameter decoding refuses it.

@@ -36,12 +36,19 @@ export interface AuthenticationOptions {
 const unauthorized = () =>
   new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
 
-/** Resolves the user of one request. @throws StatusError 401 */
+/**
+ * Resolves the user of one request. The Authorization header is read as kube-apiserver's bearer
+ * token authenticator reads it: trimmed, split on single spaces, `Bearer` (any case) then the token
+ * as the second part — so `Bearer  TOKEN` (two spaces) carries an empty token, a 401. A header of
+ * another scheme is no bearer token: the request is then anonymous, if that is allowed.
+ * @throws StatusError 401
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/authentication/request/bearertoken/bearertoken.go
+ */
 export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): UserInfo {
-  const h = req.headers.authorization;
-  if (h) {
-    const m = /^Bearer\s+(.+)$/i.exec(h);
-    const user = m ? opts.tokens.get(m[1]!.trim()) : undefined;
+  const auth = (req.headers.authorization ?? '').trim();
+  const parts = auth ? auth.split(' ') : [];
+  if (parts.length >= 2 && parts[0]!.toLowerCase() === 'bearer') {
+    const user = parts[1] ? opts.tokens.get(parts[1]) : undefined;
     if (!user) throw unauthorized();
     // Every authenticated user is in system:authenticated, as kube-apiserver's group adder makes it.
     return user.groups.includes(AuthenticatedGroup) ? user : { ...user, groups: [...user.groups, AuthenticatedGroup] };

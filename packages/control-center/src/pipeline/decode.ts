@@ -82,6 +82,21 @@ export function checkNesting(value: unknown): number {
 }
 
 /**
+ * Whether a decoded value nests objects and arrays deeper than `limit` levels (the top one
+ * counting as 1). Iterative, so it cannot overflow the stack itself.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const c of Array.isArray(v) ? v : Object.values(v as object)) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * Where a decoder reports the strict-decoding errors of the body it read (duplicate fields), as
  * the text kube-apiserver puts after `strict decoding error: `; absent: not looked for
  * (`fieldValidation=Ignore`).
@@ -101,7 +116,66 @@ function parseJSON(text: string, strict?: StrictErrors): unknown {
   return v;
 }
 
+/**
+ * The deepest nesting a YAML body that is not JSON text may have (counting every mapping and
+ * sequence). The YAML library composes a document recursively, several frames per level: near the
+ * end of the stack V8 may fail compiling a regular expression, which kills the process instead of
+ * throwing. So the depth is measured first, iteratively on the library's concrete syntax tree,
+ * with room to spare. A body that is JSON text (what kubectl sends, also as
+ * `application/apply-patch+yaml`) is read as JSON, up to {@link MaxNestingDepth}.
+ */
+export const MaxYAMLNestingDepth = 500;
+
+/**
+ * The nesting depth of a YAML text's deepest document, from its concrete syntax tree (the
+ * library's parser is iterative); a flow pair in a sequence (`[a: b]`) counts as the mapping it
+ * makes. Stops counting past `limit`.
+ */
+export function yamlNestingDepth(text: string, limit = MaxYAMLNestingDepth): number {
+  type Tok = { type?: string; value?: unknown; items?: { key?: unknown; sep?: unknown; value?: unknown }[]; start?: { source?: string } };
+  let max = 0;
+  for (const doc of new YAML.Parser().parse(text)) {
+    const stack: [unknown, number][] = [[doc, 0]];
+    while (stack.length) {
+      const [t, depth] = stack.pop()! as [Tok | null | undefined, number];
+      if (!t || typeof t !== 'object') continue;
+      if (t.type === 'document') {
+        stack.push([t.value, depth]);
+        continue;
+      }
+      if (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection') continue;
+      const d = depth + 1;
+      if (d > max) max = d;
+      if (max > limit) return max;
+      const flowSeq = t.type === 'flow-collection' && t.start?.source === '[';
+      for (const item of t.items ?? []) {
+        const inner = flowSeq && (item.key !== undefined || item.sep !== undefined) ? d + 1 : d;
+        if (inner > max) max = inner;
+        stack.push([item.key, inner], [item.value, inner]);
+      }
+    }
+  }
+  return max;
+}
+
 function parseYAML(text: string, strict?: StrictErrors): unknown {
+  // JSON text (kubectl's bodies, server-side apply's too) is read as JSON: the same value, no
+  // recursion, up to the JSON nesting limit. Duplicate keys are named in YAML's words below.
+  if (/^\s*[{[]/.test(text)) {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      v = undefined; // YAML flow style that is not JSON (`{a: b}`): the YAML path below
+    }
+    if (v !== undefined) {
+      const keys = checkNesting(v);
+      if (!strict || countJSONKeys(text) === keys) return v;
+    }
+  }
+  if (yamlNestingDepth(text) > MaxYAMLNestingDepth) {
+    throw apierrors.badRequest(`error decoding YAML: the document is nested more than ${MaxYAMLNestingDepth} levels deep (a JSON body may nest up to ${MaxNestingDepth})`);
+  }
   try {
     return parseYAMLDocument(text, strict);
   } catch (e) {
@@ -174,7 +248,7 @@ function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
     throw apierrors.badRequest(`error decoding YAML: ${(e as Error).message}`);
   }
   checkNesting(v);
-  if (strict) strict.push(...duplicateYAMLKeys(d, text));
+  if (strict) for (const e of duplicateYAMLKeys(d, text)) strict.push(e);
   return v;
 }
 
@@ -212,6 +286,6 @@ export function decodePatchBody(type: PatchType, body: Buffer | undefined, stric
   if (type !== 'json' || !strict) return parseJSON(text, strict);
   const found: string[] = [];
   const v = parseJSON(text, found);
-  strict.push(...found.map((e) => `json patch ${e}`));
+  for (const e of found) strict.push(`json patch ${e}`);
   return v;
 }

@@ -21,7 +21,7 @@ import type { FieldError } from '../apierrors/field.js';
 function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, old?: KubeObject): FieldError[] {
   if (!schema) return [];
   const { errors, unknownFields, warnings } = checkCustomResource(obj, schema, { fieldValidation: ctx.fieldValidation, ...(old ? { oldObj: old } : {}) });
-  ctx.warnings.push(...warnings);
+  for (const w of warnings) ctx.warnings.push(w);
   reportUnknownFields(unknownFields, kind, version, ctx);
   return errors;
 }
@@ -35,7 +35,7 @@ async function checkNewAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | 
   const { unknownFields, rejected } = prepareCustomResource(obj, schema, ctx.fieldValidation);
   if (!rejected) {
     const { errors, warnings } = await checker.checkCreate(obj, schema);
-    ctx.warnings.push(...warnings);
+    for (const w of warnings) ctx.warnings.push(w);
     reportUnknownFields(unknownFields, kind, version, ctx);
     return errors;
   }

@@ -67,7 +67,7 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
       for (const [k, v] of Object.entries(m.annotations)) {
         for (const e of isQualifiedName(k.toLowerCase())) errs.push(field.invalid('metadata.annotations', k, e));
         if (typeof v !== 'string') errs.push(field.typeInvalid(`metadata.annotations`, v, 'must be a string'));
-        size += k.length + String(v).length;
+        size += Buffer.byteLength(k) + Buffer.byteLength(String(v)); // bytes of UTF-8, as Go's len()
       }
       if (size > TotalAnnotationSizeLimitBytes) errs.push(field.tooLong('metadata.annotations', '', TotalAnnotationSizeLimitBytes));
     }
@@ -85,7 +85,7 @@ export function validateObjectMeta(obj: KubeObject, namespaced: boolean, nameRul
       }
     }
   }
-  if (m.ownerReferences !== undefined) errs.push(...validateOwnerReferences(m.ownerReferences));
+  if (m.ownerReferences !== undefined) for (const e of validateOwnerReferences(m.ownerReferences)) errs.push(e);
   return errs;
 }
 

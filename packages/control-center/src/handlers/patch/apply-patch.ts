@@ -16,6 +16,47 @@ import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
 
+/**
+ * The most operations a JSON patch may hold, as kube-apiserver's `maxJSONPatchOperations`; more is
+ * 413 before anything is applied.
+ * @see https://github.com/kubernetes/kubernetes/pull/74000
+ */
+export const MaxJSONPatchOperations = 10_000;
+
+/**
+ * How many bytes (as JSON) a JSON patch's `copy` operations may add together, as kube-apiserver's
+ * `--json-patch-max-copy-bytes` default (3 MiB, its `AccumulatedCopySizeLimit`): without it ten
+ * copies of a 3 MiB field make a 30 MiB object out of a tiny request.
+ */
+export const MaxJSONPatchCopyBytes = 3 * 1024 * 1024;
+
+/**
+ * Applies JSON patch operations one at a time to `doc` (mutated), counting what `copy` adds.
+ * @throws Error (fast-json-patch's, or the copy limit's in evanphx/json-patch's words) for the 422
+ */
+function applyJSONPatchOps(doc: KubeObject, ops: fjp.Operation[]): KubeObject {
+  let copied = 0;
+  let out = doc;
+  for (const op of ops) {
+    if (op && op.op === 'copy' && typeof op.from === 'string') {
+      let v: unknown;
+      try {
+        v = fjp.getValueByPointer(out, op.from);
+      } catch {
+        v = undefined; // fast-json-patch's own validation below names the bad path
+      }
+      if (v !== undefined) {
+        copied += Buffer.byteLength(JSON.stringify(v) ?? '');
+        if (copied > MaxJSONPatchCopyBytes) {
+          throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MaxJSONPatchCopyBytes}`);
+        }
+      }
+    }
+    out = fjp.applyPatch(out, [op], true, true).newDocument as KubeObject;
+  }
+  return out;
+}
+
 /** Apply to a Scale (no ownership): maps merge, everything else replaces, nothing is removed. */
 function applyMerge(live: unknown, applied: unknown): unknown {
   if (!isJSONObject(applied) || !isJSONObject(live)) return deepCopyJSON(applied);
@@ -32,9 +73,12 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
   switch (type) {
     case 'json': {
       if (!Array.isArray(patch)) throw apierrors.badRequest('json patch must be a list of operations');
+      if (patch.length > MaxJSONPatchOperations) {
+        throw apierrors.requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MaxJSONPatchOperations}, got ${patch.length}`);
+      }
       try {
         const doc = deepCopyJSON(current);
-        const out = fjp.applyPatch(doc, patch as fjp.Operation[], true, true).newDocument as KubeObject;
+        const out = applyJSONPatchOps(doc, patch as fjp.Operation[]);
         // copy/move/add can nest deeper than the body did (merge patches cannot: they follow the object).
         checkNesting(out);
         return out;

@@ -33,7 +33,7 @@ export const configmaps: ResourceInfo = {
       const errs: field.FieldError[] = [];
       const data = (obj.data ?? {}) as Record<string, unknown>;
       const bin = (obj.binaryData ?? {}) as Record<string, unknown>;
-      errs.push(...validateDataKeys(data, 'data'), ...validateDataKeys(bin, 'binaryData'));
+      for (const e of [...validateDataKeys(data, 'data'), ...validateDataKeys(bin, 'binaryData')]) errs.push(e);
       let size = 0;
       for (const [k, v] of Object.entries(data)) {
         if (typeof v !== 'string') errs.push(field.typeInvalid(`data[${k}]`, v, 'must be a string'));

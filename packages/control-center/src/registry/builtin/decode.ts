@@ -223,7 +223,10 @@ function decodeCustomResourceMetadata(obj: KubeObject, info: DecodedKind, ctx: S
   if (!unknown.length || ctx.fieldValidation === 'Ignore') return;
   const before = stored && isJSONObject(stored.metadata) ? new Set(prune(structuredClone(stored.metadata), metaSchema, false)) : undefined;
   const fresh = before ? unknown.filter((f) => !before.has(f)) : unknown;
-  if (fresh.length) (ctx.strictErrors ??= []).push(...fresh.sort().map((f) => `unknown field ${JSON.stringify(`metadata.${f}`)}`));
+  if (fresh.length) {
+    const strictErrors = (ctx.strictErrors ??= []);
+    for (const f of fresh.sort()) strictErrors.push(`unknown field ${JSON.stringify(`metadata.${f}`)}`);
+  }
 }
 
 /** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: a null label value stays an error). */
@@ -251,7 +254,7 @@ function dropNulls(v: unknown): void {
 /** Drops, in place, the fields of `obj` (ObjectMeta included) its kind does not have; returns their paths, sorted. */
 function unknownFieldsOf(obj: KubeObject, schema: JSONSchemaProps): string[] {
   const out = prune(obj, schema, true);
-  if (obj.metadata && typeof obj.metadata === 'object') out.push(...prune(obj.metadata, objectMetaSchema, false).map((f) => `metadata.${f}`));
+  if (obj.metadata && typeof obj.metadata === 'object') for (const f of prune(obj.metadata, objectMetaSchema, false)) out.push(`metadata.${f}`);
   forEachCRDSchema(obj, (node, path) => void jsonSchemaPropsWalk(node, path, path, out, true));
   return out.sort();
 }

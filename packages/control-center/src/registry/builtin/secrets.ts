@@ -61,7 +61,7 @@ function validateSecret(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const data = (obj.data ?? {}) as Record<string, unknown>;
   if (typeof data !== 'object' || Array.isArray(data)) return [field.typeInvalid('data', data, 'must be an object')];
-  errs.push(...validateDataKeys(data, 'data'));
+  for (const e of validateDataKeys(data, 'data')) errs.push(e);
   let size = 0;
   for (const [k, v] of Object.entries(data)) {
     if (typeof v !== 'string' || !isStdBase64(v)) {

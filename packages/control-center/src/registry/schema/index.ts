@@ -87,7 +87,7 @@ export function reportUnknownFields(unknownFields: readonly string[], kind: stri
   const decoderErrors = takeStrictErrors(ctx);
   if (!unknownFields.length && !decoderErrors.length) return;
   if (ctx.fieldValidation === 'Strict') throw apierrors.cannotBeHandled(kind, version, strictDecodingErrorMessage(unknownFields, decoderErrors));
-  if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...unknownFieldWarnings(unknownFields, decoderErrors));
+  if (ctx.fieldValidation === 'Warn') for (const w of unknownFieldWarnings(unknownFields, decoderErrors)) ctx.warnings.push(w); // not push(...): 150,000 fields would overflow the stack
 }
 
 /** The warnings upstream adds for `fieldValidation=Warn`: one per unknown field path, then one per decoder error. */

@@ -315,7 +315,7 @@ function checkComposition(v: unknown, c: Check, path: string, errs: FieldError[]
     for (const sub of c.allOf) {
       const r = errorsOf(v, sub, path);
       if (r.length === 0) valid++;
-      errs.push(...r);
+      for (const e of r) errs.push(e);
     }
     if (valid !== c.allOf.length) {
       errs.push(field.invalid(path, '', `${q()} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
@@ -527,7 +527,7 @@ function validateListTypes(v: unknown, c: Check, path: string, errs: FieldError[
   if (Array.isArray(v)) {
     const lt = c.s['x-kubernetes-list-type'];
     if (lt === 'set') for (const i of nonUniqueIndices(v)) errs.push(field.duplicate(`${path}[${i}]`, sortedKeys(v[i])));
-    else if (lt === 'map') errs.push(...validateListMap(path, c.s, v));
+    else if (lt === 'map') for (const e of validateListMap(path, c.s, v)) errs.push(e);
     const items = c.structItems;
     if (items?.listTypesBelow) for (let i = 0; i < v.length; i++) validateListTypes(v[i], items, `${path}[${i}]`, errs);
   } else if (isJSONObject(v)) {

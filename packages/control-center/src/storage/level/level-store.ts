@@ -18,6 +18,7 @@ import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { writeFileAtomic } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
+import * as apierrors from '../../apierrors/status.js';
 import { EventHistory } from '../history.js';
 import { jsonOf, rememberJSON } from '../json-cache.js';
 import { Mirror } from '../mirror.js';
@@ -46,6 +47,14 @@ export const DamagedMarkerFile = 'hcc-storage-damaged';
 export const LossRevisionBump = 1_000_000;
 /** How often, at most, the revision watermark is written, in milliseconds. */
 const WatermarkIntervalMs = 1000;
+
+/**
+ * The largest object the level store keeps, in bytes of its stored JSON (metadata and
+ * managedFields included): a 3 MiB request body (kube-apiserver's limit) fits with what the server
+ * adds to it. A write that would store more — an object grown by a JSON patch's copies or by many
+ * patches — is refused with 413, as etcd refuses a request over its `--max-request-bytes`.
+ */
+export const MaxObjectBytes = 4 * 1024 * 1024;
 
 /**
  * Thrown by {@link LevelStore.open} when the data shows lost or damaged committed writes; the
@@ -288,18 +297,28 @@ export class LevelStore implements Store {
       const answer = res.op === 'none' ? cur : undefined;
       return inFlight ? this.afterCommit(this.latestRevision).then(() => answer) : Promise.resolve(answer);
     }
-    const revision = ++this.latestRevision;
+    const revision = this.latestRevision + 1;
     const rv = String(revision);
     let entry: StoredObject | undefined;
     let event: StoreEvent;
     if (res.op === 'put') {
       const object = { ...res.object, metadata: { ...res.object.metadata, resourceVersion: rv } };
+      // Serialised here, once (flush and every answer reuse the text), so a value too large is
+      // refused before it takes a revision. A UTF-8 byte is at most one UTF-16 unit, and a unit
+      // at most 3 bytes: only a text in between needs counting.
+      const json = jsonOf(object);
+      if (json.length > MaxObjectBytes || (json.length > MaxObjectBytes / 3 && Buffer.byteLength(json) > MaxObjectBytes)) {
+        const err = apierrors.requestEntityTooLarge(`the object would be ${Buffer.byteLength(json)} bytes as stored, over the ${MaxObjectBytes} the level store keeps`);
+        return inFlight ? this.afterCommit(this.latestRevision).then(() => Promise.reject(err)) : Promise.reject(err);
+      }
+      this.latestRevision = revision;
       entry = { key, object, createRevision: cur ? cur.createRevision : revision, modRevision: revision };
       this.latest.set(key, entry);
       event = cur
         ? { type: 'MODIFIED', key, revision, object, prevObject: cur.object }
         : { type: 'ADDED', key, revision, object };
     } else {
+      this.latestRevision = revision;
       const last = cur!.object;
       const object = { ...last, metadata: { ...last.metadata, resourceVersion: rv } };
       this.latest.delete(key);
