@@ -260,6 +260,21 @@ describe('request limits', () => {
   });
 });
 
+describe('the timeout parameter', () => {
+  it('is a 400 when it is no Go duration, as kube-apiserver answers; a duration (or 0) is taken', async () => {
+    const cc = await startTestControlCenter();
+    try {
+      const get = (q: string) => fetch(`${cc.url}/api/v1/namespaces?${q}`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+      const bad = await get('timeout=junk');
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { message: string }).message).toBe('invalid timeout specified in the request URL - time: invalid duration "junk"');
+      for (const ok of ['timeout=32s', 'timeout=0', 'timeout=1m30s', 'timeout=', 'timeout=junk&watch=true&timeoutSeconds=1']) expect([ok, (await get(ok)).status]).toEqual([ok, 200]);
+    } finally {
+      await cc.close();
+    }
+  });
+});
+
 describe('a request whose body stalls', () => {
   it('is answered 408 and its connection closed once the request timeout passes', async () => {
     const cc = await startTestControlCenter({ requestTimeoutMs: 1000 });

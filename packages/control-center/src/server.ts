@@ -46,6 +46,7 @@ import { managementClusterAuthorizer } from './pipeline/management-cluster-autho
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
 import { warningsToSend } from './pipeline/warnings.js';
+import { parseGoDuration } from './registry/schema/cel-values.js';
 import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
@@ -301,6 +302,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     (reply) => sendJSON(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', ShutdownRetryAfterSeconds).status),
     deps.shutdown,
   );
+
+  // The `timeout` parameter: hcc answers well within any timeout, but one that is no Go duration
+  // is a 400, as kube-apiserver's WithRequestDeadline filter answers it (before authentication;
+  // a watch, long-running, is not checked there).
+  app.addHook('onRequest', async (req) => {
+    const q = req.query as Record<string, unknown> | undefined;
+    const raw = q?.timeout;
+    const t = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof t !== 'string' || t === '' || parseGoDuration(t) !== undefined) return;
+    const w = q?.watch;
+    if (w === 'true' || w === '1' || req.url.includes('/watch/')) return;
+    throw apierrors.badRequest(`invalid timeout specified in the request URL - time: invalid duration ${JSON.stringify(t)}`);
+  });
 
   // Authenticate.
   registerAuthentication(app, deps.authentication, authorizer);
