@@ -98,9 +98,9 @@ describe('request limits', () => {
   });
 
   it('refuses a JSON patch whose result nests too deep (copy into itself), and stores nothing', async () => {
-    const created = await send('POST', HCS, JSON.stringify(hostedCluster('deep-copy', nested(600))));
+    const created = await send('POST', HCS, JSON.stringify(hostedCluster('deep-copy', nested(MaxNestingDepth - 100))));
     expect(created.code).toBe(201);
-    const into = `/spec/autoNode${'/a'.repeat(550)}`;
+    const into = `/spec/autoNode${'/a'.repeat(MaxNestingDepth - 150)}`;
     const r = await send('PATCH', `${HCS}/deep-copy`, JSON.stringify([{ op: 'copy', from: '/spec/autoNode', path: `${into}/b` }]), 'application/json-patch+json');
     expect(r.code).toBe(400);
     expect(r.body.message).toContain('nested more than');
@@ -132,13 +132,14 @@ describe('request limits', () => {
   };
   const rvOf = async (url: string) => (JSON.parse((await get(url)).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
-  it('reads a YAML body that is JSON text as JSON: 990 levels through a review and a server-side apply, twice, and keeps serving', async () => {
-    const review = `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview","x":${'{"a":'.repeat(990)}1${'}'.repeat(990)}}`;
+  it(`reads a YAML body that is JSON text as JSON: ${MaxNestingDepth - 10} levels through a review and a server-side apply, twice, and keeps serving`, async () => {
+    const d = MaxNestingDepth - 10;
+    const review = `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview","x":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`;
     for (let i = 0; i < 2; i++) {
       const r = await send('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', review, 'application/yaml');
       expect(r.code, JSON.stringify(r.body).slice(0, 200)).toBe(201);
     }
-    const hc = deepBody('deep-ssa', 985);
+    const hc = deepBody('deep-ssa', MaxNestingDepth - 15);
     for (let i = 0; i < 2; i++) {
       const r = await send('PATCH', `${HCS}/deep-ssa?fieldManager=test&force=true`, hc, 'application/apply-patch+yaml');
       expect(r.code, JSON.stringify(r.body).slice(0, 200)).toBe(i === 0 ? 201 : 200);
@@ -151,18 +152,18 @@ describe('request limits', () => {
       `apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: ${name}\nspec:\n  autoNode:\n${Array.from({ length: depth }, (_, i) => `${'  '.repeat(i + 2)}a:`).join('\n')} leaf\n`;
     const deep = await send('PATCH', `${HCS}/yaml-deep?fieldManager=test`, block('yaml-deep', MaxYAMLNestingDepth), 'application/apply-patch+yaml');
     expect(deep.code).toBe(400);
-    expect(deep.body.message).toBe(`error decoding YAML: the document is nested more than ${MaxYAMLNestingDepth} levels deep (a JSON body may nest up to ${MaxNestingDepth})`);
+    expect(deep.body.message).toBe(`error decoding YAML: the document is nested more than ${MaxYAMLNestingDepth} levels deep`);
     // Flow sequences of pairs count as the mappings they make (300 × 2 levels).
-    const flowPairs = `x: ${'[a: '.repeat(300)}1${']'.repeat(300)}\n`;
+    const flowPairs = `x: ${'[a: '.repeat(MaxYAMLNestingDepth / 2 + 10)}1${']'.repeat(MaxYAMLNestingDepth / 2 + 10)}\n`;
     const pairs = await send('POST', '/api/v1/namespaces/clusters/configmaps', flowPairs, 'application/yaml');
     expect([pairs.code, pairs.body.message]).toEqual([400, deep.body.message]);
-    // 400 levels of block YAML are taken.
-    const ok = await send('PATCH', `${HCS}/yaml-ok?fieldManager=test`, YAML.stringify(hostedCluster('yaml-ok', nested(400))), 'application/apply-patch+yaml');
+    // Just under the limit, block YAML is taken.
+    const ok = await send('PATCH', `${HCS}/yaml-ok?fieldManager=test`, YAML.stringify(hostedCluster('yaml-ok', nested(MaxYAMLNestingDepth - 10))), 'application/apply-patch+yaml');
     expect(ok.code, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
   });
 
-  it('answers Accept: application/yaml for an object nested deeper than YAML is written (JSON text, a YAML document too)', async () => {
-    const created = await send('POST', HCS, deepBody('deep-get', 950));
+  it('answers Accept: application/yaml for an object nested deep (the YAML writer recurses) as JSON text, a YAML document too', async () => {
+    const created = await send('POST', HCS, deepBody('deep-get', MaxNestingDepth - 10));
     expect(created.code).toBe(201);
     const r = await get(`${HCS}/deep-get`, 'application/yaml');
     expect(r.code).toBe(200);

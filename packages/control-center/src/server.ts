@@ -17,7 +17,7 @@ import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
-import { MaxRequestBodyBytes, MaxYAMLNestingDepth, nestsDeeperThan } from './pipeline/decode.js';
+import { MaxRequestBodyBytes, nestsDeeperThan } from './pipeline/decode.js';
 import { checkMetadataShape, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
@@ -82,6 +82,9 @@ export interface ServerDeps {
   immortalNamespaces?: readonly string[];
 }
 
+/** Objects nested deeper than this (levels) are answered as JSON text to `Accept: application/yaml`. */
+const YAMLWriterMaxDepth = 100;
+
 /**
  * A YAML reply (Accept: application/yaml): the JSON body as YAML with keys in the order the JSON
  * has them (kube-apiserver's sigs.k8s.io/yaml sorts them; both are the same document). Written as
@@ -90,9 +93,10 @@ export interface ServerDeps {
  */
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-  // The YAML writer recurses per level (see MaxYAMLNestingDepth): an object nested deeper (JSON
-  // bodies may nest to 1,000) is written as JSON text, which is a YAML document too.
-  const text = nestsDeeperThan(value, MaxYAMLNestingDepth) ? JSON.stringify(value) : YAML.stringify(value, { lineWidth: 0, version: '1.1' });
+  // The YAML writer recurses per level, several frames each (see MaxNestingDepth): an object
+  // nested deeper than any real one (objects may nest to 500) is written as JSON text, which is a
+  // YAML document too.
+  const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { lineWidth: 0, version: '1.1' });
   return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(text);
 }
 
