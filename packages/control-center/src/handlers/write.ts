@@ -6,7 +6,7 @@ import { decodeBuiltin } from '../registry/builtin/decode.js';
 import { isJSONObject, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
-import { checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
+import { apiVersionOf, checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
 import { storageKey, strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
@@ -14,6 +14,7 @@ import { queryBool } from '../pipeline/request-info.js';
 import { parseInt64Query } from '../pipeline/list-options.js';
 import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
+import { applyScale } from './apply/scale-apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
 import { fromScale, toScale } from './scale.js';
 
@@ -149,8 +150,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
 
 /**
  * PATCH an object (main resource, status or scale) with any patch type. Server-side apply
- * (`apply-patch+yaml`) of the main resource or status goes through handlers/apply; on scale it
- * only merges.
+ * (`apply-patch+yaml`) goes through handlers/apply (of a Scale: apply/scale-apply.ts).
  */
 export async function handlePatch(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const subresource = checkSubresource(scope);
@@ -170,6 +170,24 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.forbidden('force', 'may not be specified for non-apply patch')]);
   }
   const dryRun = isDryRun(query, 'PatchOptions');
+  if (type === 'apply' && subresource === 'scale') {
+    // As kube-apiserver's ScaleHandler: a real apply of the Scale (conflicts, Apply ownership).
+    if (!isJSONObject(patch)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
+    checkApplyObjectType(patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const res = await updateObject(
+      scope.store,
+      scope.info,
+      scope.ri.namespace,
+      scope.ri.name,
+      (current) => {
+        if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+        return applyScale({ info: scope.info, live: current, config: patch, manager: fieldManager, force: force ?? false, apiVersion: apiVersionOf(scope.info.group, scope.info.version), now: rfc3339(scope.ctx.now) });
+      },
+      scope.ctx,
+      { dryRun, subresource: '', manager: { name: fieldManager, operation: 'Apply', subresource: 'scale' } },
+    );
+    return { code: 200, body: toScale(scope.info, res.object) };
+  }
   if (type === 'apply' && subresource !== 'scale') {
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
@@ -205,7 +223,6 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     (current) => {
       if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       if (subresource === 'scale') {
-        if (type === 'apply' && isJSONObject(patch)) checkApplyObjectType(patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
         return fromScale(scope.info, current, patchedScale);
