@@ -195,6 +195,26 @@ function recordManagedFields(info: ResourceInfo, live: KubeObject | undefined, o
   else obj.metadata.managedFields = entries as KubeObject['metadata']['managedFields'];
 }
 
+/** ObjectMeta's maps and lists Go leaves out when empty (`json:",omitempty"`), of every kind, custom resources too (apiextensions-apiserver round-trips metadata through ObjectMeta). */
+const omitEmptyMetadata = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+/** Built-in kinds' top-level maps with `omitempty` (by `group/Kind`). */
+const omitEmptyFields: Record<string, readonly string[]> = { '/ConfigMap': ['data', 'binaryData'], '/Secret': ['data', 'stringData'] };
+
+/**
+ * Removes, in place, the empty maps and lists the API never serves (Go's encoder omits them):
+ * `labels: {}`, `finalizers: []`, a ConfigMap's `data: {}`. A merge patch `{"metadata":{"labels":{}}}`
+ * of an object without labels is then no change (no new resourceVersion), and `kubectl diff` of an
+ * exported object shows none, as against kube-apiserver.
+ */
+function omitEmpty(obj: KubeObject, info: ResourceInfo): void {
+  const empty = (v: unknown) => (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0);
+  const m = obj.metadata as unknown as Record<string, unknown> | undefined;
+  if (m && typeof m === 'object') for (const f of omitEmptyMetadata) if (empty(m[f])) delete m[f];
+  if (info.custom) return;
+  const o = obj as unknown as Record<string, unknown>;
+  for (const f of omitEmptyFields[`${info.group}/${info.kind}`] ?? []) if (empty(o[f])) delete o[f];
+}
+
 /** Drops exact duplicate owner references and warns, as kube-apiserver does (see dedupOwnerReferences). */
 function warnOnDuplicateOwners(obj: KubeObject, ctx: StrategyContext): void {
   const w = dedupOwnerReferences(obj);
@@ -228,6 +248,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
+  omitEmpty(obj, info);
   warnOnDuplicateOwners(obj, ctx);
   const metaErrs = validateObjectMeta(obj, info.namespaced, nameRuleOf(info));
   const { schemaChecker } = ctx;
@@ -319,6 +340,7 @@ export async function updateObject(
       if (info.namespaced) checkNamespace(store, info, namespace, name);
       resetServerMetadata(obj, ctx.now, info);
       info.strategy.prepareForCreate(obj, ctx);
+      omitEmpty(obj, info);
       warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
@@ -364,6 +386,7 @@ export async function updateObject(
     } else {
       info.strategy.prepareForUpdate(obj, cur, ctx, !!opts.replaces);
     }
+    omitEmpty(obj, info);
     warnOnDuplicateOwners(obj, ctx);
     // A binding is the server's own change of a label and a condition: like kube-apiserver's
     // pods/binding (BindingREST, a storage GuaranteedUpdate), it skips the kind's validation;
@@ -386,7 +409,6 @@ export async function updateObject(
     // A status update keeps the old spec (prepareForStatusUpdate) and a binding changes only a
     // label and status: neither bumps the generation.
     if (opts.subresource === '' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
-    if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;
     if (opts.manager && opts.subresource !== 'binding') recordManagedFields(info, cur, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
     // Removing the last finalizer of an object being deleted deletes it; a Namespace's spec
     // finalizers count too (ShouldDeleteNamespaceDuringUpdate): relabelling a Terminating
