@@ -168,6 +168,25 @@ describe('HostedCluster binding subresource', () => {
     expect([stored.metadata.labels, stored.metadata.annotations?.step]).toEqual([{ [LabelManagementCluster]: 'mgmt-2' }, 'merge']);
   });
 
+  it('warns when a server-side apply that named the placement label drops all its labels (the label is kept), and not for a manifest that never named it', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-ssa'));
+    expect((await bind('hc-ssa', created.body.metadata.resourceVersion, 'mgmt-2')).code).toBe(201);
+    const apply = async (labels: Record<string, string> | undefined, manager: string) => {
+      const body = hostedClusterBody('hc-ssa', 'clusters', {}, labels ? { labels } : {});
+      const res = await fetch(`${cc.url}${HCS}/hc-ssa?fieldManager=${manager}`, { method: 'PATCH', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/apply-patch+yaml' }, body: JSON.stringify(body) });
+      return { code: res.status, warning: res.headers.get('warning') ?? '', body: (await res.json()) as { metadata?: { labels?: Record<string, string> } } };
+    };
+    // An exported manifest, placement label and all, applied back: the applier owns the label.
+    expect((await apply({ [LabelManagementCluster]: 'mgmt-2' }, 'gitops')).code).toBe(200);
+    const dropped = await apply(undefined, 'gitops');
+    expect(dropped.code).toBe(200);
+    expect(dropped.body.metadata?.labels?.[LabelManagementCluster]).toBe('mgmt-2');
+    expect(dropped.warning).toContain(`metadata.labels[${LabelManagementCluster}]: kept as \\"mgmt-2\\"`);
+    // A manifest that never named it: no warning.
+    const other = await apply(undefined, 'other');
+    expect([other.code, other.warning]).toEqual([200, '']);
+  });
+
   it('creates a HostedCluster or NodePool that arrives with a placement (an exported manifest, replace --force) without it, with a warning; the scheduler keeps its own', async () => {
     const placedHC = { ...hostedCluster('restored'), metadata: { name: 'restored', namespace: 'clusters', labels: { [LabelManagementCluster]: 'mgmt-1', team: 'a' } } };
     const created = await call(cc.adminToken, 'POST', HCS, placedHC);

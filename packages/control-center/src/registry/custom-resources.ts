@@ -65,11 +65,43 @@ function keepPlacementLabel(obj: KubeObject, old: KubeObject, ctx: StrategyConte
   if (!wholeMapGone && typeof labels === 'object' && Object.hasOwn(labels as object, LabelManagementCluster)) return;
   if (!labels || typeof labels !== 'object') obj.metadata.labels = {};
   setOwn(obj.metadata.labels!, LabelManagementCluster, placed);
-  if (!replaced && !wholeMapGone && ctx.userGroups && !ctx.userGroups.includes(SchedulersGroup)) {
+  // A whole labels map gone is no removal of this label (a PUT or `"labels": null` of a manifest
+  // that never named it), unless an apply that named it before no longer does.
+  if (!replaced && (!wholeMapGone || appliedPlacementDropped(old, obj)) && ctx.userGroups && !ctx.userGroups.includes(SchedulersGroup)) {
     ctx.warnings.push(
       `metadata.labels[${LabelManagementCluster}]: kept as ${JSON.stringify(placed)}: the placement is the scheduler's and a placed ${kind === 'NodePool' ? 'NodePool stays with its HostedCluster' : 'HostedCluster never moves'}, so removing the label changes nothing`,
     );
   }
+}
+
+/**
+ * Whether this write is an apply that named the placement label last time and no longer does: a
+ * server-side applier whose Apply entry owned the label and now does not, or a client-side
+ * `kubectl apply` whose last-applied annotation named it and now does not.
+ */
+function appliedPlacementDropped(old: KubeObject, obj: KubeObject): boolean {
+  const leaf = `f:${LabelManagementCluster}`;
+  type Entry = { manager?: string; operation?: string; subresource?: string; fieldsV1?: { 'f:metadata'?: { 'f:labels'?: Record<string, unknown> } } };
+  const owns = (e: Entry) => !!e.fieldsV1?.['f:metadata']?.['f:labels'] && Object.hasOwn(e.fieldsV1['f:metadata']['f:labels'], leaf);
+  const entries = (o: KubeObject): Entry[] => (Array.isArray(o.metadata.managedFields) ? (o.metadata.managedFields as Entry[]) : []);
+  for (const e of entries(old)) {
+    if (e.operation !== 'Apply' || !owns(e)) continue;
+    const now = entries(obj).find((n) => n.operation === 'Apply' && n.manager === e.manager && (n.subresource ?? '') === (e.subresource ?? ''));
+    if (now && !owns(now)) return true;
+  }
+  const appliedLabels = (o: KubeObject): Record<string, unknown> | undefined => {
+    const text = o.metadata.annotations?.[LastAppliedAnnotation];
+    if (typeof text !== 'string') return undefined;
+    try {
+      const labels = (JSON.parse(text) as { metadata?: { labels?: unknown } })?.metadata?.labels;
+      return labels && typeof labels === 'object' ? (labels as Record<string, unknown>) : {};
+    } catch {
+      return undefined;
+    }
+  };
+  const before = appliedLabels(old);
+  const after = appliedLabels(obj);
+  return !!before && Object.hasOwn(before, LabelManagementCluster) && !!after && !Object.hasOwn(after, LabelManagementCluster);
 }
 
 /**
