@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage } from './logging.js';
+import { ApiError } from '@hcc/client';
+import { errorMessage, serializeError } from './logging.js';
 
 describe('errorMessage', () => {
   it.each([
@@ -9,5 +10,15 @@ describe('errorMessage', () => {
     { name: 'no cause', input: new Error('plain'), want: 'plain' },
   ])('$name', ({ input, want }) => {
     expect(errorMessage(input)).toBe(want);
+  });
+});
+
+describe('serializeError', () => {
+  it("logs an API server's answer without a stack (code, reason and message kept), other errors with theirs", () => {
+    const api = serializeError(new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'secrets is forbidden' })) as Record<string, unknown>;
+    expect(api).toMatchObject({ type: 'ApiError', message: 'secrets is forbidden', code: 403, reason: 'Forbidden' });
+    expect(api.stack).toBeUndefined();
+    const plain = serializeError(new Error('boom')) as Record<string, unknown>;
+    expect(plain.stack).toContain('Error: boom');
   });
 });

@@ -4,6 +4,7 @@
 import { openSync } from 'node:fs';
 import { Option } from 'commander';
 import pino, { type Logger } from 'pino';
+import { ApiError } from '@hcc/client';
 
 /** The levels pino knows, as `--log-level` accepts them. */
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -48,9 +49,16 @@ export function errorMessage(err: Error): string {
   return message;
 }
 
-/** pino's err serializer with {@link errorMessage} as the message. */
-function serializeError(err: unknown): unknown {
+/**
+ * pino's err serializer with {@link errorMessage} as the message. An API server's answer (an
+ * ApiError: code, reason and Status are kept) has no stack: where in hcc the request was made
+ * says nothing about a 403 or a 409, and a stack trace in a log reads as a crash.
+ */
+export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error);
-  if (err instanceof Error && out && typeof out === 'object') out.message = errorMessage(err);
+  if (err instanceof Error && out && typeof out === 'object') {
+    out.message = errorMessage(err);
+    if (err instanceof ApiError) delete (out as { stack?: string }).stack;
+  }
   return out;
 }

@@ -98,6 +98,14 @@ export const isAlreadyExists = (err: unknown): boolean =>
   err instanceof ApiError && err.reason === 'AlreadyExists';
 
 /**
+ * True for the 403 of a create in a namespace being deleted (kube-apiserver's NamespaceLifecycle
+ * admission: cause `NamespaceTerminating`, `unable to create new content in namespace X because it
+ * is being terminated`): nothing should be created there again, and retrying cannot succeed.
+ */
+export const isNamespaceTerminating = (err: unknown): boolean =>
+  err instanceof ApiError && err.code === 403 && (err.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+
+/**
  * True for 410: reason `Gone` or `Expired`. Both mean the requested resourceVersion (or list
  * continue token) is older than the server keeps; the caller must relist.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#410-gone-responses

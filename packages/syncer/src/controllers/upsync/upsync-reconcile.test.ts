@@ -257,6 +257,26 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect(f.deps.secretsCheckedAt.has(key)).toBe(false);
   });
 
+  it('copies nothing and fails nothing while the namespace is being deleted (403 NamespaceTerminating): no retry loop', async () => {
+    const f = fixture();
+    let tries = 0;
+    f.deps.createUpstreamSecret = async () => {
+      tries++;
+      throw new ApiError(403, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        code: 403,
+        reason: 'Forbidden',
+        message: 'secrets "ex-admin-kubeconfig" is forbidden: unable to create new content in namespace clusters because it is being terminated',
+        details: { causes: [{ reason: 'NamespaceTerminating', message: 'namespace clusters is being terminated', field: 'metadata.namespace' }] },
+      });
+    };
+    await reconcileUpsync(f.deps, key); // resolves: no failed pass, no rate-limited retry
+    expect(tries).toBe(1);
+    expect(f.upSecrets.size).toBe(0);
+  });
+
   it('forgets a key whose copy is gone', async () => {
     const f = fixture();
     await reconcileUpsync(f.deps, key);

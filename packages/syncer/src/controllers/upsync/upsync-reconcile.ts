@@ -19,7 +19,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { AnnotationUpstreamUID, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
-import { isAlreadyExists, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
@@ -196,7 +196,14 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       const unchanged = pointed.every((name, i) => name === names[i]);
       const checkedAt = deps.secretsCheckedAt.get(key);
       if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
-        for (const name of names) if (name) await copySecretUp(deps, namespace, name, up, !pointed.includes(name));
+        try {
+          for (const name of names) if (name) await copySecretUp(deps, namespace, name, up, !pointed.includes(name));
+        } catch (err) {
+          // The namespace is being deleted (with its HostedCluster): no copy can or should be made
+          // there again, and the deletion removes the ones there were. Not a failure to retry.
+          if (!isNamespaceTerminating(err)) throw err;
+          deps.log.debug({ key, namespace }, 'not copying status Secrets up: the namespace is being deleted');
+        }
         deps.secretsCheckedAt.set(key, now);
         result = { requeueAfterMs: recheckMs };
       } else {
