@@ -91,7 +91,7 @@ export class Supervisor {
         if ((m as ReadyMessage)?.type === 'ready') {
           clearTimeout(timer);
           r.ready = m as ReadyMessage;
-          this.log.info({ child: spec.name, pid: r.proc.pid, url: r.ready.url, ms: Date.now() - r.startedAt }, 'child ready');
+          this.log.info({ child: spec.name, childPid: r.proc.pid, url: r.ready.url, ms: Date.now() - r.startedAt }, 'child ready');
           resolve(r.ready);
         }
       };
@@ -124,7 +124,7 @@ export class Supervisor {
     proc.on('exit', (code, signal) => this.onExit(spec.name, proc, code, signal));
     this.pids.set(spec.name, proc.pid ?? 0);
     this.writePids();
-    this.log.info({ child: spec.name, pid: proc.pid, args, log: this.logFile(spec.name) }, 'child started');
+    this.log.info({ child: spec.name, childPid: proc.pid, args, log: this.logFile(spec.name) }, 'child started');
     return proc;
   }
 
@@ -188,7 +188,7 @@ export class Supervisor {
       r.proc.on('message', (m: unknown) => {
         if ((m as ReadyMessage)?.type === 'ready') {
           this.onEvent(`✓ ${name} is back`);
-          this.log.info({ child: name, pid: r.proc.pid }, 'child ready again');
+          this.log.info({ child: name, childPid: r.proc.pid }, 'child ready again');
         }
       });
     }, delay);
@@ -209,7 +209,7 @@ export class Supervisor {
             const p = r.proc;
             if (p.exitCode !== null || p.signalCode !== null) return resolve();
             const kill = setTimeout(() => {
-              this.log.warn({ child: r.spec.name, pid: p.pid, graceMs }, 'child did not stop in time: SIGKILL');
+              this.log.warn({ child: r.spec.name, childPid: p.pid, graceMs }, 'child did not stop in time: SIGKILL');
               p.kill('SIGKILL');
             }, graceMs);
             p.once('exit', (code, signal) => {
