@@ -170,20 +170,17 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [field.forbidden('force', 'may not be specified for non-apply patch')]);
   }
   const dryRun = isDryRun(query, 'PatchOptions');
+  // The object on the URL, updated by `fn` (each branch below says how).
+  const update = (fn: Parameters<typeof updateObject>[4], opts: Parameters<typeof updateObject>[6]) => updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, fn, scope.ctx, opts);
   if (type === 'apply' && subresource === 'scale') {
     // As kube-apiserver's ScaleHandler: a real apply of the Scale (conflicts, Apply ownership).
     if (!isJSONObject(patch)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
     checkApplyObjectType(patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
-    const res = await updateObject(
-      scope.store,
-      scope.info,
-      scope.ri.namespace,
-      scope.ri.name,
+    const res = await update(
       (current) => {
         if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
         return applyScale({ info: scope.info, live: current, config: patch, manager: fieldManager, force: force ?? false, apiVersion: apiVersionOf(scope.info.group, scope.info.version), now: rfc3339(scope.ctx.now) });
       },
-      scope.ctx,
       { dryRun, subresource: '', manager: { name: fieldManager, operation: 'Apply', subresource: 'scale' } },
     );
     return { code: 200, body: toScale(scope.info, res.object) };
@@ -192,11 +189,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
     if (isJSONObject(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx, undefined, { keepNulls: true });
-    const res = await updateObject(
-      scope.store,
-      scope.info,
-      scope.ri.namespace,
-      scope.ri.name,
+    const res = await update(
       (current) =>
         applyConfiguration({
           info: scope.info,
@@ -209,17 +202,12 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
           subresource,
           now: rfc3339(scope.ctx.now),
         }),
-      scope.ctx,
       { dryRun, subresource, allowCreate: subresource === '', manager: { name: fieldManager, operation: 'Apply' } },
     );
     return { code: res.created ? 201 : 200, body: res.object };
   }
   const manager = { name: managerOrUserAgent(fieldManager, userAgentOf(scope)), operation: 'Update' as const };
-  const res = await updateObject(
-    scope.store,
-    scope.info,
-    scope.ri.namespace,
-    scope.ri.name,
+  const res = await update(
     (current) => {
       if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       if (subresource === 'scale') {
@@ -233,7 +221,6 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
       // update where the kind allows one.
       return applyPatch(type, scope.info, current, patch);
     },
-    scope.ctx,
     { dryRun, subresource: subresource === 'scale' ? '' : subresource, manager: subresource === 'scale' ? { ...manager, subresource: 'scale' } : manager },
   );
   if (subresource === 'scale') return { code: 200, body: toScale(scope.info, res.object) };
