@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import protobuf from 'protobufjs';
 import { decodeOpenAPIV2, encodeOpenAPIV2 } from './v2-protobuf.js';
 import { OpenAPIBuilder, toV2Schema } from './openapi.js';
 import { builtinSchema } from './builtin-schemas.js';
@@ -7,6 +8,20 @@ import { builtinResources, Registry } from '../registry/registry.js';
 describe('encodeOpenAPIV2', () => {
   it('writes gnostic field numbers: `swagger: "2.0"` is field 1', () => {
     expect([...encodeOpenAPIV2({ swagger: '2.0' })]).toEqual([0x0a, 0x03, 0x32, 0x2e, 0x30]);
+  });
+
+  it('encodes a schema nested deeper than protobufjs lets verify/fromObject go (a CRD 200 properties deep), and leaves its limit as it was', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 200; i++) schema = { type: 'object', properties: { a: schema } };
+    const bytes = encodeOpenAPIV2({ swagger: '2.0', definitions: { deep: schema } });
+    let decoded = (decodeOpenAPIV2(bytes) as { definitions: { additional_properties: { value: unknown }[] } }).definitions.additional_properties[0]!.value as Record<string, any>;
+    let depth = 0;
+    while (decoded.properties) {
+      decoded = decoded.properties.additional_properties[0].value;
+      depth++;
+    }
+    expect(depth).toBe(200);
+    expect(protobuf.util.recursionLimit).toBe(100);
   });
 
   it('encodes definitions, paths, parameters and vendor extensions the way kubectl reads them', () => {

@@ -175,12 +175,36 @@ export function encodeOpenAPIV2(doc: JSONObject): Buffer {
   }
   const ext = vendorExtensions(doc);
   if (ext.length) msg.vendor_extension = ext;
-  const err = DocumentType.verify(msg);
-  if (err) throw new Error(`openapi v2 document cannot be encoded: ${err}`);
-  return Buffer.from(DocumentType.encode(DocumentType.fromObject(msg)).finish());
+  // protobufjs stops verify/fromObject at 100 nested messages (protoc's default for decoding);
+  // a CRD schema 33 properties deep already passes that, and one such CRD made /openapi/v2 a 500
+  // for every kubectl before 1.27. The document is hcc's own, and nested no deeper than the
+  // 500-level objects it comes from (a few messages per level), so the limit is lifted while it
+  // is encoded, and put back.
+  return withDeepMessages(() => {
+    const err = DocumentType.verify(msg);
+    if (err) throw new Error(`openapi v2 document cannot be encoded: ${err}`);
+    return Buffer.from(DocumentType.encode(DocumentType.fromObject(msg)).finish());
+  });
+}
+
+/** Nesting of messages allowed while hcc encodes (or a test decodes) its own OpenAPI v2 document (see encodeOpenAPIV2). */
+const OpenAPIV2RecursionLimit = 10_000;
+
+/** Runs `fn` with protobufjs's recursion limits (encoding and decoding) raised to {@link OpenAPIV2RecursionLimit}, then puts them back. */
+function withDeepMessages<T>(fn: () => T): T {
+  const limit = protobuf.util.recursionLimit;
+  const readerLimit = protobuf.Reader.recursionLimit;
+  protobuf.util.recursionLimit = Math.max(limit, OpenAPIV2RecursionLimit);
+  protobuf.Reader.recursionLimit = Math.max(readerLimit, OpenAPIV2RecursionLimit);
+  try {
+    return fn();
+  } finally {
+    protobuf.util.recursionLimit = limit;
+    protobuf.Reader.recursionLimit = readerLimit;
+  }
 }
 
 /** Decodes gnostic bytes back to plain objects (proto field names); for tests. */
 export function decodeOpenAPIV2(bytes: Uint8Array): Message {
-  return DocumentType.toObject(DocumentType.decode(bytes), { longs: Number, defaults: false, arrays: true }) as Message;
+  return withDeepMessages(() => DocumentType.toObject(DocumentType.decode(bytes), { longs: Number, defaults: false, arrays: true }) as Message);
 }
