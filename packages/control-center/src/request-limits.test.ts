@@ -240,6 +240,19 @@ describe('request limits', () => {
     }
   });
 
+  it('sends a warning naming a field in any script as UTF-8 (no 500 after the write was stored)', async () => {
+    const r = await fetch(`${cc.url}/api/v1/namespaces/clusters/configmaps?fieldValidation=Warn`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cyr' }, данные: { a: 'b' }, '😀': 1 }),
+    });
+    expect(r.status).toBe(201);
+    // fetch (undici) reads header bytes as Latin-1: the UTF-8 text is there byte for byte.
+    const header = Buffer.from(r.headers.get('warning') ?? '', 'latin1').toString('utf8');
+    expect(header).toContain('unknown field \\"данные\\"');
+    expect(header).toContain('unknown field \\"😀\\"');
+  });
+
   it('counts annotation sizes in bytes of UTF-8, as kube-apiserver', async () => {
     const r = await send('POST', '/api/v1/namespaces/clusters/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'accents', annotations: { a: 'é'.repeat(200_000) } } }));
     expect(r.code).toBe(422);

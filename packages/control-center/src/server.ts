@@ -97,7 +97,7 @@ function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyRepl
   // nested deeper than any real one (objects may nest to 500) is written as JSON text, which is a
   // YAML document too.
   const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { lineWidth: 0, version: '1.1' });
-  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(text);
+  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(bodyFor(reply, text));
 }
 
 /** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
@@ -108,7 +108,7 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
 /** A gzip-free JSON reply with Kubernetes headers. */
 function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json'): FastifyReply {
   const text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
-  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(text);
+  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(bodyFor(reply, text));
 }
 
 /**
@@ -235,7 +235,32 @@ function noRouteSchemas(): never {
  * truncated as kube-apiserver's recorder does ({@link warningsToSend}).
  */
 function setWarningHeaders(reply: FastifyReply, warnings: readonly string[]): void {
-  if (warnings.length) reply.header('warning', warningsToSend(warnings).map((w) => `299 - ${JSON.stringify(w)}`));
+  if (!warnings.length) return;
+  const values = warningsToSend(warnings).map(warningHeaderValue);
+  if (values.some((v) => /[^\x00-\x7f]/.test(v))) binaryHeaderReplies.add(reply);
+  reply.header('warning', values);
+}
+
+/**
+ * Replies whose headers carry bytes above ASCII (a warning's UTF-8, see warningHeaderValue): their
+ * body is sent as a Buffer, since Node writes the headers joined to a string body in that string's
+ * encoding (UTF-8, which would encode those bytes twice) and to a Buffer body as Latin-1 (byte for
+ * byte).
+ */
+const binaryHeaderReplies = new WeakSet<FastifyReply>();
+
+/** The body to send: the text, or its UTF-8 bytes for a reply in {@link binaryHeaderReplies}. */
+const bodyFor = (reply: FastifyReply, text: string): string | Buffer => (binaryHeaderReplies.has(reply) ? Buffer.from(text) : text);
+
+/**
+ * One `Warning` header value, `299 - "text"`, with the text's UTF-8 bytes as they go on the wire:
+ * kube-apiserver (Go) writes header values as UTF-8 and client-go reads them so, while Node takes
+ * a header string as Latin-1 and refuses a character above U+00FF (a warning naming an unknown
+ * field `данные` was a 500 after the write was stored). Each UTF-8 byte becomes the Latin-1
+ * character Node writes back as that byte (with a Buffer body: see binaryHeaderReplies).
+ */
+export function warningHeaderValue(text: string): string {
+  return Buffer.from(`299 - ${JSON.stringify(text)}`, 'utf8').toString('latin1');
 }
 
 /** Builds the fastify instance (not listening yet). */
