@@ -8,7 +8,7 @@ import path from 'node:path';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from './control-center.js';
 import { startTestControlCenter } from './testing/in-process.js';
-import { MaxNestingDepth, MaxYAMLNestingDepth } from './pipeline/decode.js';
+import { MaxNestingDepth, MaxYAMLAliases, MaxYAMLNestingDepth } from './pipeline/decode.js';
 import { MaxJSONPatchCopyBytes } from './handlers/patch/apply-patch.js';
 import { MaxObjectBytes } from './storage/level/level-store.js';
 import net from 'node:net';
@@ -85,6 +85,15 @@ describe('request limits', () => {
     // An alias inside what it names has no JSON form.
     const cyclic = await send('POST', '/api/v1/namespaces/clusters/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cyc}\nx: &c [1, *c]\n', 'application/yaml');
     expect(cyclic.code).toBe(400);
+  });
+
+  it(`refuses a YAML body with more than ${MaxYAMLAliases} aliases at once (each alias costs a walk of the document), and reads one just under`, async () => {
+    const body = (name: string, n: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, annotations: &a {}, labels: *a}\ndata:\n${Array.from({ length: n }, (_, i) => `  k${i}: &v${i} x`).join('\n')}\nbinaryData: {}\nx:\n${'- *a\n'.repeat(n)}`;
+    const over = await send('POST', '/api/v1/namespaces/clusters/configmaps', body('aliases-over', MaxYAMLAliases), 'application/yaml');
+    expect([over.code, over.body.message]).toEqual([400, `error decoding YAML: the document uses more than ${MaxYAMLAliases} aliases`]);
+    const ok = await send('POST', '/api/v1/namespaces/clusters/configmaps?fieldValidation=Ignore', body('aliases-ok', MaxYAMLAliases - 2), 'application/yaml');
+    expect(ok.code, JSON.stringify(ok.body).slice(0, 200)).toBe(201);
+    expect((ok.body as { metadata: { name: string } }).metadata.name).toBe('aliases-ok');
   });
 
   it('refuses a number no float64 holds (1e400, YAML .inf) with 400 instead of storing null', async () => {

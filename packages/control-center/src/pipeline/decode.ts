@@ -130,14 +130,27 @@ function parseJSON(text: string, strict?: StrictErrors): unknown {
 export const MaxYAMLNestingDepth = MaxNestingDepth;
 
 /**
- * The nesting depth of a YAML text's deepest document, from its concrete syntax tree (the
- * library's parser is iterative); a flow pair in a sequence (`[a: b]`) counts as the mapping it
- * makes. Stops counting past `limit`.
+ * A YAML text's concrete syntax tree (the library's parser is iterative), read once: its depth is
+ * checked on it ({@link yamlNestingDepth}) and the documents are composed from it.
  */
-export function yamlNestingDepth(text: string, limit = MaxYAMLNestingDepth): number {
+interface YAMLTokens {
+  tokens: ReturnType<YAML.Parser['parse']> extends Iterable<infer T> ? T[] : never;
+  lines: YAML.LineCounter;
+}
+
+function lexYAML(text: string): YAMLTokens {
+  const lines = new YAML.LineCounter();
+  return { tokens: Array.from(new YAML.Parser(lines.addNewLine).parse(text)), lines };
+}
+
+/**
+ * The nesting depth of a YAML text's deepest document, from its concrete syntax tree; a flow pair
+ * in a sequence (`[a: b]`) counts as the mapping it makes. Stops counting past `limit`.
+ */
+export function yamlNestingDepth(text: string | YAMLTokens, limit = MaxYAMLNestingDepth): number {
   type Tok = { type?: string; value?: unknown; items?: { key?: unknown; sep?: unknown; value?: unknown }[]; start?: { source?: string } };
   let max = 0;
-  for (const doc of new YAML.Parser().parse(text)) {
+  for (const doc of (typeof text === 'string' ? lexYAML(text) : text).tokens) {
     const stack: [unknown, number][] = [[doc, 0]];
     while (stack.length) {
       const [t, depth] = stack.pop()! as [Tok | null | undefined, number];
@@ -176,16 +189,45 @@ function parseYAML(text: string, strict?: StrictErrors): unknown {
       if (!strict || countJSONKeys(text) === keys) return v;
     }
   }
-  if (yamlNestingDepth(text) > MaxYAMLNestingDepth) {
+  const lexed = lexYAML(text);
+  if (yamlNestingDepth(lexed) > MaxYAMLNestingDepth) {
     throw apierrors.badRequest(`error decoding YAML: the document is nested more than ${MaxYAMLNestingDepth} levels deep`);
   }
   try {
-    return parseYAMLDocument(text, strict);
+    return parseYAMLDocument(text, lexed, strict);
   } catch (e) {
     // The YAML library recurses per level: a body nested beyond the stack is the nesting limit's case too.
     if (e instanceof RangeError) throw nestedTooDeep();
     throw e;
   }
+}
+
+/**
+ * The most aliases (`*name`) a YAML body may use (a count). The YAML library finds an alias's
+ * anchor by walking the document's anchors and aliases up to it, so a body of N aliases costs N²/2
+ * steps to read: 10,000 took 1.2 s of the request thread, 1,000 take milliseconds (12,000 in a
+ * 60 KB body had held it for 12 s before the expansion check below stopped resolving each alias
+ * from scratch). No manifest comes near it: Helm and kustomize write none.
+ */
+export const MaxYAMLAliases = 1_000;
+
+/**
+ * What each alias of `doc` refers to: the last node anchored with its name before it in document
+ * order, as the YAML library's Alias.resolve finds it, for all of them in one pass.
+ * @throws StatusError 400 BadRequest for more than {@link MaxYAMLAliases} aliases
+ */
+function aliasTargets(doc: YAML.Document.Parsed): Map<unknown, unknown> {
+  const anchored = new Map<string, unknown>();
+  const targets = new Map<unknown, unknown>();
+  YAML.visit(doc, {
+    Node: (_key, node) => {
+      if (YAML.isAlias(node)) {
+        if (targets.size >= MaxYAMLAliases) throw apierrors.badRequest(`error decoding YAML: the document uses more than ${MaxYAMLAliases} aliases`);
+        targets.set(node, anchored.get(node.source));
+      } else if (node.anchor) anchored.set(node.anchor, node);
+    },
+  });
+  return targets;
 }
 
 /** How many nodes a YAML body's aliases may add when expanded (a count). */
@@ -201,13 +243,14 @@ export const MaxAliasExpansionNodes = 1_000_000;
  * @throws StatusError 400 BadRequest
  */
 function checkAliasExpansion(doc: YAML.Document.Parsed): void {
+  const targets = aliasTargets(doc);
   const sizes = new Map<unknown, number>();
   const inProgress = new Set<unknown>();
   const tooBig = () => apierrors.badRequest(`error decoding YAML: its aliases expand the document by more than ${MaxAliasExpansionNodes} nodes`);
   let written = 0;
   const size = (node: unknown, viaAlias: boolean): number => {
     if (YAML.isAlias(node)) {
-      const target = node.resolve(doc);
+      const target = targets.get(node);
       return target ? size(target, true) : 1;
     }
     if (!viaAlias) written++;
@@ -229,16 +272,19 @@ function checkAliasExpansion(doc: YAML.Document.Parsed): void {
   if (size(doc.contents, false) - written > MaxAliasExpansionNodes) throw tooBig();
 }
 
-function parseYAMLDocument(text: string, strict?: StrictErrors): unknown {
-  // go-yaml (sigs.k8s.io/yaml) reads YAML 1.1 merge keys (`<<: *base`): so does this.
-  const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, merge: true });
+function parseYAMLDocument(text: string, lexed: YAMLTokens, strict?: StrictErrors): unknown {
+  // go-yaml (sigs.k8s.io/yaml) reads YAML 1.1 merge keys (`<<: *base`): so does this. Composed
+  // from the tokens already read (what YAML.parseAllDocuments would do, less reading it again).
+  const docs = Array.from(new YAML.Composer({ uniqueKeys: false, merge: true }).compose(lexed.tokens));
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) throw apierrors.badRequest(`expected exactly one YAML document in the request body, got ${real.length}`);
   const d = real[0]!;
   if (d.errors.length) {
     // The YAML library reports running out of stack on a deeply nested document as a parse error.
     if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw nestedTooDeep();
-    throw apierrors.badRequest(`error decoding YAML: ${d.errors[0]!.message}`);
+    const e = d.errors[0]!;
+    const at = e.pos?.[0] !== undefined ? lexed.lines.linePos(e.pos[0]) : undefined;
+    throw apierrors.badRequest(`error decoding YAML: ${e.message}${at ? ` at line ${at.line}, column ${at.col}` : ''}`);
   }
   checkAliasExpansion(d);
   let v: unknown;
