@@ -119,6 +119,7 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
         'profiles[0].scores[2].weight: Invalid value: 101: must be an integer from 1 to 100',
       ],
     },
+    { name: 'score without a name', input: 'profiles: [{scores: [{weight: 5}]}]', want: ['profiles[0].scores[0].name: Required value'] },
     { name: 'unknown score field', input: 'profiles: [{scores: [{name: Pack, wieght: 2}]}]', want: ['profiles[0].scores[0].wieght: Unknown field'] },
     { name: 'duplicate profile', input: 'profiles: [{name: a}, {name: a}]', want: ['profiles[1].name: Duplicate value: "a"'] },
     { name: 'bad profile name', input: 'profiles: [{name: Big_Name}]', want: [expect.stringMatching(/^profiles\[0\]\.name: Invalid value: "Big_Name": must be a DNS label/)] },

@@ -188,7 +188,10 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
       // Every bad field of the entry is reported (kube's validation returns the whole ErrorList), not the first.
       const n = entry.name;
       let ok = true;
-      if (typeof n !== 'string' || !isPluginName(n) || !isScorePlugin(registry[n](undefined))) {
+      if (n === undefined || n === null || n === '') {
+        p.add(`${at}.name`, 'Required value');
+        ok = false;
+      } else if (typeof n !== 'string' || !isPluginName(n) || !isScorePlugin(registry[n](undefined))) {
         p.add(`${at}.name`, `Unsupported value: ${show(n)}: supported values: ${quoteList(pluginsWith('score'))}`);
         ok = false;
       } else if (seen.has(n)) {
