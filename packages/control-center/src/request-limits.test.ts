@@ -291,7 +291,12 @@ describe('the timeout parameter', () => {
       const bad = await get('timeout=junk');
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { message: string }).message).toBe('invalid timeout specified in the request URL - time: invalid duration "junk"');
-      for (const ok of ['timeout=32s', 'timeout=0', 'timeout=1m30s', 'timeout=', 'timeout=junk&watch=true&timeoutSeconds=1']) expect([ok, (await get(ok)).status]).toEqual([ok, 200]);
+      for (const ok of ['timeout=32s', 'timeout=0', 'timeout=1m30s', 'timeout=', 'timeout=junk&watch=true&timeoutSeconds=1', 'timeout=junk&watch=True&timeoutSeconds=1']) {
+        expect([ok, (await get(ok)).status]).toEqual([ok, 200]);
+      }
+      // A named GET with ?watch=1 is a get (kube's RequestInfoFactory), so its timeout is checked.
+      const named = await fetch(`${cc.url}/api/v1/namespaces/default?watch=1&timeout=junk`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+      expect(named.status).toBe(400);
     } finally {
       await cc.close();
     }

@@ -340,8 +340,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const raw = q?.timeout;
     const t = Array.isArray(raw) ? raw[0] : raw;
     if (typeof t !== 'string' || t === '' || parseGoDuration(t) !== undefined) return;
-    const w = q?.watch;
-    if (w === 'true' || w === '1' || req.url.includes('/watch/')) return;
+    // A watch as kube's RequestInfoFactory tells one (`watch=True` too; a named GET's `watch` is a get).
+    if (resolveRequestInfo(req.method, req.url, q ?? {}).verb === 'watch') return;
     throw apierrors.badRequest(`invalid timeout specified in the request URL - time: invalid duration ${JSON.stringify(t)}`);
   });
 
