@@ -57,6 +57,17 @@ describe('request limits', () => {
     expect(ok.code, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
   });
 
+  it('takes back an object created at the limit as it was read (its managedFields nest deeper than it): PUT and a JSON patch', async () => {
+    const created = await send('POST', HCS, deepBody('at-limit', MaxNestingDepth - 3));
+    expect(created.code, JSON.stringify(created.body).slice(0, 200)).toBe(201);
+    const read = await fetch(`${cc.url}${HCS}/at-limit`, { headers: { authorization: `Bearer ${cc.adminToken}` } });
+    const text = await read.text();
+    const put = await send('PUT', `${HCS}/at-limit`, text.replace('"metadata":{', '"metadata":{"labels":{"x":"y"},'));
+    expect(put.code, JSON.stringify(put.body).slice(0, 200)).toBe(200);
+    const patch = await send('PATCH', `${HCS}/at-limit`, JSON.stringify([{ op: 'add', path: '/metadata/labels/j', value: '1' }]), 'application/json-patch+json');
+    expect(patch.code, JSON.stringify(patch.body).slice(0, 200)).toBe(200);
+  });
+
   it('refuses a YAML alias bomb ("billion laughs") with 400, for a create and an apply, and stores nothing', async () => {
     const levels = 'abcdefghi'.split('');
     const bomb =

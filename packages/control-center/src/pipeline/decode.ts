@@ -72,18 +72,25 @@ export function checkNesting(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   let keys = 0;
   const stack: [unknown, number][] = [[value, 1]];
+  // `metadata.managedFields` mirror the object's fields a few levels deeper (entry, fieldsV1,
+  // `f:` keys): an object the server took at the limit must be writable back as it was read.
+  const metadata = Array.isArray(value) ? undefined : (value as { metadata?: unknown }).metadata;
+  const managedFields = metadata !== null && typeof metadata === 'object' ? (metadata as { managedFields?: unknown }).managedFields : undefined;
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (depth > MaxNestingDepth) throw nestedTooDeep();
     const children = Array.isArray(v) ? v : Object.values(v as object);
     if (children !== v) keys += children.length;
     for (const c of children) {
-      if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+      if (c !== null && typeof c === 'object') stack.push([c, c === managedFields ? depth + 1 - ManagedFieldsExtraDepth : depth + 1]);
       else if (typeof c === 'number' && !Number.isFinite(c)) throw notAFloat64();
     }
   }
   return keys;
 }
+
+/** How much deeper than the object its `metadata.managedFields` may nest (levels): list, entry, fieldsV1, and a few to spare. */
+const ManagedFieldsExtraDepth = 8;
 
 /**
  * Whether a decoded value nests objects and arrays deeper than `limit` levels (the top one
