@@ -7,7 +7,8 @@
 import { deepCopyJSON, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
-import type { ResourceInfo } from '../registry/types.js';
+import type { ResourceInfo, StrategyContext } from '../registry/types.js';
+import { reportUnknownFields } from '../registry/schema/index.js';
 import { decodeError } from '../registry/builtin/decode.js';
 import type { JSONSchemaProps } from '../registry/schema/types.js';
 import { age, ageColumn, column, nameColumn } from '../registry/generic-strategy.js';
@@ -87,6 +88,27 @@ export function renderScale(scale: KubeObject, shape: ResponseShape, include: In
   if (shape.kind === 'table') return scaleTable(scale, { version: shape.version, include, now });
   if (shape.kind === 'metadata') return rowObject(scale, 'Metadata', shape.version);
   return scale;
+}
+
+/** The fields of autoscaling/v1 Scale outside metadata: the top level's, spec's and status's. */
+const scaleFields: Record<string, readonly string[]> = { '': ['apiVersion', 'kind', 'metadata', 'spec', 'status'], spec: ['replicas'], status: ['replicas', 'selector'] };
+
+/**
+ * Reports the fields of a Scale body (a PUT, an apply configuration, or what a patch made of the
+ * Scale view) that autoscaling/v1 Scale does not have, as kube-apiserver's decoder does per
+ * `fieldValidation`: under `Strict` a 400 `strict decoding error: unknown field "spec.foo"`, under
+ * `Warn` a warning each. (Metadata is the parent's, checked when it is written.)
+ * @throws StatusError 400 under Strict
+ */
+export function reportScaleUnknownFields(scale: unknown, ctx: StrategyContext): void {
+  if (typeof scale !== 'object' || scale === null || Array.isArray(scale)) return;
+  const unknown: string[] = [];
+  for (const [at, allowed] of Object.entries(scaleFields)) {
+    const o = at === '' ? scale : (scale as Record<string, unknown>)[at];
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) continue;
+    for (const k of Object.keys(o)) if (!allowed.includes(k)) unknown.push(at ? `${at}.${k}` : k);
+  }
+  reportUnknownFields(unknown.sort(), 'Scale', 'v1', ctx);
 }
 
 /** autoscaling/v1 ScaleSpec.replicas: an int32. */

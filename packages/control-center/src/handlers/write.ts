@@ -16,7 +16,7 @@ import { applyPatch } from './patch/apply-patch.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { applyScale } from './apply/scale-apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
-import { fromScale, toScale } from './scale.js';
+import { fromScale, reportScaleUnknownFields, toScale } from './scale.js';
 
 /** The result of a write: HTTP status code and body. */
 export interface WriteResult {
@@ -132,6 +132,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
   const manager = managerOrUserAgent(fieldManagerParam(query, 'UpdateOptions'), userAgentOf(scope));
   if (subresource === 'scale') {
     const scale = decodeObjectBody(contentType, body) as KubeObject;
+    reportScaleUnknownFields(scale, scope.ctx);
     const res = await updateObject(scope.store, scope.info, scope.ri.namespace, scope.ri.name, (cur) => {
       if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
       return fromScale(scope.info, cur, scale);
@@ -176,6 +177,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     // As kube-apiserver's ScaleHandler: a real apply of the Scale (conflicts, Apply ownership).
     if (!isJSONObject(patch)) throw apierrors.badRequest('error decoding patch: the apply configuration must be an object');
     checkApplyObjectType(patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    reportScaleUnknownFields(patch, scope.ctx);
     const res = await update(
       (current) => {
         if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
@@ -213,6 +215,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
       if (subresource === 'scale') {
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
+        reportScaleUnknownFields(patchedScale, scope.ctx);
         return fromScale(scope.info, current, patchedScale);
       }
       // The patched object keeps the current resourceVersion unless the patch (of any type: a

@@ -82,4 +82,19 @@ describe('server-side apply of a Scale', () => {
     expect((await req('GET', `${NPS}/np1`)).body.spec.replicas).toBe(6);
     expect((await entries()).some((e) => e.manager === 'hpa')).toBe(false);
   });
+
+  it('reports a Scale body\'s unknown fields per fieldValidation (PUT, apply, patch), as kube-apiserver decodes a Scale', async () => {
+    const body = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'np1', namespace: 'clusters' }, spec: { replicas: 2, foo: 1 }, bar: 2 };
+    const put = await req('PUT', `${NPS}/np1/scale?fieldValidation=Strict`, body, 'application/json');
+    expect([put.code, put.body.message]).toEqual([400, 'Scale in version "v1" cannot be handled as a Scale: strict decoding error: unknown field "bar", unknown field "spec.foo"']);
+    const apply = await req('PATCH', `${NPS}/np1/scale?fieldManager=hpa&force=true&fieldValidation=Strict`, body);
+    expect(apply.code).toBe(400);
+    const res = await fetch(`${cc.url}${NPS}/np1/scale?fieldValidation=Warn`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 3, foo: 1 } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('warning')).toContain('unknown field \\"spec.foo\\"');
+  });
 });
