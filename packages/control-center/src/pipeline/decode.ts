@@ -145,6 +145,7 @@ interface YAMLTokens {
   lines: YAML.LineCounter;
 }
 
+/** Reads a YAML text into its tokens, counting lines (for error positions). */
 function lexYAML(text: string): YAMLTokens {
   const lines = new YAML.LineCounter();
   return { tokens: Array.from(new YAML.Parser(lines.addNewLine).parse(text)), lines };
