@@ -78,6 +78,8 @@ export interface Lister<T> {
   byIndex(indexName: string, value: string): T[];
   /** Every cached key. */
   keys(): string[];
+  /** Number of cached objects (no copy, unlike `list().length`). */
+  readonly size: number;
 }
 
 /**

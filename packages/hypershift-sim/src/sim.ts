@@ -137,11 +137,11 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
   const stats = (): SimStats => ({
     queues: { hostedcluster: queueStats(hostedClusterController.queue), nodepool: queueStats(nodePoolController.queue) },
     cached: {
-      HostedCluster: hostedClusters.lister.list().length,
-      NodePool: nodePools.lister.list().length,
-      Secret: secrets.lister.list().length,
-      ConfigMap: configMaps.lister.list().length,
-      Namespace: namespaces.lister.list().length,
+      HostedCluster: hostedClusters.lister.size,
+      NodePool: nodePools.lister.size,
+      Secret: secrets.lister.size,
+      ConfigMap: configMaps.lister.size,
+      Namespace: namespaces.lister.size,
     },
   });
   return { stop, stats };

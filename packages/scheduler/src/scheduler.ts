@@ -204,7 +204,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   }
   setState('ready');
   log.info(
-    { managementClusters: mcs.lister.list().length, hostedClusters: hcs.lister.list().length, profiles: config.profiles.map((p) => p.name) },
+    { managementClusters: mcs.lister.size, hostedClusters: hcs.lister.size, profiles: config.profiles.map((p) => p.name) },
     'caches synced; scheduling',
   );
 

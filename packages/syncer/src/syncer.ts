@@ -407,8 +407,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       counted[q] = { adds: wq.adds, retries: wq.retries };
     }
     for (const k of kinds) {
-      cached.set({ cluster, side: 'upstream', kind: k }, upInformers[k].lister.list().length);
-      cached.set({ cluster, side: 'downstream', kind: k }, downInformers[k].lister.list().length);
+      cached.set({ cluster, side: 'upstream', kind: k }, upInformers[k].lister.size);
+      cached.set({ cluster, side: 'downstream', kind: k }, downInformers[k].lister.size);
     }
   }, 1000);
   // A push syncer's clusters come and go in one process: a stopped one's series go with it.
