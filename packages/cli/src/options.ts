@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
-import { isDNS1123Label, isQualifiedName, isValidLabelValue, MaxTimerMs } from '@hcc/client';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue, MaxTimerMs, MaxTimerSeconds } from '@hcc/client';
 
 /** What a numeric flag accepts. */
 export interface NumberRule {
@@ -50,9 +50,6 @@ export function numberArg(rule: NumberRule = {}): (value: string) => number {
  * setTimeout after 1 ms, which would spin the loop it paces).
  */
 export const delayMsArg = numberArg({ integer: true, max: MaxTimerMs });
-
-/** The longest delay a Node timer takes, in whole seconds ({@link MaxTimerMs}, about 24.8 days). */
-export const MaxTimerSeconds = Math.floor(MaxTimerMs / 1000);
 
 /**
  * A duration in seconds that becomes a timer: by default greater than 0, and at most

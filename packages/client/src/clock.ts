@@ -119,6 +119,9 @@ export class FakeClock implements Clock {
  */
 export const MaxTimerMs = 2 ** 31 - 1;
 
+/** {@link MaxTimerMs} in whole seconds (2,147,483, about 24.8 days): the most a seconds setting that becomes a timer may hold. */
+export const MaxTimerSeconds = Math.floor(MaxTimerMs / 1000);
+
 /**
  * `p`'s outcome, or `late()`'s when `ms` milliseconds pass on `clock` first: then `p` is abandoned
  * (a rejection it settles with later is ignored). `late` returns the value to resolve with, or

@@ -32,7 +32,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { HostedCluster } from '@hcc/crds';
-import { MaxTimerMs } from '@hcc/client';
+import { MaxTimerSeconds } from '@hcc/client';
 import { isBindPlugin, isFilterPlugin, isScorePlugin, type Plugin, type Profile } from '../framework/types.js';
 import { ArgsError } from '../plugins/args.js';
 import { PluginNames, type PluginName } from '../plugins/names.js';
@@ -43,8 +43,6 @@ export const SchedulerConfigAPIVersion = 'controlcenter.hcc.dev/v1alpha1';
 /** `kind` of the configuration file (optional in the file; checked when present). */
 export const SchedulerConfigKind = 'SchedulerConfiguration';
 
-/** The longest delay a Node timer takes, in whole seconds ({@link MaxTimerMs}, about 24.8 days): a longer setTimeout fires after 1 ms. */
-const MaxTimerSeconds = Math.floor(MaxTimerMs / 1000);
 
 /** HostedCluster annotation naming the profile that schedules it. */
 export { AnnotationSchedulerProfile } from '@hcc/crds';
