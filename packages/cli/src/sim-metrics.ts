@@ -18,9 +18,7 @@ import type { SimStats } from '@hcc/hypershift-sim';
  * @param stats - the running sim's `stats()`
  */
 export function registerSimMetrics(registry: client.Registry, stats: () => SimStats): void {
-  let snapshot: SimStats | undefined;
-  // One stats() per scrape, shared by the four series (each collect runs in the same scrape).
-  const read = (): SimStats => (snapshot ??= (queueMicrotask(() => (snapshot = undefined)), stats()));
+  // stats() only counts (queue lengths, cache sizes): each series reads it at its own collect.
   const controllers = ['hostedcluster', 'nodepool'] as const;
   new client.Gauge({
     name: 'hcc_hypershift_sim_queue_depth',
@@ -28,7 +26,7 @@ export function registerSimMetrics(registry: client.Registry, stats: () => SimSt
     labelNames: ['controller'],
     registers: [registry],
     collect() {
-      for (const c of controllers) this.set({ controller: c }, read().queues[c].depth);
+      for (const c of controllers) this.set({ controller: c }, stats().queues[c].depth);
     },
   });
   // Counters read as totals from the queue: each scrape adds what was counted since the last one.
@@ -41,7 +39,7 @@ export function registerSimMetrics(registry: client.Registry, stats: () => SimSt
       registers: [registry],
       collect() {
         for (const c of controllers) {
-          const now = read().queues[c][field];
+          const now = stats().queues[c][field];
           this.inc({ controller: c }, Math.max(0, now - (last[c] ?? 0)));
           last[c] = now;
         }
@@ -56,7 +54,7 @@ export function registerSimMetrics(registry: client.Registry, stats: () => SimSt
     labelNames: ['kind'],
     registers: [registry],
     collect() {
-      for (const [kind, n] of Object.entries(read().cached)) this.set({ kind }, n);
+      for (const [kind, n] of Object.entries(stats().cached)) this.set({ kind }, n);
     },
   });
 }
