@@ -16,11 +16,12 @@ import { rowObject, type IncludeObject } from '../pipeline/table.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 
 /** Splits a simple JSON path such as `.spec.replicas` into keys. */
-function keys(p: string): string[] {
+export function keys(p: string): string[] {
   return p.replace(/^\./, '').split('.').filter(Boolean);
 }
 
-function getPath(obj: unknown, p: string): unknown {
+/** The value at a simple JSON path such as `.spec.replicas` (see {@link keys}), or undefined. */
+export function getPath(obj: unknown, p: string): unknown {
   let cur: unknown = obj;
   for (const k of keys(p)) {
     if (typeof cur !== 'object' || cur === null) return undefined;

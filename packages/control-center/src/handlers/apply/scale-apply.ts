@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '@hcc/crds';
 import type { ResourceInfo } from '../../registry/types.js';
-import { fromScale } from '../scale.js';
+import { fromScale, getPath, keys } from '../scale.js';
 import { conflictError, type Conflict } from './apply.js';
 import { fieldPE, PathSet, type Path } from './fieldpath.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentity, type Managed } from './managed-fields.js';
@@ -45,11 +45,11 @@ export interface ScaleApplyRequest {
  */
 export function applyScale(r: ScaleApplyRequest): KubeObject {
   const sc = r.info.subresources.scale!;
-  const replicasPath: Path = sc.specReplicasPath.replace(/^\./, '').split('.').filter(Boolean).map(fieldPE);
+  const replicasPath: Path = keys(sc.specReplicasPath).map(fieldPE);
   const spec = r.config.spec as { replicas?: unknown } | undefined;
   const applied = spec !== null && typeof spec === 'object' && spec.replicas !== undefined && spec.replicas !== null;
   // fromScale checks the body and the value; without replicas the live value is kept.
-  const current = Number(readPath(r.live, replicasPath) ?? 0);
+  const current = Number(getPath(r.live, sc.specReplicasPath) ?? 0);
   const out = fromScale(r.info, r.live, { ...r.config, spec: { replicas: applied ? spec!.replicas : current } });
   const managed: Managed = decodeManagedFields(r.live.metadata.managedFields);
   const id = managerIdentity(r.manager, 'Apply', r.apiVersion, 'scale');
@@ -58,7 +58,7 @@ export function applyScale(r: ScaleApplyRequest): KubeObject {
   if (!applied) {
     managers.delete(id);
   } else {
-    const changed = (readPath(out, replicasPath) as number) !== current;
+    const changed = getPath(out, sc.specReplicasPath) !== current;
     const owned = PathSet.of(replicasPath);
     if (changed) {
       const conflicts: Conflict[] = [];
@@ -80,13 +80,4 @@ export function applyScale(r: ScaleApplyRequest): KubeObject {
   if (entries === undefined) delete out.metadata.managedFields;
   else out.metadata.managedFields = entries as KubeObject['metadata']['managedFields'];
   return out;
-}
-
-function readPath(obj: unknown, path: Path): unknown {
-  let cur = obj;
-  for (const pe of path) {
-    if (typeof cur !== 'object' || cur === null || pe.kind !== 'field') return undefined;
-    cur = (cur as Record<string, unknown>)[pe.name];
-  }
-  return cur;
 }
