@@ -155,10 +155,10 @@ function lexYAML(text: string): YAMLTokens {
  * The nesting depth of a YAML text's deepest document, from its concrete syntax tree; a flow pair
  * in a sequence (`[a: b]`) counts as the mapping it makes. Stops counting past `limit`.
  */
-export function yamlNestingDepth(text: string | YAMLTokens, limit = MaxYAMLNestingDepth): number {
+function yamlNestingDepth(lexed: YAMLTokens, limit = MaxYAMLNestingDepth): number {
   type Tok = { type?: string; value?: unknown; items?: { key?: unknown; sep?: unknown; value?: unknown }[]; start?: { source?: string } };
   let max = 0;
-  for (const doc of (typeof text === 'string' ? lexYAML(text) : text).tokens) {
+  for (const doc of lexed.tokens) {
     const stack: [unknown, number][] = [[doc, 0]];
     while (stack.length) {
       const [t, depth] = stack.pop()! as [Tok | null | undefined, number];
