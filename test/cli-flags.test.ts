@@ -144,21 +144,7 @@ describe('hcc flags', () => {
     { env: 'warn', args: [], infoLines: false },
     { env: 'warn', args: ['--log-level', 'info'], infoLines: true }, // the flag wins over the variable
   ])('HCC_LOG_LEVEL=$env with $args: info lines $infoLines', async ({ env, args, infoLines }) => {
-    const t = tempDir('hcc-loglevel-');
-    const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
-    const proc = spawn(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', path.join(t.dir, 's.kubeconfig'), ...args], {
-      env: { ...process.env, HCC_LOG_LEVEL: env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      await waitFor('the control center to write its kubeconfig', () => existsSync(kubeconfig), 30_000);
-      await new Promise((r) => setTimeout(r, 500));
-    } finally {
-      await stopProcess(proc);
-      t.cleanup();
-    }
+    const { out } = await controlCenterStartLog(args, { HCC_LOG_LEVEL: env }, 500);
     expect(out.includes('"level":30')).toBe(infoLines);
   }, 60_000);
 
@@ -167,22 +153,33 @@ describe('hcc flags', () => {
     { args: ['--no-tls', '--anonymous'], warned: false },
     { args: [], warned: false },
   ])('control center with $args: warns that kubectl sends no token over plain HTTP: $warned', async ({ args, warned }) => {
-    const t = tempDir('hcc-notls-');
-    const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
-    const proc = spawn(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', path.join(t.dir, 's.kubeconfig'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      await waitFor('the control center to write its kubeconfig', () => existsSync(kubeconfig), 30_000);
-      await new Promise((r) => setTimeout(r, 300));
-    } finally {
-      await stopProcess(proc);
-      t.cleanup();
-    }
+    const { out, kubeconfig } = await controlCenterStartLog(args, {}, 300);
     const warning = out.split('\n').find((l) => l.includes('do not send a bearer token over plain HTTP'));
     expect(!!warning).toBe(warned);
     if (warned) expect(JSON.parse(warning!)).toMatchObject({ level: 40, kubeconfig });
   }, 60_000);
 });
+
+/**
+ * Starts `hcc control-center` with `args` (and `env` added) on a temp dir, waits until it has
+ * written its admin kubeconfig and `settleMs` more, stops it, and returns its stdout (the log)
+ * and the kubeconfig's path (removed with the dir).
+ */
+async function controlCenterStartLog(args: string[], env: Record<string, string>, settleMs: number): Promise<{ out: string; kubeconfig: string }> {
+  const t = tempDir('hcc-cc-log-');
+  const kubeconfig = path.join(t.dir, 'admin.kubeconfig');
+  const proc = spawn(process.execPath, [hccBin, 'control-center', '--port', '0', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', kubeconfig, '--scheduler-kubeconfig', path.join(t.dir, 's.kubeconfig'), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    await waitFor('the control center to write its kubeconfig', () => existsSync(kubeconfig), 30_000);
+    await new Promise((r) => setTimeout(r, settleMs));
+  } finally {
+    await stopProcess(proc);
+    t.cleanup();
+  }
+  return { out, kubeconfig };
+}
