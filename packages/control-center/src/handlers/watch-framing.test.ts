@@ -210,6 +210,77 @@ describe('watch stream framing', () => {
     }
   }, 60_000);
 
+  it("sends a list-watch's initial events as its client reads them: the server holds a bounded part at a time, and changes meanwhile follow the initial-events-end bookmark", async () => {
+    const big = await startTestControlCenter({ crds: allCRDs });
+    const serverSockets = new Set<net.Socket>();
+    big.app.server.on('connection', (s: net.Socket) => serverSockets.add(s));
+    const agent = new http.Agent({ keepAlive: false });
+    try {
+      // 40 objects of ~500 KB: ~20 MB of initial events, several times what the kernel's socket buffers take.
+      const names = Array.from({ length: 40 }, (_, i) => `init-${String(i).padStart(2, '0')}`);
+      for (const name of names) {
+        const res = await fetch(big.url + CMS, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${big.adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: 'z'.repeat(500_000) } }),
+        });
+        expect(res.status).toBe(201);
+      }
+      const url = new URL(big.url);
+      const query = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60';
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.get({ host: url.hostname, port: url.port, path: `${CMS}?${query}`, agent, headers: { authorization: `Bearer ${big.adminToken}` } }, resolve);
+        req.on('error', reject);
+      });
+      expect(res.statusCode).toBe(200);
+      // The client reads nothing for a while: what the server keeps queued for it stays small.
+      res.pause();
+      let mostQueued = 0;
+      for (let i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        for (const s of serverSockets) mostQueued = Math.max(mostQueued, s.writableLength);
+      }
+      expect(mostQueued, 'bytes queued on the server for a client that reads nothing').toBeLessThan(4 * 1024 * 1024);
+      // A change while the initial events are still going out.
+      const patched = await fetch(`${big.url}${CMS}/init-00`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${big.adminToken}`, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ metadata: { labels: { changed: 'yes' } } }),
+      });
+      expect(patched.status).toBe(200);
+      const patchedRV = Number(((await patched.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+      const events: { type: string; object: { metadata: { name?: string; resourceVersion: string; annotations?: Record<string, string>; labels?: Record<string, string> }; data?: { v: string } } }[] = [];
+      let text = '';
+      res.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`stream incomplete after 30 s: ${events.length} events`)), 30_000);
+        res.on('data', (d: string) => {
+          text += d;
+          let nl: number;
+          while ((nl = text.indexOf('\n')) >= 0) {
+            events.push(JSON.parse(text.slice(0, nl)));
+            text = text.slice(nl + 1);
+          }
+          if (events.some((e) => e.type === 'MODIFIED')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        res.resume();
+      });
+      res.destroy();
+      const summary = events.map((e) => (e.type === 'BOOKMARK' ? `BOOKMARK ${e.object.metadata.annotations?.['k8s.io/initial-events-end']}` : `${e.type} ${e.object.metadata.name}`));
+      expect(summary).toEqual([...names.map((n) => `ADDED ${n}`), 'BOOKMARK true', 'MODIFIED init-00']);
+      expect(events.slice(0, 40).every((e) => e.object.data?.v.length === 500_000 && !e.object.metadata.labels)).toBe(true);
+      const bookmarkRV = Number(events[40]!.object.metadata.resourceVersion);
+      expect(bookmarkRV).toBeLessThan(patchedRV);
+      expect(Number(events[41]!.object.metadata.resourceVersion)).toBe(patchedRV);
+    } finally {
+      agent.destroy();
+      await big.close();
+    }
+  }, 60_000);
+
   it('serves watch after watch on one kept-alive connection without piling listeners on it (client-go re-watches on the same connection)', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => void warnings.push(w.name);

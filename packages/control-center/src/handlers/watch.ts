@@ -12,12 +12,16 @@
  * - Label/field selectors: an object entering the selection is ADDED, leaving it is DELETED.
  * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest resourceVersion.
  * - timeoutSeconds ends the stream; a slow client that falls too far behind is disconnected.
+ * - The initial ADDED events are rendered and written piece by piece as the connection drains
+ *   (changes meanwhile are held until they are out), as kube-apiserver's cacher blocks on a
+ *   watcher's channel while it sends them: a list-watch of a large collection never holds the
+ *   whole collection rendered for one client.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes
  */
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '@hcc/crds';
 import { MaxTimerMs } from '@hcc/client';
-import type { StoreEvent, StoreWatch } from '../storage/store.js';
+import type { StoredObject, StoreEvent, StoreWatch } from '../storage/store.js';
 import { RevisionCompactedError } from '../storage/store.js';
 import * as apierrors from '../apierrors/status.js';
 import type { RequestScope } from './scope.js';
@@ -83,6 +87,14 @@ function httpChunk(text: string): Buffer {
   buf.write('\r\n', head.length + size, 'latin1');
   return buf;
 }
+
+/**
+ * A list-watch's initial ADDED events go out in pieces of about this many characters of JSON
+ * (one HTTP chunk each), the next once its connection holds less than
+ * {@link initialBufferedBytes} (bytes) or after it drains.
+ */
+const initialPieceBytes = 256 * 1024;
+const initialBufferedBytes = 1024 * 1024;
 
 /** A watch stream with lines waiting to be written. */
 interface PendingStream {
@@ -212,12 +224,19 @@ export async function serveWatch(
       else res.write(chunk.subarray(chunk.indexOf(0x0a) + 1, chunk.length - 2));
     };
     const buffered = () => (direct ? socket.writableLength : res.writableLength);
-    // What the stream sends as it starts (the initial ADDED events of a list-watch, the history
-    // replayed from an older resourceVersion) is as big as the collection, not a sign of a slow
-    // client: it is allowed on top of maxBufferedBytes until the connection first drains, as
-    // kube-apiserver's cacher sends initial events with backpressure rather than a limit.
+    // What the stream sends as it starts (the history replayed from an older resourceVersion,
+    // the changes held while a list-watch's initial events went out) is as big as the history,
+    // not a sign of a slow client: it is allowed on top of maxBufferedBytes until the connection
+    // first drains, as kube-apiserver's cacher sends initial events with backpressure rather
+    // than a limit.
     let starting = true;
     let allowance = 0;
+    // The initial ADDED events still to send (a snapshot of the collection), see sendInitialPiece;
+    // changes meanwhile are held in lines (heldBytes of them), and closing is what finish may
+    // still send then.
+    let initial: { items: StoredObject[]; next: number; revision: number } | undefined;
+    let heldBytes = 0;
+    let closing: string[] = [];
     // Removed when the stream ends: a kept-alive connection serves one watch after another.
     const drained = direct ? socket : res;
     const onDrain = () => void (allowance = 0);
@@ -249,29 +268,48 @@ export async function serveWatch(
       done = true;
       activeWatches--;
       drained.removeListener('drain', onDrain);
+      drained.removeListener('drain', sendInitialPiece);
       w?.stop();
       stopFollowingDefinition?.();
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
       pendingStreams.delete(stream);
-      if (lines.length && !res.destroyed && !res.writableEnded) write(httpChunk(lines.join('')));
+      // Changes queued while the initial events were still going out follow objects the client
+      // has not seen yet: sending them would let it resume past those objects. Only a closing
+      // line (the ERROR of a re-list) is sent then.
+      const last = initial ? closing : lines;
+      if (last.length && !res.destroyed && !res.writableEnded) write(httpChunk(last.join('')));
       lines = [];
       if (!res.writableEnded) res.end();
       resolve();
     };
     const queue = (line: string, id?: number) => {
       if (done) return;
+      if (initial) {
+        // Held until the initial events are out; a client that cannot take them while the
+        // collection changes this much is too far behind, as below.
+        lines.push(line);
+        lineIds = undefined;
+        if ((heldBytes += line.length) > opts.maxBufferedBytes) {
+          finish();
+          res.destroy();
+        }
+        return;
+      }
       if (starting) allowance += line.length;
       if (lines.length === 0) schedule(stream);
       lines.push(line);
       if (id === undefined) lineIds = undefined;
       else lineIds?.push(id);
     };
-    const sendEvent = (type: string, obj: KubeObject) => queue(`${JSON.stringify({ type, object: render(obj) })}\n`);
+    /** One event's line; an unconverted object's JSON text is the store's (computed once per object). */
+    const eventLine = (type: string, obj: KubeObject) =>
+      shape.kind === 'object' ? `{"type":"${type}","object":${jsonOf(toVersion(obj, info))}}\n` : `${JSON.stringify({ type, object: render(obj) })}\n`;
+    const sendEvent = (type: string, obj: KubeObject) => queue(eventLine(type, obj));
     // A bookmark takes the shape of the stream's other events, as kube-apiserver converts every
     // watch event: a metadata-only informer decodes it as PartialObjectMetadata, a Table watcher
     // gets a Table without rows.
-    const sendBookmark = (rv: number, annotations?: Record<string, string>) => {
+    const bookmarkLine = (rv: number, annotations?: Record<string, string>) => {
       const metadata = { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) };
       const object =
         shape.kind === 'table'
@@ -279,14 +317,17 @@ export async function serveWatch(
           : shape.kind === 'metadata'
             ? { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${shape.version}`, metadata }
             : { kind: info.kind, apiVersion, metadata };
-      queue(`${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
+      return `${JSON.stringify({ type: 'BOOKMARK', object })}\n`;
     };
+    const sendBookmark = (rv: number, annotations?: Record<string, string>) => queue(bookmarkLine(rv, annotations));
     // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
     const timer = setTimeout(() => {
-      if (bookmarks) sendBookmark(store.currentRevision());
+      if (bookmarks && !initial) sendBookmark(store.currentRevision());
       finish();
     }, Math.min(timeoutSeconds * 1000, MaxTimerMs));
     onClose(finish);
+    // The client may have gone while the watch waited for its resourceVersion (no 'close' then).
+    if (socket?.destroyed) finish();
     // A custom resource's watch ends, as a stream that simply ends, when its CRD is deleted, stops
     // serving this version, or changes its spec (kube-apiserver's crdHandler destroys the CRD's
     // storage then, which ends every watch on it): the client lists again and meets the 404 or
@@ -307,7 +348,9 @@ export async function serveWatch(
         // changes. End the watch as too old, so the client lists again (kube's cacher ends its
         // watchers when its reflector re-lists).
         const st = apierrors.resourceExpired(`too old resource version: ${lastRV} (${ev.revision}): the storage listed etcd again after it compacted past this server's watch`).status;
-        queue(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
+        const line = `${JSON.stringify({ type: 'ERROR', object: st })}\n`;
+        if (initial) closing = [line];
+        else queue(line);
         finish();
         return;
       }
@@ -343,13 +386,54 @@ export async function serveWatch(
       } else sendEvent(type, obj);
     };
 
+    // The initial events go out in pieces of about initialPieceBytes, the next one once the
+    // connection holds less than initialBufferedBytes (else after it drains), between other
+    // requests: a list-watch of a large collection holds at most about a piece and the buffer
+    // for its client, as kube-apiserver's cacher blocks on a watcher's channel while it sends
+    // the initial events, rather than the whole collection rendered at once.
+    function sendInitialPiece(): void {
+      if (done || !initial) return;
+      if (res.destroyed || res.writableEnded) return finish();
+      const { items } = initial;
+      const piece: string[] = [];
+      let bytes = 0;
+      while (initial.next < items.length && bytes < initialPieceBytes) {
+        const o = items[initial.next++]!.object;
+        if (!selected(o)) continue;
+        const line = eventLine('ADDED', o);
+        piece.push(line);
+        bytes += line.length;
+      }
+      if (initial.next >= items.length) {
+        // The snapshot is out: the end-of-initial-events bookmark, then the changes held since.
+        const { revision } = initial;
+        initial = undefined;
+        if (sendInitial && bookmarks) lines.unshift(bookmarkLine(revision, { 'k8s.io/initial-events-end': 'true' }));
+        // What was held counts as sent at the start (below), until the connection drains.
+        if (heldBytes > 0) {
+          allowance = heldBytes;
+          drained.removeListener('drain', onDrain);
+          drained.once('drain', onDrain);
+        }
+        starting = false;
+        if (piece.length) write(httpChunk(piece.join('')));
+        if (lines.length) {
+          lineIds = undefined;
+          schedule(stream);
+        }
+        return;
+      }
+      if (piece.length) write(httpChunk(piece.join('')));
+      if (buffered() > initialBufferedBytes) drained.once('drain', sendInitialPiece);
+      else setImmediate(sendInitialPiece);
+    }
+
     let from: number;
     if (initialEvents) {
       const { items, revision } = listStored(store, info, ri.namespace);
-      for (const it of items) if (selected(it.object)) sendEvent('ADDED', it.object);
+      initial = { items, next: 0, revision };
       from = revision;
       lastRV = revision;
-      if (sendInitial && bookmarks) sendBookmark(revision, { 'k8s.io/initial-events-end': 'true' });
     } else if (rvParam === '' || rvParam === '0') {
       from = lastRV = store.currentRevision();
     } else {
@@ -360,6 +444,7 @@ export async function serveWatch(
       w = store.watch(prefix, from, onEvent);
     } catch (e) {
       if (e instanceof RevisionCompactedError) {
+        initial = undefined;
         const st = apierrors.resourceExpired(`too old resource version: ${e.requested} (${e.oldest})`).status;
         queue(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
         finish();
@@ -367,9 +452,12 @@ export async function serveWatch(
       }
       throw e;
     }
-    starting = false;
+    if (initial) sendInitialPiece();
+    else starting = false;
     if (bookmarks) {
-      bookmarkTimer = setInterval(() => sendBookmark(Math.max(lastRV, store.currentRevision())), opts.bookmarkIntervalMs);
+      // Not while the initial events are going out: a bookmark then would let a client resume
+      // past objects it has not been sent.
+      bookmarkTimer = setInterval(() => initial || sendBookmark(Math.max(lastRV, store.currentRevision())), opts.bookmarkIntervalMs);
     }
   });
 }
