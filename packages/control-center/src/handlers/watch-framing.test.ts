@@ -281,6 +281,23 @@ describe('watch stream framing', () => {
     }
   }, 60_000);
 
+  it('ends a watch whose client left while it waited for its resourceVersion (no stream kept open for nobody)', async () => {
+    const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).text())![1]);
+    const before = await openWatches();
+    const list = (await (await fetch(cc.url + CMS, { headers: { authorization: `Bearer ${cc.adminToken}` } })).json()) as { metadata: { resourceVersion: string } };
+    // A resourceVersion the store has not reached yet: the watch waits for it (up to 3 s).
+    const ahead = Number(list.metadata.resourceVersion) + 1;
+    const ac = new AbortController();
+    const pending = fetch(`${cc.url}${CMS}?watch=true&resourceVersion=${ahead}`, { headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    ac.abort();
+    await pending;
+    await new Promise((r) => setTimeout(r, 100));
+    await create('reached');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await openWatches()).toBe(before);
+  });
+
   it('serves watch after watch on one kept-alive connection without piling listeners on it (client-go re-watches on the same connection)', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => void warnings.push(w.name);
