@@ -76,6 +76,21 @@ describe('bench history', () => {
     expect(table.join('\n')).toBe(out.stdout.trim());
   });
 
+  it("is the README's Latest run table: the table of the results file it names, rendered from that JSON", async () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Latest run'), readme.indexOf('### What limits the missed targets'));
+    const named = /`bench\/results\/([0-9TZ-]+)\.json`/.exec(section);
+    expect(named, 'the Latest run section names its results file').not.toBeNull();
+    const base = path.join(repoRoot, 'bench', 'results', named![1]!);
+    const json = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { quick: boolean; table: object[]; failures: object[] };
+    expect(json.quick).toBe(false);
+    expect(json.failures).toEqual([]);
+    const { markdownTable } = (await import(path.join(repoRoot, 'bench', 'lib', 'report.mjs'))) as { markdownTable: (rows: object[]) => string };
+    const table = section.split('\n').filter((l) => l.startsWith('|')).join('\n');
+    expect(table).toBe(markdownTable(json.table));
+    expect(readFileSync(`${base}.md`, 'utf8')).toContain(table);
+  });
+
   it('refuses a bad flag with one line and exit code 2', () => {
     const out = spawnSync(process.execPath, [tool, '--runs', '3'], { encoding: 'utf8' });
     expect(out.status).toBe(2);
