@@ -9,6 +9,7 @@ export * from './tolerations.js';
 export * from './types.js';
 export * from './clock.js';
 export * from './api-errors.js';
+export * from './go-yaml.js';
 export * from './kubeconfig.js';
 export * from './rest.js';
 export * from './backoff.js';

@@ -103,6 +103,15 @@ describe('loadKubeconfig', () => {
     expect(() => loadKubeconfig(join(dir, 'missing'))).toThrow(/missing does not exist \(start the control center first/);
   });
 
+  it("reads YAML as client-go does (YAML 1.1): `insecure-skip-tls-verify: yes` skips verification, a quoted \"yes\" does not", () => {
+    const config = (v: string) =>
+      `apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:6443\n    insecure-skip-tls-verify: ${v}\nusers:\n- name: u\n  user: {token: t}\n`;
+    writeFileSync(join(dir, 'yes'), config('yes'));
+    expect(loadKubeconfig(join(dir, 'yes')).insecureSkipTLSVerify).toBe(true);
+    writeFileSync(join(dir, 'quoted'), config('"yes"'));
+    expect(loadKubeconfig(join(dir, 'quoted')).insecureSkipTLSVerify).toBeUndefined();
+  });
+
   it('names a placeholder nobody replaced (an empty file, or only comments)', () => {
     writeFileSync(join(dir, 'placeholder'), '# Replace with the kubeconfig of the hcc control center.\n');
     expect(() => loadKubeconfig(join(dir, 'placeholder'))).toThrow(`kubeconfig ${join(dir, 'placeholder')} is empty (it holds only the comment "Replace with the kubeconfig of the hcc control center.")`);

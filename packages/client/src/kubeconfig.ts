@@ -11,6 +11,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { parse, stringify } from 'yaml';
+import { goYAMLOptions } from './go-yaml.js';
 
 /**
  * Everything needed to reach one API server as one user. Byte fields hold PEM data.
@@ -76,7 +77,7 @@ export function loadKubeconfig(path: string, context?: string): ClusterConnectio
  *   against the working directory)
  */
 export function parseKubeconfig(text: string, path: string, context?: string): ClusterConnection {
-  const doc = parse(text) as Record<string, unknown> | null;
+  const doc = parse(text, goYAMLOptions) as Record<string, unknown> | null;
   if (doc === null || doc === undefined) {
     // Empty, or only comments: a placeholder nobody replaced (deploy/syncer/secret.yaml's says so).
     const comment = /^\s*#\s*(.+)$/m.exec(text)?.[1]?.trim();

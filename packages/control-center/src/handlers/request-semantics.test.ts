@@ -255,6 +255,33 @@ describe('request semantics', () => {
     expect(JSON.parse(pb.text).message).toBe('only the following media types are accepted: application/json, application/yaml');
   });
 
+  it('reads a YAML body as kube-apiserver does (go-yaml v2, YAML 1.1): yes/on are booleans, 0777 and 0o17 octal; timestamps and 1:20 stay strings', async () => {
+    await ns('yml11');
+    const post = async (url: string, body: string) => {
+      const res = await fetch(cc().url + url, { method: 'POST', headers: { authorization: `Bearer ${cc().adminToken}`, 'content-type': 'application/yaml' }, body });
+      return { code: res.status, body: (await res.json()) as any };
+    };
+    const CMS = '/api/v1/namespaces/yml11/configmaps';
+    // An unquoted yes is a boolean, which a ConfigMap's string data cannot hold: kube-apiserver's 400.
+    const flag = await post(CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flag\ndata:\n  enabled: yes\n');
+    expect(flag.code).toBe(400);
+    expect(flag.body.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string');
+    // Quoted, and what is not a 1.1 boolean or number, stays a string; an `on:` key is "true".
+    const ok = await post(CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n  labels:\n    on: x\ndata:\n  a: "yes"\n  b: "0777"\n  c: 2001-12-14\n  d: 1:20\n  e: !!binary aGVsbG8=\n');
+    expect(ok.code).toBe(201);
+    expect(ok.body.metadata.labels).toEqual({ true: 'x' });
+    expect(ok.body.data).toEqual({ a: 'yes', b: '0777', c: '2001-12-14', d: '1:20', e: 'hello' });
+    const NPS = '/apis/hypershift.openshift.io/v1beta1/namespaces/yml11/nodepools';
+    const np = (name: string, replicas: string, autoRepair: string) =>
+      `apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata:\n  name: ${name}\nspec:\n  clusterName: c\n  replicas: ${replicas}\n  management:\n    upgradeType: Replace\n    autoRepair: ${autoRepair}\n  platform:\n    type: None\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:4.17.0-x86_64\n`;
+    const octal = await post(NPS, np('octal', '010', 'on'));
+    expect(octal.code).toBe(201);
+    expect([octal.body.spec.replicas, octal.body.spec.management.autoRepair]).toEqual([8, true]);
+    const goOctal = await post(NPS, np('go-octal', '0o17', 'No'));
+    expect(goOctal.code).toBe(201);
+    expect([goOctal.body.spec.replicas, goOctal.body.spec.management.autoRepair]).toEqual([15, false]);
+  });
+
   it('takes request heads up to 1 MiB, as Go servers do, and answers a larger one with a Status', async () => {
     // A label selector of ~40 KB (Node's default limit is 16 KiB).
     const values = Array.from({ length: 5000 }, (_, i) => `v${i}`).join(',');

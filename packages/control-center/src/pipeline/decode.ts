@@ -5,6 +5,7 @@
  * decoding errors become Kubernetes Status errors here, not framework errors.
  */
 import YAML from 'yaml';
+import { goYAMLOptions } from '@hcc/client';
 import * as apierrors from '../apierrors/status.js';
 import { decodeProtobuf } from './protobuf.js';
 import { countJSONKeys, duplicateJSONFields, duplicateYAMLKeys } from './duplicate-fields.js';
@@ -281,9 +282,9 @@ function checkAliasExpansion(doc: YAML.Document.Parsed): void {
 }
 
 function parseYAMLDocument(text: string, lexed: YAMLTokens, strict?: StrictErrors): unknown {
-  // go-yaml (sigs.k8s.io/yaml) reads YAML 1.1 merge keys (`<<: *base`): so does this. Composed
-  // from the tokens already read (what YAML.parseAllDocuments would do, less reading it again).
-  const docs = Array.from(new YAML.Composer({ uniqueKeys: false, merge: true }).compose(lexed.tokens));
+  // Composed from the tokens already read (what YAML.parseAllDocuments would do, less reading
+  // it again), as go-yaml v2 reads YAML (goYAMLOptions).
+  const docs = Array.from(new YAML.Composer(goYAMLOptions).compose(lexed.tokens));
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) throw apierrors.badRequest(`expected exactly one YAML document in the request body, got ${real.length}`);
   const d = real[0]!;

@@ -11,6 +11,7 @@
  */
 import { isJSONObject } from '@hcc/crds';
 import { parseAllDocuments } from 'yaml';
+import { goYAMLOptions } from '@hcc/client';
 import { allowAllRules, AuthenticatedGroup, MastersGroup, type Authorizer, type NonResourceRule, type ResourceRule, type RulesResolver } from './authorize.js';
 import type { UserInfo } from './authenticate.js';
 import type { RequestInfo } from './request-info.js';
@@ -207,7 +208,7 @@ function policyRule(r: unknown, where: string, namespaced: boolean): PolicyRule 
  */
 export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
   const objects: RBACObject[] = [];
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, goYAMLOptions);
   for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
     const err = doc.errors[0];
     if (err) throw new Error(`${source}: document ${i + 1} is not valid YAML: ${err.message.split('\n')[0]}`);

@@ -32,7 +32,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { HostedCluster } from '@hcc/crds';
-import { MaxTimerSeconds } from '@hcc/client';
+import { goYAMLOptions, MaxTimerSeconds } from '@hcc/client';
 import { isBindPlugin, isFilterPlugin, isScorePlugin, type Plugin, type Profile } from '../framework/types.js';
 import { ArgsError } from '../plugins/args.js';
 import { PluginNames, type PluginName } from '../plugins/names.js';
@@ -281,7 +281,7 @@ function effectiveOf(profiles: Profile[], defaultProfile: string, scaleOut: Scal
 export function parseSchedulerConfig(text: string, source = '<config>'): SchedulerConfig {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseYaml(text, goYAMLOptions);
   } catch (e) {
     throw new SchedulerConfigError(source, [`YAML: ${(e as Error).message.split('\n')[0]}`]);
   }

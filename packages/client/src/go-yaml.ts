@@ -1,0 +1,46 @@
+/**
+ * YAML as Kubernetes' Go code reads it: sigs.k8s.io/yaml converts YAML to JSON with go-yaml v2,
+ * which reads YAML 1.1 plain scalars (kube-apiserver for YAML request bodies, client-go for
+ * kubeconfig files, kube-scheduler for its configuration, kubectl before it sends a manifest).
+ */
+import YAML from 'yaml';
+
+/** YAML 1.1 tags go-yaml v2 does not resolve into a plain value: their nodes read as untagged. */
+const goYAMLUnresolved = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:binary']);
+
+/** `!!binary`: go-yaml v2 decodes the base64 into a Go string, which JSON then writes as UTF-8 text. */
+const goYAMLBinary: YAML.ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  identify: () => false,
+  resolve(src, onError) {
+    const b64 = src.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) onError('!!binary value contains invalid base64 data');
+    return Buffer.from(b64, 'base64').toString('utf8');
+  },
+};
+
+/** `0o17`: Go's strconv.ParseInt (base 0), which go-yaml v2 resolves integers with, reads it as octal. */
+const goYAMLOctal: YAML.ScalarTag = {
+  tag: 'tag:yaml.org,2002:int',
+  format: 'OCT',
+  default: true,
+  identify: () => false,
+  test: /^[-+]?0o[0-7_]+$/,
+  resolve: (src) => (src.startsWith('-') ? -1 : 1) * parseInt(src.replace(/^[-+]?0o/, '').replace(/_/g, ''), 8),
+};
+
+/**
+ * How a YAML body's plain scalars are read: as kube-apiserver reads them (sigs.k8s.io/yaml's
+ * YAMLToJSON, go-yaml v2, YAML 1.1): `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0777` is octal,
+ * `1_000` is 1000, `<<` merges; but timestamps stay strings (go-yaml v2 keeps them strings "for
+ * backward compatibility" when decoding into interface{}), sexagesimal `1:20` is a string,
+ * `!!set`/`!!omap`/`!!pairs` read as the mapping or sequence they are written as, and `!!binary`
+ * is its decoded text. kubectl converts YAML to JSON with the same library before it sends it.
+ * @see https://pkg.go.dev/sigs.k8s.io/yaml#YAMLToJSON
+ */
+export const goYAMLOptions: YAML.DocumentOptions & YAML.ParseOptions & YAML.SchemaOptions = {
+  version: '1.1',
+  uniqueKeys: false,
+  merge: true,
+  customTags: (tags) => [goYAMLOctal, goYAMLBinary, ...tags.filter((t) => typeof t !== 'string' && !goYAMLUnresolved.has(t.tag) && t.format !== 'TIME')],
+};
