@@ -14,6 +14,7 @@ import { accessSync, constants, mkdirSync, rmdirSync, rmSync, statSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberArg, UsageError } from './lib/args.mjs';
 import { closeOnSignals, Scope } from './lib/cleanup.mjs';
 import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
@@ -38,17 +39,6 @@ const usage = `usage: npm run bench [-- options]
   --keep                  keep temp dirs and logs
   --wait-quiet MINUTES    first wait (at most MINUTES) until other processes use under 15% of a core for 10 s
 `;
-
-/** A bad command line: printed as one line (no stack) with exit code 2. */
-class UsageError extends Error {}
-
-/** `v` as a number of the given kind, or a UsageError naming the flag. */
-function numberArg(flag, v, { integer = false, min = 0, minExclusive = false } = {}) {
-  const x = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : NaN;
-  const ok = Number.isFinite(x) && (!integer || Number.isInteger(x)) && (minExclusive ? x > min : x >= min);
-  if (!ok) throw new UsageError(`${flag} must be a ${minExclusive && min === 0 ? 'positive' : 'non-negative'} ${integer ? 'integer' : 'number'}, got ${JSON.stringify(v)}`);
-  return x;
-}
 
 /**
  * Creates a directory the bench writes into (`--out`, `--data-dir`) and checks it is writable,
@@ -99,10 +89,14 @@ const optionNames = ['scenario', 'quick', 'tls', 'connections', 'runs', 'duratio
 function refuseNpmOptions(env) {
   const eaten = optionNames.filter((n) => env[`npm_config_${n}`] !== undefined);
   if (!eaten.length) return;
+  // npm takes `--scenario api` as `--scenario` (true) and an argument `api`: the value is lost.
+  const takesValue = new Set(['scenario', 'connections', 'runs', 'duration', 'data_dir', 'out', 'wait_quiet']);
   const flag = (n) => {
     const v = env[`npm_config_${n}`];
     if (n === 'tls') return ['', 'false'].includes(v) ? '--no-tls' : '--tls';
-    return `--${n.replace(/_/g, '-')}${['', 'true'].includes(v) ? '' : ` ${v}`}`;
+    const name = `--${n.replace(/_/g, '-')}`;
+    if (!['', 'true'].includes(v)) return `${name} ${v}`;
+    return takesValue.has(n) ? `${name} <${n === 'scenario' ? 'name' : 'value'}>` : name;
   };
   const flags = eaten.map(flag).join(' ');
   throw new UsageError(`npm took ${flags} as its own option${eaten.length > 1 ? 's' : ''} (${eaten.map((n) => `npm_config_${n}`).join(', ')} set): put bench options after --, as in \`npm run bench -- ${flags}\``);
@@ -115,6 +109,7 @@ function parseArgs(argv) {
     const val = () => {
       const v = argv[++i];
       if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      if (v.trim() === '') throw new UsageError(`${a} needs a value, got an empty one`);
       return v;
     };
     if (a === '--') continue; // `npm run bench -- --scenario api -- --quick` passes the second `--` through
@@ -133,7 +128,7 @@ function parseArgs(argv) {
     else if (a === '--help' || a === '-h') {
       process.stdout.write(usage);
       process.exit(0);
-    } else throw new UsageError(`unknown argument ${a}\n\n${usage}`);
+    } else throw new UsageError(`unknown argument ${a} (npm run bench -- --help lists the options)`);
   }
   for (const s of o.scenarios) if (!order.includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)}; known: ${order.join(', ')}`);
   return o;

@@ -64,6 +64,8 @@ describe('npm run bench -- --quick', () => {
       [['--duration', 'abc'], '--duration must be a positive number, got "abc"'],
       [['--scenario', 'nope'], 'unknown scenario "nope"'],
       [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],
+      [['--out', ''], '--out needs a value, got an empty one'],
+      [['--bogus'], 'unknown argument --bogus (npm run bench -- --help lists the options)'],
     ] as const) {
       expectRefused(await run(['--quick', ...args]), message);
     }
@@ -74,6 +76,8 @@ describe('npm run bench -- --quick', () => {
       [{ npm_config_quick: 'true' }, 'npm took --quick as its own option (npm_config_quick set): put bench options after --, as in `npm run bench -- --quick`'],
       [{ npm_config_scenario: 'api', npm_config_tls: '' }, '`npm run bench -- --scenario api --no-tls`'],
       [{ npm_config_data_dir: '/tmp' }, '--data-dir /tmp'],
+      // `npm run bench --scenario api`: npm sets npm_config_scenario=true and passes `api` on.
+      [{ npm_config_scenario: 'true' }, '`npm run bench -- --scenario <name>`'],
     ] as const) {
       expectRefused(await run([], { env: { ...process.env, ...vars }, timeoutMs: 20_000 }), message);
     }

@@ -14,19 +14,26 @@
  *   --by-verb  also prints each API server's counts per verb, resource and code
  */
 import path from 'node:path';
+import { toolArgs } from '../lib/args.mjs';
 import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
 import { createSet, endpointOf, ensureNamespace, poolFor } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
 
-const args = process.argv.slice(2);
-const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
-const N = Number(opt('--sets', 200));
-const rate = Number(opt('--rate', 20));
-const settleMs = Number(opt('--settle', 5)) * 1000;
-const idleMs = Number(opt('--idle', 0)) * 1000;
-if (args.includes('--keep')) settings.keep = true;
-if (args.includes('--cpu-prof')) settings.cpuProfDir = opt('--cpu-prof');
+const { values: a } = toolArgs('loop-requests', {
+  sets: { default: 200, number: { integer: true, min: 0, minExclusive: true } },
+  rate: { default: 20, number: { min: 0, minExclusive: true } },
+  settle: { default: 5, number: {} },
+  idle: { default: 0, number: {} },
+  'by-verb': { type: 'boolean', default: false },
+  'cpu-prof': {},
+  keep: { type: 'boolean', default: false },
+});
+const { sets: N, rate } = a;
+const settleMs = a.settle * 1000;
+const idleMs = a.idle * 1000;
+if (a.keep) settings.keep = true;
+if (a['cpu-prof'] !== undefined) settings.cpuProfDir = path.resolve(a['cpu-prof']);
 const NS = 'loop';
 const servers = ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-clusters/mgmt-${i}.kubeconfig`)];
 const serverName = (k) => (k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig'));
@@ -82,7 +89,7 @@ try {
     const who = serverName(k);
     const per = k === 'admin.kubeconfig' ? N : N / 3;
     console.log(`  ${who.padEnd(15)} requests ${String(total).padStart(6)} (${(total / per).toFixed(1)}/set)  writes ${String(writes).padStart(6)}  409s ${String(conflicts).padStart(5)} (${(conflicts / per).toFixed(2)}/set)`);
-    if (args.includes('--by-verb')) {
+    if (a['by-verb']) {
       for (const l of lines.filter((x) => !x.endsWith(' 0'))) console.log(`    ${l.replace('apiserver_request_total', '')}`);
     }
   }

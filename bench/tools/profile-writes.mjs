@@ -12,20 +12,24 @@ import path from 'node:path';
 import os from 'node:os';
 import { readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { toolArgs } from '../lib/args.mjs';
 import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, startControlCenter } from '../lib/procs.mjs';
 import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '../lib/kube.mjs';
 import { closedLoop } from '../lib/load.mjs';
 
-const args = process.argv.slice(2);
-const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
-const seconds = Number(opt('--seconds', 8));
-const C = Number(opt('--connections', 32));
-const tls = !args.includes('--no-tls');
-const op = opt('--op', 'create');
-const out = opt('--out', path.join(os.tmpdir(), `hcc-profile-${Date.now()}`));
+const { values: a } = toolArgs('profile-writes', {
+  op: { default: 'create', choices: ['create', 'update', 'status'] },
+  seconds: { default: 8, number: { min: 0, minExclusive: true } },
+  connections: { default: 32, number: { integer: true, min: 0, minExclusive: true } },
+  'no-tls': { type: 'boolean', default: false },
+  out: { default: path.join(os.tmpdir(), `hcc-profile-${Date.now()}`) },
+});
+const { seconds, connections: C, op, out } = a;
+const tls = !a['no-tls'];
 const scope = new Scope();
-closeOnSignals(() => scope.close()); // as bench.mjs: Ctrl-C stops the processes and removes the temp dir
+// As bench.mjs: Ctrl-C stops the processes and removes the temp dir, and nothing is printed after it.
+const interrupted = closeOnSignals(() => scope.close());
 settings.cpuProfDir = out;
 try {
   const cc = await startControlCenter(scope, { tls });
@@ -56,11 +60,13 @@ try {
     };
     onBody = (text, _i, _w, req) => objs.set(req.name, JSON.parse(text));
   }
-  const res = await closedLoop({ pool, connections: C, durationMs: seconds * 1000, next, onBody });
+  const res = await closedLoop({ pool, connections: C, durationMs: seconds * 1000, next, onBody, stop: interrupted });
+  if (interrupted()) await new Promise(() => {}); // closeOnSignals exits once the scope is closed
   console.log(`${op}: ${res.requests} requests (${Math.round(res.rps)}/s), ${res.errors} errors${res.firstError ? ` (first: ${res.firstError})` : ''}`);
   await cc.stop();
 } finally {
-  await scope.close();
+  if (!interrupted()) await scope.close();
 }
+if (interrupted()) await new Promise(() => {});
 const prof = readdirSync(out).find((f) => f.endsWith('.cpuprofile'));
 console.log(execFileSync(process.execPath, [path.join(import.meta.dirname, 'cpuprofile-top.mjs'), path.join(out, prof), '--top', '40'], { encoding: 'utf8' }));
