@@ -13,6 +13,16 @@ import { startTestControlCenter } from '../testing/in-process.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
+/** Creates a ConfigMap in `default` on `target`, expecting 201. */
+async function createConfigMap(target: RunningControlCenter, name: string, data?: Record<string, string>): Promise<void> {
+  const res = await fetch(target.url + CMS, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...(data && { data }) }),
+  });
+  expect(res.status).toBe(201);
+}
+
 /** Splits raw HTTP/1.1 responses (Content-Length or chunked); returns them and what is left unparsed. */
 function parseResponses(raw: Buffer): { responses: { status: number; body: string; complete: boolean }[] } {
   const responses: { status: number; body: string; complete: boolean }[] = [];
@@ -62,14 +72,7 @@ describe('watch stream framing', () => {
     await cc?.close();
   });
 
-  const create = async (name: string) => {
-    const res = await fetch(cc.url + CMS, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { text: 'ü€😀'.repeat(50) } }),
-    });
-    expect(res.status).toBe(201);
-  };
+  const create = (name: string) => createConfigMap(cc, name, { text: 'ü€😀'.repeat(50) });
 
   it.each([
     { name: 'a watch that owns its connection', pipelined: false },
@@ -130,14 +133,7 @@ describe('watch stream framing', () => {
       // ~0.9 MB per object: the kernel's socket buffers take several MB before the server's own
       // buffer grows; write until the server has dropped a stream (at most ~45 MB).
       const value = 'x'.repeat(900_000);
-      for (let i = 0; i < 50 && (await openWatches()) === watching; i++) {
-        const res = await fetch(small.url + CMS, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { v: value } }),
-        });
-        expect(res.status).toBe(201);
-      }
+      for (let i = 0; i < 50 && (await openWatches()) === watching; i++) await createConfigMap(small, `big-${i}`, { v: value });
       // The server dropped the reader that read nothing (its buffer passed 256 KiB beyond what the
       // kernel holds): once it reads again it finds the connection closed.
       slow.sock.resume();
@@ -145,12 +141,7 @@ describe('watch stream framing', () => {
       // ...
       // and the one that reads is still served.
       const before = fast.bytes();
-      const res = await fetch(small.url + CMS, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } }),
-      });
-      expect(res.status).toBe(201);
+      await createConfigMap(small, 'after');
       for (const deadline = Date.now() + 5_000; fast.bytes() === before; ) {
         if (Date.now() > deadline) throw new Error('the reading watcher got nothing after the slow one was dropped');
         await new Promise((r) => setTimeout(r, 20));
@@ -166,14 +157,7 @@ describe('watch stream framing', () => {
     const small = await startTestControlCenter({ crds: allCRDs, watch: { maxBufferedBytes: 256 * 1024 } });
     try {
       const names = Array.from({ length: 24 }, (_, i) => `burst-${i}`);
-      for (const name of names) {
-        const res = await fetch(small.url + CMS, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: 'y'.repeat(500_000) } }),
-        });
-        expect(res.status).toBe(201);
-      }
+      for (const name of names) await createConfigMap(small, name, { v: 'y'.repeat(500_000) });
       // ~12 MB of initial events: more than the kernel's socket buffers take at once, and far over the limit, which is for a client falling behind live events.
       for (const query of ['watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'watch=true&resourceVersion=0']) {
         const ac = new AbortController();
@@ -218,14 +202,7 @@ describe('watch stream framing', () => {
     try {
       // 40 objects of ~500 KB: ~20 MB of initial events, several times what the kernel's socket buffers take.
       const names = Array.from({ length: 40 }, (_, i) => `init-${String(i).padStart(2, '0')}`);
-      for (const name of names) {
-        const res = await fetch(big.url + CMS, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${big.adminToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: 'z'.repeat(500_000) } }),
-        });
-        expect(res.status).toBe(201);
-      }
+      for (const name of names) await createConfigMap(big, name, { v: 'z'.repeat(500_000) });
       const url = new URL(big.url);
       const query = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60';
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
