@@ -12,7 +12,8 @@ import { leaseResource, loadKubeconfig, RestClient, type Lease } from '@hcc/clie
 import { EventResource, HostedClusterResource, NamespaceResource, SecretResource, type KubeObject } from '@hcc/crds';
 import { startControlCenterProcess, startSchedulerProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { FakeFleet, minimalHostedCluster } from './helpers/fake-fleet.js';
-import { waitFor } from './helpers/tools.js';
+import { hccBin, waitFor } from './helpers/tools.js';
+import { spawnSync } from 'node:child_process';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
 const ns = 'ha';
@@ -47,6 +48,13 @@ describe('scheduler: leader failover mid-burst', () => {
     await Promise.all(Object.values(scheds).map((s) => s.stop()));
     client?.close();
     await cc?.stop();
+  });
+
+  it('refuses to start a scheduler with --no-leader-elect while another holds the Lease (two binding at once could overbook)', () => {
+    const r = spawnSync(process.execPath, [hccBin, 'scheduler', '--kubeconfig', cc.schedulerKubeconfig, '--no-leader-elect', '--log-level', 'silent'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^hcc scheduler: --no-leader-elect: the scheduler "sched-a" holds the Lease hcc-system\/hcc-scheduler \(renewed \d+ s ago\): two schedulers binding at once could place more HostedClusters/);
   });
 
   it('the standby takes over within the lease duration; nothing is lost or bound twice', async () => {

@@ -9,6 +9,7 @@ describe('versionFromImage', () => {
     { name: 'nightly', input: 'registry.ci.openshift.org/ocp/release:4.16.0-0.nightly-2024-05-01-123456', want: '4.16.0-0.nightly-2024-05-01-123456' },
     { name: 'registry with a port', input: 'registry.local:5000/ocp/release:4.15.2', want: '4.15.2' },
     { name: 'digest', input: 'quay.io/openshift-release-dev/ocp-release@sha256:0123456789abcdef', want: '4.16.0' },
+    { name: 'tag and digest (pinned)', input: 'quay.io/openshift-release-dev/ocp-release:4.14.8-x86_64@sha256:0123456789abcdef', want: '4.14.8' },
     { name: 'latest tag', input: 'quay.io/x/y:latest', want: '4.16.0' },
     { name: 'no tag at all', input: 'registry.local:5000/ocp/release', want: '4.16.0' },
     { name: 'undefined', input: undefined, want: '4.16.0' },
@@ -21,6 +22,7 @@ describe('payloadArchFromImage', () => {
     { input: 'quay.io/openshift-release-dev/ocp-release:4.14.0-multi', want: 'Multi' },
     { input: 'quay.io/openshift-release-dev/ocp-release:4.14.0-aarch64', want: 'ARM64' },
     { input: 'quay.io/openshift-release-dev/ocp-release@sha256:abc', want: 'AMD64' },
+    { input: 'quay.io/openshift-release-dev/ocp-release:4.14.0-aarch64@sha256:abc', want: 'ARM64' },
   ])('$input → $want', ({ input, want }) => expect(payloadArchFromImage(input)).toBe(want));
 });
 

@@ -29,9 +29,13 @@ export function parseVersion(s: string): ReleaseVersion | undefined {
 /** `4.14.0` / `4.16.0-rc.1`. */
 export const formatVersion = (v: ReleaseVersion): string => `${v.major}.${v.minor}.${v.patch}${v.pre ? `-${v.pre}` : ''}`;
 
-/** The image's tag, or `''` for a digest reference or an image without a tag. */
-function imageTag(image: string): string {
-  if (image.includes('@')) return '';
+/**
+ * The image's tag (also of a `repo:tag@sha256:...` reference pinned by tag and digest), or `''`
+ * for a reference by digest alone or an image without a tag.
+ */
+function imageTag(ref: string): string {
+  const at = ref.indexOf('@');
+  const image = at < 0 ? ref : ref.slice(0, at);
   const lastSlash = image.lastIndexOf('/');
   const colon = image.lastIndexOf(':');
   return colon > lastSlash ? image.slice(colon + 1) : '';

@@ -6,7 +6,8 @@
  * problem listed on stderr (exit code 1).
  */
 import { Command } from 'commander';
-import { loadKubeconfig, RestClient, serveOps } from '@hcc/client';
+import { isNotFound, leaseResource, loadKubeconfig, RestClient, serveOps, type Lease } from '@hcc/client';
+import { SystemNamespace } from '@hcc/crds';
 import { SchedulersGroup } from '@hcc/crds';
 import type { Logger } from 'pino';
 import {
@@ -16,6 +17,7 @@ import {
   loadSchedulerConfig,
   runScheduler,
   SchedulerConfigError,
+  SchedulerLeaseName,
   seededRandom,
   type SchedulerConfig,
 } from '@hcc/scheduler';
@@ -59,6 +61,35 @@ export async function bindingProblem(client: RestClient, log: Logger): Promise<s
   );
 }
 
+/**
+ * Why a scheduler without leader election (`--no-leader-elect`) may not start: another scheduler
+ * holds the scheduler Lease and renewed it within its lease duration. Capacity is kept by the one
+ * scheduler that binds (it counts its own binds the syncers have not reported yet), so two
+ * binding at once could place more HostedClusters on a cluster than it has room for. Undefined
+ * when nobody holds the Lease, it expired, or the control center cannot say (the scheduler then
+ * starts, as documented for one replica).
+ * @param nowMs - the current time (ms since the epoch)
+ */
+export async function leaseHolderProblem(client: RestClient, log: Logger, nowMs = Date.now()): Promise<string | undefined> {
+  let lease: Lease;
+  try {
+    lease = await client.get<Lease>(leaseResource, SystemNamespace, SchedulerLeaseName);
+  } catch (err) {
+    if (!isNotFound(err)) log.warn({ err }, 'could not read the scheduler Lease; starting anyway');
+    return undefined;
+  }
+  const holder = lease.spec?.holderIdentity ?? '';
+  const renewedMs = Date.parse(lease.spec?.renewTime ?? '');
+  const validMs = (lease.spec?.leaseDurationSeconds ?? 0) * 1000;
+  if (!holder || !Number.isFinite(renewedMs) || renewedMs + validMs <= nowMs) return undefined;
+  const ago = Math.max(0, Math.round((nowMs - renewedMs) / 1000));
+  return (
+    `--no-leader-elect: the scheduler "${holder}" holds the Lease ${SystemNamespace}/${SchedulerLeaseName} (renewed ${ago} s ago): ` +
+    `two schedulers binding at once could place more HostedClusters on a management cluster than its capacity. ` +
+    `Stop it first, or run this one with leader election (without --no-leader-elect) as its standby`
+  );
+}
+
 /** The `hcc scheduler` command. */
 export function schedulerCommand(): Command {
   return new Command('scheduler')
@@ -70,8 +101,8 @@ export function schedulerCommand(): Command {
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
-    .option('--no-leader-elect', 'act without leader election (only one replica may run)')
-    .option('--id <identity>', 'identity in the leader election Lease (default: hostname_uuid)')
+    .option('--no-leader-elect', 'act without leader election (only one replica may run; refused while another scheduler holds the Lease)')
+    .option('--id <identity>', 'identity in the leader election Lease, one per replica: two with one identity both lead (default: hostname_uuid)')
     .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', timerSecondsArg({ integer: true, min: 1 }), 15)
     .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', timerSecondsArg(), 10)
     .option('--retry-period <seconds>', 'between election attempts and renewals', timerSecondsArg(), 2)
@@ -93,7 +124,7 @@ export function schedulerCommand(): Command {
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
-      const cannotBind = await bindingProblem(client, log);
+      const cannotBind = (await bindingProblem(client, log)) ?? (o.leaderElect ? undefined : await leaseHolderProblem(client, log));
       if (cannotBind) {
         log.error({ kubeconfig: o.kubeconfig }, cannotBind);
         process.stderr.write(`hcc scheduler: ${cannotBind}\n`);

@@ -101,6 +101,11 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
       want: ['profiles[0].filters: Required value: must include "ControlPlaneNamespace" (without it two HostedClusters whose control-plane namespaces are the same (a-b/c and a/b-c are both a-b-c) could share a management cluster)'],
     },
     { name: 'Ready is required', input: 'profiles: [{filters: [ControlPlaneNamespace, Budget]}]', want: [expect.stringMatching(/^profiles\[0\]\.filters: Required value: must include "Ready"/)] },
+    {
+      name: 'Budget must be the last filter',
+      input: 'profiles: [{filters: [Budget, Ready, ControlPlaneNamespace, PlatformSupported]}]',
+      want: ['profiles[0].filters[0]: Invalid value: "Budget": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)'],
+    },
     { name: 'duplicate filter', input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Ready]}]', want: ['profiles[0].filters[3]: Duplicate value: "Ready"'] },
     {
       name: 'unknown score',

@@ -26,7 +26,7 @@
  * {@link SchedulerConfigError} listing every problem with its path, worded like the API server's
  * field errors (`profiles[0].scores[1].name: Unsupported value: "Packk": supported values: ...`).
  * Omitted `filters` or `scores` mean the defaults; a given list is the complete list. Every
- * profile must keep the Ready, ControlPlaneNamespace and Budget filters. A HostedCluster picks a profile with the
+ * profile must keep the Ready, ControlPlaneNamespace and Budget filters, Budget last. A HostedCluster picks a profile with the
  * annotation `controlcenter.hcc.dev/scheduler-profile`.
  */
 import { readFileSync } from 'node:fs';
@@ -169,6 +169,12 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
               : 'without it clusters whose syncer is gone would get new placements';
         p.add(`${path}.filters`, `Required value: must include "${r}" (${why})`);
       }
+    }
+    // A HostedCluster stopped by Budget counts as waiting for room (the scale-out signal, its
+    // "no budget" message): true only when every filter before it passed.
+    const valid = filters.map((f) => f.name);
+    if (valid.includes(PluginNames.Budget) && valid.at(-1) !== PluginNames.Budget) {
+      p.add(`${path}.filters[${filterNames.indexOf(PluginNames.Budget)}]`, `Invalid value: "${PluginNames.Budget}": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)`);
     }
   }
 

@@ -14,6 +14,8 @@ describe('releaseVersionOfImage', () => {
     { name: 'registry with port', input: 'registry.local:5000/ocp-release:4.15.2', want: '4.15' },
     { name: 'registry with port, no tag', input: 'registry.local:5000/ocp-release', want: undefined },
     { name: 'digest', input: 'quay.io/openshift-release-dev/ocp-release@sha256:0123abcd', want: undefined },
+    { name: 'tag and digest (pinned)', input: `${ocp('4.12.3-x86_64')}@sha256:0123abcd`, want: '4.12' },
+    { name: 'registry with port, digest', input: 'registry.local:5000/ocp-release@sha256:0123abcd', want: undefined },
     { name: 'custom tag', input: 'quay.io/me/release:latest', want: undefined },
     { name: 'no image', input: undefined, want: undefined },
   ])('$name', ({ input, want }) => {
@@ -29,6 +31,7 @@ describe('ReleaseSupported filter', () => {
     { name: 'cluster reports no list', input: { image: ocp('4.12.0-x86_64'), supported: undefined }, want: [] },
     { name: 'cluster reports an empty list', input: { image: ocp('4.12.0-x86_64'), supported: [] }, want: [] },
     { name: 'unknown version passes', input: { image: 'quay.io/me/release@sha256:00', supported }, want: [] },
+    { name: 'tag and digest: the tag decides', input: { image: `${ocp('4.12.3-x86_64')}@sha256:00`, supported }, want: ['release 4.12 not supported'] },
     { name: 'list with patch versions', input: { image: ocp('4.16.1'), supported: ['4.16.0'] }, want: [] },
   ])('$name', ({ input, want }) => {
     expect(releaseSupported.filter(hostedCluster({ image: input.image }), info('a', { supportedVersions: input.supported })).reasons).toEqual(want);

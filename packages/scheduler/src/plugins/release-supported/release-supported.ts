@@ -23,13 +23,18 @@ export function minorVersion(version: string): string | undefined {
 }
 
 /**
- * The release `major.minor` of a release image reference, from its tag; undefined for a digest
- * reference or a tag that does not start with a version.
+ * The release `major.minor` of a release image reference, from its tag; undefined for a
+ * reference by digest alone or a tag that does not start with a version. A reference by tag and
+ * digest (`repo:tag@sha256:...`, as release images are pinned) reads the tag: the digest says
+ * which image, the tag which release it was published as.
  * @param image - e.g. `quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64`
+ * @see https://github.com/distribution/reference (reference grammar: name [":" tag] ["@" digest])
  */
 export function releaseVersionOfImage(image: string | undefined): string | undefined {
-  if (!image || image.includes('@')) return undefined;
-  const lastPart = image.slice(image.lastIndexOf('/') + 1);
+  if (!image) return undefined;
+  const at = image.indexOf('@');
+  const named = at < 0 ? image : image.slice(0, at);
+  const lastPart = named.slice(named.lastIndexOf('/') + 1);
   const colon = lastPart.lastIndexOf(':');
   return colon < 0 ? undefined : minorVersion(lastPart.slice(colon + 1));
 }
