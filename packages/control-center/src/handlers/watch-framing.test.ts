@@ -260,7 +260,9 @@ describe('watch stream framing', () => {
 
   it('ends a watch whose client left while it waited for its resourceVersion (no stream kept open for nobody)', async () => {
     const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).text())![1]);
+    const storeWatchers = () => (cc.store as unknown as { watcherCount(): number }).watcherCount();
     const before = await openWatches();
+    const registered = storeWatchers();
     const list = (await (await fetch(cc.url + CMS, { headers: { authorization: `Bearer ${cc.adminToken}` } })).json()) as { metadata: { resourceVersion: string } };
     // A resourceVersion the store has not reached yet: the watch waits for it (up to 3 s).
     const ahead = Number(list.metadata.resourceVersion) + 1;
@@ -273,6 +275,7 @@ describe('watch stream framing', () => {
     await create('reached');
     await new Promise((r) => setTimeout(r, 300));
     expect(await openWatches()).toBe(before);
+    expect(storeWatchers(), 'watchers registered with the store').toBe(registered);
   });
 
   it('serves watch after watch on one kept-alive connection without piling listeners on it (client-go re-watches on the same connection)', async () => {

@@ -326,8 +326,9 @@ export async function serveWatch(
       finish();
     }, Math.min(timeoutSeconds * 1000, MaxTimerMs));
     onClose(finish);
-    // The client may have gone while the watch waited for its resourceVersion (no 'close' then).
-    if (socket?.destroyed) finish();
+    // The client may have gone while the watch waited for its resourceVersion (no 'close' then):
+    // end before anything is registered.
+    if (socket?.destroyed) return finish();
     // A custom resource's watch ends, as a stream that simply ends, when its CRD is deleted, stops
     // serving this version, or changes its spec (kube-apiserver's crdHandler destroys the CRD's
     // storage then, which ends every watch on it): the client lists again and meets the 404 or
