@@ -7,8 +7,7 @@
  */
 import { Command } from 'commander';
 import { isNotFound, leaseResource, loadKubeconfig, RestClient, serveOps, type Lease } from '@hcc/client';
-import { SystemNamespace } from '@hcc/crds';
-import { SchedulersGroup } from '@hcc/crds';
+import { SchedulersGroup, SystemNamespace } from '@hcc/crds';
 import type { Logger } from 'pino';
 import {
   defaultSchedulerConfig,
@@ -124,10 +123,10 @@ export function schedulerCommand(): Command {
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
       const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
-      const cannotBind = (await bindingProblem(client, log)) ?? (o.leaderElect ? undefined : await leaseHolderProblem(client, log));
-      if (cannotBind) {
-        log.error({ kubeconfig: o.kubeconfig }, cannotBind);
-        process.stderr.write(`hcc scheduler: ${cannotBind}\n`);
+      const cannotStart = (await bindingProblem(client, log)) ?? (o.leaderElect ? undefined : await leaseHolderProblem(client, log));
+      if (cannotStart) {
+        log.error({ kubeconfig: o.kubeconfig }, cannotStart);
+        process.stderr.write(`hcc scheduler: ${cannotStart}\n`);
         client.close();
         process.exit(1);
       }
