@@ -19,28 +19,38 @@ const goYAMLBinary: YAML.ScalarTag = {
   },
 };
 
-/** `0o17`: Go's strconv.ParseInt (base 0), which go-yaml v2 resolves integers with, reads it as octal. */
-const goYAMLOctal: YAML.ScalarTag = {
+/**
+ * `0o17`, `0O17`, `0X1F`, `0B101`: Go's strconv.ParseInt (base 0), which go-yaml v2 resolves
+ * integers with, reads these prefixes in either case (YAML 1.1 itself knows only `0x`, `0b` and
+ * `0777`). As a tag of the schema it also makes the YAML writer quote such strings.
+ */
+const goYAMLRadix: YAML.ScalarTag = {
   tag: 'tag:yaml.org,2002:int',
-  format: 'OCT',
   default: true,
   identify: () => false,
-  test: /^[-+]?0o[0-7_]+$/,
-  resolve: (src) => (src.startsWith('-') ? -1 : 1) * parseInt(src.replace(/^[-+]?0o/, '').replace(/_/g, ''), 8),
+  test: /^[-+]?0(?:[oO][0-7_]+|[xX][0-9a-fA-F_]+|[bB][01_]+)$/,
+  resolve(src) {
+    const sign = src.startsWith('-') ? -1 : 1;
+    const body = src.replace(/^[-+]/, '').replace(/_/g, '');
+    const radix = { o: 8, x: 16, b: 2 }[body[1]!.toLowerCase() as 'o' | 'x' | 'b'];
+    return sign * parseInt(body.slice(2), radix);
+  },
 };
 
 /**
- * How a YAML body's plain scalars are read: as kube-apiserver reads them (sigs.k8s.io/yaml's
+ * How YAML is read and written here. Read: a YAML body's plain scalars as as kube-apiserver reads them (sigs.k8s.io/yaml's
  * YAMLToJSON, go-yaml v2, YAML 1.1): `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0777` is octal,
  * `1_000` is 1000, `<<` merges; but timestamps stay strings (go-yaml v2 keeps them strings "for
  * backward compatibility" when decoding into interface{}), sexagesimal `1:20` is a string,
  * `!!set`/`!!omap`/`!!pairs` read as the mapping or sequence they are written as, and `!!binary`
  * is its decoded text. kubectl converts YAML to JSON with the same library before it sends it.
+ * Written (`YAML.stringify(value, goYAMLOptions)`): every string such a reader would take as
+ * something else (`"yes"`, `"0777"`, `"0o17"`) is quoted, so what hcc writes reads back the same.
  * @see https://pkg.go.dev/sigs.k8s.io/yaml#YAMLToJSON
  */
 export const goYAMLOptions: YAML.DocumentOptions & YAML.ParseOptions & YAML.SchemaOptions = {
   version: '1.1',
   uniqueKeys: false,
   merge: true,
-  customTags: (tags) => [goYAMLOctal, goYAMLBinary, ...tags.filter((t) => typeof t !== 'string' && !goYAMLUnresolved.has(t.tag) && t.format !== 'TIME')],
+  customTags: (tags) => [goYAMLRadix, goYAMLBinary, ...tags.filter((t) => typeof t !== 'string' && !goYAMLUnresolved.has(t.tag) && t.format !== 'TIME')],
 };

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,15 @@ describe('writeKubeconfig', () => {
     writeKubeconfig(path, { server: 'http://127.0.0.1:7000', contextName: 'other' });
     expect(loadKubeconfig(path, 'other')).toEqual({ server: 'http://127.0.0.1:7000' });
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('quotes names a YAML 1.1 reader would take for booleans (a management cluster named "no"), so the file loads back', () => {
+    const path = join(dir, 'out', 'no.kubeconfig');
+    for (const name of ['no', 'on', 'y', 'yes', 'off']) {
+      writeKubeconfig(path, { server: 'http://127.0.0.1:7000', contextName: name, namespace: 'n' });
+      expect(readFileSync(path, 'utf8')).toContain(`current-context: "${name}"`);
+      expect(loadKubeconfig(path, name)).toEqual({ server: 'http://127.0.0.1:7000', namespace: 'n' });
+    }
   });
 });
 

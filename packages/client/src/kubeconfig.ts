@@ -189,7 +189,7 @@ export function writeKubeconfig(path: string, spec: KubeconfigSpec): void {
     preferences: {},
   };
   ensureDir(dirname(resolve(path)));
-  writeFileAtomic(path, stringify(doc), 0o600);
+  writeFileAtomic(path, stringify(doc, goYAMLOptions), 0o600);
 }
 
 /** Where Kubernetes mounts a pod's service-account credentials. */

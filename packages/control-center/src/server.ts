@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { healthAnswer, healthPath, type HealthCheck } from '@hcc/client';
+import { goYAMLOptions, healthAnswer, healthPath, type HealthCheck } from '@hcc/client';
 import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
 import * as field from './apierrors/field.js';
@@ -88,15 +88,15 @@ const YAMLWriterMaxDepth = 100;
 /**
  * A YAML reply (Accept: application/yaml): the JSON body as YAML with keys in the order the JSON
  * has them (kube-apiserver's sigs.k8s.io/yaml sorts them; both are the same document). Written as
- * YAML 1.1, as go-yaml writes it, so strings such as "yes" or "on" are quoted and read back as
- * strings by kubectl and client-go.
+ * YAML 1.1, as go-yaml writes it, so strings such as "yes", "on" or "0o17" are quoted and read
+ * back as strings by kubectl, client-go and hcc itself (goYAMLOptions).
  */
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
   // The YAML writer recurses per level, several frames each (see MaxNestingDepth): an object
   // nested deeper than any real one (objects may nest to 500) is written as JSON text, which is a
   // YAML document too.
-  const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { lineWidth: 0, version: '1.1' });
+  const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { ...goYAMLOptions, lineWidth: 0 });
   return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(bodyFor(reply, text));
 }
 

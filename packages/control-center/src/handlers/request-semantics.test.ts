@@ -280,6 +280,13 @@ describe('request semantics', () => {
     const goOctal = await post(NPS, np('go-octal', '0o17', 'No'));
     expect(goOctal.code).toBe(201);
     expect([goOctal.body.spec.replicas, goOctal.body.spec.management.autoRepair]).toEqual([15, false]);
+    // A YAML answer PUT back as YAML changes nothing: strings such a reader takes for something else are quoted.
+    const tricky = { a: '0o17', b: '-0O17', c: '0X1F', d: '0B101', e: 'yes', f: 'n', g: '0777', h: '1_000', i: '1:20', j: '2001-12-14' };
+    expect((await request(cc(), 'POST', `${CMS}`, { ...cm('rt'), data: tricky })).code).toBe(201);
+    const yaml = await (await fetch(`${cc().url}${CMS}/rt`, { headers: { authorization: `Bearer ${cc().adminToken}`, accept: 'application/yaml' } })).text();
+    const put = await fetch(`${cc().url}${CMS}/rt`, { method: 'PUT', headers: { authorization: `Bearer ${cc().adminToken}`, 'content-type': 'application/yaml' }, body: yaml });
+    const back = (await put.json()) as { data: Record<string, string> };
+    expect([put.status, back.data]).toEqual([200, tricky]);
   });
 
   it('takes request heads up to 1 MiB, as Go servers do, and answers a larger one with a Status', async () => {

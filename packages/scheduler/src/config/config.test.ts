@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostedCluster } from '../testing/fixtures.js';
-import { defaultSchedulerConfig, loadSchedulerConfig, parseSchedulerConfig, profileFor, SchedulerConfigError } from './config.js';
+import { defaultSchedulerConfig, formatSchedulerConfig, loadSchedulerConfig, parseSchedulerConfig, profileFor, SchedulerConfigError } from './config.js';
 
 const problems = (text: string): string[] => {
   try {
@@ -16,6 +16,15 @@ const problems = (text: string): string[] => {
 };
 
 describe('parseSchedulerConfig: valid documents', () => {
+  it('reads its own --print-config back, also with names a YAML 1.1 reader takes for booleans ("on", "y")', () => {
+    const text = 'defaultProfile: "on"\nprofiles:\n- name: "on"\n  scores: [{name: SpreadByLabel, weight: 1}]\n  pluginConfig:\n  - {name: SpreadByLabel, args: {topologyKey: "y"}}\n';
+    const c = parseSchedulerConfig(text);
+    expect(c.defaultProfile).toBe('on');
+    const printed = formatSchedulerConfig(c);
+    expect(printed).toContain('defaultProfile: "on"');
+    expect(parseSchedulerConfig(printed).effective).toEqual(c.effective);
+  });
+
   it('empty text is the default configuration', () => {
     const c = parseSchedulerConfig('');
     expect(c.defaultProfile).toBe('default');

@@ -350,4 +350,4 @@ export function profileFor(config: Pick<SchedulerConfig, 'profiles' | 'defaultPr
 }
 
 /** The effective configuration as YAML (for `hcc scheduler --print-config`). */
-export const formatSchedulerConfig = (config: SchedulerConfig): string => toYaml(config.effective);
+export const formatSchedulerConfig = (config: SchedulerConfig): string => toYaml(config.effective, goYAMLOptions);
