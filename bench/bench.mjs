@@ -102,7 +102,9 @@ function refuseNpmOptions(env) {
   throw new UsageError(`npm took ${flags} as its own option${eaten.length > 1 ? 's' : ''} (${eaten.map((n) => `npm_config_${n}`).join(', ')} set): put bench options after --, as in \`npm run bench -- ${flags}\``);
 }
 
-function parseArgs(argv) {
+function parseArgs(args) {
+  // `--flag=value` is `--flag value`, as node:util parseArgs (the tools') takes it.
+  const argv = args.flatMap((a) => (/^--[a-z-]+=/.test(a) ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a]));
   const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false, waitQuietMin: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -114,7 +116,6 @@ function parseArgs(argv) {
     };
     if (a === '--') continue; // `npm run bench -- --scenario api -- --quick` passes the second `--` through
     else if (a === '--scenario' || a === '-s') o.scenarios.push(...val().split(','));
-    else if (a.startsWith('--scenario=')) o.scenarios.push(...a.slice(11).split(','));
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-tls') o.tls = false;
     else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });

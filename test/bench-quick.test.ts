@@ -65,6 +65,8 @@ describe('npm run bench -- --quick', () => {
       [['--scenario', 'nope'], 'unknown scenario "nope"'],
       [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],
       [['--out', ''], '--out needs a value, got an empty one'],
+      [['--out='], '--out needs a value, got an empty one'],
+      [['--duration=abc'], '--duration must be a positive number, got "abc"'],
       [['--bogus'], 'unknown argument --bogus (npm run bench -- --help lists the options)'],
     ] as const) {
       expectRefused(await run(['--quick', ...args]), message);

@@ -22,6 +22,8 @@ describe('bench tools', () => {
     ['loop-requests', ['--rate', '0'], 'loop-requests: --rate must be a positive number, got "0"'],
     ['cpuprofile-top', [], 'cpuprofile-top: expected at least 1 argument, got 0'],
     ['cpuprofile-top', ['/nonexistent.cpuprofile'], 'cpuprofile-top: /nonexistent.cpuprofile: ENOENT'],
+    ['history', ['-x'], "history: Unknown option '-x'"],
+    ['history', ['extra'], "history: Unexpected argument 'extra'"],
     ['cpuprofile-top', ['x.cpuprofile', '--top', '0'], 'cpuprofile-top: --top must be a positive integer, got "0"'],
   ])('%s %j: one line, exit code 2', (name, args, message) => {
     const r = tool(name, args);
@@ -36,7 +38,7 @@ describe('bench tools', () => {
     try {
       writeFileSync(path.join(dir, 'not.cpuprofile'), '{"a":1}');
       const bad = tool('cpuprofile-top', [path.join(dir, 'not.cpuprofile')]);
-      expect([bad.status, bad.stderr.trim()]).toEqual([2, `cpuprofile-top: ${path.join(dir, 'not.cpuprofile')}: not a V8 .cpuprofile (no nodes and samples)`]);
+      expect([bad.status, bad.stderr.trim()]).toEqual([2, `cpuprofile-top: ${path.join(dir, 'not.cpuprofile')}: not a V8 .cpuprofile (no nodes, samples and timeDeltas)`]);
       // Two profiles of one sample each: the root (1 ms) calling work (2 ms).
       const profile = (fn: string) => ({
         nodes: [

@@ -26,7 +26,7 @@ const keyOf = (n) => {
 function readProfile(file) {
   try {
     const prof = JSON.parse(readFileSync(file, 'utf8'));
-    if (!Array.isArray(prof?.nodes) || !Array.isArray(prof.samples)) throw new Error('not a V8 .cpuprofile (no nodes and samples)');
+    if (!Array.isArray(prof?.nodes) || !Array.isArray(prof.samples) || !Array.isArray(prof.timeDeltas)) throw new Error('not a V8 .cpuprofile (no nodes, samples and timeDeltas)');
     return prof;
   } catch (err) {
     process.stderr.write(`cpuprofile-top: ${file}: ${err.message.split('\n')[0]}\n`);

@@ -16,17 +16,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { toolArgs } from '../lib/args.mjs';
 
-const args = process.argv.slice(2);
-const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
-for (const a of args) {
-  if (a.startsWith('--') && !['--dir', '--since'].includes(a)) {
-    console.error(`history: unknown flag ${a} (use --dir DIR, --since TIMESTAMP)`);
-    process.exit(2);
-  }
-}
-const dir = opt('--dir', path.join(import.meta.dirname, '..', 'results'));
-const since = opt('--since', '');
+const {
+  values: { dir, since },
+} = toolArgs('history', { dir: { default: path.join(import.meta.dirname, '..', 'results') }, since: { default: '' } });
 let files;
 try {
   files = readdirSync(dir).filter((f) => /^\d{4}-\d\d-\d\dT[\d-]+Z\.json$/.test(f)).sort();
