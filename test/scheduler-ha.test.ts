@@ -114,3 +114,35 @@ describe('scheduler: leader failover mid-burst', () => {
     console.log(`failover: leader killed at ${placedAtKill}/${total} placed; standby led after ${takeoverMs} ms`);
   });
 });
+
+describe('scheduler: --no-leader-elect holds the Lease', () => {
+  let cc: ControlCenterProcess;
+  let client: RestClient;
+  const scheds: SchedulerProcess[] = [];
+  const holder = async () => (await client.get<Lease>(leaseResource, 'hcc-system', 'hcc-scheduler').catch(() => undefined))?.spec?.holderIdentity ?? '';
+
+  beforeAll(async () => {
+    cc = await startControlCenterProcess();
+    client = new RestClient(loadKubeconfig(cc.kubeconfig));
+  });
+  afterAll(async () => {
+    await Promise.all(scheds.map((s) => s.stop()));
+    client?.close();
+    await cc?.stop();
+  });
+
+  it('a scheduler started beside it stands by until it stops, then takes over (two never bind at once)', async () => {
+    const solo = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--no-leader-elect', ...electionArgs('solo')] });
+    scheds.push(solo);
+    await waitFor('the --no-leader-elect scheduler to hold the Lease', async () => (await holder()) === 'solo', 20_000, 100);
+    const standby = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: electionArgs('standby') });
+    scheds.push(standby);
+    // Longer than the lease duration plus the retry jitter: the standby would have taken an unheld Lease by now.
+    await new Promise((r) => setTimeout(r, (leaseDurationSeconds + 2) * 1000));
+    expect(await standby.metric('hcc_scheduler_is_leader')).toBe(0);
+    expect(await holder()).toBe('solo');
+    await solo.kill('SIGTERM'); // releases the Lease as it stops
+    await waitFor('the standby to lead', async () => (await standby.metric('hcc_scheduler_is_leader')) === 1, 20_000, 100);
+    expect(await holder()).toBe('standby');
+  }, 60_000);
+});

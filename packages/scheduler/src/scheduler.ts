@@ -53,7 +53,11 @@ export interface SchedulerOptions {
   signal: AbortSignal;
   /** Profiles and scale-out settings (default: {@link defaultSchedulerConfig}). */
   config?: SchedulerConfig;
-  /** Run leader election (default true); false acts at once (single replica, tests). */
+  /**
+   * Run leader election (default true); false acts at once (single replica, tests), and holds
+   * the Lease meanwhile as a leader would, without waiting for it, so that a scheduler started
+   * beside it stands by instead of binding too.
+   */
   leaderElect?: boolean;
   /** This replica's identity in the Lease (default `hostname_uuid`). */
   identity?: string;
@@ -117,25 +121,40 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
     renewDeadlineSeconds: opts.renewDeadlineSeconds ?? 10,
     retryPeriodSeconds: opts.retryPeriodSeconds ?? 2,
   };
-  if (opts.leaderElect !== false) {
-    const problem = leaderElectionProblem(durations);
-    if (problem) throw new Error(problem);
-  }
+  const problem = leaderElectionProblem(durations);
+  if (problem) throw new Error(problem);
+  const election = {
+    client: opts.client,
+    namespace: SystemNamespace,
+    name: SchedulerLeaseName,
+    identity,
+    ...durations,
+    signal: opts.signal,
+    logger: log,
+  };
   const done = (async () => {
     if (opts.leaderElect === false) {
+      // Hold the Lease while scheduling, without waiting for it: capacity is kept by the one
+      // scheduler that binds, and a leader-electing scheduler started beside this one then
+      // stands by (the CLI refuses to start this one while another holds the Lease).
+      const holding = (async () => {
+        while (!opts.signal.aborted) {
+          await runLeaderElection({
+            ...election,
+            onStartedLeading: (held) => new Promise<void>((resolve) => (held.aborted ? resolve() : held.addEventListener('abort', () => resolve(), { once: true }))),
+            onStoppedLeading: () => {},
+            onNewLeader: (id) => id !== identity && log.warn({ leader: id }, 'another scheduler holds the Lease while this one runs without leader election'),
+          }).catch((err) => log.warn({ err }, 'holding the Lease failed; retrying'));
+        }
+      })();
       await lead(opts, metrics, opts.signal, (s) => (state = s));
+      await holding;
       return;
     }
     while (!opts.signal.aborted) {
       state = 'standby';
       await runLeaderElection({
-        client: opts.client,
-        namespace: SystemNamespace,
-        name: SchedulerLeaseName,
-        identity,
-        ...durations,
-        signal: opts.signal,
-        logger: log,
+        ...election,
         onStartedLeading: async (leading, isLeading) => {
           log.info({ identity }, 'became leader');
           metrics.leader.set(1);

@@ -100,7 +100,7 @@ export function schedulerCommand(): Command {
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
-    .option('--no-leader-elect', 'act without leader election and take no Lease (run no other scheduler beside it; refused while another scheduler holds the Lease)')
+    .option('--no-leader-elect', 'schedule at once without waiting for the Lease, holding it meanwhile (one replica; refused while another scheduler holds the Lease)')
     .option('--id <identity>', 'identity in the leader election Lease, one per replica: two with one identity both lead (default: hostname_uuid)')
     .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', timerSecondsArg({ integer: true, min: 1 }), 15)
     .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', timerSecondsArg(), 10)
@@ -114,7 +114,7 @@ export function schedulerCommand(): Command {
         return;
       }
       const durations = { leaseDurationSeconds: o.leaseDuration, renewDeadlineSeconds: o.renewDeadline, retryPeriodSeconds: o.retryPeriod };
-      const problem = o.leaderElect ? leaderElectionProblem(durations) : '';
+      const problem = leaderElectionProblem(durations);
       if (problem) {
         process.stderr.write(`hcc scheduler: ${problem} (--lease-duration, --renew-deadline, --retry-period)\n`);
         process.exit(1);
