@@ -280,6 +280,11 @@ describe('request semantics', () => {
     const goOctal = await post(NPS, np('go-octal', '0o17', 'No'));
     expect(goOctal.code).toBe(201);
     expect([goOctal.body.spec.replicas, goOctal.body.spec.management.autoRepair]).toEqual([15, false]);
+    // Explicit tags as go-yaml v2 reads them: !!float takes an integer, a value that is not of the tag's type is a 400.
+    const floatTag = await post(NPS, np('float-tag', '!!float 2', 'true'));
+    expect([floatTag.code, floatTag.body.spec?.replicas]).toEqual([201, 2]);
+    const badTag = await post(NPS, np('bad-tag', '!!int two', 'true'));
+    expect([badTag.code, badTag.body.message]).toEqual([400, 'error decoding YAML: cannot decode !!str `two` as a !!int']);
     // A YAML answer PUT back as YAML changes nothing: strings such a reader takes for something else are quoted.
     const tricky = { a: '0o17', b: '-0O17', c: '0X1F', d: '0B101', e: 'yes', f: 'n', g: '0777', h: '1_000', i: '1:20', j: '2001-12-14' };
     expect((await request(cc(), 'POST', `${CMS}`, { ...cm('rt'), data: tricky })).code).toBe(201);

@@ -281,6 +281,41 @@ function checkAliasExpansion(doc: YAML.Document.Parsed): void {
   if (size(doc.contents, false) - written > MaxAliasExpansionNodes) throw tooBig();
 }
 
+/** The YAML types a value has, as go-yaml names them (`!!int`, `!!str`, ...). */
+function goYAMLShortTag(v: unknown): string {
+  if (v === null) return '!!null';
+  if (typeof v === 'boolean') return '!!bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? '!!int' : '!!float';
+  return '!!str';
+}
+
+const explicitTypes: Record<string, (v: unknown) => boolean> = {
+  'tag:yaml.org,2002:int': (v) => typeof v === 'number' && Number.isInteger(v),
+  'tag:yaml.org,2002:float': (v) => typeof v === 'number',
+  'tag:yaml.org,2002:bool': (v) => typeof v === 'boolean',
+  'tag:yaml.org,2002:null': (v) => v === null,
+};
+
+/**
+ * Scalars tagged `!!int`, `!!float`, `!!bool` or `!!null` as go-yaml v2 reads them: the text must
+ * resolve to that type (`!!int abc` is `cannot decode !!str \`abc\` as a !!int`), except that
+ * `!!float` takes an integer (`!!float 1` is 1). The YAML library leaves such a scalar a string.
+ * @throws StatusError 400 BadRequest
+ * @see https://github.com/go-yaml/yaml/blob/v2/resolve.go (resolve's deferred tag check)
+ */
+function checkExplicitTags(doc: YAML.Document.Parsed): void {
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      const fits = node.tag ? explicitTypes[node.tag] : undefined;
+      if (!fits || fits(node.value)) return;
+      const source = String(node.source ?? node.value);
+      const implicit: unknown = YAML.parse(source, goYAMLOptions);
+      if (fits(implicit)) node.value = implicit;
+      else throw apierrors.badRequest(`error decoding YAML: cannot decode ${goYAMLShortTag(implicit)} \`${source}\` as a !!${node.tag!.slice('tag:yaml.org,2002:'.length)}`);
+    },
+  });
+}
+
 function parseYAMLDocument(text: string, lexed: YAMLTokens, strict?: StrictErrors): unknown {
   // Composed from the tokens already read (what YAML.parseAllDocuments would do, less reading
   // it again), as go-yaml v2 reads YAML (goYAMLOptions).
@@ -296,6 +331,7 @@ function parseYAMLDocument(text: string, lexed: YAMLTokens, strict?: StrictError
     throw apierrors.badRequest(`error decoding YAML: ${e.message}${at ? ` at line ${at.line}, column ${at.col}` : ''}`);
   }
   checkAliasExpansion(d);
+  checkExplicitTags(d);
   let v: unknown;
   try {
     v = d.toJS();
