@@ -93,3 +93,32 @@ describe('hcc up when what started it goes away', () => {
     }
   }, 240_000);
 });
+
+describe('any hcc command under npm (`npx hcc control-center`)', () => {
+  it('stops when npm is stopped: npm passes no SIGTERM on through the shell it runs the bin with', async () => {
+    const t = tempDir('hcc-npx-parent-');
+    let parent: ChildProcess | undefined;
+    let pid = 0;
+    try {
+      const script = path.join(t.dir, 'npm-cli.mjs');
+      const log = path.join(t.dir, 'cc.log');
+      const args = [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'data'), '--kubeconfig', path.join(t.dir, 'admin.kubeconfig'), '--port', '0', '--host', '127.0.0.1'];
+      const shellLine = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+      // As npm exec: npm → sh -c → hcc, no IPC, npm_command set; this "npm" dies on SIGTERM without
+      // passing it on. The log goes to a file, not through npm: a broken pipe must not be what stops it.
+      writeFileSync(script, `import { spawn } from 'node:child_process';\nspawn('/bin/sh', ['-c', ${JSON.stringify(`${shellLine} > '${log}' 2>&1; true`)}], { stdio: 'ignore', env: { ...process.env, npm_command: 'exec' } });\nsetInterval(() => {}, 1000);\n`);
+      parent = spawn(process.execPath, [script], { stdio: 'ignore' });
+      const text = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+      await waitFor('the control center to serve', () => text().includes('"msg":"control center serving"'), 60_000);
+      pid = Number(/"pid":(\d+)/.exec(text())![1]);
+      expect(alive(pid)).toBe(true);
+      parent.kill('SIGTERM');
+      await waitFor('the control center to stop', () => !alive(pid), 20_000);
+      expect(text()).toMatch(/"signal":"parent-exit"/);
+    } finally {
+      parent?.kill('SIGKILL');
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL'); // left running when the test fails
+      t.cleanup();
+    }
+  }, 120_000);
+});

@@ -2,6 +2,7 @@
  * Process lifecycle helpers shared by the long-running commands: report readiness to a parent
  * (`hcc up` forks children with an IPC channel) and stop cleanly on SIGINT/SIGTERM.
  */
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 
 /** Message a child sends its parent when it is serving. */
@@ -52,11 +53,58 @@ export function takeOverEarlySignals(): string | undefined {
   return early.takeOver();
 }
 
+/** A process's parent pid, start time (clock ticks since boot) and command line, from /proc (Linux); undefined when gone or elsewhere. */
+function procInfo(pid: number): { ppid: number; start: string; cmd: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ... starttime": comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmd = readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').join(' ');
+    return { ppid: Number(fields[1]), start: fields[19] ?? '', cmd };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Under `npx hcc ...` or `npm run` (npm sets `npm_command`), stops with npm: npm does not pass a
+ * SIGTERM on through the shell it runs the bin with, and when it is killed outright (SIGKILL, an
+ * OOM kill) the hcc process would keep running, reparented, with nothing left to stop it. npm runs the bin through a shell (`npm` → `sh -c` →
+ * `hcc ...`), so the process watched is the nearest ancestor whose command line is npm's (found in
+ * /proc; else the parent), checked once a second: gone, or its pid reused, means npm is gone. Not
+ * done for a shell parent: `setsid hcc ... &` must outlive the shell that started it.
+ * @param onExit - called once, when npm is gone
+ */
+export function watchNpmParent(onExit: () => void): void {
+  if (!process.env.npm_command) return;
+  let watched = { pid: process.ppid, start: procInfo(process.ppid)?.start };
+  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 4; depth++) {
+    const info = procInfo(pid);
+    if (!info) break;
+    if (/(^|[\s/])(npm|npx)(-cli\.[cm]?js)?(\s|$)/.test(info.cmd)) {
+      watched = { pid, start: info.start };
+      break;
+    }
+    pid = info.ppid;
+  }
+  const gone = () => {
+    if (watched.start !== undefined) return procInfo(watched.pid)?.start !== watched.start;
+    return process.ppid !== watched.pid; // no /proc: the parent, as far as it can be told
+  };
+  const timer = setInterval(() => {
+    if (!gone()) return;
+    clearInterval(timer);
+    onExit();
+  }, 1_000);
+  timer.unref();
+}
+
 /** Longest graceful stop, in milliseconds, before the process exits 1 anyway. */
 export const ShutdownTimeoutMs = 10_000;
 
 /**
- * Installs SIGINT/SIGTERM handlers (and, under `hcc up`, parent-exit) at once, at the start of a
+ * Installs SIGINT/SIGTERM handlers (and parent-exit: under `hcc up`, or under npm, see
+ * {@link watchNpmParent}) at once, at the start of a
  * command, so a signal during startup is not the default kill: it stops the process as soon as
  * startup has finished (exit 0), or exits 1 after {@link ShutdownTimeoutMs}. Call
  * {@link Shutdown.serving} when the process serves.
@@ -87,6 +135,7 @@ export function catchShutdown(log: Logger): Shutdown {
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
   if (process.send) process.on('disconnect', () => handler('parent-exit'));
+  else watchNpmParent(() => handler('parent-exit'));
   const early = takeOverEarlySignals();
   if (early) handler(early);
   return {

@@ -20,7 +20,7 @@ import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, fin
 import { createLogger, logLevelOption } from '../logging.js';
 import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg, timerSecondsArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
-import { takeOverEarlySignals } from '../lifecycle.js';
+import { takeOverEarlySignals, watchNpmParent } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms, platformsArg } from './syncer.js';
 
@@ -393,52 +393,6 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
     lines.push(`! ${list} registered earlier in this state dir but not started now (--management-clusters ${names.length}): ${it} ${goes} Ready=False and ${keeps} what is placed there; to retire: kubectl delete mc ${left.map((mc) => mc.metadata.name).join(' ')} --wait=false, then delete what ${holds} (README: Lost clusters)`);
   }
   return lines;
-}
-
-/** A process's parent pid, start time (clock ticks since boot) and command line, from /proc (Linux); undefined when gone or elsewhere. */
-function procInfo(pid: number): { ppid: number; start: string; cmd: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid ... starttime": comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cmd = readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').join(' ');
-    return { ppid: Number(fields[1]), start: fields[19] ?? '', cmd };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Under `npx hcc up` or `npm run` (npm sets `npm_command`), stops with npm: npm forwards SIGINT
- * and SIGTERM, but when it is killed outright (SIGKILL, an OOM kill) `hcc up` would keep running,
- * reparented, with nothing left to stop it. npm runs the bin through a shell (`npm` → `sh -c` →
- * `hcc up`), so the process watched is the nearest ancestor whose command line is npm's (found in
- * /proc; else the parent), checked once a second: gone, or its pid reused, means npm is gone. Not
- * done for a shell parent: `setsid hcc up &` must outlive the shell that started it.
- * @param onExit - called once, when npm is gone
- */
-function watchNpmParent(onExit: () => void): void {
-  if (!process.env.npm_command) return;
-  let watched = { pid: process.ppid, start: procInfo(process.ppid)?.start };
-  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 4; depth++) {
-    const info = procInfo(pid);
-    if (!info) break;
-    if (/(^|[\s/])(npm|npx)(-cli\.[cm]?js)?(\s|$)/.test(info.cmd)) {
-      watched = { pid, start: info.start };
-      break;
-    }
-    pid = info.ppid;
-  }
-  const gone = () => {
-    if (watched.start !== undefined) return procInfo(watched.pid)?.start !== watched.start;
-    return process.ppid !== watched.pid; // no /proc: the parent, as far as it can be told
-  };
-  const timer = setInterval(() => {
-    if (!gone()) return;
-    clearInterval(timer);
-    onExit();
-  }, 1_000);
-  timer.unref();
 }
 
 export function upCommand(): Command {
