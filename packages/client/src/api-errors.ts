@@ -90,6 +90,9 @@ function hasReason(err: unknown, reason: string, code: number): boolean {
 /** True for 404 / reason `NotFound` (the object, or the resource type, does not exist). */
 export const isNotFound = (err: unknown): boolean => hasReason(err, 'NotFound', 404);
 
+/** True for 403 / reason `Forbidden` (the caller may not do this; for a namespace being deleted see {@link isNamespaceTerminating}). */
+export const isForbidden = (err: unknown): boolean => hasReason(err, 'Forbidden', 403);
+
 /** True for 409 / reason `Conflict`: a stale `resourceVersion` or a failed precondition. */
 export const isConflict = (err: unknown): boolean => hasReason(err, 'Conflict', 409);
 

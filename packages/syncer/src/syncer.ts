@@ -15,6 +15,7 @@ import {
   EventRecorder,
   Informer,
   isAlreadyExists,
+  isForbidden,
   isNotFound,
   keyOf,
   NamespaceIndex,
@@ -338,8 +339,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       }
       referenceGoneSince.delete(key);
       if (referencingClusters(kind, ns, name).size === 0) return false;
-      const live = await writer(upstream).get(kind, ns, name);
-      return !!live && !live.metadata.deletionTimestamp;
+      try {
+        const live = await writer(upstream).get(kind, ns, name);
+        return !!live && !live.metadata.deletionTimestamp;
+      } catch (err) {
+        // The control center keeps a syncer to what is placed on its cluster, as the Node
+        // authorizer keeps a kubelet: this refusal says no HostedCluster placed here references it
+        // any more (this informer has not seen that yet). Any other refusal is an error.
+        if (isForbidden(err) && /HostedClusters placed on it reference/.test((err as Error).message)) return false;
+        throw err;
+      }
     },
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
