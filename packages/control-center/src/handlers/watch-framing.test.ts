@@ -258,6 +258,52 @@ describe('watch stream framing', () => {
     }
   }, 60_000);
 
+  it('keeps a slow reader of the initial events with a small slow-client limit: what is still buffered at the initial-events-end bookmark is not a client behind on live events', async () => {
+    const small = await startTestControlCenter({ crds: allCRDs, watch: { maxBufferedBytes: 64 * 1024 } });
+    const agent = new http.Agent({ keepAlive: false });
+    try {
+      const names = Array.from({ length: 16 }, (_, i) => `slow-${String(i).padStart(2, '0')}`);
+      for (const name of names) await createConfigMap(small, name, { v: 's'.repeat(500_000) });
+      const url = new URL(small.url);
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const q = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60';
+        const req = http.get({ host: url.hostname, port: url.port, path: `${CMS}?${q}`, agent, headers: { authorization: `Bearer ${small.adminToken}` } }, resolve);
+        req.on('error', reject);
+      });
+      expect(res.statusCode).toBe(200);
+      // A reader slower than the server: the kernel's buffers stay full, so the server's own
+      // buffer for this connection holds data when the last initial events and the bookmark go out.
+      const seen: string[] = [];
+      let text = '';
+      res.setEncoding('utf8');
+      const outcome = await new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve('timeout'), 30_000);
+        res.on('data', (d: string) => {
+          text += d;
+          let nl: number;
+          while ((nl = text.indexOf('\n')) >= 0) {
+            const ev = JSON.parse(text.slice(0, nl)) as { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> } } };
+            text = text.slice(nl + 1);
+            seen.push(ev.type === 'BOOKMARK' ? `BOOKMARK ${ev.object.metadata.annotations?.['k8s.io/initial-events-end']}` : `${ev.type} ${ev.object.metadata.name}`);
+            if (ev.type === 'BOOKMARK') {
+              clearTimeout(timer);
+              resolve('bookmark');
+            }
+          }
+          res.pause();
+          setTimeout(() => res.resume(), 5);
+        });
+        res.on('close', () => resolve('closed'));
+      });
+      res.destroy();
+      expect(outcome).toBe('bookmark');
+      expect(seen).toEqual([...names.map((n) => `ADDED ${n}`), 'BOOKMARK true']);
+    } finally {
+      agent.destroy();
+      await small.close();
+    }
+  }, 60_000);
+
   it('ends a watch whose client left while it waited for its resourceVersion (no stream kept open for nobody)', async () => {
     const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).text())![1]);
     const storeWatchers = () => (cc.store as unknown as { watcherCount(): number }).watcherCount();

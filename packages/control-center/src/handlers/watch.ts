@@ -410,14 +410,16 @@ export async function serveWatch(
         const { revision } = initial;
         initial = undefined;
         if (sendInitial && bookmarks) lines.unshift(bookmarkLine(revision, { 'k8s.io/initial-events-end': 'true' }));
-        // What was held counts as sent at the start (below), until the connection drains.
-        if (heldBytes > 0) {
-          allowance = heldBytes;
+        if (piece.length) write(httpChunk(piece.join('')));
+        // What is still buffered of the initial events, and the changes held meanwhile, count as
+        // sent at the start (see starting), until the connection drains: a client still reading
+        // the collection is not behind on live events.
+        allowance = heldBytes + buffered();
+        if (allowance > 0) {
           drained.removeListener('drain', onDrain);
           drained.once('drain', onDrain);
         }
         starting = false;
-        if (piece.length) write(httpChunk(piece.join('')));
         if (lines.length) {
           lineIds = undefined;
           schedule(stream);
