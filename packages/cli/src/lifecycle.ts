@@ -68,11 +68,12 @@ function procInfo(pid: number): { ppid: number; start: string; cmd: string } | u
 
 /**
  * Under `npx hcc ...` or `npm run` (npm sets `npm_command`), stops with npm: npm does not pass a
- * SIGTERM on through the shell it runs the bin with, and when it is killed outright (SIGKILL, an
- * OOM kill) the hcc process would keep running, reparented, with nothing left to stop it. npm runs the bin through a shell (`npm` → `sh -c` →
- * `hcc ...`), so the process watched is the nearest ancestor whose command line is npm's (found in
- * /proc; else the parent), checked once a second: gone, or its pid reused, means npm is gone. Not
- * done for a shell parent: `setsid hcc ... &` must outlive the shell that started it.
+ * SIGTERM on through the shell it runs the bin with (`npm` → `sh -c` → `hcc ...`), and when it is
+ * killed outright (SIGKILL, an OOM kill) the hcc process would keep running, reparented, with
+ * nothing left to stop it. The process watched is the nearest ancestor whose command line is
+ * npm's (found in /proc; else the parent), checked once a second: gone, or its pid reused, means
+ * npm is gone. Not done for a shell parent: `setsid hcc ... &` must outlive the shell that
+ * started it.
  * @param onExit - called once, when npm is gone
  */
 export function watchNpmParent(onExit: () => void): void {

@@ -38,8 +38,8 @@ const goYAMLRadix: YAML.ScalarTag = {
 };
 
 /**
- * How YAML is read and written here. Read: a YAML body's plain scalars as as kube-apiserver reads them (sigs.k8s.io/yaml's
- * YAMLToJSON, go-yaml v2, YAML 1.1): `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0777` is octal,
+ * How YAML is read and written here. Read: plain scalars as kube-apiserver reads a YAML body
+ * (sigs.k8s.io/yaml's YAMLToJSON, go-yaml v2, YAML 1.1): `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0777` is octal,
  * `1_000` is 1000, `<<` merges; but timestamps stay strings (go-yaml v2 keeps them strings "for
  * backward compatibility" when decoding into interface{}), sexagesimal `1:20` is a string,
  * `!!set`/`!!omap`/`!!pairs` read as the mapping or sequence they are written as, and `!!binary`

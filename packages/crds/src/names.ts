@@ -38,6 +38,12 @@ export const SyncersGroup = 'hcc:syncers';
 export const SyncerUserPrefix = 'hcc:syncer:';
 /** The control-center user name of the syncer of ManagementCluster `managementCluster`. */
 export const syncerUserName = (managementCluster: string): string => `${SyncerUserPrefix}${managementCluster}`;
+/**
+ * How the control center's refusal of a syncer's read of a Secret or ConfigMap ends (`... may only
+ * read Secrets that HostedClusters placed on it reference`): a syncer reads it as "nothing placed
+ * on my cluster uses this any more" (the Node authorizer's answer to a kubelet, as a 403).
+ */
+export const SyncerReadRefusalEnd = 'that HostedClusters placed on it reference';
 
 /** Placement label on a virtual HostedCluster and its NodePools; value: the ManagementCluster name. */
 export const LabelManagementCluster = 'controlcenter.hcc.dev/management-cluster';

@@ -39,6 +39,7 @@ import {
   NodePoolResource,
   stateLabelKey,
   StateSync,
+  SyncerReadRefusalEnd,
   type HostedCluster,
   type KubeObject,
   type ManagementCluster,
@@ -346,7 +347,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         // The control center keeps a syncer to what is placed on its cluster, as the Node
         // authorizer keeps a kubelet: this refusal says no HostedCluster placed here references it
         // any more (this informer has not seen that yet). Any other refusal is an error.
-        if (isForbidden(err) && /HostedClusters placed on it reference/.test((err as Error).message)) return false;
+        if (isForbidden(err) && (err as Error).message.includes(SyncerReadRefusalEnd)) return false;
         throw err;
       }
     },

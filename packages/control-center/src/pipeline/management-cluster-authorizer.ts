@@ -26,6 +26,7 @@ import {
   NodePoolResource,
   stateLabelKey,
   StateSync,
+  SyncerReadRefusalEnd,
   type HostedCluster,
   type NodePool,
 } from '@hcc/crds';
@@ -82,7 +83,7 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
   if (stored?.object.metadata.labels?.[state] === StateSync) return undefined;
   if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
   if (ri.name && referencedFrom(store, mc, ri.namespace, ri.resource === 'secrets' ? 'secrets' : 'configMaps', ri.name)) return undefined;
-  return `${who} may only read ${kinds} that HostedClusters placed on it reference`;
+  return `${who} may only read ${kinds} ${SyncerReadRefusalEnd}`;
 }
 
 /**

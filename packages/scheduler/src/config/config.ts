@@ -43,7 +43,6 @@ export const SchedulerConfigAPIVersion = 'controlcenter.hcc.dev/v1alpha1';
 /** `kind` of the configuration file (optional in the file; checked when present). */
 export const SchedulerConfigKind = 'SchedulerConfiguration';
 
-
 /** HostedCluster annotation naming the profile that schedules it. */
 export { AnnotationSchedulerProfile } from '@hcc/crds';
 import { AnnotationSchedulerProfile } from '@hcc/crds';
