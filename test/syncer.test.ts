@@ -468,6 +468,48 @@ describe('syncer: pull mode details', () => {
     }
   });
 
+  it('one management cluster registered under a second name takes no placements there (DuplicateCluster=True), with its cluster ID shown', async () => {
+    const clusterID = JSON.parse((await mk(['get', 'namespace', 'kube-system', '-o', 'json'])).stdout).metadata.uid;
+    // A second syncer for the owner's management cluster, under another name and with room.
+    const second = spawnHcc(['syncer', '--name', 'mgmt-again', '--kubeconfig', hcc.kubeconfig, '--management-kubeconfig', hcc.mgmtKubeconfig(owner), '--capacity', '10', '--labels', 'again=yes', '--heartbeat-interval', '1', '--metrics-port', '0']);
+    try {
+      const mc = await waitFor('mgmt-again reported', async () => {
+        const r = await k(['get', 'mc', 'mgmt-again', '-o', 'json']);
+        return r.code === 0 && JSON.parse(r.stdout).status?.clusterID ? JSON.parse(r.stdout) : undefined;
+      }, 30_000);
+      expect(mc.status.clusterID).toBe(clusterID);
+      const conditions = Object.fromEntries(mc.status.conditions.map((c: { type: string }) => [c.type, c]));
+      expect(conditions.DuplicateCluster).toMatchObject({
+        status: 'True',
+        reason: 'SameClusterID',
+        message: expect.stringContaining(`is the same cluster as ManagementCluster ${owner} (cluster ID ${clusterID}`),
+      });
+      // Its syncer is healthy (and would serve what was placed there before).
+      expect(conditions.Ready).toMatchObject({ status: 'True' });
+      // kubectl get mc -o wide shows both names with the one ID.
+      const wide = (await k(['get', 'mc', owner, 'mgmt-again', '-o', 'wide'])).stdout.split('\n');
+      expect(wide[0]).toContain('CLUSTER ID');
+      expect(wide.filter((l) => l.includes(clusterID))).toHaveLength(2);
+      const event = await waitFor('the DuplicateCluster Event', async () => {
+        const r = await k(['get', 'events', '-A', '--field-selector', 'reason=DuplicateCluster,involvedObject.name=mgmt-again', '-o', 'json']);
+        return r.code === 0 && JSON.parse(r.stdout).items[0];
+      }, 20_000);
+      expect(event).toMatchObject({ type: 'Warning', involvedObject: { kind: 'ManagementCluster', name: 'mgmt-again' } });
+      // A HostedCluster only it would take waits, saying why.
+      const pinned = hostedCluster('again', ns).replace(`metadata: {name: again, namespace: ${ns}}`, `metadata: {name: again, namespace: ${ns}, annotations: {${Selector}: again=yes}}`);
+      expect((await k(['apply', '-f', '-'], `${pinned}---\n${pullSecret('again', ns)}`)).code).toBe(0);
+      await waitFor('again refused as a duplicate', async () => {
+        const got = JSON.parse((await k(['get', 'hc', 'again', '-n', ns, '-o', 'json'])).stdout);
+        return JSON.stringify(got.status ?? {}).includes('same cluster as another ManagementCluster') ? got : undefined;
+      }, 20_000);
+      expect(JSON.parse((await k(['get', 'hc', 'again', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label]).toBeUndefined();
+      expect((await k(['delete', 'hc', 'again', '-n', ns])).code).toBe(0);
+    } finally {
+      await stopProcess(second.proc);
+    }
+    expect((await k(['delete', 'mc', 'mgmt-again'])).code).toBe(0);
+  });
+
   it('did all of the above as each syncer\'s own restricted user (hcc:syncer:<cluster>) without one 403', async () => {
     const forbidden = (await k(['get', '--raw', '/metrics'])).stdout.split('\n').filter((l) => l.startsWith('apiserver_request_total') && l.includes('code="403"'));
     expect(forbidden).toEqual([]);

@@ -6,3 +6,4 @@ export * from './schema-walk.js';
 export * from './conditions.js';
 export * from './resources.js';
 export * from './json.js';
+export * from './same-cluster.js';

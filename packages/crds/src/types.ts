@@ -147,6 +147,12 @@ export interface ManagementCluster extends KubeObject {
      */
     observedGeneration?: number;
     syncerVersion?: string;
+    /**
+     * The management cluster's ID: the uid of its `kube-system` namespace (Karmada's cluster ID),
+     * as its syncer observed it. Two ManagementClusters with one ID are one cluster under two
+     * names (same-cluster.ts). Absent: not observed yet (or a syncer before it was added).
+     */
+    clusterID?: string;
     /** Release versions (`4.14`, ...) the cluster's HyperShift operator supports. */
     supportedVersions?: string[];
     /** Platform types the syncer observed the cluster can host (reported, unlike the desired `spec.platforms`). */

@@ -67,7 +67,7 @@ describe('printer columns', () => {
       input: nodePoolCRD,
       want: ['Cluster', 'Desired Nodes', 'Current Nodes', 'Autoscaling', 'Autorepair', 'Version', 'UpdatingVersion', 'UpdatingConfig', 'Message', 'Management Cluster'],
     },
-    { name: 'ManagementCluster', input: managementClusterCRD, want: ['Ready', 'Budget', 'Hosted', 'Capacity', 'Platforms', 'Mode', 'Cordoned', 'Deleting', 'Age'] },
+    { name: 'ManagementCluster', input: managementClusterCRD, want: ['Ready', 'Budget', 'Hosted', 'Capacity', 'Platforms', 'Cluster ID', 'Mode', 'Cordoned', 'Deleting', 'Age'] },
   ])('$name', ({ input, want }) => {
     expect(columnNames(input)).toEqual(want);
   });
@@ -79,9 +79,9 @@ describe('printer columns', () => {
     expect(nodePoolCRD.spec.versions[0]!.additionalPrinterColumns!.at(-1)).toEqual(column);
   });
 
-  it('ManagementCluster shows Capacity, Platforms, Mode, Cordoned and Deleting only with -o wide, Age as a date', () => {
+  it('ManagementCluster shows Capacity, Platforms, Cluster ID, Mode, Cordoned and Deleting only with -o wide, Age as a date', () => {
     const columns = managementClusterCRD.spec.versions[0]!.additionalPrinterColumns!;
-    expect(columns.filter((c) => c.priority === 1).map((c) => c.name)).toEqual(['Capacity', 'Platforms', 'Mode', 'Cordoned', 'Deleting']);
+    expect(columns.filter((c) => c.priority === 1).map((c) => c.name)).toEqual(['Capacity', 'Platforms', 'Cluster ID', 'Mode', 'Cordoned', 'Deleting']);
     expect(columns.at(-1)).toMatchObject({ type: 'date', jsonPath: '.metadata.creationTimestamp' });
   });
 });

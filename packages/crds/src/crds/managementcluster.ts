@@ -73,7 +73,7 @@ const specSchema: JSONSchemaProps = obj(
 
 const statusSchema: JSONSchemaProps = obj(
   {
-    conditions: conditionsSchema('conditions: Ready reports whether the syncer heartbeats are current.'),
+    conditions: conditionsSchema('conditions: Ready reports whether the syncer heartbeats are current; DuplicateCluster=True that another ManagementCluster, registered earlier, reports the same management cluster (clusterID), so this one takes no new HostedClusters.'),
     lastHeartbeatTime: str({ format: 'date-time', description: "lastHeartbeatTime is the RFC 3339 time of the syncer's last heartbeat." }),
     leaseDurationSeconds: int32({
       description:
@@ -94,6 +94,11 @@ const statusSchema: JSONSchemaProps = obj(
         'observedGeneration is the metadata.generation of the spec the last heartbeat computed budget from. While it is below metadata.generation (capacity changed since), the scheduler takes spec.capacity minus the HostedClusters held instead of budget.',
     },
     syncerVersion: str(),
+    clusterID: str({
+      description:
+        "clusterID is the management cluster's ID, the uid of its kube-system namespace, as its syncer observed it. Of the live ManagementClusters reporting one clusterID (one cluster under two names), only the one created first takes new HostedClusters; the others have the condition DuplicateCluster=True (and stay Ready: their syncers serve what is placed on them).",
+      maxLength: 128,
+    }),
     supportedVersions: arr(str(), { description: "supportedVersions lists the OCP minor versions (4.17, ...) the cluster's HyperShift operator supports." }),
     platforms: arr(str(), { description: 'platforms lists the platform types the syncer observed the cluster can host.' }),
   },
@@ -126,6 +131,7 @@ export const managementClusterCRD: CustomResourceDefinition = {
           { name: 'Hosted', type: 'integer', jsonPath: '.status.hostedClusters', description: 'HostedClusters held' },
           { name: 'Capacity', type: 'integer', jsonPath: '.spec.capacity', description: 'Most HostedClusters allowed', priority: 1 },
           { name: 'Platforms', type: 'string', jsonPath: '.spec.platforms', description: 'Platform types it can host', priority: 1 },
+          { name: 'Cluster ID', type: 'string', jsonPath: '.status.clusterID', description: "The management cluster's kube-system namespace uid", priority: 1 },
           { name: 'Mode', type: 'string', jsonPath: '.spec.mode', description: 'Pull (syncer in the cluster) or Push (syncer next to the control center)', priority: 1 },
           { name: 'Cordoned', type: 'boolean', jsonPath: '.spec.unschedulable', description: 'No new placements', priority: 1 },
           { name: 'Deleting', type: 'date', jsonPath: '.metadata.deletionTimestamp', description: 'Being deleted for (its syncer tears down what it hosts first)', priority: 1 },

@@ -184,3 +184,57 @@ describe('ClusterCache snapshot', () => {
     expect(m!.namespaces.size).toBe(0);
   });
 });
+
+describe('one management cluster under two names (status.clusterID)', () => {
+  const named = (name: string, clusterID: string | undefined, created: string, o: { ready?: boolean; deleting?: boolean; duplicate?: boolean } = {}): ManagementCluster => {
+    const m = mc(20, 20, 0, name);
+    m.metadata.creationTimestamp = created;
+    if (clusterID) m.status!.clusterID = clusterID;
+    if (o.ready === false) m.status!.conditions = [{ type: 'Ready', status: 'False', reason: 'HeartbeatExpired' }];
+    if (o.deleting) m.metadata.deletionTimestamp = '2026-11-30T00:00:00Z';
+    if (o.duplicate) m.status!.conditions!.push({ type: 'DuplicateCluster', status: 'True', reason: 'SameClusterID' });
+    return m;
+  };
+  const readiness = (mcs: ManagementCluster[]) => newCache().snapshot(mcs).map((i) => [i.name, i.ready, i.notReadyReason]);
+
+  it('only the one registered first is ready; the others are DuplicateCluster', () => {
+    const a = named('a', 'uid-1', '2026-11-29T10:00:00Z');
+    const b = named('b', 'uid-1', '2026-11-29T09:00:00Z'); // b is older
+    const c = named('c', 'uid-2', '2026-11-29T11:00:00Z');
+    const d = named('d', 'uid-1', '2026-11-29T12:00:00Z');
+    expect(readiness([a, b, c, d])).toEqual([
+      ['a', false, 'DuplicateCluster'],
+      ['b', true, ''],
+      ['c', true, ''],
+      ['d', false, 'DuplicateCluster'],
+    ]);
+  });
+
+  it('created in the same second: the name decides, whatever the list order', () => {
+    const x = named('x', 'uid-1', '2026-11-29T10:00:00Z');
+    const y = named('y', 'uid-1', '2026-11-29T10:00:00Z');
+    expect(readiness([y, x])).toEqual([
+      ['y', false, 'DuplicateCluster'],
+      ['x', true, ''],
+    ]);
+  });
+
+  it('the first one not ready or being deleted: the next takes placements', () => {
+    const lost = named('a', 'uid-1', '2026-11-29T09:00:00Z', { ready: false });
+    const gone = named('b', 'uid-1', '2026-11-29T09:30:00Z', { deleting: true });
+    const next = named('c', 'uid-1', '2026-11-29T10:00:00Z');
+    expect(readiness([lost, gone, next]).map(([n, r]) => [n, r])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', true],
+    ]);
+  });
+
+  it('its syncer says DuplicateCluster=True: no placements, whatever the scheduler sees', () => {
+    expect(readiness([named('b', 'uid-1', '2026-11-29T09:00:00Z', { duplicate: true })])).toEqual([['b', false, 'DuplicateCluster']]);
+  });
+
+  it('no cluster ID reported (an older syncer): no check', () => {
+    expect(readiness([named('a', undefined, '2026-11-29T09:00:00Z'), named('b', undefined, '2026-11-29T09:00:00Z')]).map(([, r]) => r)).toEqual([true, true]);
+  });
+});

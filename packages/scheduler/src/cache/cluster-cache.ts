@@ -25,7 +25,7 @@
  *   ControlPlaneNamespace filter and the SpreadByLabel score read them from the snapshot.
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/backend/cache/interface.go
  */
-import { ConditionReady, LabelManagementCluster, type HostedCluster, type ManagementCluster } from '@hcc/crds';
+import { ConditionDuplicateCluster, ConditionReady, LabelManagementCluster, registeredBefore, reportsDuplicate, type HostedCluster, type ManagementCluster } from '@hcc/crds';
 import type { ClusterInfo } from '../framework/types.js';
 import { HeartbeatObserver, heartbeatGraceMs as graceOf } from './heartbeat-grace.js';
 
@@ -201,11 +201,40 @@ export class ClusterCache {
   snapshot(clusters: readonly ManagementCluster[]): ClusterInfo[] {
     this.expire();
     const now = this.opts.now();
-    return clusters.map((mc) => {
+    const infos = clusters.map((mc) => {
       const s = this.clusters.get(mc.metadata.name!) ?? emptyState;
       return clusterInfo(mc, s.placed, now, this.opts.heartbeatGraceMs, s, this.heartbeats.placementSeenMs(mc));
     });
+    markDuplicates(infos);
+    return infos;
   }
+}
+
+/**
+ * Makes every ready cluster that is the same management cluster as another ready one registered
+ * before it (the same `status.clusterID`; see @hcc/crds same-cluster.ts) not ready, reason
+ * `DuplicateCluster`: one cluster under two names must not be filled twice, even before its
+ * syncer's next heartbeat says so. Clusters being deleted are skipped (they take nothing new).
+ * Changes `infos` in place; linear in its length.
+ */
+export function markDuplicates(infos: ClusterInfo[]): void {
+  let first: Map<string, ClusterInfo> | undefined;
+  for (const c of infos) {
+    const id = c.ready && !c.cluster.metadata.deletionTimestamp ? c.cluster.status?.clusterID : undefined;
+    if (!id) continue;
+    first ??= new Map();
+    const seen = first.get(id);
+    if (!seen) first.set(id, c);
+    else if (registeredBefore(c.cluster, seen.cluster)) {
+      notReady(seen);
+      first.set(id, c);
+    } else notReady(c);
+  }
+}
+
+function notReady(c: ClusterInfo): void {
+  c.ready = false;
+  c.notReadyReason = ConditionDuplicateCluster;
 }
 
 /** What a ManagementCluster object reports, read once per object (informer objects are never changed in place). */
@@ -215,7 +244,7 @@ interface Report {
   /** The syncer's copies among reportedHosted (all of them when a syncer does not say). */
   reportedSynced: number;
   reportedBudget: number;
-  /** Why its Ready condition says it is not ready ('' when Ready=True). */
+  /** Why its conditions say it takes no placements ('' when Ready=True and not `DuplicateCluster=True`). */
   conditionReason: string;
   /** lastHeartbeatTime, ms since the epoch (NaN when absent). */
   hb: number;
@@ -238,7 +267,7 @@ function reportOf(mc: ManagementCluster): Report {
     reportedHosted,
     reportedSynced: typeof st.syncedHostedClusters === 'number' ? Math.min(st.syncedHostedClusters, reportedHosted) : reportedHosted,
     reportedBudget: typeof st.budget === 'number' && !staleBudget ? st.budget : capacity - reportedHosted,
-    conditionReason: !readyCond || readyCond.status !== 'True' ? (readyCond?.reason ?? 'NoHeartbeat') : '',
+    conditionReason: !readyCond || readyCond.status !== 'True' ? (readyCond?.reason ?? 'NoHeartbeat') : reportsDuplicate(mc) ? ConditionDuplicateCluster : '',
     hb: st.lastHeartbeatTime ? Date.parse(st.lastHeartbeatTime) : NaN,
   };
   reports.set(mc, r);

@@ -304,6 +304,72 @@ describe('beat', () => {
   });
 });
 
+describe('beat: one management cluster under two ManagementCluster names', () => {
+  const other = (name: string, created: string, clusterID: string, ready: 'True' | 'False' = 'True'): ManagementCluster => ({
+    metadata: { name, creationTimestamp: created },
+    spec: {},
+    status: { clusterID, conditions: [{ type: 'Ready', status: ready, reason: ready === 'True' ? 'SyncerHeartbeat' : 'HeartbeatExpired' }] },
+  });
+  /** One heartbeat of mgmt-1 (created 2026-12-01T10:00:00Z, its cluster's ID `uid-ks`, Ready as `was`) among `fleet`. */
+  const beatAmong = async (fleet: ManagementCluster[] | Error, was?: { type: string; status: string; reason: string }[]) => {
+    const { upstream, writes } = fleetUpstream({});
+    const get = upstream.get.bind(upstream);
+    upstream.get = (async (ref: unknown, ...rest: unknown[]) => {
+      const o = (await (get as (...a: unknown[]) => Promise<ManagementCluster>)(ref, ...rest)) as ManagementCluster;
+      if (ref !== ManagementClusterResource) return o;
+      return { ...o, metadata: { ...o.metadata, creationTimestamp: '2026-12-01T10:00:00Z' }, ...(was ? { status: { conditions: was } } : {}) };
+    }) as RestClient['get'];
+    upstream.list = (async (ref: unknown) => {
+      if (ref !== ManagementClusterResource) throw new Error('unexpected list');
+      if (fleet instanceof Error) throw fleet;
+      return { items: fleet, metadata: {} };
+    }) as RestClient['list'];
+    const events: string[] = [];
+    const lines: { msg?: string; duplicateOf?: string }[] = [];
+    await beat({
+      ...options(upstream, new FakeClock(), new AbortController().signal, lines),
+      observe: async () => ({ namespaces: 3, hostedClusters: 2, supportedVersions: [], clusterID: 'uid-ks' }),
+      recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`),
+    });
+    const status = writes.find((w) => w.resource === 'mc' && w.verb === 'patch')!.obj.status as NonNullable<ManagementCluster['status']>;
+    const conditions = Object.fromEntries(status.conditions!.map((c) => [c.type, c]));
+    return { ready: conditions.Ready!, duplicate: conditions.DuplicateCluster, status, events, lines };
+  };
+  const wasReady = { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' };
+  const wasDuplicate = { type: 'DuplicateCluster', status: 'True', reason: 'SameClusterID' };
+
+  it('reports its cluster ID, and DuplicateCluster=True (with a Warning Event) when a live one registered earlier reports the same; it stays Ready', async () => {
+    const { ready, duplicate, status, events, lines } = await beatAmong([other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-ks'), other('mgmt-2', '2026-12-01T08:00:00Z', 'uid-other')], [wasReady]);
+    const message =
+      'Management cluster mgmt-1 is the same cluster as ManagementCluster mgmt-0 (cluster ID uid-ks, the uid of its kube-system namespace), registered earlier: no new HostedClusters are placed here, so its capacity is not offered twice (what is placed here stays and is served). Delete one of the two: kubectl delete managementcluster mgmt-1';
+    expect(duplicate).toMatchObject({ status: 'True', reason: 'SameClusterID', message });
+    expect(ready).toMatchObject({ status: 'True', reason: 'SyncerHeartbeat' });
+    // The rest is reported as usual.
+    expect(status).toMatchObject({ clusterID: 'uid-ks', hostedClusters: 2, budget: 3 });
+    expect(events).toEqual([`Warning DuplicateCluster ${message}`]);
+    expect(lines).toMatchObject([{ msg: message, duplicateOf: 'mgmt-0' }]);
+  });
+
+  it('no Event again while it stays a duplicate', async () => {
+    const { duplicate, events } = await beatAmong([other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-ks')], [wasReady, wasDuplicate]);
+    expect(duplicate?.status).toBe('True');
+    expect(events).toEqual([]);
+  });
+
+  it.each([
+    { name: 'the earlier one is not Ready (lost): this one takes placements', fleet: [other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-ks', 'False')] },
+    { name: 'the other one was registered later: it is the duplicate', fleet: [other('mgmt-3', '2026-12-01T11:00:00Z', 'uid-ks')] },
+    { name: 'another cluster', fleet: [other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-other')] },
+    { name: 'the fleet cannot be listed (a policy without list): Ready, the scheduler still checks', fleet: new Error('403 forbidden') },
+  ])('no DuplicateCluster condition (a former one removed) when $name', async ({ fleet }) => {
+    const { ready, duplicate, status, events } = await beatAmong(fleet, [wasReady, wasDuplicate]);
+    expect(duplicate).toBeUndefined();
+    expect(ready).toMatchObject({ status: 'True', reason: 'SyncerHeartbeat' });
+    expect(status.clusterID).toBe('uid-ks');
+    expect(events).toEqual([]);
+  });
+});
+
 describe('leaseOwnerReferences', () => {
   it('leaves the references alone while the ManagementCluster has no uid (nothing to point at)', () => {
     const mc: ManagementCluster = { metadata: { name: 'mgmt-1' }, spec: {} };

@@ -18,8 +18,10 @@ import type { Logger } from 'pino';
 import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
 import {
   AnnotationClusterID,
+  ConditionDuplicateCluster,
   ConditionReady,
   ControlCenterAPIVersion,
+  duplicateOf,
   findCondition,
   LeaseResource,
   ManagementClusterResource,
@@ -299,8 +301,10 @@ const conflicted = new WeakSet<HeartbeatOptions>();
 
 /**
  * One heartbeat: read the ManagementCluster (registering it again when it was deleted, or, with
- * `createIfMissing` false, leaving it gone and writing nothing), renew the Lease it owns, then
- * write its status (with a resourceVersion precondition). When the management cluster cannot be
+ * `createIfMissing` false, leaving it gone and writing nothing), renew the Lease it owns, look for
+ * a live ManagementCluster registered earlier for the same management cluster (its
+ * `status.clusterID`; then this one gets `DuplicateCluster=True`, with a Warning Event and a warn
+ * line when it becomes so), then write its status (with a resourceVersion precondition). When the management cluster cannot be
  * observed, the status says so (`Ready=False`, `ManagementClusterUnreachable`) and the heartbeat
  * still fails with that error.
  * @throws ApiError when a read or write fails (409 on a concurrent status write: retried soon); the
@@ -340,8 +344,9 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     throw err;
   }
   conflicted.delete(opts);
+  const duplicate = obs ? await sameClusterRegisteredBefore(opts, mc, obs.clusterID) : undefined;
   const status = obs
-    ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds)
+    ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds, duplicate)
     : unreachableStatus(mc, unreachable instanceof Error ? unreachable.message : String(unreachable), now, opts.syncerVersion, opts.leaseDurationSeconds);
   await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
     subresource: 'status',
@@ -353,6 +358,11 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     const cond = findCondition(status.conditions, ConditionReady);
     opts.recordEvent?.(mc, 'Warning', ReasonManagementClusterUnreachable, `Management cluster ${opts.cluster} is not Ready: ${cond?.message ?? ''}`);
   }
+  if (duplicate && findCondition(mc.status?.conditions, ConditionDuplicateCluster)?.status !== 'True') {
+    const message = findCondition(status.conditions, ConditionDuplicateCluster)?.message ?? '';
+    opts.logger.warn({ controller: 'heartbeat', duplicateOf: duplicate, clusterID: obs?.clusterID }, message);
+    opts.recordEvent?.(mc, 'Warning', ConditionDuplicateCluster, message);
+  }
   if (obs && was?.status !== 'True') {
     // No times in the message: a cluster that flaps folds into one Event (its count).
     const before = was ? ` again (was ${was.status}${was.reason ? `, ${was.reason}` : ''})` : '';
@@ -360,6 +370,24 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   }
   // Said on the ManagementCluster; still a failed heartbeat for the log and the first-heartbeat wait.
   if (!obs) throw unreachable;
+}
+
+/**
+ * The name of the ManagementCluster registered before `mc` for the same management cluster
+ * (@hcc/crds duplicateOf: a live one whose `status.clusterID` is `clusterID`), read from a LIST of
+ * the fleet; `undefined` when there is none, the ID is unknown, or the LIST fails (logged at
+ * debug: the scheduler applies the same rule to its own view, so nothing is placed twice then
+ * either).
+ */
+async function sameClusterRegisteredBefore(opts: HeartbeatOptions, mc: ManagementCluster, clusterID: string | undefined): Promise<string | undefined> {
+  if (!clusterID) return undefined;
+  try {
+    const fleet = await opts.upstream.list<ManagementCluster>(ManagementClusterResource);
+    return duplicateOf(mc, clusterID, fleet.items)?.metadata.name;
+  } catch (err) {
+    opts.logger.debug({ err, controller: 'heartbeat' }, 'listing ManagementClusters to check for this cluster under another name failed');
+    return undefined;
+  }
 }
 
 /**

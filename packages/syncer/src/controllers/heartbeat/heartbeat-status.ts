@@ -1,9 +1,20 @@
 /**
  * The ManagementCluster status a heartbeat reports: Ready, the heartbeat time and how long it
- * stays current (the syncer's Lease duration), how many namespaces and HostedClusters the cluster
+ * stays current (the syncer's Lease duration), the cluster's ID, how many namespaces and HostedClusters the cluster
  * holds, the free budget, the platforms it hosts and the release versions its operator supports.
  */
-import { ConditionReady, ReasonHeartbeat, ReasonManagementClusterUnreachable, rfc3339, setCondition, type Condition, type ManagementCluster } from '@hcc/crds';
+import {
+  ConditionDuplicateCluster,
+  ConditionReady,
+  duplicateClusterMessage,
+  ReasonHeartbeat,
+  ReasonManagementClusterUnreachable,
+  ReasonSameClusterID,
+  rfc3339,
+  setCondition,
+  type Condition,
+  type ManagementCluster,
+} from '@hcc/crds';
 
 /** What the syncer observed in its management cluster. */
 export interface Observation {
@@ -36,10 +47,32 @@ export function budgetOf(capacity: number | undefined, hostedClusters: number): 
  * @param leaseDurationSeconds - the syncer's Lease duration, in seconds, announced as
  *   `status.leaseDurationSeconds` so the scheduler waits that long before it calls the heartbeat
  *   expired (a Lease expires leaseDurationSeconds after its renewTime)
+ * @param duplicateOf - the name of the ManagementCluster registered earlier for the same
+ *   management cluster (@hcc/crds duplicateOf), if any: then the condition `DuplicateCluster=True`
+ *   (reason `SameClusterID`) says so and the cluster takes no placements; without it that
+ *   condition is removed. The rest is reported as usual (the syncer still serves what is placed).
  */
-export function heartbeatStatus(mc: ManagementCluster, obs: Observation, now: Date, syncerVersion: string, leaseDurationSeconds: number): NonNullable<ManagementCluster['status']> {
+export function heartbeatStatus(
+  mc: ManagementCluster,
+  obs: Observation,
+  now: Date,
+  syncerVersion: string,
+  leaseDurationSeconds: number,
+  duplicateOf?: string,
+): NonNullable<ManagementCluster['status']> {
+  const ready: Condition = { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' };
+  const status = reported(mc, ready, now, syncerVersion, leaseDurationSeconds);
+  status.conditions =
+    duplicateOf && obs.clusterID
+      ? setCondition(
+          status.conditions,
+          { type: ConditionDuplicateCluster, status: 'True', reason: ReasonSameClusterID, message: duplicateClusterMessage(mc.metadata.name ?? '', duplicateOf, obs.clusterID) },
+          now,
+        )
+      : status.conditions!.filter((c) => c.type !== ConditionDuplicateCluster);
   return {
-    ...reported(mc, { type: ConditionReady, status: 'True', reason: ReasonHeartbeat, message: 'The syncer is connected and reporting' }, now, syncerVersion, leaseDurationSeconds),
+    ...status,
+    ...(obs.clusterID ? { clusterID: obs.clusterID } : {}),
     namespaces: obs.namespaces,
     hostedClusters: obs.hostedClusters,
     ...(obs.syncedHostedClusters !== undefined ? { syncedHostedClusters: obs.syncedHostedClusters } : {}),
