@@ -96,8 +96,8 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     },
     {
       name: 'a score plugin as a filter',
-      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Pack]}]',
-      want: [expect.stringMatching(/^profiles\[0\]\.filters\[3\]: Unsupported value: "Pack"/)],
+      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Pack, Budget]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.filters\[2\]: Unsupported value: "Pack"/)],
     },
     {
       name: 'Budget is required',
@@ -114,6 +114,14 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
       name: 'Budget must be the last filter',
       input: 'profiles: [{filters: [Budget, Ready, ControlPlaneNamespace, PlatformSupported]}]',
       want: ['profiles[0].filters[0]: Invalid value: "Budget": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)'],
+    },
+    {
+      name: 'Budget before an unknown filter: both said at once',
+      input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Bogus]}]',
+      want: [
+        expect.stringMatching(/^profiles\[0\]\.filters\[3\]: Unsupported value: "Bogus": supported values: /),
+        'profiles[0].filters[2]: Invalid value: "Budget": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)',
+      ],
     },
     { name: 'duplicate filter', input: 'profiles: [{filters: [Ready, ControlPlaneNamespace, Budget, Ready]}]', want: ['profiles[0].filters[3]: Duplicate value: "Ready"'] },
     {

@@ -171,9 +171,12 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
     }
     // A HostedCluster stopped by Budget counts as waiting for room (the scale-out signal, its
     // "no budget" message): true only when every filter before it passed.
-    const valid = filters.map((f) => f.name);
-    if (valid.includes(PluginNames.Budget) && valid.at(-1) !== PluginNames.Budget) {
-      p.add(`${path}.filters[${filterNames.indexOf(PluginNames.Budget)}]`, `Invalid value: "${PluginNames.Budget}": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)`);
+    // Checked against the list as given (less repeated entries), unknown entries included, so both
+    // errors show at once.
+    const firsts = filterNames.filter((n, i) => filterNames.indexOf(n) === i);
+    const budgetAt = filterNames.indexOf(PluginNames.Budget);
+    if (budgetAt >= 0 && firsts.at(-1) !== PluginNames.Budget) {
+      p.add(`${path}.filters[${budgetAt}]`, `Invalid value: "${PluginNames.Budget}": must be the last filter (a HostedCluster it stops is counted as waiting for room, which holds only when every other filter let the cluster through)`);
     }
   }
 
