@@ -57,6 +57,50 @@ describe('NodePool cleanup after a restart', () => {
   });
 });
 
+describe('NodePool cleanup retried after a failed finalizer removal', () => {
+  let cc: RunningControlCenter;
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+
+  it('does not wait the delete delay again: the retry finishes one retry interval (1 s) later', async () => {
+    const info = (r: typeof HostedClusterResource) => cc.registry.lookup(r.group, r.version, r.resource)!;
+    const hcs = info(HostedClusterResource);
+    await createObject(cc.store, hcs, 'clusters', hostedClusterBody('retried', 'clusters', {}, { finalizers: [FinalizerNodePools] }), ctx(), { dryRun: false });
+    await deleteObject(cc.store, hcs, 'clusters', 'retried', ctx(), { dryRun: false });
+    const key = storageKey(hcs, 'clusters', 'retried');
+    // The first finalizer removal fails (a storage error), as a conflict with another writer would.
+    let failures = 0;
+    const store = new Proxy(cc.store, {
+      get(target, prop, receiver) {
+        if (prop === 'transact') {
+          return (k: string, fn: Parameters<typeof target.transact>[1]) => {
+            if (k === key && failures++ === 0) return Promise.reject(new Error('injected storage failure'));
+            return target.transact(k, fn);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const delayMs = 5_000;
+    const cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }), delayMs);
+    const started = Date.now();
+    cleanup.start();
+    try {
+      // Gone after the delay and one retry (~6 s); waiting the delay again would take ~11 s.
+      while (cc.store.get(key) && Date.now() - started < delayMs + 4_500) await new Promise((r) => setTimeout(r, 50));
+      expect(failures).toBeGreaterThanOrEqual(2);
+      expect(cc.store.get(key)).toBeUndefined();
+    } finally {
+      cleanup.stop();
+    }
+  });
+});
+
 describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
   // The control center's own cleanup is not running here; the test drives one whose store watch
   // it holds, to hand it the events a lagging replica gets (a late DELETED, or one made up by an

@@ -116,7 +116,7 @@ export class NodePoolCleanup {
     const { namespace, name, uid } = hc.metadata;
     const failed = await this.deleteNodePools(namespace!, name!);
     if (failed) throw new Error(`${failed} NodePool(s) could not be deleted`);
-    this.waitingSince.delete(key);
+    // waitingSince stays until the finalizer is off: a conflict retried does not wait again.
     const info = this.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource);
     if (!info) return;
     try {
@@ -134,9 +134,10 @@ export class NodePoolCleanup {
         { dryRun: false, subresource: '' },
       );
     } catch (err) {
-      if (apierrors.isNotFound(err)) return;
+      if (apierrors.isNotFound(err)) return void this.waitingSince.delete(key);
       throw err; // a conflict included: tried again
     }
+    this.waitingSince.delete(key);
   }
 
   /** The NodePools naming HostedCluster namespace/name, not being deleted, created before revision `before` (store revisions). */
