@@ -365,6 +365,9 @@ export async function updateObject(
     // Immutable and server-managed metadata.
     m.uid = cur.metadata.uid;
     m.creationTimestamp = cur.metadata.creationTimestamp;
+    // Never stored, as kube-apiserver clears it before every write (APIObjectVersioner.PrepareObjectForStorage):
+    // a manifest exported from a cluster before 1.20 carries one.
+    delete m.selfLink;
     if (cur.metadata.generation === undefined) delete m.generation;
     else m.generation = cur.metadata.generation;
     if (cur.metadata.deletionTimestamp) {

@@ -416,6 +416,25 @@ describe('request semantics', () => {
     expect(r.body.message).toContain('metadata.uid: Invalid value: "other": field is immutable');
   });
 
+  it('never stores a client-sent metadata.selfLink (an export from before 1.20 carries one), on PUT, patch and custom resources', async () => {
+    await ns('selflink');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/selflink/configmaps', { ...cm('s'), metadata: { name: 's', selfLink: '/api/foo' } })).code).toBe(201);
+    const got = (await request(cc(), 'GET', '/api/v1/namespaces/selflink/configmaps/s')).body;
+    expect(got.metadata.selfLink).toBeUndefined();
+    const put = await request(cc(), 'PUT', '/api/v1/namespaces/selflink/configmaps/s', { ...got, metadata: { ...got.metadata, selfLink: '/api/foo' } });
+    expect(put.code).toBe(200);
+    expect(put.body.metadata.selfLink).toBeUndefined();
+    const patch = await request(cc(), 'PATCH', '/api/v1/namespaces/selflink/configmaps/s', { metadata: { selfLink: '/api/bar' } }, { contentType: 'application/merge-patch+json' });
+    expect(patch.code).toBe(200);
+    expect(patch.body.metadata.selfLink).toBeUndefined();
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: {} };
+    expect((await request(cc(), 'POST', '/apis/coordination.k8s.io/v1/namespaces/selflink/leases', lease)).code).toBe(201);
+    const l = (await request(cc(), 'GET', '/apis/coordination.k8s.io/v1/namespaces/selflink/leases/l')).body;
+    const lput = await request(cc(), 'PUT', '/apis/coordination.k8s.io/v1/namespaces/selflink/leases/l', { ...l, metadata: { ...l.metadata, selfLink: '/x' } });
+    expect(lput.body.metadata.selfLink).toBeUndefined();
+    expect((await request(cc(), 'GET', '/api/v1/namespaces/selflink/configmaps/s')).body.metadata.selfLink).toBeUndefined();
+  });
+
   it('refuses an Event eventTime that is not RFC3339Micro (six fractional digits), so kubectl events can read every Event back', async () => {
     await ns('micro');
     const ev = (eventTime: string) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name: `e${eventTime.length}` }, involvedObject: { kind: 'ConfigMap', name: 'c1', namespace: 'micro' }, reason: 'R', message: 'm', type: 'Normal', eventTime, reportingComponent: 'x', reportingInstance: 'y', action: 'A' });

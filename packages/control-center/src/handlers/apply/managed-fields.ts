@@ -14,7 +14,9 @@
  *   creationTimestamp, selfLink, managedFields}; `status` on the main resource of a kind with a
  *   status subresource; `spec` through the status subresource.
  * - The request's own managedFields replace the stored ones when they decode and are non-empty;
- *   `[]` or `[{}]` resets them; anything else (or any subresource write) keeps the stored ones.
+ *   `[]` or `[{}]` resets them (upstream's isResetManagedFields and its integration test
+ *   TestClearManagedFieldsWithUpdateEmptyList: the docs' "an empty list will not reset" is out of
+ *   date); anything else (or any subresource write) keeps the stored ones.
  * - At most 10 Update entries: the oldest merge into `ancient-changes` per apiVersion.
  *
  * Cost: a create writes its one entry straight from the object (created.ts); an update decodes
