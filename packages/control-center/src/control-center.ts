@@ -13,6 +13,7 @@ import type { KubeObject } from '@hcc/crds';
 import { writeKubeconfig, ensureDir } from '@hcc/client';
 import { LevelStore } from './storage/level/level-store.js';
 import type { Store } from './storage/store.js';
+import { ReadTransformStore } from './storage/read-transform.js';
 import { Registry } from './registry/registry.js';
 import { buildServer } from './server.js';
 import { ValidationPool } from './registry/schema/validation-pool.js';
@@ -221,14 +222,16 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     }
   }
   // etcd's client (gRPC, protobuf) is loaded only when etcd is the store: ~150 ms less to start.
-  const store =
+  const backend =
     opts.store ??
     (opts.etcd
       ? new (await import('./storage/etcd/etcd-store.js')).EtcdStore({ endpoints: opts.etcd.endpoints, prefix: opts.etcd.prefix, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, onFailure: opts.onStorageFailure, logger: logger.child({ storage: 'etcd' }) })
       : new LevelStore({ dir: opts.dataDir, historyCapacity: opts.historyCapacity, historyBytes: opts.historyBytes, onFailure: opts.onStorageFailure, acceptLoss: opts.acceptStorageLoss }));
+  // Reads of custom resources show their CRD's current schema (defaults, pruning), as kube's storage decoder.
+  const store = new ReadTransformStore(backend);
   await store.open();
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });
-  registry.start(store);
+  registry.start(store, store);
   let ready = false;
   const tokens = new Map<string, UserInfo>([
     ...fileTokens,

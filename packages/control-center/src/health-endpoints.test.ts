@@ -43,7 +43,7 @@ describe('health endpoints', () => {
 
   // Last: it breaks this control center's store.
   it('fails /healthz and /readyz, not /livez, once the store failed to persist a write', async () => {
-    await (cc.store as unknown as { db: { close(): Promise<void> } }).db.close();
+    await (cc.store as unknown as { inner: { db: { close(): Promise<void> } } }).inner.db.close();
     const write = await fetch(`${cc.url}/api/v1/namespaces/default/configmaps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' },

@@ -306,7 +306,7 @@ describe('watch stream framing', () => {
 
   it('ends a watch whose client left while it waited for its resourceVersion (no stream kept open for nobody)', async () => {
     const openWatches = async () => Number(/^apiserver_registered_watchers (\d+)/m.exec(await (await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).text())![1]);
-    const storeWatchers = () => (cc.store as unknown as { watcherCount(): number }).watcherCount();
+    const storeWatchers = () => (cc.store as unknown as { inner: { watcherCount(): number } }).inner.watcherCount();
     const before = await openWatches();
     const registered = storeWatchers();
     const list = (await (await fetch(cc.url + CMS, { headers: { authorization: `Bearer ${cc.adminToken}` } })).json()) as { metadata: { resourceVersion: string } };

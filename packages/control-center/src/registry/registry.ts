@@ -4,6 +4,7 @@
  * CRD changes what is served (and discovery) as soon as its write commits.
  */
 import { EventEmitter } from 'node:events';
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { ResourceInfo } from './types.js';
@@ -15,6 +16,9 @@ import { events } from './builtin/events.js';
 import { leases } from './builtin/leases.js';
 import { customresourcedefinitions, type CRDSpec } from './builtin/customresourcedefinitions.js';
 import { customResourceInfo } from './custom-resources.js';
+import { prepareCustomResource } from './schema/index.js';
+import type { JSONSchemaProps } from './schema/types.js';
+import type { ReadTransform, ReadTransformStore } from '../storage/read-transform.js';
 
 /** The built-in resources, in discovery order. */
 export const builtinResources: ResourceInfo[] = [namespaces, configmaps, events, secrets, leases, customresourcedefinitions];
@@ -52,6 +56,10 @@ export class Registry extends EventEmitter {
   /** CRD name → the infos built from it. */
   private readonly fromCRD = new Map<string, ResourceInfo[]>();
   private crdWatch?: StoreWatch;
+  /** Where the read transforms of custom resources go (see storage/read-transform.ts). */
+  private transforms?: Pick<ReadTransformStore, 'setTransform'>;
+  /** CRD name → the storage bucket and schemas its read transform was set for. */
+  private readonly schemasOf = new Map<string, { bucket: string; schemas: string }>();
   /** `group/resource` of what the server serves itself, never taken over by a CRD (in any version). */
   private readonly reserved: Set<string>;
   /** Bumped on every change; discovery and OpenAPI caches key on it. */
@@ -71,8 +79,13 @@ export class Registry extends EventEmitter {
     this.reserved = new Set([...builtinResources, ...(opts.reserved ?? [])].map((r) => `${r.group}/${r.resource}`));
   }
 
-  /** Serves every CRD in the store and follows later changes. */
-  start(store: Store): void {
+  /**
+   * Serves every CRD in the store and follows later changes.
+   * @param transforms - given, reads of each CRD's objects show its current schema's pruning and
+   *   defaults ({@link schemaReadTransform}), set again whenever a CRD's schemas change
+   */
+  start(store: Store, transforms?: Pick<ReadTransformStore, 'setTransform'>): void {
+    this.transforms = transforms;
     const prefix = storagePrefix(customresourcedefinitions);
     const { items, revision } = store.list(prefix);
     for (const it of items) this.applyCRD(it.object);
@@ -147,17 +160,59 @@ export class Registry extends EventEmitter {
       this.byGVR.set(`${info.group}/${info.version}/${info.resource}`, info);
     }
     this.fromCRD.set(name, infos);
+    this.setReadTransform(name, infos);
     this.changed();
   }
 
   private removeCRD(name: string, emit = true): void {
     for (const info of this.fromCRD.get(name) ?? []) this.byGVR.delete(`${info.group}/${info.version}/${info.resource}`);
     this.fromCRD.delete(name);
-    if (emit) this.changed();
+    if (emit) {
+      const had = this.schemasOf.get(name);
+      if (had) this.transforms?.setTransform(had.bucket, undefined);
+      this.schemasOf.delete(name);
+      this.changed();
+    }
+  }
+
+  /** Sets the read transform of a CRD's objects when its served schemas changed (or are new). */
+  private setReadTransform(name: string, infos: ResourceInfo[]): void {
+    if (!this.transforms) return;
+    const had = this.schemasOf.get(name);
+    if (!infos.length) {
+      if (had) this.transforms.setTransform(had.bucket, undefined);
+      this.schemasOf.delete(name);
+      return;
+    }
+    const bucket = storagePrefix(infos[0]!);
+    const schemas = JSON.stringify(infos.map((i) => [i.version, i.schema ?? null]));
+    if (had?.bucket === bucket && had.schemas === schemas) return;
+    if (had && had.bucket !== bucket) this.transforms.setTransform(had.bucket, undefined);
+    this.schemasOf.set(name, { bucket, schemas });
+    this.transforms.setTransform(bucket, schemaReadTransform(infos));
   }
 
   private changed(): void {
     this.generation++;
     this.emit('changed');
   }
+}
+
+/**
+ * The read transform of a CRD's objects (storage/read-transform.ts): what kube-apiserver's storage
+ * decoder does to a custom resource read from etcd, with the schema of the version the object is
+ * stored in — prune unknown fields, drop non-nullable nulls without defaults, apply defaults.
+ * Objects of a version no longer served, or without a schema, are left alone.
+ * @param infos - the served versions of one CRD
+ */
+export function schemaReadTransform(infos: readonly ResourceInfo[]): ReadTransform {
+  const schemaOf = new Map<string, JSONSchemaProps>();
+  for (const i of infos) if (i.schema) schemaOf.set(i.group ? `${i.group}/${i.version}` : i.version, i.schema as JSONSchemaProps);
+  return (obj) => {
+    const schema = typeof obj.apiVersion === 'string' ? schemaOf.get(obj.apiVersion) : undefined;
+    if (!schema) return undefined;
+    const copy = structuredClone(obj) as unknown as Record<string, unknown>;
+    prepareCustomResource(copy, schema, 'Ignore');
+    return isDeepStrictEqual(copy, obj) ? undefined : (copy as unknown as KubeObject);
+  };
 }
