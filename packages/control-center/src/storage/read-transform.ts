@@ -138,7 +138,8 @@ export class ReadTransformStore implements Store {
     return this.inner.watch(prefix, fromRevision, (ev) => {
       const a = this.active.size === 0 ? undefined : this.active.get(bucket ?? bucketOf(ev.key));
       if (!a) return onEvent(ev);
-      const object = this.show(a, ev.object);
+      // An event's object carries the event's revision: after the transform was set, as written.
+      const object = ev.revision > a.throughRevision ? ev.object : this.show(a, ev.object);
       const prevObject = ev.prevObject && this.show(a, ev.prevObject);
       onEvent(object === ev.object && prevObject === ev.prevObject ? ev : { ...ev, object, ...(prevObject ? { prevObject } : {}) });
     });
