@@ -33,6 +33,8 @@ export const NodePoolConditions = {
   ValidReleaseImage: 'ValidReleaseImage',
   ReconciliationActive: 'ReconciliationActive',
   IgnitionEndpointAvailable: 'IgnitionEndpointAvailable',
+  ValidMachineConfig: 'ValidMachineConfig',
+  ValidTuningConfig: 'ValidTuningConfig',
 } as const;
 
 /** Condition reasons. */
@@ -59,6 +61,8 @@ export const Reasons = {
   /** CAPI MachineDeployment reasons bubbled up into NodePool Ready. */
   WaitingForAvailableMachines: 'WaitingForAvailableMachines',
   ScalingDown: 'ScalingDown',
+  /** ValidMachineConfig / ValidTuningConfig = False (NodePoolValidationFailedReason). */
+  ValidationFailed: 'ValidationFailed',
 } as const;
 
 /** Condition messages worded as upstream's. */

@@ -205,6 +205,26 @@ describe('hypershift-sim on an embedded management cluster', () => {
     });
   });
 
+  it('holds a NodePool whose spec.config ConfigMap is missing (ValidMachineConfig=False), and scales once it exists (its event requeues the pool)', async () => {
+    const np = await getNP('example-workers');
+    np.spec.config = [{ name: 'late-config' }];
+    np.spec.replicas = 4;
+    await client.update(nodePoolsRef, ns, np);
+    const condition = async (status: string) =>
+      eventually(`ValidMachineConfig=${status}`, async () => {
+        const n = await getNP('example-workers');
+        const c = findCondition((n.status as NodePoolStatus | undefined)?.conditions, 'ValidMachineConfig');
+        return c?.status === status && c.observedGeneration === n.metadata.generation ? { n, c } : undefined;
+      });
+    const held = await condition('False');
+    expect(held.c).toMatchObject({ reason: 'ValidationFailed', message: 'configmaps "late-config" not found' });
+    await new Promise((r) => setTimeout(r, 800)); // twice availableDelayMs
+    expect((await getNP('example-workers')).status?.replicas).toBe(3);
+    await client.create(configMapsRef, ns, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late-config', namespace: ns }, data: { config: 'x' } });
+    await condition('True');
+    await eventually('4 replicas', async () => (await getNP('example-workers')).status?.replicas === 4);
+  });
+
   it('upgrades: a new history entry rolls out while Available stays True', async () => {
     const hc = await getHC('example');
     hc.spec.release = { image: image415 };

@@ -105,7 +105,7 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
     random: options.random ?? Math.random,
     newUUID: randomUUID,
   });
-  const nodePoolController = new NodePoolController({ client, hostedClusters, nodePools, logger, clock, availableDelayMs, deleteDelayMs });
+  const nodePoolController = new NodePoolController({ client, hostedClusters, nodePools, configMaps, logger, clock, availableDelayMs, deleteDelayMs });
 
   for (const informer of informers) informer.start();
   const stopInformers = () => Promise.all(informers.map((i) => i.stop()));

@@ -185,6 +185,7 @@ export class FakeWorld {
       availableDelayMs: options.availableDelayMs ?? 2000,
       deleteDelayMs: options.deleteDelayMs ?? 500,
       getHostedCluster: (ns, name) => this.hostedClusters.get(`${ns}/${name}`),
+      getConfigMap: (ns, name) => this.configMaps.get(`${ns}/${name}`),
       updateNodePool: async (np) => this.#update(this.nodePools, 'nodepools', np, false),
       updateNodePoolStatus: async (np) => this.#update(this.nodePools, 'nodepools', np, true),
     };

@@ -1,15 +1,16 @@
 /**
  * The NodePool controller: wiring only. NodePool events enqueue their key; HostedCluster events
  * enqueue the NodePools that name it (index), so a NodePool waiting for its cluster, or for it to
- * become Available, is looked at again. Workers run {@link reconcileNodePool}.
+ * become Available, is looked at again; ConfigMap events enqueue the NodePools whose `spec.config`
+ * or `spec.tuningConfig` name it (index). Workers run {@link reconcileNodePool}.
  */
 import type { Logger } from 'pino';
 import { isNotFound, keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
-import type { HostedCluster, NodePool } from '@hcc/crds';
+import type { HostedCluster, KubeObject, NodePool } from '@hcc/crds';
 import { nodePoolsRef } from '../../resources.js';
 import { ignore } from '../../errors.js';
 import { FieldManager } from '../../names.js';
-import { NodePoolsByHostedCluster } from './nodepool-indexes.js';
+import { NodePoolsByConfigMap, NodePoolsByHostedCluster, nodePoolsByConfigMap } from './nodepool-indexes.js';
 import { reconcileNodePool, type NodePoolDeps } from './nodepool-reconcile.js';
 
 /** Options of a {@link NodePoolController}. */
@@ -18,6 +19,8 @@ export interface NodePoolControllerOptions {
   hostedClusters: Informer<HostedCluster>;
   /** Must carry the {@link NodePoolsByHostedCluster} index (shared with the HostedCluster controller; sim.ts adds it). */
   nodePools: Informer<NodePool>;
+  /** ConfigMaps: the ones NodePools name in `spec.config` and `spec.tuningConfig` (ValidMachineConfig, ValidTuningConfig). */
+  configMaps: Informer<KubeObject>;
   logger: Logger;
   clock: Clock;
   availableDelayMs: number;
@@ -40,6 +43,11 @@ export class NodePoolController {
       for (const np of o.nodePools.lister.byIndex(NodePoolsByHostedCluster, keyOf(obj))) this.queue.add(keyOf(np));
     };
     o.hostedClusters.addEventHandler({ onAdd: fromHostedCluster, onUpdate: (_old, obj) => fromHostedCluster(obj), onDelete: fromHostedCluster });
+    o.nodePools.addIndexer(NodePoolsByConfigMap, nodePoolsByConfigMap);
+    const fromConfigMap = (obj: KubeObject | DeletedFinalStateUnknown<KubeObject>) => {
+      for (const np of o.nodePools.lister.byIndex(NodePoolsByConfigMap, keyOf(obj))) this.queue.add(keyOf(np));
+    };
+    o.configMaps.addEventHandler({ onAdd: fromConfigMap, onUpdate: (_old, obj) => fromConfigMap(obj), onDelete: fromConfigMap });
 
     const { client } = o;
     const write = { fieldManager: FieldManager };
@@ -48,6 +56,7 @@ export class NodePoolController {
       availableDelayMs: o.availableDelayMs,
       deleteDelayMs: o.deleteDelayMs,
       getHostedCluster: (ns, name) => o.hostedClusters.lister.get(`${ns}/${name}`),
+      getConfigMap: (ns, name) => o.configMaps.lister.get(`${ns}/${name}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
       updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),
       updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),

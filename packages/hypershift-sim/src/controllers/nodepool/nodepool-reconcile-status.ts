@@ -1,5 +1,6 @@
 /**
- * Step: compute the NodePool's status from it and its HostedCluster ({@link computeNodePoolStatus})
+ * Step: compute the NodePool's status from it, its HostedCluster and whether the ConfigMaps its
+ * `spec.config` and `spec.tuningConfig` name exist ({@link computeNodePoolStatus})
  * and write it through the status subresource when it changed. Asks to be requeued while a change
  * of replicas or version waits for its timer; never sleeps.
  */
@@ -9,13 +10,31 @@ import { requeueAfter, type Step } from '../../step.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
 import { computeNodePoolStatus } from './nodepool-status.js';
 
-export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'updateNodePoolStatus'>): Step<NodePool> {
+/**
+ * Names of the ConfigMaps a list of references (`spec.config`, `spec.tuningConfig`) names that the
+ * cache does not hold, in list order, each once; empty names are skipped.
+ */
+export function missingConfigMaps(refs: unknown, namespace: string, getConfigMap: NodePoolDeps['getConfigMap']): string[] {
+  if (!Array.isArray(refs)) return [];
+  const names = refs.map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === 'string' && n !== '');
+  return [...new Set(names)].filter((n) => !getConfigMap(namespace, n));
+}
+
+export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'getConfigMap' | 'updateNodePoolStatus'>): Step<NodePool> {
   return {
     name: 'updateStatus',
     async run(np) {
-      const hc = deps.getHostedCluster(np.metadata.namespace!, np.spec.clusterName);
+      const namespace = np.metadata.namespace!;
+      const hc = deps.getHostedCluster(namespace, np.spec.clusterName);
       if (!hc) return 'stop';
-      const { status, requeueAfterMs } = computeNodePoolStatus({ np, hc, nowMs: deps.clock.now(), availableDelayMs: deps.availableDelayMs });
+      const { status, requeueAfterMs } = computeNodePoolStatus({
+        np,
+        hc,
+        nowMs: deps.clock.now(),
+        availableDelayMs: deps.availableDelayMs,
+        missingConfig: missingConfigMaps(np.spec.config, namespace, deps.getConfigMap),
+        missingTuningConfig: missingConfigMaps(np.spec.tuningConfig, namespace, deps.getConfigMap),
+      });
       const changed = !semanticEqual(np.status ?? {}, status);
       if (changed) {
         np.status = status;

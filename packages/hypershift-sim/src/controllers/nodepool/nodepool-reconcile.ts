@@ -8,7 +8,7 @@
  * @see https://github.com/openshift/hypershift/blob/main/hypershift-operator/controllers/nodepool/nodepool_controller.go
  */
 import { clone, type Clock, type ReconcileResult } from '@hcc/client';
-import type { HostedCluster, NodePool } from '@hcc/crds';
+import type { HostedCluster, KubeObject, NodePool } from '@hcc/crds';
 import { runSteps, type Step } from '../../step.js';
 import { deleteNodePool } from './nodepool-reconcile-delete.js';
 import { requireHostedCluster } from './nodepool-reconcile-hosted-cluster.js';
@@ -24,6 +24,8 @@ export interface NodePoolDeps {
   /** Least time from `deletionTimestamp` to the finalizer's removal, in milliseconds. */
   deleteDelayMs: number;
   getHostedCluster(namespace: string, name: string): HostedCluster | undefined;
+  /** A ConfigMap from the cache (the ones `spec.config` and `spec.tuningConfig` name). */
+  getConfigMap(namespace: string, name: string): KubeObject | undefined;
   /** PUT metadata+spec. */
   updateNodePool(np: NodePool): Promise<void>;
   /** PUT `/status`. */

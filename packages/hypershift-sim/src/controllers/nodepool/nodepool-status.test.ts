@@ -131,6 +131,28 @@ describe('computeNodePoolStatus', () => {
     }
   });
 
+  it('ValidMachineConfig / ValidTuningConfig: False naming the missing ConfigMaps, and the pool holds (no scale) until they exist', () => {
+    const ok = compute(undefined, availableHC(), T0).status;
+    expect(pick(ok.conditions, 'ValidMachineConfig')).toEqual({ status: 'True', reason: 'AsExpected', message: '' });
+    expect(pick(ok.conditions, 'ValidTuningConfig')).toEqual({ status: 'True', reason: 'AsExpected', message: '' });
+    const held = (missingConfig: string[], missingTuningConfig: string[]) =>
+      computeNodePoolStatus({ np: nodePool({ metadata: { generation: 1 } }), hc: availableHC(), nowMs: T0, availableDelayMs: 2000, missingConfig, missingTuningConfig });
+    const one = held(['late'], []);
+    expect(pick(one.status.conditions, 'ValidMachineConfig')).toEqual({ status: 'False', reason: 'ValidationFailed', message: 'configmaps "late" not found' });
+    expect(pick(one.status.conditions, 'ValidTuningConfig')?.status).toBe('True');
+    expect(one.status.replicas).toBe(0);
+    expect(one.requeueAfterMs).toBeUndefined();
+    expect(pick(one.status.conditions, 'Ready')?.status).toBe('False');
+    const two = held([], ['t1', 't2']);
+    expect(pick(two.status.conditions, 'ValidTuningConfig')).toEqual({ status: 'False', reason: 'ValidationFailed', message: '[configmaps "t1" not found, configmaps "t2" not found]' });
+    expect(two.status.replicas).toBe(0);
+    // A pass after the delay brings the replicas up, unless a ConfigMap is missing.
+    const first = compute(undefined, availableHC(), T0).status;
+    expect(compute(first, availableHC(), T0 + 3000).status.replicas).toBe(2);
+    const later = computeNodePoolStatus({ np: nodePool({ metadata: { generation: 1 }, status: first as never }), hc: availableHC(), nowMs: T0 + 3000, availableDelayMs: 2000, missingConfig: ['late'] });
+    expect(later.status.replicas).toBe(0);
+  });
+
   it('every condition carries observedGeneration = metadata.generation', () => {
     const { status } = compute(undefined, availableHC(), T0, {}, 4);
     for (const c of status.conditions!) expect(c.observedGeneration, c.type).toBe(4);

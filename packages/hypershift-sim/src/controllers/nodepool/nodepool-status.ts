@@ -11,6 +11,9 @@
  *   when scaling up, ScalingDown when scaling down), then Ready=True.
  * - Likewise `status.version` follows `spec.release.image` after the delay, with
  *   UpdatingVersion=True meanwhile.
+ * - ValidMachineConfig and ValidTuningConfig say whether the ConfigMaps `spec.config` and
+ *   `spec.tuningConfig` name exist (False, ValidationFailed, `configmaps "NAME" not found`); while
+ *   one is missing nothing moves, as while paused (below).
  * - While `spec.pausedUntil` pauses it (read as {@link reconciliationPaused}), ReconciliationActive=
  *   False (ReconciliationPaused) and nothing moves: replicas, version, Ready and UpdatingVersion
  *   stay as they were (HyperShift's nodepool controller pauses the MachineDeployment and returns
@@ -34,6 +37,30 @@ export interface NodePoolStatusInput {
   hc: HostedCluster;
   nowMs: number;
   availableDelayMs: number;
+  /** Names of the `spec.config` ConfigMaps that do not exist (in spec order; default none). */
+  missingConfig?: readonly string[];
+  /** Names of the `spec.tuningConfig` ConfigMaps that do not exist (in spec order; default none). */
+  missingTuningConfig?: readonly string[];
+}
+
+/**
+ * The message of a failed lookup of ConfigMaps, as upstream's utilerrors.NewAggregate of the
+ * client's NotFound errors words it: one error alone, several as `[a, b]`.
+ */
+export function missingConfigMapsMessage(names: readonly string[]): string {
+  const errs = names.map((n) => `configmaps "${n}" not found`);
+  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
+}
+
+/**
+ * ValidMachineConfig or ValidTuningConfig: False (ValidationFailed, the lookup's error) while a
+ * referenced ConfigMap is missing, else True (AsExpected), as HyperShift's nodepool controller
+ * sets them when it builds the machine config and reads the tuning config.
+ */
+function validConfigCondition(type: string, missing: readonly string[] | undefined, gen: number): ConditionInput {
+  return missing?.length
+    ? { type, status: 'False', reason: Reasons.ValidationFailed, message: missingConfigMapsMessage(missing), observedGeneration: gen }
+    : { type, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
 }
 
 /** The computed status, and how long until a pending change may land (if one waits). */
@@ -82,7 +109,11 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
     reconciliationActiveCondition(pausedUntil, pause, gen),
     { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
+    validConfigCondition(C.ValidMachineConfig, input.missingConfig, gen),
+    validConfigCondition(C.ValidTuningConfig, input.missingTuningConfig, gen),
   ];
+  // Upstream returns from its reconcile when the config cannot be built: machines do not move.
+  const configInvalid = Boolean(input.missingConfig?.length || input.missingTuningConfig?.length);
 
   const hcAvailable = findCondition(hc.status?.conditions, HostedClusterConditions.Available);
   const updatingVersion = (on: boolean): ConditionInput =>
@@ -104,9 +135,10 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     return { status: { ...old, conditions, replicas: have } };
   }
 
-  if (pause.paused) {
-    // Nothing moves while paused: the machine-level conditions keep what they said (a pool paused
-    // before it ever reported gets the not-yet-ready pair, as if its HostedCluster were waiting).
+  if (pause.paused || configInvalid) {
+    // Nothing moves while paused or while the config is invalid: the machine-level conditions keep
+    // what they said (a pool held before it ever reported gets the not-yet-ready pair, as if its
+    // HostedCluster were waiting).
     const kept = [C.UpdatingVersion, C.Ready].map((type) => findCondition(old.conditions, type));
     const conditions = setConditions(
       removeCondition(old.conditions, C.IgnitionEndpointAvailable),
@@ -118,7 +150,8 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
       now,
     );
     const status: NodePoolStatus = { ...old, conditions, replicas: have };
-    const requeueAfterMs = pauseEndsInMs(pause, nowMs);
+    // A missing ConfigMap's creation requeues the pool (the controller's ConfigMap watch).
+    const requeueAfterMs = pause.paused ? pauseEndsInMs(pause, nowMs) : undefined;
     return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
   }
 
