@@ -263,10 +263,14 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
     if (cur) throw taken(cur.object);
     return obj;
   }
-  const stored = await store.transact(key, (cur) => {
-    if (cur) throw taken(cur);
-    return { op: 'put', object: toStorage(obj, info) };
-  });
+  const stored = await store.transact(
+    key,
+    (cur) => {
+      if (cur) throw taken(cur);
+      return { op: 'put', object: toStorage(obj, info) };
+    },
+    { writer: info },
+  );
   return toVersion(stored!.object, info);
 }
 
@@ -426,7 +430,7 @@ export async function updateObject(
     }
     result = obj;
     return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
-  });
+  }, { writer: info });
   if (stored && !opts.dryRun) return { object: toVersion(stored.object, info), created };
   return { object: result!, created };
 }
@@ -551,7 +555,7 @@ export async function deleteObject(
     deleted = true;
     result = cur;
     return opts.dryRun ? { op: 'none' } : { op: 'delete' };
-  });
+  }, { writer: info });
   if (stored && !deleted && !opts.dryRun) return { object: toVersion(stored.object, info), deleted };
   return { object: result!, deleted };
 }

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startControlCenter, type RunningControlCenter } from '../control-center.js';
 import { request } from '../testing/in-process.js';
+import type { ReadTransformStore } from '../storage/read-transform.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/ex.hcc.dev/v1/namespaces/default/widgets';
@@ -78,6 +79,11 @@ describe('a CRD schema change and the objects stored before it', () => {
     expect(labelled.body.metadata.generation).toBe(1);
     expect(labelled.body.spec).toEqual({ size: 1, color: 'red' });
 
+    // An object created through the API now was prepared with this schema: handed out as stored.
+    expect((await request(cc!, 'POST', WIDGETS, { apiVersion: 'ex.hcc.dev/v1', kind: 'Widget', metadata: { name: 'new' }, spec: { size: 3 } })).body.spec).toEqual({ size: 3, color: 'red' });
+    const store = cc!.store as ReadTransformStore;
+    expect(store.get('/ex.hcc.dev/widgets/default/new')!.object).toBe(store.inner.get('/ex.hcc.dev/widgets/default/new')!.object);
+
     // What `kubectl get -o yaml > f; kubectl replace -f f` sends, with fieldValidation=Strict.
     const exported = (await request(cc!, 'GET', `${WIDGETS}/old`)).body;
     const replaced = await request(cc!, 'PUT', `${WIDGETS}/old?fieldValidation=Strict`, exported);
@@ -100,5 +106,15 @@ describe('a CRD schema change and the objects stored before it', () => {
     cc = undefined;
     await start();
     expect((await request(cc!, 'GET', `${WIDGETS}/older`)).body.spec).toEqual({ size: 2, color: 'red' });
+    // Its DELETED event shows it as reads did.
+    const res = await fetch(`${cc!.url}${WIDGETS}?watch=true&fieldSelector=metadata.name%3Dolder&timeoutSeconds=2`, { headers: { authorization: `Bearer ${cc!.adminToken}` } });
+    const text = res.text();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await request(cc!, 'DELETE', `${WIDGETS}/older`)).code).toBe(200);
+    const events = (await text).trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { spec?: unknown } });
+    expect(events.map((e) => [e.type, e.object.spec])).toEqual([
+      ['ADDED', { size: 2, color: 'red' }],
+      ['DELETED', { size: 2, color: 'red' }],
+    ]);
   });
 });

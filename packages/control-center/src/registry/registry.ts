@@ -57,7 +57,7 @@ export class Registry extends EventEmitter {
   private readonly fromCRD = new Map<string, ResourceInfo[]>();
   private crdWatch?: StoreWatch;
   /** Where the read transforms of custom resources go (see storage/read-transform.ts). */
-  private transforms?: Pick<ReadTransformStore, 'setTransform'>;
+  private transforms?: Pick<ReadTransformStore, 'setTransform' | 'addWriters'>;
   /** CRD name → the storage bucket and schemas its read transform was set for. */
   private readonly schemasOf = new Map<string, { bucket: string; schemas: string }>();
   /** `group/resource` of what the server serves itself, never taken over by a CRD (in any version). */
@@ -84,7 +84,7 @@ export class Registry extends EventEmitter {
    * @param transforms - given, reads of each CRD's objects show its current schema's pruning and
    *   defaults ({@link schemaReadTransform}), set again whenever a CRD's schemas change
    */
-  start(store: Store, transforms?: Pick<ReadTransformStore, 'setTransform'>): void {
+  start(store: Store, transforms?: Pick<ReadTransformStore, 'setTransform' | 'addWriters'>): void {
     this.transforms = transforms;
     const prefix = storagePrefix(customresourcedefinitions);
     const { items, revision } = store.list(prefix);
@@ -185,11 +185,16 @@ export class Registry extends EventEmitter {
       return;
     }
     const bucket = storagePrefix(infos[0]!);
-    const schemas = JSON.stringify(infos.map((i) => [i.version, i.schema ?? null]));
-    if (had?.bucket === bucket && had.schemas === schemas) return;
+    const schemas = JSON.stringify(infos.map((i) => [i.version, i.storageVersion, i.schema ?? null]));
+    // Writes prepared with the storage version's schema store objects that need no transform.
+    const writers = infos.filter((i) => i.version === i.storageVersion);
+    if (had?.bucket === bucket && had.schemas === schemas) {
+      this.transforms.addWriters(bucket, writers);
+      return;
+    }
     if (had && had.bucket !== bucket) this.transforms.setTransform(had.bucket, undefined);
     this.schemasOf.set(name, { bucket, schemas });
-    this.transforms.setTransform(bucket, schemaReadTransform(infos));
+    this.transforms.setTransform(bucket, schemaReadTransform(infos), writers);
   }
 
   private changed(): void {

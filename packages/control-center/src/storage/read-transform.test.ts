@@ -41,22 +41,35 @@ describe('ReadTransformStore', () => {
   /** Adds `color: red` where it is missing. */
   const defaultColor = (o: KubeObject) => ((o.spec as Record<string, unknown>).color ? undefined : { ...o, spec: { ...(o.spec as object), color: 'red' } });
 
-  it('shows objects written before the transform through it on get, list, transact and replayed watch events; later ones as written', async () => {
+  it('shows every object through the transform (before or after it was set, any writer) but what a current writer stored; memoised; nothing written', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'hcc-rt-'));
     const store = new ReadTransformStore(new LevelStore({ dir }));
     await store.open();
+    const v1 = { name: 'v1 info' };
+    const stale = { name: 'an info from before the schema change' };
+    const put = (name: string, spec: Record<string, unknown>, writer?: object) =>
+      store.transact(key(name), () => ({ op: 'put', object: widget(name, spec) }), writer ? { writer } : undefined);
     try {
-      await store.transact(key('a'), () => ({ op: 'put', object: widget('a', { size: 1 }) }));
+      await put('a', { size: 1 });
       const from = store.currentRevision();
-      await store.transact(key('b'), () => ({ op: 'put', object: widget('b', { size: 2 }) }));
-      store.setTransform('/ex.hcc.dev/widgets/', defaultColor);
-      // Written after: shown as written (the write path applied the schema already).
-      await store.transact(key('c'), () => ({ op: 'put', object: widget('c', { size: 3 }) }));
+      await put('b', { size: 2 });
+      store.setTransform('/ex.hcc.dev/widgets/', defaultColor, [v1]);
+      // A current writer's object was prepared with the schema: as stored (here without the
+      // default, to show it is not transformed). Another writer's, or none: transformed.
+      expect((await put('c', { size: 3 }, v1))!.object.spec).toEqual({ size: 3 });
+      expect((await put('d', { size: 4 }, stale))!.object.spec).toEqual({ size: 4, color: 'red' });
+      await put('e', { size: 5 });
 
       expect(store.get(key('a'))!.object.spec).toEqual({ size: 1, color: 'red' });
       expect(store.get(key('a'))!.object).toBe(store.get(key('a'))!.object); // memoised
       expect(store.get(key('a'))!.modRevision).toBe(store.inner.get(key('a'))!.modRevision);
-      expect(store.list('/ex.hcc.dev/widgets/').items.map((i) => i.object.spec)).toEqual([{ size: 1, color: 'red' }, { size: 2, color: 'red' }, { size: 3 }]);
+      expect(store.list('/ex.hcc.dev/widgets/').items.map((i) => i.object.spec)).toEqual([
+        { size: 1, color: 'red' },
+        { size: 2, color: 'red' },
+        { size: 3 },
+        { size: 4, color: 'red' },
+        { size: 5, color: 'red' },
+      ]);
       expect(store.inner.get(key('a'))!.object.spec).toEqual({ size: 1 }); // nothing written
 
       const events: StoreEvent[] = [];
@@ -64,25 +77,41 @@ describe('ReadTransformStore', () => {
       expect(events.map((e) => [e.key, e.object.spec])).toEqual([
         [key('b'), { size: 2, color: 'red' }],
         [key('c'), { size: 3 }],
+        [key('d'), { size: 4, color: 'red' }],
+        [key('e'), { size: 5, color: 'red' }],
       ]);
 
       // A write sees the object as reads show it, and stores that.
       let seen: unknown;
-      await store.transact(key('b'), (cur) => {
-        seen = cur!.spec;
-        return { op: 'put', object: { ...cur!, metadata: { ...cur!.metadata, labels: { z: '1' } } } };
-      });
+      await store.transact(
+        key('b'),
+        (cur) => {
+          seen = cur!.spec;
+          return { op: 'put', object: { ...cur!, metadata: { ...cur!.metadata, labels: { z: '1' } } } };
+        },
+        { writer: v1 },
+      );
       expect(seen).toEqual({ size: 2, color: 'red' });
       expect(store.inner.get(key('b'))!.object.spec).toEqual({ size: 2, color: 'red' });
-      // Its MODIFIED event's prevObject is shown too.
+
+      // Live events, MODIFIED's prevObject and DELETED's last state included.
       const live: StoreEvent[] = [];
       const w = store.watch('/ex.hcc.dev/widgets/', store.currentRevision(), (ev) => live.push(ev));
       await store.transact(key('a'), (cur) => ({ op: 'put', object: { ...cur!, metadata: { ...cur!.metadata, labels: { y: '1' } } } }));
+      await store.transact(key('e'), () => ({ op: 'delete' }));
+      await store.transact(key('c'), () => ({ op: 'delete' }));
       w.stop();
-      expect(live.map((e) => [e.object.spec, e.prevObject?.spec])).toEqual([[{ size: 1, color: 'red' }, { size: 1, color: 'red' }]]);
+      expect(live.map((e) => [e.type, e.object.spec, e.prevObject?.spec])).toEqual([
+        ['MODIFIED', { size: 1, color: 'red' }, { size: 1, color: 'red' }],
+        ['DELETED', { size: 5, color: 'red' }, { size: 5, color: 'red' }],
+        ['DELETED', { size: 3 }, { size: 3 }],
+      ]);
 
+      // A new schema: what conformed to the old one is shown through the new transform.
+      store.setTransform('/ex.hcc.dev/widgets/', (o) => ((o.spec as Record<string, unknown>).shape ? undefined : { ...o, spec: { ...(o.spec as object), shape: 'round' } }), [v1]);
+      expect(store.get(key('b'))!.object.spec).toEqual({ size: 2, color: 'red', shape: 'round' });
       store.setTransform('/ex.hcc.dev/widgets/', undefined);
-      expect(store.get(key('c'))!.object.spec).toEqual({ size: 3 });
+      expect(store.get(key('d'))!.object.spec).toEqual({ size: 4 });
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

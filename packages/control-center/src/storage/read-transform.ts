@@ -7,18 +7,21 @@
  * no `metadata.generation` bump for a default added meanwhile).
  *
  * {@link ReadTransformStore} wraps a Store: for a bucket (`/group/resource/`) given a transform,
- * every object read through `get`, `list`, `transact` (the current object its function sees) and
- * `watch` (the objects of events replayed from history, and `prevObject`s) that was written at or
- * before the revision the transform was set at is passed through it once (memoised per stored
- * object; JSON text follows the object). Objects written later were written under that schema
- * already and are passed through untouched, so the cost on the write and watch paths is one
- * revision comparison per object. Nothing is written, no event is sent, no resourceVersion moves.
+ * every object read through `get`, `list`, `transact` (the current object its function sees and
+ * its answer) and `watch` (events' objects and `prevObject`s) passes through it once (memoised
+ * per stored object; JSON text follows the object), whoever wrote it and whenever: objects
+ * stored before the schema changed, loaded at a start, written by another replica, or written
+ * by a request that was prepared with the schema before and committed after the change. The one
+ * exception is what makes it cheap: an object this process wrote with a writer (the ResourceInfo
+ * of the storage version) that was current when it was stored was prepared with the current
+ * schema already, and is handed out as stored. Nothing is written, no event is sent, no
+ * resourceVersion moves.
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#defaulting
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/customresource_handler.go (schemaCoercingDecoder, unstructuredDefaulter)
  */
 import type { KubeObject } from '@hcc/crds';
 import { bucketOf } from './mirror.js';
-import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from './store.js';
+import type { Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from './store.js';
 
 /**
  * What reads of a bucket's objects become: a new object (never the given one changed), or
@@ -28,8 +31,10 @@ export type ReadTransform = (obj: KubeObject) => KubeObject | undefined;
 
 interface Active {
   fn: ReadTransform;
-  /** Objects whose resourceVersion is at most this were written before the transform was set. */
-  throughRevision: number;
+  /** Writers ({@link TransactOptions.writer}) that prepare objects with the transform's schema. */
+  writers: WeakSet<object>;
+  /** Objects such a writer stored while this transform was set: handed out as stored. */
+  conforming: WeakSet<KubeObject>;
   /** Stored object → what reads show (itself when the transform left it alone). */
   memo: WeakMap<KubeObject, KubeObject>;
 }
@@ -57,13 +62,23 @@ export class ReadTransformStore implements Store {
   }
 
   /**
-   * Sets (or, with undefined, removes) the transform of a bucket, for the objects written up to
-   * now; a transform set before replaces it (its results are forgotten).
+   * Sets (or, with undefined, removes) the transform of a bucket; a transform set before is
+   * replaced and its results forgotten.
    * @param bucket - `/group/resource/` (a storage prefix of a whole resource)
+   * @param writers - the writers whose objects need no transform (see the module comment)
    */
-  setTransform(bucket: string, fn: ReadTransform | undefined): void {
-    if (!fn) this.active.delete(bucket);
-    else this.active.set(bucket, { fn, throughRevision: this.inner.currentRevision(), memo: new WeakMap() });
+  setTransform(bucket: string, fn: ReadTransform | undefined, writers: Iterable<object> = []): void {
+    if (!fn) {
+      this.active.delete(bucket);
+      return;
+    }
+    this.active.set(bucket, { fn, writers: new WeakSet(writers), conforming: new WeakSet(), memo: new WeakMap() });
+  }
+
+  /** Adds writers to a bucket's transform (the same schema, new ResourceInfo objects); none set: nothing. */
+  addWriters(bucket: string, writers: Iterable<object>): void {
+    const a = this.active.get(bucket);
+    if (a) for (const w of writers) a.writers.add(w);
   }
 
   private activeFor(keyOrPrefix: string): Active | undefined {
@@ -72,7 +87,7 @@ export class ReadTransformStore implements Store {
 
   /** The object as reads show it (the same object when nothing applies). */
   private show(a: Active, obj: KubeObject): KubeObject {
-    if (!(Number(obj.metadata?.resourceVersion) <= a.throughRevision)) return obj;
+    if (a.conforming.has(obj)) return obj;
     let shown = a.memo.get(obj);
     if (shown === undefined) {
       shown = a.fn(obj) ?? obj;
@@ -125,10 +140,20 @@ export class ReadTransformStore implements Store {
     return items ? { items, revision: res.revision } : res;
   }
 
-  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult, opts?: TransactOptions): Promise<StoredObject | undefined> {
     const a = this.activeFor(key);
-    if (!a) return this.inner.transact(key, fn);
-    return this.inner.transact(key, (cur) => fn(cur && this.show(a, cur))).then((so) => so && this.showStored(a, so));
+    if (!a) return this.inner.transact(key, fn, opts);
+    const writer = opts?.writer;
+    const onStored = (obj: KubeObject) => {
+      // The transform in force when the object is stored decides (a schema change in between
+      // replaced it): its writers' objects conform.
+      const now = this.activeFor(key);
+      if (now && writer && now.writers.has(writer)) now.conforming.add(obj);
+    };
+    return this.inner.transact(key, (cur) => fn(cur && this.show(a, cur)), { ...opts, onStored }).then((so) => {
+      const now = so && this.activeFor(key);
+      return now ? this.showStored(now, so) : so;
+    });
   }
 
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
@@ -138,9 +163,10 @@ export class ReadTransformStore implements Store {
     return this.inner.watch(prefix, fromRevision, (ev) => {
       const a = this.active.size === 0 ? undefined : this.active.get(bucket ?? bucketOf(ev.key));
       if (!a) return onEvent(ev);
-      // An event's object carries the event's revision: after the transform was set, as written.
-      const object = ev.revision > a.throughRevision ? ev.object : this.show(a, ev.object);
       const prevObject = ev.prevObject && this.show(a, ev.prevObject);
+      // A DELETED event's object is the last state under the delete's resourceVersion (a copy):
+      // as stored when that state conformed, else shown through the transform.
+      const object = ev.type === 'DELETED' && ev.prevObject && a.conforming.has(ev.prevObject) ? ev.object : this.show(a, ev.object);
       onEvent(object === ev.object && prevObject === ev.prevObject ? ev : { ...ev, object, ...(prevObject ? { prevObject } : {}) });
     });
   }

@@ -30,6 +30,22 @@ export type TransactResult =
   | { op: 'delete' }
   | { op: 'none' };
 
+/** Options of {@link Store.transact}. */
+export interface TransactOptions {
+  /**
+   * What prepared the objects `fn` returns (the ResourceInfo, whose schema defaulted and pruned
+   * them): a ReadTransformStore takes those written under the current schema as already
+   * transformed. Stores ignore it.
+   */
+  writer?: object;
+  /**
+   * Called with a put's object as stored — the one `get`, `list`, `watch` and later `transact`s
+   * hand out — before any of them sees it. A store whose readers get other copies (EtcdStore's
+   * mirror decodes what etcd sends back) may not call it.
+   */
+  onStored?(object: KubeObject): void;
+}
+
 /** A committed change, as watchers see it. */
 export interface StoreEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -92,7 +108,7 @@ export interface Store {
    * returns durably. fn may throw (e.g. a Status error); then nothing is written.
    * @returns the stored object after the write (or the current one for `none`), undefined if deleted or absent
    */
-  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined>;
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult, opts?: TransactOptions): Promise<StoredObject | undefined>;
   /**
    * Delivers every committed event under prefix with revision > fromRevision, in order, first
    * from history and then live.

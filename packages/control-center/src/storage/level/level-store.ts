@@ -22,7 +22,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { EventHistory } from '../history.js';
 import { jsonOf, rememberJSON } from '../json-cache.js';
 import { Mirror } from '../mirror.js';
-import type { Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
+import type { Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from '../store.js';
 
 const REV_KEY = 'r';
 const OBJ_PREFIX = 'o';
@@ -281,7 +281,7 @@ export class LevelStore implements Store {
     return this.committed.count(prefix);
   }
 
-  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult, opts?: TransactOptions): Promise<StoredObject | undefined> {
     if (this.failed) return Promise.reject(this.failed);
     const cur = this.latest.get(key);
     // The key's state is in flight when the latest and the committed entry differ (a write to it
@@ -312,6 +312,7 @@ export class LevelStore implements Store {
         return inFlight ? this.afterCommit(this.latestRevision).then(() => Promise.reject(err)) : Promise.reject(err);
       }
       this.latestRevision = revision;
+      opts?.onStored?.(object);
       entry = { key, object, createRevision: cur ? cur.createRevision : revision, modRevision: revision };
       this.latest.set(key, entry);
       event = cur
