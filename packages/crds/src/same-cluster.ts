@@ -66,6 +66,21 @@ export function duplicateOf(
   return first;
 }
 
+/**
+ * The names of the other ManagementClusters of `mc`'s management cluster (`status.clusterID` equal
+ * to `clusterID`) that are live (Ready, not being deleted), in name order: their syncers serve
+ * their own placements there, and keep their own copies of the Secrets and ConfigMaps those use.
+ */
+export function siblingsOf(mc: ManagementCluster, clusterID: string | undefined, fleet: Iterable<ManagementCluster>): string[] {
+  if (!clusterID) return [];
+  const out: string[] = [];
+  for (const other of fleet) {
+    if (other.metadata.name === mc.metadata.name || other.status?.clusterID !== clusterID || other.metadata.deletionTimestamp || !reportsReady(other)) continue;
+    out.push(other.metadata.name ?? '');
+  }
+  return out.sort();
+}
+
 /** Whether a ManagementCluster has `DuplicateCluster=True`. */
 export const reportsDuplicate = (mc: ManagementCluster): boolean => mc.status?.conditions?.find((c) => c.type === ConditionDuplicateCluster)?.status === 'True';
 

@@ -254,6 +254,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     return users;
   };
   /** Whether a downstream object is one hcc made (its label, or the upstream uid it carries). */
+  /** Other live ManagementCluster names of this management cluster (the heartbeat's fleet view). */
+  let siblings = new Set<string>();
   const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
@@ -311,6 +313,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return why([...users].sort().join(`, ${ns}/`));
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
+    isSibling: (name) => siblings.has(name),
     usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
     usedByForeign: (kind, ns, name) => {
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
@@ -447,6 +450,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
     onProblem: (why) => (hooks.problem = why),
+    onSiblings: (names) => (siblings = new Set(names)),
     onManagementClusterGone: () => (managementClusterGone = true),
     onLeaseLost: () => {
       log.error({ controller: 'heartbeat' }, 'another management cluster\'s syncer holds this ManagementCluster\'s Lease: stopping');

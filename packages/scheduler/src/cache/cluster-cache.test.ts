@@ -230,6 +230,33 @@ describe('one management cluster under two names (status.clusterID)', () => {
     ]);
   });
 
+  it("the name that takes placements counts the other names' placements against its capacity, and their unreported ones against its budget", () => {
+    // One cluster of capacity 20 holding 17 (mgmt-1's 12 and dup's 5, all copied and reported
+    // by mgmt-1), and dup took 3 more while mgmt-1 was lost that its syncer has not copied yet.
+    const first = named('first', 'uid-1', '2026-11-29T09:00:00Z');
+    first.status = { ...first.status!, budget: 3, hostedClusters: 17, syncedHostedClusters: 12 };
+    const dup = named('dup', 'uid-1', '2026-11-29T10:00:00Z');
+    dup.status = { ...dup.status!, budget: 3, hostedClusters: 17, syncedHostedClusters: 5 };
+    const cache = newCache();
+    for (let i = 0; i < 12; i++) cache.observeHostedCluster(`ns/a${i}`, hcAt(`ns/a${i}`, 'first', '1'));
+    for (let i = 0; i < 8; i++) cache.observeHostedCluster(`ns/b${i}`, hcAt(`ns/b${i}`, 'dup', '1'));
+    // Without the other name in view, the first would offer its reported 3 (the overbooking).
+    expect(cache.snapshot([first])[0]!.freeSlots).toBe(3);
+    const [f, d] = cache.snapshot([first, dup]);
+    expect([f!.ready, f!.freeSlots]).toEqual([true, 0]);
+    expect(d!.ready).toBe(false);
+    // Once dup's syncer has copied and reported them (and the first's report counts them), 0 still.
+    const first2: ManagementCluster = { ...first, status: { ...first.status!, budget: 0, hostedClusters: 20 } };
+    const dup2: ManagementCluster = { ...dup, status: { ...dup.status!, syncedHostedClusters: 8 } };
+    expect(cache.snapshot([first2, dup2])[0]!.freeSlots).toBe(0);
+    // One of dup's goes: its slot is offered again, once, by the first.
+    cache.observeHostedCluster('ns/b7', undefined);
+    const first3: ManagementCluster = { ...first2, status: { ...first2.status!, budget: 1, hostedClusters: 19 } };
+    const dup3: ManagementCluster = { ...dup2, status: { ...dup2.status!, syncedHostedClusters: 7 } };
+    const [f3, d3] = cache.snapshot([first3, dup3]);
+    expect([f3!.ready, f3!.freeSlots, d3!.ready]).toEqual([true, 1, false]);
+  });
+
   it('its syncer says DuplicateCluster=True: no placements, whatever the scheduler sees', () => {
     expect(readiness([named('b', 'uid-1', '2026-11-29T09:00:00Z', { duplicate: true })])).toEqual([['b', false, 'DuplicateCluster']]);
   });

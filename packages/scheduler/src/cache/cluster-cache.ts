@@ -211,24 +211,48 @@ export class ClusterCache {
 }
 
 /**
- * Makes every ready cluster that is the same management cluster as another ready one registered
- * before it (the same `status.clusterID`; see @hcc/crds same-cluster.ts) not ready, reason
- * `DuplicateCluster`: one cluster under two names must not be filled twice, even before its
- * syncer's next heartbeat says so. Clusters being deleted are skipped (they take nothing new).
+ * One management cluster under several names (the same `status.clusterID`; see @hcc/crds
+ * same-cluster.ts): every ready name but the one registered first is made not ready, reason
+ * `DuplicateCluster` (one cluster must not be filled twice, even before its syncer's next
+ * heartbeat says so; names being deleted take nothing new and are skipped), and the free slots of
+ * the one that takes placements count what the other names hold too: their placements against
+ * its capacity, and those their syncers have not reported yet against its reported budget (a
+ * name that took placements while the first was lost has copies coming that no budget shows).
  * Changes `infos` in place; linear in its length.
  */
 export function markDuplicates(infos: ClusterInfo[]): void {
-  let first: Map<string, ClusterInfo> | undefined;
+  let groups: Map<string, ClusterInfo[]> | undefined;
   for (const c of infos) {
-    const id = c.ready && !c.cluster.metadata.deletionTimestamp ? c.cluster.status?.clusterID : undefined;
+    const id = c.cluster.status?.clusterID;
     if (!id) continue;
-    first ??= new Map();
-    const seen = first.get(id);
-    if (!seen) first.set(id, c);
-    else if (registeredBefore(c.cluster, seen.cluster)) {
-      notReady(seen);
-      first.set(id, c);
-    } else notReady(c);
+    groups ??= new Map();
+    const g = groups.get(id);
+    if (g) g.push(c);
+    else groups.set(id, [c]);
+  }
+  if (!groups) return;
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    let first: ClusterInfo | undefined;
+    for (const c of group) {
+      if (!c.ready || c.cluster.metadata.deletionTimestamp) continue;
+      if (!first) first = c;
+      else if (registeredBefore(c.cluster, first.cluster)) {
+        notReady(first);
+        first = c;
+      } else notReady(c);
+    }
+    if (!first) continue;
+    let othersPlaced = 0;
+    let othersUnreported = 0;
+    for (const c of group) {
+      if (c === first) continue;
+      othersPlaced += c.placed;
+      othersUnreported += Math.max(0, c.placed - reportOf(c.cluster).reportedSynced);
+    }
+    const { capacity, reportedBudget, reportedSynced } = reportOf(first.cluster);
+    const unreported = Math.max(0, first.placed - reportedSynced) + othersUnreported;
+    first.freeSlots = Math.max(0, Math.min(capacity - first.placed - othersPlaced, reportedBudget - unreported));
   }
 }
 

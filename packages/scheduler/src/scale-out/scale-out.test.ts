@@ -25,6 +25,11 @@ describe('fleetDemand', () => {
   ])('$name', ({ input, want }) => {
     expect(fleetDemand(new Map(Object.entries(input.pending)), input.clusters)).toEqual({ ...want, managementClusters: input.clusters.length });
   });
+
+  it('does not count a second name for a cluster (DuplicateCluster) as another management cluster', () => {
+    const clusters = [info('a'), { ...info('a-again'), ready: false, notReadyReason: 'DuplicateCluster' }, info('b', { ready: false })];
+    expect(fleetDemand(new Map(), clusters).managementClusters).toBe(2);
+  });
 });
 
 describe('ScaleOutDebouncer', () => {

@@ -16,7 +16,7 @@
  *   and the calls ({@link notifyWebhook}, {@link runCommand}) never throw.
  */
 import { spawn } from 'node:child_process';
-import { ControlCenterAPIVersion } from '@hcc/crds';
+import { ConditionDuplicateCluster, ControlCenterAPIVersion } from '@hcc/crds';
 import type { ClusterInfo } from '../framework/types.js';
 
 /** Why a HostedCluster waits, as the last scheduling attempt found. */
@@ -39,7 +39,7 @@ export interface FleetDemand {
   missingSlots: number;
   /** missingSlots by platform type, so an autoscaler can add the right kind of cluster. */
   byPlatform: Record<string, number>;
-  /** Registered ManagementClusters. */
+  /** Registered ManagementClusters, a second name for one cluster (DuplicateCluster) not counted. */
   managementClusters: number;
   /** Free slots over Ready clusters that are neither cordoned nor being deleted (what placement could still use), a count. */
   freeSlots: number;
@@ -72,7 +72,9 @@ export function fleetDemand(pending: ReadonlyMap<string, PendingInfo>, clusters:
     if (c.cluster.spec?.unschedulable) cordonedFreeSlots += c.freeSlots;
     else freeSlots += c.freeSlots;
   }
-  return { pending: pending.size, missingSlots, byPlatform, managementClusters: clusters.length, freeSlots, cordonedFreeSlots, oldestPending: oldest };
+  // A second name for a cluster counted already is not another cluster.
+  const managementClusters = clusters.filter((c) => c.notReadyReason !== ConditionDuplicateCluster).length;
+  return { pending: pending.size, missingSlots, byPlatform, managementClusters, freeSlots, cordonedFreeSlots, oldestPending: oldest };
 }
 
 /** The JSON body of a webhook call (and stdin of the command). */

@@ -105,6 +105,11 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
     if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
+    if (isSiblingsCopy(deps, req.kind, up, down)) {
+      // One copy for the cluster, kept by that syncer; looked at again in case it goes first.
+      deps.log.debug({ key: req.key, owner: down.metadata.labels?.[LabelSyncedBy] }, 'the copy of another name for this management cluster; leaving it to its syncer');
+      return { requeueAfterMs: SiblingRecheckMs };
+    }
     const desired = desiredDownstream(up, down, deps.cluster, keys, deps.rememberedKeys?.get(req.key));
     let adopting = false;
     if (!isOurs(deps.cluster, req.kind, up, down)) {
@@ -308,6 +313,26 @@ export function isEarlierObjectsCopy(kind: SyncKind, up: KubeObject, down: KubeO
   if (!was || !up.metadata.uid || was === up.metadata.uid) return false;
   const clusterID = (o: KubeObject) => ((o.spec as { clusterID?: unknown } | undefined)?.clusterID as string | undefined) || '';
   return clusterID(up) !== clusterID(down);
+}
+
+/** How long a shared copy kept by the syncer of another name for this cluster waits before the next look, in milliseconds. */
+export const SiblingRecheckMs = 10_000;
+
+/**
+ * True when `down` is a Secret or ConfigMap copy of `up` that the syncer of another live
+ * ManagementCluster name for this same management cluster keeps (`synced-by: <that name>`, the
+ * same upstream uid): both would need it, and both relabelling it would rewrite it without end.
+ */
+export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling'>, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
+  const owner = down.metadata.labels?.[LabelSyncedBy];
+  return (
+    replaceableKinds.has(kind) &&
+    !!owner &&
+    owner !== deps.cluster &&
+    !!up.metadata.uid &&
+    down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid &&
+    deps.isSibling?.(owner) === true
+  );
 }
 
 /**

@@ -523,6 +523,24 @@ describe('objects of the same name that hcc did not create', () => {
     ]);
   });
 
+  it("leaves the copy another live name for this management cluster keeps (DuplicateCluster), without end of rewrites; takes over one whose name is gone", async () => {
+    const siblingCopy: KubeObject = {
+      ...secretUp,
+      metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1-again' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 's1' } },
+      data: { a: 'b2xk' },
+    };
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: siblingCopy }, calls);
+    d.isSibling = (name) => name === 'mgmt-1-again';
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps')).toEqual({ requeueAfterMs: 10_000 });
+    expect(calls).toEqual([]);
+    // The other name is gone (deleted, or lost): its copy is this syncer's to keep.
+    d.isSibling = () => false;
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect((calls[0]![3] as { metadata: { labels: Record<string, string> } }).metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
+  });
+
   it('takes over a Secret only once a HostedCluster placed here that references it is known (the state label can come first)', async () => {
     const calls: Call[] = [];
     const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);

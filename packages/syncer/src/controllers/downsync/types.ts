@@ -83,6 +83,12 @@ export interface DownsyncDeps {
    */
   referencedHere?(kind: SyncKind, namespace: string, name: string): boolean;
   /**
+   * Whether `cluster` is another live ManagementCluster name of this syncer's management cluster
+   * (HeartbeatOptions.onSiblings): its syncer keeps the copies labelled with its name, so this one
+   * leaves them (two syncers relabelling one copy would rewrite it without end). Absent: none.
+   */
+  isSibling?(cluster: string): boolean;
+  /**
    * Why an upstream NodePool, Secret or ConfigMap must not be copied here, or undefined: its
    * HostedCluster (for a Secret or ConfigMap: every HostedCluster placed here that references
    * it, directly or through a NodePool) is blocked by a HostedCluster of the same name in the

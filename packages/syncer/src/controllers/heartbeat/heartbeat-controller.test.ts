@@ -326,14 +326,16 @@ describe('beat: one management cluster under two ManagementCluster names', () =>
     }) as RestClient['list'];
     const events: string[] = [];
     const lines: { msg?: string; duplicateOf?: string }[] = [];
+    let siblings: string[] | undefined;
     await beat({
       ...options(upstream, new FakeClock(), new AbortController().signal, lines),
       observe: async () => ({ namespaces: 3, hostedClusters: 2, supportedVersions: [], clusterID: 'uid-ks' }),
       recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`),
+      onSiblings: (names) => (siblings = names),
     });
     const status = writes.find((w) => w.resource === 'mc' && w.verb === 'patch')!.obj.status as NonNullable<ManagementCluster['status']>;
     const conditions = Object.fromEntries(status.conditions!.map((c) => [c.type, c]));
-    return { ready: conditions.Ready!, duplicate: conditions.DuplicateCluster, status, events, lines };
+    return { ready: conditions.Ready!, duplicate: conditions.DuplicateCluster, status, events, lines, siblings };
   };
   const wasReady = { type: 'Ready', status: 'True', reason: 'SyncerHeartbeat' };
   const wasDuplicate = { type: 'DuplicateCluster', status: 'True', reason: 'SameClusterID' };
@@ -348,6 +350,17 @@ describe('beat: one management cluster under two ManagementCluster names', () =>
     expect(status).toMatchObject({ clusterID: 'uid-ks', hostedClusters: 2, budget: 3 });
     expect(events).toEqual([`Warning DuplicateCluster ${message}`]);
     expect(lines).toMatchObject([{ msg: message, duplicateOf: 'mgmt-0' }]);
+  });
+
+  it('tells onSiblings the other live names of this management cluster, earlier or later, not lost ones', async () => {
+    const { siblings } = await beatAmong([
+      other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-ks'),
+      other('mgmt-3', '2026-12-01T11:00:00Z', 'uid-ks'),
+      other('mgmt-4', '2026-12-01T11:00:00Z', 'uid-ks', 'False'),
+      other('mgmt-2', '2026-12-01T08:00:00Z', 'uid-other'),
+    ]);
+    expect(siblings).toEqual(['mgmt-0', 'mgmt-3']);
+    expect((await beatAmong(new Error('403 forbidden'))).siblings).toEqual([]);
   });
 
   it('no Event again while it stays a duplicate', async () => {

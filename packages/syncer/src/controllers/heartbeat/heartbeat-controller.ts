@@ -23,6 +23,7 @@ import {
   ControlCenterAPIVersion,
   duplicateOf,
   findCondition,
+  siblingsOf,
   LeaseResource,
   ManagementClusterResource,
   ReasonManagementClusterReady,
@@ -87,6 +88,12 @@ export interface HeartbeatOptions {
    * waiting out their backoff (up to 30 s after an outage).
    */
   onReached?(side: 'upstream' | 'downstream'): void;
+  /**
+   * Told after each heartbeat the names of the other live ManagementClusters of this management
+   * cluster (@hcc/crds siblingsOf: one cluster under several names), whose syncers keep their own
+   * copies of shared Secrets and ConfigMaps here.
+   */
+  onSiblings?(names: string[]): void;
   /**
    * Called when, after this syncer has served, a heartbeat finds the Lease held by another
    * management cluster's syncer ({@link leaseConflict}): the syncer should stop serving, as a
@@ -344,7 +351,7 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
     throw err;
   }
   conflicted.delete(opts);
-  const duplicate = obs ? await sameClusterRegisteredBefore(opts, mc, obs.clusterID) : undefined;
+  const duplicate = obs ? await sameCluster(opts, mc, obs.clusterID) : undefined;
   const status = obs
     ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds, duplicate)
     : unreachableStatus(mc, unreachable instanceof Error ? unreachable.message : String(unreachable), now, opts.syncerVersion, opts.leaseDurationSeconds);
@@ -377,15 +384,21 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
  * (@hcc/crds duplicateOf: a live one whose `status.clusterID` is `clusterID`), read from a LIST of
  * the fleet; `undefined` when there is none, the ID is unknown, or the LIST fails (logged at
  * debug: the scheduler applies the same rule to its own view, so nothing is placed twice then
- * either).
+ * either). Tells `onSiblings` the names of every other live ManagementCluster of this management
+ * cluster (none when the ID is unknown or the LIST fails).
  */
-async function sameClusterRegisteredBefore(opts: HeartbeatOptions, mc: ManagementCluster, clusterID: string | undefined): Promise<string | undefined> {
-  if (!clusterID) return undefined;
+async function sameCluster(opts: HeartbeatOptions, mc: ManagementCluster, clusterID: string | undefined): Promise<string | undefined> {
+  if (!clusterID) {
+    opts.onSiblings?.([]);
+    return undefined;
+  }
   try {
-    const fleet = await opts.upstream.list<ManagementCluster>(ManagementClusterResource);
-    return duplicateOf(mc, clusterID, fleet.items)?.metadata.name;
+    const fleet = (await opts.upstream.list<ManagementCluster>(ManagementClusterResource)).items;
+    opts.onSiblings?.(siblingsOf(mc, clusterID, fleet));
+    return duplicateOf(mc, clusterID, fleet)?.metadata.name;
   } catch (err) {
     opts.logger.debug({ err, controller: 'heartbeat' }, 'listing ManagementClusters to check for this cluster under another name failed');
+    opts.onSiblings?.([]);
     return undefined;
   }
 }
