@@ -10,14 +10,18 @@ export const NodePoolsByHostedCluster = 'byHostedCluster';
 export const nodePoolsByHostedCluster: IndexFunc<NodePool> = (np) =>
   np.spec?.clusterName ? [`${np.metadata.namespace}/${np.spec.clusterName}`] : [];
 
+/** The names a list of ConfigMap references (`spec.config`, `spec.tuningConfig`) gives, in order, each once; empty and malformed entries skipped. */
+export function configMapNames(refs: unknown): string[] {
+  if (!Array.isArray(refs)) return [];
+  const names = refs.map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === 'string' && n !== '');
+  return [...new Set(names)];
+}
+
 /** NodePools by each ConfigMap their `spec.config` and `spec.tuningConfig` name; value: `namespace/name`. */
 export const NodePoolsByConfigMap = 'byConfigMap';
 
 export const nodePoolsByConfigMap: IndexFunc<NodePool> = (np) => {
   const namespace = np.metadata?.namespace;
   if (!namespace || !np.spec) return [];
-  const names = [...(Array.isArray(np.spec.config) ? np.spec.config : []), ...(Array.isArray(np.spec.tuningConfig) ? np.spec.tuningConfig : [])]
-    .map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined))
-    .filter((n): n is string => typeof n === 'string' && n !== '');
-  return [...new Set(names)].map((n) => `${namespace}/${n}`);
+  return [...new Set([...configMapNames(np.spec.config), ...configMapNames(np.spec.tuningConfig)])].map((n) => `${namespace}/${n}`);
 };

@@ -9,15 +9,14 @@ import { semanticEqual } from '../../equality.js';
 import { requeueAfter, type Step } from '../../step.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
 import { computeNodePoolStatus } from './nodepool-status.js';
+import { configMapNames } from './nodepool-indexes.js';
 
 /**
  * Names of the ConfigMaps a list of references (`spec.config`, `spec.tuningConfig`) names that the
  * cache does not hold, in list order, each once; empty names are skipped.
  */
 export function missingConfigMaps(refs: unknown, namespace: string, getConfigMap: NodePoolDeps['getConfigMap']): string[] {
-  if (!Array.isArray(refs)) return [];
-  const names = refs.map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === 'string' && n !== '');
-  return [...new Set(names)].filter((n) => !getConfigMap(namespace, n));
+  return configMapNames(refs).filter((n) => !getConfigMap(namespace, n));
 }
 
 export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'getConfigMap' | 'updateNodePoolStatus'>): Step<NodePool> {
