@@ -41,26 +41,20 @@ export const reportsReady = (mc: ManagementCluster): boolean => mc.status?.condi
 
 /**
  * The ManagementCluster that `mc` duplicates: another one, not being deleted, that reports the
- * same management cluster (`status.clusterID` equal to `clusterID`), is live and was registered
- * before `mc` ({@link registeredBefore}); the earliest such. `undefined` when there is none, or
- * `clusterID` is unknown.
+ * same management cluster (`status.clusterID` equal to `clusterID`), is live (its Ready condition
+ * is True) and was registered before `mc` ({@link registeredBefore}); the earliest such.
+ * `undefined` when there is none, or `clusterID` is unknown. (The scheduler applies the same rule
+ * to its own view, heartbeat ages included: scheduler cache/cluster-cache.ts markDuplicates.)
  * @param clusterID - the cluster ID of `mc`'s management cluster (the uid of its `kube-system`
  *   namespace), as its syncer observed it
  * @param fleet - every ManagementCluster (`mc` itself among them or not)
- * @param isLive - whether another one takes placements (default: its Ready condition is True; the
- *   scheduler passes its own view, which also checks the heartbeat's age)
  */
-export function duplicateOf(
-  mc: ManagementCluster,
-  clusterID: string | undefined,
-  fleet: Iterable<ManagementCluster>,
-  isLive: (other: ManagementCluster) => boolean = reportsReady,
-): ManagementCluster | undefined {
+export function duplicateOf(mc: ManagementCluster, clusterID: string | undefined, fleet: Iterable<ManagementCluster>): ManagementCluster | undefined {
   if (!clusterID) return undefined;
   let first: ManagementCluster | undefined;
   for (const other of fleet) {
     if (other.metadata.name === mc.metadata.name || other.status?.clusterID !== clusterID || other.metadata.deletionTimestamp) continue;
-    if (!registeredBefore(other, mc) || !isLive(other)) continue;
+    if (!registeredBefore(other, mc) || !reportsReady(other)) continue;
     if (!first || registeredBefore(other, first)) first = other;
   }
   return first;
