@@ -84,5 +84,5 @@ export const reportsDuplicate = (mc: ManagementCluster): boolean => mc.status?.c
  * @param first - the name of the one registered first
  */
 export function duplicateClusterMessage(name: string, first: string, clusterID: string): string {
-  return `Management cluster ${name} is the same cluster as ManagementCluster ${first} (cluster ID ${clusterID}, the uid of its kube-system namespace), registered earlier: no new HostedClusters are placed here, so its capacity is not offered twice (what is placed here stays and is served). Delete one of the two: kubectl delete managementcluster ${name}`;
+  return `Management cluster ${name} is the same cluster as ManagementCluster ${first} (cluster ID ${clusterID}, the uid of its kube-system namespace), registered earlier: no new HostedClusters are placed here, so its capacity is not offered twice (what is placed here stays and is served). To remove this name: delete what is placed here while its syncer runs, stop the syncer, then kubectl delete managementcluster ${name}`;
 }

@@ -314,6 +314,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     isSibling: (name) => siblings.has(name),
+    usedBySibling: (kind, ns, name) => {
+      for (const u of referencing(downInformers, kind, ns, name)) if (siblings.has(u.obj.metadata.labels?.[LabelSyncedBy] ?? '') && !u.obj.metadata.deletionTimestamp) return true;
+      return false;
+    },
     usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
     usedByForeign: (kind, ns, name) => {
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
@@ -331,7 +335,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const key = `${kind}/${ns}/${name}`;
       let usedByLiveCopy = false;
       for (const u of referencing(downInformers, kind, ns, name)) {
-        if (!madeByHcc(u.obj)) continue;
+        // Another live name's copies keep theirs through that name's syncer (usedBySibling).
+        if (!madeByHcc(u.obj) || siblings.has(u.obj.metadata.labels?.[LabelSyncedBy] ?? '')) continue;
         const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
         if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
         usedByLiveCopy = true;

@@ -91,6 +91,40 @@ describe('a CRD schema change and the objects stored before it', () => {
     expect(replaced.body.metadata.generation).toBe(1);
   });
 
+  it('objects stored in a version no longer served read with that version\'s schema (kube decodes in the storage version)', async () => {
+    const gadgets = (v1Spec: Record<string, unknown>, v1Served: boolean) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.ex.hcc.dev' },
+      spec: {
+        group: 'ex.hcc.dev',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          { name: 'v1', served: v1Served, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: v1Spec } } } } },
+          { name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, d: { type: 'string' } } } } } } },
+        ],
+      },
+    });
+    expect((await request(cc!, 'POST', CRDS, gadgets({ size: { type: 'integer' } }, true))).code).toBe(201);
+    let created = { code: 0 };
+    for (let i = 0; i < 100 && created.code !== 201; i++) {
+      created = await request(cc!, 'POST', '/apis/ex.hcc.dev/v1/namespaces/default/gadgets', { apiVersion: 'ex.hcc.dev/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 1 } });
+      if (created.code !== 201) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(created.code).toBe(201);
+    const current = (await request(cc!, 'GET', `${CRDS}/gadgets.ex.hcc.dev`)).body;
+    const next = gadgets({ size: { type: 'integer' }, d: { type: 'string', default: 'dd' } }, false);
+    expect((await request(cc!, 'PUT', `${CRDS}/gadgets.ex.hcc.dev`, { ...next, metadata: current.metadata })).code).toBe(200);
+    let spec: unknown;
+    for (let i = 0; i < 100; i++) {
+      spec = (await request(cc!, 'GET', '/apis/ex.hcc.dev/v2/namespaces/default/gadgets/g1')).body.spec;
+      if ((spec as { d?: string } | undefined)?.d === 'dd') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(spec).toEqual({ size: 1, d: 'dd' });
+  });
+
   it('a stored object written under the old schema still reads with the new one after a restart', async () => {
     // Another object, written with the old schema's fields by putting the old CRD back, then the new.
     const put = async (body: ReturnType<typeof crd>) => {

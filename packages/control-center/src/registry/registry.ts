@@ -160,7 +160,7 @@ export class Registry extends EventEmitter {
       this.byGVR.set(`${info.group}/${info.version}/${info.resource}`, info);
     }
     this.fromCRD.set(name, infos);
-    this.setReadTransform(name, infos);
+    this.setReadTransform(name, spec, infos);
     this.changed();
   }
 
@@ -176,16 +176,18 @@ export class Registry extends EventEmitter {
   }
 
   /** Sets the read transform of a CRD's objects when its served schemas changed (or are new). */
-  private setReadTransform(name: string, infos: ResourceInfo[]): void {
+  private setReadTransform(name: string, spec: CRDSpec | undefined, infos: ResourceInfo[]): void {
     if (!this.transforms) return;
     const had = this.schemasOf.get(name);
-    if (!infos.length) {
+    if (!infos.length || !spec) {
       if (had) this.transforms.setTransform(had.bucket, undefined);
       this.schemasOf.delete(name);
       return;
     }
     const bucket = storagePrefix(infos[0]!);
-    const schemas = JSON.stringify(infos.map((i) => [i.version, i.storageVersion, i.schema ?? null]));
+    // Every version's schema, served or not: objects are read in the version they are stored in.
+    const versions = (spec.versions ?? []).map((v) => ({ name: v.name, storage: v.storage, schema: v.schema?.openAPIV3Schema }));
+    const schemas = JSON.stringify(versions);
     // Writes prepared with the storage version's schema store objects that need no transform.
     const writers = infos.filter((i) => i.version === i.storageVersion);
     if (had?.bucket === bucket && had.schemas === schemas) {
@@ -194,7 +196,7 @@ export class Registry extends EventEmitter {
     }
     if (had && had.bucket !== bucket) this.transforms.setTransform(had.bucket, undefined);
     this.schemasOf.set(name, { bucket, schemas });
-    this.transforms.setTransform(bucket, schemaReadTransform(infos), writers);
+    this.transforms.setTransform(bucket, schemaReadTransform(spec.group, versions), writers);
   }
 
   private changed(): void {
@@ -206,13 +208,14 @@ export class Registry extends EventEmitter {
 /**
  * The read transform of a CRD's objects (storage/read-transform.ts): what kube-apiserver's storage
  * decoder does to a custom resource read from etcd, with the schema of the version the object is
- * stored in — prune unknown fields, drop non-nullable nulls without defaults, apply defaults.
- * Objects of a version no longer served, or without a schema, are left alone.
- * @param infos - the served versions of one CRD
+ * stored in (served or not) — prune unknown fields, drop non-nullable nulls without defaults,
+ * apply defaults. Objects of a version the CRD no longer has, or without a schema, are left alone.
+ * @param group - the CRD's group
+ * @param versions - every version of the CRD, with its `openAPIV3Schema`
  */
-export function schemaReadTransform(infos: readonly ResourceInfo[]): ReadTransform {
+export function schemaReadTransform(group: string, versions: readonly { name: string; schema?: Record<string, unknown> }[]): ReadTransform {
   const schemaOf = new Map<string, JSONSchemaProps>();
-  for (const i of infos) if (i.schema) schemaOf.set(i.group ? `${i.group}/${i.version}` : i.version, i.schema as JSONSchemaProps);
+  for (const v of versions) if (v.schema) schemaOf.set(`${group}/${v.name}`, v.schema as JSONSchemaProps);
   return (obj) => {
     const schema = typeof obj.apiVersion === 'string' ? schemaOf.get(obj.apiVersion) : undefined;
     if (!schema) return undefined;

@@ -26,9 +26,10 @@ describe('fleetDemand', () => {
     expect(fleetDemand(new Map(Object.entries(input.pending)), input.clusters)).toEqual({ ...want, managementClusters: input.clusters.length });
   });
 
-  it('does not count a second name for a cluster (DuplicateCluster) as another management cluster', () => {
-    const clusters = [info('a'), { ...info('a-again'), ready: false, notReadyReason: 'DuplicateCluster' }, info('b', { ready: false })];
-    expect(fleetDemand(new Map(), clusters).managementClusters).toBe(2);
+  it('counts one cluster under several names once (the same status.clusterID), whichever name is ready', () => {
+    const withID = (c: ReturnType<typeof info>, id: string) => ({ ...c, cluster: { ...c.cluster, status: { ...c.cluster.status, clusterID: id } } });
+    const clusters = [withID(info('a', { ready: false }), 'uid-a'), withID({ ...info('a-again') }, 'uid-a'), info('b'), info('c', { ready: false })];
+    expect(fleetDemand(new Map(), clusters).managementClusters).toBe(3);
   });
 });
 

@@ -16,7 +16,7 @@
  *   and the calls ({@link notifyWebhook}, {@link runCommand}) never throw.
  */
 import { spawn } from 'node:child_process';
-import { ConditionDuplicateCluster, ControlCenterAPIVersion } from '@hcc/crds';
+import { ControlCenterAPIVersion } from '@hcc/crds';
 import type { ClusterInfo } from '../framework/types.js';
 
 /** Why a HostedCluster waits, as the last scheduling attempt found. */
@@ -39,7 +39,7 @@ export interface FleetDemand {
   missingSlots: number;
   /** missingSlots by platform type, so an autoscaler can add the right kind of cluster. */
   byPlatform: Record<string, number>;
-  /** Registered ManagementClusters, a second name for one cluster (DuplicateCluster) not counted. */
+  /** Registered management clusters: ManagementClusters, those reporting one `status.clusterID` (one cluster under several names) counted once. */
   managementClusters: number;
   /** Free slots over Ready clusters that are neither cordoned nor being deleted (what placement could still use), a count. */
   freeSlots: number;
@@ -72,8 +72,8 @@ export function fleetDemand(pending: ReadonlyMap<string, PendingInfo>, clusters:
     if (c.cluster.spec?.unschedulable) cordonedFreeSlots += c.freeSlots;
     else freeSlots += c.freeSlots;
   }
-  // A second name for a cluster counted already is not another cluster.
-  const managementClusters = clusters.filter((c) => c.notReadyReason !== ConditionDuplicateCluster).length;
+  // A second name for a cluster counted already is not another cluster (the same status.clusterID, whichever is ready).
+  const managementClusters = new Set(clusters.map((c) => (c.cluster.status?.clusterID ? `id:${c.cluster.status.clusterID}` : `name:${c.name}`))).size;
   return { pending: pending.size, missingSlots, byPlatform, managementClusters, freeSlots, cordonedFreeSlots, oldestPending: oldest };
 }
 

@@ -2,9 +2,11 @@
  * Deletion, both ways it happens:
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
  *   hcc made (only copies carrying `synced-by: <this cluster>`); a Secret or ConfigMap hcc took
- *   over is released instead (its label and annotations removed), and one that a HostedCluster
- *   or NodePool copy here still references (live or being torn down), or that one placed here
- *   references while it still exists upstream, is kept (stillReferenced);
+ *   over is released instead (its label and annotations removed), one that the copies of another
+ *   live name for this management cluster use is handed over to that name's syncer (its label
+ *   removed), and one that a HostedCluster or NodePool copy here still references (live or being
+ *   torn down), or that one placed here references while it still exists upstream, is kept
+ *   (stillReferenced);
  * - the upstream object is being deleted (`deletionTimestamp`): delete the downstream copy, wait
  *   until the operator's own finalizers let it go, then remove the syncer's finalizer upstream
  *   (and HyperShift's, which an exported manifest may carry and nothing else would remove). A
@@ -51,6 +53,13 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   await deps.downstream.delete(kind, ns, name);
 }
 
+/**
+ * The patch that hands a Secret or ConfigMap copy over to the syncer of another name for the same
+ * management cluster: without `synced-by` it is nobody's, and its upstream uid (kept) makes it
+ * that syncer's copy (isOurs) at its next look, not a foreign object to adopt.
+ */
+export const handOverPatch = (): Record<string, unknown> => ({ metadata: { labels: { [LabelSyncedBy]: null } } });
+
 /** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */
 export const informerLagRecheckMs = 1000;
 
@@ -85,6 +94,14 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       if (finalizedKinds.has(req.kind)) {
         const wait = await stillHere(deps, req.kind, req.namespace, req.name, down);
         if (wait) return wait;
+      }
+      // A Secret or ConfigMap the copies of another live name for this management cluster use
+      // (DuplicateCluster): handed over to that name's syncer, which keeps it current from now on.
+      if (!finalizedKinds.has(req.kind) && deps.usedBySibling?.(req.kind, req.namespace, req.name)) {
+        deps.log.info({ kind: req.kind, namespace: req.namespace, object: req.name }, 'handing the copy over to the syncer of another name for this management cluster, whose copies use it');
+        await deps.downstream.patch(req.kind, req.namespace, req.name, handOverPatch());
+        deps.rememberedKeys?.delete(req.key);
+        return 'stop';
       }
       // A Secret or ConfigMap that left this syncer's view while a HostedCluster or NodePool
       // placed here still references it, and still exists upstream (a PUT without hcc's state

@@ -541,6 +541,30 @@ describe('objects of the same name that hcc did not create', () => {
     expect((calls[0]![3] as { metadata: { labels: Record<string, string> } }).metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
   });
 
+  it('hands a copy it no longer needs over to another live name for this management cluster whose copies use it (no delete, no keeping it stale)', async () => {
+    const ours: KubeObject = {
+      ...secretUp,
+      metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 's1' } },
+    };
+    const calls: Call[] = [];
+    const d = deps({}, { Secret: ours }, calls);
+    d.usedBySibling = (kind, ns, name) => kind === 'Secret' && ns === 'clusters' && name === 'ps';
+    d.stillReferenced = async () => true; // would keep it, stale, without the hand-over
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps')).toBeUndefined();
+    expect(calls).toEqual([['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null } } }]]);
+    // Without the label but with its upstream uid, it is the other name's syncer's copy at its next look.
+    const handedOver: KubeObject = { ...ours, metadata: { ...ours.metadata, labels: {} } };
+    const theirs: Call[] = [];
+    const other = deps({ Secret: secretUp }, { Secret: handedOver }, theirs);
+    other.cluster = 'mgmt-1-again';
+    other.isSibling = (n) => n === 'mgmt-1';
+    await reconcileDownsync(other, downsyncSteps(other), 'Secret/clusters/ps');
+    expect(theirs.map((c) => c[0])).toEqual(['down.patch']);
+    const patch = theirs[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } };
+    expect(patch.metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1-again');
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBeUndefined();
+  });
+
   it('takes over a Secret only once a HostedCluster placed here that references it is known (the state label can come first)', async () => {
     const calls: Call[] = [];
     const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);

@@ -89,6 +89,12 @@ export interface DownsyncDeps {
    */
   isSibling?(cluster: string): boolean;
   /**
+   * Whether HostedCluster or NodePool copies of another live name for this management cluster
+   * (not being torn down) reference the Secret or ConfigMap: this syncer's copy of it, no longer
+   * needed here, is handed over to that name's syncer rather than deleted or kept. Absent: never.
+   */
+  usedBySibling?(kind: SyncKind, namespace: string, name: string): boolean;
+  /**
    * Why an upstream NodePool, Secret or ConfigMap must not be copied here, or undefined: its
    * HostedCluster (for a Secret or ConfigMap: every HostedCluster placed here that references
    * it, directly or through a NodePool) is blocked by a HostedCluster of the same name in the

@@ -343,7 +343,7 @@ describe('beat: one management cluster under two ManagementCluster names', () =>
   it('reports its cluster ID, and DuplicateCluster=True (with a Warning Event) when a live one registered earlier reports the same; it stays Ready', async () => {
     const { ready, duplicate, status, events, lines } = await beatAmong([other('mgmt-0', '2026-12-01T09:00:00Z', 'uid-ks'), other('mgmt-2', '2026-12-01T08:00:00Z', 'uid-other')], [wasReady]);
     const message =
-      'Management cluster mgmt-1 is the same cluster as ManagementCluster mgmt-0 (cluster ID uid-ks, the uid of its kube-system namespace), registered earlier: no new HostedClusters are placed here, so its capacity is not offered twice (what is placed here stays and is served). Delete one of the two: kubectl delete managementcluster mgmt-1';
+      'Management cluster mgmt-1 is the same cluster as ManagementCluster mgmt-0 (cluster ID uid-ks, the uid of its kube-system namespace), registered earlier: no new HostedClusters are placed here, so its capacity is not offered twice (what is placed here stays and is served). To remove this name: delete what is placed here while its syncer runs, stop the syncer, then kubectl delete managementcluster mgmt-1';
     expect(duplicate).toMatchObject({ status: 'True', reason: 'SameClusterID', message });
     expect(ready).toMatchObject({ status: 'True', reason: 'SyncerHeartbeat' });
     // The rest is reported as usual.
