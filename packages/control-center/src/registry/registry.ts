@@ -175,7 +175,11 @@ export class Registry extends EventEmitter {
     }
   }
 
-  /** Sets the read transform of a CRD's objects when its served schemas changed (or are new). */
+  /**
+   * Sets the read transform of a CRD's objects when its versions' schemas (served or not) or its
+   * storage version changed, or are new; otherwise adds this CRD event's storage-version infos to
+   * the writers whose objects need no transform.
+   */
   private setReadTransform(name: string, spec: CRDSpec | undefined, infos: ResourceInfo[]): void {
     if (!this.transforms) return;
     const had = this.schemasOf.get(name);
