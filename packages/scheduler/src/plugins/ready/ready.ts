@@ -1,9 +1,9 @@
 /**
  * Ready filter: only clusters whose syncer heartbeat is fresh and which report `Ready=True` (and
- * not `DuplicateCluster=True`) take new HostedClusters. Freshness is computed into the snapshot by the cache (it owns the clock), as
- * is a duplicate: the same management cluster as another ready one registered before it
- * (`status.clusterID`, see @hcc/crds same-cluster.ts). What a cluster already holds stays there
- * when it stops being ready.
+ * not `DuplicateCluster=True`) take new HostedClusters. Freshness is computed into the snapshot by
+ * the cache (it owns the clock), as is a duplicate: the same management cluster as another ready
+ * one registered before it (`status.clusterID`, see @hcc/crds same-cluster.ts). What a cluster
+ * already holds stays there when it stops being ready.
  */
 import { ConditionDuplicateCluster } from '@hcc/crds';
 import { Status, type FilterPlugin } from '../../framework/types.js';

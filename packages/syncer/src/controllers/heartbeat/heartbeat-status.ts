@@ -1,7 +1,9 @@
 /**
  * The ManagementCluster status a heartbeat reports: Ready, the heartbeat time and how long it
- * stays current (the syncer's Lease duration), the cluster's ID, how many namespaces and HostedClusters the cluster
- * holds, the free budget, the platforms it hosts and the release versions its operator supports.
+ * stays current (the syncer's Lease duration), the cluster's ID, how many namespaces and
+ * HostedClusters the cluster holds, the free budget, the platforms it hosts and the release
+ * versions its operator supports; `DuplicateCluster=True` when it is another ManagementCluster's
+ * management cluster under a second name.
  */
 import {
   ConditionDuplicateCluster,
