@@ -13,6 +13,7 @@
  * before a heartbeat says so.
  * @see https://github.com/karmada-io/karmada/blob/master/pkg/util/cluster.go (IsClusterIdentifyUnique)
  */
+import { findCondition } from './conditions.js';
 import { ConditionReady } from './names.js';
 import type { ManagementCluster } from './types.js';
 
@@ -37,7 +38,7 @@ export function registeredBefore(a: ManagementCluster, b: ManagementCluster): bo
 }
 
 /** Whether a ManagementCluster's Ready condition is True (its syncer reports; a duplicate too). */
-export const reportsReady = (mc: ManagementCluster): boolean => mc.status?.conditions?.find((c) => c.type === ConditionReady)?.status === 'True';
+export const reportsReady = (mc: ManagementCluster): boolean => findCondition(mc.status?.conditions, ConditionReady)?.status === 'True';
 
 /**
  * The ManagementCluster that `mc` duplicates: another one, not being deleted, that reports the
@@ -76,7 +77,7 @@ export function siblingsOf(mc: ManagementCluster, clusterID: string | undefined,
 }
 
 /** Whether a ManagementCluster has `DuplicateCluster=True`. */
-export const reportsDuplicate = (mc: ManagementCluster): boolean => mc.status?.conditions?.find((c) => c.type === ConditionDuplicateCluster)?.status === 'True';
+export const reportsDuplicate = (mc: ManagementCluster): boolean => findCondition(mc.status?.conditions, ConditionDuplicateCluster)?.status === 'True';
 
 /**
  * The message of `DuplicateCluster=True`.

@@ -256,6 +256,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   /** Whether a downstream object is one hcc made (its label, or the upstream uid it carries). */
   /** Other live ManagementCluster names of this management cluster (the heartbeat's fleet view). */
   let siblings = new Set<string>();
+  /** Whether a copy here is one the syncer of such another name made. */
+  const bySibling = (o: KubeObject) => siblings.has(o.metadata.labels?.[LabelSyncedBy] ?? '');
   const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
@@ -315,7 +317,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     isSibling: (name) => siblings.has(name),
     usedBySibling: (kind, ns, name) => {
-      for (const u of referencing(downInformers, kind, ns, name)) if (siblings.has(u.obj.metadata.labels?.[LabelSyncedBy] ?? '') && !u.obj.metadata.deletionTimestamp) return true;
+      for (const u of referencing(downInformers, kind, ns, name)) if (bySibling(u.obj) && !u.obj.metadata.deletionTimestamp) return true;
       return false;
     },
     usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
@@ -336,7 +338,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       let usedByLiveCopy = false;
       for (const u of referencing(downInformers, kind, ns, name)) {
         // Another live name's copies keep theirs through that name's syncer (usedBySibling).
-        if (!madeByHcc(u.obj) || siblings.has(u.obj.metadata.labels?.[LabelSyncedBy] ?? '')) continue;
+        if (!madeByHcc(u.obj) || bySibling(u.obj)) continue;
         const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
         if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
         usedByLiveCopy = true;

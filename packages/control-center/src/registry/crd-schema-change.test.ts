@@ -17,17 +17,19 @@ import type { ReadTransformStore } from '../storage/read-transform.js';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/ex.hcc.dev/v1/namespaces/default/widgets';
 
-const crd = (spec: Record<string, unknown>) => ({
+/** A namespaced CRD of group ex.hcc.dev whose versions each declare the properties of `spec`. */
+const crdOf = (plural: string, kind: string, versions: { name: string; served: boolean; storage: boolean; spec: Record<string, unknown> }[]) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.ex.hcc.dev' },
+  metadata: { name: `${plural}.ex.hcc.dev` },
   spec: {
     group: 'ex.hcc.dev',
     scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } } }],
+    names: { plural, singular: kind.toLowerCase(), kind },
+    versions: versions.map(({ spec, ...v }) => ({ ...v, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } } })),
   },
 });
+const crd = (spec: Record<string, unknown>) => crdOf('widgets', 'Widget', [{ name: 'v1', served: true, storage: true, spec }]);
 const v1 = crd({ size: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } });
 // The next version of the schema: `color` defaults to red, `tags` is gone.
 const v2 = crd({ size: { type: 'integer' }, color: { type: 'string', default: 'red' } });
@@ -40,28 +42,32 @@ describe('a CRD schema change and the objects stored before it', () => {
     await cc?.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const specOf = async (name: string) => (await request(cc!, 'GET', `${WIDGETS}/${name}`)).body.spec;
-  const waitServed = async (want: (spec: Record<string, unknown>) => boolean) => {
+  /** What `read` gives once `ok` takes it (polled every 20 ms, 100 times at most). */
+  const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> => {
     for (let i = 0; i < 100; i++) {
-      if (want((await specOf('old')) ?? {})) return;
+      const v = await read();
+      if (ok(v)) return v;
       await new Promise((r) => setTimeout(r, 20));
     }
-    throw new Error('the new schema was not served');
+    throw new Error(`never: ${what}`);
+  };
+  const waitServed = (want: (spec: Record<string, unknown>) => boolean) =>
+    eventually(async () => ((await request(cc!, 'GET', `${WIDGETS}/old`)).body.spec ?? {}) as Record<string, unknown>, want, 'the new schema served');
+  /** Creates an object once its CRD serves the resource (the registry follows the CRD's write). */
+  const createWhenServed = (url: string, body: unknown) => eventually(() => request(cc!, 'POST', url, body), (r) => r.code === 201, `${url} served`);
+  /** Replaces a CRD with `body` (its metadata read back first). */
+  const replaceCRD = async (body: { metadata: { name: string } }) => {
+    const current = (await request(cc!, 'GET', `${CRDS}/${body.metadata.name}`)).body;
+    expect((await request(cc!, 'PUT', `${CRDS}/${body.metadata.name}`, { ...body, metadata: current.metadata })).code).toBe(200);
   };
 
   it('reads show the new defaults and no dropped field; a label write keeps the generation; an export replaces as it is', async () => {
     await start();
     expect((await request(cc!, 'POST', CRDS, v1)).code).toBe(201);
-    let created = { code: 0 };
-    for (let i = 0; i < 100 && created.code !== 201; i++) {
-      created = await request(cc!, 'POST', WIDGETS, { apiVersion: 'ex.hcc.dev/v1', kind: 'Widget', metadata: { name: 'old' }, spec: { size: 1, tags: ['a'] } });
-      if (created.code !== 201) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(created.code).toBe(201);
+    await createWhenServed(WIDGETS, { apiVersion: 'ex.hcc.dev/v1', kind: 'Widget', metadata: { name: 'old' }, spec: { size: 1, tags: ['a'] } });
     const before = (await request(cc!, 'GET', `${WIDGETS}/old`)).body;
 
-    const current = (await request(cc!, 'GET', `${CRDS}/widgets.ex.hcc.dev`)).body;
-    expect((await request(cc!, 'PUT', `${CRDS}/widgets.ex.hcc.dev`, { ...v2, metadata: current.metadata })).code).toBe(200);
+    await replaceCRD(v2);
     await waitServed((s) => s.color === 'red');
 
     // GET, LIST, a list-watch's initial events: the default, no tags; the resourceVersion did not move.
@@ -92,49 +98,24 @@ describe('a CRD schema change and the objects stored before it', () => {
   });
 
   it('objects stored in a version no longer served read with that version\'s schema (kube decodes in the storage version)', async () => {
-    const gadgets = (v1Spec: Record<string, unknown>, v1Served: boolean) => ({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.ex.hcc.dev' },
-      spec: {
-        group: 'ex.hcc.dev',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [
-          { name: 'v1', served: v1Served, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: v1Spec } } } } },
-          { name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, d: { type: 'string' } } } } } } },
-        ],
-      },
-    });
+    const gadgets = (v1Spec: Record<string, unknown>, v1Served: boolean) =>
+      crdOf('gadgets', 'Gadget', [
+        { name: 'v1', served: v1Served, storage: true, spec: v1Spec },
+        { name: 'v2', served: true, storage: false, spec: { size: { type: 'integer' }, d: { type: 'string' } } },
+      ]);
     expect((await request(cc!, 'POST', CRDS, gadgets({ size: { type: 'integer' } }, true))).code).toBe(201);
-    let created = { code: 0 };
-    for (let i = 0; i < 100 && created.code !== 201; i++) {
-      created = await request(cc!, 'POST', '/apis/ex.hcc.dev/v1/namespaces/default/gadgets', { apiVersion: 'ex.hcc.dev/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 1 } });
-      if (created.code !== 201) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(created.code).toBe(201);
-    const current = (await request(cc!, 'GET', `${CRDS}/gadgets.ex.hcc.dev`)).body;
-    const next = gadgets({ size: { type: 'integer' }, d: { type: 'string', default: 'dd' } }, false);
-    expect((await request(cc!, 'PUT', `${CRDS}/gadgets.ex.hcc.dev`, { ...next, metadata: current.metadata })).code).toBe(200);
-    let spec: unknown;
-    for (let i = 0; i < 100; i++) {
-      spec = (await request(cc!, 'GET', '/apis/ex.hcc.dev/v2/namespaces/default/gadgets/g1')).body.spec;
-      if ((spec as { d?: string } | undefined)?.d === 'dd') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(spec).toEqual({ size: 1, d: 'dd' });
+    await createWhenServed('/apis/ex.hcc.dev/v1/namespaces/default/gadgets', { apiVersion: 'ex.hcc.dev/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 1 } });
+    await replaceCRD(gadgets({ size: { type: 'integer' }, d: { type: 'string', default: 'dd' } }, false));
+    const read = async () => (await request(cc!, 'GET', '/apis/ex.hcc.dev/v2/namespaces/default/gadgets/g1')).body.spec as { d?: string } | undefined;
+    expect(await eventually(read, (spec) => spec?.d === 'dd', "v1's default read at v2")).toEqual({ size: 1, d: 'dd' });
   });
 
   it('a stored object written under the old schema still reads with the new one after a restart', async () => {
     // Another object, written with the old schema's fields by putting the old CRD back, then the new.
-    const put = async (body: ReturnType<typeof crd>) => {
-      const current = (await request(cc!, 'GET', `${CRDS}/widgets.ex.hcc.dev`)).body;
-      expect((await request(cc!, 'PUT', `${CRDS}/widgets.ex.hcc.dev`, { ...body, metadata: current.metadata })).code).toBe(200);
-    };
-    await put(v1);
+    await replaceCRD(v1);
     await waitServed((s) => s.color === undefined);
     expect((await request(cc!, 'POST', WIDGETS, { apiVersion: 'ex.hcc.dev/v1', kind: 'Widget', metadata: { name: 'older' }, spec: { size: 2, tags: ['b'] } })).code).toBe(201);
-    await put(v2);
+    await replaceCRD(v2);
     await waitServed((s) => s.color === 'red');
     await cc!.close();
     cc = undefined;

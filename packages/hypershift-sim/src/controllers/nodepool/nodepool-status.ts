@@ -150,8 +150,9 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
       now,
     );
     const status: NodePoolStatus = { ...old, conditions, replicas: have };
-    // A missing ConfigMap's creation requeues the pool (the controller's ConfigMap watch).
-    const requeueAfterMs = pause.paused ? pauseEndsInMs(pause, nowMs) : undefined;
+    // A timed pause asks to be looked at again when it ends; a missing ConfigMap's creation
+    // requeues the pool by itself (the controller's ConfigMap watch).
+    const requeueAfterMs = pauseEndsInMs(pause, nowMs);
     return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
   }
 
