@@ -18,6 +18,8 @@ import { dedupOwnerReferences, validateObjectMeta, type NameRule } from '../regi
 import { namespaces } from '../registry/builtin/namespaces.js';
 import { resetFieldsOf, trackUpdate } from './apply/managed-fields.js';
 import { typeOf, zeroObject } from './apply/schema.js';
+import { coerceToVersionSchema } from '../registry/schema/index.js';
+import type { JSONSchemaProps } from '../registry/schema/types.js';
 
 let lastTimeMs = NaN;
 let lastTimeText = '';
@@ -61,11 +63,23 @@ function nameRuleOf(info: ResourceInfo): NameRule {
 /** The apiVersion string of a resource version (`v1` for core). */
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 
-/** Returns a copy of a stored object as served in the requested version (None conversion). */
+/**
+ * A stored object as served in the requested version (the CRD conversion strategy `None`): the
+ * object itself when it is stored in that version; otherwise a copy relabelled with the version's
+ * apiVersion and kind and, for a custom resource, pruned to that version's schema
+ * ({@link coerceToVersionSchema}: fields the version does not declare are not shown through it,
+ * as kube-apiserver's converter prunes them; they stay stored and read through the version that
+ * declares them). The result is shared with the store's object where unchanged: callers replace
+ * what they change, never mutate it.
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/#specify-multiple-versions
+ */
 export function toVersion(obj: KubeObject, info: ResourceInfo): KubeObject {
   const apiVersion = apiVersionOf(info.group, info.version);
   if (obj.apiVersion === apiVersion && obj.kind === info.kind) return obj;
-  return { ...obj, apiVersion, kind: info.kind };
+  if (!info.schema || obj.apiVersion === apiVersion) return { ...obj, apiVersion, kind: info.kind };
+  const out = deepCopyJSON({ ...obj, apiVersion, kind: info.kind });
+  coerceToVersionSchema(out as unknown as Record<string, unknown>, info.schema as JSONSchemaProps);
+  return out;
 }
 
 /**

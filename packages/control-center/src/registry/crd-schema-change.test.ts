@@ -110,6 +110,27 @@ describe('a CRD schema change and the objects stored before it', () => {
     expect(await eventually(read, (spec) => spec?.d === 'dd', "v1's default read at v2")).toEqual({ size: 1, d: 'dd' });
   });
 
+  it('read through a version without a field, an object does not show it; the version that has it still does', async () => {
+    // As kube-apiserver's converter prunes with the target version's schema (conversion None).
+    const gizmos = crdOf('gizmos', 'Gizmo', [
+      { name: 'v1', served: true, storage: true, spec: { size: { type: 'integer' }, secret: { type: 'string' } } },
+      { name: 'v2', served: true, storage: false, spec: { size: { type: 'integer' } } },
+    ]);
+    expect((await request(cc!, 'POST', CRDS, gizmos)).code).toBe(201);
+    const V1 = '/apis/ex.hcc.dev/v1/namespaces/default/gizmos';
+    const V2 = '/apis/ex.hcc.dev/v2/namespaces/default/gizmos';
+    await createWhenServed(V1, { apiVersion: 'ex.hcc.dev/v1', kind: 'Gizmo', metadata: { name: 'z1' }, spec: { size: 1, secret: 's' } });
+    await eventually(() => request(cc!, 'GET', `${V2}/z1`), (r) => r.code === 200, 'v2 served');
+    const got = (await request(cc!, 'GET', `${V2}/z1`)).body;
+    expect([got.apiVersion, got.spec]).toEqual(['ex.hcc.dev/v2', { size: 1 }]);
+    expect((await request(cc!, 'GET', V2)).body.items.map((i: { spec: unknown }) => i.spec)).toEqual([{ size: 1 }]);
+    const res = await fetch(`${cc!.url}${V2}?watch=true&resourceVersion=0&timeoutSeconds=1`, { headers: { authorization: `Bearer ${cc!.adminToken}` } });
+    const events = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { spec?: unknown } });
+    expect(events.map((e) => [e.type, e.object.spec])).toEqual([['ADDED', { size: 1 }]]);
+    // Stored as written: the version that declares the field shows it.
+    expect((await request(cc!, 'GET', `${V1}/z1`)).body.spec).toEqual({ size: 1, secret: 's' });
+  });
+
   it('a stored object written under the old schema still reads with the new one after a restart', async () => {
     // Another object, written with the old schema's fields by putting the old CRD back, then the new.
     await replaceCRD(v1);

@@ -179,6 +179,21 @@ export function prepareCustomResource(obj: Record<string, unknown>, schema: JSON
   return { unknownFields, rejected: false };
 }
 
+/**
+ * What kube-apiserver's converter does to a custom resource it converts to another version for a
+ * response (`schemaCoercingConverter`): prune the fields the target version's schema does not
+ * have and drop non-nullable nulls without a default. No defaults: reads default with the schema
+ * of the version an object is stored in (storage/read-transform.ts), not the one it is served in.
+ * Changes `obj` in place.
+ * @param schema - the target version's `openAPIV3Schema`
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/customresource_handler.go (schemaCoercingConverter, unstructuredSchemaCoercer)
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#defaulting
+ */
+export function coerceToVersionSchema(obj: Record<string, unknown>, schema: JSONSchemaProps): void {
+  prune(obj, schema, true);
+  pruneNonNullableNullsWithoutDefaults(obj, schema, true);
+}
+
 /** Outcome of {@link checkPreparedCreate}. */
 export interface CheckErrors {
   errors: FieldError[];
