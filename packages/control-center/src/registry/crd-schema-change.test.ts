@@ -129,6 +129,9 @@ describe('a CRD schema change and the objects stored before it', () => {
     expect(events.map((e) => [e.type, e.object.spec])).toEqual([['ADDED', { size: 1 }]]);
     // Stored as written: the version that declares the field shows it.
     expect((await request(cc!, 'GET', `${V1}/z1`)).body.spec).toEqual({ size: 1, secret: 's' });
+    // A write through v2 stores what v2 shows, as upstream: the field is gone.
+    expect((await request(cc!, 'PATCH', `${V2}/z1`, { metadata: { labels: { a: 'b' } } }, { contentType: 'application/merge-patch+json' })).code).toBe(200);
+    expect((await request(cc!, 'GET', `${V1}/z1`)).body.spec).toEqual({ size: 1 });
   });
 
   it('a stored object written under the old schema still reads with the new one after a restart', async () => {
