@@ -251,6 +251,15 @@ export function downstreamPatch(desired: KubeObject, down: KubeObject, payloadKe
 }
 
 /**
+ * The merge patch that hands a Secret or ConfigMap copy over to the syncer of another name for the
+ * same management cluster: without `synced-by` it is nobody's, and its upstream uid (kept) makes
+ * it that syncer's copy (isOurs) at its next look, not a foreign object to adopt.
+ */
+export function handOverPatch(): Record<string, unknown> {
+  return { metadata: { labels: { [LabelSyncedBy]: null } } };
+}
+
+/**
  * The merge patch that hands a taken-over Secret or ConfigMap back to the management cluster when
  * hcc no longer places it there: hcc's own label and annotations (`synced-by`, upstream uid and
  * generation, synced keys, adopted) are removed; its data stays as it is.

@@ -16,7 +16,7 @@
  */
 import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
-import { releasePatch } from '../../transform.js';
+import { handOverPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { isEarlierObjectsCopy } from './downsync-reconcile-apply.js';
 
@@ -53,12 +53,6 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   await deps.downstream.delete(kind, ns, name);
 }
 
-/**
- * The patch that hands a Secret or ConfigMap copy over to the syncer of another name for the same
- * management cluster: without `synced-by` it is nobody's, and its upstream uid (kept) makes it
- * that syncer's copy (isOurs) at its next look, not a foreign object to adopt.
- */
-export const handOverPatch = (): Record<string, unknown> => ({ metadata: { labels: { [LabelSyncedBy]: null } } });
 
 /** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */
 export const informerLagRecheckMs = 1000;
