@@ -95,6 +95,8 @@ const fieldValidationParam = {
 };
 const dryRunParam = { name: 'dryRun', in: 'query', description: 'When present, indicates that modifications should not be persisted.', schema: { type: 'string', uniqueItems: true } };
 const fieldManagerParam = { name: 'fieldManager', in: 'query', description: 'fieldManager is a name associated with the actor or entity that is making these changes.', schema: { type: 'string', uniqueItems: true } };
+/** The query parameters of a create, replace or patch. */
+const writeParams = [dryRunParam, fieldManagerParam, fieldValidationParam];
 
 const pathParam = (name: string, description: string) => ({ name, in: 'path', description, required: true, schema: { type: 'string', uniqueItems: true } });
 const queryParam = (name: string, type: 'string' | 'boolean' | 'integer', description: string) => ({ name, in: 'query', description, schema: { type, uniqueItems: true } });
@@ -162,6 +164,8 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
     required: true,
   };
   const collectionParams = r.namespaced ? [namespaceParam] : [];
+  // The path parameters of the item and its subresources, and the query parameters of a write.
+  const itemParams = (what: string) => [pathParam('name', `name of the ${what}`), ...collectionParams];
   const listOp = (operationId: string) => ({ description: `list or watch objects of kind ${r.kind}`, operationId, parameters: listParams, responses: ok(ref), ...ext('list') });
   const paths: Record<string, unknown> = {
     [collection]: {
@@ -177,19 +181,19 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       post: {
         description: `create a ${r.kind}`,
         operationId: `create${r.kind}`,
-        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        parameters: writeParams,
         requestBody: { content: json(ref), required: true },
         responses: { ...ok(ref), '201': { description: 'Created', content: json(ref) } },
         ...ext('post'),
       },
     },
     [item]: {
-      parameters: [pathParam('name', `name of the ${r.kind}`), ...collectionParams],
+      parameters: itemParams(r.kind),
       get: { description: `read the specified ${r.kind}`, operationId: `read${r.kind}`, responses: ok(ref), ...ext('get') },
       put: {
         description: `replace the specified ${r.kind}`,
         operationId: `replace${r.kind}`,
-        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        parameters: writeParams,
         requestBody: { content: json(ref), required: true },
         responses: ok(ref),
         ...ext('put'),
@@ -197,7 +201,7 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       patch: {
         description: `partially update the specified ${r.kind}`,
         operationId: `patch${r.kind}`,
-        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam, { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } }],
+        parameters: [...writeParams, { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } }],
         requestBody: patchBody,
         responses: ok(ref),
         ...ext('patch'),
@@ -208,10 +212,10 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   if (r.namespaced) paths[`${basePath(r)}/${r.resource}`] = { get: listOp(`list${r.kind}ForAllNamespaces`) };
   if (r.subresources.status) {
     paths[`${item}/status`] = {
-      parameters: [pathParam('name', `name of the ${r.kind}`), ...collectionParams],
+      parameters: itemParams(r.kind),
       get: { operationId: `read${r.kind}Status`, responses: ok(ref), ...ext('get') },
-      put: { operationId: `replace${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
-      patch: { operationId: `patch${r.kind}Status`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: patchBody, responses: ok(ref), ...ext('patch') },
+      put: { operationId: `replace${r.kind}Status`, parameters: writeParams, requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
+      patch: { operationId: `patch${r.kind}Status`, parameters: writeParams, requestBody: patchBody, responses: ok(ref), ...ext('patch') },
     };
   }
   if (r.subresources.scale) {
@@ -219,10 +223,10 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
     const gvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
     const sext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
     paths[`${item}/scale`] = {
-      parameters: [pathParam('name', 'name of the Scale'), ...collectionParams],
+      parameters: itemParams('Scale'),
       get: { description: `read scale of the specified ${r.kind}`, operationId: `read${r.kind}Scale`, responses: ok(scaleRef), ...sext('get') },
-      put: { description: `replace scale of the specified ${r.kind}`, operationId: `replace${r.kind}Scale`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: { content: json(scaleRef), required: true }, responses: ok(scaleRef), ...sext('put') },
-      patch: { description: `partially update scale of the specified ${r.kind}`, operationId: `patch${r.kind}Scale`, parameters: [dryRunParam, fieldManagerParam, fieldValidationParam], requestBody: patchBody, responses: ok(scaleRef), ...sext('patch') },
+      put: { description: `replace scale of the specified ${r.kind}`, operationId: `replace${r.kind}Scale`, parameters: writeParams, requestBody: { content: json(scaleRef), required: true }, responses: ok(scaleRef), ...sext('put') },
+      patch: { description: `partially update scale of the specified ${r.kind}`, operationId: `patch${r.kind}Scale`, parameters: writeParams, requestBody: patchBody, responses: ok(scaleRef), ...sext('patch') },
     };
   }
   return paths;
@@ -239,7 +243,7 @@ function reviewPaths(r: ReviewKind, ref: string): Record<string, unknown> {
       post: {
         description: `create a ${r.kind}`,
         operationId: `create${r.kind}`,
-        parameters: [dryRunParam, fieldManagerParam, fieldValidationParam],
+        parameters: writeParams,
         requestBody: { content: json, required: true },
         responses: { '200': { description: 'OK', content: json }, '201': { description: 'Created', content: json } },
         'x-kubernetes-action': 'post',
