@@ -73,7 +73,7 @@ export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): st
   if (ri.verb === 'deletecollection') return `${who} may not delete collections of ${kinds}`;
   if (ri.verb === 'create') return ri.resource === 'secrets' ? undefined : `${who} may not write ${kinds}`;
   if (ri.verb === 'update' || ri.verb === 'patch') {
-    if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name)) return undefined;
+    if (ri.resource === 'secrets' && isStatusSecretPlacedOn(store, mc, ri.namespace, ri.name, true)) return undefined;
     return `${who} may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
   }
   // A status Secret it copied up that the status no longer names (admission checks it is its copy).

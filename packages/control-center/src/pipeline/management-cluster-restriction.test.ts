@@ -66,8 +66,9 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
       expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name }, spec: {} })).code).toBe(201);
     }
     // hc-1 on mgmt-1, hc-2 on mgmt-2, hc-3 unplaced; each with a NodePool the scheduler has not labelled yet.
+    // hc-1 sets spec.kubeAPIServerDNSName: HyperShift writes its custom kubeconfig too.
     for (const [name, target] of [['hc-1', 'mgmt-1'], ['hc-2', 'mgmt-2'], ['hc-3', '']] as const) {
-      const created = await call('POST', HCS, hostedClusterBody(name));
+      const created = await call('POST', HCS, hostedClusterBody(name, 'clusters', name === 'hc-1' ? { kubeAPIServerDNSName: 'api.hc-1.example.com' } : {}));
       expect(created.code).toBe(201);
       if (target) {
         const bound = await call('POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: created.body.metadata.resourceVersion }, target: { name: target } }, { user: 'scheduler' });
@@ -163,6 +164,39 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expectForbidden(await call('DELETE', `${SECRETS}/anything`, undefined, m1), 'may not delete Secrets');
     expect((await call('DELETE', `${SECRETS}/hc-1-custom-admin-kubeconfig`, undefined, m1)).code).toBe(200);
     expect((await call('GET', `${SECRETS}/hc-1-kubeadmin-password`)).body.data).toEqual({ k: 'dg==' });
+  });
+
+  it('never reaches a status Secret whose name is also another cluster\'s HostedCluster\'s', async () => {
+    // `a-custom-admin-kubeconfig`: the admin kubeconfig of a-custom (on mgmt-2), and the custom
+    // kubeconfig of a (on mgmt-1) only while a sets spec.kubeAPIServerDNSName.
+    for (const [name, target, spec] of [['a', 'mgmt-1', {}], ['a-custom', 'mgmt-2', {}], ['b', 'mgmt-1', { kubeAPIServerDNSName: 'api.b.example.com' }], ['b-custom', 'mgmt-2', {}]] as const) {
+      const created = await call('POST', HCS, hostedClusterBody(name, 'clusters', spec));
+      expect(created.code).toBe(201);
+      const bound = await call('POST', `${HCS}/${name}/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata: { name, resourceVersion: created.body.metadata.resourceVersion }, target: { name: target } }, { user: 'scheduler' });
+      expect(bound.code, JSON.stringify(bound.body)).toBe(201);
+    }
+    const m2 = { user: 'hcc:syncer:mgmt-2' };
+    const up = (name: string, from: string) => secret(name, { [LabelUpsyncedFrom]: from });
+    expect((await call('POST', SECRETS, up('a-custom-admin-kubeconfig', 'mgmt-2'), m2)).code).toBe(201);
+    const theirs = 'a-custom-admin-kubeconfig';
+    expectForbidden(await call('GET', `${SECRETS}/${theirs}`, undefined, m1), 'may only read Secrets');
+    expectForbidden(await merge(`${SECRETS}/${theirs}`, { metadata: { labels: { [LabelUpsyncedFrom]: 'mgmt-1' } }, data: { kubeconfig: 'ZXZpbA==' } }), 'may only write the admin-kubeconfig');
+    expectForbidden(await call('DELETE', `${SECRETS}/${theirs}`, undefined, m1), 'may not delete Secrets');
+    expect((await call('GET', `${SECRETS}/${theirs}`)).body.data).toEqual({ k: 'dg==' });
+    // Where both would have it written (b has a DNS name, b-custom exists elsewhere), neither may.
+    expectForbidden(await call('POST', SECRETS, up('b-custom-admin-kubeconfig', 'mgmt-1'), m1), 'may only write the admin-kubeconfig');
+    expectForbidden(await call('POST', SECRETS, up('b-custom-admin-kubeconfig', 'mgmt-2'), m2), 'may only write the admin-kubeconfig');
+    // Its own: still.
+    expect((await call('POST', SECRETS, up('a-admin-kubeconfig', 'mgmt-1'), m1)).code).toBe(201);
+    expect((await call('GET', `${SECRETS}/a-admin-kubeconfig`, undefined, m1)).code).toBe(200);
+    // The custom kubeconfig of a HostedCluster that dropped its DNS name: its syncer still reads and deletes its copy.
+    expect((await call('DELETE', `${HCS}/b-custom`)).code).toBe(200);
+    expect((await call('POST', SECRETS, up('b-custom-admin-kubeconfig', 'mgmt-1'), m1)).code).toBe(201);
+    const admin = await call('PATCH', `${HCS}/b`, { spec: { kubeAPIServerDNSName: null } }, undefined, 'application/merge-patch+json');
+    expect(admin.code, JSON.stringify(admin.body)).toBe(200);
+    expect((await call('GET', `${SECRETS}/b-custom-admin-kubeconfig`, undefined, m1)).code).toBe(200);
+    expectForbidden(await merge(`${SECRETS}/b-custom-admin-kubeconfig`, { data: { k: 'eA==' } }), 'may only write the admin-kubeconfig');
+    expect((await call('DELETE', `${SECRETS}/b-custom-admin-kubeconfig`, undefined, m1)).code).toBe(200);
   });
 
   it('writes its own Lease and Events, and nothing else', async () => {

@@ -27,8 +27,33 @@ export function placementOf(store: Store, resource: string, obj: KubeObject): st
 /**
  * Whether the Secret `namespace/name` is one HyperShift writes for a HostedCluster placed on
  * `managementCluster` (`<hc>-admin-kubeconfig`, `<hc>-kubeadmin-password`,
- * `<hc>-custom-admin-kubeconfig`), which its syncer copies up.
+ * `<hc>-custom-admin-kubeconfig`), which its syncer copies up. A name can be two HostedClusters'
+ * (`a-custom-admin-kubeconfig` is `a`'s custom kubeconfig and `a-custom`'s admin kubeconfig), so
+ * it is attributed to every existing HostedCluster that would have it written: the admin
+ * kubeconfig and kubeadmin password always, the custom kubeconfig only while the HostedCluster
+ * sets `spec.kubeAPIServerDNSName` (HyperShift writes it for that name only). Every such
+ * HostedCluster must be placed on `managementCluster` (so the syncer of one cluster never reaches
+ * a Secret another cluster's HostedCluster writes, as the Node authorizer gives a kubelet only
+ * what its own pods use), and:
+ * - for a write (`write`: create, update, patch), at least one exists;
+ * - otherwise (get, delete), a HostedCluster of the name placed on `managementCluster` may also be
+ *   one that no longer has it written (the custom kubeconfig after `spec.kubeAPIServerDNSName`
+ *   was removed: its syncer reads and deletes the copy it made).
+ * @param write - whether the request writes the Secret
+ * @see https://hypershift.pages.dev/reference/api/#hypershift.openshift.io/v1beta1.HostedClusterStatus
  */
-export function isStatusSecretPlacedOn(store: Store, managementCluster: string, namespace: string, name: string): boolean {
-  return hostedClustersOfStatusSecret(name).some((hc) => placementOfHostedCluster(store, namespace, hc) === managementCluster);
+export function isStatusSecretPlacedOn(store: Store, managementCluster: string, namespace: string, name: string, write = false): boolean {
+  let ours = false;
+  let writers = 0;
+  for (const hcName of hostedClustersOfStatusSecret(name)) {
+    const hc = store.get(storageKey(HostedClusterResource, namespace, hcName))?.object;
+    if (!hc) continue;
+    const here = hc.metadata.labels?.[LabelManagementCluster] === managementCluster;
+    const dns = (hc.spec as { kubeAPIServerDNSName?: unknown } | undefined)?.kubeAPIServerDNSName;
+    const written = name !== `${hcName}-custom-admin-kubeconfig` || (typeof dns === 'string' && dns !== '');
+    if (written && !here) return false;
+    if (written) writers++;
+    if (here) ours = true;
+  }
+  return write ? writers > 0 : ours;
 }

@@ -124,7 +124,7 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
       if (target.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only delete Secrets it copied up (labelled ${LabelUpsyncedFrom}=${mc})`;
       return undefined;
     }
-    if (!isStatusSecretPlacedOn(store, mc, obj.metadata.namespace ?? '', obj.metadata.name ?? '')) {
+    if (!isStatusSecretPlacedOn(store, mc, obj.metadata.namespace ?? '', obj.metadata.name ?? '', true)) {
       return `${who} may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it`;
     }
     if (obj.metadata.labels?.[LabelUpsyncedFrom] !== mc) return `${who} may only write Secrets labelled ${LabelUpsyncedFrom}=${mc}`;
