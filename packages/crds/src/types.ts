@@ -113,6 +113,8 @@ export interface ManagementCluster extends KubeObject {
     unschedulable?: boolean;
     mode?: ManagementClusterMode;
     kubeconfigSecretRef?: { name: string; namespace?: string; key?: string };
+    /** The admin lets this cluster's syncer (`--pull-crds`) replace the HostedCluster and NodePool CRDs with newer ones. */
+    pullCRDs?: boolean;
     /** Taints repel HostedClusters that do not tolerate them (NoSchedule) or make the cluster a last resort (PreferNoSchedule). */
     taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' }[];
     [key: string]: unknown;

@@ -52,7 +52,7 @@ import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-dele
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
-import { pullCRDsOnce } from './controllers/crd-puller/crd-puller.js';
+import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
@@ -93,7 +93,10 @@ export interface SyncerOptions {
   /** Namespace of the operator's supported-versions ConfigMap (default `hypershift`). */
   operatorNamespace?: string;
   metricsRegistry?: client.Registry;
-  /** Copy newer HostedCluster/NodePool CRDs from the management cluster up (at start, then every `crdPullIntervalMs`). */
+  /**
+   * Copy newer HostedCluster/NodePool CRDs from the management cluster up (at start, then every
+   * `crdPullIntervalMs`) while an admin sets `spec.pullCRDs` on the ManagementCluster.
+   */
   pullCRDs?: boolean;
   /** Between CRD pulls, in milliseconds (default 300 000). */
   crdPullIntervalMs?: number;
@@ -557,9 +560,26 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   log.info('syncer ready');
   let crdTimer: NodeJS.Timeout | undefined;
   if (opts.pullCRDs) {
-    const pull = () => void pullCRDsOnce({ cluster, upstream, downstream, log }).catch((err) => log.warn({ err, controller: 'crd-puller' }, 'CRD pull failed'));
-    pull();
-    crdTimer = setInterval(pull, opts.crdPullIntervalMs ?? 300_000);
+    // Every crdPullIntervalMs while the admin allows it (spec.pullCRDs); until then the
+    // ManagementCluster is read again every heartbeat interval, so allowing it takes effect soon.
+    let told = false;
+    const pull = async () => {
+      let nextMs = opts.crdPullIntervalMs ?? 300_000;
+      try {
+        if (await pullAllowed(upstream, cluster)) {
+          told = false;
+          await pullCRDsOnce({ cluster, upstream, downstream, log });
+        } else {
+          nextMs = heartbeatIntervalMs;
+          if (!told) log.warn({ controller: 'crd-puller' }, pullNotAllowedMessage(cluster));
+          told = true;
+        }
+      } catch (err) {
+        log.warn({ err, controller: 'crd-puller' }, 'CRD pull failed');
+      }
+      if (!signal.aborted) crdTimer = setTimeout(() => void pull(), nextMs);
+    };
+    void pull();
   }
   const inUse = (ns: string) =>
     kinds.some(
@@ -590,7 +610,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   } finally {
     clearInterval(gauges);
     dropSeries();
-    clearInterval(crdTimer);
+    clearTimeout(crdTimer);
     clearInterval(nsTimer);
     await Promise.all(all.map((i) => i.stop()));
   }

@@ -49,7 +49,7 @@ export function syncerCommand(): Command {
     .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', capacityArg, 50)
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`, platformsArg)
     .option('--labels <k=v,...>', 'labels of the ManagementCluster (region, provider, ...)', labelsArg)
-    .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer')
+    .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer, while an admin sets spec.pullCRDs on its ManagementCluster')
     .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', heartbeatIntervalArg, 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')

@@ -259,13 +259,19 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
               apiVersion: ControlCenterAPIVersion,
               kind: 'ManagementCluster',
               metadata: { name },
-              spec: { mode: 'Push', capacity: o.capacity, kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' }, ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}) },
+              spec: {
+                mode: 'Push',
+                capacity: o.capacity,
+                kubeconfigSecretRef: { name: `${name}-kubeconfig`, namespace: SystemNamespace, key: 'kubeconfig' },
+                ...(o.platforms ? { platforms: parsePlatforms(o.platforms) } : {}),
+                ...(o.pullCrds ? { pullCRDs: true } : {}),
+              },
             };
             // An existing one keeps its capacity and platforms (set when first created, as in Pull
             // mode; stateDirNotes says so): only the mode and the kubeconfig are this start's.
             const stored = await cc
               .create(ManagementClusterResource, undefined, mc)
-              .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef } }, 'merge') : Promise.reject(e)));
+              .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef, ...(o.pullCrds ? { pullCRDs: true } : {}) } }, 'merge') : Promise.reject(e)));
             // Owned by its ManagementCluster: the garbage collector deletes it with the cluster.
             const owner = { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', name, uid: String((stored.metadata as { uid?: string }).uid) };
             const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));
@@ -319,6 +325,12 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       if (ready.length === names.length) break;
       if (Date.now() > deadline) throw new Error(`management clusters not Ready after 60s: ${names.filter((n) => !ready.some((r) => r.metadata.name === n)).join(', ')}`);
       await new Promise((r) => setTimeout(r, 200));
+    }
+    // --pull-crds: this start trusts its embedded clusters' CRDs for the fleet (an admin's choice,
+    // spec.pullCRDs, which the syncers may not set when they register); each syncer sees it at
+    // its next heartbeat interval.
+    if (o.pullCrds && o.mode !== 'Push') {
+      for (const name of names) await client.patch(ManagementClusterResource, undefined, name, { spec: { pullCRDs: true } }, 'merge');
     }
     client.close();
     print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
@@ -406,7 +418,7 @@ export function upCommand(): Command {
     .option('--heartbeat-grace <seconds>', "the scheduler's: a management cluster whose last heartbeat is older is not Ready (a syncer's announced Lease, 4 heartbeat intervals, when longer)", timerSecondsArg(), 40)
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', delayMsArg, 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
-    .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center')
+    .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center (this start sets spec.pullCRDs on their ManagementClusters: it trusts their CRDs)')
     .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
     .option('--accept-storage-loss', 'start the control center and management clusters even when their data dirs show lost or damaged committed writes (refused otherwise)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))

@@ -214,6 +214,12 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
     const hcCRD = (await call('GET', `${CRDS}/hostedclusters.hypershift.openshift.io`)).body;
     const pulled = { ...hcCRD, metadata: { ...hcCRD.metadata, annotations: { ...hcCRD.metadata.annotations, 'controlcenter.hcc.dev/pulled-from': 'mgmt-1' } } };
+    // Only once an admin trusts its cluster's CRDs for the fleet (spec.pullCRDs), which it may not set itself.
+    expectForbidden(await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, pulled, m1), "only when an admin sets spec.pullCRDs on its ManagementCluster (kubectl patch managementcluster mgmt-1 --type=merge -p '{\"spec\":{\"pullCRDs\":true}}')");
+    expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { pullCRDs: true } }), 'spec, labels, annotations and finalizers are the admin');
+    const m7 = { user: 'hcc:syncer:mgmt-7' };
+    expectForbidden(await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-7' }, spec: { pullCRDs: true } }, m7), 'may not set spec.pullCRDs');
+    expect((await call('PATCH', `${MCS}/mgmt-1`, { spec: { pullCRDs: true } }, undefined, 'application/merge-patch+json')).code).toBe(200);
     const updated = await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, pulled, m1);
     expect(updated.code, JSON.stringify(updated.body)).toBe(200);
     const unmarked = await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, { ...updated.body, metadata: { ...updated.body.metadata, annotations: {} } }, m1);
@@ -223,6 +229,10 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     const widget = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     expectForbidden(await call('POST', CRDS, widget, m1), 'may only update the CustomResourceDefinitions');
     expectForbidden(await call('DELETE', `${CRDS}/hostedclusters.hypershift.openshift.io`, undefined, m1), 'may only update the CustomResourceDefinitions');
+    // Another cluster's syncer, not trusted so, takes it over by naming itself: refused.
+    const m2 = { user: 'hcc:syncer:mgmt-2' };
+    const current = (await call('GET', `${CRDS}/hostedclusters.hypershift.openshift.io`)).body;
+    expectForbidden(await call('PUT', `${CRDS}/hostedclusters.hypershift.openshift.io`, { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, 'controlcenter.hcc.dev/pulled-from': 'mgmt-2' } } }, m2), 'only when an admin sets spec.pullCRDs');
   });
 
   it('reads and watches only the Secrets and ConfigMaps of what is placed on it', async () => {

@@ -43,6 +43,10 @@ const specSchema: JSONSchemaProps = obj(
       },
       { description: 'kubeconfigSecretRef points at a Secret in the control center holding a kubeconfig for the cluster (Push mode).', required: ['name'] },
     ),
+    pullCRDs: bool({
+      description:
+        "pullCRDs lets this cluster's syncer (hcc syncer --pull-crds) replace the control center's HostedCluster and NodePool CRDs with newer ones from this cluster, which then validate every HostedCluster of the fleet. An admin's choice: a syncer may not set it.",
+    }),
     // Validated as kube-apiserver validates a Node's taints (validateNodeTaints): the key a
     // qualified name, the value a label value, one taint per key and effect; a toleration for
     // a taint that passed nothing of this could never be written.

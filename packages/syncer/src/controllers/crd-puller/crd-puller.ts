@@ -7,12 +7,13 @@
  * a CRD is newer than another when it serves every version the other serves and, for each,
  * its schema holds every field path and enum value of the other's, with at least one more.
  * The pulled CRD keeps hcc's `Management Cluster` printer column and is annotated
- * `controlcenter.hcc.dev/pulled-from: <cluster>`.
+ * `controlcenter.hcc.dev/pulled-from: <cluster>`. It pulls only while an admin sets
+ * `spec.pullCRDs` on the cluster's ManagementCluster ({@link pullAllowed}).
  */
 import type { Logger } from 'pino';
 import { isDeepStrictEqual } from 'node:util';
 import { isNotFound, type RestClient } from '@hcc/client';
-import { AnnotationPulledFrom, CRDResource, PulledCRDs, type KubeObject } from '@hcc/crds';
+import { AnnotationPulledFrom, CRDResource, ManagementClusterResource, PulledCRDs, type KubeObject, type ManagementCluster } from '@hcc/crds';
 
 export { AnnotationPulledFrom };
 
@@ -82,6 +83,22 @@ export function pulledCRD(down: KubeObject, up: KubeObject, cluster: string): Ku
     metadata: { ...up.metadata, annotations: { ...(up.metadata.annotations ?? {}), [AnnotationPulledFrom]: cluster } },
     spec,
   };
+}
+
+/**
+ * Whether an admin lets this cluster's CRDs replace the control center's: `spec.pullCRDs` on its
+ * ManagementCluster (the control center refuses the syncer's CRD writes otherwise, and the syncer
+ * may not set it: trusting one cluster's CRDs for the whole fleet is the admin's choice).
+ * @throws ApiError when the ManagementCluster cannot be read (404 before it is registered)
+ */
+export async function pullAllowed(upstream: RestClient, cluster: string): Promise<boolean> {
+  const mc = await upstream.get<ManagementCluster>(ManagementClusterResource, undefined, cluster);
+  return mc.spec?.pullCRDs === true;
+}
+
+/** The warning of a syncer with `--pull-crds` whose ManagementCluster does not allow it (yet). */
+export function pullNotAllowedMessage(cluster: string): string {
+  return `--pull-crds: not pulling CRDs until an admin trusts this cluster's CRDs for the whole fleet: kubectl patch managementcluster ${cluster} --type=merge -p '{"spec":{"pullCRDs":true}}' (on the control center)`;
 }
 
 /**

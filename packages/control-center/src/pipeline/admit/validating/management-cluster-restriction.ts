@@ -17,7 +17,8 @@
  *   longer names);
  * - create and update only its Lease `hcc-system/X`;
  * - write Events (not delete them), as RBAC allows, and (with `--pull-crds`) update the HostedCluster and NodePool
- *   CustomResourceDefinitions, annotated `controlcenter.hcc.dev/pulled-from: X`, never another;
+ *   CustomResourceDefinitions, annotated `controlcenter.hcc.dev/pulled-from: X`, never another,
+ *   and only while an admin sets `spec.pullCRDs` on ManagementCluster X (which it may not set);
  * - write nothing else. Reads are limited by the authorizer (pipeline/management-cluster-authorizer.ts).
  * Every refusal is 403 Forbidden naming the cluster, as NodeRestriction's.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction
@@ -31,12 +32,15 @@ import {
   HyperShiftGroup,
   LabelUpsyncedFrom,
   LeaseResource,
+  ManagementClusterResource,
   OperatorGeneratedSpecFields,
   PulledCRDs,
   stateLabelKey,
   SystemNamespace,
   type KubeObject,
+  type ManagementCluster,
 } from '@hcc/crds';
+import { storageKey } from '../../../registry/types.js';
 import * as apierrors from '../../../apierrors/status.js';
 import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
 import { managementClusterOf, syncerOf } from '../../syncer-identity.js';
@@ -99,6 +103,8 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     if (pushing(now) && (!old || !pushing(spec(old)))) {
       return `${who} registers its cluster in Pull mode: spec.mode Push and spec.kubeconfigSecretRef are the admin's (the push syncer reads that Secret with the control center's rights)`;
     }
+    // Trusting a cluster's CRDs for the whole fleet is the admin's choice too.
+    if (now.pullCRDs === true && !old) return `${who} may not set spec.pullCRDs: trusting its cluster's CRDs for the whole fleet is the admin's choice`;
     if (old) {
       const was = spec(old);
       if (was.mode === undefined && now.mode === 'Pull') delete now.mode;
@@ -144,6 +150,11 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     // `--pull-crds` updates the HostedCluster and NodePool CRDs, naming where it pulled them from.
     if (operation !== 'UPDATE' || !(PulledCRDs as readonly string[]).includes(obj.metadata.name ?? '')) return `${who} may only update the CustomResourceDefinitions ${PulledCRDs.join(' and ')}`;
     if (obj.metadata.annotations?.[AnnotationPulledFrom] !== mc) return `${who} may only update a CustomResourceDefinition annotated ${AnnotationPulledFrom}=${mc}`;
+    // Only a cluster whose CRDs the admin trusts for the whole fleet (they validate every HostedCluster).
+    const own = store.get(storageKey(ManagementClusterResource, '', mc))?.object as ManagementCluster | undefined;
+    if (own?.spec?.pullCRDs !== true) {
+      return `${who} may update the CustomResourceDefinitions ${PulledCRDs.join(' and ')} only when an admin sets spec.pullCRDs on its ManagementCluster (kubectl patch managementcluster ${mc} --type=merge -p '{"spec":{"pullCRDs":true}}'), trusting its cluster's CRDs for the whole fleet`;
+    }
     return undefined;
   }
   return `${who} may not write ${info.group ? `${info.resource}.${info.group}` : info.resource}`;
