@@ -115,6 +115,16 @@ describe('LevelStore damage checks at open', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('refuses an empty, blank or non-decimal watermark (a file cut short), not only one missing', async () => {
+    // A missing file is a new data dir; an existing one is written whole, so an empty one was damaged.
+    for (const text of ['', '  \n', '0x10', '1e3', '-1']) {
+      const { dir } = await filled(3);
+      writeFileSync(path.join(dir, RevisionWatermarkFile), text);
+      await expect(new LevelStore({ dir }).open()).rejects.toThrow(`holds no revision (${JSON.stringify(text.trim())})`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an unreadable watermark until the loss is accepted, which bumps past the database revision', async () => {
     const { dir, revision } = await filled(5);
     writeFileSync(path.join(dir, RevisionWatermarkFile), 'garbage');

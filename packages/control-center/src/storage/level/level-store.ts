@@ -157,8 +157,11 @@ export class LevelStore implements Store {
     const markerFile = path.join(dir, DamagedMarkerFile);
     const watermarkFile = path.join(dir, RevisionWatermarkFile);
     const earlier = existsSync(markerFile) ? readFileSync(markerFile, 'utf8').trim() : '';
-    const watermarkText = existsSync(watermarkFile) ? readFileSync(watermarkFile, 'utf8').trim() : '';
-    const watermarkValue = watermarkText === '' ? 0 : Number(watermarkText);
+    // No file: a new data dir. A file is written whole (a temporary file, then a rename), so one
+    // that is empty, blank or not a decimal number was damaged (cut short by a power loss).
+    const watermarkExists = existsSync(watermarkFile);
+    const watermarkText = watermarkExists ? readFileSync(watermarkFile, 'utf8').trim() : '';
+    const watermarkValue = !watermarkExists ? 0 : /^[0-9]+$/.test(watermarkText) ? Number(watermarkText) : NaN;
     const watermarkValid = Number.isSafeInteger(watermarkValue) && watermarkValue >= 0;
     const watermark = watermarkValid ? watermarkValue : 0;
     await this.db.open();
