@@ -20,7 +20,7 @@ import { ValidationPool } from './registry/schema/validation-pool.js';
 import type { Registry as MetricsRegistry } from 'prom-client';
 import { createMetrics } from './metrics.js';
 import { ensureServingCerts } from './pki.js';
-import { parseTokenFile, readOrCreateToken } from './pipeline/tokens.js';
+import { parseTokenFile, readOrCreateToken, readToken } from './pipeline/tokens.js';
 import { SchedulersGroup } from './pipeline/admit/validating/placement.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { DefaultEventTTLMs, EventTTLController } from './controllers/event-ttl.js';
@@ -197,6 +197,18 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   const logger = opts.logger ?? pino({ name: 'control-center' });
   // The token file first: a bad one stops the start before anything is written (naming the flag).
   const fileTokens = opts.tokenFile ? parseTokenFile(readFileSync(opts.tokenFile, 'utf8'), `--token-file ${opts.tokenFile}`) : new Map<string, UserInfo>();
+  const pki = path.join(opts.dataDir, 'pki');
+  // One token is one identity: a token shared by two would silently be the admin's (or the
+  // scheduler's). Checked against the tokens given or kept before any is generated (a generated
+  // one is random): a refused start writes nothing.
+  const givenAdmin = opts.adminToken ?? readToken(path.join(pki, 'admin.token'));
+  const givenScheduler = opts.schedulerToken ?? readToken(path.join(pki, 'scheduler.token'));
+  if (givenScheduler !== undefined && givenScheduler === givenAdmin) throw new Error("the scheduler's token is the admin's token: give --scheduler-token (or <data-dir>/pki/scheduler.token) another value");
+  for (const [token, user] of fileTokens) {
+    if (token === givenAdmin || token === givenScheduler) {
+      throw new Error(`--token-file ${opts.tokenFile}: the token of user ${user.name} is the ${token === givenAdmin ? 'admin' : "scheduler's"} token; give it another one`);
+    }
+  }
   // The data dir holds every Secret in plain JSON: only its owner may enter it, as etcd asks of
   // its data dir (an existing one is tightened, with a line saying so).
   try {
@@ -211,16 +223,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
     chmodSync(opts.dataDir, 0o700);
     logger.warn({ dataDir: opts.dataDir, was: mode.toString(8) }, 'data dir was readable by others (it holds every Secret): its permissions are now 700');
   }
-  const pki = path.join(opts.dataDir, 'pki');
-  const adminToken = opts.adminToken ?? readOrCreateToken(path.join(pki, 'admin.token'));
-  const schedulerToken = opts.schedulerToken ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
-  // One token is one identity: a token shared by two would silently be the admin's (or the scheduler's).
-  if (schedulerToken === adminToken) throw new Error("the scheduler's token is the admin's token: give --scheduler-token (or <data-dir>/pki/scheduler.token) another value");
-  for (const [token, user] of fileTokens) {
-    if (token === adminToken || token === schedulerToken) {
-      throw new Error(`--token-file ${opts.tokenFile}: the token of user ${user.name} is the ${token === adminToken ? 'admin' : "scheduler's"} token; give it another one`);
-    }
-  }
+  const adminToken = givenAdmin ?? readOrCreateToken(path.join(pki, 'admin.token'));
+  const schedulerToken = givenScheduler ?? readOrCreateToken(path.join(pki, 'scheduler.token'));
   // etcd's client (gRPC, protobuf) is loaded only when etcd is the store: ~150 ms less to start.
   const backend =
     opts.store ??

@@ -5,7 +5,7 @@
  * is opened or served before the refusal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -31,12 +31,25 @@ describe('token identities', () => {
   it.each([
     { name: 'admin', token: 'admin-token', want: 'the token of user bob is the admin token' },
     { name: 'scheduler', token: 'sched-token', want: "the token of user bob is the scheduler's token" },
-  ])("refuses a --token-file user holding the $name's token", async ({ token, want }) => {
+  ])("refuses a --token-file user holding the $name's token", async ({ name, token, want }) => {
     const tokenFile = path.join(mkdtempSync(path.join(tmpdir(), 'hcc-tokenfile-')), 'tokens.csv');
     dirs.push(path.dirname(tokenFile));
     writeFileSync(tokenFile, `${token},bob,u1\n`);
-    const { started } = start({ adminToken: 'admin-token', schedulerToken: 'sched-token', tokenFile });
+    // Only the one held is given: the other would be generated, and is not (nothing is written).
+    const { dir, started } = start({ ...(name === 'admin' ? { adminToken: token } : { schedulerToken: token }), tokenFile });
     await expect(started).rejects.toThrow(want);
+    expect(existsSync(path.join(dir, 'pki'))).toBe(false);
+  });
+
+  it("refuses a --token-file user holding a token kept in the data dir's pki", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-tokens-'));
+    dirs.push(dir);
+    const first = await startControlCenter({ dataDir: dir, port: 0, tls: false, logger: pino({ enabled: false }) });
+    await first.close();
+    const kept = readFileSync(path.join(dir, 'pki', 'scheduler.token'), 'utf8').trim();
+    const tokenFile = path.join(dir, 'tokens.csv');
+    writeFileSync(tokenFile, `${kept},bob,u1\n`);
+    await expect(startControlCenter({ dataDir: dir, port: 0, tls: false, logger: pino({ enabled: false }), tokenFile })).rejects.toThrow("the token of user bob is the scheduler's token");
   });
 
   it('refuses a token file that gives one token to two users (kube-apiserver only warns and takes the last)', async () => {

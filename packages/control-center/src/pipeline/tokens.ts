@@ -13,14 +13,18 @@ import type { UserInfo } from './authenticate.js';
 
 /** Reads a token from file, or generates one and writes it there (0600). */
 export function readOrCreateToken(file: string): string {
-  if (existsSync(file)) {
-    const t = readFileSync(file, 'utf8').trim();
-    if (t) return t;
-  }
+  const t0 = readToken(file);
+  if (t0) return t0;
   ensureDir(path.dirname(file), 0o700);
   const t = randomBytes(24).toString('hex');
   writeFileSync(file, `${t}\n`, { mode: 0o600 });
   return t;
+}
+
+/** The token kept in `file` (trimmed), or undefined when the file is absent or empty; writes nothing. */
+export function readToken(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, 'utf8').trim() || undefined;
 }
 
 /**
