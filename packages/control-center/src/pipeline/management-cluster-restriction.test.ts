@@ -113,6 +113,9 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await call('GET', `${HCS}/hc-2`)).body.metadata.finalizers).toBeUndefined();
     // A NodePool not labelled yet goes with its HostedCluster's placement.
     expectForbidden(await call('DELETE', `${NPS}/hc-2-np`, undefined, m1), 'may only change or delete NodePools placed on it');
+    const scaled = await merge(`${NPS}/hc-1-np`, { spec: { replicas: 9 } });
+    expectForbidden(scaled, 'may not change the spec of NodePools');
+    expect(scaled.body.message).not.toContain('clusterID'); // a NodePool has no operator-generated fields
     expect((await call('DELETE', `${NPS}/hc-1-np`, undefined, m1)).code).toBe(200);
     // Another user in hcc:syncers, not named hcc:syncer:<cluster>, is not restricted (a fleet credential).
     expect((await merge(`${HCS}/hc-2`, { metadata: { annotations: { a: 'b' } } }, { user: 'hcc-syncer-mgmt-1' })).code).toBe(200);

@@ -66,13 +66,17 @@ function sameMetadata(a: KubeObject, b: KubeObject): boolean {
 function specChangeRefusal(who: string, kinds: string, obj: KubeObject, old: KubeObject): string | undefined {
   const was = { ...(old.spec as Record<string, unknown> | undefined) };
   const now = { ...(obj.spec as Record<string, unknown> | undefined) };
-  for (const f of OperatorGeneratedSpecFields) {
+  for (const f of kinds === 'HostedClusters' ? OperatorGeneratedSpecFields : []) {
     if (!was[f] && now[f] !== undefined) {
       delete now[f];
       delete was[f];
     }
   }
-  if (!isDeepStrictEqual(was, now)) return `${who} may not change the spec of ${kinds} (only fill in ${OperatorGeneratedSpecFields.join(' and ')})`;
+  if (!isDeepStrictEqual(was, now)) {
+    // Only a HostedCluster has operator-generated fields (NodePools have neither).
+    const fill = kinds === 'HostedClusters' ? ` (only fill in ${OperatorGeneratedSpecFields.join(' and ')})` : '';
+    return `${who} may not change the spec of ${kinds}${fill}`;
+  }
   if (!sameMetadata(old, obj)) return `${who} may not change the labels, annotations or owner references of ${kinds}`;
   const mine = new Set([FinalizerSyncer, FinalizerHyperShift]);
   const before = new Set(old.metadata.finalizers ?? []);
