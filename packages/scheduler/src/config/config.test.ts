@@ -161,6 +161,12 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
       input: 'profiles: [{pluginConfig: [{name: SpreadByLabel, args: {}}]}]',
       want: ['profiles[0].pluginConfig: Invalid value: "SpreadByLabel": has args but is not enabled in filters or scores'],
     },
+    {
+      // The binder is no filter or score: no profile enables it so, and the list offered does not name it.
+      name: 'args for the binder',
+      input: 'profiles: [{pluginConfig: [{name: DefaultBinder, args: {}}]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.pluginConfig\[0\]\.name: Unsupported value: "DefaultBinder": supported values: "Budget", (?!.*DefaultBinder)/)],
+    },
     { name: 'webhook not http', input: 'scaleOut: {webhook: "ftp://x"}', want: ['scaleOut.webhook: Invalid value: "ftp://x": must be an http or https URL'] },
     { name: 'command not argv', input: 'scaleOut: {command: "add-cluster --now"}', want: ['scaleOut.command: Invalid value: "add-cluster --now": must be a non-empty list of strings (argv, no shell)'] },
     { name: 'interval 0', input: 'scaleOut: {minIntervalSeconds: 0}', want: ['scaleOut.minIntervalSeconds: Invalid value: 0: must be a number > 0 and <= 2147483 (about 24.8 days)'] },

@@ -121,7 +121,9 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
         const at = `${path}.pluginConfig[${i}]`;
         if (!isObj(pc)) return p.add(at, 'Invalid value: must be an object with name and args');
         p.unknownFields(at, pc, ['name', 'args']);
-        if (typeof pc.name !== 'string' || !isPluginName(pc.name)) return p.add(`${at}.name`, `Unsupported value: ${show(pc.name)}: supported values: ${quoteList(Object.keys(registry).sort())}`);
+        // Args go to a filter or score plugin a profile enables (the binder takes none and is not enabled so).
+        const configurable = [...new Set([...pluginsWith('filter'), ...pluginsWith('score')])].sort();
+        if (typeof pc.name !== 'string' || !isPluginName(pc.name) || !configurable.includes(pc.name)) return p.add(`${at}.name`, `Unsupported value: ${show(pc.name)}: supported values: ${quoteList(configurable)}`);
         if (args.has(pc.name)) return p.add(`${at}.name`, `Duplicate value: ${show(pc.name)}`);
         if (pc.args !== undefined && !isObj(pc.args)) return p.add(`${at}.args`, 'Invalid value: must be an object');
         args.set(pc.name, { index: i, args: (pc.args as Obj | undefined) ?? {} });
