@@ -123,6 +123,13 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
 
   it('registers and updates its own ManagementCluster only, and deletes none', async () => {
     expect((await merge(`${MCS}/mgmt-1/status`, { status: { conditions: [] } })).code).toBe(200);
+    // Its cluster ID: filled in once; changed (another cluster's, say), refused until an admin clears it.
+    expect((await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-1' } })).code).toBe(200);
+    expect((await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-1', conditions: [] } })).code).toBe(200);
+    expectForbidden(await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-2' } }), "may not change status.clusterID once set (id-1); if the management cluster behind mgmt-1 really changed, an admin clears it: kubectl patch managementcluster mgmt-1 --subresource=status --type=merge -p '{\"status\":{\"clusterID\":null}}'");
+    expectForbidden(await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: null } }), 'may not change status.clusterID once set');
+    expect((await call('PATCH', `${MCS}/mgmt-1/status`, { status: { clusterID: null } }, undefined, 'application/merge-patch+json')).code).toBe(200);
+    expect((await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-2' } })).code).toBe(200);
     // Its spec, labels and annotations are the admin's (capacity, taints, cordon would draw placements).
     expectForbidden(await merge(`${MCS}/mgmt-1`, { metadata: { labels: { region: 'eu' } } }), 'may only write the status of its ManagementCluster (and a spec.mode it lacks)');
     expectForbidden(await merge(`${MCS}/mgmt-1`, { spec: { capacity: 100000 } }), 'spec, labels, annotations and finalizers are the admin');

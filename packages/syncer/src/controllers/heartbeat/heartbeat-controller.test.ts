@@ -437,7 +437,7 @@ describe('leaseConflict: one ManagementCluster, one management cluster', () => {
     expect(why !== undefined).toBe(conflict);
     if (why && ours && l.spec.renewTime === '2026-12-02T12:00:20.000000Z') {
       expect(why).toBe(
-        'the syncer other of another management cluster (cluster ID B; this one is A) holds Lease hcc-system/mgmt-1 (renewed 10s ago): two syncers have the same --name, and this one serves nothing; if the management cluster behind mgmt-1 really changed (rebuilt, or the name moved), delete the Lease: kubectl delete lease -n hcc-system mgmt-1',
+        'the syncer other of another management cluster (cluster ID B; this one is A) holds Lease hcc-system/mgmt-1 (renewed 10s ago): two syncers have the same --name, and this one serves nothing; if the management cluster behind mgmt-1 really changed (rebuilt, or the name moved), delete the Lease and clear the cluster ID: kubectl delete lease -n hcc-system mgmt-1; kubectl patch managementcluster mgmt-1 --subresource=status --type=merge -p \'{"status":{"clusterID":null}}\'',
       );
     }
   });

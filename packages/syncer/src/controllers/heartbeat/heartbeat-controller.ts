@@ -297,7 +297,7 @@ export function leaseConflict(lease: KubeObject & { spec?: Record<string, unknow
   const ago = Number.isFinite(renewed) ? `renewed ${Math.max(0, Math.round((now.getTime() - renewed) / 1000))}s ago` : 'never renewed';
   const name = lease.metadata.name ?? '';
   return clusterID
-    ? `the syncer ${holder} of another management cluster (cluster ID ${theirs}; this one is ${clusterID}) holds Lease ${SystemNamespace}/${name} (${ago}): two syncers have the same --name, and this one serves nothing; if the management cluster behind ${name} really changed (rebuilt, or the name moved), delete the Lease: kubectl delete lease -n ${SystemNamespace} ${name}`
+    ? `the syncer ${holder} of another management cluster (cluster ID ${theirs}; this one is ${clusterID}) holds Lease ${SystemNamespace}/${name} (${ago}): two syncers have the same --name, and this one serves nothing; if the management cluster behind ${name} really changed (rebuilt, or the name moved), delete the Lease and clear the cluster ID: kubectl delete lease -n ${SystemNamespace} ${name}; kubectl patch managementcluster ${name} --subresource=status --type=merge -p '{"status":{"clusterID":null}}'`
     : `the syncer ${holder} of management cluster ${theirs} holds Lease ${SystemNamespace}/${name} (${ago}), and this syncer cannot reach its own management cluster to tell whether it is the same one; it waits until it can`;
 }
 

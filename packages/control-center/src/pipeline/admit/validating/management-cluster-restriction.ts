@@ -4,7 +4,7 @@
  * to X, after kube's NodeRestriction admission plugin, which limits a kubelet to its own Node and
  * the pods bound to it. RBAC cannot say "placed on X"; this check can. The syncer of X may:
  * - create the ManagementCluster X only (not in Push mode, nor naming a kubeconfig Secret), then
- *   write its status (and a `spec.mode: Pull` it lacks), never
+ *   write its status (and a `spec.mode: Pull` it lacks; `status.clusterID` only while empty), never
  *   its other spec, labels or annotations, never delete one;
  * - write the status of, and delete, only HostedClusters and NodePools placed on X (the label
  *   `controlcenter.hcc.dev/management-cluster: X`; an unplaced NodePool counts as placed where its
@@ -109,6 +109,14 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     }
     // Trusting a cluster's CRDs for the whole fleet is the admin's choice too.
     if (now.pullCRDs === true && !old) return `${who} may not set spec.pullCRDs: trusting its cluster's CRDs for the whole fleet is the admin's choice`;
+    // The cluster ID it reports is filled in once: changed, it would make this name the first
+    // registered one of another cluster and stop placements there (DuplicateCluster). A cluster
+    // rebuilt behind the name is the admin's to confirm, by clearing it (with the Lease).
+    const idOf = (o: KubeObject) => (o.status as { clusterID?: unknown } | undefined)?.clusterID;
+    const wasID = old ? idOf(old) : undefined;
+    if (typeof wasID === 'string' && wasID !== '' && idOf(obj) !== wasID) {
+      return `${who} may not change status.clusterID once set (${wasID}); if the management cluster behind ${mc} really changed, an admin clears it: kubectl patch managementcluster ${mc} --subresource=status --type=merge -p '{"status":{"clusterID":null}}'`;
+    }
     if (old) {
       const was = spec(old);
       if (was.mode === undefined && now.mode === 'Pull') delete now.mode;
