@@ -247,14 +247,47 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     }
   });
 
-  it('fails the pass on a create error other than AlreadyExists, and writes no status pointing to a missing copy', async () => {
+  it('fails the pass on a create error other than AlreadyExists or a refusal, and writes no status pointing to a missing copy', async () => {
     const f = fixture();
     f.deps.createUpstreamSecret = async () => {
-      throw new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'secrets is forbidden' });
+      throw new ApiError(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' });
     };
-    await expect(reconcileUpsync(f.deps, key)).rejects.toThrow(/forbidden/);
+    await expect(reconcileUpsync(f.deps, key)).rejects.toThrow(/timed out/);
     expect(f.calls.statusWrites).toBe(0);
     expect(f.deps.secretsCheckedAt.has(key)).toBe(false);
+  });
+
+  it('a Secret the control center refuses this syncer (a name another cluster\'s HostedCluster has too) is skipped with CopyBlocked; the status still goes up', async () => {
+    // ex's custom kubeconfig `ex-custom-admin-kubeconfig` is also the admin kubeconfig of a HostedCluster ex-custom placed elsewhere.
+    const f = fixture();
+    f.down.status = { ...f.down.status, customKubeconfig: { name: 'ex-custom-admin-kubeconfig' }, conditions: [{ type: 'Available', status: 'True' }] };
+    f.secrets.set('ex-custom-admin-kubeconfig', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-custom-admin-kubeconfig', namespace: 'clusters' }, data: { kubeconfig: 'Yw==' } });
+    const refused = new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'secrets "ex-custom-admin-kubeconfig" is forbidden: the syncer of management cluster "mgmt-1" may only write the admin-kubeconfig, custom-admin-kubeconfig and kubeadmin-password Secrets of HostedClusters placed on it' });
+    const create = f.deps.createUpstreamSecret;
+    f.deps.createUpstreamSecret = async (obj) => {
+      if (obj.metadata.name === 'ex-custom-admin-kubeconfig') throw refused;
+      return create(obj);
+    };
+    const events: string[] = [];
+    f.deps.warn = (obj, reason, message) => events.push(`${obj.metadata.name} ${reason} ${message}`);
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 60_000 });
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
+    expect(f.upSecrets.has('ex-custom-admin-kubeconfig')).toBe(false);
+    expect(f.calls.statusWrites).toBe(1);
+    expect((f.server().status as { conditions: unknown }).conditions).toEqual([{ type: 'Available', status: 'True' }]);
+    expect(events).toEqual([
+      `ex CopyBlocked the control center refuses this syncer the Secret clusters/ex-custom-admin-kubeconfig (HostedCluster ex-custom would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them): ${refused.message}; the status names it, but it is not copied up`,
+    ]);
+
+    // The DNS name removed: the status stops naming it; the copy's read is refused too. Skipped, the status goes up.
+    f.deps.getUpstreamSecret = async (_ns, name) => {
+      if (name === 'ex-custom-admin-kubeconfig') throw refused;
+      return f.upSecrets.get(name);
+    };
+    f.down.status = { kubeconfig: { name: 'ex-admin-kubeconfig' }, conditions: [{ type: 'Available', status: 'False' }] };
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.statusWrites).toBe(2);
+    expect((f.server().status as { customKubeconfig?: unknown }).customKubeconfig).toBeUndefined();
   });
 
   it('copies nothing and fails nothing while the namespace is being deleted (403 NamespaceTerminating): no retry loop', async () => {

@@ -18,8 +18,8 @@
  * shared with downsync, which writes the same objects).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { AnnotationUpstreamUID, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
-import { isAlreadyExists, isNamespaceTerminating, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
+import { AnnotationUpstreamUID, hostedClustersOfStatusSecret, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
+import { isAlreadyExists, isForbidden, isNamespaceTerminating, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
@@ -85,6 +85,8 @@ const secretRefs = ['kubeconfig', 'kubeadminPassword', 'customKubeconfig'] as co
 
 const refName = (status: Record<string, unknown> | undefined, ref: string): string | undefined => (status?.[ref] as { name?: string } | undefined)?.name;
 
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /**
  * Copies one status-referenced Secret up when missing or different, owned by `owner` (so the
  * control center's garbage collector deletes it with its HostedCluster); only one of the names
@@ -103,6 +105,25 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
  * it did not record) the rules above decide on the Secret read then.
  */
 async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
+  try {
+    await copySecretUpOnce(deps, namespace, name, owner, createFirst);
+  } catch (err) {
+    // Refused (not for a namespace being deleted, which the caller handles): the control center
+    // keeps this syncer from that Secret, e.g. a name another cluster's HostedCluster would have
+    // written too (`a-custom-admin-kubeconfig`: `a`'s custom kubeconfig and `a-custom`'s admin
+    // kubeconfig). Said on the HostedCluster and skipped: the rest of its status still goes up.
+    if (!isForbidden(err) || isNamespaceTerminating(err)) throw err;
+    const clash = hostedClustersOfStatusSecret(name).filter((hc) => hc !== owner.metadata.name);
+    deps.warn?.(
+      owner,
+      ReasonCopyBlocked,
+      `the control center refuses this syncer the Secret ${namespace}/${name}${clash.length ? ` (HostedCluster ${clash.join(', ')} would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them)` : ''}: ${errorMessage(err)}; the status names it, but it is not copied up`,
+    );
+  }
+}
+
+/** {@link copySecretUp} without its handling of a refusal. */
+async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
   // HyperShift names them after the HostedCluster (`<name>-admin-kubeconfig`,
   // `<name>-kubeadmin-password`, `<name>-custom-admin-kubeconfig`): a status naming any other Secret of the management cluster's
   // namespace (written there by hand, for a moment; another HostedCluster's) does not get that
@@ -157,7 +178,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
  * `owner` (its ownerReference), by one of the names HyperShift gives them. Otherwise the control
  * center would keep serving a password that no longer works.
  */
-async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
+async function dropSecretCopyOnce(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
   if (!deps.deleteUpstreamSecret || !hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) return;
   const up = await deps.getUpstreamSecret(namespace, name);
   if (!up || up.metadata.labels?.[LabelUpsyncedFrom] !== deps.cluster || !up.metadata.ownerReferences?.some((o) => o.uid === owner.metadata.uid)) return;
@@ -165,6 +186,20 @@ async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string,
   // Only the Secret just read: one changed or replaced meanwhile (a user's own, another
   // cluster's copy) fails the pass with 409, which is retried and reads it again.
   await deps.deleteUpstreamSecret(namespace, name, { uid: up.metadata.uid, resourceVersion: up.metadata.resourceVersion });
+}
+
+/**
+ * {@link dropSecretCopyOnce}, skipping (with a warn line) a Secret the control center refuses
+ * this syncer (its name is now another cluster's HostedCluster's too): whatever copy there is, is
+ * no longer this syncer's to delete, and the status must still go up.
+ */
+async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): Promise<void> {
+  try {
+    await dropSecretCopyOnce(deps, namespace, name, owner);
+  } catch (err) {
+    if (!isForbidden(err) || isNamespaceTerminating(err)) throw err;
+    deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name, err: errorMessage(err) }, 'not deleting the copied-up Secret the status no longer names: the control center refuses it to this syncer');
+  }
 }
 
 /** Reconciles one key. */
