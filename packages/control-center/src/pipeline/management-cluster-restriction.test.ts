@@ -152,6 +152,20 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await merge(`${MCS}/mgmt-8`, { spec: { mode: 'Pull' } }, m8)).code).toBe(200);
     // A syncer whose cluster is not registered yet registers it.
     expect((await call('POST', MCS, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'mgmt-9' }, spec: {} }, { user: 'hcc:syncer:mgmt-9' })).code).toBe(201);
+
+    // Nor does it fill in the cluster ID a live ManagementCluster registered after it reports
+    // (mgmt-2: created in the same second, after it by name): mgmt-2 would become the duplicate.
+    const ready = { type: 'Ready', status: 'True', reason: 'HeartbeatOK', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    const admin = (url: string, patch: unknown) => call('PATCH', url, patch, undefined, 'application/merge-patch+json');
+    expect((await admin(`${MCS}/mgmt-2/status`, { status: { clusterID: 'id-x', conditions: [ready] } })).code).toBe(200);
+    expect((await admin(`${MCS}/mgmt-1/status`, { status: { clusterID: null } })).code).toBe(200);
+    expectForbidden(await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-x' } }), 'may not report cluster ID id-x: ManagementCluster mgmt-2, registered after mgmt-1, reports it and takes placements');
+    // One registered after mgmt-2 may: it is the duplicate then.
+    expect((await merge(`${MCS}/mgmt-8/status`, { status: { clusterID: 'id-x' } }, m8)).code).toBe(200);
+    // Once mgmt-2 is not live (not Ready), mgmt-1 may report the ID.
+    expect((await admin(`${MCS}/mgmt-2/status`, { status: { conditions: [{ ...ready, status: 'False', reason: 'HeartbeatExpired' }] } })).code).toBe(200);
+    expect((await merge(`${MCS}/mgmt-1/status`, { status: { clusterID: 'id-x' } })).code).toBe(200);
+    expect((await admin(`${MCS}/mgmt-2/status`, { status: { clusterID: null, conditions: [] } })).code).toBe(200);
   });
 
   it('copies up only the status Secrets of its HostedClusters, never over a user\'s own', async () => {

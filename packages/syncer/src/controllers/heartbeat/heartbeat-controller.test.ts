@@ -252,6 +252,28 @@ describe('beat', () => {
     expect(events).toEqual(want);
   });
 
+  it('says on the ManagementCluster, once per episode, that the control center refuses its heartbeat (403), which would otherwise only read HeartbeatExpired', async () => {
+    const { upstream } = fleetUpstream({});
+    const patch = upstream.patch.bind(upstream);
+    let refuse = true;
+    upstream.patch = (async (...a: unknown[]) => {
+      if (refuse) throw new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'managementclusters.controlcenter.hcc.dev "mgmt-1" is forbidden: may not change status.clusterID once set (A)' });
+      return (patch as (...b: unknown[]) => Promise<unknown>)(...a);
+    }) as RestClient['patch'];
+    const events: string[] = [];
+    const opts: HeartbeatOptions = { ...options(upstream, new FakeClock(), new AbortController().signal, []), recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`) };
+    await expect(beat(opts)).rejects.toThrow(/forbidden/);
+    await expect(beat(opts)).rejects.toThrow(/forbidden/);
+    const said = `Warning HeartbeatRefused The control center refuses the heartbeat of mgmt-1's syncer: managementclusters.controlcenter.hcc.dev "mgmt-1" is forbidden: may not change status.clusterID once set (A)`;
+    expect(events.filter((e) => e.startsWith('Warning'))).toEqual([said]);
+    // Accepted again, then refused again: a new episode, a new Event.
+    refuse = false;
+    await beat(opts);
+    refuse = true;
+    await expect(beat(opts)).rejects.toThrow(/forbidden/);
+    expect(events.filter((e) => e.startsWith('Warning'))).toEqual([said, said]);
+  });
+
   it('tells onReached which side answered: both when all went well, only upstream when the management cluster did not, neither when the control center did not', async () => {
     const sides = async (o: { observe?: boolean; upstreamFails?: boolean }) => {
       const { upstream } = fleetUpstream({});

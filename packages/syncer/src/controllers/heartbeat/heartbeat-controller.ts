@@ -15,7 +15,7 @@
  * @see https://kubernetes.io/docs/concepts/architecture/leases/#node-heart-beats
  */
 import type { Logger } from 'pino';
-import { Backoff, isAlreadyExists, isConflict, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
+import { Backoff, isAlreadyExists, isConflict, isForbidden, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
 import {
   AnnotationClusterID,
   ConditionDuplicateCluster,
@@ -303,6 +303,10 @@ export function leaseConflict(lease: KubeObject & { spec?: Record<string, unknow
 
 /** The Warning Event reason of a Lease held by another cluster's syncer. */
 export const ReasonSyncerConflict = 'SyncerConflict';
+/** The Warning Event reason of a heartbeat whose status write the control center refused (403). */
+export const ReasonHeartbeatRefused = 'HeartbeatRefused';
+/** Heartbeat loops (by their options) whose last status write was refused. */
+const refused = new WeakSet<HeartbeatOptions>();
 /** Heartbeat loops (by their options) whose last heartbeat met a {@link SyncerConflictError}. */
 const conflicted = new WeakSet<HeartbeatOptions>();
 
@@ -355,9 +359,20 @@ export async function beat(opts: HeartbeatOptions): Promise<void> {
   const status = obs
     ? heartbeatStatus(mc, obs, now, opts.syncerVersion, opts.leaseDurationSeconds, duplicate)
     : unreachableStatus(mc, unreachable instanceof Error ? unreachable.message : String(unreachable), now, opts.syncerVersion, opts.leaseDurationSeconds);
-  await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
-    subresource: 'status',
-  });
+  try {
+    await opts.upstream.patch(ManagementClusterResource, undefined, opts.cluster, { metadata: { resourceVersion: mc.metadata.resourceVersion }, status }, 'merge', {
+      subresource: 'status',
+    });
+  } catch (err) {
+    // Refused (the cluster ID it reports is not this name's to report, say): the ManagementCluster
+    // would only read HeartbeatExpired, so a Warning Event says why, once per episode.
+    if (isForbidden(err) && !refused.has(opts)) {
+      refused.add(opts);
+      opts.recordEvent?.(mc, 'Warning', ReasonHeartbeatRefused, `The control center refuses the heartbeat of ${opts.cluster}'s syncer: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    throw err;
+  }
+  refused.delete(opts);
   opts.onReached?.('upstream');
   if (obs) opts.onReached?.('downstream');
   const was = findCondition(mc.status?.conditions, ConditionReady);

@@ -35,12 +35,14 @@ import {
   ManagementClusterResource,
   OperatorGeneratedSpecFields,
   PulledCRDs,
+  registeredBefore,
+  reportsReady,
   stateLabelKey,
   SystemNamespace,
   type KubeObject,
   type ManagementCluster,
 } from '@hcc/crds';
-import { storageKey } from '../../../registry/types.js';
+import { storageKey, storagePrefix } from '../../../registry/types.js';
 import * as apierrors from '../../../apierrors/status.js';
 import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
 import { managementClusterOf, syncerOf } from '../../syncer-identity.js';
@@ -116,6 +118,18 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     const wasID = old ? idOf(old) : undefined;
     if (typeof wasID === 'string' && wasID !== '' && idOf(obj) !== wasID) {
       return `${who} may not change status.clusterID once set (${wasID}); if the management cluster behind ${mc} really changed, an admin clears it: kubectl patch managementcluster ${mc} --subresource=status --type=merge -p '{"status":{"clusterID":null}}'`;
+    }
+    // Nor fill in an ID that a live ManagementCluster registered after this one reports: this one
+    // would take its place as the first (DuplicateCluster) and stop its placements. Filled in
+    // for a name registered later, it only makes that name the duplicate.
+    const newID = idOf(obj);
+    if (old && (typeof wasID !== 'string' || wasID === '') && typeof newID === 'string' && newID !== '') {
+      const self = obj as ManagementCluster;
+      for (const { object } of store.list(storagePrefix(ManagementClusterResource)).items) {
+        const other = object as ManagementCluster;
+        if (other.metadata.name === mc || other.status?.clusterID !== newID || other.metadata.deletionTimestamp || !reportsReady(other) || !registeredBefore(self, other)) continue;
+        return `${who} may not report cluster ID ${newID}: ManagementCluster ${other.metadata.name ?? ''}, registered after ${mc}, reports it and takes placements (if both names really are one management cluster, remove one: delete what is placed on it while its syncer runs, stop that syncer, then kubectl delete managementcluster NAME)`;
+      }
     }
     if (old) {
       const was = spec(old);
