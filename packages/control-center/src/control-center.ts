@@ -234,6 +234,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   // Reads of custom resources show their CRD's current schema (defaults, pruning), as kube's storage decoder.
   const store = new ReadTransformStore(backend);
   await store.open();
+  const accepted = backend instanceof LevelStore ? backend.acceptedLoss : undefined;
+  if (accepted) logger.warn({ dataDir: opts.dataDir, problems: accepted.problems, revision: accepted.revision }, 'started on lost or damaged data (--accept-storage-loss): serving what is left; resourceVersions continue past every one handed out before, and older ones are 410 Expired');
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });
   registry.start(store, store);
   let ready = false;

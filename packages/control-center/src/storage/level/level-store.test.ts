@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ClassicLevel } from 'classic-level';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,72 @@ describe('LevelStore damage checks at open', () => {
     await again.open();
     expect(again.count('/core/configmaps/')).toBe(left);
     await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a log whose records were overwritten with zeros (LevelDB skips them without reporting), at this open and later ones', async () => {
+    const { dir } = await filled(300); // ~90 KB of log: several 32 KiB blocks
+    const [log] = logsOf(dir);
+    const file = path.join(dir, log!);
+    const bytes = readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(2 * 32768);
+    // Zeros from the second record of the first block to its end; the blocks after stay.
+    const second = 7 + bytes.readUInt16LE(4);
+    bytes.fill(0, second, 32768);
+    writeFileSync(file, bytes);
+    const open = () => new LevelStore({ dir }).open();
+    await expect(open()).rejects.toThrow(`${log}: zeroed record at byte ${second} before later records (LevelDB skips such records without reporting them)`);
+    // LevelDB has rewritten the log by now; the marker keeps the finding.
+    await expect(open()).rejects.toThrow('zeroed record at byte');
+    const accepted = new LevelStore({ dir, acceptLoss: true });
+    await accepted.open();
+    expect(accepted.acceptedLoss?.problems.join()).toContain('zeroed record at byte');
+    expect(accepted.count('/core/configmaps/')).toBeLessThan(300);
+    await accepted.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens a log ending in zeros (a preallocated or cut-short tail) and a block trailer of zeros as they are', async () => {
+    const { dir } = await filled(300);
+    const [log] = logsOf(dir);
+    const file = path.join(dir, log!);
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(40_000)]));
+    const store = new LevelStore({ dir });
+    await store.open();
+    expect(store.count('/core/configmaps/')).toBe(300);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a data dir that lost CURRENT before LevelDB starts an empty database over its files; restored, everything is there', async () => {
+    const { dir } = await filled(50);
+    // Once more, so the objects are in a table, not only the log.
+    const reopened = new LevelStore({ dir });
+    await reopened.open();
+    await reopened.close();
+    const manifest = readdirSync(dir).find((f) => f.startsWith('MANIFEST-'))!;
+    const files = readdirSync(dir).sort();
+    rmSync(path.join(dir, 'CURRENT'));
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow(
+      `${dir}: LevelDB's CURRENT file is missing while its files are there (${manifest}, `,
+    );
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow(`\`echo ${manifest} > ${path.join(dir, 'CURRENT')}\` restores it`);
+    expect(readdirSync(dir).sort()).toEqual(files.filter((f) => f !== 'CURRENT'));
+    writeFileSync(path.join(dir, 'CURRENT'), `${manifest}\n`);
+    const restored = new LevelStore({ dir });
+    await restored.open();
+    expect(restored.count('/core/configmaps/')).toBe(50);
+    await restored.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an empty damage marker (its writer crashed) and names a marker or watermark it cannot read', async () => {
+    const { dir } = await filled(3);
+    writeFileSync(path.join(dir, DamagedMarkerFile), '');
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow('an earlier start found damage (its details were lost)');
+    rmSync(path.join(dir, DamagedMarkerFile));
+    mkdirSync(path.join(dir, DamagedMarkerFile));
+    await expect(new LevelStore({ dir }).open()).rejects.toThrow(`${path.join(dir, DamagedMarkerFile)} cannot be read: EISDIR`);
     rmSync(dir, { recursive: true, force: true });
   });
 

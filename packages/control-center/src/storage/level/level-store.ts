@@ -12,7 +12,7 @@
  * it and `onFailure` is called once, so that the process exits and a restart reopens the data
  * (LevelDB itself stays read-only after a failed log write); nothing acknowledged is lost.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
@@ -22,6 +22,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { EventHistory } from '../history.js';
 import { jsonOf, rememberJSON } from '../json-cache.js';
 import { Mirror } from '../mirror.js';
+import { missingCurrent, zeroedLogFindings } from './log-scan.js';
 import type { Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from '../store.js';
 
 const REV_KEY = 'r';
@@ -74,6 +75,18 @@ export function droppedRecordLines(infoLog: string): string[] {
   return infoLog.split('\n').filter((l) => /: dropping \d+ bytes; |Corruption: /.test(l)).map((l) => l.replace(/^\S+ \S+ /, '').trim());
 }
 
+/**
+ * A file's text, trimmed.
+ * @throws Error naming the file when it cannot be read (a directory in its place, say)
+ */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`${file} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 interface PendingWrite {
   key: string;
   entry: StoredObject | undefined; // undefined: delete
@@ -119,7 +132,12 @@ interface CommitWaiter {
 
 export class LevelStore implements Store {
   readonly healthCheckName = 'storage';
-  private readonly db: ClassicLevel<string, string>;
+  /**
+   * The database, made by {@link open} once the data dir passed the checks LevelDB does not make:
+   * a ClassicLevel opens itself on the next tick after it is made, and would start an empty
+   * database over a data dir that lost CURRENT even when open refuses it.
+   */
+  private db!: ClassicLevel<string, string>;
   private readonly sync: boolean;
   /** Latest state including writes in flight; what transact functions see. */
   private readonly latest = new Map<string, StoredObject>();
@@ -138,9 +156,13 @@ export class LevelStore implements Store {
   private watermark = 0;
   private watermarkTimer: NodeJS.Timeout | undefined;
   private watermarkWrite: Promise<void> | undefined;
+  /**
+   * Set by {@link open} when it started on lost or damaged data because `acceptLoss` allowed it:
+   * what was found, and the revision resourceVersions continue from.
+   */
+  acceptedLoss: { problems: string[]; revision: number } | undefined;
 
   constructor(private readonly opts: LevelStoreOptions) {
-    this.db = new ClassicLevel<string, string>(opts.dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     this.sync = opts.sync ?? true;
     this.historyCapacity = opts.historyCapacity ?? 100_000;
   }
@@ -156,23 +178,37 @@ export class LevelStore implements Store {
     const dir = this.opts.dir;
     const markerFile = path.join(dir, DamagedMarkerFile);
     const watermarkFile = path.join(dir, RevisionWatermarkFile);
-    const earlier = existsSync(markerFile) ? readFileSync(markerFile, 'utf8').trim() : '';
+    // The marker is there only when damage was found: one left empty (a crash while it was
+    // written) still says so.
+    const earlier = existsSync(markerFile) ? readText(markerFile) || 'an earlier start found damage (its details were lost)' : '';
     // No file: a new data dir. A file is written whole (a temporary file, then a rename), so one
     // that is empty, blank or not a decimal number was damaged (cut short by a power loss).
     const watermarkExists = existsSync(watermarkFile);
-    const watermarkText = watermarkExists ? readFileSync(watermarkFile, 'utf8').trim() : '';
+    const watermarkText = watermarkExists ? readText(watermarkFile) : '';
     const watermarkValue = !watermarkExists ? 0 : /^[0-9]+$/.test(watermarkText) ? Number(watermarkText) : NaN;
     const watermarkValid = Number.isSafeInteger(watermarkValue) && watermarkValue >= 0;
     const watermark = watermarkValid ? watermarkValue : 0;
+    // Damage LevelDB would not report, found before it opens the database: it would start an
+    // empty one over a data dir that lost CURRENT, and rewrite and delete a log with zeroed records.
+    const dirExists = existsSync(dir);
+    const lostCurrent = dirExists ? missingCurrent(dir) : undefined;
+    if (lostCurrent && !this.opts.acceptLoss) {
+      throw new StorageDamagedError(`${dir}: ${lostCurrent}. Restore the data dir from a backup, or start with --accept-storage-loss to start with an empty database`);
+    }
+    const zeroed = dirExists ? zeroedLogFindings(dir) : [];
+    // Kept before LevelDB deletes the log, for later opens too.
+    if (zeroed.length) writeFileAtomic(markerFile, `${[earlier, ...zeroed].filter(Boolean).join('\n')}\n`);
+    this.db = new ClassicLevel<string, string>(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await this.db.open();
     const infoLog = path.join(dir, 'LOG');
     const dropped = existsSync(infoLog) ? droppedRecordLines(readFileSync(infoLog, 'utf8')) : [];
     // LevelDB has already deleted the damaged log: keep the finding for later opens.
-    if (dropped.length) writeFileSync(markerFile, `${[earlier, ...dropped].filter(Boolean).join('\n')}\n`);
+    if (dropped.length) writeFileAtomic(markerFile, `${[earlier, ...zeroed, ...dropped].filter(Boolean).join('\n')}\n`);
     const rev = await this.db.get(REV_KEY);
     this.latestRevision = this.committedRevision = rev ? Number(rev) : 0;
     const problems: string[] = [];
-    const damage = [...earlier.split('\n'), ...dropped].filter(Boolean).join('; ');
+    if (lostCurrent) problems.push(lostCurrent);
+    const damage = [...earlier.split('\n'), ...zeroed, ...dropped].filter(Boolean).join('; ');
     if (damage) problems.push(`LevelDB dropped damaged records when it opened the database (${damage})`);
     if (!watermarkValid) {
       problems.push(`${watermarkFile} holds no revision (${JSON.stringify(watermarkText.slice(0, 40))}): whether committed writes were lost cannot be told`);
@@ -192,6 +228,7 @@ export class LevelStore implements Store {
       // revisions, and every older one is compacted, so watches and reads from before get 410
       // and clients list again instead of keeping objects that are gone.
       floor = Math.max(this.committedRevision, watermark) + LossRevisionBump;
+      this.acceptedLoss = { problems, revision: floor };
       await this.db.put(REV_KEY, String(floor), { sync: this.sync });
       this.latestRevision = this.committedRevision = floor;
       rmSync(markerFile, { force: true });
@@ -227,7 +264,8 @@ export class LevelStore implements Store {
     } catch {
       // Best effort (a full disk): the watermark only ever trails the database.
     }
-    await this.db.close();
+    // Not made when open refused the data dir before LevelDB saw it.
+    if ((this.db as ClassicLevel<string, string> | undefined) !== undefined) await this.db.close();
   }
 
   /** Writes the committed revision to the watermark file now (a temporary file, then a rename). */
