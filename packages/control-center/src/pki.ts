@@ -6,9 +6,9 @@
  * `certificate-authority-data`, as kubeadm does for kube-apiserver.
  * @see https://kubernetes.io/docs/setup/best-practices/certificates/
  */
-import { ensureDir } from '@hcc/client';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { X509Certificate } from 'node:crypto';
+import { ensureDir, writeFileAtomic } from '@hcc/client';
+import { existsSync, readFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -41,10 +41,37 @@ function covers(certPem: string, names: string[]): boolean {
   return names.filter((n) => !n.includes(':')).every((n) => san.includes(isIP(n) ? `IP Address:${n}` : `DNS:${n}`));
 }
 
+/** A PEM file read and parsed, or the reason it cannot be (empty, not PEM, unreadable). */
+function readPEM<T>(file: string, parse: (pem: string) => T): { pem: string; parsed: T } | { error: string } {
+  try {
+    const pem = readFileSync(file, 'utf8');
+    return { pem, parsed: parse(pem) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** Whether a serving certificate and key are a pair, issued by the CA. */
+function issuedBy(cert: X509Certificate, key: KeyObject, ca: X509Certificate): boolean {
+  try {
+    return cert.checkPrivateKey(key) && cert.verify(ca.publicKey);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Loads the CA and serving certificate from dir, generating what is missing or stale.
+ *
+ * The CA is a pair that replicas and every kubeconfig trust, so it is generated only when both
+ * halves are missing; one half missing, a file that does not parse or a key that is not the
+ * certificate's stops the start, naming the file (it is never replaced: what trusts it would
+ * break). The serving certificate is the CA's to issue again: one missing, unreadable, not
+ * matching its key, not issued by the CA, expiring within 30 days or lacking a name is
+ * generated anew. Files are written whole (a temporary file, then a rename).
  * @param dir - directory holding ca.crt, ca.key, server.crt, server.key (created when missing)
  * @param extraNames - further DNS names or IP addresses the serving certificate must carry
+ * @throws Error naming the CA file that is missing, damaged or not of the pair
  */
 export async function ensureServingCerts(dir: string, extraNames: string[] = []): Promise<ServingCerts> {
   ensureDir(dir, 0o700);
@@ -54,9 +81,19 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   const generate = async (...args: Parameters<typeof import('selfsigned').generate>) => (await import('selfsigned')).default.generate(...args);
   let ca: string;
   let caKey: string;
-  if (existsSync(f('ca.crt')) && existsSync(f('ca.key'))) {
-    ca = readFileSync(f('ca.crt'), 'utf8');
-    caKey = readFileSync(f('ca.key'), 'utf8');
+  const [hasCert, hasKey] = [existsSync(f('ca.crt')), existsSync(f('ca.key'))];
+  const restore = `restore it from a backup (or another replica), or remove ca.crt and ca.key both to have a new CA made (every kubeconfig and replica must then trust the new ca.crt)`;
+  if (hasCert !== hasKey) {
+    throw new Error(`${f(hasCert ? 'ca.key' : 'ca.crt')} is missing while ${f(hasCert ? 'ca.crt' : 'ca.key')} is there: ${restore}`);
+  }
+  if (hasCert) {
+    const cert = readPEM(f('ca.crt'), (pem) => new X509Certificate(pem));
+    if ('error' in cert) throw new Error(`${f('ca.crt')} is not a certificate (${cert.error}): ${restore}`);
+    const key = readPEM(f('ca.key'), (pem) => createPrivateKey(pem));
+    if ('error' in key) throw new Error(`${f('ca.key')} is not a private key (${key.error}): ${restore}`);
+    if (!cert.parsed.checkPrivateKey(key.parsed)) throw new Error(`${f('ca.key')} is not the key of ${f('ca.crt')}: ${restore}`);
+    ca = cert.pem;
+    caKey = key.pem;
   } else {
     const now = new Date();
     const pems = await generate([{ name: 'commonName', value: 'hcc-ca' }], {
@@ -71,12 +108,16 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
     });
     ca = pems.cert;
     caKey = pems.private;
-    writeFileSync(f('ca.crt'), ca);
-    writeFileSync(f('ca.key'), caKey, { mode: 0o600 });
+    // The key first: a crash between the two leaves a half that the next start names.
+    writeFileAtomic(f('ca.key'), caKey, 0o600);
+    writeFileAtomic(f('ca.crt'), ca);
   }
   if (existsSync(f('server.crt')) && existsSync(f('server.key'))) {
-    const cert = readFileSync(f('server.crt'), 'utf8');
-    if (covers(cert, names)) return { ca, cert, key: readFileSync(f('server.key'), 'utf8') };
+    const cert = readPEM(f('server.crt'), (pem) => new X509Certificate(pem));
+    const key = readPEM(f('server.key'), (pem) => createPrivateKey(pem));
+    if (!('error' in cert) && !('error' in key) && issuedBy(cert.parsed, key.parsed, new X509Certificate(ca)) && covers(cert.pem, names)) {
+      return { ca, cert: cert.pem, key: key.pem };
+    }
   }
   const now = new Date();
   const pems = await generate([{ name: 'commonName', value: 'hcc-control-center' }], {
@@ -92,7 +133,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
       { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })) },
     ],
   });
-  writeFileSync(f('server.crt'), pems.cert);
-  writeFileSync(f('server.key'), pems.private, { mode: 0o600 });
+  writeFileAtomic(f('server.key'), pems.private, 0o600);
+  writeFileAtomic(f('server.crt'), pems.cert);
   return { ca, cert: pems.cert, key: pems.private };
 }
