@@ -66,6 +66,14 @@ describe('LevelStore damage checks at open', () => {
     return { dir, revision };
   }
   const logsOf = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.log'));
+  /** How many ConfigMaps a store opened on `dir` (then closed) holds. */
+  const configMapsOnOpen = async (dir: string) => {
+    const store = new LevelStore({ dir });
+    await store.open();
+    const n = store.count('/core/configmaps/');
+    await store.close();
+    return n;
+  };
 
   it('refuses a database whose log had damaged records dropped, at this open and later ones, until the loss is accepted', async () => {
     const { dir } = await filled(300);
@@ -117,19 +125,14 @@ describe('LevelStore damage checks at open', () => {
     const [log] = logsOf(dir);
     const file = path.join(dir, log!);
     writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(40_000)]));
-    const store = new LevelStore({ dir });
-    await store.open();
-    expect(store.count('/core/configmaps/')).toBe(300);
-    await store.close();
+    expect(await configMapsOnOpen(dir)).toBe(300);
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a data dir that lost CURRENT before LevelDB starts an empty database over its files; restored, everything is there', async () => {
     const { dir } = await filled(50);
     // Once more, so the objects are in a table, not only the log.
-    const reopened = new LevelStore({ dir });
-    await reopened.open();
-    await reopened.close();
+    await configMapsOnOpen(dir);
     const manifest = readdirSync(dir).find((f) => f.startsWith('MANIFEST-'))!;
     const files = readdirSync(dir).sort();
     rmSync(path.join(dir, 'CURRENT'));
@@ -139,10 +142,7 @@ describe('LevelStore damage checks at open', () => {
     await expect(new LevelStore({ dir }).open()).rejects.toThrow(`\`echo ${manifest} > ${path.join(dir, 'CURRENT')}\` restores it`);
     expect(readdirSync(dir).sort()).toEqual(files.filter((f) => f !== 'CURRENT'));
     writeFileSync(path.join(dir, 'CURRENT'), `${manifest}\n`);
-    const restored = new LevelStore({ dir });
-    await restored.open();
-    expect(restored.count('/core/configmaps/')).toBe(50);
-    await restored.close();
+    expect(await configMapsOnOpen(dir)).toBe(50);
     rmSync(dir, { recursive: true, force: true });
   });
 
