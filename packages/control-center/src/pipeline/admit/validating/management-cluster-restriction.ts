@@ -45,6 +45,7 @@ import {
 import { storageKey, storagePrefix } from '../../../registry/types.js';
 import * as apierrors from '../../../apierrors/status.js';
 import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
+import type { Store } from '../../../storage/store.js';
 import { managementClusterOf, syncerOf } from '../../syncer-identity.js';
 import { isStatusSecretPlacedOn, placementOf } from '../../placement-lookup.js';
 
@@ -89,6 +90,32 @@ function specChangeRefusal(who: string, kinds: string, obj: KubeObject, old: Kub
 }
 
 /**
+ * Why the syncer of `mc` may not write this `status.clusterID` of its ManagementCluster, or
+ * undefined when it may. The ID is filled in once: changed, this name could become the first
+ * registered one of another cluster and stop placements there (DuplicateCluster); a cluster
+ * rebuilt behind the name is the admin's to confirm, by clearing it (with the Lease). Nor may it
+ * fill in an ID that a live (Ready) ManagementCluster registered after this one reports, which
+ * would demote that one the same way; filled in for a name registered later, it only makes that
+ * name the duplicate.
+ * @param store - read for the other ManagementClusters
+ */
+function clusterIDRefusal(who: string, mc: string, obj: ManagementCluster, old: ManagementCluster, store: Store): string | undefined {
+  const wasID = old.status?.clusterID;
+  const newID = obj.status?.clusterID;
+  if (typeof wasID === 'string' && wasID !== '') {
+    if (newID === wasID) return undefined;
+    return `${who} may not change status.clusterID once set (${wasID}); if the management cluster behind ${mc} really changed, an admin clears it: kubectl patch managementcluster ${mc} --subresource=status --type=merge -p '{"status":{"clusterID":null}}'`;
+  }
+  if (typeof newID !== 'string' || newID === '') return undefined;
+  for (const { object } of store.list(storagePrefix(ManagementClusterResource)).items) {
+    const other = object as ManagementCluster;
+    if (other.metadata.name === mc || other.status?.clusterID !== newID || other.metadata.deletionTimestamp || !reportsReady(other) || !registeredBefore(obj, other)) continue;
+    return `${who} may not report cluster ID ${newID}: ManagementCluster ${other.metadata.name ?? ''}, registered after ${mc}, reports it and takes placements (if both names really are one management cluster, remove one: delete what is placed on it while its syncer runs, stop that syncer, then kubectl delete managementcluster NAME)`;
+  }
+  return undefined;
+}
+
+/**
  * Why the syncer of `mc` may not make this write, or undefined when it may.
  * @returns a sentence for the 403's message (after `is forbidden: `)
  */
@@ -111,26 +138,8 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     }
     // Trusting a cluster's CRDs for the whole fleet is the admin's choice too.
     if (now.pullCRDs === true && !old) return `${who} may not set spec.pullCRDs: trusting its cluster's CRDs for the whole fleet is the admin's choice`;
-    // The cluster ID it reports is filled in once: changed, it would make this name the first
-    // registered one of another cluster and stop placements there (DuplicateCluster). A cluster
-    // rebuilt behind the name is the admin's to confirm, by clearing it (with the Lease).
-    const idOf = (o: KubeObject) => (o.status as { clusterID?: unknown } | undefined)?.clusterID;
-    const wasID = old ? idOf(old) : undefined;
-    if (typeof wasID === 'string' && wasID !== '' && idOf(obj) !== wasID) {
-      return `${who} may not change status.clusterID once set (${wasID}); if the management cluster behind ${mc} really changed, an admin clears it: kubectl patch managementcluster ${mc} --subresource=status --type=merge -p '{"status":{"clusterID":null}}'`;
-    }
-    // Nor fill in an ID that a live ManagementCluster registered after this one reports: this one
-    // would take its place as the first (DuplicateCluster) and stop its placements. Filled in
-    // for a name registered later, it only makes that name the duplicate.
-    const newID = idOf(obj);
-    if (old && (typeof wasID !== 'string' || wasID === '') && typeof newID === 'string' && newID !== '') {
-      const self = obj as ManagementCluster;
-      for (const { object } of store.list(storagePrefix(ManagementClusterResource)).items) {
-        const other = object as ManagementCluster;
-        if (other.metadata.name === mc || other.status?.clusterID !== newID || other.metadata.deletionTimestamp || !reportsReady(other) || !registeredBefore(self, other)) continue;
-        return `${who} may not report cluster ID ${newID}: ManagementCluster ${other.metadata.name ?? ''}, registered after ${mc}, reports it and takes placements (if both names really are one management cluster, remove one: delete what is placed on it while its syncer runs, stop that syncer, then kubectl delete managementcluster NAME)`;
-      }
-    }
+    const idRefusal = old ? clusterIDRefusal(who, mc, obj as ManagementCluster, old as ManagementCluster, store) : undefined;
+    if (idRefusal) return idRefusal;
     if (old) {
       const was = spec(old);
       if (was.mode === undefined && now.mode === 'Pull') delete now.mode;
