@@ -43,6 +43,10 @@ describe('ensureServingCerts', () => {
     await expect(ensureServingCerts(dir)).rejects.toThrow(`${f('ca.key')} is not the key of ${f('ca.crt')}`);
     writeFileSync(f('ca.crt'), '');
     await expect(ensureServingCerts(dir)).rejects.toThrow(`${f('ca.crt')} is not a certificate (`);
+    // A serving pair copied in as the CA: no CA.
+    copyFileSync(other.f('server.crt'), f('ca.crt'));
+    copyFileSync(other.f('server.key'), f('ca.key'));
+    await expect(ensureServingCerts(dir)).rejects.toThrow(`${f('ca.crt')} is not a CA certificate (no basicConstraints CA:TRUE; CN=hcc-control-center)`);
     writeFileSync(f('ca.crt'), ca);
     writeFileSync(f('ca.key'), 'not a key');
     await expect(ensureServingCerts(dir)).rejects.toThrow(`${f('ca.key')} is not a private key (`);

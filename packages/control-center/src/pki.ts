@@ -64,8 +64,8 @@ function issuedBy(cert: X509Certificate, key: KeyObject, ca: X509Certificate): b
  * Loads the CA and serving certificate from dir, generating what is missing or stale.
  *
  * The CA is a pair that replicas and every kubeconfig trust, so it is generated only when both
- * halves are missing; one half missing, a file that does not parse or a key that is not the
- * certificate's stops the start, naming the file (it is never replaced: what trusts it would
+ * halves are missing; one half missing, a file that does not parse, a certificate that is no CA's
+ * or a key that is not the certificate's stops the start, naming the file (it is never replaced: what trusts it would
  * break). The serving certificate is the CA's to issue again: one missing, unreadable, not
  * matching its key, not issued by the CA, expiring within 30 days or lacking a name is
  * generated anew. Files are written whole (a temporary file, then a rename).
@@ -89,6 +89,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   if (hasCert) {
     const cert = readPEM(f('ca.crt'), (pem) => new X509Certificate(pem));
     if ('error' in cert) throw new Error(`${f('ca.crt')} is not a certificate (${cert.error}): ${restore}`);
+    if (!cert.parsed.ca) throw new Error(`${f('ca.crt')} is not a CA certificate (no basicConstraints CA:TRUE; ${cert.parsed.subject.replace(/\n/g, ', ')}): ${restore}`);
     const key = readPEM(f('ca.key'), (pem) => createPrivateKey(pem));
     if ('error' in key) throw new Error(`${f('ca.key')} is not a private key (${key.error}): ${restore}`);
     if (!cert.parsed.checkPrivateKey(key.parsed)) throw new Error(`${f('ca.key')} is not the key of ${f('ca.crt')}: ${restore}`);

@@ -75,6 +75,11 @@ export function droppedRecordLines(infoLog: string): string[] {
   return infoLog.split('\n').filter((l) => /: dropping \d+ bytes; |Corruption: /.test(l)).map((l) => l.replace(/^\S+ \S+ /, '').trim());
 }
 
+/** The damage marker's text: what it held and the new findings, each once, one per line. */
+function markerText(earlier: string, found: string[]): string {
+  return `${[...new Set([...earlier.split('\n'), ...found].filter(Boolean))].join('\n')}\n`;
+}
+
 /**
  * A file's text, trimmed.
  * @throws Error naming the file when it cannot be read (a directory in its place, say)
@@ -180,7 +185,7 @@ export class LevelStore implements Store {
     const watermarkFile = path.join(dir, RevisionWatermarkFile);
     // The marker is there only when damage was found: one left empty (a crash while it was
     // written) still says so.
-    const earlier = existsSync(markerFile) ? readText(markerFile) || 'an earlier start found damage (its details were lost)' : '';
+    const earlier = existsSync(markerFile) ? readText(markerFile) || 'its details were lost' : '';
     // No file: a new data dir. A file is written whole (a temporary file, then a rename), so one
     // that is empty, blank or not a decimal number was damaged (cut short by a power loss).
     const watermarkExists = existsSync(watermarkFile);
@@ -197,19 +202,22 @@ export class LevelStore implements Store {
     }
     const zeroed = dirExists ? zeroedLogFindings(dir) : [];
     // Kept before LevelDB deletes the log, for later opens too.
-    if (zeroed.length) writeFileAtomic(markerFile, `${[earlier, ...zeroed].filter(Boolean).join('\n')}\n`);
+    if (zeroed.length) writeFileAtomic(markerFile, markerText(earlier, zeroed));
     this.db = new ClassicLevel<string, string>(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await this.db.open();
     const infoLog = path.join(dir, 'LOG');
     const dropped = existsSync(infoLog) ? droppedRecordLines(readFileSync(infoLog, 'utf8')) : [];
     // LevelDB has already deleted the damaged log: keep the finding for later opens.
-    if (dropped.length) writeFileAtomic(markerFile, `${[earlier, ...zeroed, ...dropped].filter(Boolean).join('\n')}\n`);
+    if (dropped.length) writeFileAtomic(markerFile, markerText(earlier, [...zeroed, ...dropped]));
     const rev = await this.db.get(REV_KEY);
     this.latestRevision = this.committedRevision = rev ? Number(rev) : 0;
     const problems: string[] = [];
     if (lostCurrent) problems.push(lostCurrent);
-    const damage = [...earlier.split('\n'), ...zeroed, ...dropped].filter(Boolean).join('; ');
-    if (damage) problems.push(`LevelDB dropped damaged records when it opened the database (${damage})`);
+    // What an earlier start found (and kept in the marker) and was not found again now.
+    const before = earlier.split('\n').filter((l) => l && !zeroed.includes(l) && !dropped.includes(l));
+    if (before.length) problems.push(`an earlier start found damage (${before.join('; ')})`);
+    if (zeroed.length) problems.push(`records in the database's logs were overwritten with zeros (${zeroed.join('; ')})`);
+    if (dropped.length) problems.push(`LevelDB dropped damaged records when it opened the database (${dropped.join('; ')})`);
     if (!watermarkValid) {
       problems.push(`${watermarkFile} holds no revision (${JSON.stringify(watermarkText.slice(0, 40))}): whether committed writes were lost cannot be told`);
     } else if (watermark > this.committedRevision) {

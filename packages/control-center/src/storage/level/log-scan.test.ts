@@ -20,6 +20,9 @@ describe('zeroedRecordOffset', () => {
     // Zeros to the end of the first block, a record in the second.
     const first = Buffer.concat([a, Buffer.alloc(32768 - a.length)]);
     expect(zeroedRecordOffset(Buffer.concat([first, record(10)]))).toBe(a.length);
+    // Only its length and type zeroed (a sector boundary inside the header): skipped the same way.
+    const torn = Buffer.concat([a, Buffer.from([0xde, 0xad, 0xbe, 0xef]), Buffer.alloc(3), record(10)]);
+    expect(zeroedRecordOffset(torn)).toBe(a.length);
   });
 
   it('leaves a log alone whose zeros are a tail (preallocated, cut short) or a block trailer under 7 bytes', () => {

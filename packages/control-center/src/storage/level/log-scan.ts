@@ -6,7 +6,7 @@
  * LevelDB's log format: 32 KiB blocks of records, each a 7-byte header (masked CRC32C: 4 bytes,
  * length: 2 bytes little-endian, type: 1 byte, FULL=1 FIRST=2 MIDDLE=3 LAST=4) and its payload; a
  * block's last 1–6 bytes, too few for a header, are zeros. The reader skips a header of type 0
- * and length 0 and the rest of its block *without reporting a drop*, since LevelDB's mmap writer
+ * and length 0 (whatever its checksum bytes) and the rest of its block *without reporting a drop*, since LevelDB's mmap writer
  * preallocates zeroed regions at the end of a log. hcc's writer (posix, appending) never leaves
  * such a header before later data, so zeros at a record boundary with data after them are records
  * overwritten with zeros (a disk or file system that lost them): the acknowledged writes in them
@@ -37,7 +37,9 @@ export function zeroedRecordOffset(log: Buffer): number | undefined {
     while (pos + HeaderSize <= end) {
       const length = log.readUInt16LE(pos + 4);
       const type = log[pos + 6]!;
-      if (type === 0 && length === 0 && log.readUInt32LE(pos) === 0) {
+      // Its checksum is not read: a header zeroed from its length on (a sector boundary inside
+      // it) is skipped the same way.
+      if (type === 0 && length === 0) {
         // The reader drops the rest of this block silently: damage when anything follows it.
         for (let i = pos + HeaderSize; i < log.length; i++) if (log[i] !== 0) return pos;
         return undefined;

@@ -79,6 +79,8 @@ export interface UpsyncDeps {
 
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
 export const DefaultSecretRecheckMs = 5 * 60_000;
+/** How soon a status Secret whose copy was blocked (CopyBlocked) is looked at again: 30 seconds. */
+export const BlockedRecheckMs = 30_000;
 
 /** The status fields naming a Secret to copy up (HyperShift's HostedClusterStatus). */
 const secretRefs = ['kubeconfig', 'kubeadminPassword', 'customKubeconfig'] as const;
@@ -104,9 +106,9 @@ const errorMessage = (err: unknown): string => (err instanceof Error ? err.messa
  * AlreadyExists: a user's own Secret, another HostedCluster's, or a copy the status write after
  * it did not record) the rules above decide on the Secret read then.
  */
-async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
+async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<boolean> {
   try {
-    await copySecretUpOnce(deps, namespace, name, owner, createFirst);
+    return await copySecretUpOnce(deps, namespace, name, owner, createFirst);
   } catch (err) {
     // Refused (not for a namespace being deleted, which the caller handles): the control center
     // keeps this syncer from that Secret, e.g. a name another cluster's HostedCluster would have
@@ -114,26 +116,31 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
     // kubeconfig). Said on the HostedCluster and skipped: the rest of its status still goes up.
     if (!isForbidden(err) || isNamespaceTerminating(err)) throw err;
     const clash = hostedClustersOfStatusSecret(name).filter((hc) => hc !== owner.metadata.name);
+    deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name, err: errorMessage(err) }, 'the control center refuses this syncer a status Secret; not copying it up');
     deps.warn?.(
       owner,
       ReasonCopyBlocked,
-      `the control center refuses this syncer the Secret ${namespace}/${name}${clash.length ? ` (HostedCluster ${clash.join(', ')} would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them)` : ''}: ${errorMessage(err)}; the status names it, but it is not copied up`,
+      `the control center refuses this syncer the Secret ${namespace}/${name}${clash.length ? ` (HostedCluster ${clash.join(', ')} would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them)` : ''}; the status names it, but a Secret of that name in the control center is not this HostedCluster's copy`,
     );
+    return false;
   }
 }
 
-/** {@link copySecretUp} without its handling of a refusal. */
-async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<void> {
+/**
+ * {@link copySecretUp} without its handling of a refusal.
+ * @returns false when the copy is blocked (a Secret of that name that is not to be overwritten)
+ */
+async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject, createFirst: boolean): Promise<boolean> {
   // HyperShift names them after the HostedCluster (`<name>-admin-kubeconfig`,
   // `<name>-kubeadmin-password`, `<name>-custom-admin-kubeconfig`): a status naming any other Secret of the management cluster's
   // namespace (written there by hand, for a moment; another HostedCluster's) does not get that
   // Secret copied to the control center.
   if (!hyperShiftStatusSecretNames(owner.metadata.name ?? '').includes(name)) {
     deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name }, 'not copying up a Secret the status names that is not one HyperShift writes for its HostedCluster');
-    return;
+    return true;
   }
   const down = await deps.getDownstreamSecret(namespace, name);
-  if (!down) return;
+  if (!down) return true;
   const want: KubeObject = {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -148,26 +155,33 @@ async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: strin
   };
   if (createFirst) {
     try {
-      return await deps.createUpstreamSecret(want);
+      await deps.createUpstreamSecret(want);
+      return true;
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
   }
   const up = await deps.getUpstreamSecret(namespace, name);
-  if (!up) return deps.createUpstreamSecret(want);
+  if (!up) {
+    await deps.createUpstreamSecret(want);
+    return true;
+  }
   const from = up.metadata.labels?.[LabelUpsyncedFrom];
-  const blocked = (whose: string) =>
+  const blocked = (whose: string) => {
     deps.warn?.(
       owner,
       ReasonCopyBlocked,
       `the control center already has a Secret ${namespace}/${name} that ${whose}; the status names it, but it does not hold this HostedCluster's ${name.endsWith('-kubeconfig') ? 'kubeconfig' : 'credentials'} from management cluster ${deps.cluster}: delete or rename that Secret to have it copied up`,
     );
+    return false;
+  };
   if (from === undefined) return blocked('hcc did not copy up (a user\'s own)'); // never overwrite it
   const owners = up.metadata.ownerReferences ?? [];
   if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return blocked('another HostedCluster owns');
   const ownedAsWanted = owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
-  if (from === deps.cluster && ownedAsWanted && isDeepStrictEqual(up.data, want.data) && up.type === want.type) return;
+  if (from === deps.cluster && ownedAsWanted && isDeepStrictEqual(up.data, want.data) && up.type === want.type) return true;
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
+  return true;
 }
 
 /**
@@ -231,16 +245,20 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       const unchanged = pointed.every((name, i) => name === names[i]);
       const checkedAt = deps.secretsCheckedAt.get(key);
       if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
+        let blocked = false;
         try {
-          for (const name of names) if (name) await copySecretUp(deps, namespace, name, up, !pointed.includes(name));
+          for (const name of names) if (name && !(await copySecretUp(deps, namespace, name, up, !pointed.includes(name)))) blocked = true;
         } catch (err) {
           // The namespace is being deleted (with its HostedCluster): no copy can or should be made
           // there again, and the deletion removes the ones there were. Not a failure to retry.
           if (!isNamespaceTerminating(err)) throw err;
           deps.log.debug({ key, namespace }, 'not copying status Secrets up: the namespace is being deleted');
         }
-        deps.secretsCheckedAt.set(key, now);
-        result = { requeueAfterMs: recheckMs };
+        // A blocked copy is looked at again sooner: what blocks it (a Secret of that name, another
+        // cluster's HostedCluster of a clashing name) may go at any time, with no event here.
+        const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : recheckMs;
+        deps.secretsCheckedAt.set(key, now - recheckMs + nextMs);
+        result = { requeueAfterMs: nextMs };
       } else {
         result = { requeueAfterMs: Math.max(1, checkedAt + recheckMs - now) };
       }
