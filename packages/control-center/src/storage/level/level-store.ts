@@ -198,10 +198,16 @@ export class LevelStore implements Store {
     const dirExists = existsSync(dir);
     const lostCurrent = dirExists ? missingCurrent(dir) : undefined;
     if (lostCurrent && !this.opts.acceptLoss) {
-      throw new StorageDamagedError(`${dir}: ${lostCurrent}. Restore the data dir from a backup, or start with --accept-storage-loss to start with an empty database`);
+      throw new StorageDamagedError(`${dir}: ${lostCurrent}. Restore the data dir from a backup, or start with --accept-storage-loss to serve what LevelDB then finds (its logs, without the tables)`);
     }
     const zeroed = dirExists ? zeroedLogFindings(dir) : [];
-    // Kept before LevelDB deletes the log, for later opens too.
+    // Refused before LevelDB opens the database, so the damaged log stays as it is (it would be
+    // rewritten into a table and deleted); accepted, the finding is kept until the loss is.
+    if (zeroed.length && !this.opts.acceptLoss) {
+      throw new StorageDamagedError(
+        `${dir}: records in the database's logs were overwritten with zeros (${zeroed.join('; ')}). Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`,
+      );
+    }
     if (zeroed.length) writeFileAtomic(markerFile, markerText(earlier, zeroed));
     this.db = new ClassicLevel<string, string>(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await this.db.open();

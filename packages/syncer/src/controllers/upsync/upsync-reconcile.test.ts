@@ -278,7 +278,7 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect(f.calls.statusWrites).toBe(1);
     expect((f.server().status as { conditions: unknown }).conditions).toEqual([{ type: 'Available', status: 'True' }]);
     expect(events).toEqual([
-      "ex CopyBlocked the control center refuses this syncer the Secret clusters/ex-custom-admin-kubeconfig (HostedCluster ex-custom would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them); the status names it, but a Secret of that name in the control center is not this HostedCluster's copy",
+      "ex CopyBlocked the control center refuses this syncer the Secret clusters/ex-custom-admin-kubeconfig (HostedCluster ex-custom would have a Secret of that name written too: HyperShift names them after the HostedCluster, so one of the two must be deleted and created under another name); the status names it, but it is not copied up, and a Secret of that name in the control center, if any, is not this HostedCluster's",
     ]);
     // Not due before the 30 s; then the clash is gone: copied.
     f.advance(10_000);

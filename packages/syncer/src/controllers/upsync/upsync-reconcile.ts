@@ -120,7 +120,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
     deps.warn?.(
       owner,
       ReasonCopyBlocked,
-      `the control center refuses this syncer the Secret ${namespace}/${name}${clash.length ? ` (HostedCluster ${clash.join(', ')} would have a Secret of that name written too: HyperShift names them after the HostedCluster, so rename one of them)` : ''}; the status names it, but a Secret of that name in the control center is not this HostedCluster's copy`,
+      `the control center refuses this syncer the Secret ${namespace}/${name}${clash.length ? ` (HostedCluster ${clash.join(', ')} would have a Secret of that name written too: HyperShift names them after the HostedCluster, so one of the two must be deleted and created under another name)` : ''}; the status names it, but it is not copied up, and a Secret of that name in the control center, if any, is not this HostedCluster's`,
     );
     return false;
   }
