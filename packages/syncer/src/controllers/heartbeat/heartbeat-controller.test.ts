@@ -414,6 +414,44 @@ describe('leaseOwnerReferences', () => {
   });
 });
 
+describe('runHeartbeats when the control center refuses the heartbeat', () => {
+  it('logs the refusal at warn once per episode, then at debug, and again after a heartbeat went through', async () => {
+    const { upstream } = fleetUpstream({});
+    const patch = upstream.patch.bind(upstream);
+    let refuse = true;
+    let refused = 0;
+    upstream.patch = (async (...a: unknown[]) => {
+      if (refuse) {
+        refused++;
+        throw new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'forbidden: may not change status.clusterID once set (A)' });
+      }
+      return (patch as (...b: unknown[]) => Promise<unknown>)(...a);
+    }) as RestClient['patch'];
+    const lines: { msg?: string }[] = [];
+    const ac = new AbortController();
+    const running = runHeartbeats({ ...options(upstream, new FakeClock(), ac.signal, lines), intervalMs: 20 });
+    const warns = () => lines.filter((l) => l.msg === 'heartbeat failed').length;
+    /** Until `n` more heartbeats were refused (polled; 10 s at most). */
+    const refusedMore = async (n: number) => {
+      const until = refused + n;
+      for (let i = 0; i < 500 && refused < until; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(refused).toBeGreaterThanOrEqual(until);
+    };
+    try {
+      await refusedMore(5);
+      expect(warns()).toBe(1);
+      refuse = false;
+      await running; // the first heartbeat that goes through
+      refuse = true;
+      await refusedMore(3);
+      expect(warns()).toBe(2);
+    } finally {
+      ac.abort();
+      await running;
+    }
+  });
+});
+
 describe('runHeartbeats with a trigger', () => {
   it('beats soon when asked, coalescing requests, at most one heartbeat per spacing, never two at once', async () => {
     const { upstream, writes } = fleetUpstream({});

@@ -452,6 +452,8 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
   let again = false;
   let lastStartMs = -Infinity;
   let soon: ReturnType<typeof setTimeout> | undefined;
+  // Whether the last heartbeat's refusal (403) was logged at warn already.
+  let refusalSaid = false;
   const tick = async () => {
     if (opts.signal.aborted) return;
     if (running) {
@@ -467,6 +469,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
         opts.onProblem?.(undefined);
         resolveFirst();
       }
+      refusalSaid = false;
       opts.logger.debug({ controller: 'heartbeat' }, 'heartbeat');
     } catch (err) {
       if (isConflict(err)) setTimeout(() => void tick(), 100);
@@ -478,7 +481,11 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
         // cut off for longer than its duration). Two must not serve one ManagementCluster.
         if (!first) opts.onLeaseLost?.(err);
       } else {
-        opts.logger.warn({ err, controller: 'heartbeat' }, 'heartbeat failed');
+        // A refusal (403) repeats at every heartbeat until an admin acts: said once per episode
+        // at warn (with the Event beat records), then at debug.
+        const repeated = isForbidden(err) && refusalSaid;
+        refusalSaid = isForbidden(err);
+        opts.logger[repeated ? 'debug' : 'warn']({ err, controller: 'heartbeat' }, 'heartbeat failed');
         if (first) opts.onProblem?.(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     } finally {
