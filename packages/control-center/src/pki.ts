@@ -81,6 +81,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   const generate = async (...args: Parameters<typeof import('selfsigned').generate>) => (await import('selfsigned')).default.generate(...args);
   let ca: string;
   let caKey: string;
+  let caCert: X509Certificate;
   const [hasCert, hasKey] = [existsSync(f('ca.crt')), existsSync(f('ca.key'))];
   const restore = `restore it from a backup (or another replica), or remove ca.crt and ca.key both to have a new CA made (every kubeconfig and replica must then trust the new ca.crt)`;
   if (hasCert !== hasKey) {
@@ -95,6 +96,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
     if (!cert.parsed.checkPrivateKey(key.parsed)) throw new Error(`${f('ca.key')} is not the key of ${f('ca.crt')}: ${restore}`);
     ca = cert.pem;
     caKey = key.pem;
+    caCert = cert.parsed;
   } else {
     const now = new Date();
     const pems = await generate([{ name: 'commonName', value: 'hcc-ca' }], {
@@ -109,6 +111,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
     });
     ca = pems.cert;
     caKey = pems.private;
+    caCert = new X509Certificate(ca);
     // The key first: a crash between the two leaves a half that the next start names.
     writeFileAtomic(f('ca.key'), caKey, 0o600);
     writeFileAtomic(f('ca.crt'), ca);
@@ -116,7 +119,7 @@ export async function ensureServingCerts(dir: string, extraNames: string[] = [])
   if (existsSync(f('server.crt')) && existsSync(f('server.key'))) {
     const cert = readPEM(f('server.crt'), (pem) => new X509Certificate(pem));
     const key = readPEM(f('server.key'), (pem) => createPrivateKey(pem));
-    if (!('error' in cert) && !('error' in key) && issuedBy(cert.parsed, key.parsed, new X509Certificate(ca)) && covers(cert.pem, names)) {
+    if (!('error' in cert) && !('error' in key) && issuedBy(cert.parsed, key.parsed, caCert) && covers(cert.pem, names)) {
       return { ca, cert: cert.pem, key: key.pem };
     }
   }

@@ -268,10 +268,11 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
               },
             };
             // An existing one keeps its capacity and platforms (set when first created, as in Pull
-            // mode; stateDirNotes says so): only the mode and the kubeconfig are this start's.
+            // mode; stateDirNotes says so): only the mode, the kubeconfig and a pullCRDs this
+            // start asks for are this start's (an undefined one is left out of the patch).
             const stored = await cc
               .create(ManagementClusterResource, undefined, mc)
-              .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef, ...(o.pullCrds ? { pullCRDs: true } : {}) } }, 'merge') : Promise.reject(e)));
+              .catch((e) => (isAlreadyExists(e) ? cc.patch(ManagementClusterResource, undefined, name, { spec: { mode: mc.spec.mode, kubeconfigSecretRef: mc.spec.kubeconfigSecretRef, pullCRDs: mc.spec.pullCRDs } }, 'merge') : Promise.reject(e)));
             // Owned by its ManagementCluster: the garbage collector deletes it with the cluster.
             const owner = { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', name, uid: String((stored.metadata as { uid?: string }).uid) };
             const kubeconfig = readFileSync(path.join(mcDir, `${name}.kubeconfig`));

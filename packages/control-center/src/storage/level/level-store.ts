@@ -200,14 +200,14 @@ export class LevelStore implements Store {
     if (lostCurrent && !this.opts.acceptLoss) {
       throw new StorageDamagedError(`${dir}: ${lostCurrent}. Restore the data dir from a backup, or start with --accept-storage-loss to serve what LevelDB then finds (its logs, without the tables)`);
     }
+    /** The refusal of a start on lost or damaged data, naming what was found. */
+    const damaged = (problems: string[]) =>
+      new StorageDamagedError(`${dir}: ${problems.join('; ')}. Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`);
     const zeroed = dirExists ? zeroedLogFindings(dir) : [];
+    const zeroedProblem = `records in the database's logs were overwritten with zeros (${zeroed.join('; ')})`;
     // Refused before LevelDB opens the database, so the damaged log stays as it is (it would be
     // rewritten into a table and deleted); accepted, the finding is kept until the loss is.
-    if (zeroed.length && !this.opts.acceptLoss) {
-      throw new StorageDamagedError(
-        `${dir}: records in the database's logs were overwritten with zeros (${zeroed.join('; ')}). Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`,
-      );
-    }
+    if (zeroed.length && !this.opts.acceptLoss) throw damaged([zeroedProblem]);
     if (zeroed.length) writeFileAtomic(markerFile, markerText(earlier, zeroed));
     this.db = new ClassicLevel<string, string>(dir, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await this.db.open();
@@ -222,7 +222,7 @@ export class LevelStore implements Store {
     // What an earlier start found (and kept in the marker) and was not found again now.
     const before = earlier.split('\n').filter((l) => l && !zeroed.includes(l) && !dropped.includes(l));
     if (before.length) problems.push(`an earlier start found damage (${before.join('; ')})`);
-    if (zeroed.length) problems.push(`records in the database's logs were overwritten with zeros (${zeroed.join('; ')})`);
+    if (zeroed.length) problems.push(zeroedProblem);
     if (dropped.length) problems.push(`LevelDB dropped damaged records when it opened the database (${dropped.join('; ')})`);
     if (!watermarkValid) {
       problems.push(`${watermarkFile} holds no revision (${JSON.stringify(watermarkText.slice(0, 40))}): whether committed writes were lost cannot be told`);
@@ -231,9 +231,7 @@ export class LevelStore implements Store {
     }
     if (problems.length && !this.opts.acceptLoss) {
       await this.db.close();
-      throw new StorageDamagedError(
-        `${dir}: ${problems.join('; ')}. Objects written before may be missing. Restore the data dir from a backup, or start with --accept-storage-loss to serve what is left`,
-      );
+      throw damaged(problems);
     }
     let floor = this.committedRevision;
     if (problems.length) {

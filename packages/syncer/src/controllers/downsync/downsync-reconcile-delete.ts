@@ -53,7 +53,6 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   await deps.downstream.delete(kind, ns, name);
 }
 
-
 /** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */
 export const informerLagRecheckMs = 1000;
 

@@ -90,6 +90,12 @@ const refName = (status: Record<string, unknown> | undefined, ref: string): stri
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
+ * Whether the control center refused this syncer a status Secret (403), not for a namespace being
+ * deleted (which ends the copying quietly): skipped with a word, so the status still goes up.
+ */
+const isRefusal = (err: unknown): boolean => isForbidden(err) && !isNamespaceTerminating(err);
+
+/**
  * Copies one status-referenced Secret up when missing or different, owned by `owner` (so the
  * control center's garbage collector deletes it with its HostedCluster); only one of the names
  * HyperShift gives them ({@link hyperShiftStatusSecretNames}).
@@ -114,7 +120,7 @@ async function copySecretUp(deps: UpsyncDeps, namespace: string, name: string, o
     // keeps this syncer from that Secret, e.g. a name another cluster's HostedCluster would have
     // written too (`a-custom-admin-kubeconfig`: `a`'s custom kubeconfig and `a-custom`'s admin
     // kubeconfig). Said on the HostedCluster and skipped: the rest of its status still goes up.
-    if (!isForbidden(err) || isNamespaceTerminating(err)) throw err;
+    if (!isRefusal(err)) throw err;
     const clash = hostedClustersOfStatusSecret(name).filter((hc) => hc !== owner.metadata.name);
     deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name, err: errorMessage(err) }, 'the control center refuses this syncer a status Secret; not copying it up');
     deps.warn?.(
@@ -211,7 +217,7 @@ async function dropSecretCopy(deps: UpsyncDeps, namespace: string, name: string,
   try {
     await dropSecretCopyOnce(deps, namespace, name, owner);
   } catch (err) {
-    if (!isForbidden(err) || isNamespaceTerminating(err)) throw err;
+    if (!isRefusal(err)) throw err;
     deps.log.warn({ hostedCluster: owner.metadata.name, namespace, secret: name, err: errorMessage(err) }, 'not deleting the copied-up Secret the status no longer names: the control center refuses it to this syncer');
   }
 }
