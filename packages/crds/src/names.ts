@@ -92,8 +92,18 @@ export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-gene
 /** Label on Secrets a syncer copied up from its management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
 
+/** Secret holding a HostedCluster's admin kubeconfig, in its namespace (`status.kubeconfig`). */
+export const kubeconfigSecretName = (name: string): string => `${name}-admin-kubeconfig`;
+/** Secret holding a HostedCluster's kubeadmin password, in its namespace (`status.kubeadminPassword`). */
+export const kubeadminPasswordSecretName = (name: string): string => `${name}-kubeadmin-password`;
+/**
+ * Secret holding the kubeconfig for a HostedCluster's `spec.kubeAPIServerDNSName`, in its
+ * namespace (HyperShift's `<name>-custom-admin-kubeconfig`, pointed to by `status.customKubeconfig`).
+ */
+export const customKubeconfigSecretName = (name: string): string => `${name}-custom-admin-kubeconfig`;
+
 /** Suffixes of the Secrets HyperShift writes for a HostedCluster ({@link hyperShiftStatusSecretNames}). */
-const statusSecretSuffixes = ['-admin-kubeconfig', '-kubeadmin-password', '-custom-admin-kubeconfig'];
+const statusSecretSuffixes = [kubeconfigSecretName(''), kubeadminPasswordSecretName(''), customKubeconfigSecretName('')];
 
 /**
  * The Secrets HyperShift writes for a HostedCluster `name` and points its status to (the only

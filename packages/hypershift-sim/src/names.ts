@@ -103,12 +103,5 @@ export const DefaultBaseDomain = 'example.com';
 
 /** Control-plane namespace of a HostedCluster: `<namespace>-<name>` (manifests.HostedControlPlaneNamespace). */
 export { controlPlaneNamespaceName } from '@hcc/crds';
-/** Secret holding the admin kubeconfig, in the HostedCluster's namespace. */
-export const kubeconfigSecretName = (name: string): string => `${name}-admin-kubeconfig`;
-/** Secret holding the kubeadmin password, in the HostedCluster's namespace. */
-export const kubeadminPasswordSecretName = (name: string): string => `${name}-kubeadmin-password`;
-/**
- * Secret holding the kubeconfig for `spec.kubeAPIServerDNSName`, in the HostedCluster's namespace
- * (HyperShift's `<name>-custom-admin-kubeconfig`, pointed to by `status.customKubeconfig`).
- */
-export const customKubeconfigSecretName = (name: string): string => `${name}-custom-admin-kubeconfig`;
+/** The Secrets HyperShift writes for a HostedCluster and points its status to, in its namespace. */
+export { customKubeconfigSecretName, kubeadminPasswordSecretName, kubeconfigSecretName } from '@hcc/crds';

@@ -3,7 +3,7 @@
  * (admission and authorizer alike): the placement label `controlcenter.hcc.dev/management-cluster`,
  * and what belongs to a management cluster because of it.
  */
-import { hostedClustersOfStatusSecret, HostedClusterResource, LabelManagementCluster, type KubeObject } from '@hcc/crds';
+import { customKubeconfigSecretName, hostedClustersOfStatusSecret, HostedClusterResource, LabelManagementCluster, type KubeObject } from '@hcc/crds';
 import { storageKey } from '../registry/types.js';
 import type { Store } from '../storage/store.js';
 
@@ -50,7 +50,7 @@ export function isStatusSecretPlacedOn(store: Store, managementCluster: string, 
     if (!hc) continue;
     const here = hc.metadata.labels?.[LabelManagementCluster] === managementCluster;
     const dns = (hc.spec as { kubeAPIServerDNSName?: unknown } | undefined)?.kubeAPIServerDNSName;
-    const written = name !== `${hcName}-custom-admin-kubeconfig` || (typeof dns === 'string' && dns !== '');
+    const written = name !== customKubeconfigSecretName(hcName) || (typeof dns === 'string' && dns !== '');
     if (written && !here) return false;
     if (written) writers++;
     if (here) ours = true;
