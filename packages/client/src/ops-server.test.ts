@@ -8,7 +8,9 @@ describe('healthAnswer', () => {
     { name: 'passing, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: '' }], query: 'verbose' }, want: { code: 200, body: '[+]ping ok\n[+]ready ok\nreadyz check passed\n' } },
     { name: 'failing, verbose=1 among other parameters', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'x=1&verbose=1' }, want: { code: 500, body: '[+]ping ok\n[-]ready failed: standing by\nreadyz check failed\n' } },
     { name: 'a failing check excluded', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'exclude=ready' }, want: { code: 200, body: 'ok' } },
-    { name: 'excluded checks listed, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'verbose&exclude=ready&exclude=nope' }, want: { code: 200, body: '[+]ping ok\n[+]ready excluded: ok\nreadyz check passed\n' } },
+    { name: 'excluded checks listed, verbose', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'verbose&exclude=ready&exclude=nope' }, want: { code: 200, body: '[+]ping ok\n[+]ready excluded: ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n' } },
+    { name: 'unknown excludes said sorted, also on failure; terse success stays ok', input: { checks: [{ name: 'ping' }, { name: 'ready', failure: 'standing by' }], query: 'exclude=zz&exclude=aa' }, want: { code: 500, body: '[+]ping ok\n[-]ready failed: standing by\nwarn: some health checks cannot be excluded: no matches for "aa","zz"\nreadyz check failed\n' } },
+    { name: 'unknown exclude, terse', input: { checks: [{ name: 'ping' }], query: 'exclude=nope' }, want: { code: 200, body: 'ok' } },
   ])('$name', ({ input, want }) => {
     expect(healthAnswer('readyz', input.checks, input.query)).toEqual(want);
   });

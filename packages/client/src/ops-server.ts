@@ -39,13 +39,15 @@ export interface HealthCheck {
  * The answer of `/healthz`, `/livez` or `/readyz` (or of one check, `/readyz/<name>`) as
  * kube-apiserver gives it: `ok` with 200; with `?verbose` one `[+]name ok` line per check and
  * `<endpoint> check passed`; checks named by `?exclude=name` (repeatable) are listed as
- * `[+]name excluded: ok` and not counted. Any failed check makes it 500 with every check listed
+ * `[+]name excluded: ok` and not counted (names matching no check get a line
+ * `warn: some health checks cannot be excluded: no matches for "name"`). Any failed check makes it 500 with every check listed
  * (`[-]name failed: why`) and `<endpoint> check failed`; a single check that fails answers
  * `internal server error: why`. An unknown single check is 404.
  * @param endpoint - `healthz`, `livez` or `readyz`
  * @param query - the request's query string (without `?`)
  * @param only - the check named after the endpoint in the path, if any
  * @see https://kubernetes.io/docs/reference/using-api/health-checks/
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/server/healthz/healthz.go (handleRootHealth)
  */
 export function healthAnswer(endpoint: string, checks: HealthCheck[], query: string, only?: string): { code: number; body: string } {
   if (only !== undefined) {
@@ -59,6 +61,9 @@ export function healthAnswer(endpoint: string, checks: HealthCheck[], query: str
   const failed = counted.some((c) => c.failure);
   if (!params.has('verbose') && !failed) return { code: 200, body: 'ok' };
   const lines = checks.map((c) => (excluded.has(c.name) ? `[+]${c.name} excluded: ok` : c.failure ? `[-]${c.name} failed: ${c.failure}` : `[+]${c.name} ok`));
+  // As kube-apiserver's healthz handler: excluded names that match no check are said, sorted and quoted.
+  const unknown = [...excluded].filter((n) => !checks.some((c) => c.name === n)).sort();
+  if (unknown.length) lines.push(`warn: some health checks cannot be excluded: no matches for ${unknown.map((n) => JSON.stringify(n)).join(',')}`);
   return { code: failed ? 500 : 200, body: `${lines.join('\n')}\n${endpoint} check ${failed ? 'failed' : 'passed'}\n` };
 }
 
