@@ -193,6 +193,25 @@ function unplacedHostedClusterFinalizers(obj: KubeObject, finalizers: string[], 
   return named ? [...kept, FinalizerNodePools] : kept;
 }
 
+/** The garbage collector's finalizers, which need no domain (metav1.FinalizerOrphanDependents, FinalizerDeleteDependents). */
+const standardFinalizers = new Set(['orphan', 'foregroundDeletion']);
+
+/**
+ * Warnings for the finalizers a write of a custom resource adds (all of a new object's, those not
+ * in `old` for an update), sorted: one without a `/` path that is not the garbage collector's,
+ * `metadata.finalizers: "name": prefer a domain-qualified finalizer name including a path (/) to
+ * avoid accidental conflicts with other finalizer writers`, as apiextensions-apiserver warns
+ * (Argo CD's `resources-finalizer.argocd.argoproj.io` gets it there too).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/strategy.go (WarningsOnCreate, WarningsOnUpdate)
+ */
+export function finalizerWarnings(obj: KubeObject, old?: KubeObject): string[] {
+  const had = new Set(old?.metadata.finalizers ?? []);
+  const added = [...new Set(obj.metadata.finalizers ?? [])].filter((f) => typeof f === 'string' && !had.has(f)).sort();
+  return added
+    .filter((f) => !f.includes('/') && !standardFinalizers.has(f))
+    .map((f) => `metadata.finalizers: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`);
+}
+
 /**
  * Builds the ResourceInfo of one version of a CRD.
  * @param opts.virtualHostedClusters - the control center's HostedClusters and NodePools (see unplacedFinalizers)
@@ -225,6 +244,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
       if (placed) keepPlacementLabel(obj, old, ctx, replaced === true, names.kind);
     },
     validateUpdate: (obj, old, ctx) => checkAgainstSchema(obj, schema, names.kind, version.name, ctx, old),
+    warnings: finalizerWarnings,
     ...(hasStatus ? { prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate } : {}),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,

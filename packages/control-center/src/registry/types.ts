@@ -96,6 +96,12 @@ export interface Strategy {
   /** Validates an update. */
   validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   /**
+   * Warnings about a valid new object or main-resource update (`old` set), sent in `Warning`
+   * headers, as a kube strategy's WarningsOnCreate/WarningsOnUpdate (status updates get none).
+   * Absent: none.
+   */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /**
    * Status subresource: the object to store, which is everything from old but `status` (taken from
    * obj) and obj's resourceVersion precondition. Absent: no status subresource.
    */
