@@ -35,6 +35,8 @@ export const NodePoolConditions = {
   IgnitionEndpointAvailable: 'IgnitionEndpointAvailable',
   ValidMachineConfig: 'ValidMachineConfig',
   ValidTuningConfig: 'ValidTuningConfig',
+  /** The NodePool's version is within the skew HyperShift supports with its HostedCluster's. */
+  SupportedVersionSkew: 'SupportedVersionSkew',
 } as const;
 
 /** Condition reasons. */
@@ -63,6 +65,8 @@ export const Reasons = {
   ScalingDown: 'ScalingDown',
   /** ValidMachineConfig / ValidTuningConfig = False (NodePoolValidationFailedReason). */
   ValidationFailed: 'ValidationFailed',
+  /** SupportedVersionSkew = False (NodePoolUnsupportedSkewReason). */
+  UnsupportedSkew: 'UnsupportedSkew',
 } as const;
 
 /** Condition messages worded as upstream's. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payloadArchFromImage, validateReleaseVersion, versionFromImage } from './release.js';
+import { parseVersion, payloadArchFromImage, validateReleaseVersion, versionFromImage, versionSkewProblem } from './release.js';
 
 describe('versionFromImage', () => {
   it.each([
@@ -40,5 +40,26 @@ describe('validateReleaseVersion', () => {
 
   it('accepts anything when no supported version parses', () => {
     expect(validateReleaseVersion('4.99.0', undefined, ['x'], 'None')).toBeUndefined();
+  });
+});
+
+describe('versionSkewProblem', () => {
+  const v = (s: string) => parseVersion(s)!;
+  // The cases and messages of HyperShift's TestValidateVersionSkew and the nodepool controller's tests.
+  it.each([
+    { hc: '4.18.5', np: '4.18.5', want: undefined },
+    { hc: '4.18.10', np: '4.18.5', want: undefined },
+    { hc: '4.18.0', np: '4.15.0', want: undefined },
+    { hc: '4.17.0', np: '4.15.0', want: undefined },
+    { hc: '4.18.5', np: '4.19.0', want: 'NodePool version 4.19.0 cannot be higher than the HostedCluster version 4.18.5' },
+    { hc: '4.18.5', np: '4.18.10', want: 'NodePool version 4.18.10 cannot be higher than the HostedCluster version 4.18.5' },
+    { hc: '4.18.0', np: '4.14.0', want: 'NodePool minor version 4.14 is less than 4.15, which is the minimum NodePool version compatible with the 4.18 HostedCluster' },
+    { hc: '4.18.0', np: '5.0.0', want: 'NodePool major version 5 must match HostedCluster major version 4' },
+    // A pre-release is older than its release (semver).
+    { hc: '4.18.0-rc.1', np: '4.18.0', want: 'NodePool version 4.18.0 cannot be higher than the HostedCluster version 4.18.0-rc.1' },
+    { hc: '4.18.0', np: '4.18.0-rc.1', want: undefined },
+    { hc: '4.18.0-rc.2', np: '4.18.0-rc.10', want: 'NodePool version 4.18.0-rc.10 cannot be higher than the HostedCluster version 4.18.0-rc.2' },
+  ])('HostedCluster $hc, NodePool $np', ({ hc, np, want }) => {
+    expect(versionSkewProblem(v(hc), v(np))).toBe(want);
   });
 });

@@ -115,3 +115,52 @@ export function validateReleaseVersion(
   }
   return undefined;
 }
+
+/** Compares two pre-release parts as semver does (`''` — a release — sorts after any pre-release). */
+function comparePre(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === '') return 1;
+  if (b === '') return -1;
+  const as = a.split('.');
+  const bs = b.split('.');
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    const x = as[i]!;
+    const y = bs[i]!;
+    if (x === y) continue;
+    const xn = /^\d+$/.test(x);
+    const yn = /^\d+$/.test(y);
+    if (xn && yn) return Number(x) - Number(y);
+    if (xn !== yn) return xn ? -1 : 1; // numeric identifiers sort before alphanumeric ones
+    return x < y ? -1 : 1;
+  }
+  return as.length - bs.length;
+}
+
+/** Orders two versions as semver does: negative when `a` is older, 0 when equal, positive when newer. */
+export function compareVersions(a: ReleaseVersion, b: ReleaseVersion): number {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch || comparePre(a.pre, b.pre);
+}
+
+/** How many minors a NodePool may lag its HostedCluster (HyperShift supports n-3 for every 4.y). */
+export const MaxNodePoolMinorSkew = 3;
+
+/**
+ * Checks a NodePool's version against its HostedCluster's, as HyperShift's
+ * `supportedversion.ValidateVersionSkew` does: the same major, not newer, and at most
+ * {@link MaxNodePoolMinorSkew} minors older. Returns upstream's message, or undefined when the skew
+ * is supported.
+ * @param hostedClusterVersion - e.g. `4.18.5`
+ * @param nodePoolVersion - e.g. `4.15.0`
+ * @see https://github.com/openshift/hypershift/blob/main/support/supportedversion/version.go (ValidateVersionSkew)
+ */
+export function versionSkewProblem(hostedClusterVersion: ReleaseVersion, nodePoolVersion: ReleaseVersion): string | undefined {
+  const hc = hostedClusterVersion;
+  const np = nodePoolVersion;
+  if (np.major !== hc.major) return `NodePool major version ${np.major} must match HostedCluster major version ${hc.major}`;
+  if (compareVersions(np, hc) > 0) return `NodePool version ${formatVersion(np)} cannot be higher than the HostedCluster version ${formatVersion(hc)}`;
+  if (hc.minor - np.minor > MaxNodePoolMinorSkew) {
+    const min = Math.max(0, hc.minor - MaxNodePoolMinorSkew);
+    return `NodePool minor version ${np.major}.${np.minor} is less than ${hc.major}.${min}, which is the minimum NodePool version compatible with the ${hc.major}.${hc.minor} HostedCluster`;
+  }
+  return undefined;
+}

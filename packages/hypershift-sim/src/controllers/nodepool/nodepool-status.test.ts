@@ -158,3 +158,37 @@ describe('computeNodePoolStatus', () => {
     for (const c of status.conditions!) expect(c.observedGeneration, c.type).toBe(4);
   });
 });
+
+describe('SupportedVersionSkew', () => {
+  const withVersion = (version: { history?: { version: string }[]; desired?: { version?: string } }) =>
+    hostedCluster({ status: { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', lastTransitionTime: at() }], version: { history: [], desired: { image: '' }, ...version } } as never });
+  const image = (v: string) => ({ release: { image: `quay.io/openshift-release-dev/ocp-release:${v}-x86_64` } });
+
+  it('is True within the skew, from the newest history entry', () => {
+    const { status } = compute(undefined, withVersion({ history: [{ version: '4.18.5' }, { version: '4.14.0' }] }), T0, image('4.15.3'));
+    expect(pick(status.conditions, 'SupportedVersionSkew')).toEqual({ status: 'True', reason: 'AsExpected', message: 'Release image version is valid' });
+  });
+
+  it('is False (UnsupportedSkew) for a NodePool newer than its HostedCluster, which still comes up', () => {
+    const hc = withVersion({ history: [{ version: '4.16.0' }] });
+    const first = compute(undefined, hc, T0, image('4.20.0'));
+    expect(pick(first.status.conditions, 'SupportedVersionSkew')).toEqual({ status: 'False', reason: 'UnsupportedSkew', message: 'NodePool version 4.20.0 cannot be higher than the HostedCluster version 4.16.0' });
+    const later = compute(first.status, hc, T0 + 60_000, image('4.20.0'));
+    expect(later.status.version).toBe('4.20.0');
+    expect(pick(later.status.conditions, 'Ready')?.status).toBe('True');
+  });
+
+  it('is False for more than three minors behind, from desired when there is no history', () => {
+    const { status } = compute(undefined, withVersion({ desired: { version: '4.16.0' } }), T0, image('4.12.0'));
+    expect(pick(status.conditions, 'SupportedVersionSkew')).toEqual({
+      status: 'False',
+      reason: 'UnsupportedSkew',
+      message: 'NodePool minor version 4.12 is less than 4.13, which is the minimum NodePool version compatible with the 4.16 HostedCluster',
+    });
+  });
+
+  it('is Unknown while the HostedCluster reports no version', () => {
+    const { status } = compute(undefined, unavailableHC, T0);
+    expect(pick(status.conditions, 'SupportedVersionSkew')).toEqual({ status: 'Unknown', reason: 'ValidationFailed', message: 'the HostedCluster reports no version yet' });
+  });
+});

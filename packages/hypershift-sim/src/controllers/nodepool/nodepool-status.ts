@@ -11,6 +11,8 @@
  *   when scaling up, ScalingDown when scaling down), then Ready=True.
  * - Likewise `status.version` follows `spec.release.image` after the delay, with
  *   UpdatingVersion=True meanwhile.
+ * - SupportedVersionSkew says whether the NodePool's version is within the skew HyperShift
+ *   supports with its HostedCluster's (only said: nothing waits on it, as upstream).
  * - ValidMachineConfig and ValidTuningConfig say whether the ConfigMaps `spec.config` and
  *   `spec.tuningConfig` name exist (False, ValidationFailed, `configmaps "NAME" not found`); while
  *   one is missing nothing moves, as while paused (below).
@@ -26,10 +28,10 @@
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { findCondition, removeCondition, setConditions, type ConditionInput } from '../../conditions.js';
 import { HostedClusterConditions, NodePoolConditions as C, Reasons } from '../../names.js';
-import { versionFromImage } from '../../release.js';
+import { parseVersion, versionFromImage, versionSkewProblem } from '../../release.js';
 import { formatTime, remainingMs, startTime } from '../../time.js';
 import { pauseEndsInMs, reconciliationActiveCondition, reconciliationPaused } from '../../paused.js';
-import type { NodePoolStatus } from '../../types.js';
+import type { HostedClusterStatus, NodePoolStatus } from '../../types.js';
 
 /** Input of {@link computeNodePoolStatus}. */
 export interface NodePoolStatusInput {
@@ -61,6 +63,32 @@ function validConfigCondition(type: string, missing: readonly string[] | undefin
   return missing?.length
     ? { type, status: 'False', reason: Reasons.ValidationFailed, message: missingConfigMapsMessage(missing), observedGeneration: gen }
     : { type, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
+}
+
+/**
+ * SupportedVersionSkew, as HyperShift's nodepool controller sets it: the NodePool's version
+ * (`targetVersion`, from `spec.release.image`) against its HostedCluster's (the newest entry of
+ * `status.version.history`, else `status.version.desired.version`): True (AsExpected, `Release
+ * image version is valid`), False (UnsupportedSkew, upstream's message: newer than the
+ * HostedCluster, another major, or more than three minors older), Unknown (ValidationFailed)
+ * while the HostedCluster reports no version. Upstream only reports it: the NodePool keeps
+ * operating as usual.
+ * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/nodepool_conditions.go (NodePoolSupportedVersionSkewConditionType)
+ */
+function versionSkewCondition(targetVersion: string, hc: HostedCluster, gen: number): ConditionInput {
+  const type = C.SupportedVersionSkew;
+  const reported = (hc.status as HostedClusterStatus | undefined)?.version;
+  const hcVersionText = reported?.history?.[0]?.version || reported?.desired?.version;
+  const hcVersion = hcVersionText ? parseVersion(hcVersionText) : undefined;
+  const npVersion = parseVersion(targetVersion);
+  if (!hcVersion || !npVersion) {
+    const message = hcVersionText ? `cannot parse the HostedCluster version ${JSON.stringify(hcVersionText)}` : 'the HostedCluster reports no version yet';
+    return { type, status: 'Unknown', reason: Reasons.ValidationFailed, message, observedGeneration: gen };
+  }
+  const problem = versionSkewProblem(hcVersion, npVersion);
+  return problem
+    ? { type, status: 'False', reason: Reasons.UnsupportedSkew, message: problem, observedGeneration: gen }
+    : { type, status: 'True', reason: Reasons.AsExpected, message: 'Release image version is valid', observedGeneration: gen };
 }
 
 /** The computed status, and how long until a pending change may land (if one waits). */
@@ -108,6 +136,7 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     { type: C.AutorepairEnabled, status: autoRepair ? 'True' : 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
     reconciliationActiveCondition(pausedUntil, pause, gen),
+    versionSkewCondition(targetVersion, hc, gen),
     { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     validConfigCondition(C.ValidMachineConfig, input.missingConfig, gen),
     validConfigCondition(C.ValidTuningConfig, input.missingTuningConfig, gen),
