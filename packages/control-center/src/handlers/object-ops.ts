@@ -330,6 +330,7 @@ export async function updateObject(
 ): Promise<{ object: KubeObject; created: boolean }> {
   const key = storageKey(info, namespace, name);
   let created = false;
+  let deletedAt: number | undefined;
   let result: KubeObject | undefined;
   const stored = await store.transact(key, (curStored) => {
     const cur = curStored ? toVersion(curStored, info) : undefined;
@@ -446,9 +447,18 @@ export async function updateObject(
     }
     result = obj;
     return opts.dryRun ? { op: 'none' } : { op: 'put', object: toStorage(obj, info) };
-  }, { writer: info });
+  }, { writer: info, onDeleted: (revision) => (deletedAt = revision) });
   if (stored && !opts.dryRun) return { object: toVersion(stored.object, info), created };
-  return { object: result!, created };
+  return { object: atDeletion(result!, deletedAt), created };
+}
+
+/**
+ * The object a write that deleted it answers with: at the delete's revision (`deletedAt`), the
+ * resourceVersion of its DELETED watch event, as kube-apiserver's etcd3 store decodes a deleted
+ * object with the delete's revision; unchanged when nothing was deleted.
+ */
+function atDeletion(obj: KubeObject, deletedAt: number | undefined): KubeObject {
+  return deletedAt === undefined ? obj : { ...obj, metadata: { ...obj.metadata, resourceVersion: String(deletedAt) } };
 }
 
 /** metav1.DeleteOptions fields hcc honours. */
@@ -509,6 +519,7 @@ export async function deleteObject(
 ): Promise<{ object: KubeObject; deleted: boolean }> {
   const key = storageKey(info, namespace, name);
   let deleted = false;
+  let deletedAt: number | undefined;
   let result: KubeObject | undefined;
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
@@ -571,9 +582,9 @@ export async function deleteObject(
     deleted = true;
     result = cur;
     return opts.dryRun ? { op: 'none' } : { op: 'delete' };
-  }, { writer: info });
+  }, { writer: info, onDeleted: (revision) => (deletedAt = revision) });
   if (stored && !deleted && !opts.dryRun) return { object: toVersion(stored.object, info), deleted };
-  return { object: result!, deleted };
+  return { object: atDeletion(result!, deletedAt), deleted };
 }
 
 /** Lists the stored objects of a resource in a namespace ('' for all). */

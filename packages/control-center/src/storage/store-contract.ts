@@ -96,11 +96,16 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await store.transact('/core/configmaps/ns/a', () => ({ op: 'put', object: obj('a', { v: '2' }) }));
       const seen: StoreEvent[] = [];
       const w = store.watch('/core/configmaps/ns/', start, (e) => seen.push(e));
-      await store.transact('/core/configmaps/ns/a', () => ({ op: 'delete' }));
+      const deletedAt: number[] = [];
+      await store.transact('/core/configmaps/ns/a', () => ({ op: 'delete' }), { onDeleted: (rev) => deletedAt.push(rev) });
+      // A delete of nothing takes no revision.
+      await store.transact('/core/configmaps/ns/a', () => ({ op: 'delete' }), { onDeleted: (rev) => deletedAt.push(rev) });
       await store.transact('/core/secrets/ns/s', () => ({ op: 'put', object: obj('s') }));
       w.stop();
       expect(seen.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
       expect(seen.map((e) => e.revision)).toEqual([start + 1, start + 2, start + 3]);
+      // The delete's revision, which a DELETE answers with, is its DELETED event's.
+      expect(deletedAt).toEqual([start + 3]);
       expect(seen[2]!.object.data).toEqual({ v: '2' });
       expect(seen[2]!.object.metadata.resourceVersion).toBe(String(start + 3));
       await cleanup();

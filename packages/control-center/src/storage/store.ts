@@ -44,6 +44,12 @@ export interface TransactOptions {
    * mirror decodes what etcd sends back) may not call it.
    */
   onStored?(object: KubeObject): void;
+  /**
+   * Called with the revision a delete takes, before the transaction resolves: kube-apiserver
+   * answers a DELETE with the object at that revision (etcd3 store: the delete's header
+   * revision), the resourceVersion its DELETED watch event carries.
+   */
+  onDeleted?(revision: number): void;
 }
 
 /** A committed change, as watchers see it. */

@@ -43,7 +43,7 @@ import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
 import pino, { type Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
-import type { CorruptValue, Store, StoredObject, StoreEvent, StoreWatch, TransactResult } from '../store.js';
+import type { CorruptValue, Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
 import { WatchCache, withResourceVersion } from './watch-cache.js';
 
@@ -360,11 +360,11 @@ export class EtcdStore implements Store {
     return this.cache.watch(prefix, fromRevision, onEvent);
   }
 
-  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+  transact(key: string, fn: (current: KubeObject | undefined) => TransactResult, opts?: TransactOptions): Promise<StoredObject | undefined> {
     if (this.closed) return Promise.reject(new Error('etcd store closed'));
     if (this.failed) return Promise.reject(apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`));
     const previous = this.keyQueues.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.transactNow(key, fn));
+    const run = previous.then(() => this.transactNow(key, fn, opts?.onDeleted));
     const tail = run.then(
       () => {},
       () => {},
@@ -405,8 +405,11 @@ export class EtcdStore implements Store {
     return true;
   }
 
-  /** One transaction, run when the previous one on the same key (on this replica) finished. */
-  private async transactNow(key: string, fn: (current: KubeObject | undefined) => TransactResult): Promise<StoredObject | undefined> {
+  /**
+   * One transaction, run when the previous one on the same key (on this replica) finished.
+   * @param onDeleted - told the revision of a delete (TransactOptions.onDeleted)
+   */
+  private async transactNow(key: string, fn: (current: KubeObject | undefined) => TransactResult, onDeleted?: (revision: number) => void): Promise<StoredObject | undefined> {
     // kube-apiserver's GuaranteedUpdate fails on a value it cannot decode: never written over blindly.
     const bad = this.cache.corruptValue(key);
     if (bad) throw apierrors.corruptObject(bad);
@@ -457,6 +460,7 @@ export class EtcdStore implements Store {
       if (revision <= seenBefore) throw this.failRegressed(seenBefore, revision);
       const entry: StoredObject | undefined =
         res.op === 'put' ? { key, object: withResourceVersion(res.object, revision), createRevision: current?.createRevision ?? revision, modRevision: revision } : undefined;
+      if (res.op === 'delete') onDeleted?.(revision);
       await this.cache.waitForRevision(revision, this.cacheWaitTimeoutMs);
       return entry;
     }

@@ -376,6 +376,7 @@ export class LevelStore implements Store {
       const last = cur!.object;
       const object = { ...last, metadata: { ...last.metadata, resourceVersion: rv } };
       this.latest.delete(key);
+      opts?.onDeleted?.(revision);
       event = { type: 'DELETED', key, revision, object, prevObject: last };
     }
     return new Promise((resolve, reject) => {
