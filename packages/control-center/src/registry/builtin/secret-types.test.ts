@@ -57,4 +57,11 @@ describe('Secret types', () => {
     expect(r.body.message).toBe('Secret "sat" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value');
     expect((await request(cc(), 'POST', SECRETS, secret('sat', 'kubernetes.io/service-account-token', {}, { 'kubernetes.io/service-account.name': 'default' }))).code).toBe(201);
   });
+
+  it('says a changed type is immutable before what the new type asks for, as ValidateSecretUpdate orders them', async () => {
+    expect((await request(cc(), 'POST', SECRETS, secret('typed', 'Opaque', { a: b64('1') }))).code).toBe(201);
+    const r = await request(cc(), 'PATCH', `${SECRETS}/typed`, { type: 'kubernetes.io/tls' }, { contentType: 'application/merge-patch+json' });
+    expect(r.code).toBe(422);
+    expect(r.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['type', 'data[tls.crt]', 'data[tls.key]']);
+  });
 });

@@ -109,11 +109,12 @@ export const secrets: ResourceInfo = {
     prepareForCreate: foldStringData,
     validate: validateSecret,
     prepareForUpdate: foldStringData,
-    validateUpdate: (obj, old) => {
-      const errs = validateSecret(obj);
-      if ((old.type ?? 'Opaque') !== obj.type) errs.push(field.invalid('type', obj.type, 'field is immutable'));
-      return [...errs, ...validateImmutable(obj, old, ['data'])];
-    },
+    // In ValidateSecretUpdate's order: the immutable type, `immutable: true`, then the new Secret's own rules.
+    validateUpdate: (obj, old) => [
+      ...((old.type ?? 'Opaque') !== obj.type ? [field.invalid('type', obj.type, 'field is immutable')] : []),
+      ...validateImmutable(obj, old, ['data']),
+      ...validateSecret(obj),
+    ],
     selectableFields: (obj) => ({ type: String(obj.type ?? '') }),
     tableColumns: () => [nameColumn, column('Type', 'string', 'The type of the secret'), column('Data', 'string', 'The number of data entries'), ageColumn],
     tableCells: (obj, now) => [obj.metadata.name, obj.type, Object.keys((obj.data ?? {}) as object).length, age(obj.metadata.creationTimestamp, now)],
