@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createSchedulerMetrics } from '../metrics.js';
@@ -100,7 +103,7 @@ describe('notifyWebhook', () => {
       req.on('data', (c) => (b += c));
       req.on('end', () => {
         got.push({ method: req.method, type: req.headers['content-type'], body: JSON.parse(b) });
-        res.writeHead(status).end();
+        res.writeHead(status).end(status === 200 ? '' : 'no capacity left in eu-west-1\n');
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -108,12 +111,33 @@ describe('notifyWebhook', () => {
     try {
       expect(await notifyWebhook(url, body(), 5000)).toEqual({ ok: true, detail: 'HTTP 200' });
       status = 503;
-      expect(await notifyWebhook(url, body(), 5000)).toEqual({ ok: false, detail: 'HTTP 503' });
+      expect(await notifyWebhook(url, body(), 5000)).toEqual({ ok: false, detail: 'HTTP 503: no capacity left in eu-west-1' });
       expect(got[0]).toEqual({ method: 'POST', type: 'application/json', body: { ...body(), apiVersion: 'controlcenter.hcc.dev/v1alpha1', kind: 'ScaleOutRequest' } });
     } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('says why a call failed, not just fetch\'s "fetch failed"', async () => {
+    // A port nothing listens on any more: refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    expect(await notifyWebhook(`http://127.0.0.1:${port}/scale`, body(), 2000)).toEqual({ ok: false, detail: expect.stringMatching(/^fetch failed: .*ECONNREFUSED/) });
+  });
+
+  it('says a timeout as the command does', async () => {
+    const server = createServer(() => undefined); // never answers
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/scale`;
+      expect(await notifyWebhook(url, body(), 300)).toEqual({ ok: false, detail: 'timed out after 300 ms' });
+    } finally {
+      server.closeAllConnections();
       server.close();
     }
-    expect((await notifyWebhook(url, body(), 2000)).ok).toBe(false);
   });
 });
 
@@ -123,10 +147,34 @@ describe('runCommand', () => {
   it.each([
     { name: 'env and stdin carry the request; exit 0 succeeds', input: { argv: [node, '-e', checks], timeoutMs: 10_000 }, want: { ok: true, detail: 'exit code 0' } },
     { name: 'non-zero exit fails', input: { argv: [node, '-e', 'process.exit(3)'], timeoutMs: 10_000 }, want: { ok: false, detail: 'exit code 3' } },
+    { name: 'a failure says the end of its stderr', input: { argv: [node, '-e', 'console.error("x".repeat(500) + " quota exceeded"); process.exit(3)'], timeoutMs: 10_000 }, want: { ok: false, detail: expect.stringMatching(/^exit code 3: …x+ quota exceeded$/) } },
     { name: 'missing binary fails', input: { argv: ['/nonexistent/hcc-scale-out'], timeoutMs: 10_000 }, want: { ok: false, detail: expect.stringContaining('ENOENT') } },
     { name: 'timeout kills it', input: { argv: [node, '-e', 'setTimeout(()=>{}, 60000)'], timeoutMs: 300 }, want: { ok: false, detail: 'timed out after 300 ms' } },
   ])('$name', async ({ input, want }) => {
     expect(await runCommand(input.argv, body(), input.timeoutMs)).toEqual(want);
+  });
+
+  it('kills what a timed-out command started too (its process group)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hcc-scale-out-'));
+    const pidFile = join(dir, 'sleep.pid');
+    try {
+      // A shell script whose child outlives a kill of the script alone.
+      const script = `sleep 60 & echo $! > ${pidFile}; wait`;
+      expect(await runCommand(['/bin/sh', '-c', script], body(), 500)).toEqual({ ok: false, detail: 'timed out after 500 ms' });
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      // Gone, or a zombie nobody reaped yet (a container's init may never reap it).
+      const alive = () => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(alive()).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -159,8 +159,20 @@ export interface SignalResult {
   detail: string;
 }
 
+/** How much of a failed signal's own words (a webhook's answer, a command's stderr) a result keeps, in characters. */
+export const SignalOutputChars = 300;
+
+/** `text` without surrounding blank space, cut to its last `max` characters (where an error usually is). */
+function tail(text: string, max = SignalOutputChars): string {
+  const t = text.trim();
+  return t.length > max ? `…${t.slice(t.length - max)}` : t;
+}
+
 /**
- * POSTs the request as JSON (`content-type: application/json`). 2xx is success.
+ * POSTs the request as JSON (`content-type: application/json`). 2xx is success; any other answer
+ * fails with its status and the start of its body (`HTTP 500: no capacity left`); a call that
+ * does not complete fails with the reason (`timed out after 30000 ms`, `fetch failed: connect
+ * ECONNREFUSED 127.0.0.1:1`).
  * @param timeoutMs - the whole call, in milliseconds
  */
 export async function notifyWebhook(url: string, body: ScaleOutRequest, timeoutMs: number): Promise<SignalResult> {
@@ -171,38 +183,72 @@ export async function notifyWebhook(url: string, body: ScaleOutRequest, timeoutM
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await res.arrayBuffer().catch(() => undefined);
-    return { ok: res.ok, detail: `HTTP ${res.status}` };
+    const text = await res.text().catch(() => '');
+    if (res.ok) return { ok: true, detail: `HTTP ${res.status}` };
+    const said = text.trim().slice(0, SignalOutputChars);
+    return { ok: false, detail: `HTTP ${res.status}${said ? `: ${said}` : ''}` };
   } catch (err) {
-    return { ok: false, detail: (err as Error).message };
+    const e = err as Error & { cause?: unknown };
+    if (e.name === 'TimeoutError') return { ok: false, detail: `timed out after ${timeoutMs} ms` };
+    const cause = e.cause instanceof Error ? e.cause.message : undefined;
+    return { ok: false, detail: cause && !e.message.includes(cause) ? `${e.message}: ${cause}` : e.message };
   }
 }
 
 /**
  * Runs the command (argv, no shell) with `HCC_MISSING_SLOTS`, `HCC_PENDING_HOSTEDCLUSTERS` and
  * `HCC_SCALE_OUT_REQUEST` (the JSON body) in its environment and the JSON body on stdin. Exit 0 is
- * success; past `timeoutMs` it is killed (SIGKILL) and fails. Its output is discarded.
+ * success; a failure's detail carries the end of its stderr (`exit code 3: quota exceeded`). It
+ * runs in a process group of its own: past `timeoutMs` the whole group is killed (SIGKILL), so a
+ * hung script leaves nothing behind (a `sleep` it started included), and it fails. What it starts
+ * in the background and leaves running when it exits in time is left alone. Its stdout is discarded.
  */
 export function runCommand(argv: readonly string[], body: ScaleOutRequest, timeoutMs: number): Promise<SignalResult> {
   return new Promise((resolve) => {
     const json = JSON.stringify(body);
     let settled = false;
+    let stderr = '';
     const done = (r: SignalResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       resolve(r);
     };
     const child = spawn(argv[0]!, argv.slice(1), {
-      stdio: ['pipe', 'ignore', 'ignore'],
+      stdio: ['pipe', 'ignore', 'pipe'],
+      detached: true,
       env: { ...process.env, HCC_MISSING_SLOTS: String(body.missingSlots), HCC_PENDING_HOSTEDCLUSTERS: String(body.pending), HCC_SCALE_OUT_REQUEST: json },
     });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4 * SignalOutputChars);
+    });
+    child.stderr!.on('error', () => undefined);
+    const withStderr = (detail: string) => {
+      const said = tail(stderr);
+      return said ? `${detail}: ${said}` : detail;
+    };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      done({ ok: false, detail: `timed out after ${timeoutMs} ms` });
+      try {
+        // The group: the command and whatever it started (a shell script's `sleep`).
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      done({ ok: false, detail: withStderr(`timed out after ${timeoutMs} ms`) });
     }, timeoutMs);
+    let drain: ReturnType<typeof setTimeout> | undefined;
     child.on('error', (err) => done({ ok: false, detail: err.message }));
-    child.on('exit', (code, signal) => done({ ok: code === 0, detail: signal ? `killed by ${signal}` : `exit code ${code}` }));
+    child.on('exit', (code, signal) => {
+      const result = (): SignalResult => (code === 0 ? { ok: true, detail: 'exit code 0' } : { ok: false, detail: withStderr(signal ? `killed by ${signal}` : `exit code ${code}`) });
+      // stderr may still hold its last words: read them until it closes, or briefly (a process it
+      // left running in the background may keep it open).
+      if (child.stderr!.destroyed) return done(result());
+      child.stderr!.once('close', () => done(result()));
+      drain = setTimeout(() => done(result()), 200);
+    });
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(json);
   });
