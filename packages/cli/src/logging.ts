@@ -4,7 +4,7 @@
 import { openSync } from 'node:fs';
 import { Option } from 'commander';
 import pino, { type Logger } from 'pino';
-import { ApiError } from '@hcc/client';
+import { ApiError, RequestError } from '@hcc/client';
 
 /** The levels pino knows, as `--log-level` accepts them. */
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -51,14 +51,16 @@ export function errorMessage(err: Error): string {
 
 /**
  * pino's err serializer with {@link errorMessage} as the message. An API server's answer (an
- * ApiError: code, reason and Status are kept) has no stack: where in hcc the request was made
- * says nothing about a 403 or a 409, and a stack trace in a log reads as a crash.
+ * ApiError: code, reason and Status are kept) and a request that got none (a RequestError: a
+ * timeout, a refused or reset connection, with its cause in the message) have no stack: where in
+ * hcc the request was made says nothing about a 403, a 409 or a timeout, and a stack trace in a
+ * log reads as a crash.
  */
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error);
   if (err instanceof Error && out && typeof out === 'object') {
     out.message = errorMessage(err);
-    if (err instanceof ApiError) delete (out as { stack?: string }).stack;
+    if (err instanceof ApiError || err instanceof RequestError) delete (out as { stack?: string }).stack;
   }
   return out;
 }
