@@ -77,6 +77,15 @@ scaleOut:
     expect(c.effective).toMatchObject({ defaultProfile: 'spread', profiles: [{ name: 'spread', pluginConfig: [{ name: 'SpreadByLabel', args: { topologyKey: 'example.com/zone' } }] }, { name: 'cost' }] });
   });
 
+  it('prints the args of every enabled plugin that takes some, defaulted, as kube-scheduler does', () => {
+    const c = parseSchedulerConfig('profiles:\n- name: spread\n  scores: [SpreadByLabel]\n- name: plain\n');
+    const profiles = c.effective.profiles as { name: string; pluginConfig?: unknown }[];
+    expect(profiles.find((p) => p.name === 'spread')?.pluginConfig).toEqual([{ name: 'SpreadByLabel', args: { topologyKey: 'topology.kubernetes.io/region' } }]);
+    expect(profiles.find((p) => p.name === 'plain')?.pluginConfig).toBeUndefined();
+    // And it reads back to the same configuration.
+    expect(parseSchedulerConfig(JSON.stringify(c.effective)).effective).toEqual(c.effective);
+  });
+
   it('JSON works too (YAML is a superset)', () => {
     expect(parseSchedulerConfig('{"profiles":[{"name":"p","scores":[]}]}').profiles[0]!.scores).toEqual([]);
   });
@@ -149,12 +158,18 @@ describe('parseSchedulerConfig: every problem, with its path', () => {
     {
       name: 'bad plugin args',
       input: 'profiles: [{scores: [SpreadByLabel], pluginConfig: [{name: SpreadByLabel, args: {topologyKey: "a b"}}]}]',
-      want: [expect.stringMatching(/^profiles\[0\]\.pluginConfig\[0\]\.args: topologyKey: Invalid value: "a b": /)],
+      want: [expect.stringMatching(/^profiles\[0\]\.pluginConfig\[0\]\.args\.topologyKey: Invalid value: "a b": /)],
+    },
+    {
+      // Every problem at once: the args are checked although the entry enabling the plugin has a bad weight.
+      name: 'bad plugin args beside a bad weight',
+      input: 'profiles: [{scores: [{name: SpreadByLabel, weight: 0}], pluginConfig: [{name: SpreadByLabel, args: {topologyKey: "a b"}}]}]',
+      want: [expect.stringMatching(/^profiles\[0\]\.scores\[0\]\.weight: Invalid value: 0: /), expect.stringMatching(/^profiles\[0\]\.pluginConfig\[0\]\.args\.topologyKey: Invalid value: "a b": /)],
     },
     {
       name: 'args for a plugin that takes none',
       input: 'profiles: [{pluginConfig: [{name: Budget, args: {x: 1}}]}]',
-      want: ['profiles[0].pluginConfig[0].args: x: unknown field (this plugin takes no args)'],
+      want: ['profiles[0].pluginConfig[0].args.x: Unknown field (this plugin takes no args)'],
     },
     {
       name: 'args for a plugin not enabled',

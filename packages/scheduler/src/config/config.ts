@@ -36,7 +36,7 @@ import { goYAMLOptions, MaxTimerSeconds } from '@hcc/client';
 import { isBindPlugin, isFilterPlugin, isScorePlugin, type Plugin, type Profile } from '../framework/types.js';
 import { ArgsError } from '../plugins/args.js';
 import { PluginNames, type PluginName } from '../plugins/names.js';
-import { DefaultFilters, DefaultProfileName, DefaultScores, isPluginName, pluginsWith, registry, RequiredFilters } from '../plugins/registry.js';
+import { argsWithDefaults, DefaultFilters, DefaultProfileName, DefaultScores, isPluginName, pluginsWith, registry, RequiredFilters } from '../plugins/registry.js';
 
 /** `apiVersion` of the configuration file (optional in the file; checked when present). */
 export const SchedulerConfigAPIVersion = 'controlcenter.hcc.dev/v1alpha1';
@@ -136,8 +136,14 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
         instances.set(n, registry[n](args.get(n)?.args));
       } catch (e) {
         const at = `${path}.pluginConfig[${args.get(n)?.index ?? 0}].args`;
-        if (e instanceof ArgsError) for (const m of e.problems) p.add(at, m);
-        else p.add(at, (e as Error).message);
+        // `field: message` problems are said at the field's path, as every other problem is.
+        if (e instanceof ArgsError) {
+          for (const m of e.problems) {
+            const cut = m.indexOf(': ');
+            if (cut > 0) p.add(`${at}.${m.slice(0, cut)}`, m.slice(cut + 2));
+            else p.add(at, m);
+          }
+        } else p.add(at, (e as Error).message);
         instances.set(n, null);
       }
     }
@@ -216,6 +222,9 @@ function buildProfile(raw: unknown, path: string, p: Problems): Profile | undefi
       if (plugin && isScorePlugin(plugin)) scores.push({ plugin, weight });
     });
   }
+  // Every plugin's args are checked, also where an entry that enables it has problems of its own
+  // (a bad weight) or nothing enables it: the file's problems are listed all at once.
+  for (const n of args.keys()) instance(n as PluginName);
   for (const n of args.keys()) {
     const used = (Array.isArray(filterNames) && filterNames.includes(n)) || (Array.isArray(scoreEntries) && scoreEntries.some((s) => s === n || (isObj(s) && s.name === n)));
     if (!used) p.add(`${path}.pluginConfig`, `Invalid value: "${n}": has args but is not enabled in filters or scores`);
@@ -262,7 +271,11 @@ function buildScaleOut(raw: unknown, p: Problems): ScaleOutSettings {
   return out;
 }
 
-/** The configuration as data, with defaults filled (plugin args as configured). */
+/**
+ * The configuration as data, with defaults filled: every enabled plugin that takes args has a
+ * `pluginConfig` entry with its args defaulted (`SpreadByLabel`'s `topologyKey`), as
+ * kube-scheduler's printed configuration has.
+ */
 function effectiveOf(profiles: Profile[], defaultProfile: string, scaleOut: ScaleOutSettings, raw: Obj): Record<string, unknown> {
   const rawProfiles = Array.isArray(raw.profiles) ? (raw.profiles as Obj[]) : [];
   return {
@@ -271,11 +284,19 @@ function effectiveOf(profiles: Profile[], defaultProfile: string, scaleOut: Scal
     defaultProfile,
     profiles: profiles.map((pr) => {
       const rp = rawProfiles.find((r) => isObj(r) && (r.name ?? DefaultProfileName) === pr.name);
+      const configured = rp && Array.isArray(rp.pluginConfig) ? (rp.pluginConfig as Obj[]) : [];
+      const enabled = [...new Set([...pr.filters.map((f) => f.name), ...pr.scores.map((s) => s.plugin.name)])] as PluginName[];
+      const pluginConfig = enabled.flatMap((n) => {
+        const defaulted = argsWithDefaults[n];
+        if (!defaulted) return [];
+        const given = configured.find((c) => isObj(c) && c.name === n)?.args;
+        return [{ name: n, args: defaulted(isObj(given) ? given : undefined) }];
+      });
       return {
         name: pr.name,
         filters: pr.filters.map((f) => f.name),
         scores: pr.scores.map((s) => ({ name: s.plugin.name, weight: s.weight })),
-        ...(rp && Array.isArray(rp.pluginConfig) && rp.pluginConfig.length ? { pluginConfig: rp.pluginConfig } : {}),
+        ...(pluginConfig.length ? { pluginConfig } : {}),
       };
     }),
     scaleOut,

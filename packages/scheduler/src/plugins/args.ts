@@ -1,7 +1,7 @@
 /**
  * Errors of plugin arguments (`args:` in the scheduler configuration file). A factory throws
  * ArgsError with one message per problem, each starting with the field inside `args`
- * (`topologyKey: must be a string`); the configuration loader prefixes the path of `args`.
+ * (`topologyKey: Invalid value: 3: must be a string`); the configuration loader prefixes the path of `args`.
  */
 
 /** Invalid plugin arguments; `problems` are `field: message` lines. */
@@ -18,5 +18,5 @@ export class ArgsError extends Error {
  */
 export function noArgs(args: Record<string, unknown> | undefined): void {
   const keys = Object.keys(args ?? {});
-  if (keys.length) throw new ArgsError(keys.map((k) => `${k}: unknown field (this plugin takes no args)`));
+  if (keys.length) throw new ArgsError(keys.map((k) => `${k}: Unknown field (this plugin takes no args)`));
 }

@@ -48,6 +48,15 @@ export const registry: Readonly<Record<PluginName, PluginFactory>> = {
   [PluginNames.DefaultBinder]: fixed(defaultBinder),
 };
 
+/**
+ * The args of each plugin that takes some, validated and with defaults filled (what
+ * `--print-config` shows, as kube-scheduler prints defaulted plugin args).
+ * @throws ArgsError as the plugin's factory
+ */
+export const argsWithDefaults: Readonly<Partial<Record<PluginName, (args: Record<string, unknown> | undefined) => Record<string, unknown>>>> = {
+  [PluginNames.SpreadByLabel]: (args) => ({ ...spreadByLabelArgs(args) }),
+};
+
 /** Whether `name` is a registered plugin. */
 export const isPluginName = (name: string): name is PluginName => Object.hasOwn(registry, name);
 

@@ -58,8 +58,8 @@ describe('SpreadByLabel args', () => {
     { name: 'defaults', input: undefined, want: 'topology.kubernetes.io/region' },
     { name: 'custom key', input: { topologyKey: 'example.com/rack' }, want: 'example.com/rack' },
     { name: 'invalid key', input: { topologyKey: 'not a key' }, want: /topologyKey: Invalid value: "not a key"/ },
-    { name: 'wrong type', input: { topologyKey: 3 }, want: /topologyKey: must be a string/ },
-    { name: 'unknown field', input: { topologyKeys: 'x' }, want: /topologyKeys: unknown field/ },
+    { name: 'wrong type', input: { topologyKey: 3 }, want: /topologyKey: Invalid value: 3: must be a string/ },
+    { name: 'unknown field', input: { topologyKeys: 'x' }, want: /topologyKeys: Unknown field/ },
   ])('$name', ({ input, want }) => {
     if (typeof want === 'string') expect(spreadByLabelArgs(input).topologyKey).toBe(want);
     else expect(() => spreadByLabelArgs(input)).toThrow(ArgsError), expect(() => spreadByLabelArgs(input)).toThrow(want);

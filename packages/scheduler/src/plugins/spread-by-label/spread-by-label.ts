@@ -30,9 +30,9 @@ export interface SpreadByLabelArgs {
  */
 export function spreadByLabelArgs(args: Record<string, unknown> | undefined): SpreadByLabelArgs {
   const errors: string[] = [];
-  for (const k of Object.keys(args ?? {})) if (k !== 'topologyKey') errors.push(`${k}: unknown field`);
+  for (const k of Object.keys(args ?? {})) if (k !== 'topologyKey') errors.push(`${k}: Unknown field`);
   const key = args?.topologyKey ?? DefaultTopologyKey;
-  if (typeof key !== 'string') errors.push('topologyKey: must be a string');
+  if (typeof key !== 'string') errors.push(`topologyKey: Invalid value: ${JSON.stringify(key)}: must be a string`);
   else for (const e of isQualifiedName(key)) errors.push(`topologyKey: Invalid value: ${JSON.stringify(key)}: ${e}`);
   if (errors.length) throw new ArgsError(errors);
   return { topologyKey: key as string };
