@@ -5,21 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
+import { widgetCRD, WidgetsPath } from '../testing/fixtures.js';
 import { startTestControlCenter } from '../testing/in-process.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const WIDGETS = '/apis/example.hcc.dev/v1/namespaces/default/widgets';
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.hcc.dev' },
-  spec: {
-    group: 'example.hcc.dev',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
-  },
-};
+const WIDGETS = WidgetsPath;
+const crd = widgetCRD();
 const widget = (name: string, finalizers?: string[]) => ({ apiVersion: 'example.hcc.dev/v1', kind: 'Widget', metadata: { name, ...(finalizers ? { finalizers } : {}) }, spec: { size: 1 } });
 
 describe('a terminating CRD', () => {

@@ -4,30 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
+import { widgetCRD, WidgetsPath } from '../testing/fixtures.js';
 import { startTestControlCenter } from '../testing/in-process.js';
 import { finalizerWarnings } from './custom-resources.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const WIDGETS = '/apis/example.hcc.dev/v1/namespaces/default/widgets';
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.hcc.dev' },
-  spec: {
-    group: 'example.hcc.dev',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } }, status: { type: 'object', properties: { ok: { type: 'boolean' } } } } } },
-      },
-    ],
-  },
-};
+const WIDGETS = WidgetsPath;
+const crd = widgetCRD({ status: true });
 /** A warning as the `Warning` header carries it (RFC 7234: quotes escaped). */
 const header = (text: string) => `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
 const warn = (f: string) => `metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`;

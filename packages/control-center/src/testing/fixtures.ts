@@ -25,3 +25,26 @@ export function hostedClusterBody(name: string, namespace = 'clusters', spec: Re
     },
   };
 }
+
+/** The test CRD `widgets.example.hcc.dev` ({@link widgetCRD}) serves these. */
+export const WidgetsPath = '/apis/example.hcc.dev/v1/namespaces/default/widgets';
+
+/**
+ * A namespaced test CRD, `widgets.example.hcc.dev` (kind Widget, version v1), whose schema has
+ * `spec.size` (integer) and, with `status`, a status subresource with `status.ok` (boolean).
+ */
+export function widgetCRD(opts: { status?: boolean } = {}): KubeObject {
+  const properties: Record<string, unknown> = { spec: { type: 'object', properties: { size: { type: 'integer' } } } };
+  if (opts.status) properties.status = { type: 'object', properties: { ok: { type: 'boolean' } } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.hcc.dev' },
+    spec: {
+      group: 'example.hcc.dev',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, ...(opts.status ? { subresources: { status: {} } } : {}), schema: { openAPIV3Schema: { type: 'object', properties } } }],
+    },
+  };
+}
