@@ -536,6 +536,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         registry,
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
+        authorizeCreate: () => authorize(authorizer, req.user, { ...ri, verb: 'create' }),
         authorizeVerb: (verb) => {
           const d = authorizer(req.user, { ...authorizationAttributes(ri, query), verb });
           return d.allowed ? undefined : d.reason;

@@ -305,6 +305,13 @@ export interface UpdateOptions extends WriteOptions {
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
   allowCreate?: boolean;
   /**
+   * Called in the transaction before an absent object is created (a PUT on a Lease or Event, a
+   * server-side apply): throws when the user may not `create` it, as kube-apiserver's update and
+   * patch handlers authorize a create-on-update (`withAuthorization(createAuthorizerAttributes)`),
+   * so `update` alone never creates.
+   */
+  authorizeCreate?: () => void;
+  /**
    * `fn` neither reads nor keeps the object it is given (a PUT body replaces it): it is called
    * without the current object, which then need not be copied for it.
    */
@@ -356,6 +363,7 @@ export async function updateObject(
     if (!cur) {
       if (!opts.allowCreate && !info.strategy.allowCreateOnUpdate) throw apierrors.notFound(groupResource(info), name);
       if (opts.subresource) throw apierrors.notFound(groupResource(info), name);
+      opts.authorizeCreate?.();
       delete m.resourceVersion;
       if (info.namespaced) checkNamespace(store, info, namespace, name);
       resetServerMetadata(obj, ctx.now, info);

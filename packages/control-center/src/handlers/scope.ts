@@ -24,4 +24,9 @@ export interface RequestScope {
    * @returns undefined when allowed, else the authorizer's reason ('' when it gave none)
    */
   authorizeVerb?: (verb: string) => string | undefined;
+  /**
+   * Throws 403 (kube's `cannot create resource` message) when the user may not `create` this
+   * request's object: what a PUT or apply that would create it must also be allowed.
+   */
+  authorizeCreate?: () => void;
 }

@@ -101,9 +101,11 @@ function checkSubresource(scope: RequestScope): '' | 'status' | 'scale' | 'final
 
 /** POST a new object. */
 export async function handleCreate(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
-  if (scope.ri.name && scope.ri.resource !== 'namespaces') {
+  if (scope.ri.name) {
     // A subresource the kind does not serve has no route at all (404, as for GET and PUT); an
-    // object or a subresource it serves takes no POST (405).
+    // object or a subresource it serves takes no POST (405). A Namespace too: POST
+    // /api/v1/namespaces/NAME has no route in kube-apiserver, and here it would have created a
+    // Namespace authorized as a write *in* NAME (a RoleBinding there was enough).
     const sub = scope.ri.subresource ? checkSubresource(scope) : '';
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: sub ? `${scope.info.resource}/${sub}` : scope.info.resource });
   }
@@ -145,6 +147,7 @@ export async function handleUpdate(scope: RequestScope, contentType: string | un
     subresource,
     manager: { name: manager, operation: 'Update' },
     replaces: true,
+    ...(scope.authorizeCreate && { authorizeCreate: scope.authorizeCreate }),
   });
   return { code: res.created ? 201 : 200, body: res.object };
 }
@@ -204,7 +207,7 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
           subresource,
           now: rfc3339(scope.ctx.now),
         }),
-      { dryRun, subresource, allowCreate: subresource === '', manager: { name: fieldManager, operation: 'Apply' } },
+      { dryRun, subresource, allowCreate: subresource === '', ...(scope.authorizeCreate && { authorizeCreate: scope.authorizeCreate }), manager: { name: fieldManager, operation: 'Apply' } },
     );
     return { code: res.created ? 201 : 200, body: res.object };
   }
