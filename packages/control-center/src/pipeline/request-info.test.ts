@@ -20,6 +20,10 @@ describe('resolveRequestInfo', () => {
     { name: 'watch=0', input: ['GET', '/api/v1/namespaces/clusters/configmaps?watch=0', { watch: '0' }], want: { verb: 'list', resource: 'configmaps' } },
     { name: 'delete collection', input: ['DELETE', '/api/v1/namespaces/clusters/configmaps', {}], want: { verb: 'deletecollection', resource: 'configmaps' } },
     { name: 'create', input: ['POST', '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters', {}], want: { verb: 'create', group: 'controlcenter.hcc.dev', resource: 'managementclusters' } },
+    // The path is decoded before it is split, as Go's net/http gives kube-apiserver: %2F separates.
+    { name: 'an escaped slash separates (cluster scope)', input: ['GET', '/api/v1/secrets/team-b%2Fs1', {}], want: { verb: 'get', namespace: '', resource: 'secrets', name: 'team-b', subresource: 's1' } },
+    { name: 'an escaped slash separates (namespaced)', input: ['GET', '/api/v1/namespaces/a/secrets/b%2fstatus', {}], want: { verb: 'get', namespace: 'a', resource: 'secrets', name: 'b', subresource: 'status' } },
+    { name: 'an escaped namespace', input: ['GET', '/api/v1/namespaces%2Fa%2Fsecrets', {}], want: { verb: 'list', namespace: 'a', resource: 'secrets', name: '' } },
   ])('$name', ({ input, want }) => {
     const [method, url, query] = input as [string, string, Record<string, unknown>];
     const got = resolveRequestInfo(method, url, query);

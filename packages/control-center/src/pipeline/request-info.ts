@@ -53,7 +53,10 @@ export function resolveRequestInfo(method: string, url: string, query: Record<st
     name: '',
     parts: [],
   };
-  let parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  // Decoded first, then split, as Go's net/http hands kube-apiserver's RequestInfoFactory the
+  // decoded path: `secrets/ns%2Fname` is the name `ns` and the subresource `name`, never the
+  // Secret ns/name reached through a cluster-scope URL. @throws URIError on a malformed escape
+  let parts = decodeURIComponent(path).split('/').filter((p) => p !== '');
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0] as 'api' | 'apis';
   parts = parts.slice(1);
