@@ -36,6 +36,18 @@ describe('anonymous access under a policy', () => {
     }
   });
 
+  it('refuses a wrong token on the public-info paths (anonymous only without credentials), and a single check to whom the policy does not give it', async () => {
+    for (const p of ['/healthz', '/livez', '/readyz', '/version']) {
+      expect((await get(p, 'wrong-token')).code, p).toBe(401);
+      expect((await get(p, cc.adminToken)).code, p).toBe(200);
+    }
+    // /readyz/NAME is upstream's system:monitoring's (`/readyz/*`), not public info.
+    const one = await get('/readyz/serving');
+    expect(one.code).toBe(403);
+    expect(JSON.parse(one.body)).toMatchObject({ reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot get path "/readyz/serving"' });
+    expect(await get('/readyz/serving', cc.adminToken)).toEqual({ code: 200, body: 'ok' });
+  });
+
   it('refuses anonymous self reviews (system:basic-user is for authenticated users)', async () => {
     const review = (token?: string) =>
       fetch(`${cc.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {

@@ -387,13 +387,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const a = healthAnswer(h.endpoint, checks, query, h.only);
     return reply.code(a.code).type('text/plain; charset=utf-8').send(a.body);
   };
+  // /metrics, discovery, OpenAPI and single health checks are non-resource paths: with a policy,
+  // only what it allows (upstream's system:discovery role gives discovery and OpenAPI to
+  // authenticated users, not to anonymous ones; system:monitoring `/readyz/*` and `/metrics`).
+  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
   for (const endpoint of ['healthz', 'livez', 'readyz']) {
     app.get(`/${endpoint}`, health);
-    app.get(`/${endpoint}/:check`, health);
+    app.get(`/${endpoint}/:check`, async (req, reply) => {
+      authorizePath(req);
+      return health(req, reply);
+    });
   }
-  // /metrics, discovery and OpenAPI are non-resource paths: with a policy, only what it allows (upstream's
-  // system:discovery role gives discovery and OpenAPI to authenticated users, not to anonymous ones).
-  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
   app.get('/metrics', async (req, reply) => {
     // As kube-apiserver: an authenticated GET of the non-resource URL /metrics (RBAC:
     // nonResourceURLs ["/metrics"], e.g. upstream's system:monitoring; every user without a policy).

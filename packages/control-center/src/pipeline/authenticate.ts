@@ -58,8 +58,10 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
 }
 
 /**
- * Registers the stage as an onRequest hook; the health endpoints and `/version` stay open (as
- * upstream's system:public-info-viewer, bound to unauthenticated users too); `/metrics` needs a
+ * Registers the stage as an onRequest hook; the health endpoints and `/version` stay open to
+ * requests without credentials (as upstream's system:public-info-viewer, bound to unauthenticated
+ * users too), while a wrong token there is a 401 as anywhere; a single check (`/readyz/NAME`)
+ * needs a user, who is then authorized for the path (upstream's system:monitoring has `/readyz/*`); `/metrics` needs a
  * user like any request, as kube-apiserver's (then authorized as a non-resource GET). With
  * `authorizer`, requests may impersonate another user (pipeline/impersonate.ts).
  */
@@ -68,8 +70,14 @@ export function registerAuthentication(app: FastifyInstance, opts: Authenticatio
   const open = new Set(['/healthz', '/readyz', '/livez', '/version']);
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0]!;
-    if (open.has(path)) {
+    // Open without credentials (a probe sends none); credentials that are sent must be good, as
+    // kube-apiserver falls back to anonymous only when a request carries none.
+    if (open.has(path) && !(req.headers.authorization ?? '').trim()) {
       req.user = { name: 'system:anonymous', groups: [] };
+      return;
+    }
+    if (open.has(path)) {
+      req.user = authenticate(req, { ...opts, allowAnonymous: true });
       return;
     }
     const user = authenticate(req, opts);
