@@ -579,6 +579,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           break;
         }
         case 'watch': {
+          // A watch of a subresource (`/watch/.../NAME/status`) has no route in kube-apiserver;
+          // served, it would stream the whole object to a user authorized for the subresource only.
+          if (ri.subresource) throw apierrors.noResource();
           const shape = negotiateWatch(req.headers.accept);
           reply.hijack();
           code = 200;

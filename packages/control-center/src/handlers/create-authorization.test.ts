@@ -9,8 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
 import { loadRBACPolicy, rbacAuthorizer } from '../pipeline/rbac.js';
+import { hostedClusterBody } from '../testing/fixtures.js';
 import { request, startTestControlCenter } from '../testing/in-process.js';
 
 const policy = `
@@ -26,6 +28,17 @@ kind: RoleBinding
 metadata: {name: updater, namespace: team-a}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: updater}
 subjects: [{kind: User, name: updater}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: subresources}
+rules: [{apiGroups: ["*"], resources: ["*/status", "*/finalize", "*/scale"], verbs: ["*"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: statususer}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: subresources}
+subjects: [{kind: User, name: statususer}]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -56,8 +69,8 @@ describe('creating needs the create verb', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'hcc-create-authz-'));
-    writeFileSync(path.join(dir, 'tokens.csv'), 'updater-token,updater,u1\nnsadmin-token,nsadmin,u2\n');
-    cc = await startTestControlCenter({ tokenFile: path.join(dir, 'tokens.csv'), authorizer: rbacAuthorizer(loadRBACPolicy(policy, 'policy.yaml')), namespaces: ['team-a'] });
+    writeFileSync(path.join(dir, 'tokens.csv'), 'updater-token,updater,u1\nnsadmin-token,nsadmin,u2\nstatus-token,statususer,u3\n');
+    cc = await startTestControlCenter({ tokenFile: path.join(dir, 'tokens.csv'), authorizer: rbacAuthorizer(loadRBACPolicy(policy, 'policy.yaml')), namespaces: ['team-a'], crds: allCRDs });
   });
   afterAll(async () => {
     await cc?.close();
@@ -93,5 +106,29 @@ describe('creating needs the create verb', () => {
     // Creating one stays a cluster-scope create.
     expect((await request(cc, 'POST', '/api/v1/namespaces', body, { token: 'nsadmin-token' })).code).toBe(403);
     expect((await request(cc, 'POST', '/api/v1/namespaces', body)).code).toBe(201);
+  });
+
+  it('a DELETE or a watch of a subresource URL never reaches the object (404 unserved, 405 served)', async () => {
+    const admin = (m: string, p: string, b?: unknown) => request(cc, m, p, b);
+    const as = (m: string, p: string) => request(cc, m, p, undefined, { token: 'status-token' });
+    expect((await admin('POST', '/api/v1/namespaces/team-a/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'victim' } })).code).toBe(201);
+    expect((await admin('POST', '/api/v1/namespaces/team-a/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'topsecret' }, stringData: { password: 'hunter2' } })).code).toBe(201);
+    expect((await admin('POST', '/apis/hypershift.openshift.io/v1beta1/namespaces/team-a/hostedclusters', hostedClusterBody('hc', 'team-a'))).code).toBe(201);
+    // Allowed only subresources: the object itself stays out of reach.
+    expect((await as('DELETE', '/api/v1/namespaces/team-a/configmaps/victim')).code).toBe(403);
+    expect((await as('DELETE', '/api/v1/namespaces/team-a/configmaps/victim/status')).code).toBe(404);
+    expect((await as('DELETE', '/api/v1/namespaces/team-a/secrets/topsecret%2Fstatus')).code).toBe(404);
+    const hcStatus = await as('DELETE', '/apis/hypershift.openshift.io/v1beta1/namespaces/team-a/hostedclusters/hc/status');
+    expect(hcStatus.code).toBe(405);
+    expect(hcStatus.body.reason).toBe('MethodNotAllowed');
+    expect((await as('DELETE', '/api/v1/namespaces/team-a/finalize')).code).toBe(405);
+    const watched = await as('GET', '/api/v1/watch/namespaces/team-a/secrets/topsecret/status');
+    expect(watched.code).toBe(404);
+    expect(JSON.stringify(watched.body)).not.toContain('aHVudGVyMg');
+    for (const p of ['/api/v1/namespaces/team-a/configmaps/victim', '/api/v1/namespaces/team-a/secrets/topsecret', '/apis/hypershift.openshift.io/v1beta1/namespaces/team-a/hostedclusters/hc', '/api/v1/namespaces/team-a']) {
+      const got = await admin('GET', p);
+      expect(got.code, p).toBe(200);
+      expect(got.body.metadata.deletionTimestamp, p).toBeUndefined();
+    }
   });
 });

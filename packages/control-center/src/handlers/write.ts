@@ -353,6 +353,13 @@ async function unsafeDelete(scope: RequestScope, opts: DeleteOptionsBody, query:
 
 /** DELETE one object; DeleteOptions from the body or the query. */
 export async function handleDelete(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
+  if (scope.ri.subresource) {
+    // kube-apiserver serves no DELETE of a subresource: 404 for one the kind does not serve, 405
+    // for one it does. Never the object: authorized for the subresource only, a user allowed
+    // `*/status` would otherwise delete whole objects.
+    const sub = checkSubresource(scope);
+    throw apierrors.methodNotAllowed('DELETE', { group: scope.info.group, resource: `${scope.info.resource}/${sub}` });
+  }
   const opts = deleteOptionsOf(contentType, body, query);
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
     const gone = await unsafeDelete(scope, opts, query);

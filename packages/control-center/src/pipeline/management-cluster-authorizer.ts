@@ -56,10 +56,13 @@ function selectorRequires(selector: string, key: string, value: string): boolean
  * @param store - read for the labels of the object a `get` names
  */
 export function syncerReadRefusal(mc: string, ri: RequestInfo, store: Store): string | undefined {
-  if (!ri.isResourceRequest || ri.group !== '' || !restricted.has(ri.resource) || ri.subresource) return undefined;
+  if (!ri.isResourceRequest || ri.group !== '' || !restricted.has(ri.resource)) return undefined;
   const kinds = ri.resource === 'secrets' ? 'Secrets' : 'ConfigMaps';
   const state = stateLabelKey(mc);
   const who = syncerOf(mc);
+  // Neither kind has a subresource; a request naming one is refused like any other, never let
+  // through unchecked (a handler that took `NAME/status` for NAME would have served the object).
+  if (ri.subresource) return `${who} may not use the ${JSON.stringify(ri.subresource)} subresource of ${kinds}`;
   if (ri.verb === 'list' || ri.verb === 'watch') {
     if (ri.labelSelector && selectorRequires(ri.labelSelector, state, StateSync)) return undefined;
     // Its own copies of status Secrets (it restores one deleted or edited in the control center).

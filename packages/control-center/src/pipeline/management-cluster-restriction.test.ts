@@ -264,6 +264,11 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await call('GET', `${SECRETS}/pull-1`, undefined, m1)).code).toBe(200);
     expectForbidden(await call('GET', `${SECRETS}/pull-2`, undefined, m1), 'the syncer of management cluster "mgmt-1" may only read Secrets that HostedClusters placed on it reference');
     expectForbidden(await call('GET', `${CONFIGMAPS}/cm-2`, undefined, m1), 'may only read ConfigMaps');
+    // A subresource URL is refused too, never let through to a handler (a legacy watch of
+    // `NAME/status` streamed the whole Secret).
+    expectForbidden(await call('GET', `/api/v1/watch/namespaces/clusters/secrets/pull-2/status`, undefined, m1), 'the syncer of management cluster "mgmt-1" may not use the "status" subresource of Secrets');
+    expectForbidden(await call('GET', `${SECRETS}/pull-2%2Fstatus`, undefined, m1), 'may not use the "status" subresource of Secrets');
+    expectForbidden(await call('DELETE', `${CONFIGMAPS}/cm-2/status`, undefined, m1), 'may not use the "status" subresource of ConfigMaps');
     // The status Secrets of its HostedClusters: 404 while absent (it copies them up), not 403.
     expect((await call('GET', `${SECRETS}/hc-1-admin-kubeconfig`, undefined, m1)).code).toBe(200);
     expect((await call('GET', `${SECRETS}/hc-1-nothing`, undefined, m1)).code).toBe(403);
