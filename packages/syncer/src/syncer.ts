@@ -21,6 +21,7 @@ import {
   NamespaceIndex,
   namespaceIndexFunc,
   realClock,
+  RequestError,
   within,
   WorkQueue,
   type RestClient,
@@ -486,7 +487,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
             lastObserveOk = true;
             return answered.o;
           }
-          if (waits > 0 || Date.now() - from < 2 * observeTimeoutMs) throw new Error(`the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
+          if (waits > 0 || Date.now() - from < 2 * observeTimeoutMs) throw new RequestError(`the management cluster's API did not answer within ${observeTimeoutMs / 1000}s`);
         }
       } catch (err) {
         lastObserveOk = false;

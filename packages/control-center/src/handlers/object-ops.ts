@@ -371,6 +371,7 @@ export async function updateObject(
       omitEmpty(obj, info);
       warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
+      for (const w of info.strategy.warnings?.(obj) ?? []) ctx.warnings.push(w);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
       created = true;
       result = obj;

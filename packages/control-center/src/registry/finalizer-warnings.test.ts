@@ -63,6 +63,12 @@ describe('finalizer warnings on the wire', () => {
     expect(invalid.code).toBe(422);
     expect(invalid.warning).toBe('');
 
+    // A server-side apply that creates warns as a create does.
+    const applyBody = 'apiVersion: example.hcc.dev/v1\nkind: Widget\nmetadata: {name: applied, finalizers: [cleanup]}\nspec: {size: 1}\n';
+    const res = await fetch(`${cc.url}${WIDGETS}/applied?fieldManager=m`, { method: 'PATCH', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/apply-patch+yaml' }, body: applyBody });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('warning')).toBe(header(warn('cleanup')));
+
     const cm = await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', finalizers: ['cleanup'] } });
     expect(cm.code).toBe(201);
     expect(cm.warning).toBe('');

@@ -154,6 +154,22 @@ describe('runCommand', () => {
     expect(await runCommand(input.argv, body(), input.timeoutMs)).toEqual(want);
   });
 
+  it('leaves alone what a command that exits in time left running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hcc-scale-out-'));
+    const pidFile = join(dir, 'bg.pid');
+    try {
+      // The background process keeps stderr open: the result waits briefly for it, never kills it.
+      const script = `sleep 30 & echo $! > ${pidFile}; exit 0`;
+      expect(await runCommand(['/bin/sh', '-c', script], body(), 5000)).toEqual({ ok: true, detail: 'exit code 0' });
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      await new Promise((r) => setTimeout(r, 5200)); // past the timeout it had
+      expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]).not.toBe('Z');
+      process.kill(pid, 'SIGKILL');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
+
   it('kills what a timed-out command started too (its process group)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hcc-scale-out-'));
     const pidFile = join(dir, 'sleep.pid');

@@ -200,8 +200,9 @@ export async function notifyWebhook(url: string, body: ScaleOutRequest, timeoutM
  * `HCC_SCALE_OUT_REQUEST` (the JSON body) in its environment and the JSON body on stdin. Exit 0 is
  * success; a failure's detail carries the end of its stderr (`exit code 3: quota exceeded`). It
  * runs in a process group of its own: past `timeoutMs` the whole group is killed (SIGKILL), so a
- * hung script leaves nothing behind (a `sleep` it started included), and it fails. What it starts
- * in the background and leaves running when it exits in time is left alone. Its stdout is discarded.
+ * hung script leaves nothing behind (a `sleep` it started included), and it fails; a scheduler
+ * that exits while it runs kills the group too (its own group gets no Ctrl-C). What it starts in
+ * the background and leaves running when it exits in time is left alone. Its stdout is discarded.
  */
 export function runCommand(argv: readonly string[], body: ScaleOutRequest, timeoutMs: number): Promise<SignalResult> {
   return new Promise((resolve) => {
@@ -213,6 +214,7 @@ export function runCommand(argv: readonly string[], body: ScaleOutRequest, timeo
       settled = true;
       clearTimeout(timer);
       clearTimeout(drain);
+      process.off('exit', killGroup);
       resolve(r);
     };
     const child = spawn(argv[0]!, argv.slice(1), {
@@ -229,19 +231,27 @@ export function runCommand(argv: readonly string[], body: ScaleOutRequest, timeo
       const said = tail(stderr);
       return said ? `${detail}: ${said}` : detail;
     };
-    const timer = setTimeout(() => {
+    // The group: the command and whatever it started (a shell script's `sleep`).
+    function killGroup(): void {
       try {
-        // The group: the command and whatever it started (a shell script's `sleep`).
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
+    }
+    const timer = setTimeout(() => {
+      killGroup();
       done({ ok: false, detail: withStderr(`timed out after ${timeoutMs} ms`) });
     }, timeoutMs);
+    // Its own group gets no Ctrl-C from the terminal: a scheduler that exits first takes it along.
+    process.once('exit', killGroup);
     let drain: ReturnType<typeof setTimeout> | undefined;
     child.on('error', (err) => done({ ok: false, detail: err.message }));
     child.on('exit', (code, signal) => {
+      // Exited in time: no timeout may kill it (or what it left running) while its stderr drains.
+      clearTimeout(timer);
+      process.off('exit', killGroup);
       const result = (): SignalResult => (code === 0 ? { ok: true, detail: 'exit code 0' } : { ok: false, detail: withStderr(signal ? `killed by ${signal}` : `exit code ${code}`) });
       // stderr may still hold its last words: read them until it closes, or briefly (a process it
       // left running in the background may keep it open).

@@ -160,13 +160,24 @@ describe('computeNodePoolStatus', () => {
 });
 
 describe('SupportedVersionSkew', () => {
-  const withVersion = (version: { history?: { version: string }[]; desired?: { version?: string } }) =>
+  const withVersion = (version: { history?: { version: string; state?: string }[]; desired?: { version?: string } }) =>
     hostedCluster({ status: { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', lastTransitionTime: at() }], version: { history: [], desired: { image: '' }, ...version } } as never });
   const image = (v: string) => ({ release: { image: `quay.io/openshift-release-dev/ocp-release:${v}-x86_64` } });
 
-  it('is True within the skew, from the newest history entry', () => {
-    const { status } = compute(undefined, withVersion({ history: [{ version: '4.18.5' }, { version: '4.14.0' }] }), T0, image('4.15.3'));
+  it('is True within the skew, from the newest completed history entry (not an upgrade still rolling out)', () => {
+    const history = [
+      { version: '4.19.0', state: 'Partial' },
+      { version: '4.18.5', state: 'Completed' },
+      { version: '4.14.0', state: 'Completed' },
+    ];
+    const { status } = compute(undefined, withVersion({ history }), T0, image('4.15.3'));
     expect(pick(status.conditions, 'SupportedVersionSkew')).toEqual({ status: 'True', reason: 'AsExpected', message: 'Release image version is valid' });
+    // A NodePool at the upgrade's target is newer than what runs until the upgrade completes.
+    const ahead = compute(undefined, withVersion({ history }), T0, image('4.19.0')).status;
+    expect(pick(ahead.conditions, 'SupportedVersionSkew')).toEqual({ status: 'False', reason: 'UnsupportedSkew', message: 'NodePool version 4.19.0 cannot be higher than the HostedCluster version 4.18.5' });
+    // The first rollout, not completed yet: its version.
+    const first = compute(undefined, withVersion({ history: [{ version: '4.16.0', state: 'Partial' }] }), T0, image('4.20.0')).status;
+    expect(pick(first.conditions, 'SupportedVersionSkew')?.message).toBe('NodePool version 4.20.0 cannot be higher than the HostedCluster version 4.16.0');
   });
 
   it('is False (UnsupportedSkew) for a NodePool newer than its HostedCluster, which still comes up', () => {

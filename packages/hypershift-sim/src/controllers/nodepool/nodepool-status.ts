@@ -67,8 +67,9 @@ function validConfigCondition(type: string, missing: readonly string[] | undefin
 
 /**
  * SupportedVersionSkew, as HyperShift's nodepool controller sets it: the NodePool's version
- * (`targetVersion`, from `spec.release.image`) against its HostedCluster's (the newest entry of
- * `status.version.history`, else `status.version.desired.version`): True (AsExpected, `Release
+ * (`targetVersion`, from `spec.release.image`) against its HostedCluster's (the newest `Completed`
+ * entry of `status.version.history`, else its newest entry, else `status.version.desired.version`,
+ * as upstream's `getHCPControlPlaneVersion`): True (AsExpected, `Release
  * image version is valid`), False (UnsupportedSkew, upstream's message: newer than the
  * HostedCluster, another major, or more than three minors older), Unknown (ValidationFailed)
  * while the HostedCluster reports no version. Upstream only reports it: the NodePool keeps
@@ -78,7 +79,9 @@ function validConfigCondition(type: string, missing: readonly string[] | undefin
 function versionSkewCondition(targetVersion: string, hc: HostedCluster, gen: number): ConditionInput {
   const type = C.SupportedVersionSkew;
   const reported = (hc.status as HostedClusterStatus | undefined)?.version;
-  const hcVersionText = reported?.history?.[0]?.version || reported?.desired?.version;
+  const history = reported?.history ?? [];
+  // The version it runs: the newest completed rollout (not an upgrade's target while it rolls).
+  const hcVersionText = history.find((h) => h.state === 'Completed')?.version || history[0]?.version || reported?.desired?.version;
   const hcVersion = hcVersionText ? parseVersion(hcVersionText) : undefined;
   const npVersion = parseVersion(targetVersion);
   if (!hcVersion || !npVersion) {
