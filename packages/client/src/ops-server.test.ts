@@ -21,6 +21,7 @@ describe('healthAnswer', () => {
     expect(healthAnswer('readyz', checks, '', 'ready')).toEqual({ code: 500, body: 'internal server error: standing by' });
     expect(healthAnswer('readyz', checks, '', 'nope')).toEqual({ code: 404, body: 'not found' });
     expect([healthPath('/readyz'), healthPath('/livez/ping'), healthPath('/readyz/'), healthPath('/metrics'), healthPath('/readyz/a/b')]).toEqual([{ endpoint: 'readyz' }, { endpoint: 'livez', only: 'ping' }, { endpoint: 'readyz' }, undefined, undefined]);
+    expect([healthPath('/readyz/%70ing'), healthPath('/readyz/%zz'), healthPath('/readyz//')]).toEqual([{ endpoint: 'readyz', only: 'ping' }, undefined, undefined]);
   });
 });
 

@@ -69,7 +69,13 @@ export function healthAnswer(endpoint: string, checks: HealthCheck[], query: str
 
 /** The endpoint and the single check a health path names (`/readyz`, `/readyz/ping`), or undefined for other paths. */
 export function healthPath(path: string): { endpoint: 'healthz' | 'livez' | 'readyz'; only?: string } | undefined {
-  const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path); // as Go's net/http decodes it: /readyz/%70ing is /readyz/ping
+  } catch {
+    return undefined;
+  }
+  const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(decoded);
   return m ? { endpoint: m[1] as 'healthz' | 'livez' | 'readyz', ...(m[2] !== undefined && { only: m[2] }) } : undefined;
 }
 

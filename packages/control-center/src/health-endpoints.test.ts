@@ -39,6 +39,15 @@ describe('health endpoints', () => {
     expect([one.status, await one.text()]).toEqual([200, 'ok']);
     const missing = await fetch(`${cc.url}/livez/nope`, auth);
     expect(missing.status).toBe(404);
+    // The check name is decoded, as Go's net/http decodes the path; a path naming none is a 404, not a 500.
+    const escaped = await fetch(`${cc.url}/readyz/%70ing`, auth);
+    expect([escaped.status, await escaped.text()]).toEqual([200, 'ok']);
+    expect((await fetch(`${cc.url}/healthz//`, auth)).status).toBe(404);
+    expect((await fetch(`${cc.url}/readyz/%zz`, auth)).status).toBe(400); // a malformed escape, as Go's net/http refuses it
+  });
+
+  it('answers /version/ without credentials too (public info, as /version)', async () => {
+    expect((await get('/version/')).code).not.toBe(401);
   });
 
   // Last: it breaks this control center's store.

@@ -378,7 +378,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // As kube-apiserver: `ok`, ?verbose and ?exclude, one check at /readyz/<name> (healthAnswer).
   const health = async (req: FastifyRequest, reply: FastifyReply) => {
     const [path = '', query = ''] = req.url.split('?', 2);
-    const h = healthPath(path)!;
+    const h = healthPath(path);
+    // `/readyz//` and the like name no check: not found, as kube-apiserver's mux answers.
+    if (!h) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n');
     const checks: HealthCheck[] = [{ name: 'ping' }];
     // As kube-apiserver's `etcd` check (on /readyz and /healthz, not /livez: an etcd outage is no
     // reason to restart the server; a local store that failed exits the process itself).

@@ -67,7 +67,8 @@ export function authenticate(req: FastifyRequest, opts: AuthenticationOptions): 
  */
 export function registerAuthentication(app: FastifyInstance, opts: AuthenticationOptions, authorizer?: Authorizer): void {
   app.decorateRequest('user', undefined as unknown as UserInfo);
-  const open = new Set(['/healthz', '/readyz', '/livez', '/version']);
+  // upstream's system:public-info-viewer: nonResourceURLs /healthz, /livez, /readyz, /version, /version/.
+  const open = new Set(['/healthz', '/readyz', '/livez', '/version', '/version/']);
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0]!;
     // Open without credentials (a probe sends none); credentials that are sent must be good, as
