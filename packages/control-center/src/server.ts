@@ -392,7 +392,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // /metrics, discovery, OpenAPI and single health checks are non-resource paths: with a policy,
   // only what it allows (upstream's system:discovery role gives discovery and OpenAPI to
   // authenticated users, not to anonymous ones; system:monitoring `/readyz/*` and `/metrics`).
-  const authorizePath = (req: FastifyRequest) => authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: 'get', path: req.url.split('?')[0]! }));
+  // As kube-apiserver: the decoded path (what is served: `/%6Detrics` is /metrics) and the request's
+  // own verb, lower-cased (`head` for HEAD).
+  const authorizePath = (req: FastifyRequest) => {
+    const raw = req.url.split('?')[0]!;
+    let path = raw;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      // a malformed escape is refused by the router; authorized as sent meanwhile
+    }
+    authorize(authorizer, req.user, attributesOf({ isResourceRequest: false, verb: req.method.toLowerCase(), path }));
+  };
   for (const endpoint of ['healthz', 'livez', 'readyz']) {
     app.get(`/${endpoint}`, health);
     app.get(`/${endpoint}/:check`, async (req, reply) => {
@@ -535,6 +546,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();
+      // Segments past a subresource (`.../NAME/status/x`) name no route in kube-apiserver; served,
+      // they were the subresource.
+      if (ri.parts.length > 3) throw apierrors.noResource();
+      // Nor does a namespaced kind's object at a cluster-scope URL (`/api/v1/configmaps/NAME`,
+      // whose watch streamed that name from every namespace).
+      if (info.namespaced && !ri.namespace && ri.name) throw apierrors.noResource();
       const scope: RequestScope = {
         ri,
         info,

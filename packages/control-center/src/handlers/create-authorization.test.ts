@@ -42,6 +42,17 @@ subjects: [{kind: User, name: statususer}]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
+metadata: {name: metrics}
+rules: [{nonResourceURLs: ["/metrics"], verbs: ["get"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: metricsuser}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: metrics}
+subjects: [{kind: User, name: metricsuser}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
 metadata: {name: admin-all}
 rules: [{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}]
 ---
@@ -69,7 +80,7 @@ describe('creating needs the create verb', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'hcc-create-authz-'));
-    writeFileSync(path.join(dir, 'tokens.csv'), 'updater-token,updater,u1\nnsadmin-token,nsadmin,u2\nstatus-token,statususer,u3\n');
+    writeFileSync(path.join(dir, 'tokens.csv'), 'updater-token,updater,u1\nnsadmin-token,nsadmin,u2\nstatus-token,statususer,u3\nmetrics-token,metricsuser,u4\n');
     cc = await startTestControlCenter({ tokenFile: path.join(dir, 'tokens.csv'), authorizer: rbacAuthorizer(loadRBACPolicy(policy, 'policy.yaml')), namespaces: ['team-a'], crds: allCRDs });
   });
   afterAll(async () => {
@@ -130,5 +141,30 @@ describe('creating needs the create verb', () => {
       expect(got.code, p).toBe(200);
       expect(got.body.metadata.deletionTimestamp, p).toBeUndefined();
     }
+  });
+
+  it('serves no route kube-apiserver lacks: segments past a subresource, a namespaced object at a cluster-scope URL, a built-in POST across namespaces', async () => {
+    const admin = (m: string, p: string, b?: unknown) => request(cc, m, p, b);
+    expect((await admin('POST', '/api/v1/namespaces/team-a/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shape' } })).code).toBe(201);
+    const statusX = await request(cc, 'PATCH', '/api/v1/namespaces/team-a/status/x', { status: { phase: 'Terminating' } }, { token: 'status-token', contentType: 'application/merge-patch+json' });
+    expect(statusX.code).toBe(404);
+    expect((await admin('GET', '/api/v1/namespaces/team-a/status/x')).code).toBe(404);
+    expect((await admin('GET', '/apis/hypershift.openshift.io/v1beta1/namespaces/team-a/hostedclusters/hc/status/x/y')).code).toBe(404);
+    expect((await admin('GET', '/api/v1/namespaces/team-a')).body.status.phase).toBe('Active');
+    // A namespaced kind's object at a cluster-scope URL.
+    const clusterScope = await admin('GET', '/api/v1/configmaps/shape');
+    expect(clusterScope.code).toBe(404);
+    expect(clusterScope.body.message).toBe('the server could not find the requested resource');
+    expect((await admin('GET', '/api/v1/watch/configmaps/shape')).code).toBe(404);
+    expect((await admin('GET', '/api/v1/configmaps')).code).toBe(200); // the list across namespaces stays
+    expect((await admin('POST', '/api/v1/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } })).code).toBe(405);
+  });
+
+  it('authorizes a non-resource path as served (decoded) and with the request\'s own verb', async () => {
+    expect((await request(cc, 'GET', '/metrics', undefined, { token: 'metrics-token' })).code).toBe(200);
+    expect((await request(cc, 'GET', '/%6Detrics', undefined, { token: 'metrics-token' })).code).toBe(200);
+    // HEAD is the verb "head", which this rule (get) does not give.
+    const head = await fetch(`${cc.url}/metrics`, { method: 'HEAD', headers: { authorization: 'Bearer metrics-token' } });
+    expect(head.status).toBe(403);
   });
 });

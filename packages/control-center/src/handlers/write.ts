@@ -109,6 +109,9 @@ export async function handleCreate(scope: RequestScope, contentType: string | un
     const sub = scope.ri.subresource ? checkSubresource(scope) : '';
     throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: sub ? `${scope.info.resource}/${sub}` : scope.info.resource });
   }
+  // A built-in namespaced kind takes no POST across namespaces (/api/v1/configmaps: kube-apiserver
+  // registers only list and watch there), as no DELETE (handleDeleteCollection).
+  if (scope.info.namespaced && !scope.ri.namespace && !scope.info.custom) throw apierrors.methodNotAllowed('POST', { group: scope.info.group, resource: scope.info.resource });
   const manager = managerOrUserAgent(fieldManagerParam(query, 'CreateOptions'), userAgentOf(scope));
   const obj = checkTypeMeta(requireKindOfCustomResource(decodeObjectBody(contentType, body, { protobuf: !scope.info.custom, strict: strictErrorsOf(scope.ctx) }), scope), scope.info);
   const created = await createObject(scope.store, scope.info, scope.ri.namespace, obj, scope.ctx, { dryRun: isDryRun(query, 'CreateOptions'), manager: { name: manager, operation: 'Update' } });

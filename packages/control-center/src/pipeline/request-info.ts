@@ -21,7 +21,11 @@ export interface RequestInfo {
   resource: string;
   subresource: string;
   name: string;
-  /** The path segments after the prefix, for discovery requests (`/apis/{group}` has one). */
+  /**
+   * The path segments after the prefix, for discovery requests (`/apis/{group}` has one); for a
+   * resource request, those from the resource on (`{resource}[/{name}[/{subresource}]]`: more
+   * than three name no route).
+   */
   parts: string[];
   /**
    * The `labelSelector` of a list or watch, as an authorization attribute (kube's
@@ -93,6 +97,7 @@ export function resolveRequestInfo(method: string, url: string, query: Record<st
   info.resource = parts[0] ?? '';
   info.name = parts[1] ?? '';
   info.subresource = parts[2] ?? '';
+  info.parts = parts;
 
   const isWatchQuery = queryBool(query.watch);
   switch (method.toUpperCase()) {
