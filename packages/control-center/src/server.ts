@@ -42,6 +42,7 @@ import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admissi
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
 import { placementAnnotationsAdmission } from './pipeline/admit/validating/placement-annotations.js';
 import { managementClusterRestrictionAdmission } from './pipeline/admit/validating/management-cluster-restriction.js';
+import { managementClusterSecretRefAdmission } from './pipeline/admit/validating/management-cluster-secret-ref.js';
 import { managementClusterAuthorizer } from './pipeline/management-cluster-authorizer.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { decodeObjectBody } from './pipeline/decode.js';
@@ -272,7 +273,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const authorizer = managementClusterAuthorizer(deps.authorizer ?? alwaysAllow, store);
   const watchOpts: WatchOptions = { ...defaultWatchOptions, ...deps.watch };
   const openapi = new OpenAPIBuilder(registry);
-  const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission, managementClusterRestrictionAdmission];
+  const admission = deps.admission ?? [placementAdmission, placementAnnotationsAdmission, managementClusterRestrictionAdmission, managementClusterSecretRefAdmission];
   const immortalNamespaces: ReadonlySet<string> = new Set(deps.immortalNamespaces ?? []);
   const requestTimeout = deps.requestTimeoutMs ?? RequestReceiveTimeoutMs;
   // Node looks for timed-out requests this often (its default is 30 s). Node reads both at the
@@ -568,7 +569,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           fieldValidation: fieldValidationOf(query, ri.verb),
           warnings: [],
           now: now(),
-          admit: (i, obj, old, op) => runAdmission(admission, { info: i, operation: op ?? (old ? 'UPDATE' : 'CREATE'), obj, old, user: req.user, store, warn: (w) => scope.ctx.warnings.push(w) }),
+          admit: (i, obj, old, op) =>
+            runAdmission(admission, {
+              info: i,
+              operation: op ?? (old ? 'UPDATE' : 'CREATE'),
+              obj,
+              old,
+              user: req.user,
+              store,
+              warn: (w) => scope.ctx.warnings.push(w),
+              mayAccess: (verb, t) => authorizer(req.user, { ...ri, isResourceRequest: true, verb, group: t.group, version: 'v1', resource: t.resource, subresource: '', namespace: t.namespace, name: t.name, parts: [] }).allowed,
+            }),
           userGroups: req.user.groups,
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),

@@ -29,6 +29,12 @@ export interface AdmissionAttributes {
   store: Store;
   /** Adds a warning to the response (a `Warning: 299` header kubectl prints); absent: warnings are dropped. */
   warn?(message: string): void;
+  /**
+   * Whether the requesting user may do `verb` on one object (a SubjectAccessReview of the
+   * request's user, against the control center's authorizer); absent: no user to ask about (the
+   * server's own writes).
+   */
+  mayAccess?(verb: string, target: { group: string; resource: string; namespace: string; name: string }): boolean;
 }
 
 /** One validating admission plugin; it may throw a StatusError (403) instead of returning field errors. */
