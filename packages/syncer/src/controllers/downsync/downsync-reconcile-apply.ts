@@ -467,7 +467,8 @@ async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, u
     }
     deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
     deps.recentCreates.delete(key);
-    await deps.downstream.delete(kind, down.metadata.namespace ?? '', down.metadata.name ?? '');
+    // Only the copy looked at: an object of the same name made since (by a user) is not it.
+    await deps.downstream.delete(kind, down.metadata.namespace ?? '', down.metadata.name ?? '', down.metadata.uid ? { uid: down.metadata.uid } : undefined);
     return { requeueAfterMs: 500 };
   }
   deps.log.warn({ key, reason }, `a ${kind} hcc did not create has this name and cannot take the control center's content (immutable or another type); leaving it`);

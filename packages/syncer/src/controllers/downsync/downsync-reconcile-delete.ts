@@ -50,7 +50,8 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
     return;
   }
   deps.log.info({ kind, namespace: ns, object: name }, 'deleting the copy');
-  await deps.downstream.delete(kind, ns, name);
+  // Only the copy looked at: an object of the same name made since (by a user) is not it.
+  await deps.downstream.delete(kind, ns, name, down.metadata.uid ? { uid: down.metadata.uid } : undefined);
 }
 
 /** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */

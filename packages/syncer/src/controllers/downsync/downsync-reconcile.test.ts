@@ -19,7 +19,7 @@ function fakeSide(calls: Call[], name: string, live: Map<string, KubeObject> = n
       const cur = current(kind) ?? ({ metadata: { name: n, namespace: ns } } as KubeObject);
       return { ...cur, metadata: { ...cur.metadata, ...((patch as { metadata?: object }).metadata ?? {}) } };
     },
-    delete: async (kind, ns, n) => void calls.push([`${name}.delete`, kind, `${ns}/${n}`]),
+    delete: async (kind, ns, n, preconditions) => void calls.push([`${name}.delete`, kind, `${ns}/${n}`, ...(preconditions ? [preconditions] : [])]),
   };
 }
 
@@ -158,6 +158,9 @@ describe('downsync of a HostedCluster', () => {
   it('deletes the copy when the upstream object is gone', async () => {
     const { calls } = await run({}, { HostedCluster: downCopy() });
     expect(calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex']]);
+    // The copy it looked at only (its uid): a same-named object made since by a user is not deleted.
+    const withUid = await run({}, { HostedCluster: downCopy({ uid: 'copy-uid' }) });
+    expect(withUid.calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex', { uid: 'copy-uid' }]]);
   });
 
   it('fails the pass (to be retried) when deleting the copy fails; a copy already gone is for the writer to absorb (side-writer.test.ts)', async () => {
