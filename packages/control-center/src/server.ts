@@ -541,9 +541,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     let code = 500;
     try {
       authorize(authorizer, req.user, authorizationAttributes(ri, query));
-      // A server-side apply that would create the object needs `create` too (handlers/patch.go).
+      const authorizeCreate = () => authorize(authorizer, req.user, { ...ri, verb: 'create' });
+      // A server-side apply that would create the object needs `create` too (handlers/patch.go);
+      // checked again in the transaction (authorizeCreate below), which settles a race with a delete.
       if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '') && !store.get(storageKey(info, ri.namespace, ri.name))) {
-        authorize(authorizer, req.user, { ...ri, verb: 'create' });
+        authorizeCreate();
       }
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();
@@ -560,7 +562,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         registry,
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
-        authorizeCreate: () => authorize(authorizer, req.user, { ...ri, verb: 'create' }),
+        authorizeCreate,
         authorizeVerb: (verb) => {
           const d = authorizer(req.user, { ...authorizationAttributes(ri, query), verb });
           return d.allowed ? undefined : d.reason;

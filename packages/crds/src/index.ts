@@ -7,3 +7,4 @@ export * from './conditions.js';
 export * from './resources.js';
 export * from './json.js';
 export * from './same-cluster.js';
+export * from './push-mode.js';

@@ -268,7 +268,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const { schemaChecker } = ctx;
   const strategyErrs = info.strategy.validateAsync && schemaChecker ? await info.strategy.validateAsync(obj, { ...ctx, schemaChecker }) : info.strategy.validate(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...metaErrs, ...strategyErrs, ...(ctx.admit?.(info, obj, undefined) ?? [])]);
-  for (const w of info.strategy.warnings?.(obj) ?? []) ctx.warnings.push(w);
+  addStrategyWarnings(info, ctx, obj);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
   const key = storageKey(info, namespace, m.name!);
   // As kube-apiserver's registry Store.Create: the name of an object being deleted is still taken, and the message says why.
@@ -371,7 +371,7 @@ export async function updateObject(
       omitEmpty(obj, info);
       warnOnDuplicateOwners(obj, ctx);
       throwIfInvalid(info, name, [...validateObjectMeta(obj, info.namespaced, nameRuleOf(info)), ...info.strategy.validate(obj, ctx), ...(ctx.admit?.(info, obj, undefined) ?? [])]);
-      for (const w of info.strategy.warnings?.(obj) ?? []) ctx.warnings.push(w);
+      addStrategyWarnings(info, ctx, obj);
       if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, opts.subresource, ctx.now);
       created = true;
       result = obj;
@@ -438,7 +438,7 @@ export async function updateObject(
       if (added.length) errs.push(field.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`));
     }
     throwIfInvalid(info, name, errs);
-    if (opts.subresource === '') for (const w of info.strategy.warnings?.(obj, cur) ?? []) ctx.warnings.push(w);
+    if (opts.subresource === '') addStrategyWarnings(info, ctx, obj, cur);
     // A status update keeps the old spec (prepareForStatusUpdate) and a binding changes only a
     // label and status: neither bumps the generation.
     if (opts.subresource === '' && cur.metadata.generation !== undefined && info.strategy.bumpsGeneration(obj, cur)) obj.metadata.generation = (cur.metadata.generation ?? 0) + 1;
@@ -459,6 +459,11 @@ export async function updateObject(
   }, { writer: info, onDeleted: (revision) => (deletedAt = revision) });
   if (stored && !opts.dryRun) return { object: toVersion(stored.object, info), created };
   return { object: atDeletion(result!, deletedAt), created };
+}
+
+/** Adds the kind's warnings about a valid create (or main-resource update from `old`) to the answer's. */
+function addStrategyWarnings(info: ResourceInfo, ctx: StrategyContext, obj: KubeObject, old?: KubeObject): void {
+  for (const w of info.strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
 }
 
 /**

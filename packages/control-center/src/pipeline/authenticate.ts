@@ -71,14 +71,10 @@ export function registerAuthentication(app: FastifyInstance, opts: Authenticatio
   const open = new Set(['/healthz', '/readyz', '/livez', '/version', '/version/']);
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0]!;
-    // Open without credentials (a probe sends none); credentials that are sent must be good, as
-    // kube-apiserver falls back to anonymous only when a request carries none.
-    if (open.has(path) && !(req.headers.authorization ?? '').trim()) {
-      req.user = { name: 'system:anonymous', groups: [] };
-      return;
-    }
     if (open.has(path)) {
-      req.user = authenticate(req, { ...opts, allowAnonymous: true });
+      // Open without credentials (a probe sends none); credentials that are sent must be good, as
+      // kube-apiserver falls back to anonymous only when a request carries none.
+      req.user = (req.headers.authorization ?? '').trim() ? authenticate(req, { ...opts, allowAnonymous: true }) : { name: 'system:anonymous', groups: [] };
       return;
     }
     const user = authenticate(req, opts);

@@ -21,7 +21,7 @@
  */
 import type { Logger } from 'pino';
 import { deletedObject, EventRecorder, Informer, isNotFound, parseKubeconfig, RestClient, tlsProblem, WorkQueue, type ReconcileResult } from '@hcc/client';
-import { ManagementClusterResource, SecretResource, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
+import { kubeconfigRef, ManagementClusterResource, SecretResource, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
 /** Options of {@link runPushSyncers}; per-cluster options are shared by every pushed cluster. */
@@ -56,13 +56,6 @@ interface Running {
   warnedMs?: number;
   /** When its ManagementCluster was first seen gone, in ms since the epoch. */
   goneMs?: number;
-}
-
-/** Where a cluster's kubeconfig lives. */
-export function kubeconfigRef(mc: ManagementCluster): { namespace: string; name: string; key: string } | undefined {
-  const ref = mc.spec?.kubeconfigSecretRef;
-  if (!ref?.name) return undefined;
-  return { namespace: ref.namespace || SystemNamespace, name: ref.name, key: ref.key || 'kubeconfig' };
 }
 
 /** Serves every Push-mode ManagementCluster until the signal aborts. */

@@ -8,24 +8,17 @@
  * (RBAC's escalation check), the check is a SubjectAccessReview of the request's user.
  * @see https://kubernetes.io/docs/concepts/security/rbac-good-practices/#escalate-verb
  */
-import { ControlCenterGroup, SystemNamespace, type ManagementCluster } from '@hcc/crds';
+import { ControlCenterGroup, kubeconfigRef, type ManagementCluster } from '@hcc/crds';
 import * as apierrors from '../../../apierrors/status.js';
 import type { ValidatingAdmission } from '../admission.js';
-
-/** The Secret a ManagementCluster's spec names (namespace `hcc-system` unless given), or undefined. */
-function secretRefOf(mc: ManagementCluster | undefined): { namespace: string; name: string } | undefined {
-  const ref = mc?.spec?.kubeconfigSecretRef;
-  if (!ref || typeof ref.name !== 'string' || ref.name === '') return undefined;
-  return { namespace: typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : SystemNamespace, name: ref.name };
-}
 
 export const managementClusterSecretRefAdmission: ValidatingAdmission = {
   name: 'ManagementClusterSecretRef',
   validate(a) {
     if (a.info.group !== ControlCenterGroup || a.info.resource !== 'managementclusters' || a.operation === 'DELETE' || !a.mayAccess) return [];
-    const ref = secretRefOf(a.obj as ManagementCluster);
+    const ref = kubeconfigRef(a.obj as ManagementCluster);
     if (!ref) return [];
-    const was = secretRefOf(a.old as ManagementCluster | undefined);
+    const was = kubeconfigRef(a.old as ManagementCluster | undefined);
     // Unchanged: the admin who set it was checked then (a status write or relabel passes).
     if (was && was.namespace === ref.namespace && was.name === ref.name) return [];
     if (a.mayAccess('get', { group: '', resource: 'secrets', namespace: ref.namespace, name: ref.name })) return [];
