@@ -86,6 +86,16 @@ export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
  * own label and annotations) instead of deleting it.
  */
 export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
+/**
+ * Annotation on everything a syncer makes in a management cluster (copies, namespaces): the ID of
+ * the control center it serves, the uid of that control center's `kube-system` namespace (as
+ * Karmada identifies a member cluster by its kube-system uid). The label
+ * {@link LabelSyncedBy} names the ManagementCluster, which two control centers (prod and
+ * staging, or one started again on an empty data dir) may both call a cluster; this tells their
+ * copies apart, so neither deletes or overwrites the other's.
+ * @see https://github.com/karmada-io/karmada/blob/master/pkg/util/cluster.go (ObtainClusterID)
+ */
+export const AnnotationControlCenter = 'controlcenter.hcc.dev/control-center-id';
 /** Annotation on downstream copies: the upstream object's metadata.generation they were built from. */
 export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-generation';
 

@@ -27,6 +27,9 @@ import {
   type RestClient,
 } from '@hcc/client';
 import {
+  AnnotationControlCenter,
+  ControlCenterAPIVersion,
+  ManagementClusterResource,
   AnnotationUpstreamUID,
   ConfigMapResource,
   controlPlaneNamespaceName,
@@ -56,6 +59,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
+import { isOwnCopy, otherControlCenter, readControlCenterID, type ControlCenterIdentity } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
@@ -103,6 +107,13 @@ export interface SyncerOptions {
   crdPullIntervalMs?: number;
   /** Between sweeps for namespaces hcc created that nothing uses any more, in milliseconds (default: 3 heartbeats, at least 5 s). */
   namespaceSweepIntervalMs?: number;
+  /**
+   * IDs of other control centers (the uid of their kube-system namespace) whose copies in the
+   * management cluster this syncer takes as its own: this control center replaces that one
+   * (restored on a new data dir). Copies of any other control center are left as they are
+   * (control-center-identity.ts).
+   */
+  takeOverFrom?: readonly string[];
 }
 
 /** A running syncer. */
@@ -136,6 +147,44 @@ interface Hooks {
   leftovers?: () => Promise<string>;
   /** Why registration or the first heartbeat fails (for /readyz), until the first heartbeat succeeds. */
   problem?: string;
+}
+
+/** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
+export const ReasonOtherControlCenter = 'OtherControlCenter';
+
+/** How long the syncer waits before reading the control center's ID again after a failure, in milliseconds (doubling, at most {@link IdentityRetryMaxMs}). */
+const IdentityRetryMs = 1000;
+/** The longest wait between reads of the control center's ID, in milliseconds. */
+const IdentityRetryMaxMs = 30_000;
+
+/**
+ * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
+ * telling `onProblem` why each failed read failed (a 403 names the policy rule it needs).
+ * @returns the ID, or undefined when aborted first
+ */
+async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: Logger, onProblem: (why: string | undefined) => void): Promise<string | undefined> {
+  let waitMs = IdentityRetryMs;
+  let said = '';
+  while (!signal.aborted) {
+    try {
+      const id = await readControlCenterID(upstream);
+      onProblem(undefined);
+      return id;
+    } catch (err) {
+      const why = isForbidden(err)
+        ? `the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml): ${(err as Error).message}`
+        : `reading the control center's ID (its kube-system namespace) failed (retrying): ${(err as Error).message}`;
+      onProblem(why);
+      if (why !== said) log.error({ err: (err as Error).message }, why);
+      said = why;
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, waitMs);
+      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+    waitMs = Math.min(2 * waitMs, IdentityRetryMaxMs);
+  }
+  return undefined;
 }
 
 /**
@@ -261,8 +310,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   /** Other live ManagementCluster names of this management cluster (the heartbeat's fleet view). */
   let siblings = new Set<string>();
   /** Whether a copy here is one the syncer of such another name made. */
-  const bySibling = (o: KubeObject) => siblings.has(o.metadata.labels?.[LabelSyncedBy] ?? '');
-  const madeByHcc = (o: KubeObject) => o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID];
+  const bySibling = (o: KubeObject) => siblings.has(o.metadata.labels?.[LabelSyncedBy] ?? '') && otherControlCenter(deps.controlCenter, o) === undefined;
+  /** Whether a downstream object is one this control center's syncers made (its label, or the upstream uid it carries; never another control center's). */
+  const madeByHcc = (o: KubeObject) => (o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID]) && otherControlCenter(deps.controlCenter, o) === undefined;
   const knownNamespaces = new Set<string>();
   const ownWrites = new OwnWrites();
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
@@ -307,7 +357,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const foreign = (hcName: string) => {
         const upHC = upInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
-        return !!upHC && !!downHC && !isOurs(cluster, 'HostedCluster', upHC, downHC);
+        return !!upHC && !!downHC && !isOurs(deps, 'HostedCluster', upHC, downHC);
       };
       const why = (hcName: string) => `its HostedCluster ${ns}/${hcName} is blocked by one of the same name that hcc did not create`;
       if (kind === 'NodePool') {
@@ -368,7 +418,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
       try {
-        await downstream.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [LabelSyncedBy]: cluster } } });
+        const annotations = deps.controlCenter ? { [AnnotationControlCenter]: deps.controlCenter.id } : undefined;
+        await downstream.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [LabelSyncedBy]: cluster }, ...(annotations ? { annotations } : {}) } });
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
@@ -441,6 +492,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const side of ['upstream', 'downstream']) for (const kind of kinds) cached.remove({ cluster, side, kind });
   };
 
+  // Every copy carries the control center's ID, so a syncer of another control center under the
+  // same ManagementCluster name neither deletes nor overwrites them (control-center-identity.ts).
+  setState('reading the control center ID');
+  const id = await controlCenterID(upstream, signal, log, (why) => (hooks.problem = why));
+  if (id === undefined) {
+    clearInterval(gauges);
+    dropSeries();
+    return;
+  }
+  deps.controlCenter = { id, takeOverFrom: new Set(opts.takeOverFrom ?? []) };
+  log.info({ controlCenter: id, ...(opts.takeOverFrom?.length ? { takeOverFrom: opts.takeOverFrom } : {}) }, 'serving the control center of this ID');
   setState('registering');
   // A HostedCluster gone from the management cluster is room for the next one: report it now.
   const heartbeatTrigger = new HeartbeatTrigger();
@@ -498,6 +560,30 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
   });
 
+  /**
+   * Says so (a warning in the log and a Warning Event `OtherControlCenter` on the ManagementCluster)
+   * when the management cluster holds copies labelled with this cluster's name that another
+   * control center's syncer made: two control centers serve this cluster under one name, and this
+   * syncer leaves those copies alone. Once, when the caches have synced.
+   */
+  function reportOtherControlCenters(): void {
+    const others = new Map<string, string[]>();
+    for (const k of kinds) {
+      for (const o of downInformers[k].lister.list()) {
+        const other = o.metadata.labels?.[LabelSyncedBy] === cluster ? otherControlCenter(deps.controlCenter, o) : undefined;
+        if (other) others.set(other, [...(others.get(other) ?? []), `${k} ${keyOf(o)}`]);
+      }
+    }
+    for (const [other, copies] of others) {
+      const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that the syncer of another control center (ID ${other}) made (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''}); this syncer leaves them alone: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`;
+      log.warn({ controlCenter: other, copies: copies.length }, message);
+      void upstream
+        .get<KubeObject>(ManagementClusterResource, undefined, cluster)
+        .then((mc) => recorder.event({ ...mc, apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster' }, 'Warning', ReasonOtherControlCenter, message))
+        .catch((err: Error) => log.warn({ err: err.message }, 'could not record the OtherControlCenter Event'));
+    }
+  }
+
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
   let clusterID: string | undefined;
   async function observe() {
@@ -520,7 +606,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     const hcs = downInformers.HostedCluster.hasSynced() ? downInformers.HostedCluster.lister.list() : (await downstream.list<KubeObject>(HostedClusterResource, {})).items;
     // The copies this syncer made, apart from HostedClusters created in the cluster directly: the
     // scheduler counts its placements against these.
-    const synced = hcs.filter((h) => h.metadata.labels?.[LabelSyncedBy] === cluster).length;
+    const synced = hcs.filter((h) => isOwnCopy(cluster, deps.controlCenter, h)).length;
     return { namespaces, hostedClusters: hcs.length, syncedHostedClusters: synced, supportedVersions, ...(clusterID ? { clusterID } : {}) };
   }
 
@@ -559,6 +645,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }
   setState('ready');
   log.info('syncer ready');
+  reportOtherControlCenters();
   let crdTimer: NodeJS.Timeout | undefined;
   if (opts.pullCRDs) {
     // Every crdPullIntervalMs while the admin allows it (spec.pullCRDs); until then the
@@ -589,16 +676,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         downInformers[k].lister.list().some((o) => o.metadata.namespace === ns && o.metadata.labels?.[LabelSyncedBy] === cluster),
     );
   const keptNamespaces = new Map<string, KeptBy>();
-  const sweep = async () => (await sweepNamespaces({ cluster, downstream, inUse, kept: keptNamespaces, log })).forEach((n) => knownNamespaces.delete(n));
+  const sweep = async () => (await sweepNamespaces({ cluster, controlCenter: deps.controlCenter, downstream, inUse, kept: keptNamespaces, log })).forEach((n) => knownNamespaces.delete(n));
   const nsTimer = setInterval(() => {
     void sweep().catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));
   hooks.leftovers = async () => {
-    const copies = kinds.flatMap((k) => downInformers[k].lister.list().filter((o) => o.metadata.labels?.[LabelSyncedBy] === cluster).map((o) => `${k} ${keyOf(o)}`));
+    const copies = kinds.flatMap((k) => downInformers[k].lister.list().filter((o) => isOwnCopy(cluster, deps.controlCenter, o)).map((o) => `${k} ${keyOf(o)}`));
     if (copies.length) return `${copies.length} copies (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''})`;
     await sweep();
     const nsList = await downstream.list<KubeObject>(NamespaceResource, { labelSelector: ours });
-    const left = nsList.items.map((n) => n.metadata.name!).filter((n) => !keptNamespaces.has(n));
+    const left = nsList.items.filter((n) => isOwnCopy(cluster, deps.controlCenter, n)).map((n) => n.metadata.name!).filter((n) => !keptNamespaces.has(n));
     return left.length ? `namespaces ${left.join(', ')}` : '';
   };
   const steps = downsyncSteps(deps);

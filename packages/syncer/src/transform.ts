@@ -4,13 +4,14 @@
  *
  * Downstream copy = upstream spec (and data for Secrets/ConfigMaps), upstream labels and
  * annotations without hcc's own placement labels, plus `controlcenter.hcc.dev/synced-by`,
- * the upstream uid and generation. Server-owned metadata (uid, resourceVersion, managedFields,
+ * the control center's ID (control-center-identity.ts), the upstream uid and generation. Server-owned metadata (uid, resourceVersion, managedFields,
  * ...) never crosses. What the operator added downstream — finalizers, ownerReferences, labels
  * and annotations hcc did not put there, and spec fields it fills when empty (`clusterID`,
  * `infraID`) — is kept.
  */
 import {
   AnnotationAdopted,
+  AnnotationControlCenter,
   AnnotationUpstreamGeneration,
   AnnotationUpstreamUID,
   LabelManagementCluster,
@@ -42,7 +43,7 @@ const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-con
 /** Spec fields the HyperShift operator fills in when empty and that never change once set: a copy's value is kept whatever upstream says. */
 export const operatorDefaultedSpecFields = OperatorGeneratedSpecFields;
 
-const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
+const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationControlCenter || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
 
 function syncedLabels(up: KubeObject): Record<string, string> {
   const out: Record<string, string> = {};
@@ -164,8 +165,10 @@ export function syncedKeysOf(up: KubeObject): SyncedKeys {
  * @param cluster - the ManagementCluster name (for `synced-by`)
  * @param payloadKeys - top-level fields copied as a whole (`['spec']`, or `['data', 'binaryData', 'type', 'immutable']`)
  * @param remembered - the keys this syncer last synced to the copy, for a copy without a record
+ * @param controlCenterID - the ID of the control center the syncer serves (`controlcenter.hcc.dev/control-center-id`);
+ *   absent: the copy keeps whatever it carries
  */
-export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[], remembered?: SyncedKeys): KubeObject {
+export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[], remembered?: SyncedKeys, controlCenterID?: string): KubeObject {
   const wantLabels = syncedLabels(up);
   const wantAnnotations = syncedAnnotations(up);
   // A copy without a record (no room for one) falls back to what the syncer remembers writing.
@@ -175,6 +178,7 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   const labels = mergeKeys(down?.metadata.labels, wantLabels, prev.labels);
   labels[LabelSyncedBy] = cluster;
   const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);
+  if (controlCenterID) annotations[AnnotationControlCenter] = controlCenterID;
   annotations[AnnotationUpstreamUID] = up.metadata.uid ?? '';
   annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
   delete annotations[AnnotationSyncedKeys];
@@ -261,14 +265,14 @@ export function handOverPatch(): Record<string, unknown> {
 
 /**
  * The merge patch that hands a taken-over Secret or ConfigMap back to the management cluster when
- * hcc no longer places it there: hcc's own label and annotations (`synced-by`, upstream uid and
- * generation, synced keys, adopted) are removed; its data stays as it is.
+ * hcc no longer places it there: hcc's own label and annotations (`synced-by`, control center ID,
+ * upstream uid and generation, synced keys, adopted) are removed; its data stays as it is.
  */
 export function releasePatch(): Record<string, unknown> {
   return {
     metadata: {
       labels: { [LabelSyncedBy]: null },
-      annotations: { [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
+      annotations: { [AnnotationControlCenter]: null, [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
     },
   };
 }

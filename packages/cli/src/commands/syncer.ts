@@ -39,6 +39,20 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
   return list;
 }
 
+/**
+ * `--take-over-from`: a comma-separated list of control center IDs (the uid of a control center's
+ * kube-system namespace: letters, digits and `-`, as Kubernetes uids are).
+ * @returns the IDs, in order, without duplicates
+ * @throws InvalidArgumentError naming the entry that is not an ID
+ */
+export function takeOverFromArg(value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim());
+  for (const id of ids) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/.test(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a control center ID (the uid of its kube-system namespace, e.g. 0b6f5c1e-3f0a-4c41-9d35-2f7d1a8e4b21)`);
+  }
+  return [...new Set(ids)];
+}
+
 export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
@@ -52,6 +66,7 @@ export function syncerCommand(): Command {
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer, while an admin sets spec.pullCRDs on its ManagementCluster')
     .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', heartbeatIntervalArg, 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
+    .option('--take-over-from <ids>', "IDs of control centers this one replaces (restored on a new data dir), comma-separated: their syncers' copies in the management cluster become this syncer's (an ID is the uid of that control center's kube-system namespace, named in the CopyBlocked Events and the syncer's log)", takeOverFromArg)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
@@ -68,7 +83,7 @@ export function syncerCommand(): Command {
       const ac = new AbortController();
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds };
+      const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds, ...(o.takeOverFrom ? { takeOverFrom: o.takeOverFrom as string[] } : {}) };
       let downstream: RestClient | undefined;
       const s = o.push
         ? runPushSyncers({ upstream, logger: log, signal: ac.signal, metricsRegistry: registry, ...common })

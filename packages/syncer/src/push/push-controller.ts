@@ -25,7 +25,7 @@ import { kubeconfigRef, ManagementClusterResource, SecretResource, type KubeObje
 import { runSyncer, type RunningSyncer, type SyncerOptions } from '../syncer.js';
 
 /** Options of {@link runPushSyncers}; per-cluster options are shared by every pushed cluster. */
-export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' | 'workers' | 'pullCRDs' | 'metricsRegistry'> {
+export interface PushOptions extends Pick<SyncerOptions, 'heartbeatIntervalMs' | 'workers' | 'pullCRDs' | 'metricsRegistry' | 'takeOverFrom'> {
   upstream: RestClient;
   logger: Logger;
   signal: AbortSignal;
@@ -177,6 +177,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       heartbeatIntervalMs: opts.heartbeatIntervalMs,
       workers: opts.workers,
       pullCRDs: opts.pullCRDs,
+      takeOverFrom: opts.takeOverFrom,
       // Every cluster's series in the one registry, labelled with its cluster.
       metricsRegistry: opts.metricsRegistry,
     });

@@ -35,6 +35,7 @@ import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
+import { isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
@@ -54,13 +55,13 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (isReservedNamespace(req.namespace)) {
       const why = `namespace ${req.namespace} is one hcc never writes into (Kubernetes', OpenShift's, HyperShift's or hcc's own)`;
       deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; the ${req.kind} is not copied there: use another namespace`);
-      if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
+      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
       return { requeueAfterMs: ForeignRecheckMs };
     }
     const underControlPlane = deps.blockedByControlPlane?.(req.kind, up);
     if (underControlPlane) {
       deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${underControlPlane}; the ${req.kind} is not copied there`);
-      if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${underControlPlane}`);
+      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${underControlPlane}`);
       return { requeueAfterMs: ForeignRecheckMs };
     }
     const blocked = req.kind === 'HostedCluster' ? undefined : deps.blockedByForeign?.(req.kind, up);
@@ -70,7 +71,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (req.kind === 'NodePool') {
         deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${blocked}; the NodePool is not copied there`);
         // No copy of ours there (nothing, or a same-named NodePool hcc did not create): say so upstream.
-        if (!down || !isOurs(deps.cluster, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
+        if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
       }
       deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
       return { requeueAfterMs: ForeignRecheckMs };
@@ -87,7 +88,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       await deps.ensureDownstreamNamespace(req.namespace);
       const dropped = droppedFields(req.kind);
       try {
-        const copy = desiredDownstream(up, undefined, deps.cluster, keys);
+        const copy = desiredDownstream(up, undefined, deps.cluster, keys, undefined, deps.controlCenter?.id);
         const created = await deps.downstream.create(req.kind, copy, dropped?.collect);
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
         if (copy.metadata.annotations?.[AnnotationSyncedKeys] === undefined) deps.rememberedKeys?.set(req.key, syncedKeysOf(up));
@@ -104,15 +105,17 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (!down) return { requeueAfterMs: 500 };
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
+    const otherCC = otherControlCenter(deps.controlCenter, down);
+    if (otherCC) return await leaveOtherControlCenters(deps, req.kind, req.key, up, down, otherCC);
     if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
     if (isSiblingsCopy(deps, req.kind, up, down)) {
       // One copy for the cluster, kept by that syncer; looked at again in case it goes first.
       deps.log.debug({ key: req.key, owner: down.metadata.labels?.[LabelSyncedBy] }, 'the copy of another name for this management cluster; leaving it to its syncer');
       return { requeueAfterMs: SiblingRecheckMs };
     }
-    const desired = desiredDownstream(up, down, deps.cluster, keys, deps.rememberedKeys?.get(req.key));
+    const desired = desiredDownstream(up, down, deps.cluster, keys, deps.rememberedKeys?.get(req.key), deps.controlCenter?.id);
     let adopting = false;
-    if (!isOurs(deps.cluster, req.kind, up, down)) {
+    if (!isOurs(deps, req.kind, up, down)) {
       // Someone else's object of the same name. A HostedCluster or NodePool is never taken over:
       // its spec would change under the owner's control plane, and deleting ours would delete it.
       if (!replaceableKinds.has(req.kind)) return await leaveForeign(deps, req.kind, req.key, up, down);
@@ -321,12 +324,14 @@ export const SiblingRecheckMs = 10_000;
 /**
  * True when `down` is a Secret or ConfigMap copy of `up` that the syncer of another live
  * ManagementCluster name for this same management cluster keeps (`synced-by: <that name>`, the
- * same upstream uid): both would need it, and both relabelling it would rewrite it without end.
+ * same upstream uid, this control center's): both would need it, and both relabelling it would
+ * rewrite it without end.
  */
-export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling'>, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
+export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling' | 'controlCenter'>, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
   const owner = down.metadata.labels?.[LabelSyncedBy];
   return (
     replaceableKinds.has(kind) &&
+    otherControlCenter(deps.controlCenter, down) === undefined &&
     !!owner &&
     owner !== deps.cluster &&
     !!up.metadata.uid &&
@@ -338,11 +343,12 @@ export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling'>
 /**
  * True when `down` is this syncer's copy of `up`: it carries `synced-by: <cluster>`, or the
  * upstream uid (a copy whose label someone removed), or it was taken over earlier; never the copy
- * of an earlier HostedCluster of that name ({@link isEarlierObjectsCopy}).
+ * of another control center (control-center-identity.ts), nor of an earlier HostedCluster of that
+ * name ({@link isEarlierObjectsCopy}).
  */
-export function isOurs(cluster: string, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
-  if (isEarlierObjectsCopy(kind, up, down)) return false;
-  return down.metadata.labels?.[LabelSyncedBy] === cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
+export function isOurs(deps: Pick<DownsyncDeps, 'cluster' | 'controlCenter'>, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
+  if (otherControlCenter(deps.controlCenter, down) !== undefined || isEarlierObjectsCopy(kind, up, down)) return false;
+  return down.metadata.labels?.[LabelSyncedBy] === deps.cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
 }
 
 /**
@@ -361,6 +367,29 @@ async function leaveEarlier(deps: DownsyncDeps, key: string, up: KubeObject, dow
     `management cluster ${deps.cluster} has ${what}; hcc does not give it to this HostedCluster: delete it there (kubectl delete hostedcluster -n ${ns} ${name}) to have this one copied, or, restoring the control center, set spec.clusterID to ${clusterID} to take it over`,
   );
   await markNoCopy(deps, 'HostedCluster', key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what} (delete it there)`);
+  return { requeueAfterMs: ForeignRecheckMs };
+}
+
+/** The syncer flag that makes another control center's copies this syncer's (cli/commands/syncer.ts). */
+export const TakeOverFromFlag = '--take-over-from';
+
+/**
+ * Reports a copy that the syncer of another control center made under this ManagementCluster's
+ * name in the way (Warning Event `CopyBlocked`; for a HostedCluster or NodePool, the upstream
+ * object marked as having no copy: {@link markNoCopy}) and looks again later; writes nothing
+ * downstream. Two control centers serving one management cluster under one name is a
+ * misconfiguration the admin resolves: a name of its own in one of them, or, when this control
+ * center replaces that one, {@link TakeOverFromFlag}.
+ */
+async function leaveOtherControlCenters(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, other: string): Promise<StepResult> {
+  deps.log.warn({ key, controlCenter: other }, `the ${kind} of this name in the management cluster is another control center's copy; leaving it`);
+  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that the syncer of another control center (ID ${other}) made under the same ManagementCluster name`;
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} already has ${what}; hcc leaves it: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster's syncer with ${TakeOverFromFlag} ${other}`,
+  );
+  if (NoCopyCondition[kind]) await markNoCopy(deps, kind, key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what}`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
@@ -452,7 +481,7 @@ export const ForeignRecheckMs = 60_000;
 
 async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, err: unknown): Promise<StepResult> {
   const reason = (err as Error).message;
-  if (down.metadata.labels?.[LabelSyncedBy] === deps.cluster && down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
+  if (isOwnCopy(deps.cluster, deps.controlCenter, down) && down.metadata.annotations?.[AnnotationAdopted] !== 'true') {
     // Only when the new copy would be taken: a copy deleted and then refused would leave the
     // control planes using it without it. The copy to come is made from the object as it is now
     // (this pass's view may lag: an oversized annotation added since), and the management cluster
@@ -460,7 +489,7 @@ async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, u
     try {
       const live = await deps.upstream.get(kind, up.metadata.namespace ?? '', up.metadata.name ?? '');
       if (!live || live.metadata.uid !== up.metadata.uid) return { requeueAfterMs: 500 }; // changed under this pass: look again
-      await deps.downstream.dryRunCreate?.(kind, desiredDownstream(live, undefined, deps.cluster, payloadKeys[kind]));
+      await deps.downstream.dryRunCreate?.(kind, desiredDownstream(live, undefined, deps.cluster, payloadKeys[kind], undefined, deps.controlCenter?.id));
     } catch (refusal) {
       reportRefused(deps, kind, up, refusal);
       throw refusal;

@@ -1,7 +1,7 @@
 /**
  * Deletion, both ways it happens:
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
- *   hcc made (only copies carrying `synced-by: <this cluster>`); a Secret or ConfigMap hcc took
+ *   hcc made (only copies carrying `synced-by: <this cluster>` and this control center's ID, or none); a Secret or ConfigMap hcc took
  *   over is released instead (its label and annotations removed), one that the copies of another
  *   live name for this management cluster use is handed over to that name's syncer (its label
  *   removed), and one that a HostedCluster or NodePool copy here still references (live or being
@@ -18,6 +18,7 @@ import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, Finalize
 import { isNotFound } from '@hcc/client';
 import { handOverPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
+import { isOwnCopy } from '../../control-center-identity.js';
 import { isEarlierObjectsCopy } from './downsync-reconcile-apply.js';
 
 /** A finalizer removal whose object is already gone (the control center's garbage collector got there first) has done its job. */
@@ -79,7 +80,8 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
   name: 'deleteDownstream',
   async run(req) {
     const { upstream: up, downstream: down } = req;
-    const ours = down?.metadata.labels?.[LabelSyncedBy] === deps.cluster;
+    // Only what this syncer made: a copy of another control center under this name is not (control-center-identity.ts).
+    const ours = !!down && isOwnCopy(deps.cluster, deps.controlCenter, down);
     if (!up) {
       if (!down || !ours || down.metadata.deletionTimestamp) return 'stop';
       // A HostedCluster or NodePool copy runs a control plane: its object's absence is confirmed

@@ -522,7 +522,7 @@ describe('objects of the same name that hcc did not create', () => {
     expect((await runSecret(secretUp, adopted)).calls).toEqual([]);
     const gone = await runSecret(undefined, adopted, false);
     expect(gone.calls).toEqual([
-      ['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null }, annotations: { 'controlcenter.hcc.dev/upstream-uid': null, 'controlcenter.hcc.dev/upstream-generation': null, 'controlcenter.hcc.dev/synced-keys': null, 'controlcenter.hcc.dev/adopted': null } } }],
+      ['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null }, annotations: { 'controlcenter.hcc.dev/control-center-id': null, 'controlcenter.hcc.dev/upstream-uid': null, 'controlcenter.hcc.dev/upstream-generation': null, 'controlcenter.hcc.dev/synced-keys': null, 'controlcenter.hcc.dev/adopted': null } } }],
     ]);
   });
 
@@ -710,5 +710,86 @@ describe('the NodePools of a HostedCluster being torn down', () => {
     const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
     expect(res).toEqual({ requeueAfterMs: 2000 });
+  });
+});
+
+describe("copies another control center's syncer made under the same ManagementCluster name", () => {
+  const ours = { id: 'cc-ours' };
+  const stamped = (id: string | undefined, extra: Partial<KubeObject['metadata']> = {}): KubeObject =>
+    downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'other-uid', ...(id ? { 'controlcenter.hcc.dev/control-center-id': id } : {}) }, ...extra });
+  const runWith = async (up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<SyncKind, KubeObject>>, cc: DownsyncDeps['controlCenter'] = ours, key = 'HostedCluster/clusters/ex') => {
+    const calls: Call[] = [];
+    const d = deps(up, down, calls);
+    d.controlCenter = cc;
+    const marked: KubeObject[] = [];
+    d.updateUpstreamStatus = async (_k, obj) => (marked.push(obj), obj);
+    d.upstream.get = async () => undefined; // a live read finds nothing placed here
+    const res = await reconcileDownsync(d, downsyncSteps(d), key);
+    return { calls, res, marked };
+  };
+
+  it('stamps every copy it creates with its control center ID', async () => {
+    const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, {});
+    const created = calls.find((c) => c[0] === 'down.create')![2] as KubeObject;
+    expect(created.metadata.annotations?.['controlcenter.hcc.dev/control-center-id']).toBe('cc-ours');
+    expect(created.metadata.labels?.['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
+  });
+
+  it('never deletes one whose object it does not hold; deletes its own and unstamped (older) copies', async () => {
+    expect((await runWith({}, { HostedCluster: stamped('cc-other') })).calls).toEqual([]);
+    for (const id of ['cc-ours', undefined]) {
+      const { calls } = await runWith({}, { HostedCluster: stamped(id) });
+      expect(calls.map((c) => c[0]), String(id)).toEqual(['down.delete']);
+    }
+  });
+
+  it("never overwrites one for an object of the same name: CopyBlocked naming that control center and --take-over-from, Available=Unknown", async () => {
+    const { calls, res, marked } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: stamped('cc-other') });
+    expect(calls.map((c) => c[0])).toEqual(['warn']);
+    expect(calls[0]!.slice(1, 3)).toEqual(['HostedCluster/ex', 'CopyBlocked']);
+    expect(calls[0]![3]).toBe(
+      'management cluster mgmt-1 already has a HostedCluster clusters/ex that the syncer of another control center (ID cc-other) made under the same ManagementCluster name; hcc leaves it: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster\'s syncer with --take-over-from cc-other',
+    );
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+    expect((marked[0]!.status as { conditions: { type: string; status: string; reason: string }[] }).conditions[0]).toMatchObject({ type: 'Available', status: 'Unknown', reason: 'CopyBlocked' });
+  });
+
+  it('nor takes over its Secret the way it takes over one nobody made (adopted)', async () => {
+    const secretUp: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
+    const theirs: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-other', 'controlcenter.hcc.dev/upstream-uid': 'x', 'controlcenter.hcc.dev/adopted': 'true' } },
+      type: 'Opaque',
+      data: { a: 'b2xk' },
+    };
+    const placed = await runWith({ Secret: secretUp }, { Secret: theirs }, ours, 'Secret/clusters/ps');
+    expect(placed.calls.map((c) => c[0])).toEqual(['warn']);
+    expect(placed.calls[0]![3]).toContain('a Secret clusters/ps that the syncer of another control center (ID cc-other) made');
+    // Nor released (its label and annotations removed) when nothing here places it.
+    expect((await runWith({}, { Secret: theirs }, ours, 'Secret/clusters/ps')).calls).toEqual([]);
+  });
+
+  it("lets the upstream object's deletion finish without touching that copy", async () => {
+    const deleting = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], deletionTimestamp: '2026-12-03T00:00:00Z' });
+    const { calls } = await runWith({ HostedCluster: deleting }, { HostedCluster: stamped('cc-other') });
+    expect(calls.map((c) => c[0])).toEqual(['up.patch']);
+    expect(calls[0]![3]).toEqual({ metadata: { resourceVersion: '10', finalizers: [] } });
+  });
+
+  it('takes the copies of a control center named in takeOverFrom as its own: stamps them with its ID, deletes them when it does not hold their object', async () => {
+    const takeOver = { id: 'cc-ours', takeOverFrom: new Set(['cc-other']) };
+    const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: stamped('cc-other', { annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u1', 'controlcenter.hcc.dev/control-center-id': 'cc-other' } }) }, takeOver);
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/control-center-id']).toBe('cc-ours');
+    expect((await runWith({}, { HostedCluster: stamped('cc-other') }, takeOver)).calls.map((c) => c[0])).toEqual(['down.delete']);
+    // A third control center's copies stay that one's.
+    expect((await runWith({}, { HostedCluster: stamped('cc-third') }, takeOver)).calls).toEqual([]);
+  });
+
+  it('gives an unstamped copy of its own the ID at its next write', async () => {
+    const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy() });
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect(calls[0]![3]).toEqual({ metadata: { annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-ours', 'controlcenter.hcc.dev/upstream-generation': '1', 'controlcenter.hcc.dev/synced-keys': '{"labels":[],"annotations":[]}' } } });
   });
 });

@@ -3,6 +3,7 @@
  * getters and writers a step receives (never an informer or a raw client; STYLE.md §2).
  */
 import type { SyncedKeys } from '../../transform.js';
+import type { ControlCenterIdentity } from '../../control-center-identity.js';
 import type { KubeObject } from '@hcc/crds';
 import type { DeleteOptions } from '@hcc/client';
 import type { Logger } from 'pino';
@@ -55,6 +56,13 @@ export interface SideWriter {
 export interface DownsyncDeps {
   /** This management cluster's name. */
   cluster: string;
+  /**
+   * The control center this syncer serves, whose ID its copies carry: a copy carrying another
+   * control center's ID is that one's, never written or deleted here (control-center-identity.ts).
+   * Absent: copies get no ID, and every copy labelled with this cluster's name counts as this
+   * syncer's.
+   */
+  controlCenter?: ControlCenterIdentity;
   /** Upstream (control center) object from the informer cache. */
   getUpstream(kind: SyncKind, key: string): KubeObject | undefined;
   /** Downstream (management cluster) object from the informer cache. */

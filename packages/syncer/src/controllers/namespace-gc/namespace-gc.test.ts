@@ -48,7 +48,7 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
 
   it("does not count Kubernetes' and OpenShift's per-namespace defaults, hcc's copies or Events", async () => {
     const c = fakeCluster(openShiftDefaults);
-    expect(await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c))).toBeUndefined();
+    expect(await foreignObjectIn(c, { cluster: 'mgmt-1' }, 'clusters', await namespacedKinds(c))).toBeUndefined();
   });
 
   it.each([
@@ -60,12 +60,12 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
     ['a ConfigMap another syncer copied', { configmaps: [obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-2' } } })] }, 'ConfigMap/c'],
   ])('keeps it for %s', async (_what, extra, want) => {
     const c = fakeCluster({ ...openShiftDefaults, ...extra });
-    expect((await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c)))?.what).toBe(want);
+    expect((await foreignObjectIn(c, { cluster: 'mgmt-1' }, 'clusters', await namespacedKinds(c)))?.what).toBe(want);
   });
 
   it('keeps it when a kind cannot be listed (it cannot tell)', async () => {
     const c = fakeCluster(openShiftDefaults, new Set(['infraenvs']));
-    expect((await foreignObjectIn(c, 'mgmt-1', 'clusters', await namespacedKinds(c)))?.what).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io: .*kept to be safe\)$/);
+    expect((await foreignObjectIn(c, { cluster: 'mgmt-1' }, 'clusters', await namespacedKinds(c)))?.what).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io: .*kept to be safe\)$/);
   });
 
   it('isClusterOwned knows only the defaults', () => {

@@ -8,13 +8,16 @@
  * first; what the cluster puts in every namespace (isClusterOwned: Kubernetes' and OpenShift's
  * defaults) and Events do not count. A kind
  * the syncer may not list (403) or that fails to list keeps the namespace: it cannot tell.
- * Namespaces hcc did not create are never touched.
+ * Namespaces hcc did not create are never touched, nor those another control center's syncer
+ * created under this cluster's name (control-center-identity.ts), whose copies count as foreign.
+
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
  */
 import type { Logger } from 'pino';
 import { isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
 import { LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 import { refs } from '../../side-writer.js';
+import { isOwnCopy, type ControlCenterIdentity } from '../../control-center-identity.js';
 
 /** The ServiceAccounts OpenShift's controllers create in every namespace (Kubernetes: `default`). */
 const defaultServiceAccounts = new Set(['default', 'builder', 'deployer']);
@@ -105,13 +108,20 @@ export interface ForeignObject {
 /** The kinds the syncer copies into a management cluster (group/Kind): only these can be its copies. */
 const copiedKinds = new Set(Object.entries(refs).map(([kind, ref]) => `${ref.group}/${kind}`));
 
+/** Whose copies count as the syncer's own: its cluster's name and its control center. */
+export interface CopyOwner {
+  cluster: string;
+  controlCenter?: ControlCenterIdentity;
+}
+
 /**
  * Whether an object in a namespace hcc created is neither this cluster's copy (one of the kinds
- * the syncer copies, labelled synced-by this cluster) nor the cluster's own default. A Lease or a
- * Role someone labelled synced-by is still foreign: the syncer never makes those.
+ * the syncer copies, labelled synced-by this cluster, not another control center's) nor the
+ * cluster's own default. A Lease or a Role someone labelled synced-by is still foreign: the syncer
+ * never makes those.
  */
-function isForeign(cluster: string, kind: NamespacedKind, o: KubeObject): boolean {
-  const copy = copiedKinds.has(`${kind.ref.group}/${kind.kind}`) && o.metadata.labels?.[LabelSyncedBy] === cluster;
+function isForeign(owner: CopyOwner, kind: NamespacedKind, o: KubeObject): boolean {
+  const copy = copiedKinds.has(`${kind.ref.group}/${kind.kind}`) && isOwnCopy(owner.cluster, owner.controlCenter, o);
   return !copy && !isClusterOwned(kind.kind, o);
 }
 
@@ -121,7 +131,7 @@ function isForeign(cluster: string, kind: NamespacedKind, o: KubeObject): boolea
  * cannot be listed counts as foreign too (`Kind (cannot list: ...)`).
  * @param kinds - what to look for; from {@link namespacedKinds}
  */
-export async function foreignObjectIn(downstream: RestClient, cluster: string, namespace: string, kinds: NamespacedKind[]): Promise<ForeignObject | undefined> {
+export async function foreignObjectIn(downstream: RestClient, owner: CopyOwner, namespace: string, kinds: NamespacedKind[]): Promise<ForeignObject | undefined> {
   for (const kind of kinds) {
     const { ref } = kind;
     let list;
@@ -131,7 +141,7 @@ export async function foreignObjectIn(downstream: RestClient, cluster: string, n
       if (isNotFound(err)) continue; // the kind went away since discovery
       return { what: `${kind.kind} (cannot list ${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}: ${(err as Error).message}; kept to be safe)` };
     }
-    const other = list.items.find((o) => isForeign(cluster, kind, o));
+    const other = list.items.find((o) => isForeign(owner, kind, o));
     if (other) return { what: `${kind.kind}/${other.metadata.name}`, at: { kind, name: other.metadata.name! } };
     if (list.metadata.continue) return { what: `${kind.kind}/… (more than one page: kept to be safe)` };
   }
@@ -144,18 +154,17 @@ export async function foreignObjectIn(downstream: RestClient, cluster: string, n
  * every kind) instead of a discovery pass and a list per kind. An error keeps the namespace (it
  * cannot tell), except 404: the kind is gone.
  */
-async function stillKeeps(downstream: RestClient, cluster: string, namespace: string, at: KeptBy): Promise<boolean> {
+async function stillKeeps(downstream: RestClient, owner: CopyOwner, namespace: string, at: KeptBy): Promise<boolean> {
   try {
     const list = await downstream.list<KubeObject>(at.kind.ref, { namespace, fieldSelector: `metadata.name=${at.name}` });
-    return list.items.some((o) => o.metadata.name === at.name && isForeign(cluster, at.kind, o));
+    return list.items.some((o) => o.metadata.name === at.name && isForeign(owner, at.kind, o));
   } catch (err) {
     return !isNotFound(err);
   }
 }
 
 /** What the sweep reads. */
-export interface NamespaceGCDeps {
-  cluster: string;
+export interface NamespaceGCDeps extends CopyOwner {
   downstream: RestClient;
   /** Whether anything placed on this cluster, upstream or as a copy downstream, lives in the namespace. */
   inUse(namespace: string): boolean;
@@ -181,12 +190,12 @@ export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> 
   let kinds: NamespacedKind[] | undefined;
   for (const ns of list.items) {
     const name = ns.metadata.name!;
-    if (ns.metadata.deletionTimestamp || deps.inUse(name)) continue;
+    if (ns.metadata.deletionTimestamp || !isOwnCopy(deps.cluster, deps.controlCenter, ns) || deps.inUse(name)) continue;
     const before = kept.get(name);
-    if (before && (await stillKeeps(deps.downstream, deps.cluster, name, before))) continue;
+    if (before && (await stillKeeps(deps.downstream, deps, name, before))) continue;
     kept.delete(name);
     kinds ??= await namespacedKinds(deps.downstream);
-    const foreign = await foreignObjectIn(deps.downstream, deps.cluster, name, kinds);
+    const foreign = await foreignObjectIn(deps.downstream, deps, name, kinds);
     if (foreign) {
       if (foreign.at) kept.set(name, foreign.at);
       deps.log.debug({ controller: 'namespace-gc', namespace: name, object: foreign.what }, 'kept a namespace hcc created: something else lives there');
