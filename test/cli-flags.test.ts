@@ -61,6 +61,8 @@ describe('hcc flags', () => {
     // Longer than an hour is no heartbeat (and past ~24.8 days Node's timers would fire at once).
     { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '4000'], msg: "option '--heartbeat-interval <seconds>' argument '4000' is invalid. must be a number >= 0.5 and <= 3600" },
     { args: ['up', '--heartbeat-interval', '86400'], msg: "option '--heartbeat-interval <seconds>' argument '86400' is invalid. must be a number >= 0.5 and <= 3600" },
+    { args: ['syncer', '--name', 'm1', '--take-over-from', 'a b'], msg: `option '--take-over-from <ids>' argument 'a b' is invalid. "a b" is not a control center ID (the uid of its kube-system namespace, e.g. 0b6f5c1e-3f0a-4c41-9d35-2f7d1a8e4b21)` },
+    { args: ['syncer', '--name', 'm1', '--take-over-from', 'x,'], msg: `option '--take-over-from <ids>' argument 'x,' is invalid. "" is not a control center ID` },
     { args: ['syncer', '--name', 'm1', '--workers', '0'], msg: "option '--workers <n>' argument '0' is invalid. must be an integer >= 1" },
     { args: ['management-cluster', '--port', '-1'], msg: "option '--port <port>' argument '-1' is invalid." },
     { args: ['hypershift-sim', '--available-delay', 'soon'], msg: "option '--available-delay <ms>' argument 'soon' is invalid. must be an integer >= 0" },

@@ -77,10 +77,10 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
 
 describe('namespace clean-up: sweeps', () => {
   /** A management cluster with one namespace hcc created, counting the calls the sweep makes. */
-  function cluster(objects: Record<string, KubeObject[]>) {
+  function cluster(objects: Record<string, KubeObject[]>, nsAnnotations?: Record<string, string>) {
     const calls = { discovery: 0, list: 0, byName: 0, deleted: [] as string[] };
     const base = fakeCluster(objects);
-    const namespaces = [{ metadata: { name: 'clusters', uid: 'u1', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } }];
+    const namespaces = [{ metadata: { name: 'clusters', uid: 'u1', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, ...(nsAnnotations ? { annotations: nsAnnotations } : {}) } }];
     const client = {
       raw: async (m: string, path: string) => {
         calls.discovery++;
@@ -133,5 +133,19 @@ describe('namespace clean-up: sweeps', () => {
     expect(await sweep()).toEqual([]);
     cm.metadata.labels = { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' };
     expect(await sweep()).toEqual(['clusters']);
+  });
+
+  it("leaves a namespace another control center's syncer created under this cluster's name, and counts that one's copies as foreign", async () => {
+    const cc = { id: 'cc-ours' };
+    const other = { 'controlcenter.hcc.dev/control-center-id': 'cc-other' };
+    const theirs = cluster({}, other);
+    expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: theirs.client, inUse: () => false, log })).toEqual([]);
+    expect(theirs.calls.deleted).toEqual([]);
+    // In a namespace of this control center's: a copy of the other's keeps it; its own (or an older, unstamped) one does not.
+    const copy = obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: other } });
+    const mixed = cluster({ configmaps: [copy] }, { 'controlcenter.hcc.dev/control-center-id': 'cc-ours' });
+    expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: mixed.client, inUse: () => false, log })).toEqual([]);
+    copy.metadata.annotations = { 'controlcenter.hcc.dev/control-center-id': 'cc-ours' };
+    expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: mixed.client, inUse: () => false, log })).toEqual(['clusters']);
   });
 });

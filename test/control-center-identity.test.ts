@@ -1,0 +1,135 @@
+/**
+ * Two control centers serving one management cluster under the same ManagementCluster name (prod
+ * and staging both calling it m1, or one started again on an empty data dir): each syncer stamps
+ * its copies with its control center's ID (the uid of that control center's kube-system
+ * namespace) and never deletes or overwrites the other's, which it reports (CopyBlocked on the
+ * object it cannot copy, OtherControlCenter on its ManagementCluster). A syncer started with
+ * `--take-over-from <ID>` takes that control center's copies as its own. Real processes: two
+ * `hcc control-center`s with their schedulers, one `hcc management-cluster`, `hcc syncer`s, kubectl.
+ */
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, tempDir, waitFor } from './helpers/tools.js';
+import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
+
+const IDKey = 'controlcenter.hcc.dev/control-center-id';
+const ns = 'team';
+
+describe('two control centers, one management cluster, one ManagementCluster name', () => {
+  const t = tempDir('hcc-ccid-');
+  const mgmtAdmin = path.join(t.dir, 'mgmt-admin.kubeconfig');
+  let a: ControlCenterProcess;
+  let b: ControlCenterProcess;
+  const schedulers: SchedulerProcess[] = [];
+  let mgmt: { proc: ChildProcess; output: () => string };
+  const syncers = new Map<string, { proc: ChildProcess; output: () => string }>();
+  const ids = { a: '', b: '' };
+
+  const ka = (args: string[], input?: string) => kubectl('1.35', a.kubeconfig, args, { input });
+  const kb = (args: string[], input?: string) => kubectl('1.35', b.kubeconfig, args, { input });
+  const km = (args: string[]) => kubectl('1.35', mgmtAdmin, args);
+  const startSyncer = async (name: string, cc: ControlCenterProcess, extra: string[] = []) => {
+    const s = await startHcc(['syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtAdmin, '--heartbeat-interval', '1', ...extra], /"msg":"syncer ready"/);
+    syncers.set(name, s);
+    return s;
+  };
+  const stopSyncer = async (name: string) => {
+    const s = syncers.get(name);
+    syncers.delete(name);
+    if (s) await stopProcess(s.proc);
+  };
+  /** The copy of HostedCluster `name` in the management cluster (uid and control center ID), or undefined. */
+  const copy = async (name: string): Promise<{ uid: string; id: string | undefined; image: string } | undefined> => {
+    const r = await km(['get', 'hostedcluster', '-n', ns, name, '-o', 'json', '--ignore-not-found']);
+    if (r.code !== 0 || !r.stdout.trim()) return undefined;
+    const o = JSON.parse(r.stdout);
+    return { uid: o.metadata.uid, id: o.metadata.annotations?.[IDKey], image: o.spec.release.image };
+  };
+  const eventOf = (k: typeof ka, reason: string, name: string, namespace?: string) =>
+    waitFor(`the ${reason} Event on ${name}`, async () => {
+      const r = await k(['get', 'events', ...(namespace ? ['-n', namespace] : ['-A']), '--field-selector', `reason=${reason},involvedObject.name=${name}`, '-o', 'json']);
+      return r.code === 0 && (JSON.parse(r.stdout).items[0] as { message: string } | undefined);
+    }, 30_000);
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startControlCenterProcess(), startControlCenterProcess()]);
+    for (const cc of [a, b]) schedulers.push(await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig }));
+    mgmt = await startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtAdmin, '--available-delay', '300', '--delete-delay', '200'], /"msg":"management cluster ready"/);
+    for (const [key, k] of [['a', ka], ['b', kb]] as const) {
+      const r = await k(['get', 'namespace', 'kube-system', '-o', 'jsonpath={.metadata.uid}']);
+      expect(r.code, r.stderr).toBe(0);
+      ids[key] = r.stdout.trim();
+      expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    }
+    expect(ids.a).not.toBe(ids.b);
+    await Promise.all([startSyncer('a', a), startSyncer('b', b)]);
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const name of [...syncers.keys()]) await stopSyncer(name);
+    if (mgmt) await stopProcess(mgmt.proc);
+    for (const s of schedulers) await s.stop();
+    await a?.stop();
+    await b?.stop();
+    t.cleanup();
+  });
+
+  it("keeps both control centers' copies, each stamped with its own control center's ID", async () => {
+    expect((await ka(['apply', '-f', '-'], [pullSecret('only-a', ns), noneHostedCluster('only-a', ns)].join('---\n'))).code).toBe(0);
+    expect((await kb(['apply', '-f', '-'], [pullSecret('only-b', ns), noneHostedCluster('only-b', ns)].join('---\n'))).code).toBe(0);
+    const copyA = await waitFor('the copy of only-a', () => copy('only-a'));
+    const copyB = await waitFor('the copy of only-b', () => copy('only-b'));
+    expect(copyA.id).toBe(ids.a);
+    expect(copyB.id).toBe(ids.b);
+    for (const [name, id] of [['only-a-pull-secret', ids.a], ['only-b-pull-secret', ids.b]]) {
+      const s = await km(['get', 'secret', '-n', ns, name, '-o', `jsonpath={.metadata.annotations.controlcenter\\.hcc\\.dev/control-center-id}`]);
+      expect(s.stdout, name).toBe(id);
+    }
+    // Several heartbeats and resyncs later, neither syncer has deleted the other's copy (before
+    // copies carried the ID, each deleted the other's on sight, and the two fought).
+    await new Promise((r) => setTimeout(r, 5000));
+    expect((await copy('only-a'))?.uid).toBe(copyA.uid);
+    expect((await copy('only-b'))?.uid).toBe(copyB.uid);
+    const ns1 = await km(['get', 'namespace', ns, '-o', 'json']);
+    expect(JSON.parse(ns1.stdout).metadata.annotations?.[IDKey]).toMatch(new RegExp(`^(${ids.a}|${ids.b})$`));
+  });
+
+  it("never overwrites the other's copy of a same-named HostedCluster: CopyBlocked names that control center and --take-over-from", async () => {
+    expect((await ka(['apply', '-f', '-'], [pullSecret('dup', ns), noneHostedCluster('dup', ns, '4.16.12')].join('---\n'))).code).toBe(0);
+    const first = await waitFor("A's copy of dup", () => copy('dup'));
+    expect(first.id).toBe(ids.a);
+    expect((await kb(['apply', '-f', '-'], [pullSecret('dup', ns), noneHostedCluster('dup', ns, '4.17.3')].join('---\n'))).code).toBe(0);
+    const ev = await eventOf(kb, 'CopyBlocked', 'dup', ns);
+    expect(ev.message).toContain(`already has a HostedCluster ${ns}/dup that the syncer of another control center (ID ${ids.a}) made under the same ManagementCluster name`);
+    expect(ev.message).toContain(`--take-over-from ${ids.a}`);
+    // B's dup reads Available=Unknown with the reason; A's copy keeps A's release.
+    const cond = await waitFor("B's dup Available=Unknown", async () => {
+      const r = await kb(['get', 'hostedcluster', '-n', ns, 'dup', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].reason}']);
+      return r.stdout === 'CopyBlocked' && r.stdout;
+    });
+    expect(cond).toBe('CopyBlocked');
+    const now = await copy('dup');
+    expect(now).toMatchObject({ uid: first.uid, id: ids.a });
+    expect(now!.image).toContain('4.16.12');
+  });
+
+  it("reports the other control center's copies on its ManagementCluster when a syncer starts (OtherControlCenter)", async () => {
+    await stopSyncer('b');
+    await startSyncer('b', b);
+    const ev = await eventOf(kb, 'OtherControlCenter', 'm1');
+    expect(ev.message).toMatch(new RegExp(`holds \\d+ copies labelled controlcenter.hcc.dev/synced-by=m1 that the syncer of another control center \\(ID ${ids.a}\\) made`));
+    expect(ev.message).toContain(`--take-over-from ${ids.a}`);
+  });
+
+  it('with --take-over-from, a syncer takes that control center\'s copies as its own: one whose object it does not hold is deleted', async () => {
+    // A is retired; B's syncer takes over its copies.
+    await stopSyncer('a');
+    await stopSyncer('b');
+    const before = await copy('only-b');
+    await startSyncer('b', b, ['--take-over-from', ids.a]);
+    await waitFor('the copy of only-a deleted', async () => (await copy('only-a')) === undefined, 30_000);
+    expect((await copy('only-b'))?.uid).toBe(before?.uid);
+  });
+});
