@@ -8,10 +8,12 @@
  * `hcc control-center`s with their schedulers, one `hcc management-cluster`, `hcc syncer`s, kubectl.
  */
 import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, tempDir, waitFor } from './helpers/tools.js';
-import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
+import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const IDKey = 'controlcenter.hcc.dev/control-center-id';
@@ -131,5 +133,38 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     await startSyncer('b', b, ['--take-over-from', ids.a]);
     await waitFor('the copy of only-a deleted', async () => (await copy('only-a')) === undefined, 30_000);
     expect((await copy('only-b'))?.uid).toBe(before?.uid);
+  });
+
+  it("waits, and says in /readyz which rule is missing, when the control center's policy refuses it the read of the ID", async () => {
+    // The shipped syncer policy without its kube-system rule, enforced for the syncer's own user.
+    const docs = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy', 'control-center', 'syncer-policy.yaml'), 'utf8')).map((d) => d.toJS());
+    const role = docs.find((d) => d.kind === 'ClusterRole');
+    role.rules = role.rules.filter((r: { resources: string[] }) => !r.resources.includes('namespaces'));
+    const policy = path.join(t.dir, 'policy-without-ns.yaml');
+    writeFileSync(policy, docs.map((d) => stringify(d)).join('---\n'));
+    const tokens = path.join(t.dir, 'tokens.csv');
+    writeFileSync(tokens, 'syncer-token-0123456789,hcc:syncer:m2,uid-m2,"hcc:syncers"\n');
+    const c = await startControlCenterProcess({ extraArgs: ['--authorization-policy', policy, '--token-file', tokens] });
+    const kc = path.join(t.dir, 'm2-syncer.kubeconfig');
+    const config = parse(readFileSync(c.kubeconfig, 'utf8'));
+    config.users[0].user = { token: 'syncer-token-0123456789' };
+    writeFileSync(kc, stringify(config));
+    const s = spawnHcc(['syncer', '--name', 'm2', '--kubeconfig', kc, '--management-kubeconfig', mgmtAdmin, '--heartbeat-interval', '1', '--metrics-port', '0']);
+    try {
+      await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);
+      const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(s.output())![1]!;
+      const body = await waitFor('/readyz naming the rule', async () => {
+        const r = await fetch(`${ops}/readyz?verbose`);
+        const text = await r.text();
+        return r.status !== 200 && text.includes('kube-system') && text;
+      }, 30_000);
+      expect(body).toContain('reading the control center ID; the control center refuses this syncer the read of its kube-system namespace');
+      expect(body).toContain('deploy/control-center/syncer-policy.yaml');
+      // It registered nothing: no ManagementCluster m2 while it cannot stamp its copies.
+      expect((await kubectl('1.35', c.kubeconfig, ['get', 'managementcluster', 'm2', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    } finally {
+      await stopProcess(s.proc);
+      await c.stop();
+    }
   });
 });
