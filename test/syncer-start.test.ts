@@ -47,7 +47,8 @@ describe('hcc syncer started before the control center answers', () => {
     const syncer = spawnHcc(['syncer', '--name', 'm1', '--kubeconfig', first.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '1']);
     procs.push(syncer.proc);
     runningSyncer = syncer;
-    await waitFor('two failed registrations', () => (syncer.output().match(/registering the ManagementCluster failed; retrying/g) ?? []).length >= 2, 30_000);
+    // It first reads the control center's ID (its copies carry it), then registers: both retried.
+    await waitFor("two failed reads of the control center's ID", () => (syncer.output().match(/reading the control center's ID \(its kube-system namespace\) failed; retrying/g) ?? []).length >= 2, 30_000);
     expect(syncer.proc.exitCode, syncer.output()).toBeNull();
     expect(syncer.output()).toContain('ECONNREFUSED');
 

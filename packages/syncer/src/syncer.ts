@@ -20,8 +20,10 @@ import {
   keyOf,
   NamespaceIndex,
   namespaceIndexFunc,
+  Backoff,
   realClock,
   RequestError,
+  sleep,
   within,
   WorkQueue,
   type RestClient,
@@ -152,37 +154,30 @@ interface Hooks {
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
 
-/** How long the syncer waits before reading the control center's ID again after a failure, in milliseconds (doubling, at most {@link IdentityRetryMaxMs}). */
-const IdentityRetryMs = 1000;
-/** The longest wait between reads of the control center's ID, in milliseconds. */
-const IdentityRetryMaxMs = 30_000;
-
 /**
  * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
- * telling `onProblem` why each failed read failed (a 403 names the policy rule it needs).
+ * retried after 200 ms doubling up to 30 s (with jitter), as registration is: a warn line per
+ * failed attempt, and `onProblem` told why (a 403 names the policy rule the syncer needs).
  * @returns the ID, or undefined when aborted first
  */
 async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: Logger, onProblem: (why: string | undefined) => void): Promise<string | undefined> {
-  let waitMs = IdentityRetryMs;
-  let said = '';
+  const backoff = new Backoff({ initialMs: 200, maxMs: 30_000 });
   while (!signal.aborted) {
     try {
       const id = await readControlCenterID(upstream);
       onProblem(undefined);
       return id;
     } catch (err) {
-      const why = isForbidden(err)
-        ? `the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml): ${(err as Error).message}`
-        : `reading the control center's ID (its kube-system namespace) failed (retrying): ${(err as Error).message}`;
-      onProblem(why);
-      if (why !== said) log.error({ err: (err as Error).message }, why);
-      said = why;
+      if (signal.aborted) break;
+      const retryInMs = backoff.next();
+      const forbidden = isForbidden(err);
+      const msg = forbidden
+        ? "the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml); retrying"
+        : "reading the control center's ID (its kube-system namespace) failed; retrying";
+      log.warn({ ...(forbidden ? { err: (err as Error).message } : { err }), retryInMs }, msg);
+      onProblem(`${msg}: ${(err as Error).message}`);
+      await sleep(realClock, retryInMs, signal);
     }
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, waitMs);
-      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    });
-    waitMs = Math.min(2 * waitMs, IdentityRetryMaxMs);
   }
   return undefined;
 }
