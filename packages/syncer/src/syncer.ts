@@ -61,7 +61,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
-import { isOwnCopy, otherControlCenter, readControlCenterID, type ControlCenterIdentity } from './control-center-identity.js';
+import { isOwnCopy, otherControlCenter, readControlCenterID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
