@@ -35,7 +35,12 @@ const obj = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({ me
 describe('namespace clean-up: what keeps a namespace hcc created', () => {
   const openShiftDefaults = {
     configmaps: [obj('kube-root-ca.crt'), obj('openshift-service-ca.crt'), obj('pull', { metadata: { name: 'pull', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } })],
-    secrets: [obj('builder-dockercfg-abc', { type: 'kubernetes.io/dockercfg', metadata: { name: 'builder-dockercfg-abc', annotations: { 'kubernetes.io/service-account.name': 'builder' } } })],
+    secrets: [
+      obj('builder-dockercfg-abc', { type: 'kubernetes.io/dockercfg', metadata: { name: 'builder-dockercfg-abc', annotations: { 'kubernetes.io/service-account.name': 'builder' } } }),
+      // The legacy tokens controller's (kube < 1.24, OpenShift < 4.16).
+      obj('default-token-x7k2q', { type: 'kubernetes.io/service-account-token', metadata: { name: 'default-token-x7k2q', annotations: { 'kubernetes.io/service-account.name': 'default' } } }),
+      obj('deployer-token-9zt4m', { type: 'kubernetes.io/service-account-token', metadata: { name: 'deployer-token-9zt4m', annotations: { 'kubernetes.io/service-account.name': 'deployer' } } }),
+    ],
     serviceaccounts: [obj('default'), obj('builder'), obj('deployer')],
     rolebindings: [obj('system:image-pullers'), obj('system:image-builders'), obj('system:deployers')],
     events: [obj('hc.1234')],
@@ -55,6 +60,8 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
     ['an InfraEnv of the Agent platform', { infraenvs: [obj('my-env')] }, 'InfraEnv/my-env'],
     ['a RoleBinding of the user', { rolebindings: [obj('team-admins')] }, 'RoleBinding/team-admins'],
     ['a ServiceAccount of the user', { serviceaccounts: [obj('ci-bot')] }, 'ServiceAccount/ci-bot'],
+    ['a token Secret a user made for the default ServiceAccount', { secrets: [obj('ci-token', { type: 'kubernetes.io/service-account-token', metadata: { name: 'ci-token', annotations: { 'kubernetes.io/service-account.name': 'default' } } })] }, 'Secret/ci-token'],
+    ['a token Secret of a user ServiceAccount', { secrets: [obj('ci-bot-token-abcde', { type: 'kubernetes.io/service-account-token', metadata: { name: 'ci-bot-token-abcde', annotations: { 'kubernetes.io/service-account.name': 'ci-bot' } } })] }, 'Secret/ci-bot-token-abcde'],
     ['a dockercfg Secret of a user ServiceAccount', { secrets: [obj('ci-bot-dockercfg-x', { type: 'kubernetes.io/dockercfg', metadata: { name: 'ci-bot-dockercfg-x', annotations: { 'kubernetes.io/service-account.name': 'ci-bot' } } })] }, 'Secret/ci-bot-dockercfg-x'],
     ['an InfraEnv labelled as if this syncer made it (it makes no InfraEnvs)', { infraenvs: [obj('e', { metadata: { name: 'e', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } })] }, 'InfraEnv/e'],
     ['a ConfigMap another syncer copied', { configmaps: [obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-2' } } })] }, 'ConfigMap/c'],

@@ -26,10 +26,14 @@ const defaultRoleBindings = new Set(['system:image-pullers', 'system:image-build
 
 /**
  * Objects the cluster itself puts in every namespace: Kubernetes' `kube-root-ca.crt` ConfigMap,
- * `default` ServiceAccount and service-account token Secrets, and on OpenShift (where HyperShift
- * usually runs) the `builder`/`deployer` ServiceAccounts, their image-pull (`dockercfg`) Secrets,
- * the `system:image-pullers`/`-builders`/`deployers` RoleBindings and `openshift-service-ca.crt`.
+ * `default` ServiceAccount and (before 1.24, and on OpenShift before 4.16) the token Secrets its
+ * tokens controller generated for the default ServiceAccounts (`<sa>-token-<5 characters>`), and
+ * on OpenShift (where HyperShift usually runs) the `builder`/`deployer` ServiceAccounts, their
+ * image-pull (`dockercfg`) Secrets, the `system:image-pullers`/`-builders`/`deployers`
+ * RoleBindings and `openshift-service-ca.crt`. A token Secret a user made (any other name, or for
+ * another ServiceAccount) is the user's: it keeps the namespace.
  * @see https://docs.openshift.com/container-platform/4.16/authentication/understanding-and-creating-service-accounts.html
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/service-accounts-admin/ (legacy token Secrets)
  */
 export function isClusterOwned(kind: string, o: KubeObject): boolean {
   const name = o.metadata.name ?? '';
@@ -37,10 +41,7 @@ export function isClusterOwned(kind: string, o: KubeObject): boolean {
     case 'ConfigMap':
       return name === 'kube-root-ca.crt' || name === 'openshift-service-ca.crt';
     case 'Secret':
-      return (
-        o.type === 'kubernetes.io/service-account-token' ||
-        (o.type === 'kubernetes.io/dockercfg' && defaultServiceAccounts.has(o.metadata.annotations?.['kubernetes.io/service-account.name'] ?? ''))
-      );
+      return isDefaultServiceAccountSecret(o);
     case 'ServiceAccount':
       return defaultServiceAccounts.has(name);
     case 'RoleBinding':
@@ -48,6 +49,17 @@ export function isClusterOwned(kind: string, o: KubeObject): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Whether a Secret is one the cluster made for a default ServiceAccount: OpenShift's image-pull
+ * `dockercfg` Secret, or the legacy tokens controller's `<sa>-token-xxxxx` (5 characters of
+ * `[a-z0-9]`, as apiserver's SimpleNameGenerator).
+ */
+function isDefaultServiceAccountSecret(o: KubeObject): boolean {
+  const sa = o.metadata.annotations?.['kubernetes.io/service-account.name'] ?? '';
+  if (!defaultServiceAccounts.has(sa)) return false;
+  return o.type === 'kubernetes.io/dockercfg' || (o.type === 'kubernetes.io/service-account-token' && new RegExp(`^${sa}-token-[a-z0-9]{5}$`).test(o.metadata.name ?? ''));
 }
 
 /** Kinds that never keep a namespace: Events about what was there (core and events.k8s.io). */
