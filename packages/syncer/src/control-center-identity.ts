@@ -14,7 +14,7 @@
  * data dir); the copies of any other control center are left as they are and reported.
  * @see https://github.com/karmada-io/karmada/blob/master/pkg/util/cluster.go (ObtainClusterID)
  */
-import { AnnotationControlCenter, LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
+import { AnnotationControlCenter, AnnotationUpstreamUID, LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 import type { RestClient } from '@hcc/client';
 
 /** The control center a syncer serves, as its copies carry it. */
@@ -27,18 +27,25 @@ export interface ControlCenterIdentity {
 
 /**
  * The ID of the other control center whose copy `o` is, or undefined when it is not another's:
- * it carries this control center's ID, one in `takeOverFrom`, or none. Without an identity
- * (`cc` undefined: a syncer that does not stamp) nothing is another's.
+ * it carries this control center's ID, one in `takeOverFrom`, or none; or it is the copy of `up`,
+ * an object of this control center (it carries `up`'s uid, which no other control center's object
+ * has: an ID edited by hand on the copy does not make it another's). Without an identity (`cc`
+ * undefined: a syncer that does not stamp) nothing is another's.
  */
-export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: KubeObject): string | undefined {
+export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: KubeObject, up?: KubeObject): string | undefined {
   const id = o.metadata.annotations?.[AnnotationControlCenter];
   if (!cc || !id || id === cc.id || cc.takeOverFrom?.has(id)) return undefined;
+  if (up?.metadata.uid && o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) return undefined;
   return id;
 }
 
-/** Whether `o` in the management cluster is what this syncer made: labelled synced-by `cluster`, and not another control center's ({@link otherControlCenter}). */
-export function isOwnCopy(cluster: string, cc: ControlCenterIdentity | undefined, o: KubeObject): boolean {
-  return o.metadata.labels?.[LabelSyncedBy] === cluster && otherControlCenter(cc, o) === undefined;
+/**
+ * Whether `o` in the management cluster is what this syncer made: labelled synced-by `cluster`,
+ * and not another control center's ({@link otherControlCenter}; `up`, when known, is the object of
+ * this control center it would be the copy of).
+ */
+export function isOwnCopy(cluster: string, cc: ControlCenterIdentity | undefined, o: KubeObject, up?: KubeObject): boolean {
+  return o.metadata.labels?.[LabelSyncedBy] === cluster && otherControlCenter(cc, o, up) === undefined;
 }
 
 /**

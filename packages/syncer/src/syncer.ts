@@ -153,6 +153,8 @@ interface Hooks {
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
+/** Warning Event on a ManagementCluster whose syncer stopped taking over from a control center that still runs a syncer there (`--take-over-from`). */
+export const ReasonTakeOverStopped = 'TakeOverStopped';
 
 /**
  * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
@@ -348,20 +350,27 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
     blockedByForeign: (kind, up) => {
       const ns = up.metadata.namespace ?? '';
-      /** The HostedCluster ns/name placed here has a same-named one downstream that hcc did not create. */
-      const foreign = (hcName: string) => {
+      /**
+       * What blocks the HostedCluster ns/name placed here, or undefined: a same-named one
+       * downstream that hcc did not create, or another control center's copy of that name.
+       */
+      const blocker = (hcName: string): string | undefined => {
         const upHC = upInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
-        return !!upHC && !!downHC && !isOurs(deps, 'HostedCluster', upHC, downHC);
+        if (!upHC || !downHC || isOurs(deps, 'HostedCluster', upHC, downHC)) return undefined;
+        const other = otherControlCenter(deps.controlCenter, downHC, upHC);
+        return other ? `the copy another control center (ID ${other}) made of the same name` : 'one of the same name that hcc did not create';
       };
-      const why = (hcName: string) => `its HostedCluster ${ns}/${hcName} is blocked by one of the same name that hcc did not create`;
       if (kind === 'NodePool') {
         const hcName = (up.spec as { clusterName?: string } | undefined)?.clusterName;
-        return hcName && foreign(hcName) ? why(hcName) : undefined;
+        const by = hcName ? blocker(hcName) : undefined;
+        return by ? `its HostedCluster ${ns}/${hcName} is blocked by ${by}` : undefined;
       }
-      const users = referencingClusters(kind, ns, up.metadata.name ?? '');
-      if (users.size === 0 || ![...users].every(foreign)) return undefined;
-      return why([...users].sort().join(`, ${ns}/`));
+      const users = [...referencingClusters(kind, ns, up.metadata.name ?? '')].sort();
+      const blockers = users.map(blocker);
+      if (users.length === 0 || blockers.some((b) => b === undefined)) return undefined;
+      if (new Set(blockers).size === 1) return `its HostedCluster ${users.map((u) => `${ns}/${u}`).join(', ')} is blocked by ${blockers[0]}`;
+      return `its HostedClusters are blocked: ${users.map((u, i) => `${ns}/${u} by ${blockers[i]}`).join('; ')}`;
     },
     referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
     isSibling: (name) => siblings.has(name),
@@ -370,6 +379,13 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       return false;
     },
     usersHere: (kind, ns, name) => [...referencing(upInformers, kind, ns, name)].map((u) => u.obj),
+    usedByOtherControlCenter: (kind, ns, name) => {
+      for (const u of referencing(downInformers, kind, ns, name)) {
+        const other = u.obj.metadata.deletionTimestamp ? undefined : otherControlCenter(deps.controlCenter, u.obj);
+        if (other) return `${u.kind} ${ns}/${u.obj.metadata.name} of the control center ${other}`;
+      }
+      return undefined;
+    },
     usedByForeign: (kind, ns, name) => {
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
       return undefined;
@@ -496,8 +512,11 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     dropSeries();
     return;
   }
-  deps.controlCenter = { id, takeOverFrom: new Set(opts.takeOverFrom ?? []) };
-  log.info({ controlCenter: id, ...(opts.takeOverFrom?.length ? { takeOverFrom: opts.takeOverFrom } : {}) }, 'serving the control center of this ID');
+  // Mutable: taking over from a control center whose syncer shows it still runs here stops (watchTakenOver).
+  const takeOverFrom = new Set(opts.takeOverFrom ?? []);
+  if (takeOverFrom.delete(id)) log.warn({ controlCenter: id }, '--take-over-from names this control center itself: ignored');
+  deps.controlCenter = { id, takeOverFrom };
+  log.info({ controlCenter: id, ...(takeOverFrom.size ? { takeOverFrom: [...takeOverFrom] } : {}) }, 'serving the control center of this ID');
   setState('registering');
   // A HostedCluster gone from the management cluster is room for the next one: report it now.
   const heartbeatTrigger = new HeartbeatTrigger();
@@ -572,11 +591,43 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const [other, copies] of others) {
       const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that the syncer of another control center (ID ${other}) made (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''}); this syncer leaves them alone: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`;
       log.warn({ controlCenter: other, copies: copies.length }, message);
-      void upstream
-        .get<KubeObject>(ManagementClusterResource, undefined, cluster)
-        .then((mc) => recorder.event({ ...mc, apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster' }, 'Warning', ReasonOtherControlCenter, message))
-        .catch((err: Error) => log.warn({ err: err.message }, 'could not record the OtherControlCenter Event'));
+      warnOnManagementCluster(ReasonOtherControlCenter, message);
     }
+  }
+
+  /** Records a Warning Event on this syncer's ManagementCluster (read first: the Event names its uid); a failure is logged. */
+  function warnOnManagementCluster(reason: string, message: string): void {
+    void upstream
+      .get<KubeObject>(ManagementClusterResource, undefined, cluster)
+      .then((mc) => recorder.event({ ...mc, apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster' }, 'Warning', reason, message))
+      .catch((err: Error) => log.warn({ err: err.message, reason }, 'could not record an Event on the ManagementCluster'));
+  }
+
+  /**
+   * With `--take-over-from`: a copy that carries a taken-over control center's ID and appears, or
+   * gets that ID, after this syncer's caches synced shows that control center's syncer still runs
+   * here (it made the copy again after this one deleted it). Taking over from it stops at once, so
+   * the two do not delete each other's copies without end (each HostedCluster copy deleted tears a
+   * control plane down): its copies are that control center's again, an error in the log and a
+   * Warning Event `TakeOverStopped` on the ManagementCluster say so.
+   */
+  function watchTakenOver(taken: Set<string>): void {
+    if (!taken.size) return;
+    let replaying = true; // addEventHandler replays the cache as adds first
+    const check = (kind: SyncKind, o: KubeObject, how: string) => {
+      const other = o.metadata.annotations?.[AnnotationControlCenter];
+      if (replaying || !other || !taken.delete(other)) return;
+      const message = `the control center ${other} named in --take-over-from still runs a syncer for this management cluster: it ${how} ${kind} ${keyOf(o)} after this syncer started; this syncer no longer takes over its copies (the two would delete each other's, and each HostedCluster copy deleted tears down a control plane): stop that control center's syncers, then restart this one`;
+      log.error({ controlCenter: other }, message);
+      warnOnManagementCluster(ReasonTakeOverStopped, message);
+    };
+    for (const k of kinds) {
+      downInformers[k].addEventHandler({
+        onAdd: (o) => check(k, o, 'made'),
+        onUpdate: (old, o) => old.metadata.annotations?.[AnnotationControlCenter] !== o.metadata.annotations?.[AnnotationControlCenter] && check(k, o, 'stamped'),
+      });
+    }
+    replaying = false;
   }
 
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
@@ -641,6 +692,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   setState('ready');
   log.info('syncer ready');
   reportOtherControlCenters();
+  watchTakenOver(takeOverFrom);
   let crdTimer: NodeJS.Timeout | undefined;
   if (opts.pullCRDs) {
     // Every crdPullIntervalMs while the admin allows it (spec.pullCRDs); until then the

@@ -41,16 +41,18 @@ export function parsePlatforms(s: string | undefined): string[] | undefined {
 
 /**
  * `--take-over-from`: a comma-separated list of control center IDs (the uid of a control center's
- * kube-system namespace: letters, digits and `-`, as Kubernetes uids are).
+ * kube-system namespace: letters, digits and `-`, as Kubernetes uids are); repeated, the lists add up.
+ * @param previous - the IDs of the flag given before, if any
  * @returns the IDs, in order, without duplicates
  * @throws InvalidArgumentError naming the entry that is not an ID
  */
-export function takeOverFromArg(value: string): string[] {
+export function takeOverFromArg(value: string, previous?: string[]): string[] {
   const ids = value.split(',').map((s) => s.trim());
   for (const id of ids) {
     if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/.test(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a control center ID (the uid of its kube-system namespace, e.g. 0b6f5c1e-3f0a-4c41-9d35-2f7d1a8e4b21)`);
   }
-  return [...new Set(ids)];
+  // Given more than once (a Helm extraArgs list and a --set), the flag adds to the list.
+  return [...new Set([...(previous ?? []), ...ids])];
 }
 
 export function syncerCommand(): Command {

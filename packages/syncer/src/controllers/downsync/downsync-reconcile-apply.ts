@@ -105,7 +105,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       if (!down) return { requeueAfterMs: 500 };
     }
     if (down.metadata.deletionTimestamp) return { requeueAfterMs: 2000 };
-    const otherCC = otherControlCenter(deps.controlCenter, down);
+    const otherCC = otherControlCenter(deps.controlCenter, down, up);
     if (otherCC) return await leaveOtherControlCenters(deps, req.kind, req.key, up, down, otherCC);
     if (isEarlierObjectsCopy(req.kind, up, down)) return await leaveEarlier(deps, req.key, up, down);
     if (isSiblingsCopy(deps, req.kind, up, down)) {
@@ -331,7 +331,7 @@ export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling' 
   const owner = down.metadata.labels?.[LabelSyncedBy];
   return (
     replaceableKinds.has(kind) &&
-    otherControlCenter(deps.controlCenter, down) === undefined &&
+    otherControlCenter(deps.controlCenter, down, up) === undefined &&
     !!owner &&
     owner !== deps.cluster &&
     !!up.metadata.uid &&
@@ -347,7 +347,7 @@ export function isSiblingsCopy(deps: Pick<DownsyncDeps, 'cluster' | 'isSibling' 
  * name ({@link isEarlierObjectsCopy}).
  */
 export function isOurs(deps: Pick<DownsyncDeps, 'cluster' | 'controlCenter'>, kind: SyncKind, up: KubeObject, down: KubeObject): boolean {
-  if (otherControlCenter(deps.controlCenter, down) !== undefined || isEarlierObjectsCopy(kind, up, down)) return false;
+  if (otherControlCenter(deps.controlCenter, down, up) !== undefined || isEarlierObjectsCopy(kind, up, down)) return false;
   return down.metadata.labels?.[LabelSyncedBy] === deps.cluster || (!!up.metadata.uid && down.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) || down.metadata.annotations?.[AnnotationAdopted] === 'true';
 }
 
@@ -383,13 +383,18 @@ export const TakeOverFromFlag = '--take-over-from';
  */
 async function leaveOtherControlCenters(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject, other: string): Promise<StepResult> {
   deps.log.warn({ key, controlCenter: other }, `the ${kind} of this name in the management cluster is another control center's copy; leaving it`);
-  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that the syncer of another control center (ID ${other}) made under the same ManagementCluster name`;
-  deps.warn(
-    up,
-    ReasonCopyBlocked,
-    `management cluster ${deps.cluster} already has ${what}; hcc leaves it: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster's syncer with ${TakeOverFromFlag} ${other}`,
-  );
+  const name = down.metadata.labels?.[LabelSyncedBy];
+  // Under this ManagementCluster's name: two control centers serve the cluster under one name.
+  // Under another name: that control center's copy, which no flag of this syncer should take.
+  const sameName = name === deps.cluster;
+  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that the syncer of another control center (ID ${other}) made ${sameName ? 'under the same ManagementCluster name' : `for its ManagementCluster ${name ?? '(none)'}`}`;
+  const advice = sameName
+    ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster's syncer with ${TakeOverFromFlag} ${other}`
+    : `rename this one, or delete that copy there once that control center no longer uses it`;
+  deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster} already has ${what}; hcc leaves it: ${advice}`);
   if (NoCopyCondition[kind]) await markNoCopy(deps, kind, key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what}`);
+  // A HostedCluster or NodePool copy of this control center there runs on that one's Secret or ConfigMap.
+  if (replaceableKinds.has(kind)) warnUsers(deps, kind, down, `its ID ${other}`, "that another control center's syncer made");
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
@@ -411,12 +416,12 @@ async function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up:
  * it is there (Warning Event `DependencyNotCopied` on each): their copies run with that cluster's
  * object of the name, not the control center's.
  */
-function warnUsers(deps: DownsyncDeps, kind: SyncKind, down: KubeObject, why: string): void {
+function warnUsers(deps: DownsyncDeps, kind: SyncKind, down: KubeObject, why: string, whose = 'that hcc did not create'): void {
   for (const user of deps.usersHere?.(kind, down.metadata.namespace ?? '', down.metadata.name ?? '') ?? []) {
     deps.warn(
       user,
       ReasonDependencyNotCopied,
-      `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create (${why}); the copy there uses that one's data, not the control center's: rename the reference or remove that ${kind} there`,
+      `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} ${whose} (${why}); the copy there uses that one's data, not the control center's: rename the reference or remove that ${kind} there`,
     );
   }
 }

@@ -41,12 +41,23 @@ export const referencedRecheckMs = 5000;
  */
 export const referenceGraceMs = 2 * referencedRecheckMs;
 
-/** Deletes the copy hcc made, or releases one it took over (releasePatch): that one was the management cluster's before. */
+/**
+ * Deletes the copy hcc made, or releases one (releasePatch: hcc's label and annotations removed,
+ * the object kept) that it took over (it was the management cluster's before) or that a live copy
+ * of another control center uses (usedByOtherControlCenter: that control center's syncer takes it
+ * over; deleting it would pull it from under that control plane).
+ */
 async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject): Promise<void> {
   const ns = down.metadata.namespace ?? '';
   const name = down.metadata.name ?? '';
   if (down.metadata.annotations?.[AnnotationAdopted] === 'true') {
     deps.log.info({ kind, namespace: ns, object: name }, 'releasing a copy hcc took over: removing its label and annotations, keeping the object');
+    await deps.downstream.patch(kind, ns, name, releasePatch());
+    return;
+  }
+  const user = finalizedKinds.has(kind) ? undefined : deps.usedByOtherControlCenter?.(kind, ns, name);
+  if (user) {
+    deps.log.info({ kind, namespace: ns, object: name, user }, "releasing the copy instead of deleting it: another control center's copy uses it, whose syncer takes it over");
     await deps.downstream.patch(kind, ns, name, releasePatch());
     return;
   }
@@ -81,7 +92,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
   async run(req) {
     const { upstream: up, downstream: down } = req;
     // Only what this syncer made: a copy of another control center under this name is not (control-center-identity.ts).
-    const ours = !!down && isOwnCopy(deps.cluster, deps.controlCenter, down);
+    const ours = !!down && isOwnCopy(deps.cluster, deps.controlCenter, down, up);
     if (!up) {
       if (!down || !ours || down.metadata.deletionTimestamp) return 'stop';
       // A HostedCluster or NodePool copy runs a control plane: its object's absence is confirmed

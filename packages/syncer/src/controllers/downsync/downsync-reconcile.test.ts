@@ -793,3 +793,51 @@ describe("copies another control center's syncer made under the same ManagementC
     expect(calls[0]![3]).toEqual({ metadata: { annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-ours', 'controlcenter.hcc.dev/upstream-generation': '1', 'controlcenter.hcc.dev/synced-keys': '{"labels":[],"annotations":[]}' } } });
   });
 });
+
+describe("a control center's copies beside another control center's", () => {
+  const ours = { id: 'cc-ours' };
+  const secretUp: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
+  const secretCopy = (labels: Record<string, string>, id: string, uid = 's1'): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ps', namespace: 'clusters', uid: 'd1', labels, annotations: { 'controlcenter.hcc.dev/control-center-id': id, 'controlcenter.hcc.dev/upstream-uid': uid } },
+    type: 'Opaque',
+    data: { a: 'bmV3' },
+  });
+
+  it('takes a copy of its own object back whatever ID was written on it by hand (the upstream uid is its own): stamps it again, no CopyBlocked', async () => {
+    const calls: Call[] = [];
+    const tampered = downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u1', 'controlcenter.hcc.dev/control-center-id': 'garbage', 'controlcenter.hcc.dev/upstream-generation': '1' } });
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: tampered }, calls);
+    d.controlCenter = ours;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/control-center-id']).toBe('cc-ours');
+  });
+
+  it("releases its Secret copy, instead of deleting it, while another control center's live HostedCluster copy uses it", async () => {
+    for (const [user, want] of [
+      ['HostedCluster clusters/hb of the control center cc-other', 'down.patch'],
+      [undefined, 'down.delete'],
+    ] as const) {
+      const calls: Call[] = [];
+      const d = deps({}, { Secret: secretCopy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, 'cc-ours') }, calls);
+      d.controlCenter = ours;
+      d.usedByOtherControlCenter = (k, ns, n) => (k === 'Secret' && ns === 'clusters' && n === 'ps' ? user : undefined);
+      await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+      expect(calls.map((c) => c[0]), String(user)).toEqual([want]);
+      if (want === 'down.patch') expect((calls[0]![3] as { metadata: { labels: Record<string, null> } }).metadata.labels).toEqual({ 'controlcenter.hcc.dev/synced-by': null });
+    }
+  });
+
+  it("names the other control center's ManagementCluster when its copy is under another name, and tells the users here that they run on it (DependencyNotCopied)", async () => {
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: secretCopy({ 'controlcenter.hcc.dev/synced-by': 'm1' }, 'cc-other', 'x') }, calls);
+    d.controlCenter = ours;
+    d.usersHere = () => [hc()];
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls.map((c) => c.slice(0, 3))).toEqual([['warn', 'Secret/ps', 'CopyBlocked'], ['warn', 'HostedCluster/ex', 'DependencyNotCopied']]);
+    expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a Secret clusters/ps that the syncer of another control center (ID cc-other) made for its ManagementCluster m1; hcc leaves it: rename this one, or delete that copy there once that control center no longer uses it');
+    expect(calls[1]![3]).toBe("management cluster mgmt-1 has a Secret clusters/ps that another control center's syncer made (its ID cc-other); the copy there uses that one's data, not the control center's: rename the reference or remove that Secret there");
+  });
+});

@@ -132,6 +132,15 @@ export interface DownsyncDeps {
    */
   rememberedKeys?: Map<string, SyncedKeys>;
   /**
+   * Which live HostedCluster or NodePool copy of another control center in the management cluster
+   * (any ManagementCluster name) references Secret or ConfigMap namespace/name (`HostedCluster
+   * ns/name of the control center <ID>`), or undefined. That copy runs on this syncer's copy of it
+   * (its own could not be made over this one): when this syncer no longer needs it, it is released
+   * (hcc's label and annotations removed, as a taken-over one is), not deleted, so that control
+   * center's syncer takes it over. Absent: never.
+   */
+  usedByOtherControlCenter?(kind: SyncKind, namespace: string, name: string): string | undefined;
+  /**
    * The upstream HostedClusters and NodePools placed here that reference a Secret or ConfigMap
    * (told when hcc leaves a same-named one there as it is: their copies use that one's data).
    */
