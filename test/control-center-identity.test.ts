@@ -125,6 +125,20 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     expect(ev.message).toContain(`--take-over-from ${ids.a}`);
   });
 
+  it("stops taking over from a control center whose syncer shows it still runs (TakeOverStopped), and the two do not fight", async () => {
+    // A's syncer still runs: B's deletes A's copy of only-a, A's makes it again, and B stops there.
+    await stopSyncer('b');
+    await startSyncer('b', b, ['--take-over-from', ids.a]);
+    const ev = await eventOf(kb, 'TakeOverStopped', 'm1');
+    expect(ev.message).toContain(`the control center ${ids.a} named in --take-over-from still runs a syncer for this management cluster`);
+    expect(ev.message).toContain('stop that control center\'s syncers, then restart this one');
+    const back = await waitFor('the copy of only-a made again by A', () => copy('only-a'));
+    expect(back.id).toBe(ids.a);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await copy('only-a'))?.uid).toBe(back.uid);
+    expect(syncers.get('b')!.output().match(/"msg":"deleting the copy"/g)?.length ?? 0).toBeLessThan(5);
+  });
+
   it('with --take-over-from, a syncer takes that control center\'s copies as its own: one whose object it does not hold is deleted', async () => {
     // A is retired; B's syncer takes over its copies.
     await stopSyncer('a');
