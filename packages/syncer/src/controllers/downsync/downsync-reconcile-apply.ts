@@ -21,6 +21,11 @@
  * they would change the other owner's cluster; and a Secret or ConfigMap is only taken over once
  * a HostedCluster placed here that references it is known (referencedHere).
  *
+ * A copy that another control center's syncer made (it carries that control center's ID,
+ * control-center-identity.ts) is never written or taken over, whatever its kind: a Warning Event
+ * (`CopyBlocked`) says whose it is, and the HostedClusters and NodePools here that use such a
+ * Secret or ConfigMap are told (`DependencyNotCopied`).
+ *
  * A Secret or ConfigMap that cannot take the change in place (it is `immutable`, or has another
  * `type`: a 422 naming only those rules, cannotChangeInPlace) is replaced — deleted, then created
  * again by the next pass — when hcc made it, as `kubectl replace --force` would; one hcc did not
