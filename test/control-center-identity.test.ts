@@ -98,6 +98,18 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     expect(JSON.parse(ns1.stdout).metadata.annotations?.[IDKey]).toMatch(new RegExp(`^(${ids.a}|${ids.b})$`));
   });
 
+  it("an ID edited by hand on a copy (another control center's, or removed) makes neither syncer delete it; its own syncer puts it back", async () => {
+    const before = await copy('only-a');
+    for (const edit of [`${IDKey}=${ids.b}`, `${IDKey}-`]) {
+      const r = await km(['annotate', '--overwrite', 'hostedcluster', '-n', ns, 'only-a', edit]);
+      expect(r.code, r.stderr).toBe(0);
+      await waitFor(`A's ID back on only-a after ${edit}`, async () => (await copy('only-a'))?.id === ids.a);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await copy('only-a'))?.uid).toBe(before?.uid);
+    expect(syncers.get('b')!.output()).not.toContain('"object":"only-a","msg":"deleting the copy"');
+  });
+
   it("never overwrites the other's copy of a same-named HostedCluster: CopyBlocked names that control center and --take-over-from", async () => {
     expect((await ka(['apply', '-f', '-'], [pullSecret('dup', ns), noneHostedCluster('dup', ns, '4.16.12')].join('---\n'))).code).toBe(0);
     const first = await waitFor("A's copy of dup", () => copy('dup'));

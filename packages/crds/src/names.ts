@@ -96,6 +96,12 @@ export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
  * @see https://github.com/karmada-io/karmada/blob/master/pkg/util/cluster.go (ObtainClusterID)
  */
 export const AnnotationControlCenter = 'controlcenter.hcc.dev/control-center-id';
+/**
+ * Annotation beside {@link AnnotationControlCenter}: a digest of that ID and what the object is a
+ * copy of (its upstream uid; a namespace's name), so that an ID edited by hand on one object
+ * (changed, or removed without this) is told from one a syncer wrote.
+ */
+export const AnnotationControlCenterSeal = 'controlcenter.hcc.dev/control-center-seal';
 /** Annotation on downstream copies: the upstream object's metadata.generation they were built from. */
 export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-generation';
 

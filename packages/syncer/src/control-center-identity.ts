@@ -4,7 +4,8 @@
  * A copy carries the ManagementCluster name it was made for (label
  * `controlcenter.hcc.dev/synced-by`) and the ID of the control center whose syncer made it
  * (annotation `controlcenter.hcc.dev/control-center-id`: the uid of that control center's
- * `kube-system` namespace, as Karmada identifies a cluster). Two control centers may call one
+ * `kube-system` namespace, as Karmada identifies a cluster), sealed (`control-center-seal`, a
+ * digest of the ID and the upstream uid) so that an ID edited by hand is not taken for one. Two control centers may call one
  * management cluster by the same name (prod and staging, or a control center started again on an
  * empty data dir); by the name alone each syncer would take the other's copies for its own and
  * delete those whose objects it does not hold. A syncer therefore deletes, overwrites and counts
@@ -14,7 +15,8 @@
  * data dir); the copies of any other control center are left as they are and reported.
  * @see https://github.com/karmada-io/karmada/blob/master/pkg/util/cluster.go (ObtainClusterID)
  */
-import { AnnotationControlCenter, AnnotationUpstreamUID, LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
+import { createHash } from 'node:crypto';
+import { AnnotationControlCenter, AnnotationControlCenterSeal, AnnotationUpstreamUID, LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 import type { RestClient } from '@hcc/client';
 
 /** The control center a syncer serves, as its copies carry it. */
@@ -25,19 +27,71 @@ export interface ControlCenterIdentity {
   takeOverFrom?: ReadonlySet<string>;
 }
 
+/** What an object's seal covers besides the ID: the uid of the object it is a copy of, or, for a namespace (no upstream object), its name. */
+const sealSubject = (o: KubeObject): string => o.metadata.annotations?.[AnnotationUpstreamUID] ?? `namespace:${o.metadata.name ?? ''}`;
+
 /**
- * The ID of the other control center whose copy `o` is, or undefined when it is not another's:
- * it carries this control center's ID, one in `takeOverFrom`, or none; or it is the copy of `up`,
- * an object of this control center (it carries `up`'s uid, which no other control center's object
- * has: an ID edited by hand on the copy does not make it another's). Without an identity (`cc`
- * undefined: a syncer that does not stamp) nothing is another's.
+ * The seal of control center `id` on an object whose upstream uid is `upstreamUID` (a namespace:
+ * `namespace:<name>`): the first 16 hex digits of SHA-256 over both. Not a secret: it tells an ID a
+ * syncer wrote from one edited by hand (or copied from another object), not from a forger.
  */
-export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: KubeObject, up?: KubeObject): string | undefined {
+export function controlCenterSeal(id: string, subject: string): string {
+  return createHash('sha256').update(`${id}\n${subject}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The annotations that stamp `o` as made by control center `id` (its ID and seal), for an object
+ * that is a copy of upstream uid `upstreamUID` or, without one, a namespace.
+ */
+export function controlCenterStamp(id: string, o: KubeObject, upstreamUID?: string): Record<string, string> {
+  const subject = upstreamUID ?? sealSubject(o);
+  return { [AnnotationControlCenter]: id, [AnnotationControlCenterSeal]: controlCenterSeal(id, subject) };
+}
+
+/**
+ * The control center ID an object carries: `undefined` when it carries none (made before copies
+ * carried one), `null` when what it carries was edited by hand (an ID without a matching seal, or
+ * a seal without an ID), else the ID.
+ */
+export function stampedID(o: KubeObject): string | null | undefined {
   const id = o.metadata.annotations?.[AnnotationControlCenter];
-  if (!cc || !id || id === cc.id || cc.takeOverFrom?.has(id)) return undefined;
-  if (up?.metadata.uid && o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) return undefined;
+  const seal = o.metadata.annotations?.[AnnotationControlCenterSeal];
+  if (id === undefined && seal === undefined) return undefined;
+  if (!id || seal !== controlCenterSeal(id, sealSubject(o))) return null;
   return id;
 }
+
+/**
+ * The control center another control center's copy `o` is, for messages, or undefined when it is
+ * not another's: it carries this control center's ID, one in `takeOverFrom`, or none (made before
+ * copies carried one); or it is the copy of `up`, an object of this control center (it carries
+ * `up`'s uid, which no other control center's object has: an ID edited by hand on the copy does not
+ * make it another's). An ID edited by hand (no matching seal) is never this control center's nor
+ * one taken over: `edited (it reads X)`. Without an identity (`cc` undefined: a syncer that does
+ * not stamp) nothing is another's.
+ */
+export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: KubeObject, up?: KubeObject): string | undefined {
+  if (!cc) return undefined;
+  if (up?.metadata.uid && o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) return undefined;
+  const id = stampedID(o);
+  if (id === undefined || id === cc.id || (id !== null && cc.takeOverFrom?.has(id))) return undefined;
+  return id ?? `${EditedPrefix}${o.metadata.annotations?.[AnnotationControlCenter] ?? 'none'}`;
+}
+
+/** How {@link otherControlCenter} names a control center ID edited by hand. */
+const EditedPrefix = 'edited-by-hand:';
+
+/**
+ * Who made the copy of another control center ({@link otherControlCenter}'s answer), for a
+ * message: `the syncer of another control center (ID X)`, or, for an ID edited by hand, `an hcc
+ * syncer (its control center ID was edited by hand there: it reads X)`.
+ */
+export function copyMaker(other: string): string {
+  return other.startsWith(EditedPrefix) ? `an hcc syncer (its control center ID was edited by hand there: it reads ${other.slice(EditedPrefix.length)})` : `the syncer of another control center (ID ${other})`;
+}
+
+/** Whether {@link otherControlCenter}'s answer names a control center (not an ID edited by hand), which `--take-over-from` could name. */
+export const isControlCenterID = (other: string): boolean => !other.startsWith(EditedPrefix);
 
 /**
  * Whether `o` in the management cluster is what this syncer made: labelled synced-by `cluster`,

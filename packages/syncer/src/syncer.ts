@@ -29,7 +29,6 @@ import {
   type RestClient,
 } from '@hcc/client';
 import {
-  AnnotationControlCenter,
   ControlCenterAPIVersion,
   ManagementClusterResource,
   AnnotationUpstreamUID,
@@ -61,7 +60,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
-import { isOwnCopy, otherControlCenter, readControlCenterID } from './control-center-identity.js';
+import { controlCenterStamp, copyMaker, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
@@ -359,7 +358,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         if (!upHC || !downHC || isOurs(deps, 'HostedCluster', upHC, downHC)) return undefined;
         const other = otherControlCenter(deps.controlCenter, downHC, upHC);
-        return other ? `the copy another control center (ID ${other}) made of the same name` : 'one of the same name that hcc did not create';
+        return other ? `the copy ${copyMaker(other)} made of the same name` : 'one of the same name that hcc did not create';
       };
       if (kind === 'NodePool') {
         const hcName = (up.spec as { clusterName?: string } | undefined)?.clusterName;
@@ -429,7 +428,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
       try {
-        const annotations = deps.controlCenter ? { [AnnotationControlCenter]: deps.controlCenter.id } : undefined;
+        const annotations = deps.controlCenter ? controlCenterStamp(deps.controlCenter.id, { metadata: { name: ns } }) : undefined;
         await downstream.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [LabelSyncedBy]: cluster }, ...(annotations ? { annotations } : {}) } });
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
@@ -589,7 +588,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       }
     }
     for (const [other, copies] of others) {
-      const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that the syncer of another control center (ID ${other}) made (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''}); this syncer leaves them alone: two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`;
+      const advice = isControlCenterID(other)
+        ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`
+        : 'put back what was edited, or delete them there';
+      const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that ${copyMaker(other)} made (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''}); this syncer leaves them alone: ${advice}`;
       log.warn({ controlCenter: other, copies: copies.length }, message);
       warnOnManagementCluster(ReasonOtherControlCenter, message);
     }
@@ -615,7 +617,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     if (!taken.size) return;
     let replaying = true; // addEventHandler replays the cache as adds first
     const check = (kind: SyncKind, o: KubeObject, how: string) => {
-      const other = o.metadata.annotations?.[AnnotationControlCenter];
+      const other = stampedID(o);
       if (replaying || !other || !taken.delete(other)) return;
       const message = `the control center ${other} named in --take-over-from still runs a syncer for this management cluster: it ${how} ${kind} ${keyOf(o)} after this syncer started; this syncer no longer takes over its copies (the two would delete each other's, and each HostedCluster copy deleted tears down a control plane): stop that control center's syncers, then restart this one`;
       log.error({ controlCenter: other }, message);
@@ -624,7 +626,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const k of kinds) {
       downInformers[k].addEventHandler({
         onAdd: (o) => check(k, o, 'made'),
-        onUpdate: (old, o) => old.metadata.annotations?.[AnnotationControlCenter] !== o.metadata.annotations?.[AnnotationControlCenter] && check(k, o, 'stamped'),
+        onUpdate: (old, o) => stampedID(old) !== stampedID(o) && check(k, o, 'stamped'),
       });
     }
     replaying = false;

@@ -12,6 +12,7 @@
 import {
   AnnotationAdopted,
   AnnotationControlCenter,
+  AnnotationControlCenterSeal,
   AnnotationUpstreamGeneration,
   AnnotationUpstreamUID,
   LabelManagementCluster,
@@ -26,6 +27,7 @@ import {
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
+import { controlCenterStamp } from './control-center-identity.js';
 
 /** Annotation on downstream copies listing the label and annotation keys hcc synced last time. */
 export const AnnotationSyncedKeys = 'controlcenter.hcc.dev/synced-keys';
@@ -43,7 +45,7 @@ const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-con
 /** Spec fields the HyperShift operator fills in when empty and that never change once set: a copy's value is kept whatever upstream says. */
 export const operatorDefaultedSpecFields = OperatorGeneratedSpecFields;
 
-const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationControlCenter || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
+const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationControlCenter || k === AnnotationControlCenterSeal || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
 
 function syncedLabels(up: KubeObject): Record<string, string> {
   const out: Record<string, string> = {};
@@ -165,8 +167,8 @@ export function syncedKeysOf(up: KubeObject): SyncedKeys {
  * @param cluster - the ManagementCluster name (for `synced-by`)
  * @param payloadKeys - top-level fields copied as a whole (`['spec']`, or `['data', 'binaryData', 'type', 'immutable']`)
  * @param remembered - the keys this syncer last synced to the copy, for a copy without a record
- * @param controlCenterID - the ID of the control center the syncer serves (`controlcenter.hcc.dev/control-center-id`);
- *   absent: the copy keeps whatever it carries
+ * @param controlCenterID - the ID of the control center the syncer serves (`controlcenter.hcc.dev/control-center-id`,
+ *   with its seal); absent: the copy keeps whatever it carries
  */
 export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, cluster: string, payloadKeys: string[], remembered?: SyncedKeys, controlCenterID?: string): KubeObject {
   const wantLabels = syncedLabels(up);
@@ -178,7 +180,7 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   const labels = mergeKeys(down?.metadata.labels, wantLabels, prev.labels);
   labels[LabelSyncedBy] = cluster;
   const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);
-  if (controlCenterID) annotations[AnnotationControlCenter] = controlCenterID;
+  if (controlCenterID) Object.assign(annotations, controlCenterStamp(controlCenterID, up, up.metadata.uid ?? ''));
   annotations[AnnotationUpstreamUID] = up.metadata.uid ?? '';
   annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
   delete annotations[AnnotationSyncedKeys];
@@ -272,7 +274,7 @@ export function releasePatch(): Record<string, unknown> {
   return {
     metadata: {
       labels: { [LabelSyncedBy]: null },
-      annotations: { [AnnotationControlCenter]: null, [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
+      annotations: { [AnnotationControlCenter]: null, [AnnotationControlCenterSeal]: null, [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
     },
   };
 }

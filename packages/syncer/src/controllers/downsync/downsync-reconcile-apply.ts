@@ -40,7 +40,7 @@ import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
-import { isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
+import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
@@ -392,14 +392,16 @@ async function leaveOtherControlCenters(deps: DownsyncDeps, kind: SyncKind, key:
   // Under this ManagementCluster's name: two control centers serve the cluster under one name.
   // Under another name: that control center's copy, which no flag of this syncer should take.
   const sameName = name === deps.cluster;
-  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that the syncer of another control center (ID ${other}) made ${sameName ? 'under the same ManagementCluster name' : `for its ManagementCluster ${name ?? '(none)'}`}`;
-  const advice = sameName
-    ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster's syncer with ${TakeOverFromFlag} ${other}`
-    : `rename this one, or delete that copy there once that control center no longer uses it`;
+  const what = `a ${kind} ${down.metadata.namespace}/${down.metadata.name} that ${copyMaker(other)} made ${sameName ? 'under the same ManagementCluster name' : `for its ManagementCluster ${name ?? '(none)'}`}`;
+  const advice = !isControlCenterID(other)
+    ? `put back what was edited there, or rename this one`
+    : sameName
+      ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this cluster's syncer with ${TakeOverFromFlag} ${other}`
+      : `rename this one, or delete that copy there once that control center no longer uses it`;
   deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster} already has ${what}; hcc leaves it: ${advice}`);
   if (NoCopyCondition[kind]) await markNoCopy(deps, kind, key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what}`);
   // A HostedCluster or NodePool copy of this control center there runs on that one's Secret or ConfigMap.
-  if (replaceableKinds.has(kind)) warnUsers(deps, kind, down, `its ID ${other}`, "that another control center's syncer made");
+  if (replaceableKinds.has(kind)) warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, "that is another control center's copy", 'rename the reference, or wait until that control center no longer uses it (then this one takes it over)');
   return { requeueAfterMs: ForeignRecheckMs };
 }
 
@@ -421,12 +423,12 @@ async function leaveForeign(deps: DownsyncDeps, kind: SyncKind, key: string, up:
  * it is there (Warning Event `DependencyNotCopied` on each): their copies run with that cluster's
  * object of the name, not the control center's.
  */
-function warnUsers(deps: DownsyncDeps, kind: SyncKind, down: KubeObject, why: string, whose = 'that hcc did not create'): void {
+function warnUsers(deps: DownsyncDeps, kind: SyncKind, down: KubeObject, why: string, whose = 'that hcc did not create', advice = `rename the reference or remove that ${kind} there`): void {
   for (const user of deps.usersHere?.(kind, down.metadata.namespace ?? '', down.metadata.name ?? '') ?? []) {
     deps.warn(
       user,
       ReasonDependencyNotCopied,
-      `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} ${whose} (${why}); the copy there uses that one's data, not the control center's: rename the reference or remove that ${kind} there`,
+      `management cluster ${deps.cluster} has a ${kind} ${down.metadata.namespace}/${down.metadata.name} ${whose} (${why}); the copy there uses that one's data, not the control center's: ${advice}`,
     );
   }
 }

@@ -5,6 +5,10 @@ import type { KubeObject } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './downsync-reconcile.js';
 import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
 import { OwnWrites } from '../../own-writes.js';
+import { controlCenterStamp, controlCenterSeal } from '../../control-center-identity.js';
+
+/** The ID and seal a syncer of control center `id` writes on a copy of upstream uid `uid`. */
+const stampOf = (id: string, uid: string) => controlCenterStamp(id, { metadata: {} }, uid);
 
 type Call = [string, ...unknown[]];
 let clock = 1_000_000;
@@ -522,7 +526,7 @@ describe('objects of the same name that hcc did not create', () => {
     expect((await runSecret(secretUp, adopted)).calls).toEqual([]);
     const gone = await runSecret(undefined, adopted, false);
     expect(gone.calls).toEqual([
-      ['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null }, annotations: { 'controlcenter.hcc.dev/control-center-id': null, 'controlcenter.hcc.dev/upstream-uid': null, 'controlcenter.hcc.dev/upstream-generation': null, 'controlcenter.hcc.dev/synced-keys': null, 'controlcenter.hcc.dev/adopted': null } } }],
+      ['down.patch', 'Secret', 'clusters/ps', { metadata: { labels: { 'controlcenter.hcc.dev/synced-by': null }, annotations: { 'controlcenter.hcc.dev/control-center-id': null, 'controlcenter.hcc.dev/control-center-seal': null, 'controlcenter.hcc.dev/upstream-uid': null, 'controlcenter.hcc.dev/upstream-generation': null, 'controlcenter.hcc.dev/synced-keys': null, 'controlcenter.hcc.dev/adopted': null } } }],
     ]);
   });
 
@@ -716,7 +720,7 @@ describe('the NodePools of a HostedCluster being torn down', () => {
 describe("copies another control center's syncer made under the same ManagementCluster name", () => {
   const ours = { id: 'cc-ours' };
   const stamped = (id: string | undefined, extra: Partial<KubeObject['metadata']> = {}): KubeObject =>
-    downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'other-uid', ...(id ? { 'controlcenter.hcc.dev/control-center-id': id } : {}) }, ...extra });
+    downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'other-uid', ...(id ? stampOf(id, 'other-uid') : {}) }, ...extra });
   const runWith = async (up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<SyncKind, KubeObject>>, cc: DownsyncDeps['controlCenter'] = ours, key = 'HostedCluster/clusters/ex') => {
     const calls: Call[] = [];
     const d = deps(up, down, calls);
@@ -759,7 +763,7 @@ describe("copies another control center's syncer made under the same ManagementC
     const theirs: KubeObject = {
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-other', 'controlcenter.hcc.dev/upstream-uid': 'x', 'controlcenter.hcc.dev/adopted': 'true' } },
+      metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { ...stampOf('cc-other', 'x'), 'controlcenter.hcc.dev/upstream-uid': 'x', 'controlcenter.hcc.dev/adopted': 'true' } },
       type: 'Opaque',
       data: { a: 'b2xk' },
     };
@@ -779,7 +783,7 @@ describe("copies another control center's syncer made under the same ManagementC
 
   it('takes the copies of a control center named in takeOverFrom as its own: stamps them with its ID, deletes them when it does not hold their object', async () => {
     const takeOver = { id: 'cc-ours', takeOverFrom: new Set(['cc-other']) };
-    const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: stamped('cc-other', { annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u1', 'controlcenter.hcc.dev/control-center-id': 'cc-other' } }) }, takeOver);
+    const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: stamped('cc-other', { annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u1', ...stampOf('cc-other', 'u1') } }) }, takeOver);
     expect(calls.map((c) => c[0])).toEqual(['down.patch']);
     expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/control-center-id']).toBe('cc-ours');
     expect((await runWith({}, { HostedCluster: stamped('cc-other') }, takeOver)).calls.map((c) => c[0])).toEqual(['down.delete']);
@@ -790,7 +794,7 @@ describe("copies another control center's syncer made under the same ManagementC
   it('gives an unstamped copy of its own the ID at its next write', async () => {
     const { calls } = await runWith({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy() });
     expect(calls.map((c) => c[0])).toEqual(['down.patch']);
-    expect(calls[0]![3]).toEqual({ metadata: { annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-ours', 'controlcenter.hcc.dev/upstream-generation': '1', 'controlcenter.hcc.dev/synced-keys': '{"labels":[],"annotations":[]}' } } });
+    expect(calls[0]![3]).toEqual({ metadata: { annotations: { 'controlcenter.hcc.dev/control-center-id': 'cc-ours', 'controlcenter.hcc.dev/control-center-seal': controlCenterSeal('cc-ours', 'u1'), 'controlcenter.hcc.dev/upstream-generation': '1', 'controlcenter.hcc.dev/synced-keys': '{"labels":[],"annotations":[]}' } } });
   });
 });
 
@@ -800,7 +804,7 @@ describe("a control center's copies beside another control center's", () => {
   const secretCopy = (labels: Record<string, string>, id: string, uid = 's1'): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 'ps', namespace: 'clusters', uid: 'd1', labels, annotations: { 'controlcenter.hcc.dev/control-center-id': id, 'controlcenter.hcc.dev/upstream-uid': uid } },
+    metadata: { name: 'ps', namespace: 'clusters', uid: 'd1', labels, annotations: { ...stampOf(id, uid), 'controlcenter.hcc.dev/upstream-uid': uid } },
     type: 'Opaque',
     data: { a: 'bmV3' },
   });
@@ -838,6 +842,41 @@ describe("a control center's copies beside another control center's", () => {
     await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
     expect(calls.map((c) => c.slice(0, 3))).toEqual([['warn', 'Secret/ps', 'CopyBlocked'], ['warn', 'HostedCluster/ex', 'DependencyNotCopied']]);
     expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a Secret clusters/ps that the syncer of another control center (ID cc-other) made for its ManagementCluster m1; hcc leaves it: rename this one, or delete that copy there once that control center no longer uses it');
-    expect(calls[1]![3]).toBe("management cluster mgmt-1 has a Secret clusters/ps that another control center's syncer made (its ID cc-other); the copy there uses that one's data, not the control center's: rename the reference or remove that Secret there");
+    expect(calls[1]![3]).toBe("management cluster mgmt-1 has a Secret clusters/ps that is another control center's copy (made by the syncer of another control center (ID cc-other)); the copy there uses that one's data, not the control center's: rename the reference, or wait until that control center no longer uses it (then this one takes it over)");
+  });
+
+  it("never deletes, for want of its object, a copy whose ID was edited by hand: one of another control center's copies given this one's ID, or stripped of its ID but not of its seal", async () => {
+    const edited = (annotations: Record<string, string>) => downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'theirs', ...annotations } });
+    const theirs = stampOf('cc-other', 'theirs');
+    for (const [what, annotations] of [
+      ['their copy given our ID', { ...theirs, 'controlcenter.hcc.dev/control-center-id': 'cc-ours' }],
+      ['their copy stripped of its ID', { 'controlcenter.hcc.dev/control-center-seal': theirs['controlcenter.hcc.dev/control-center-seal']! }],
+      ['their copy given an ID we take over from', { ...theirs, 'controlcenter.hcc.dev/control-center-id': 'cc-old' }],
+    ] as const) {
+      const calls: Call[] = [];
+      const d = deps({}, { HostedCluster: edited(annotations) }, calls);
+      d.controlCenter = { id: 'cc-ours', takeOverFrom: new Set(['cc-old']) };
+      d.upstream.get = async () => undefined;
+      await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+      expect(calls, what).toEqual([]);
+    }
+    // Sealed by this control center (or by one it takes over from): its own, deleted.
+    for (const id of ['cc-ours', 'cc-old']) {
+      const calls: Call[] = [];
+      const d = deps({}, { HostedCluster: edited(stampOf(id, 'theirs')) }, calls);
+      d.controlCenter = { id: 'cc-ours', takeOverFrom: new Set(['cc-old']) };
+      d.upstream.get = async () => undefined;
+      await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+      expect(calls.map((c) => c[0]), id).toEqual(['down.delete']);
+    }
+  });
+
+  it('says an edited ID is one, without take-over advice, when it blocks a copy', async () => {
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'theirs', 'controlcenter.hcc.dev/control-center-id': 'cc-ours' } }) }, calls);
+    d.controlCenter = { id: 'cc-ours' };
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c[0])).toEqual(['warn']);
+    expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a HostedCluster clusters/ex that an hcc syncer (its control center ID was edited by hand there: it reads cc-ours) made under the same ManagementCluster name; hcc leaves it: put back what was edited there, or rename this one');
   });
 });
