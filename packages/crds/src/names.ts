@@ -87,6 +87,13 @@ export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
  */
 export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
 /**
+ * Annotation on a Secret or ConfigMap copy that one control center's syncer released because a
+ * copy of another control center uses it (value: the releasing control center's ID): that other
+ * control center's syncer takes it over as its own copy (deleted when no longer needed), not as
+ * something the management cluster had (adopted, released when no longer needed).
+ */
+export const AnnotationHandedOver = 'controlcenter.hcc.dev/handed-over-by';
+/**
  * Annotation on everything a syncer makes in a management cluster (copies, namespaces): the ID of
  * the control center it serves, the uid of that control center's `kube-system` namespace (as
  * Karmada identifies a member cluster by its kube-system uid). The label

@@ -13,6 +13,7 @@ import {
   AnnotationAdopted,
   AnnotationControlCenter,
   AnnotationControlCenterSeal,
+  AnnotationHandedOver,
   AnnotationUpstreamGeneration,
   AnnotationUpstreamUID,
   LabelManagementCluster,
@@ -45,7 +46,7 @@ const upstreamOnlyAnnotations = new Set(['kubectl.kubernetes.io/last-applied-con
 /** Spec fields the HyperShift operator fills in when empty and that never change once set: a copy's value is kept whatever upstream says. */
 export const operatorDefaultedSpecFields = OperatorGeneratedSpecFields;
 
-const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationControlCenter || k === AnnotationControlCenterSeal || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted;
+const isHccKey = (k: string) => k === LabelSyncedBy || k === AnnotationControlCenter || k === AnnotationControlCenterSeal || k === AnnotationUpstreamUID || k === AnnotationUpstreamGeneration || k === AnnotationSyncedKeys || k === AnnotationAdopted || k === AnnotationHandedOver;
 
 function syncedLabels(up: KubeObject): Record<string, string> {
   const out: Record<string, string> = {};
@@ -270,11 +271,22 @@ export function handOverPatch(): Record<string, unknown> {
  * hcc no longer places it there: hcc's own label and annotations (`synced-by`, control center ID,
  * upstream uid and generation, synced keys, adopted) are removed; its data stays as it is.
  */
-export function releasePatch(): Record<string, unknown> {
+export function releasePatch(): { metadata: { labels: Record<string, null>; annotations: Record<string, string | null> } } {
   return {
     metadata: {
       labels: { [LabelSyncedBy]: null },
       annotations: { [AnnotationControlCenter]: null, [AnnotationControlCenterSeal]: null, [AnnotationUpstreamUID]: null, [AnnotationUpstreamGeneration]: null, [AnnotationSyncedKeys]: null, [AnnotationAdopted]: null },
     },
   };
+}
+
+/**
+ * The merge patch that hands a Secret or ConfigMap copy over to the syncer of another control
+ * center whose copy uses it: released as {@link releasePatch} does, and marked handed over by
+ * control center `from`, so that syncer takes it as its own copy (not as one it adopts).
+ */
+export function handOverToControlCenterPatch(from: string): Record<string, unknown> {
+  const patch = releasePatch();
+  patch.metadata.annotations[AnnotationHandedOver] = from;
+  return patch;
 }

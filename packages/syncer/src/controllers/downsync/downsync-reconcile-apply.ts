@@ -37,7 +37,7 @@
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
-import { AnnotationAdopted, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
@@ -139,8 +139,15 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // operator's configuration): its owner would lose it, and releasing it later would not give it back.
       const owners = down.metadata.ownerReferences ?? [];
       if (owners.length) return leaveOwned(deps, req.kind, up, down, owners);
-      adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
-      desired.metadata.annotations![AnnotationAdopted] = 'true';
+      if (down.metadata.annotations?.[AnnotationHandedOver] !== undefined) {
+        // Another control center's syncer handed its copy over (handOverToControlCenterPatch): an
+        // hcc copy, this syncer's own from now on, deleted when no longer needed.
+        delete desired.metadata.annotations![AnnotationHandedOver];
+        deps.log.info({ key: req.key, from: down.metadata.annotations[AnnotationHandedOver] }, "taking over the copy another control center's syncer handed over");
+      } else {
+        adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
+        desired.metadata.annotations![AnnotationAdopted] = 'true';
+      }
     }
     if (req.kind === 'HostedCluster') {
       for (const f of operatorDefaultedSpecFields) {

@@ -16,7 +16,7 @@
  */
 import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
-import { handOverPatch, releasePatch } from '../../transform.js';
+import { handOverPatch, handOverToControlCenterPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { isOwnCopy } from '../../control-center-identity.js';
 import { isEarlierObjectsCopy } from './downsync-reconcile-apply.js';
@@ -57,8 +57,8 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   }
   const user = finalizedKinds.has(kind) ? undefined : deps.usedByOtherControlCenter?.(kind, ns, name);
   if (user) {
-    deps.log.info({ kind, namespace: ns, object: name, user }, "releasing the copy instead of deleting it: another control center's copy uses it, whose syncer takes it over");
-    await deps.downstream.patch(kind, ns, name, releasePatch());
+    deps.log.info({ kind, namespace: ns, object: name, user }, "handing the copy over instead of deleting it: another control center's copy uses it, whose syncer takes it over");
+    await deps.downstream.patch(kind, ns, name, handOverToControlCenterPatch(deps.controlCenter?.id ?? ''));
     return;
   }
   deps.log.info({ kind, namespace: ns, object: name }, 'deleting the copy');

@@ -830,7 +830,11 @@ describe("a control center's copies beside another control center's", () => {
       d.usedByOtherControlCenter = (k, ns, n) => (k === 'Secret' && ns === 'clusters' && n === 'ps' ? user : undefined);
       await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
       expect(calls.map((c) => c[0]), String(user)).toEqual([want]);
-      if (want === 'down.patch') expect((calls[0]![3] as { metadata: { labels: Record<string, null> } }).metadata.labels).toEqual({ 'controlcenter.hcc.dev/synced-by': null });
+      if (want === 'down.patch') {
+        const patch = calls[0]![3] as { metadata: { labels: Record<string, null>; annotations: Record<string, string | null> } };
+        expect(patch.metadata.labels).toEqual({ 'controlcenter.hcc.dev/synced-by': null });
+        expect(patch.metadata.annotations).toMatchObject({ 'controlcenter.hcc.dev/control-center-id': null, 'controlcenter.hcc.dev/handed-over-by': 'cc-ours' });
+      }
     }
   });
 
@@ -878,5 +882,21 @@ describe("a control center's copies beside another control center's", () => {
     await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     expect(calls.map((c) => c[0])).toEqual(['warn']);
     expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a HostedCluster clusters/ex that an hcc syncer (its control center ID was edited by hand there: it reads cc-ours) made under the same ManagementCluster name; hcc leaves it: put back what was edited there, or rename this one');
+  });
+
+  it("takes a Secret another control center's syncer handed over as its own copy: not marked adopted (so deleted, not released, when no longer needed), no Adopted Event", async () => {
+    const handedOver: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 'd1', annotations: { 'controlcenter.hcc.dev/handed-over-by': 'cc-other' } }, type: 'Opaque', data: { a: 'b2xk' } };
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: handedOver }, calls);
+    d.controlCenter = ours;
+    d.referencedHere = () => true;
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    const patch = calls[0]![3] as { metadata: { labels: Record<string, string>; annotations: Record<string, string | null> }; data: unknown };
+    expect(patch.metadata.labels['controlcenter.hcc.dev/synced-by']).toBe('mgmt-1');
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/handed-over-by']).toBeNull();
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBeUndefined();
+    expect(patch.metadata.annotations['controlcenter.hcc.dev/control-center-id']).toBe('cc-ours');
+    expect(patch.data).toEqual({ a: 'bmV3' });
   });
 });
