@@ -49,10 +49,11 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     const o = JSON.parse(r.stdout);
     return { uid: o.metadata.uid, id: o.metadata.annotations?.[IDKey], image: o.spec.release.image };
   };
-  const eventOf = (k: typeof ka, reason: string, name: string, namespace?: string) =>
+  /** The first Event of `reason` on `name` (whose message matches `like`, when given), once there is one. */
+  const eventOf = (k: typeof ka, reason: string, name: string, namespace?: string, like?: RegExp) =>
     waitFor(`the ${reason} Event on ${name}`, async () => {
       const r = await k(['get', 'events', ...(namespace ? ['-n', namespace] : ['-A']), '--field-selector', `reason=${reason},involvedObject.name=${name}`, '-o', 'json']);
-      return r.code === 0 && (JSON.parse(r.stdout).items[0] as { message: string } | undefined);
+      return r.code === 0 && (JSON.parse(r.stdout).items as { message: string }[]).find((e) => !like || like.test(e.message));
     }, 30_000);
 
   beforeAll(async () => {
@@ -132,23 +133,26 @@ describe('two control centers, one management cluster, one ManagementCluster nam
   it("reports the other control center's copies on its ManagementCluster when a syncer starts (OtherControlCenter)", async () => {
     await stopSyncer('b');
     await startSyncer('b', b);
-    const ev = await eventOf(kb, 'OtherControlCenter', 'm1');
+    const ev = await eventOf(kb, 'OtherControlCenter', 'm1', undefined, /copies labelled/);
     expect(ev.message).toMatch(new RegExp(`holds \\d+ copies labelled controlcenter.hcc.dev/synced-by=m1 that the syncer of another control center \\(ID ${ids.a}\\) made`));
     expect(ev.message).toContain(`--take-over-from ${ids.a}`);
+    // And that A's syncer runs here under the same name: its presence Lease is live.
+    const running = await eventOf(kb, 'OtherControlCenter', 'm1', undefined, /also serves/);
+    expect(running.message).toContain(`the syncer of another control center (ID ${ids.a}) also serves this management cluster under the name m1 (its Lease hcc-system/hcc-syncer.m1.${ids.a} was renewed at`);
   });
 
-  it("stops taking over from a control center whose syncer shows it still runs (TakeOverStopped), and the two do not fight", async () => {
-    // A's syncer still runs: B's deletes A's copy of only-a, A's makes it again, and B stops there.
+  it("waits to take over from a control center whose syncer still runs here (its presence Lease is live): TakeOverWaiting, nothing deleted", async () => {
+    const leases = await km(['get', 'leases', '-A', '-l', 'controlcenter.hcc.dev/syncer-presence=true', '-o', 'json']);
+    const ids_ = JSON.parse(leases.stdout).items.map((l: { metadata: { annotations: Record<string, string> } }) => l.metadata.annotations[IDKey]).sort();
+    expect(ids_).toEqual([ids.a, ids.b].sort());
     await stopSyncer('b');
+    const before = await copy('only-a');
     await startSyncer('b', b, ['--take-over-from', ids.a]);
-    const ev = await eventOf(kb, 'TakeOverStopped', 'm1');
-    expect(ev.message).toContain(`the control center ${ids.a} named in --take-over-from still runs a syncer for this management cluster`);
-    expect(ev.message).toContain('stop that control center\'s syncers, then restart this one');
-    const back = await waitFor('the copy of only-a made again by A', () => copy('only-a'));
-    expect(back.id).toBe(ids.a);
+    const ev = await eventOf(kb, 'TakeOverWaiting', 'm1');
+    expect(ev.message).toContain(`--take-over-from ${ids.a}: that control center's syncer still runs for this management cluster (its Lease hcc-system/hcc-syncer.m1.${ids.a} was renewed at`);
     await new Promise((r) => setTimeout(r, 3000));
-    expect((await copy('only-a'))?.uid).toBe(back.uid);
-    expect(syncers.get('b')!.output().match(/"msg":"deleting the copy"/g)?.length ?? 0).toBeLessThan(5);
+    expect((await copy('only-a'))?.uid).toBe(before?.uid);
+    expect(syncers.get('b')!.output()).not.toContain('"msg":"deleting the copy"');
   });
 
   it('with --take-over-from, a syncer takes that control center\'s copies as its own: one whose object it does not hold is deleted', async () => {
@@ -157,7 +161,9 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     await stopSyncer('b');
     const before = await copy('only-b');
     await startSyncer('b', b, ['--take-over-from', ids.a]);
-    await waitFor('the copy of only-a deleted', async () => (await copy('only-a')) === undefined, 30_000);
+    // Once A's syncer's presence Lease has expired (2 Lease durations of 4 s after its last renewal).
+    await waitFor('the copy of only-a deleted', async () => (await copy('only-a')) === undefined, 40_000);
+    expect(syncers.get('b')!.output()).toContain(`taking over the copies of control center ${ids.a}: its syncer's Lease hcc-system/hcc-syncer.m1.${ids.a} expired`);
     expect((await copy('only-b'))?.uid).toBe(before?.uid);
   });
 

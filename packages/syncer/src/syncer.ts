@@ -45,6 +45,7 @@ import {
   stateLabelKey,
   StateSync,
   SyncerReadRefusalEnd,
+  SystemNamespace,
   type HostedCluster,
   type KubeObject,
   type ManagementCluster,
@@ -60,6 +61,8 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
+import { presences, renewPresence, type Presence } from './controllers/presence/presence.js';
+import { TakeOver } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
@@ -115,6 +118,11 @@ export interface SyncerOptions {
    * (control-center-identity.ts).
    */
   takeOverFrom?: readonly string[];
+  /**
+   * Namespace in the management cluster of this syncer's presence Lease (presence.ts), created
+   * when missing; default `hcc-system` (in a cluster: the namespace the syncer runs in).
+   */
+  presenceNamespace?: string;
 }
 
 /** A running syncer. */
@@ -152,8 +160,6 @@ interface Hooks {
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
-/** Warning Event on a ManagementCluster whose syncer stopped taking over from a control center that still runs a syncer there (`--take-over-from`). */
-export const ReasonTakeOverStopped = 'TakeOverStopped';
 
 /**
  * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
@@ -511,11 +517,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     dropSeries();
     return;
   }
-  // Mutable: taking over from a control center whose syncer shows it still runs here stops (watchTakenOver).
-  const takeOverFrom = new Set(opts.takeOverFrom ?? []);
-  if (takeOverFrom.delete(id)) log.warn({ controlCenter: id }, '--take-over-from names this control center itself: ignored');
-  deps.controlCenter = { id, takeOverFrom };
-  log.info({ controlCenter: id, ...(takeOverFrom.size ? { takeOverFrom: [...takeOverFrom] } : {}) }, 'serving the control center of this ID');
+  const requested = new Set(opts.takeOverFrom ?? []);
+  if (requested.delete(id)) log.warn({ controlCenter: id }, '--take-over-from names this control center itself: ignored');
+  // Which of them are taken over now: decided at each heartbeat from the presence Leases (observe).
+  const takeOver = new TakeOver(requested, (level, controlCenter, message, reason) => {
+    log[level]({ controlCenter }, message);
+    if (reason) warnOnManagementCluster(reason, message);
+  });
+  deps.controlCenter = { id, takeOverFrom: takeOver.active };
+  log.info({ controlCenter: id, ...(requested.size ? { takeOverFrom: [...requested] } : {}) }, 'serving the control center of this ID');
+  const holder = `${hostname()}_${randomUUID()}`;
+  const leaseDurationSeconds = Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000);
   setState('registering');
   // A HostedCluster gone from the management cluster is room for the next one: report it now.
   const heartbeatTrigger = new HeartbeatTrigger();
@@ -528,10 +540,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     labels: opts.labels,
     ...(opts.explicit ? { explicit: opts.explicit } : {}),
     createIfMissing: opts.createManagementCluster ?? true,
-    identity: `${hostname()}_${randomUUID()}`,
+    identity: holder,
     syncerVersion: SyncerVersion,
     intervalMs: opts.heartbeatIntervalMs ?? 10_000,
-    leaseDurationSeconds: Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000),
+    leaseDurationSeconds,
     logger: log,
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
@@ -613,15 +625,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
    * control plane down): its copies are that control center's again, an error in the log and a
    * Warning Event `TakeOverStopped` on the ManagementCluster say so.
    */
-  function watchTakenOver(taken: Set<string>): void {
-    if (!taken.size) return;
+  function watchTakenOver(): void {
+    if (!requested.size) return;
     let replaying = true; // addEventHandler replays the cache as adds first
     const check = (kind: SyncKind, o: KubeObject, how: string) => {
       const other = stampedID(o);
-      if (replaying || !other || !taken.delete(other)) return;
-      const message = `the control center ${other} named in --take-over-from still runs a syncer for this management cluster: it ${how} ${kind} ${keyOf(o)} after this syncer started; this syncer no longer takes over its copies (the two would delete each other's, and each HostedCluster copy deleted tears down a control plane): stop that control center's syncers, then restart this one`;
-      log.error({ controlCenter: other }, message);
-      warnOnManagementCluster(ReasonTakeOverStopped, message);
+      if (!replaying && other) takeOver.stop(other, `it ${how} ${kind} ${keyOf(o)}`);
     };
     for (const k of kinds) {
       downInformers[k].addEventHandler({
@@ -632,10 +641,45 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     replaying = false;
   }
 
+  /** Control centers whose syncer was said to run here under this name (OtherControlCenter, once each). */
+  const toldRunning = new Set<string>();
+  let presenceProblem = '';
+  /**
+   * At each heartbeat: renews this syncer's presence Lease in the management cluster, reads the
+   * others' (presence.ts), decides what `--take-over-from` takes over now (take-over.ts), and says
+   * once per control center when another one's syncer runs here under this name. A failure is
+   * logged (once per message) and leaves the take-over waiting; the heartbeat goes on.
+   */
+  async function observePresence(): Promise<void> {
+    const nowMs = Date.now();
+    let seen: Map<string, Presence> | undefined;
+    try {
+      await renewPresence(downstream, { namespace: opts.presenceNamespace ?? SystemNamespace, cluster, controlCenter: id!, holder, durationSeconds: leaseDurationSeconds, nowMs });
+      seen = await presences(downstream, cluster);
+      presenceProblem = '';
+    } catch (err) {
+      const why = (err as Error).message;
+      if (why !== presenceProblem) log.warn({ err: why, controller: 'presence' }, `the presence Lease in namespace ${opts.presenceNamespace ?? SystemNamespace} of the management cluster cannot be written or read (the syncer's Role there: deploy/syncer/rbac.yaml); another control center's syncer cannot tell this one runs`);
+      presenceProblem = why;
+    }
+    // Copies of a control center taken over from now on are this syncer's: look at each again.
+    for (const taken of takeOver.observe(seen, nowMs)) {
+      for (const k of kinds) for (const o of downInformers[k].lister.list()) if (stampedID(o) === taken) downsync.add(`${k}/${keyOf(o)}`);
+    }
+    for (const [other, p] of seen ?? []) {
+      if (other === id || requested.has(other) || p.liveUntilMs <= nowMs || toldRunning.has(other)) continue;
+      toldRunning.add(other);
+      const message = `the syncer of another control center (ID ${other}) also serves this management cluster under the name ${cluster} (its Lease ${p.lease} was renewed at ${p.renewTime}); each leaves the other's copies alone, but two control centers must not serve one management cluster under one name: give it another name in one of them`;
+      log.warn({ controlCenter: other }, message);
+      warnOnManagementCluster(ReasonOtherControlCenter, message);
+    }
+  }
+
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
   let clusterID: string | undefined;
   async function observe() {
     const nsList = await downstream.list(NamespaceResource, { limit: 1 });
+    await observePresence();
     // The cluster's ID, as Karmada's: the kube-system namespace's uid (listed by name: the syncer
     // may list namespaces, not get them). Read until known; it never changes.
     if (!clusterID) {
@@ -694,7 +738,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   setState('ready');
   log.info('syncer ready');
   reportOtherControlCenters();
-  watchTakenOver(takeOverFrom);
+  watchTakenOver();
   let crdTimer: NodeJS.Timeout | undefined;
   if (opts.pullCRDs) {
     // Every crdPullIntervalMs while the admin allows it (spec.pullCRDs); until then the

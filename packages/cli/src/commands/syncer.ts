@@ -8,12 +8,13 @@
 import { Command, InvalidArgumentError } from 'commander';
 import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
-import { PlatformTypes } from '@hcc/crds';
+import { PlatformTypes, SystemNamespace } from '@hcc/crds';
+import { readFileSync } from 'node:fs';
 import { runPushSyncers, runSyncer } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, numberArg, portArg, syncerNameArg } from '../options.js';
+import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg, syncerNameArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -55,6 +56,18 @@ export function takeOverFromArg(value: string, previous?: string[]): string[] {
   return [...new Set([...(previous ?? []), ...ids])];
 }
 
+/** Where a pod's service account token says the pod runs. */
+const ServiceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The namespace this process runs in as a pod (its service account's), or undefined outside a cluster. */
+function inClusterNamespace(): string | undefined {
+  try {
+    return readFileSync(ServiceAccountNamespaceFile, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
@@ -69,6 +82,7 @@ export function syncerCommand(): Command {
     .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', heartbeatIntervalArg, 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
     .option('--take-over-from <ids>', "IDs of control centers this one replaces (restored on a new data dir), comma-separated: their syncers' copies in the management cluster become this syncer's (an ID is the uid of that control center's kube-system namespace, named in the CopyBlocked Events and the syncer's log)", takeOverFromArg)
+    .option('--presence-namespace <namespace>', "namespace in the management cluster of the syncer's presence Lease (created when missing; default: the namespace it runs in, in a cluster, else hcc-system)", managementClusterNameArg)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
@@ -85,7 +99,8 @@ export function syncerCommand(): Command {
       const ac = new AbortController();
       const registry = new client.Registry();
       client.collectDefaultMetrics({ register: registry });
-      const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds, ...(o.takeOverFrom ? { takeOverFrom: o.takeOverFrom as string[] } : {}) };
+      const presenceNamespace: string = o.presenceNamespace ?? (o.push || o.managementKubeconfig ? undefined : inClusterNamespace()) ?? SystemNamespace;
+      const common = { heartbeatIntervalMs: o.heartbeatInterval * 1000, workers: o.workers, pullCRDs: !!o.pullCrds, presenceNamespace, ...(o.takeOverFrom ? { takeOverFrom: o.takeOverFrom as string[] } : {}) };
       let downstream: RestClient | undefined;
       const s = o.push
         ? runPushSyncers({ upstream, logger: log, signal: ac.signal, metricsRegistry: registry, ...common })

@@ -1,0 +1,112 @@
+/**
+ * Presence: every syncer keeps a Lease in its management cluster, named for its ManagementCluster
+ * and its control center's ID and renewed at every heartbeat, as a kubelet keeps its Node's Lease
+ * in `kube-node-lease`. Another control center's syncer serving the cluster under the same name
+ * reads them to learn whether that control center's syncer still runs: `--take-over-from` takes
+ * over only from a control center whose syncer's Lease has expired (deleting the copies of a live
+ * one would have the two delete each other's without end, each HostedCluster copy deleted tearing
+ * a control plane down), and a syncer that starts says so when another control center's syncer
+ * runs under its name.
+ * @see https://kubernetes.io/docs/concepts/architecture/leases/
+ */
+import { formatMicroTime, isAlreadyExists, isNotFound, type RestClient } from '@hcc/client';
+import { AnnotationControlCenter, LabelSyncedBy, LeaseResource, NamespaceResource, type KubeObject } from '@hcc/crds';
+
+/** Label on presence Leases (value `true`), beside `controlcenter.hcc.dev/synced-by: <ManagementCluster name>`. */
+export const LabelPresence = 'controlcenter.hcc.dev/syncer-presence';
+
+/**
+ * How many Lease durations after its last renewal a presence Lease still counts as its syncer's
+ * sign of life: two, so that clocks a little apart (the renewer's and the reader's) and one missed
+ * renewal do not make a running syncer look stopped.
+ */
+export const PresenceGraceDurations = 2;
+
+/** The name of the presence Lease of the syncer of ManagementCluster `cluster` for control center `controlCenter` (a DNS subdomain: both are DNS labels or uids). */
+export const presenceLeaseName = (cluster: string, controlCenter: string): string => `hcc-syncer.${cluster}.${controlCenter}`.toLowerCase();
+
+/** What a presence Lease says: whose, and until when its syncer counted as running. */
+export interface Presence {
+  /** The control center's ID. */
+  controlCenter: string;
+  /** `namespace/name` of the Lease. */
+  lease: string;
+  /** Its last renewal, as written (RFC 3339 MicroTime). */
+  renewTime: string;
+  /** Until when it counts as live, in ms since the epoch (the renewal plus {@link PresenceGraceDurations} Lease durations). */
+  liveUntilMs: number;
+}
+
+/** Options of {@link renewPresence}. */
+export interface RenewPresenceOptions {
+  /** Namespace of the Lease (created when missing). */
+  namespace: string;
+  /** The ManagementCluster name. */
+  cluster: string;
+  /** This control center's ID. */
+  controlCenter: string;
+  /** This syncer process (holderIdentity). */
+  holder: string;
+  /** How long a renewal lasts, in seconds (the syncer's: 4 heartbeat intervals). */
+  durationSeconds: number;
+  /** Now, in ms since the epoch. */
+  nowMs: number;
+}
+
+/**
+ * Creates or renews this syncer's presence Lease (creating its namespace first when it is
+ * missing).
+ * @throws the client's error (a 403 when the syncer may not write Leases there)
+ */
+export async function renewPresence(client: Pick<RestClient, 'get' | 'create' | 'update'>, o: RenewPresenceOptions): Promise<void> {
+  const name = presenceLeaseName(o.cluster, o.controlCenter);
+  const t = formatMicroTime(o.nowMs);
+  let lease: KubeObject | undefined;
+  try {
+    lease = await client.get<KubeObject>(LeaseResource, o.namespace, name);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  const spec = { holderIdentity: o.holder, leaseDurationSeconds: Math.max(1, Math.ceil(o.durationSeconds)), renewTime: t };
+  if (lease) {
+    await client.update(LeaseResource, o.namespace, { ...lease, spec: { ...(lease.spec as object), ...spec } });
+    return;
+  }
+  const fresh: KubeObject = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: o.namespace, labels: { [LabelSyncedBy]: o.cluster, [LabelPresence]: 'true' }, annotations: { [AnnotationControlCenter]: o.controlCenter } },
+    spec: { ...spec, acquireTime: t },
+  };
+  try {
+    await client.create(LeaseResource, o.namespace, fresh);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    // Its namespace is missing (a management cluster reached from outside: push mode, `hcc up`).
+    await client.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }).catch((e: unknown) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+    await client.create(LeaseResource, o.namespace, fresh);
+  }
+}
+
+/**
+ * The presence Leases of every control center's syncer for ManagementCluster `cluster` in the
+ * management cluster (in any namespace: each syncer keeps its own where it runs), by control
+ * center ID, with until when each counts as live.
+ * @throws the client's error
+ */
+export async function presences(client: Pick<RestClient, 'list'>, cluster: string): Promise<Map<string, Presence>> {
+  const list = await client.list<KubeObject>(LeaseResource, { labelSelector: `${LabelPresence}=true,${LabelSyncedBy}=${cluster}` });
+  const out = new Map<string, Presence>();
+  for (const l of list.items) {
+    const controlCenter = l.metadata.annotations?.[AnnotationControlCenter];
+    const spec = (l.spec ?? {}) as { renewTime?: string; leaseDurationSeconds?: number };
+    const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
+    if (!controlCenter || Number.isNaN(renewed)) continue;
+    const liveUntilMs = renewed + PresenceGraceDurations * (spec.leaseDurationSeconds ?? 0) * 1000;
+    const seen = out.get(controlCenter);
+    if (!seen || seen.liveUntilMs < liveUntilMs) out.set(controlCenter, { controlCenter, lease: `${l.metadata.namespace}/${l.metadata.name}`, renewTime: spec.renewTime!, liveUntilMs });
+  }
+  return out;
+}
