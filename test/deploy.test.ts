@@ -41,6 +41,20 @@ const SyncerRules = [
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'create', 'delete'] },
   { apiGroups: ['*'], resources: ['*'], verbs: ['list'] },
 ];
+/** The syncer's presence Lease (controllers/presence): get, create and update Leases, in its own namespace only. */
+const PresenceRules = [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }];
+
+/** The Role and RoleBinding of the presence Lease, in `namespace`, bound to the syncer's ServiceAccount. */
+function checkPresenceRole(objs: { kind: string; metadata: { name?: string; namespace?: string } }[], namespace: string): void {
+  const role = objs.find((o) => o.kind === 'Role') as Any;
+  expect(role.metadata.namespace).toBe(namespace);
+  expect(role.rules).toEqual(PresenceRules);
+  const binding = objs.find((o) => o.kind === 'RoleBinding') as Any;
+  const sa = objs.find((o) => o.kind === 'ServiceAccount')!;
+  expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name });
+  expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace }]);
+}
+
 const PullCRDsRule = {
   apiGroups: ['apiextensions.k8s.io'],
   resources: ['customresourcedefinitions'],
@@ -224,8 +238,9 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
 
   it('renders a ServiceAccount, the control-center Secret, least-privilege RBAC and the Deployment', async () => {
     const objs = await template();
-    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Secret', 'ServiceAccount']);
+    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Role', 'RoleBinding', 'Secret', 'ServiceAccount']);
     for (const o of objs) if (!o.kind.startsWith('Cluster')) expect(o.metadata.namespace, o.kind).toBe('hcc-system');
+    checkPresenceRole(objs, 'hcc-system');
 
     const sa = one(objs, 'ServiceAccount');
     const role = one(objs, 'ClusterRole');
@@ -366,8 +381,9 @@ describe('plain manifests deploy/syncer', () => {
 
   it('renders the same objects as the chart, with the same RBAC rules, probes and security settings', async () => {
     const objs = await kustomize(plainDir);
-    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Secret', 'ServiceAccount']);
+    expect(objs.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'ServiceAccount']);
     const ns = one(objs, 'Namespace');
+    checkPresenceRole(objs, ns.metadata.name!);
     expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
     for (const o of objs) if (!['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind)) expect(o.metadata.namespace, o.kind).toBe(ns.metadata.name);
 
