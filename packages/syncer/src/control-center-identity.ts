@@ -83,11 +83,11 @@ const EditedPrefix = 'edited-by-hand:';
 
 /**
  * Who made the copy of another control center ({@link otherControlCenter}'s answer), for a
- * message: `the syncer of another control center (ID X)`, or, for an ID edited by hand, `an hcc
- * syncer (its control center ID was edited by hand there: it reads X)`.
+ * message: `the syncer of another control center (ID X)`, or, for a stamp edited by hand, `an hcc
+ * syncer (its control center ID, seal or upstream uid was edited by hand there: its ID reads X)`.
  */
 export function copyMaker(other: string): string {
-  return other.startsWith(EditedPrefix) ? `an hcc syncer (its control center ID was edited by hand there: it reads ${other.slice(EditedPrefix.length)})` : `the syncer of another control center (ID ${other})`;
+  return other.startsWith(EditedPrefix) ? `an hcc syncer (its control center ID, seal or upstream uid was edited by hand there: its ID reads ${other.slice(EditedPrefix.length)})` : `the syncer of another control center (ID ${other})`;
 }
 
 /** Whether {@link otherControlCenter}'s answer names a control center (not an ID edited by hand), which `--take-over-from` could name. */

@@ -61,7 +61,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
-import { presences, renewPresence, type Presence } from './controllers/presence/presence.js';
+import { PresenceGraceDurations, presences, renewPresence, type Presence } from './controllers/presence/presence.js';
 import { TakeOver } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
@@ -160,6 +160,8 @@ interface Hooks {
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
+/** Warning Event on a ManagementCluster whose syncer cannot write its presence Lease in the management cluster. */
+export const ReasonPresenceFailed = 'PresenceFailed';
 
 /**
  * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
@@ -596,6 +598,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const k of kinds) {
       for (const o of downInformers[k].lister.list()) {
         const other = o.metadata.labels?.[LabelSyncedBy] === cluster ? otherControlCenter(deps.controlCenter, o) : undefined;
+        if (other && requested.has(other)) continue; // named in --take-over-from: TakeOver reports on it
         if (other) others.set(other, [...(others.get(other) ?? []), `${k} ${keyOf(o)}`]);
       }
     }
@@ -652,24 +655,34 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
    */
   async function observePresence(): Promise<void> {
     const nowMs = Date.now();
-    let seen: Map<string, Presence> | undefined;
+    const namespace = opts.presenceNamespace ?? SystemNamespace;
     try {
-      await renewPresence(downstream, { namespace: opts.presenceNamespace ?? SystemNamespace, cluster, controlCenter: id!, holder, durationSeconds: leaseDurationSeconds, nowMs });
-      seen = await presences(downstream, cluster);
+      await renewPresence(downstream, { namespace, cluster, controlCenter: id!, holder, durationSeconds: leaseDurationSeconds, nowMs });
       presenceProblem = '';
     } catch (err) {
       const why = (err as Error).message;
-      if (why !== presenceProblem) log.warn({ err: why, controller: 'presence' }, `the presence Lease in namespace ${opts.presenceNamespace ?? SystemNamespace} of the management cluster cannot be written or read (the syncer's Role there: deploy/syncer/rbac.yaml); another control center's syncer cannot tell this one runs`);
+      if (why !== presenceProblem) {
+        // Without it, another control center's syncer with --take-over-from cannot tell this one runs.
+        const message = `this syncer's presence Lease in namespace ${namespace} of the management cluster cannot be written (give the syncer get, create and update on Leases there: the Role in deploy/syncer/rbac.yaml, or --presence-namespace): another control center's syncer taking over from this one cannot tell that it runs: ${why}`;
+        log.warn({ controller: 'presence' }, message);
+        warnOnManagementCluster(ReasonPresenceFailed, message);
+      }
       presenceProblem = why;
     }
+    let seen: Map<string, Presence> | undefined;
+    try {
+      seen = await presences(downstream, cluster);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, controller: 'presence' }, 'the presence Leases of the management cluster cannot be listed');
+    }
     // Copies of a control center taken over from now on are this syncer's: look at each again.
-    for (const taken of takeOver.observe(seen, nowMs)) {
+    for (const taken of takeOver.observe(seen, nowMs, PresenceGraceDurations * leaseDurationSeconds * 1000)) {
       for (const k of kinds) for (const o of downInformers[k].lister.list()) if (stampedID(o) === taken) downsync.add(`${k}/${keyOf(o)}`);
     }
     for (const [other, p] of seen ?? []) {
-      if (other === id || requested.has(other) || p.liveUntilMs <= nowMs || toldRunning.has(other)) continue;
+      if (other === id || requested.has(other) || !takeOver.isLive(other, nowMs) || toldRunning.has(other)) continue;
       toldRunning.add(other);
-      const message = `the syncer of another control center (ID ${other}) also serves this management cluster under the name ${cluster} (its Lease ${p.lease} was renewed at ${p.renewTime}); each leaves the other's copies alone, but two control centers must not serve one management cluster under one name: give it another name in one of them`;
+      const message = `the syncer of another control center (ID ${other}) also serves this management cluster under the name ${cluster} (its Lease ${p.lease} is being renewed); each leaves the other's copies alone, but two control centers must not serve one management cluster under one name: give it another name in one of them`;
       log.warn({ controlCenter: other }, message);
       warnOnManagementCluster(ReasonOtherControlCenter, message);
     }

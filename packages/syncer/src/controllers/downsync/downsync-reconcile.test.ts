@@ -881,7 +881,7 @@ describe("a control center's copies beside another control center's", () => {
     d.controlCenter = { id: 'cc-ours' };
     await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     expect(calls.map((c) => c[0])).toEqual(['warn']);
-    expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a HostedCluster clusters/ex that an hcc syncer (its control center ID was edited by hand there: it reads cc-ours) made under the same ManagementCluster name; hcc leaves it: put back what was edited there, or rename this one');
+    expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a HostedCluster clusters/ex that an hcc syncer (its control center ID, seal or upstream uid was edited by hand there: its ID reads cc-ours) made under the same ManagementCluster name; hcc leaves it: put back what was edited there, or rename this one');
   });
 
   it("takes a Secret another control center's syncer handed over as its own copy: not marked adopted (so deleted, not released, when no longer needed), no Adopted Event", async () => {

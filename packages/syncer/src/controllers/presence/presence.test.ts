@@ -48,44 +48,65 @@ describe('presence Leases', () => {
     await renew('cc-c', t0, 'hcc-system', 'm2'); // another ManagementCluster name: not m1's
     const seen = await presences(c.client, 'm1');
     expect([...seen.keys()].sort()).toEqual(['cc-a', 'cc-b']);
-    expect(seen.get('cc-a')).toEqual({ controlCenter: 'cc-a', lease: 'hcc-system/hcc-syncer.m1.cc-a', renewTime: '2026-12-03T12:00:01.000000Z', liveUntilMs: t0 + 1000 + 8000 });
+    expect(seen.get('cc-a')).toMatchObject({ controlCenter: 'cc-a', lease: 'hcc-system/hcc-syncer.m1.cc-a', renewTime: '2026-12-03T12:00:01.000000Z', graceMs: 8000 });
+    // Its label and ID edited by hand are put back at the next renewal.
+    const lease = c.leases.get('hcc-system/hcc-syncer.m1.cc-a')!;
+    lease.metadata.labels = {};
+    lease.metadata.annotations = { 'controlcenter.hcc.dev/control-center-id': 'x' };
+    await renew('cc-a', t0 + 2000);
+    expect((await presences(c.client, 'm1')).get('cc-a')?.renewTime).toBe('2026-12-03T12:00:02.000000Z');
     expect(presenceLeaseName('M1', 'CC')).toBe('hcc-syncer.m1.cc');
   });
 });
 
 describe('take-over from a control center (--take-over-from)', () => {
   const now = 1_000_000;
-  const live = (id: string, untilMs: number) => new Map([[id, { controlCenter: id, lease: `hcc-system/hcc-syncer.m1.${id}`, renewTime: 'T', liveUntilMs: untilMs }]]);
-  it('waits while its syncer’s Lease is live, takes over once it expired (or when there is none), and not while the Leases cannot be read', () => {
+  const lease = (id: string, rv: string, graceMs = 8000) => new Map([[id, { controlCenter: id, lease: `hcc-system/hcc-syncer.m1.${id}`, renewTime: '2099-01-01T00:00:00.000000Z', resourceVersion: rv, graceMs }]]);
+  it('times a Lease on its own clock from when it last saw it change: waits while it is renewed, takes over once unrenewed for its grace, never at once (a Lease never seen counts from the start)', () => {
     const said: string[] = [];
-    const t = new TakeOver(['cc-old'], (level, id, message, reason) => said.push(`${level} ${reason ?? '-'} ${message.slice(0, 60)}`));
-    expect(t.observe(undefined, now)).toEqual([]);
+    const t = new TakeOver(['cc-old'], (level, _id, message, reason) => said.push(`${level} ${reason ?? '-'} ${message.slice(0, 50)}`));
+    expect(t.observe(undefined, now, 8000)).toEqual([]);
+    expect(t.observe(lease('cc-old', '1'), now, 8000)).toEqual([]);
+    expect(t.observe(lease('cc-old', '2'), now + 5000, 8000)).toEqual([]); // renewed: 8 s from now
+    expect(t.observe(lease('cc-old', '2'), now + 12000, 8000)).toEqual([]);
     expect(t.active.size).toBe(0);
-    expect(t.observe(live('cc-old', now + 1), now)).toEqual([]);
-    expect(t.active.size).toBe(0);
-    expect(t.observe(live('cc-old', now + 1), now)).toEqual([]); // said once
-    expect(t.observe(live('cc-old', now - 1), now)).toEqual(['cc-old']);
+    // A renewTime far in the future written by a clock ahead does not matter: only the change does.
+    expect(t.observe(lease('cc-old', '2'), now + 13001, 8000)).toEqual(['cc-old']);
     expect([...t.active]).toEqual(['cc-old']);
-    expect(t.observe(new Map(), now)).toEqual([]); // still taken over, not new
-    // Live again (its syncer came back): no longer taken over.
-    t.observe(live('cc-old', now + 5000), now);
+    // Renewed again (its syncer came back): no longer taken over.
+    t.observe(lease('cc-old', '3'), now + 14000, 8000);
     expect(t.active.size).toBe(0);
-    expect(said).toEqual([
-      "warn TakeOverWaiting --take-over-from cc-old: the presence Leases in the manageme",
-      "warn TakeOverWaiting --take-over-from cc-old: that control center's syncer still ",
-      "info - taking over the copies of control center cc-old: its syncer'",
-      "warn TakeOverWaiting --take-over-from cc-old: that control center's syncer still ",
-    ]);
+    expect(said.map((x) => x.split(' ').slice(0, 2).join(' '))).toEqual(['warn TakeOverWaiting', 'warn TakeOverWaiting', 'info -', 'warn TakeOverWaiting']);
+  });
+
+  it('a Lease deleted by hand counts as running for its grace after it went; one never seen for the own grace after the start', () => {
+    const t = new TakeOver(['cc-old'], () => {});
+    t.observe(lease('cc-old', '1', 20_000), now, 8000);
+    expect(t.observe(new Map(), now + 1000, 8000)).toEqual([]);
+    expect(t.observe(new Map(), now + 20_999, 8000)).toEqual([]);
+    expect(t.observe(new Map(), now + 21_000, 8000)).toEqual(['cc-old']);
+    const fresh = new TakeOver(['cc-gone'], () => {});
+    expect(fresh.observe(new Map(), now, 8000)).toEqual([]);
+    expect(fresh.observe(new Map(), now + 8000, 8000)).toEqual(['cc-gone']);
+  });
+
+  it('counts another syncer as running only once it saw its Lease renewed', () => {
+    const t = new TakeOver([], () => {});
+    t.observe(lease('cc-x', '1'), now, 8000);
+    expect(t.isLive('cc-x', now)).toBe(false); // perhaps left behind long ago
+    t.observe(lease('cc-x', '2'), now + 1000, 8000);
+    expect(t.isLive('cc-x', now + 1000)).toBe(true);
+    expect(t.isLive('cc-x', now + 9000)).toBe(false);
   });
 
   it('gives up for good once a copy of its shows its syncer runs (one too old to keep a Lease)', () => {
     const said: string[] = [];
-    const t = new TakeOver(['cc-old'], (level, id, message, reason) => said.push(`${level} ${reason}`));
-    t.observe(new Map(), now);
+    const t = new TakeOver(['cc-old'], (level, _id, _message, reason) => said.push(`${level} ${reason}`));
+    t.observe(new Map(), now, 0);
     expect(t.stop('cc-other', 'x')).toBe(false);
     expect(t.stop('cc-old', 'it made HostedCluster team/a')).toBe(true);
     expect(t.active.size).toBe(0);
-    expect(t.observe(new Map(), now)).toEqual([]);
+    expect(t.observe(new Map(), now, 0)).toEqual([]);
     expect(t.active.size).toBe(0);
     expect(said).toEqual(['info undefined', 'error TakeOverStopped']);
   });

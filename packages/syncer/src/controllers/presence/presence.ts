@@ -31,10 +31,16 @@ export interface Presence {
   controlCenter: string;
   /** `namespace/name` of the Lease. */
   lease: string;
-  /** Its last renewal, as written (RFC 3339 MicroTime). */
+  /** Its last renewal, as written (RFC 3339 MicroTime, on the writer's clock: for messages only). */
   renewTime: string;
-  /** Until when it counts as live, in ms since the epoch (the renewal plus {@link PresenceGraceDurations} Lease durations). */
-  liveUntilMs: number;
+  /** Its resourceVersion: a renewal (or any write) changes it. */
+  resourceVersion: string;
+  /**
+   * How long it counts as live after this reader last saw it change, in ms
+   * ({@link PresenceGraceDurations} Lease durations). Measured on the reader's clock, as client-go's
+   * leader election does, so clocks apart between the writer and the reader do not matter.
+   */
+  graceMs: number;
 }
 
 /** Options of {@link renewPresence}. */
@@ -68,14 +74,18 @@ export async function renewPresence(client: Pick<RestClient, 'get' | 'create' | 
     if (!isNotFound(err)) throw err;
   }
   const spec = { holderIdentity: o.holder, leaseDurationSeconds: Math.max(1, Math.ceil(o.durationSeconds)), renewTime: t };
+  const labels = { [LabelSyncedBy]: o.cluster, [LabelPresence]: 'true' };
+  const annotations = { [AnnotationControlCenter]: o.controlCenter };
   if (lease) {
-    await client.update(LeaseResource, o.namespace, { ...lease, spec: { ...(lease.spec as object), ...spec } });
+    // Its label and ID are put back too: edited by hand, the Lease would no longer be found as this syncer's.
+    const metadata = { ...lease.metadata, labels: { ...lease.metadata.labels, ...labels }, annotations: { ...lease.metadata.annotations, ...annotations } };
+    await client.update(LeaseResource, o.namespace, { ...lease, metadata, spec: { ...(lease.spec as object), ...spec } });
     return;
   }
   const fresh: KubeObject = {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
-    metadata: { name, namespace: o.namespace, labels: { [LabelSyncedBy]: o.cluster, [LabelPresence]: 'true' }, annotations: { [AnnotationControlCenter]: o.controlCenter } },
+    metadata: { name, namespace: o.namespace, labels, annotations },
     spec: { ...spec, acquireTime: t },
   };
   try {
@@ -93,7 +103,7 @@ export async function renewPresence(client: Pick<RestClient, 'get' | 'create' | 
 /**
  * The presence Leases of every control center's syncer for ManagementCluster `cluster` in the
  * management cluster (in any namespace: each syncer keeps its own where it runs), by control
- * center ID, with until when each counts as live.
+ * center ID (the most recently renewed one, when there are several).
  * @throws the client's error
  */
 export async function presences(client: Pick<RestClient, 'list'>, cluster: string): Promise<Map<string, Presence>> {
@@ -104,9 +114,9 @@ export async function presences(client: Pick<RestClient, 'list'>, cluster: strin
     const spec = (l.spec ?? {}) as { renewTime?: string; leaseDurationSeconds?: number };
     const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
     if (!controlCenter || Number.isNaN(renewed)) continue;
-    const liveUntilMs = renewed + PresenceGraceDurations * (spec.leaseDurationSeconds ?? 0) * 1000;
+    const graceMs = PresenceGraceDurations * (spec.leaseDurationSeconds ?? 0) * 1000;
     const seen = out.get(controlCenter);
-    if (!seen || seen.liveUntilMs < liveUntilMs) out.set(controlCenter, { controlCenter, lease: `${l.metadata.namespace}/${l.metadata.name}`, renewTime: spec.renewTime!, liveUntilMs });
+    if (!seen || Date.parse(seen.renewTime) < renewed) out.set(controlCenter, { controlCenter, lease: `${l.metadata.namespace}/${l.metadata.name}`, renewTime: spec.renewTime!, resourceVersion: l.metadata.resourceVersion ?? '', graceMs });
   }
   return out;
 }
