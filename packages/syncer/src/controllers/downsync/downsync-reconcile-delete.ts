@@ -1,8 +1,8 @@
 /**
  * Deletion, both ways it happens:
  * - the upstream object is gone (deleted, or no longer placed here): delete the downstream copy
- *   hcc made (only copies carrying `synced-by: <this cluster>` and this control center's ID, or none); a Secret or ConfigMap hcc took
- *   over is released instead (its label and annotations removed), one that the copies of another
+ *   hcc made (only copies carrying `synced-by: <this cluster>` and this control center's sealed ID,
+ *   or none: control-center-identity.ts); a Secret or ConfigMap hcc took over is released instead (its label and annotations removed), one that the copies of another
  *   live name for this management cluster use is handed over to that name's syncer (its label
  *   removed), and one that a HostedCluster or NodePool copy here still references (live or being
  *   torn down), or that one placed here references while it still exists upstream, is kept
@@ -42,10 +42,11 @@ export const referencedRecheckMs = 5000;
 export const referenceGraceMs = 2 * referencedRecheckMs;
 
 /**
- * Deletes the copy hcc made, or releases one (releasePatch: hcc's label and annotations removed,
- * the object kept) that it took over (it was the management cluster's before) or that a live copy
- * of another control center uses (usedByOtherControlCenter: that control center's syncer takes it
- * over; deleting it would pull it from under that control plane).
+ * Deletes the copy hcc made; releases one it took over (releasePatch: hcc's label and annotations
+ * removed, the object kept: it was the management cluster's before); hands over one that a live
+ * copy of another control center uses (handOverToControlCenterPatch, usedByOtherControlCenter:
+ * that control center's syncer takes it as its own; deleting it would pull it from under that
+ * control plane).
  */
 async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject): Promise<void> {
   const ns = down.metadata.namespace ?? '';
