@@ -27,24 +27,24 @@ export interface ControlCenterIdentity {
   takeOverFrom?: ReadonlySet<string>;
 }
 
-/** What an object's seal covers besides the ID: the uid of the object it is a copy of, or, for a namespace (no upstream object), its name. */
-const sealSubject = (o: KubeObject): string => o.metadata.annotations?.[AnnotationUpstreamUID] ?? `namespace:${o.metadata.name ?? ''}`;
+/** What a namespace's seal covers besides the ID (it is a copy of no upstream object): its name. */
+export const namespaceSealSubject = (name: string): string => `namespace:${name}`;
+
+/** What an object's seal covers besides the ID: the uid of the object it is a copy of, or, for a namespace, {@link namespaceSealSubject}. */
+const sealSubject = (o: KubeObject): string => o.metadata.annotations?.[AnnotationUpstreamUID] ?? namespaceSealSubject(o.metadata.name ?? '');
 
 /**
- * The seal of control center `id` on an object whose upstream uid is `upstreamUID` (a namespace:
- * `namespace:<name>`): the first 16 hex digits of SHA-256 over both. Not a secret: it tells an ID a
- * syncer wrote from one edited by hand (or copied from another object), not from a forger.
+ * The seal of control center `id` on an object of seal subject `subject` (its upstream uid, or
+ * {@link namespaceSealSubject}): the first 16 hex digits of SHA-256 over both. Not a secret: it
+ * tells an ID a syncer wrote from one edited by hand (or copied from another object), not from a
+ * forger.
  */
 export function controlCenterSeal(id: string, subject: string): string {
   return createHash('sha256').update(`${id}\n${subject}`).digest('hex').slice(0, 16);
 }
 
-/**
- * The annotations that stamp `o` as made by control center `id` (its ID and seal), for an object
- * that is a copy of upstream uid `upstreamUID` or, without one, a namespace.
- */
-export function controlCenterStamp(id: string, o: KubeObject, upstreamUID?: string): Record<string, string> {
-  const subject = upstreamUID ?? sealSubject(o);
+/** The annotations that stamp an object of seal subject `subject` ({@link controlCenterSeal}) as made by control center `id`: its ID and seal. */
+export function controlCenterStamp(id: string, subject: string): Record<string, string> {
   return { [AnnotationControlCenter]: id, [AnnotationControlCenterSeal]: controlCenterSeal(id, subject) };
 }
 

@@ -63,7 +63,7 @@ import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespa
 import { OwnWrites } from './own-writes.js';
 import { PresenceGraceDurations, presences, renewPresence, type Presence } from './controllers/presence/presence.js';
 import { TakeOver } from './controllers/presence/take-over.js';
-import { controlCenterStamp, copyMaker, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
+import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
@@ -157,6 +157,9 @@ interface Hooks {
   /** Why registration or the first heartbeat fails (for /readyz), until the first heartbeat succeeds. */
   problem?: string;
 }
+
+/** The first three of `items`, comma-separated, with `, ...` when there are more (for messages that count them). */
+const firstFew = (items: string[]): string => `${items.slice(0, 3).join(', ')}${items.length > 3 ? ', ...' : ''}`;
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
@@ -436,7 +439,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
       try {
-        const annotations = deps.controlCenter ? controlCenterStamp(deps.controlCenter.id, { metadata: { name: ns } }) : undefined;
+        const annotations = deps.controlCenter ? controlCenterStamp(deps.controlCenter.id, namespaceSealSubject(ns)) : undefined;
         await downstream.create(NamespaceResource, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [LabelSyncedBy]: cluster }, ...(annotations ? { annotations } : {}) } });
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
@@ -606,7 +609,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const advice = isControlCenterID(other)
         ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`
         : 'put back what was edited, or delete them there';
-      const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that ${copyMaker(other)} made (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''}); this syncer leaves them alone: ${advice}`;
+      const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that ${copyMaker(other)} made (${firstFew(copies)}); this syncer leaves them alone: ${advice}`;
       log.warn({ controlCenter: other, copies: copies.length }, message);
       warnOnManagementCluster(ReasonOtherControlCenter, message);
     }
@@ -788,7 +791,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));
   hooks.leftovers = async () => {
     const copies = kinds.flatMap((k) => downInformers[k].lister.list().filter((o) => isOwnCopy(cluster, deps.controlCenter, o)).map((o) => `${k} ${keyOf(o)}`));
-    if (copies.length) return `${copies.length} copies (${copies.slice(0, 3).join(', ')}${copies.length > 3 ? ', ...' : ''})`;
+    if (copies.length) return `${copies.length} copies (${firstFew(copies)})`;
     await sweep();
     const nsList = await downstream.list<KubeObject>(NamespaceResource, { labelSelector: ours });
     const left = nsList.items.filter((n) => isOwnCopy(cluster, deps.controlCenter, n)).map((n) => n.metadata.name!).filter((n) => !keptNamespaces.has(n));

@@ -181,7 +181,7 @@ export function desiredDownstream(up: KubeObject, down: KubeObject | undefined, 
   const labels = mergeKeys(down?.metadata.labels, wantLabels, prev.labels);
   labels[LabelSyncedBy] = cluster;
   const annotations = mergeKeys(down?.metadata.annotations, wantAnnotations, prev.annotations);
-  if (controlCenterID) Object.assign(annotations, controlCenterStamp(controlCenterID, up, up.metadata.uid ?? ''));
+  if (controlCenterID) Object.assign(annotations, controlCenterStamp(controlCenterID, up.metadata.uid ?? ''));
   annotations[AnnotationUpstreamUID] = up.metadata.uid ?? '';
   annotations[AnnotationUpstreamGeneration] = String(up.metadata.generation ?? 0);
   delete annotations[AnnotationSyncedKeys];

@@ -8,7 +8,7 @@ import { OwnWrites } from '../../own-writes.js';
 import { controlCenterStamp, controlCenterSeal } from '../../control-center-identity.js';
 
 /** The ID and seal a syncer of control center `id` writes on a copy of upstream uid `uid`. */
-const stampOf = (id: string, uid: string) => controlCenterStamp(id, { metadata: {} }, uid);
+const stampOf = (id: string, uid: string) => controlCenterStamp(id, uid);
 
 type Call = [string, ...unknown[]];
 let clock = 1_000_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RestClient } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import pino from 'pino';
-import { controlCenterStamp } from '../../control-center-identity.js';
+import { controlCenterStamp, namespaceSealSubject } from '../../control-center-identity.js';
 import { foreignObjectIn, isClusterOwned, namespacedKinds, sweepNamespaces, type KeptBy } from './namespace-gc.js';
 
 /** A fake management cluster: discovery documents and the objects of one namespace by resource. */
@@ -145,14 +145,14 @@ describe('namespace clean-up: sweeps', () => {
 
   it("leaves a namespace another control center's syncer created under this cluster's name, and counts that one's copies as foreign", async () => {
     const cc = { id: 'cc-ours' };
-    const theirs = cluster({}, controlCenterStamp('cc-other', { metadata: { name: 'clusters' } }));
+    const theirs = cluster({}, controlCenterStamp('cc-other', namespaceSealSubject('clusters')));
     expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: theirs.client, inUse: () => false, log })).toEqual([]);
     expect(theirs.calls.deleted).toEqual([]);
     // In a namespace of this control center's: a copy of the other's keeps it; its own (or an older, unstamped) one does not.
-    const copy = obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u-c', ...controlCenterStamp('cc-other', { metadata: {} }, 'u-c') } } });
-    const mixed = cluster({ configmaps: [copy] }, controlCenterStamp('cc-ours', { metadata: { name: 'clusters' } }));
+    const copy = obj('c', { metadata: { name: 'c', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 'u-c', ...controlCenterStamp('cc-other', 'u-c') } } });
+    const mixed = cluster({ configmaps: [copy] }, controlCenterStamp('cc-ours', namespaceSealSubject('clusters')));
     expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: mixed.client, inUse: () => false, log })).toEqual([]);
-    copy.metadata.annotations = { 'controlcenter.hcc.dev/upstream-uid': 'u-c', ...controlCenterStamp('cc-ours', { metadata: {} }, 'u-c') };
+    copy.metadata.annotations = { 'controlcenter.hcc.dev/upstream-uid': 'u-c', ...controlCenterStamp('cc-ours', 'u-c') };
     expect(await sweepNamespaces({ cluster: 'mgmt-1', controlCenter: cc, downstream: mixed.client, inUse: () => false, log })).toEqual(['clusters']);
   });
 });

@@ -10,7 +10,6 @@
  * the syncer may not list (403) or that fails to list keeps the namespace: it cannot tell.
  * Namespaces hcc did not create are never touched, nor those another control center's syncer
  * created under this cluster's name (control-center-identity.ts), whose copies count as foreign.
-
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
  */
 import type { Logger } from 'pino';
