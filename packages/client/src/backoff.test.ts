@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff } from './backoff.js';
+import { Backoff, retryWithBackoff } from './backoff.js';
+import { FakeClock } from './clock.js';
 
 describe('Backoff', () => {
   it.each([
@@ -17,5 +18,44 @@ describe('Backoff', () => {
     b.next();
     b.reset();
     expect(b.next()).toBe(10);
+  });
+});
+
+describe('retryWithBackoff', () => {
+  it('retries failures after the backoff delays and returns the first success', async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const errors: Array<[string, number]> = [];
+    const p = retryWithBackoff(
+      async () => {
+        calls++;
+        if (calls < 3) throw new Error(`fail ${calls}`);
+        return 'ok';
+      },
+      { signal: new AbortController().signal, clock, backoff: { initialMs: 100, random: () => 0 }, onError: (err, ms) => errors.push([(err as Error).message, ms]) },
+    );
+    await clock.waitForWaiters(1);
+    expect(calls).toBe(1);
+    clock.step(99);
+    expect(calls).toBe(1);
+    clock.step(1);
+    await clock.waitForWaiters(1);
+    expect(calls).toBe(2);
+    clock.step(200);
+    await expect(p).resolves.toBe('ok');
+    expect(calls).toBe(3);
+    expect(errors).toEqual([['fail 1', 100], ['fail 2', 200]]);
+  });
+
+  it('resolves undefined once the signal aborts, mid-wait or before the first attempt', async () => {
+    const clock = new FakeClock();
+    const ac = new AbortController();
+    let calls = 0;
+    const p = retryWithBackoff(async () => { calls++; throw new Error('down'); }, { signal: ac.signal, clock, onError: () => {} });
+    await clock.waitForWaiters(1);
+    ac.abort();
+    await expect(p).resolves.toBeUndefined();
+    expect(calls).toBe(1);
+    await expect(retryWithBackoff(async () => 'never', { signal: ac.signal, clock, onError: () => {} })).resolves.toBeUndefined();
   });
 });

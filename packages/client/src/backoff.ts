@@ -1,3 +1,5 @@
+import { realClock, sleep, type Clock } from './clock.js';
+
 /**
  * Exponential backoff with jitter, after k8s.io/apimachinery's `wait.Backoff` as the reflector
  * uses it: each `next()` returns the current delay (plus up to `jitter` of it, at random) and
@@ -46,4 +48,37 @@ export class Backoff {
   reset(): void {
     this.#currentMs = this.#initialMs;
   }
+}
+
+/** How {@link retryWithBackoff} waits and says why it retries. */
+export interface RetryOptions {
+  /** Stops the retries: the promise resolves undefined once it aborts (an attempt running then is not awaited further). */
+  signal: AbortSignal;
+  /** Called after each failed attempt, before the wait: the error and the wait that follows, in milliseconds. */
+  onError: (err: unknown, retryInMs: number) => void;
+  /** The delays. Default 200 ms doubling up to 30 s, with 20% jitter (a reflector's list retries). */
+  backoff?: BackoffOptions;
+  /** Default {@link realClock}. */
+  clock?: Clock;
+}
+
+/**
+ * Runs `attempt` until it resolves or `signal` aborts, waiting a {@link Backoff} delay after each
+ * failure, as a reflector retries its list: a server that is not up yet, restarts or refuses gets
+ * an `onError` per attempt, not a caller that gives up.
+ * @returns what `attempt` resolved to, or undefined when the signal aborted first
+ */
+export async function retryWithBackoff<T>(attempt: () => Promise<T>, opts: RetryOptions): Promise<T | undefined> {
+  const backoff = new Backoff(opts.backoff);
+  while (!opts.signal.aborted) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (opts.signal.aborted) break;
+      const retryInMs = backoff.next();
+      opts.onError(err, retryInMs);
+      await sleep(opts.clock ?? realClock, retryInMs, opts.signal);
+    }
+  }
+  return undefined;
 }

@@ -45,7 +45,6 @@ import { managementClusterRestrictionAdmission } from './pipeline/admit/validati
 import { managementClusterSecretRefAdmission } from './pipeline/admit/validating/management-cluster-secret-ref.js';
 import { managementClusterAuthorizer } from './pipeline/management-cluster-authorizer.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
-import { decodeObjectBody } from './pipeline/decode.js';
 import { warningsToSend } from './pipeline/warnings.js';
 import { parseGoDuration } from './registry/schema/cel-values.js';
 import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';

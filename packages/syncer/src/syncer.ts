@@ -20,10 +20,9 @@ import {
   keyOf,
   NamespaceIndex,
   namespaceIndexFunc,
-  Backoff,
+  retryWithBackoff,
   realClock,
   RequestError,
-  sleep,
   within,
   WorkQueue,
   type RestClient,
@@ -173,25 +172,19 @@ export const ReasonPresenceFailed = 'PresenceFailed';
  * @returns the ID, or undefined when aborted first
  */
 async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: Logger, onProblem: (why: string | undefined) => void): Promise<string | undefined> {
-  const backoff = new Backoff({ initialMs: 200, maxMs: 30_000 });
-  while (!signal.aborted) {
-    try {
-      const id = await readControlCenterID(upstream);
-      onProblem(undefined);
-      return id;
-    } catch (err) {
-      if (signal.aborted) break;
-      const retryInMs = backoff.next();
+  const id = await retryWithBackoff(() => readControlCenterID(upstream), {
+    signal,
+    onError: (err, retryInMs) => {
       const forbidden = isForbidden(err);
       const msg = forbidden
         ? "the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml); retrying"
         : "reading the control center's ID (its kube-system namespace) failed; retrying";
       log.warn({ ...(forbidden ? { err: (err as Error).message } : { err }), retryInMs }, msg);
       onProblem(`${msg}: ${(err as Error).message}`);
-      await sleep(realClock, retryInMs, signal);
-    }
-  }
-  return undefined;
+    },
+  });
+  if (id !== undefined) onProblem(undefined);
+  return id;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { UpLockFile, upLockHolder } from '../state-dir-lock.js';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';

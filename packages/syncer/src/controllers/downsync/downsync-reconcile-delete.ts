@@ -14,7 +14,7 @@
  *   for any made since, before its finalizer goes), as the operator deletes them then.
  * Nothing is orphaned in the management cluster.
  */
-import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, LabelSyncedBy, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
 import { handOverPatch, handOverToControlCenterPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';

@@ -15,7 +15,7 @@
  * @see https://kubernetes.io/docs/concepts/architecture/leases/#node-heart-beats
  */
 import type { Logger } from 'pino';
-import { Backoff, isAlreadyExists, isConflict, isForbidden, isNotFound, realClock, sleep, type Clock, type RestClient } from '@hcc/client';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound, retryWithBackoff, type Clock, type RestClient } from '@hcc/client';
 import {
   AnnotationClusterID,
   ConditionDuplicateCluster,
@@ -425,20 +425,15 @@ async function sameCluster(opts: HeartbeatOptions, mc: ManagementCluster, cluste
  * gives up. Resolves false when the signal aborted first.
  */
 export async function registerWithRetries(opts: HeartbeatOptions): Promise<boolean> {
-  const backoff = new Backoff({ initialMs: 200, maxMs: 30_000 });
-  for (;;) {
-    if (opts.signal.aborted) return false;
-    try {
-      await register(opts);
-      return true;
-    } catch (err) {
-      if (opts.signal.aborted) return false;
-      const retryInMs = backoff.next();
+  const done = await retryWithBackoff(() => register(opts).then(() => true as const), {
+    signal: opts.signal,
+    clock: opts.clock,
+    onError: (err, retryInMs) => {
       opts.logger.warn({ err, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
       opts.onProblem?.(`registering the ManagementCluster failed (retrying): ${err instanceof Error ? err.message : String(err)}`);
-      await sleep(opts.clock ?? realClock, retryInMs, opts.signal);
-    }
-  }
+    },
+  });
+  return done === true;
 }
 
 /** Runs heartbeats until the signal aborts. Resolves after the first successful heartbeat (or the abort). */
