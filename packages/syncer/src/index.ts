@@ -4,3 +4,4 @@ export { upstreamStatus, mapGeneration } from './controllers/upsync/upsync-statu
 export { runPushSyncers, type PushOptions } from './push/push-controller.js';
 export { kubeconfigRef } from '@hcc/crds';
 export { isNewer, pulledCRD, pullCRDsOnce, AnnotationPulledFrom } from './controllers/crd-puller/crd-puller.js';
+export { TakeOverFromFlag } from './controllers/presence/take-over.js';

@@ -61,7 +61,7 @@ import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
 import { PresenceGraceDurations, presences, renewPresence, type Presence } from './controllers/presence/presence.js';
-import { TakeOver } from './controllers/presence/take-over.js';
+import { TakeOver, TakeOverFromFlag } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 
@@ -516,7 +516,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     return;
   }
   const requested = new Set(opts.takeOverFrom ?? []);
-  if (requested.delete(id)) log.warn({ controlCenter: id }, '--take-over-from names this control center itself: ignored');
+  if (requested.delete(id)) log.warn({ controlCenter: id }, `${TakeOverFromFlag} names this control center itself: ignored`);
   // Which of them are taken over now: decided at each heartbeat from the presence Leases (observe).
   const takeOver = new TakeOver(requested, (level, controlCenter, message, reason) => {
     log[level]({ controlCenter }, message);
@@ -600,7 +600,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     }
     for (const [other, copies] of others) {
       const advice = isControlCenterID(other)
-        ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with --take-over-from ${other}`
+        ? `two control centers must not serve one management cluster under one name (give it another name in one of them), or, if this control center replaces that one, start this syncer with ${TakeOverFromFlag} ${other}`
         : 'put back what was edited, or delete them there';
       const message = `this management cluster holds ${copies.length} copies labelled ${LabelSyncedBy}=${cluster} that ${copyMaker(other)} made (${firstFew(copies)}); this syncer leaves them alone: ${advice}`;
       log.warn({ controlCenter: other, copies: copies.length }, message);

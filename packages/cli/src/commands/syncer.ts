@@ -10,7 +10,7 @@ import client from 'prom-client';
 import { RestClient, serveOps } from '@hcc/client';
 import { PlatformTypes, SystemNamespace } from '@hcc/crds';
 import { readFileSync } from 'node:fs';
-import { runPushSyncers, runSyncer } from '@hcc/syncer';
+import { runPushSyncers, runSyncer, TakeOverFromFlag } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
@@ -81,7 +81,7 @@ export function syncerCommand(): Command {
     .option('--pull-crds', 'copy the HostedCluster/NodePool CRDs of the management cluster up when they are newer, while an admin sets spec.pullCRDs on its ManagementCluster')
     .option('--heartbeat-interval <seconds>', 'between heartbeats; the scheduler calls the cluster lost no sooner than 4 intervals after the last one: its Lease duration, announced in status.leaseDurationSeconds', heartbeatIntervalArg, 10)
     .option('--workers <n>', 'concurrent workers per queue', numberArg({ integer: true, min: 1 }), 16)
-    .option('--take-over-from <ids>', "IDs of control centers this one replaces (restored on a new data dir), comma-separated: their syncers' copies in the management cluster become this syncer's (an ID is the uid of that control center's kube-system namespace, named in the CopyBlocked Events and the syncer's log)", takeOverFromArg)
+    .option(`${TakeOverFromFlag} <ids>`, "IDs of control centers this one replaces (restored on a new data dir), comma-separated: their syncers' copies in the management cluster become this syncer's (an ID is the uid of that control center's kube-system namespace, named in the CopyBlocked Events and the syncer's log)", takeOverFromArg)
     .option('--presence-namespace <namespace>', "namespace in the management cluster of the syncer's presence Lease (created when missing; default: the namespace it runs in, in a cluster, else hcc-system)", managementClusterNameArg)
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)

@@ -41,6 +41,7 @@ import { AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReser
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
+import { TakeOverFromFlag } from '../presence/take-over.js';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
@@ -381,9 +382,6 @@ async function leaveEarlier(deps: DownsyncDeps, key: string, up: KubeObject, dow
   await markNoCopy(deps, 'HostedCluster', key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what} (delete it there)`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
-
-/** The syncer flag that makes another control center's copies this syncer's (cli/commands/syncer.ts). */
-export const TakeOverFromFlag = '--take-over-from';
 
 /**
  * Reports a copy that the syncer of another control center made under this ManagementCluster's

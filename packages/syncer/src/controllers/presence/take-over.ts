@@ -8,6 +8,9 @@
  */
 import type { Presence } from './presence.js';
 
+/** The syncer flag that names the control centers whose copies this syncer takes over (cli/commands/syncer.ts). */
+export const TakeOverFromFlag = '--take-over-from';
+
 /** Warning Event on a ManagementCluster: a control center named in `--take-over-from` still runs a syncer there; its copies are taken over once it has stopped. */
 export const ReasonTakeOverWaiting = 'TakeOverWaiting';
 /** Warning Event on a ManagementCluster whose syncer stopped taking over from a control center that still runs a syncer there. */
@@ -57,13 +60,13 @@ export class TakeOver {
       const t = this.#seen.get(id);
       if (!seen || !t) {
         this.active.delete(id);
-        this.#say(id, 'unknown', 'warn', `--take-over-from ${id}: the presence Leases in the management cluster cannot be read, so whether that control center's syncer still runs here is not known: its copies are not taken over until they can be read`, ReasonTakeOverWaiting);
+        this.#say(id, 'unknown', 'warn', `${TakeOverFromFlag} ${id}: the presence Leases in the management cluster cannot be read, so whether that control center's syncer still runs here is not known: its copies are not taken over until they can be read`, ReasonTakeOverWaiting);
         continue;
       }
       if (nowMs - t.changedAtMs < t.graceMs) {
         this.active.delete(id);
         const what = t.lease ? `its Lease ${t.lease} was last seen renewed ${Math.round((nowMs - t.changedAtMs) / 1000)} s ago` : `it holds no Lease here now, seen for ${Math.round((nowMs - t.changedAtMs) / 1000)} s`;
-        this.#say(id, 'waiting', 'warn', `--take-over-from ${id}: that control center's syncer may still run for this management cluster (${what}): its copies are taken over once its Lease has not been renewed for ${Math.round(t.graceMs / 1000)} s; stop that control center's syncers`, ReasonTakeOverWaiting);
+        this.#say(id, 'waiting', 'warn', `${TakeOverFromFlag} ${id}: that control center's syncer may still run for this management cluster (${what}): its copies are taken over once its Lease has not been renewed for ${Math.round(t.graceMs / 1000)} s; stop that control center's syncers`, ReasonTakeOverWaiting);
         continue;
       }
       if (!this.active.has(id)) added.push(id);
@@ -100,7 +103,7 @@ export class TakeOver {
   stop(id: string, evidence: string): boolean {
     if (!this.active.delete(id)) return false;
     this.#stopped.add(id);
-    this.#say(id, 'stopped', 'error', `the control center ${id} named in --take-over-from still runs a syncer for this management cluster: ${evidence} after this syncer started; this syncer no longer takes over its copies (the two would delete each other's, and each HostedCluster copy deleted tears down a control plane): stop that control center's syncers, then restart this one`, ReasonTakeOverStopped);
+    this.#say(id, 'stopped', 'error', `the control center ${id} named in ${TakeOverFromFlag} still runs a syncer for this management cluster: ${evidence} after this syncer started; this syncer no longer takes over its copies (the two would delete each other's, and each HostedCluster copy deleted tears down a control plane): stop that control center's syncers, then restart this one`, ReasonTakeOverStopped);
     return true;
   }
 
