@@ -525,6 +525,28 @@ describe('syncer: push mode', () => {
     await hcc?.stop();
   });
 
+  it('a pull syncer refused (its cluster is in Push mode) and stopped before it registered copies nothing', async () => {
+    // Found by a README walkthrough: stopped while it retried registering, the syncer went on to
+    // "syncer ready" and copied the other cluster's HostedClusters into the one it was pointed at.
+    const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+    expect((await k(['create', 'namespace', 'q'])).code).toBe(0);
+    expect((await k(['create', 'secret', 'generic', 'qx-pull-secret', '-n', 'q', '--from-literal=.dockerconfigjson={}'])).code).toBe(0);
+    expect((await k(['apply', '-f', '-'], hostedCluster('qx', 'q'))).code).toBe(0);
+    const owner = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'qx', '-n', 'q', '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const other = owner === 'mgmt-1' ? 'mgmt-2' : 'mgmt-1';
+    const stray = spawnHcc(['syncer', '--name', owner, '--kubeconfig', hcc.kubeconfig, '--management-kubeconfig', hcc.mgmtKubeconfig(other), '--heartbeat-interval', '1', '--metrics-port', '0']);
+    try {
+      await waitFor('two refused registrations', () => (stray.output().match(/registering the ManagementCluster failed; retrying/g) ?? []).length >= 2, 30_000);
+    } finally {
+      await stopProcess(stray.proc);
+    }
+    expect(stray.output()).not.toContain('"msg":"syncer ready"');
+    const copied = await kubectl('1.35', hcc.mgmtKubeconfig(other), ['get', 'hc,nodepools,secrets,configmaps', '-A', '-l', `controlcenter.hcc.dev/synced-by=${owner}`, '-o', 'name']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stdout.trim()).toBe('');
+    expect((await k(['delete', 'namespace', 'q', '--timeout=60s'])).code).toBe(0);
+  });
+
   it('serves Push-mode clusters from next to the control center with the same guarantees', async () => {
     const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
     const mcs = JSON.parse((await k(['get', 'mc', '-o', 'json'])).stdout).items;

@@ -737,6 +737,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   setState('syncing caches');
   try {
     await Promise.all([...all.map((i) => i.waitForSync(signal)), heartbeat]);
+    // Stopped before it registered (or synced): waitForSync and the heartbeat resolve on the abort
+    // as on success. A syncer that never registered must copy nothing: its cluster may not be its own.
+    if (signal.aborted) throw new Error('stopped before the syncer was ready');
   } catch (err) {
     if (!signal.aborted) log.error({ err }, 'syncer failed to start');
     await Promise.all(all.map((i) => i.stop()));
