@@ -335,7 +335,14 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       },
     },
     updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
-    deleteUpstreamNodePools: async (ns, clusterName) => {
+    deleteUpstreamNodePools: async (ns, clusterName, uid) => {
+      // Read live: the informer may still show a HostedCluster deleted while this syncer was away,
+      // whose name a new HostedCluster now has; that one's NodePools are not to be deleted.
+      const hc = await upstream.get<KubeObject>(HostedClusterResource, ns, clusterName).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+      if (!hc || hc.metadata.uid !== uid || !hc.metadata.deletionTimestamp) return;
       const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
       for (const np of nps.items) {
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;

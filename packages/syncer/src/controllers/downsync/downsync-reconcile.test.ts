@@ -710,9 +710,9 @@ describe('the NodePools of a HostedCluster being torn down', () => {
   it("are deleted upstream when the HostedCluster's teardown starts, as HyperShift deletes them then", async () => {
     const calls: Call[] = [];
     const d = deps({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy() }, calls);
-    d.deleteUpstreamNodePools = async (ns, name) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`]);
+    d.deleteUpstreamNodePools = async (ns, name, uid) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`, uid]);
     const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
-    expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
+    expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex', 'u1'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
     expect(res).toEqual({ requeueAfterMs: 2000 });
   });
 });

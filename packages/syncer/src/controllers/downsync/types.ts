@@ -73,9 +73,11 @@ export interface DownsyncDeps {
   ownWrites: OwnWrites;
   /**
    * Deletes the upstream NodePools of a HostedCluster being deleted (`spec.clusterName`), as the
-   * HyperShift operator deletes them with their HostedCluster.
+   * HyperShift operator deletes them with their HostedCluster; none when the HostedCluster of that
+   * name in the control center is not the one of `uid` being deleted (read live: a new one of the
+   * same name keeps its NodePools).
    */
-  deleteUpstreamNodePools?(namespace: string, clusterName: string): Promise<void>;
+  deleteUpstreamNodePools?(namespace: string, clusterName: string, uid: string | undefined): Promise<void>;
   /**
    * True when a HostedCluster or NodePool copy hcc made in this management cluster references a
    * Secret or ConfigMap (hostedClusterReferences/nodePoolReferences; live or being torn down,
