@@ -338,10 +338,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     deleteUpstreamNodePools: async (ns, clusterName, uid) => {
       // Read live: the informer may still show a HostedCluster deleted while this syncer was away,
       // whose name a new HostedCluster now has; that one's NodePools are not to be deleted.
-      const hc = await upstream.get<KubeObject>(HostedClusterResource, ns, clusterName).catch((err: unknown) => {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      });
+      const hc = await writer(upstream).get('HostedCluster', ns, clusterName);
       if (!hc || hc.metadata.uid !== uid || !hc.metadata.deletionTimestamp) return;
       const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
       for (const np of nps.items) {
@@ -742,13 +739,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const all = [...Object.values(upInformers), ...Object.values(downInformers), statusCopies];
   for (const i of all) i.start();
   setState('syncing caches');
+  let started = false;
   try {
     await Promise.all([...all.map((i) => i.waitForSync(signal)), heartbeat]);
-    // Stopped before it registered (or synced): waitForSync and the heartbeat resolve on the abort
-    // as on success. A syncer that never registered must copy nothing: its cluster may not be its own.
-    if (signal.aborted) throw new Error('stopped before the syncer was ready');
+    // Stopped before it registered (or synced), waitForSync and the heartbeat resolve as on success:
+    // a syncer that never registered must copy nothing (its cluster may not be its own).
+    started = !signal.aborted;
   } catch (err) {
     if (!signal.aborted) log.error({ err }, 'syncer failed to start');
+  }
+  if (!started) {
     await Promise.all(all.map((i) => i.stop()));
     clearInterval(gauges);
     dropSeries();
