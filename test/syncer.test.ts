@@ -1,8 +1,8 @@
 /**
  * The syncer end to end: what reaches a management cluster and what comes back — Secret
  * rotation (also by a whole replace) and deletion, a foreign HostedCluster of the same name left alone, NodePool spec changes (replicas, upgradeType, config references),
- * drift correction, fields an older CRD in the management cluster drops, the CRD puller, and push mode (including deleting a ManagementCluster that
- * still hosts a HostedCluster).
+ * drift correction, fields an older CRD in the management cluster drops, the CRD puller, push mode (including deleting a ManagementCluster that
+ * still hosts a HostedCluster), and a syncer resumed after a pause during which a HostedCluster was deleted and applied again.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -676,5 +676,61 @@ describe('syncer: push mode', () => {
       }
     }
     expect(duplicated).toEqual([]);
+  });
+});
+
+describe('syncer: resumed after a pause', () => {
+  let hcc: HccUp;
+  beforeAll(async () => {
+    hcc = await startHccUp(['--management-clusters', '2', '--capacity', '5', '--mode', 'Push', '--heartbeat-grace', '5']);
+  });
+  afterAll(async () => {
+    await hcc?.stop();
+  });
+
+  it("tears down a HostedCluster deleted while it was away without deleting the NodePools of a new one of that name", async () => {
+    // Found by a scheduler/lifecycle break test: resumed with the deleted HostedCluster still in
+    // its cache, the syncer deleted the control center's NodePools of that name, the new one's too.
+    const k = (args: string[], input?: string) => kubectl('1.35', hcc.kubeconfig, args, { input });
+    const hcPinned = (pin: string) => noneHostedCluster('x1', 'rp').replace('metadata: {name: x1, namespace: rp}', `metadata: {name: x1, namespace: rp, annotations: {${Selector}: pin=${pin}}}`);
+    expect((await k(['label', 'mc', 'mgmt-1', 'pin=one'])).code).toBe(0);
+    expect((await k(['label', 'mc', 'mgmt-2', 'pin=two'])).code).toBe(0);
+    expect((await k(['create', 'namespace', 'rp'])).code).toBe(0);
+    const first = await k(['apply', '-f', '-'], `${pullSecret('x1', 'rp')}---\n${hcPinned('one')}---\n${nodePool('x1-workers', 'x1', 'rp')}`);
+    expect(first.code, first.stderr).toBe(0);
+    const w = await k(['wait', '--for=condition=Available', 'hc/x1', '-n', 'rp', '--timeout=60s']);
+    expect(w.code, w.stderr).toBe(0);
+    await waitFor('the NodePool copied into mgmt-1', async () => (await kubectl('1.35', hcc.mgmtKubeconfig('mgmt-1'), ['get', 'nodepool', 'x1-workers', '-n', 'rp', '-o', 'name'])).code === 0, 30_000);
+
+    // The push syncer pauses; meanwhile mgmt-1 is retired and x1 deleted, then applied again
+    // (with its NodePool) for mgmt-2.
+    const pid = (JSON.parse(readFileSync(path.join(hcc.stateDir, 'processes.json'), 'utf8')) as Record<string, number>)['syncer-push']!;
+    process.kill(pid, 'SIGSTOP');
+    let npUID = '';
+    try {
+      expect((await k(['delete', 'mc', 'mgmt-1', '--wait=false'])).code).toBe(0);
+      expect((await k(['delete', 'hc', 'x1', '-n', 'rp', '--wait=false'])).code).toBe(0);
+      // The scheduler releases what mgmt-1 held once its heartbeat is 5 s old: x1 and its
+      // NodePool (deleted with it) go. (Applied again while still Terminating, the NodePool would
+      // go anyway, as any kube object applied during its deletion.)
+      await waitFor('x1 and its NodePool released and gone', async () => (await k(['get', 'hc,nodepools', '-n', 'rp', '-o', 'name'])).stdout.trim() === '', 60_000);
+      const again = await k(['apply', '-f', '-'], `${hcPinned('two')}---\n${nodePool('x1-workers', 'x1', 'rp')}`);
+      expect(again.code, again.stderr).toBe(0);
+      npUID = JSON.parse((await k(['get', 'nodepool', 'x1-workers', '-n', 'rp', '-o', 'json'])).stdout).metadata.uid;
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // Resumed, the syncer finishes with mgmt-1 (the teardown of the old x1 there) and serves
+    // mgmt-2: the new x1 and its NodePool are copied there.
+    const pushLog = path.join(hcc.stateDir, 'logs', 'syncer-push.log');
+    await waitFor('the push syncer of mgmt-1 to stop', () =>
+      readFileSync(pushLog, 'utf8').split('\n').some((l) => l.includes('"cluster":"mgmt-1"') && l.includes('stopped push syncer')), 60_000);
+    const np = await k(['get', 'nodepool', 'x1-workers', '-n', 'rp', '--ignore-not-found', '-o', 'json']);
+    expect(np.stdout.trim(), 'the new NodePool x1-workers').not.toBe('');
+    expect(JSON.parse(np.stdout).metadata).toMatchObject({ uid: npUID });
+    expect(JSON.parse(np.stdout).metadata.deletionTimestamp).toBeUndefined();
+    const w2 = await k(['wait', '--for=condition=Available', 'hc/x1', '-n', 'rp', '--timeout=60s']);
+    expect(w2.code, w2.stderr).toBe(0);
+    await waitFor('the NodePool copied into mgmt-2', async () => (await kubectl('1.35', hcc.mgmtKubeconfig('mgmt-2'), ['get', 'nodepool', 'x1-workers', '-n', 'rp', '-o', 'name'])).code === 0, 30_000);
   });
 });

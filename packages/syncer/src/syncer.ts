@@ -16,6 +16,7 @@ import {
   Informer,
   isAlreadyExists,
   isForbidden,
+  isConflict,
   isNotFound,
   keyOf,
   NamespaceIndex,
@@ -343,7 +344,12 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
       for (const np of nps.items) {
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
-        await writer(upstream).delete('NodePool', ns, np.metadata.name!);
+        // The uid precondition: not a NodePool of that name created since the list (409, skipped).
+        try {
+          await writer(upstream).delete('NodePool', ns, np.metadata.name!, { uid: np.metadata.uid });
+        } catch (err) {
+          if (!isConflict(err)) throw err;
+        }
       }
     },
     blockedByControlPlane: (kind, up) => {
