@@ -61,7 +61,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
-import { PresenceGraceDurations, presences, renewPresence, type Presence } from './controllers/presence/presence.js';
+import { PresenceGraceDurations, presences, presenceWriteProblem, renewPresence, type Presence } from './controllers/presence/presence.js';
 import { TakeOver, TakeOverFromFlag } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
@@ -669,7 +669,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const why = (err as Error).message;
       if (why !== presenceProblem) {
         // Without it, another control center's syncer with --take-over-from cannot tell this one runs.
-        const message = `this syncer's presence Lease in namespace ${namespace} of the management cluster cannot be written (give the syncer get, create and update on Leases there: the Role in deploy/syncer/rbac.yaml, or --presence-namespace): another control center's syncer taking over from this one cannot tell that it runs: ${why}`;
+        const message = presenceWriteProblem(namespace, err);
         log.warn({ controller: 'presence' }, message);
         warnOnManagementCluster(ReasonPresenceFailed, message);
       }

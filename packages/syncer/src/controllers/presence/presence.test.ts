@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type RestClient } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
-import { presenceLeaseName, presences, renewPresence } from './presence.js';
+import { presenceLeaseName, presences, presenceWriteProblem, renewPresence } from './presence.js';
 import { TakeOver } from './take-over.js';
 
 /** A fake management cluster holding Leases and namespaces, recording writes. */
@@ -56,6 +56,36 @@ describe('presence Leases', () => {
     await renew('cc-a', t0 + 2000);
     expect((await presences(c.client, 'm1')).get('cc-a')?.renewTime).toBe('2026-12-03T12:00:02.000000Z');
     expect(presenceLeaseName('M1', 'CC')).toBe('hcc-syncer.m1.cc');
+  });
+
+  it('reads the Lease again and retries when another renewal wrote it in between (409), and gives up after three writes', async () => {
+    const c = fakeCluster(['hcc-system']);
+    const renew = () => renewPresence(c.client, { namespace: 'hcc-system', cluster: 'm1', controlCenter: 'cc-a', holder: 'h', durationSeconds: 4, nowMs: t0 });
+    await renew();
+    const status = (code: number, reason: string) => new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: reason, reason, code });
+    const update = c.client.update.bind(c.client);
+    let conflicts = 1;
+    c.client.update = (async (...args: Parameters<RestClient['update']>) => {
+      if (conflicts-- > 0) throw status(409, 'Conflict');
+      return update(...args);
+    }) as RestClient['update'];
+    await renew();
+    expect(c.writes.filter((w) => w.startsWith('update'))).toHaveLength(1);
+    conflicts = 3;
+    await expect(renew()).rejects.toMatchObject({ code: 409 });
+    conflicts = 0;
+    c.client.update = (async () => {
+      throw status(403, 'Forbidden');
+    }) as RestClient['update'];
+    await expect(renew()).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('advises RBAC for a 403 only', () => {
+    const err = (code: number) => new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `leases is ${code}`, reason: code === 403 ? 'Forbidden' : 'Conflict', code });
+    expect(presenceWriteProblem('hcc-system', err(403))).toContain('give the syncer get, create and update on Leases there');
+    expect(presenceWriteProblem('hcc-system', err(409))).not.toContain('give the syncer');
+    expect(presenceWriteProblem('hcc-system', err(409))).toContain('could not be renewed this heartbeat');
+    expect(presenceWriteProblem('hcc-system', new Error('connect ECONNREFUSED'))).toContain('ECONNREFUSED');
   });
 });
 

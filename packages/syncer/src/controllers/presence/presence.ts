@@ -9,7 +9,7 @@
  * runs under its name.
  * @see https://kubernetes.io/docs/concepts/architecture/leases/
  */
-import { formatMicroTime, isAlreadyExists, isNotFound, type RestClient } from '@hcc/client';
+import { formatMicroTime, isAlreadyExists, isConflict, isForbidden, isNotFound, type RestClient } from '@hcc/client';
 import { AnnotationControlCenter, LabelSyncedBy, LeaseResource, NamespaceResource, type KubeObject } from '@hcc/crds';
 
 /** Label on presence Leases (value `true`), beside `controlcenter.hcc.dev/synced-by: <ManagementCluster name>`. */
@@ -59,12 +59,29 @@ export interface RenewPresenceOptions {
   nowMs: number;
 }
 
+/** How many times {@link renewPresence} writes when another write of the same Lease came between its read and its write (409). */
+const RenewAttempts = 3;
+
 /**
  * Creates or renews this syncer's presence Lease (creating its namespace first when it is
- * missing).
- * @throws the client's error (a 403 when the syncer may not write Leases there)
+ * missing). A write that loses to another write of the same Lease (409 Conflict or
+ * AlreadyExists: two renewals overlapping, e.g. a slow heartbeat and the next one) reads the
+ * Lease again and retries, up to {@link RenewAttempts} writes in all.
+ * @throws the client's error (a 403 when the syncer may not write Leases there; the last 409
+ * after the retries)
  */
 export async function renewPresence(client: Pick<RestClient, 'get' | 'create' | 'update'>, o: RenewPresenceOptions): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writePresence(client, o);
+    } catch (err) {
+      if (attempt >= RenewAttempts || !(isConflict(err) || isAlreadyExists(err))) throw err;
+    }
+  }
+}
+
+/** One read and write of {@link renewPresence}. */
+async function writePresence(client: Pick<RestClient, 'get' | 'create' | 'update'>, o: RenewPresenceOptions): Promise<void> {
   const name = presenceLeaseName(o.cluster, o.controlCenter);
   const t = formatMicroTime(o.nowMs);
   let lease: KubeObject | undefined;
@@ -119,4 +136,18 @@ export async function presences(client: Pick<RestClient, 'list'>, cluster: strin
     if (!seen || Date.parse(seen.renewTime) < renewed) out.set(controlCenter, { controlCenter, lease: `${l.metadata.namespace}/${l.metadata.name}`, renewTime: spec.renewTime!, resourceVersion: l.metadata.resourceVersion ?? '', graceMs });
   }
   return out;
+}
+
+/**
+ * The Warning a failed presence Lease write gives (Event reason PresenceFailed): the RBAC advice
+ * only for a 403 (the syncer may not write Leases in `namespace`), the error as it is otherwise
+ * (the management cluster unreachable, a conflict left after the retries).
+ */
+export function presenceWriteProblem(namespace: string, err: unknown): string {
+  const why = (err as Error).message;
+  const effect = 'another control center\'s syncer taking over from this one cannot tell that it runs';
+  if (isForbidden(err)) {
+    return `this syncer's presence Lease in namespace ${namespace} of the management cluster cannot be written (give the syncer get, create and update on Leases there: the Role in deploy/syncer/rbac.yaml, or --presence-namespace): ${effect}: ${why}`;
+  }
+  return `this syncer's presence Lease in namespace ${namespace} of the management cluster could not be renewed this heartbeat (tried again at the next): ${effect} while this lasts: ${why}`;
 }
