@@ -67,6 +67,21 @@ describe('registerWithRetries', () => {
     expect(delays[2]).toBeGreaterThanOrEqual(800);
   });
 
+  it('logs a refusal (a pull syncer of a Push-mode cluster) by its message, without a stack trace', async () => {
+    const clock = new FakeClock();
+    const upstream = { get: async () => ({ metadata: { name: 'mgmt-1' }, spec: { mode: 'Push' } }) } as unknown as RestClient;
+    const lines: { msg?: string; refusal?: string; err?: unknown }[] = [];
+    const ac = new AbortController();
+    const done = registerWithRetries({ ...options(upstream, clock, ac.signal, lines), initialSpec: { mode: 'Pull' } });
+    await clock.waitForWaiters(1);
+    ac.abort();
+    expect(await done).toBe(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.msg).toBe('registering the ManagementCluster failed; retrying');
+    expect(lines[0]!.refusal).toMatch(/^ManagementCluster mgmt-1 is in Push mode/);
+    expect(lines[0]!.err).toBeUndefined();
+  });
+
   it('gives up quietly when the syncer is stopped while waiting (resolves false)', async () => {
     const clock = new FakeClock();
     const { upstream, calls } = flakyUpstream(100);

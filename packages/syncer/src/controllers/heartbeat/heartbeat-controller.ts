@@ -429,7 +429,10 @@ export async function registerWithRetries(opts: HeartbeatOptions): Promise<boole
     signal: opts.signal,
     clock: opts.clock,
     onError: (err, retryInMs) => {
-      opts.logger.warn({ err, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
+      // A refusal (another syncer serves the name, or Push mode) is expected and says all in its
+      // message: no stack trace.
+      const said = err instanceof SyncerConflictError ? { refusal: err.message } : { err };
+      opts.logger.warn({ ...said, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
       opts.onProblem?.(`registering the ManagementCluster failed (retrying): ${err instanceof Error ? err.message : String(err)}`);
     },
   });
