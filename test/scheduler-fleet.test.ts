@@ -168,7 +168,7 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     const before = placement('tenant', 't-1');
     const r = await kubectl('1.35', cc.kubeconfig, ['annotate', '--overwrite', 'hc', 't-1', '-n', 'tenant', `${Selector}=region=nowhere`]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Warning: metadata.annotations[${Selector}]: this HostedCluster is already placed on management cluster ${before}; placements are not re-evaluated, so the change applies only if it is placed again`);
+    expect(r.stderr).toContain(`Warning: metadata.annotations[${Selector}]: this HostedCluster is already placed on management cluster ${before}; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes); it takes effect only for a HostedCluster created anew (deleting this one tears its control plane down)`);
     await new Promise((res) => setTimeout(res, 1000));
     expect(placement('tenant', 't-1')).toBe(before);
   });

@@ -59,7 +59,7 @@ describe('placement annotations admission: changes to a placed HostedCluster', (
 
   it('accepts a changed selector, tolerations or profile with a warning that the placement stays', () => {
     expect(warnings(placed({ [SEL]: 'region=eu' }), placed({}))).toEqual([
-      `metadata.annotations[${SEL}]: this HostedCluster is already placed on management cluster mgmt-1; placements are not re-evaluated, so the change applies only if it is placed again`,
+      `metadata.annotations[${SEL}]: this HostedCluster is already placed on management cluster mgmt-1; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes); it takes effect only for a HostedCluster created anew (deleting this one tears its control plane down)`,
     ]);
     expect(warnings(placed({ [TOL]: '[]', 'controlcenter.hcc.dev/scheduler-profile': 'spread' }), placed({ [TOL]: '[{"operator":"Exists"}]' }))).toHaveLength(2);
   });

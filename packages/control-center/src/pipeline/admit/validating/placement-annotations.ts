@@ -12,7 +12,7 @@
  * can still be updated), as upstream ratchets unchanged values. An update that changes one of
  * these annotations (or the scheduler profile) on a HostedCluster already placed is accepted with
  * a warning: a placement is never re-evaluated (as a pod's nodeSelector binds only at scheduling),
- * so the change applies only if the HostedCluster is placed again.
+ * so it stays where it is; the change counts only for a HostedCluster created anew.
  * The control-plane namespace is HyperShift's manifests.HostedControlPlaneNamespace(namespace, name).
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
  */
@@ -51,7 +51,7 @@ export const placementAnnotationsAdmission: ValidatingAdmission = {
     if (placedOn && obj.metadata.labels?.[LabelManagementCluster] === placedOn) {
       for (const key of [AnnotationManagementClusterSelector, AnnotationTolerations, AnnotationSchedulerProfile]) {
         if ((obj.metadata.annotations?.[key] ?? '') === (old?.metadata.annotations?.[key] ?? '')) continue;
-        warn?.(`${annotationPath(key)}: this HostedCluster is already placed on management cluster ${placedOn}; placements are not re-evaluated, so the change applies only if it is placed again`);
+        warn?.(`${annotationPath(key)}: this HostedCluster is already placed on management cluster ${placedOn}; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes); it takes effect only for a HostedCluster created anew (deleting this one tears its control plane down)`);
       }
     }
     if (!old && obj.metadata.name && obj.metadata.namespace) {
