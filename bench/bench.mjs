@@ -27,7 +27,7 @@ const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup
 
 const usage = `usage: npm run bench [-- options]
 
-  --scenario NAME[,NAME]  run only these (${order.join(', ')}); repeatable. api also runs baseline.
+  --scenario NAME[,NAME]  run only these (${order.join(', ')}; short: -s); repeatable. api also runs baseline.
   --quick                 small sizes, short runs (under 2 minutes in total); for smoke checks
   --no-tls                measure hcc and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default)
   --connections N         connections of the load generator (default 32)
@@ -38,6 +38,7 @@ const usage = `usage: npm run bench [-- options]
   --cpu-prof              run hcc processes with node --cpu-prof; profiles go to <out>/profiles-<timestamp>/
   --keep                  keep temp dirs and logs
   --wait-quiet MINUTES    first wait (at most MINUTES) until other processes use under 15% of a core for 10 s
+  --help                  this text (short: -h)
 `;
 
 /**
@@ -245,10 +246,12 @@ delete otherLoad.__n;
 const otherMedian = otherLoadPct(allOther);
 // schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as
 // watch and startup).
-const fewRuns = opts.quick ? `1 for watch, schedule, e2e, memory and startup` : `${Math.min(ctx.runs, 3)} for schedule, e2e and memory`;
+const listed = (names) => names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+const fewRunNames = (opts.quick ? ['watch', 'schedule', 'e2e', 'memory', 'startup'] : ['schedule', 'e2e', 'memory']).filter((n) => selected.includes(n));
+const fewRuns = fewRunNames.length ? ` (${opts.quick ? 1 : Math.min(ctx.runs, 3)} for ${listed(fewRunNames)})` : '';
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
-  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"} (${fewRuns}); total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
+  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"}${fewRuns}; total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 

@@ -124,6 +124,8 @@ describe('npm run bench -- --quick', () => {
     const head = execFileSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     expect(json.code.commit).toBe(head);
     expect(readFileSync(path.join(out.dir, `${stem}.md`), 'utf8').split('\n')[0]).toContain(`(quick) on commit ${head.slice(0, 7)}`);
+    // The heading names only the scenarios that ran with fewer runs.
+    expect(readFileSync(path.join(out.dir, `${stem}.md`), 'utf8').split('\n')[0]).toContain('median of 2 runs (1 for watch and startup); total');
     expect(json.failures).toEqual([]);
     expect(json.machine.logicalCores).toBeGreaterThan(0);
     expect(json.machine.node).toBe(process.version);
