@@ -18,7 +18,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes, nestsDeeperThan } from './pipeline/decode.js';
-import { checkMetadataShape, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
+import { checkMetadataShape, isPrettyPrint, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -97,7 +97,7 @@ function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyRepl
   // nested deeper than any real one (objects may nest to 500) is written as JSON text, which is a
   // YAML document too.
   const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { ...goYAMLOptions, lineWidth: 0 });
-  return reply.code(code).header('content-type', 'application/yaml').header('cache-control', 'no-cache, private').send(bodyFor(reply, text));
+  return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), 'application/yaml', text);
 }
 
 /** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
@@ -105,10 +105,29 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
   return header !== undefined && (header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 }
 
-/** A gzip-free JSON reply with Kubernetes headers. */
-function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json'): FastifyReply {
-  const text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
-  return reply.code(code).header('content-type', contentType).header('cache-control', 'no-cache, private').send(bodyFor(reply, text));
+/**
+ * A JSON reply with Kubernetes headers, indented when the request asks for it (`?pretty=true`, or
+ * curl's User-Agent: {@link isPrettyPrint}) or `indent` is set, as kube-apiserver's negotiated
+ * writer picks its pretty serializer (json.MarshalIndent, two spaces).
+ * @param indent - always indent (kube-apiserver's WriteRawJSON, which serves `/version`)
+ */
+function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType = 'application/json', indent = false): FastifyReply {
+  const req = reply.request;
+  const pretty = indent || isPrettyPrint((req.query as Record<string, unknown> | undefined)?.pretty, req.headers['user-agent']);
+  let text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
+  if (pretty) text = JSON.stringify(typeof body === 'string' ? JSON.parse(body) : body, null, 2);
+  return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), contentType, text);
+}
+
+/**
+ * Sends a body with exactly the Content-Type given, as kube-apiserver writes it: the one place
+ * every JSON, YAML and OpenAPI answer leaves. Text goes as its UTF-8 bytes, because fastify appends
+ * `; charset=utf-8` to a JSON type sent with a string (and rewrites `application/json;g=...;v=...`
+ * with quoted parameters), and because Node writes a Buffer's headers byte for byte (a warning's
+ * UTF-8: see warningHeaderValue).
+ */
+function sendBody(reply: FastifyReply, contentType: string, body: string | Buffer): FastifyReply {
+  return reply.header('content-type', contentType).send(typeof body === 'string' ? Buffer.from(body) : body);
 }
 
 /**
@@ -236,28 +255,17 @@ function noRouteSchemas(): never {
  */
 function setWarningHeaders(reply: FastifyReply, warnings: readonly string[]): void {
   if (!warnings.length) return;
-  const values = warningsToSend(warnings).map(warningHeaderValue);
-  if (values.some((v) => /[^\x00-\x7f]/.test(v))) binaryHeaderReplies.add(reply);
-  reply.header('warning', values);
+  reply.header('warning', warningsToSend(warnings).map(warningHeaderValue));
 }
-
-/**
- * Replies whose headers carry bytes above ASCII (a warning's UTF-8, see warningHeaderValue): their
- * body is sent as a Buffer, since Node writes the headers joined to a string body in that string's
- * encoding (UTF-8, which would encode those bytes twice) and to a Buffer body as Latin-1 (byte for
- * byte).
- */
-const binaryHeaderReplies = new WeakSet<FastifyReply>();
-
-/** The body to send: the text, or its UTF-8 bytes for a reply in {@link binaryHeaderReplies}. */
-const bodyFor = (reply: FastifyReply, text: string): string | Buffer => (binaryHeaderReplies.has(reply) ? Buffer.from(text) : text);
 
 /**
  * One `Warning` header value, `299 - "text"`, with the text's UTF-8 bytes as they go on the wire:
  * kube-apiserver (Go) writes header values as UTF-8 and client-go reads them so, while Node takes
  * a header string as Latin-1 and refuses a character above U+00FF (a warning naming an unknown
  * field `данные` was a 500 after the write was stored). Each UTF-8 byte becomes the Latin-1
- * character Node writes back as that byte (with a Buffer body: see binaryHeaderReplies).
+ * character Node writes back as that byte (with a Buffer body, as {@link sendBody} sends every one:
+ * Node writes the headers joined to a string body in that string's encoding, UTF-8, which would
+ * encode those bytes twice).
  */
 export function warningHeaderValue(text: string): string {
   return Buffer.from(`299 - ${JSON.stringify(text)}`, 'utf8').toString('latin1');
@@ -425,7 +433,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo()));
+  // Indented whatever was asked, as kube-apiserver's WriteRawJSON writes it.
+  app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo(), 'application/json', true));
 
   // OpenAPI.
   // Served with an ETag per form (JSON, protobuf), and 304 to an If-None-Match of it, as
@@ -440,7 +449,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const etag = `"${doc.hash}"`;
     reply.header('etag', etag).header('vary', 'Accept');
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type(proto ? OpenAPIV2ProtobufMediaType : 'application/json').send(doc.body);
+    return sendBody(reply, proto ? OpenAPIV2ProtobufMediaType : 'application/json', doc.body);
   });
   app.get('/openapi/v3', async (req, reply) => {
     authorizePath(req);
@@ -462,7 +471,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       reply.header('vary', 'Accept').header('cache-control', 'public, immutable').header('expires', new Date(Date.now() + 365 * 86_400_000).toUTCString());
     }
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('application/json').send(doc.body);
+    return sendBody(reply, 'application/json', doc.body);
   });
 
   // Discovery.

@@ -108,3 +108,21 @@ export function checkMetadataShape(shape: ResponseShape, list: boolean): void {
     : 'you requested PartialObjectMetadataList, but the requested object is not a list';
   throw new apierrors.StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
+
+/** The spellings of true that Go's strconv.ParseBool accepts (kube-apiserver parses `pretty` with it). */
+const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+
+/**
+ * Whether a JSON response is indented, as kube-apiserver's isPrettyPrint decides: by the first
+ * `pretty` query value when it is not empty (true as Go's strconv.ParseBool reads it: `1`, `t`,
+ * `true`, ...; anything else, `pretty=0` or `pretty=yes`, is false), else by a User-Agent of a
+ * human's tool (starting with `curl`, `Wget` or `Mozilla/5.0`). Watch events are never indented.
+ * @param pretty - the request's `pretty` query value(s), as the query parser gives them
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go
+ */
+export function isPrettyPrint(pretty: unknown, userAgent: string | undefined): boolean {
+  const first = Array.isArray(pretty) ? pretty[0] : pretty;
+  if (typeof first === 'string' && first !== '') return goTrue.has(first);
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
+}
