@@ -92,6 +92,15 @@ export const notFound = (gr: GroupResource, name: string): StatusError =>
 export const alreadyExists = (gr: GroupResource, name: string, beingDeleted = false): StatusError =>
   make(409, 'AlreadyExists', `${beingDeleted ? 'object is being deleted: ' : ''}${groupResourceString(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
 
+/**
+ * 422 Invalid for a JSON patch that does not apply (a `test` that fails, a path that is not there,
+ * an unknown `op`, a `copy` over the size limit), as kube-apiserver answers it: its jsonPatcher
+ * returns NewGenericServerResponse(422, ...) without the library's error, so the message is only
+ * `the server rejected our request due to an error in our request` and the details are empty.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go
+ */
+export const jsonPatchNotApplied = (): StatusError => make(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+
 /** 409 Conflict, as for a stale resourceVersion. */
 export const conflict = (gr: GroupResource, name: string, detail: string): StatusError =>
   make(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${detail}`, {

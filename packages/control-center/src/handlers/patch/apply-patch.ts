@@ -32,7 +32,8 @@ export const MaxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
 /**
  * Applies JSON patch operations one at a time to `doc` (mutated), counting what `copy` adds.
- * @throws Error (fast-json-patch's, or the copy limit's in evanphx/json-patch's words) for the 422
+ * @throws Error (fast-json-patch's, or the copy limit's in evanphx/json-patch's words; the 422
+ *   answered for either does not repeat it, as kube-apiserver's does not)
  */
 function applyJSONPatchOps(doc: KubeObject, ops: fjp.Operation[]): KubeObject {
   let copied = 0;
@@ -84,19 +85,17 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
         return out;
       } catch (e) {
         if (e instanceof apierrors.StatusError) throw e;
-        const err = e as Error & { name?: string };
-        // fast-json-patch's own refusal of a path through __proto__ or constructor/prototype tells
-        // the caller to set a library flag it cannot set: say what was refused instead.
-        if (/banPrototypeModifications/.test(err.message)) err.message = 'a JSON patch path may not pass through __proto__ or constructor/prototype';
-        throw new apierrors.StatusError({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`,
-          reason: 'Invalid',
-          code: 422,
-        });
+        // fast-json-patch's own refusal of a path through __proto__ or constructor/prototype (which
+        // kube-apiserver has no need of) tells the caller to set a library flag it cannot set: say
+        // what was refused instead.
+        if (/banPrototypeModifications/.test((e as Error).message)) {
+          throw new apierrors.StatusError({
+            ...apierrors.jsonPatchNotApplied().status,
+            message: 'the server rejected our request due to an error in our request: a JSON patch path may not pass through __proto__ or constructor/prototype',
+          });
+        }
+        // Any other operation that does not apply: kube-apiserver's words, without the library's.
+        throw apierrors.jsonPatchNotApplied();
       }
     }
     case 'merge':
