@@ -45,6 +45,29 @@ describe('/openapi/v3 group version documents', () => {
     const changed = await fetch(cc.url + url, { headers: { ...headers, 'if-none-match': '"other"' } });
     expect(changed.status).toBe(200);
   });
+
+  it('lists api, apis, each built-in apis/<group> and version beside the group versions, sorted, as kube-apiserver does', async () => {
+    const root = (await (await fetch(`${cc.url}/openapi/v3`, { headers })).json()) as { paths: Record<string, { serverRelativeURL: string }> };
+    const keys = Object.keys(root.paths);
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toEqual(expect.arrayContaining(['api', 'api/v1', 'apis', 'apis/apiextensions.k8s.io', 'apis/apiextensions.k8s.io/v1', 'apis/authorization.k8s.io', 'version']));
+    const docs = {
+      api: ['/api/', 'getCoreAPIVersions', 'io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions'],
+      apis: ['/apis/', 'getAPIVersions', 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList'],
+      'apis/apiextensions.k8s.io': ['/apis/apiextensions.k8s.io/', 'getApiextensionsAPIGroup', 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup'],
+      version: ['/version/', 'getCodeVersion', 'io.k8s.apimachinery.pkg.version.Info'],
+    };
+    for (const [key, [path, operationId, schema]] of Object.entries(docs)) {
+      const r = await fetch(cc.url + root.paths[key]!.serverRelativeURL, { headers });
+      expect(r.status, key).toBe(200);
+      const doc = (await r.json()) as { paths: Record<string, { get: { operationId: string; responses: { 200: { content: Record<string, { schema: { $ref: string } }> } } } }>; components: { schemas: Record<string, unknown> } };
+      expect(Object.keys(doc.paths), key).toEqual([path]);
+      expect(doc.paths[path]!.get.operationId).toBe(operationId);
+      expect(doc.paths[path]!.get.responses[200].content['application/json']!.schema.$ref).toBe(`#/components/schemas/${schema}`);
+      // Every schema referred to is in the document.
+      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.]+)/g)) expect(doc.components.schemas[m[1]!], `${key} ${m[1]}`).toBeDefined();
+    }
+  });
 });
 
 describe('OpenAPI path items', () => {

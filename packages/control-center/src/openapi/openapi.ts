@@ -253,6 +253,95 @@ function reviewPaths(r: ReviewKind, ref: string): Record<string, unknown> {
   };
 }
 
+const metaV1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const strs = { type: 'array', items: { type: 'string', default: '' } };
+/** The schemas of the discovery documents and of `/version`, as k8s.io/apimachinery defines them. */
+const discoverySchemas: Record<string, Record<string, unknown>> = {
+  [`${metaV1}.ServerAddressByClientCIDR`]: {
+    type: 'object',
+    required: ['clientCIDR', 'serverAddress'],
+    properties: { clientCIDR: { type: 'string', default: '' }, serverAddress: { type: 'string', default: '' } },
+  },
+  [`${metaV1}.GroupVersionForDiscovery`]: {
+    type: 'object',
+    required: ['groupVersion', 'version'],
+    properties: { groupVersion: { type: 'string', default: '' }, version: { type: 'string', default: '' } },
+  },
+  [`${metaV1}.APIVersions`]: {
+    type: 'object',
+    required: ['versions', 'serverAddressByClientCIDRs'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      serverAddressByClientCIDRs: { type: 'array', items: { allOf: [{ $ref: `#/components/schemas/${metaV1}.ServerAddressByClientCIDR` }], default: {} } },
+      versions: strs,
+    },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'APIVersions' }],
+  },
+  [`${metaV1}.APIGroup`]: {
+    type: 'object',
+    required: ['name', 'versions'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      name: { type: 'string', default: '' },
+      preferredVersion: { allOf: [{ $ref: `#/components/schemas/${metaV1}.GroupVersionForDiscovery` }], default: {} },
+      serverAddressByClientCIDRs: { type: 'array', items: { allOf: [{ $ref: `#/components/schemas/${metaV1}.ServerAddressByClientCIDR` }], default: {} } },
+      versions: { type: 'array', items: { allOf: [{ $ref: `#/components/schemas/${metaV1}.GroupVersionForDiscovery` }], default: {} } },
+    },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'APIGroup' }],
+  },
+  [`${metaV1}.APIGroupList`]: {
+    type: 'object',
+    required: ['groups'],
+    properties: {
+      apiVersion: { type: 'string' },
+      groups: { type: 'array', items: { allOf: [{ $ref: `#/components/schemas/${metaV1}.APIGroup` }], default: {} } },
+      kind: { type: 'string' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'APIGroupList' }],
+  },
+  'io.k8s.apimachinery.pkg.version.Info': {
+    type: 'object',
+    required: ['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'],
+    properties: Object.fromEntries(['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'].map((k) => [k, { type: 'string', default: '' }])),
+  },
+};
+
+/**
+ * The document of one path that is no group version, as kube-apiserver's openapi/v3 serves one per
+ * go-restful web service: `api`, `apis`, `apis/<group>` (built-in groups; a CRD's group discovery
+ * is no web service) and `version`, each with its one GET and the schemas it refers to.
+ */
+function discoveryDoc(path: string, operationId: string, description: string, tag: string, schema: string): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  const add = (name: string) => {
+    if (name in schemas) return;
+    schemas[name] = discoverySchemas[name];
+    for (const m of JSON.stringify(discoverySchemas[name]).matchAll(/#\/components\/schemas\/([\w.]+)/g)) add(m[1]!);
+  };
+  add(schema);
+  const content = Object.fromEntries(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'].map((t) => [t, { schema: { $ref: `#/components/schemas/${schema}` } }]));
+  const ok = tag === 'version' ? { 'application/json': content['application/json'] } : content;
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion },
+    paths: { [path]: { get: { tags: [tag], description, operationId, responses: { '200': { description: 'OK', content: ok } } } } },
+    components: { schemas },
+  };
+}
+
+/**
+ * A group's name in operation IDs, as kube-apiserver's OpenAPI builder writes it: `.k8s.io`
+ * dropped, each dot-separated part capitalised (`rbac.authorization.k8s.io` → `RbacAuthorization`).
+ */
+const groupOperationName = (group: string): string =>
+  group
+    .replace(/\.k8s\.io$/, '')
+    .split('.')
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
+
 /** Caches documents per registry generation. */
 export class OpenAPIBuilder {
   private generation = -1;
@@ -304,20 +393,36 @@ export class OpenAPIBuilder {
       const body = JSON.stringify(doc);
       this.v3Docs.set(gv, { body, hash: sha512Hex(body) });
     }
+    // The paths of discovery and /version, listed beside the group versions as kube-apiserver lists them.
+    const discovery: [string, Record<string, unknown>][] = [
+      ['api', discoveryDoc('/api/', 'getCoreAPIVersions', 'get available API versions', 'core', `${metaV1}.APIVersions`)],
+      ['apis', discoveryDoc('/apis/', 'getAPIVersions', 'get available API versions', 'apis', `${metaV1}.APIGroupList`)],
+      ...[...new Set([...this.registry.all().filter((r) => r.group && !r.custom).map((r) => r.group), ...reviewKinds.map((r) => r.group)])].map(
+        (g) => [`apis/${g}`, discoveryDoc(`/apis/${g}/`, `get${groupOperationName(g)}APIGroup`, 'get information of a group', g.replace(/\.k8s\.io$/, '').replace(/\./g, '_'), `${metaV1}.APIGroup`)] as [string, Record<string, unknown>],
+      ),
+      ['version', discoveryDoc('/version/', 'getCodeVersion', 'get the version information for this server', 'version', 'io.k8s.apimachinery.pkg.version.Info')],
+    ];
+    for (const [key, doc] of discovery) {
+      const body = JSON.stringify(doc);
+      this.v3Docs.set(key, { body, hash: sha512Hex(body) });
+    }
     this.v2Doc = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: KubernetesVersion.gitVersion }, paths: v2Paths, definitions: v2Definitions });
     this.v2Hash = sha512Hex(this.v2Doc);
     this.v2Proto = undefined;
   }
 
-  /** `/openapi/v3`: the root listing. */
+  /**
+   * `/openapi/v3`: the root listing, in key order as kube-openapi's handler3 writes it: every group
+   * version, and `api`, `apis`, each built-in `apis/<group>` and `version`.
+   */
   v3Root(): Record<string, unknown> {
     this.refresh();
     const paths: Record<string, unknown> = {};
-    for (const [gv, d] of this.v3Docs) paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${d.hash}` };
+    for (const gv of [...this.v3Docs.keys()].sort()) paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${this.v3Docs.get(gv)!.hash}` };
     return { paths };
   }
 
-  /** `/openapi/v3/{api/v1 | apis/g/v}`: the serialised document, or undefined. */
+  /** `/openapi/v3/{api | api/v1 | apis | apis/g | apis/g/v | version}`: the serialised document, or undefined. */
   v3(gv: string): { body: string; hash: string } | undefined {
     this.refresh();
     return this.v3Docs.get(gv);
