@@ -224,6 +224,22 @@ describe('control center with real kubectl', () => {
     });
   });
 
+  it('`kubectl delete -f` of a file that lists its Namespace first deletes the objects after it itself (the namespace controller waits 5 s first, as kube\'s)', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+    const file = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nsfirst' } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'pull', namespace: 'nsfirst' }, stringData: { a: 'b' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bundle', namespace: 'nsfirst' }, data: { a: 'b' } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'etcd-key', namespace: 'nsfirst' }, stringData: { a: 'b' } },
+    ].map((o) => JSON.stringify(o)).join('\n---\n');
+    const a = await k(['apply', '-f', '-'], file);
+    expect(a.code, a.stderr).toBe(0);
+    const d = await k(['delete', '-f', '-', '--timeout=60s'], file);
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stdout).toContain('secret "etcd-key" deleted');
+    expect((await k(['get', 'namespace', 'nsfirst', '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+  });
+
   it('expires Events after --event-ttl, as kube-apiserver does', async () => {
     const short = await startControlCenterProcess({ extraArgs: ['--event-ttl', '2s'] });
     try {

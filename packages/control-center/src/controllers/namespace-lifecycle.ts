@@ -1,6 +1,6 @@
 /**
  * In-process controllers that finish deletions the API promises:
- * - Namespace: once `deletionTimestamp` is set, delete everything in it (objects with
+ * - Namespace: once `deletionTimestamp` is set (and {@link NamespaceDeletionGracePeriodMs} later, as kube's namespace controller), delete everything in it (objects with
  *   finalizers are marked and waited for), then drop the `kubernetes` finalizer and, when no other
  *   spec or metadata finalizer is left, the Namespace itself (the others' owners remove them,
  *   through `/finalize` for spec ones; the update that removes the last one deletes it).
@@ -53,17 +53,34 @@ export function namespaceDeletionConditions(remaining: ReadonlyMap<string, numbe
   ];
 }
 
+/**
+ * How long after it first sees a Namespace being deleted the controller starts deleting what is
+ * in it, in milliseconds: kube-controller-manager's namespaceDeletionGracePeriod (5 s), which lets
+ * every API server observe the deletion and refuse new objects there first. It also lets
+ * `kubectl delete -f` of a file that lists its Namespace first delete the objects after it itself,
+ * rather than find them gone (404).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/namespace_controller.go
+ */
+export const NamespaceDeletionGracePeriodMs = 5_000;
+
 export class DeletionController {
   private watches: StoreWatch[] = [];
   private timer?: NodeJS.Timeout;
   private running = false;
   private dirty = false;
+  /** When each Namespace being deleted (by uid) was first seen so, in ms since the epoch. */
+  private readonly terminatingSince = new Map<string, number>();
 
+  /**
+   * @param resyncMs - how often a pass runs besides on changes, in milliseconds
+   * @param namespaceGraceMs - see {@link NamespaceDeletionGracePeriodMs}
+   */
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly log: Logger,
     private readonly resyncMs = 1000,
+    private readonly namespaceGraceMs = NamespaceDeletionGracePeriodMs,
   ) {}
 
   start(): void {
@@ -99,9 +116,18 @@ export class DeletionController {
   }
 
   private async pass(): Promise<void> {
+    const now = Date.now();
+    const seen = new Set<string>();
     for (const { object } of this.store.list(storagePrefix(namespaces)).items) {
-      if (object.metadata.deletionTimestamp) await this.finalizeNamespace(object);
+      if (!object.metadata.deletionTimestamp) continue;
+      const uid = object.metadata.uid ?? object.metadata.name!;
+      seen.add(uid);
+      const since = this.terminatingSince.get(uid) ?? now;
+      this.terminatingSince.set(uid, since);
+      // Within the grace the periodic pass comes back to it.
+      if (now - since >= this.namespaceGraceMs) await this.finalizeNamespace(object);
     }
+    for (const uid of this.terminatingSince.keys()) if (!seen.has(uid)) this.terminatingSince.delete(uid);
     for (const { object } of this.store.list(storagePrefix(customresourcedefinitions)).items) {
       if (object.metadata.deletionTimestamp) await this.finalizeCRD(object);
     }
