@@ -6,6 +6,7 @@
  */
 import YAML from 'yaml';
 import { goYAMLOptions } from '@hcc/client';
+import { isJSONObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import { decodeProtobuf } from './protobuf.js';
 import { countJSONKeys, duplicateJSONFields, duplicateYAMLKeys } from './duplicate-fields.js';
@@ -377,9 +378,46 @@ export function decodePatchBody(type: PatchType, body: Buffer | undefined, stric
   if (type === 'apply') return parseYAML(text, strict);
   // kube-apiserver decodes merge, strategic and JSON patches strictly too (patch.go applyJSPatch:
   // kjson.UnmarshalStrict of the patch bytes), naming a JSON patch's as `json patch duplicate field ...`.
-  if (type !== 'json' || !strict) return parseJSON(text, strict);
-  const found: string[] = [];
-  const v = parseJSON(text, found);
-  for (const e of found) strict.push(`json patch ${e}`);
+  if (type !== 'json') return parseJSON(text, strict);
+  const found: string[] | undefined = strict ? [] : undefined;
+  const v = checkJSONPatchOperations(parseJSON(text, found), found);
+  if (strict && found) for (const e of found) strict.push(`json patch ${e}`);
+  return v;
+}
+
+/** The JSON type of a value as Go's encoding/json names it in an UnmarshalTypeError (a literal's kind, not its value). */
+const goValueKind = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v);
+
+/** The fields of a JSON patch operation kube-apiserver's strict decoding knows (patch.go jsonPatchOp). */
+const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
+
+/**
+ * Checks a decoded JSON patch body as kube-apiserver decodes it before applying anything
+ * (patch.go applyJSPatch): under fieldValidation Strict or Warn (`strict` given) with
+ * kjson.UnmarshalStrict into `[]jsonPatchOp{op, path, from string; value any}`, otherwise with
+ * json-patch's DecodePatch into `[]Operation` (a map each). A body that is not a list, an element
+ * that is not an object, or (strict) an `op`, `path` or `from` that is not a string is a 400 in Go's
+ * words; an element's other fields are pushed onto `strict` as `unknown field "[i].name"`
+ * (reported as the request's other strict-decoding errors are: a warning under Warn, refused under
+ * Strict). `null` decodes to an empty patch, as in Go (kube-apiserver answers it 200, unchanged).
+ * @returns the operations (`[]` for `null`)
+ * @throws StatusError 400
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go
+ */
+export function checkJSONPatchOperations(v: unknown, strict?: StrictErrors): unknown[] {
+  const fail = (msg: string): never => {
+    throw apierrors.badRequest(strict ? `error decoding patch: ${msg}` : msg);
+  };
+  if (v === null) return [];
+  if (!Array.isArray(v)) return fail(`json: cannot unmarshal ${goValueKind(v)} into Go value of type ${strict ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch'}`);
+  v.forEach((op, i) => {
+    if (op === null) return;
+    if (!isJSONObject(op)) return fail(`json: cannot unmarshal ${goValueKind(op)} into Go value of type ${strict ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation'}`);
+    if (!strict) return;
+    for (const [k, val] of Object.entries(op)) {
+      if (!jsonPatchOpFields.has(k)) strict.push(`unknown field ${JSON.stringify(`[${i}].${k}`)}`);
+      else if (k !== 'value' && val !== null && typeof val !== 'string') fail(`json: cannot unmarshal ${goValueKind(val)} into Go struct field jsonPatchOp.${k} of type string`);
+    }
+  });
   return v;
 }
