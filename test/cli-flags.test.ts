@@ -39,6 +39,19 @@ describe('hcc flags', () => {
     // Seconds that become timers: past 2^31-1 ms Node fires them after 1 ms (a bookmark or Lease-renewal storm).
     { args: ['control-center', '--bookmark-interval', '99999999'], msg: "option '--bookmark-interval <seconds>' argument '99999999' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['scheduler', '--kubeconfig', ''], msg: "option '--kubeconfig <path>' argument '' is invalid. must not be empty (give a path)" },
+    // An empty file flag (`--authorization-policy "$POLICY"` with the variable unset) is refused, never read as "none".
+    { args: ['control-center', '--authorization-policy', ''], msg: "option '--authorization-policy <file>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['management-cluster', '--authorization-policy', ''], msg: "option '--authorization-policy <file>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['scheduler', '--config', ''], msg: "option '--config <file>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['up', '--scheduler-config', ''], msg: "option '--scheduler-config <file>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['hypershift-sim', '--kubeconfig', ''], msg: "option '--kubeconfig <path>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['syncer', '--name', 'm1', '--management-kubeconfig', ''], msg: "option '--management-kubeconfig <path>' argument '' is invalid. must not be empty (give a path)" },
+    { args: ['syncer', '--name', 'm1', '--kubeconfig', ''], msg: "option '--kubeconfig <path>' argument '' is invalid. must not be empty (give a path)" },
+    // An empty identity (`--id "$POD_NAME"` unset) made the scheduler retry its election in a tight loop.
+    { args: ['scheduler', '--id', ''], msg: "option '--id <identity>' argument '' is invalid. must not be empty" },
+    { args: ['scheduler', '--id', ' '], msg: "option '--id <identity>' argument ' ' is invalid. must not be empty" },
+    // As kubectl's `See 'kubectl get --help' for usage.`: a subcommand's flag error points to its own help.
+    { args: ['up', '--bogus'], msg: "error: unknown option '--bogus'\nSee 'hcc up --help' for usage." },
     { args: ['scheduler', '--metrics-host', '999.1.1.1'], msg: "option '--metrics-host <host>' argument '999.1.1.1' is invalid. must be an IP address or a host name" },
     { args: ['scheduler', '--retry-period', '3000000'], msg: "option '--retry-period <seconds>' argument '3000000' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['scheduler', '--lease-duration', '5000000'], msg: "option '--lease-duration <seconds>' argument '5000000' is invalid. must be an integer >= 1 and <= 2147483" },

@@ -25,7 +25,11 @@ const program = new Command('hcc')
   .showHelpAfterError();
 const asked = process.argv[2];
 const load = asked === '--version' || asked === '-V' ? [] : asked !== undefined && Object.hasOwn(commands, asked) ? [asked] : Object.keys(commands);
-for (const c of await Promise.all(load.map((name) => commands[name]!()))) program.addCommand(c);
+for (const c of await Promise.all(load.map((name) => commands[name]!()))) {
+  // A subcommand does not inherit the root's setting: a bad or unknown flag points to the
+  // command's own help, as kubectl's `See 'kubectl get --help' for usage.`
+  program.addCommand(c.showHelpAfterError(`See 'hcc ${c.name()} --help' for usage.`));
+}
 
 try {
   await program.parseAsync(process.argv);

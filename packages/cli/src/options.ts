@@ -199,6 +199,16 @@ export function pathArg(value: string): string {
 }
 
 /**
+ * A leader-election identity (`hcc scheduler --id`): not empty nor only blanks, as client-go's
+ * NewLeaderElector refuses an empty Lock identity (`--id "$POD_NAME"` with the variable unset).
+ * @throws InvalidArgumentError `must not be empty`
+ */
+export function identityArg(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty (one identity per replica, e.g. the pod name)');
+  return value;
+}
+
+/**
  * A file that must exist and be readable now (read again later by the command).
  * @throws InvalidArgumentError `no such file` / `not a readable file`
  */

@@ -14,7 +14,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, resourcePath, runLeaderElection, WorkQueue, type RestClient } from '@hcc/client';
+import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, realClock, resourcePath, runLeaderElection, sleep, WorkQueue, type RestClient } from '@hcc/client';
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
@@ -109,7 +109,8 @@ export interface RunningScheduler {
 
 /**
  * Starts the scheduler; it runs until `signal` aborts.
- * @throws Error at once for invalid leader-election durations (see `runLeaderElection`)
+ * @throws Error at once for invalid leader-election durations (see `runLeaderElection`) or an
+ *   empty `identity`
  */
 export function runScheduler(opts: SchedulerOptions): RunningScheduler {
   const metrics = opts.metrics ?? createSchedulerMetrics();
@@ -123,6 +124,13 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
   };
   const problem = leaderElectionProblem(durations);
   if (problem) throw new Error(problem);
+  if (!identity.trim()) throw new Error('identity must not be empty');
+  // An election attempt that fails at once (an error before it ever waits) is retried after the
+  // retry period, never in a tight loop: that would starve the event loop (signals, logs) and grow.
+  const retryLater = (what: string) => async (err: unknown) => {
+    log.warn({ err }, `${what}; retrying in ${durations.retryPeriodSeconds} s`);
+    await sleep(realClock, durations.retryPeriodSeconds * 1000, opts.signal);
+  };
   const election = {
     client: opts.client,
     namespace: SystemNamespace,
@@ -144,7 +152,7 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
             onStartedLeading: (held) => new Promise<void>((resolve) => (held.aborted ? resolve() : held.addEventListener('abort', () => resolve(), { once: true }))),
             onStoppedLeading: () => {},
             onNewLeader: (id) => id !== identity && log.warn({ leader: id }, 'another scheduler holds the Lease while this one runs without leader election'),
-          }).catch((err) => log.warn({ err }, 'holding the Lease failed; retrying'));
+          }).catch(retryLater('holding the Lease failed'));
         }
       })();
       await lead(opts, metrics, opts.signal, (s) => (state = s));
@@ -167,7 +175,7 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
           log.info({ identity }, 'stopped leading');
         },
         onNewLeader: (id) => log.info({ leader: id }, 'observed leader'),
-      }).catch((err) => log.warn({ err }, 'leader election failed; retrying'));
+      }).catch(retryLater('leader election failed'));
     }
   })();
   return { metrics, readiness: () => (state === 'ready' || state === 'standby' ? '' : state), done };

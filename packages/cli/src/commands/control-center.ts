@@ -57,7 +57,7 @@ export function controlCenterCommand(): Command {
     .option('--scheduler-kubeconfig <path>', "where to write the scheduler's kubeconfig (its identity may place HostedClusters)", pathArg, '.hcc/scheduler.kubeconfig')
     .option('--scheduler-token <token>', "the scheduler's bearer token (generated into <data-dir>/pki/scheduler.token when absent; give replicas on one etcd the same one)", tokenArg)
     .option('--token-file <file>', 'static token file with more users: token,user,uid,"group1,group2" per line', existingFileArg)
-    .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)')
+    .option('--authorization-policy <file>', 'RBAC manifests (ClusterRole, Role and their bindings) limiting what non-admin users may do (default: every authenticated user may do everything)', pathArg)
     .option('--no-tls', 'serve plain HTTP instead of HTTPS (loopback testing only)')
     .option('--tls-san <names>', 'extra DNS names or IPs for the serving certificate, comma-separated', subjectAltNamesArg)
     .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left, with resourceVersions going on after the highest one handed out before')

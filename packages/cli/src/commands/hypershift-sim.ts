@@ -10,12 +10,12 @@ import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
 import { registerSimMetrics } from '../sim-metrics.js';
-import { delayMsArg, hostArg, portArg, versionListArg } from '../options.js';
+import { delayMsArg, hostArg, pathArg, portArg, versionListArg } from '../options.js';
 
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
     .description("run the HyperShift operator stand-in against a cluster that has the HyperShift CRDs (kind demo); no real control planes are started")
-    .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)')
+    .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: in-cluster service account)', pathArg)
     .option('--available-delay <ms>', 'how long a HostedCluster rollout takes before it is Available', delayMsArg, 2000)
     .option('--delete-delay <ms>', 'how long the teardown of a HostedCluster or NodePool takes', delayMsArg, 500)
     .addOption(

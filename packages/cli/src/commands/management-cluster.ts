@@ -49,7 +49,7 @@ export function managementClusterCommand(): Command {
         .default([...DefaultSupportedVersions], DefaultSupportedVersions.join(',')),
     )
     .option('--token-file <file>', 'static token file with more users (e.g. a syncer\'s): token,user,uid,"group1,group2" per line', existingFileArg)
-    .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account')
+    .option('--authorization-policy <file>', 'RBAC manifests limiting what non-admin users may do, e.g. deploy/syncer/rbac.yaml for the syncer\'s service account', pathArg)
     .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left')
     .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions, cmd: Command) => {

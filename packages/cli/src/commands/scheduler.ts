@@ -22,7 +22,7 @@ import {
 } from '@hcc/scheduler';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
-import { exitOnHostProblem, hostArg, numberArg, pathArg, portArg, timerSecondsArg } from '../options.js';
+import { exitOnHostProblem, hostArg, identityArg, numberArg, pathArg, portArg, timerSecondsArg } from '../options.js';
 
 /** Loads the configuration or exits 1 with its problems. */
 function configOrExit(file: string | undefined): SchedulerConfig {
@@ -94,14 +94,14 @@ export function schedulerCommand(): Command {
   return new Command('scheduler')
     .description('run the scheduler: places each HostedCluster on a management cluster (filters, scores and profiles from --config)')
     .option('--kubeconfig <path>', "kubeconfig of the control center with the scheduler's identity (group hcc:schedulers; written by hcc control-center --scheduler-kubeconfig)", pathArg, '.hcc/scheduler.kubeconfig')
-    .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")')
+    .option('--config <file>', 'scheduler configuration file (YAML): profiles, plugins and weights, scale-out signal (see README "Scheduling")', pathArg)
     .option('--print-config', 'print the effective configuration (defaults filled) as YAML and exit')
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz (0.0.0.0 or :: in a pod, for probes and scraping)', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
     .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
     .option('--no-leader-elect', 'schedule at once without waiting for the Lease, holding it meanwhile (one replica; refused while another scheduler holds the Lease)')
-    .option('--id <identity>', 'identity in the leader election Lease, one per replica: two with one identity both lead (default: hostname_uuid)')
+    .option('--id <identity>', 'identity in the leader election Lease, one per replica: two with one identity both lead (default: hostname_uuid)', identityArg)
     .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', timerSecondsArg({ integer: true, min: 1 }), 15)
     .option('--renew-deadline <seconds>', 'a leader that cannot renew for this long steps down (less than --lease-duration)', timerSecondsArg(), 10)
     .option('--retry-period <seconds>', 'between election attempts and renewals', timerSecondsArg(), 2)

@@ -14,7 +14,7 @@ import { runPushSyncers, runSyncer, TakeOverFromFlag } from '@hcc/syncer';
 import { createLogger, logLevelOption } from '../logging.js';
 import { catchShutdown, notifyReady } from '../lifecycle.js';
 import { connectionFor } from '../connection.js';
-import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, portArg, syncerNameArg } from '../options.js';
+import { capacityArg, exitOnHostProblem, heartbeatIntervalArg, hostArg, labelsArg, managementClusterNameArg, numberArg, pathArg, portArg, syncerNameArg } from '../options.js';
 
 /**
  * `--platforms` checked as commander parses it (a bad entry stops the command with the flag named);
@@ -72,8 +72,8 @@ export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')
     .option('--name <name>', 'ManagementCluster name (a DNS label); required unless --push', syncerNameArg)
-    .option('--kubeconfig <path>', 'kubeconfig of the control center', '.hcc/admin.kubeconfig')
-    .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)')
+    .option('--kubeconfig <path>', 'kubeconfig of the control center', pathArg, '.hcc/admin.kubeconfig')
+    .option('--management-kubeconfig <path>', 'kubeconfig of the management cluster (default: in-cluster service account)', pathArg)
     .option('--push', 'serve every ManagementCluster with spec.mode=Push from here, using the kubeconfig in its kubeconfigSecretRef')
     .option('--capacity <n>', 'most HostedClusters this cluster may hold (set when the syncer creates its ManagementCluster)', capacityArg, 50)
     .option('--platforms <list>', `platforms it can host, comma-separated (${PlatformTypes.join(', ')}); default all`, platformsArg)

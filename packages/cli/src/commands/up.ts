@@ -420,7 +420,7 @@ export function upCommand(): Command {
     .option('--available-delay <ms>', 'how long the hypershift-sim takes to make a HostedCluster Available', delayMsArg, 2000)
     .option('--mode <mode>', 'Pull: a syncer process per management cluster; Push: one syncer next to the control center serves them all (either case)', modeArg, 'Pull')
     .option('--pull-crds', 'syncers copy newer HostedCluster/NodePool CRDs from their management clusters up to the control center (this start sets spec.pullCRDs on their ManagementClusters: it trusts their CRDs)')
-    .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)')
+    .option('--scheduler-config <file>', 'scheduler configuration file (profiles, plugins, scale-out signal)', pathArg)
     .option('--accept-storage-loss', 'start the control center and management clusters even when their data dirs show lost or damaged committed writes (refused otherwise)')
     .addOption(logLevelOption('log level of every process (logs go to STATE_DIR/logs)'))
     .action(async (opts, cmd: Command) => {
