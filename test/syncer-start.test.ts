@@ -51,6 +51,14 @@ describe('hcc syncer started before the control center answers', () => {
     await waitFor("two failed reads of the control center's ID", () => (syncer.output().match(/reading the control center's ID \(its kube-system namespace\) failed; retrying/g) ?? []).length >= 2, 30_000);
     expect(syncer.proc.exitCode, syncer.output()).toBeNull();
     expect(syncer.output()).toContain('ECONNREFUSED');
+    // /readyz says which step fails and why, once (not the step, then the step again).
+    const started = syncer.output().split('\n').find((l) => l.includes('"msg":"syncer started"'));
+    const metrics = new URL(JSON.parse(started!).metrics as string);
+    const ready = await fetch(new URL('/readyz?verbose', metrics));
+    expect(ready.status).toBe(500); // as kube-apiserver's /readyz with a failed check
+    const why = await ready.text();
+    expect(why).toMatch(/reading the control center ID failed \(retrying\): .*ECONNREFUSED/);
+    expect(why).not.toContain('ID; reading');
 
     // The control center comes back on the same port.
     cc = await startControlCenterProcess({ dir: t.dir, port });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, RequestError } from './api-errors.js';
+import { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, problemText, RequestError } from './api-errors.js';
 
 const st = (code: number, reason: string) => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message: `m ${reason}` });
 
@@ -35,5 +35,14 @@ describe('ApiError predicates', () => {
     const err = new ApiError(503, 'upstream unavailable\n');
     expect(err).toMatchObject({ code: 503, reason: 'ServiceUnavailable', message: 'upstream unavailable' });
     expect(err.status).toMatchObject({ kind: 'Status', code: 503, reason: 'ServiceUnavailable' });
+  });
+});
+
+describe('problemText', () => {
+  it('gives an API error its HTTP code (a Status message alone may not say it), other errors their message', () => {
+    expect(problemText(new ApiError(401, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }))).toBe('401 Unauthorized');
+    expect(problemText(new ApiError(503, 'busy'))).toBe('503 busy');
+    expect(problemText(new Error('connect ECONNREFUSED 127.0.0.1:1'))).toBe('connect ECONNREFUSED 127.0.0.1:1');
+    expect(problemText('x')).toBe('x');
   });
 });

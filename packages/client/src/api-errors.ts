@@ -128,3 +128,13 @@ export const isTooLargeResourceVersion = (err: unknown): boolean =>
 
 /** True for 422 / reason `Invalid` (validation failed; `details.causes` names the fields). */
 export const isInvalid = (err: unknown): boolean => hasReason(err, 'Invalid', 422);
+
+/**
+ * An error as one line for a readiness check or an Event: an {@link ApiError} as `<HTTP code>
+ * <message>` (`401 Unauthorized`: a Status message alone often does not say the code), a
+ * {@link RequestError} or any other Error as its message, anything else as a string.
+ */
+export function problemText(err: unknown): string {
+  if (err instanceof ApiError) return err.message.startsWith(String(err.code)) ? err.message : `${err.code} ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -21,6 +21,7 @@ import {
   keyOf,
   NamespaceIndex,
   namespaceIndexFunc,
+  problemText,
   retryWithBackoff,
   realClock,
   RequestError,
@@ -147,7 +148,9 @@ export function runSyncer(opts: SyncerOptions): RunningSyncer {
   const hooks: Hooks = {};
   const done = run(opts, (s) => (state = s), hooks);
   // What keeps it from serving, when something does: a refused registration, another syncer's Lease.
-  const readiness = () => (state === 'ready' ? '' : hooks.problem ? `${state}; ${hooks.problem}` : state);
+  // The state, and what went wrong in it (a problem that names its step, as `reading the control
+  // center ID failed (retrying): 401 Unauthorized`, is not prefixed with the step again).
+  const readiness = () => (state === 'ready' ? '' : hooks.problem ? (hooks.problem.startsWith(state) ? hooks.problem : `${state}; ${hooks.problem}`) : state);
   return { readiness, leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
 }
 
@@ -163,6 +166,9 @@ const firstFew = (items: string[]): string => `${items.slice(0, 3).join(', ')}${
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
+/** The syncer's first step, as /readyz names it while it lasts. */
+const ReadingControlCenterID = 'reading the control center ID';
+
 /** Warning Event on a ManagementCluster whose syncer cannot write its presence Lease in the management cluster. */
 export const ReasonPresenceFailed = 'PresenceFailed';
 
@@ -181,7 +187,7 @@ async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: L
         ? "the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml); retrying"
         : "reading the control center's ID (its kube-system namespace) failed; retrying";
       log.warn({ ...(forbidden ? { err: (err as Error).message } : { err }), retryInMs }, msg);
-      onProblem(`${msg}: ${(err as Error).message}`);
+      onProblem(forbidden ? `${msg}: ${(err as Error).message}` : `${ReadingControlCenterID} failed (retrying): ${problemText(err)}`);
     },
   });
   if (id !== undefined) onProblem(undefined);
@@ -518,7 +524,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
 
   // Every copy carries the control center's ID, so a syncer of another control center under the
   // same ManagementCluster name neither deletes nor overwrites them (control-center-identity.ts).
-  setState('reading the control center ID');
+  setState(ReadingControlCenterID);
   const id = await controlCenterID(upstream, signal, log, (why) => (hooks.problem = why));
   if (id === undefined) {
     clearInterval(gauges);

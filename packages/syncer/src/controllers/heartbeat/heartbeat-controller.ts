@@ -15,7 +15,7 @@
  * @see https://kubernetes.io/docs/concepts/architecture/leases/#node-heart-beats
  */
 import type { Logger } from 'pino';
-import { isAlreadyExists, isConflict, isForbidden, isNotFound, retryWithBackoff, type Clock, type RestClient } from '@hcc/client';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound, problemText, retryWithBackoff, type Clock, type RestClient } from '@hcc/client';
 import {
   AnnotationClusterID,
   ConditionDuplicateCluster,
@@ -433,7 +433,7 @@ export async function registerWithRetries(opts: HeartbeatOptions): Promise<boole
       // message: no stack trace.
       const said = err instanceof SyncerConflictError ? { refusal: err.message } : { err };
       opts.logger.warn({ ...said, controller: 'heartbeat', retryInMs }, 'registering the ManagementCluster failed; retrying');
-      opts.onProblem?.(`registering the ManagementCluster failed (retrying): ${err instanceof Error ? err.message : String(err)}`);
+      opts.onProblem?.(`registering the ManagementCluster failed (retrying): ${problemText(err)}`);
     },
   });
   return done === true;
