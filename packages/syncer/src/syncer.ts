@@ -62,7 +62,7 @@ import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './control
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
 import { OwnWrites } from './own-writes.js';
-import { PresenceGraceDurations, presences, presenceWriteProblem, renewPresence, type Presence } from './controllers/presence/presence.js';
+import { PresenceGraceDurations, PresenceRenewer, presences, presenceWriteProblem, type Presence } from './controllers/presence/presence.js';
 import { TakeOver, TakeOverFromFlag } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
@@ -659,6 +659,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   /** Control centers whose syncer was said to run here under this name (OtherControlCenter, once each). */
   const toldRunning = new Set<string>();
   let presenceProblem = '';
+  const presenceRenewer = new PresenceRenewer(downstream);
   /**
    * At each heartbeat: renews this syncer's presence Lease in the management cluster, reads the
    * others' (presence.ts), decides what `--take-over-from` takes over now (take-over.ts), and says
@@ -669,7 +670,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     const nowMs = Date.now();
     const namespace = opts.presenceNamespace ?? SystemNamespace;
     try {
-      await renewPresence(downstream, { namespace, cluster, controlCenter: id!, holder, durationSeconds: leaseDurationSeconds, nowMs });
+      await presenceRenewer.renew({ namespace, cluster, controlCenter: id!, holder, durationSeconds: leaseDurationSeconds, nowMs });
       presenceProblem = '';
     } catch (err) {
       const why = (err as Error).message;

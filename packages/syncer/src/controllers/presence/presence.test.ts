@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type RestClient } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
-import { presenceLeaseName, presences, presenceWriteProblem, renewPresence } from './presence.js';
+import { PresenceRenewer, presenceLeaseName, presences, presenceWriteProblem, renewPresence } from './presence.js';
 import { TakeOver } from './take-over.js';
 
 /** A fake management cluster holding Leases and namespaces, recording writes. */
@@ -78,6 +78,30 @@ describe('presence Leases', () => {
       throw status(403, 'Forbidden');
     }) as RestClient['update'];
     await expect(renew()).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('renews one at a time: a renewal asked for while one is in flight shares it (no racing read-and-update)', async () => {
+    const c = fakeCluster(['hcc-system']);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const get = c.client.get.bind(c.client);
+    let gets = 0;
+    c.client.get = (async (...args: Parameters<RestClient['get']>) => {
+      gets++;
+      await gate; // the management cluster is slow (or stopped) for now
+      return get(...args);
+    }) as RestClient['get'];
+    const renewer = new PresenceRenewer(c.client);
+    const o = { namespace: 'hcc-system', cluster: 'm1', controlCenter: 'cc-a', holder: 'h', durationSeconds: 4 };
+    const first = renewer.renew({ ...o, nowMs: t0 });
+    const second = renewer.renew({ ...o, nowMs: t0 + 1000 });
+    release();
+    await Promise.all([first, second]);
+    expect(gets).toBe(1);
+    expect(c.writes).toEqual(['create leases hcc-system/hcc-syncer.m1.cc-a']);
+    // Once done, the next renewal writes again.
+    await renewer.renew({ ...o, nowMs: t0 + 2000 });
+    expect(c.writes.at(-1)).toBe('update hcc-system/hcc-syncer.m1.cc-a');
   });
 
   it('advises RBAC for a 403 only', () => {

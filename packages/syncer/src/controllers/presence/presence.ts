@@ -80,6 +80,26 @@ export async function renewPresence(client: Pick<RestClient, 'get' | 'create' | 
   }
 }
 
+/**
+ * Renews one syncer's presence Lease one renewal at a time: a renewal asked for while another is
+ * in flight (heartbeats overlapping while the management cluster is slow, or was stopped and
+ * resumes with several queued) shares that one's result instead of racing its read-and-update
+ * into 409s (and a `PresenceFailed` Event for a Lease that was in fact renewed).
+ */
+export class PresenceRenewer {
+  #inFlight: Promise<void> | undefined;
+
+  constructor(private readonly client: Pick<RestClient, 'get' | 'create' | 'update'>) {}
+
+  /**
+   * {@link renewPresence}, or the renewal already in flight.
+   * @throws as renewPresence (every caller sharing a renewal gets its error)
+   */
+  renew(o: RenewPresenceOptions): Promise<void> {
+    return (this.#inFlight ??= renewPresence(this.client, o).finally(() => (this.#inFlight = undefined)));
+  }
+}
+
 /** One read and write of {@link renewPresence}. */
 async function writePresence(client: Pick<RestClient, 'get' | 'create' | 'update'>, o: RenewPresenceOptions): Promise<void> {
   const name = presenceLeaseName(o.cluster, o.controlCenter);
