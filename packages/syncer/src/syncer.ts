@@ -371,14 +371,18 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const ns = up.metadata.namespace ?? '';
       /**
        * What blocks the HostedCluster ns/name placed here, or undefined: a same-named one
-       * downstream that hcc did not create, or another control center's copy of that name.
+       * downstream that hcc did not create, another control center's copy of that name, or this
+       * syncer's own copy of an earlier HostedCluster of that name (another uid: deleted and
+       * created again), which goes first.
        */
       const blocker = (hcName: string): string | undefined => {
         const upHC = upInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         const downHC = downInformers.HostedCluster.lister.get(`${ns}/${hcName}`);
         if (!upHC || !downHC || isOurs(deps, 'HostedCluster', upHC, downHC)) return undefined;
         const other = otherControlCenter(deps.controlCenter, downHC, upHC);
-        return other ? `the copy ${copyMaker(other)} made of the same name` : 'one of the same name that hcc did not create';
+        if (other) return `the copy ${copyMaker(other)} made of the same name`;
+        if (downHC.metadata.labels?.[LabelSyncedBy] === cluster) return 'the copy of an earlier HostedCluster of that name, which is removed first';
+        return 'one of the same name that hcc did not create';
       };
       if (kind === 'NodePool') {
         const hcName = (up.spec as { clusterName?: string } | undefined)?.clusterName;

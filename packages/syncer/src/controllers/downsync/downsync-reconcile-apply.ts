@@ -79,7 +79,7 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         // No copy of ours there (nothing, or a same-named NodePool hcc did not create): say so upstream.
         if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${blocked}`);
       }
-      deps.log.info({ key: req.key, reason: blocked }, 'not copying: it belongs with a HostedCluster hcc did not create');
+      deps.log.info({ key: req.key, reason: blocked }, 'not copying: its HostedCluster is blocked here');
       return { requeueAfterMs: ForeignRecheckMs };
     }
     const teardown = req.kind === 'NodePool' ? hostedClusterTearingDown(deps, up) : undefined;
