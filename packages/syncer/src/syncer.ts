@@ -166,11 +166,11 @@ const firstFew = (items: string[]): string => `${items.slice(0, 3).join(', ')}${
 
 /** Warning Event on a ManagementCluster whose management cluster holds copies another control center's syncer made under its name. */
 export const ReasonOtherControlCenter = 'OtherControlCenter';
-/** The syncer's first step, as /readyz names it while it lasts. */
-const ReadingControlCenterID = 'reading the control center ID';
-
 /** Warning Event on a ManagementCluster whose syncer cannot write its presence Lease in the management cluster. */
 export const ReasonPresenceFailed = 'PresenceFailed';
+
+/** The syncer's first step, as /readyz names it while it lasts. */
+const ReadingControlCenterID = 'reading the control center ID';
 
 /**
  * Reads the control center's ID (control-center-identity.ts) until it answers or `signal` aborts,
