@@ -9,6 +9,7 @@ import { goYAMLOptions } from '@hcc/client';
 import { isJSONObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import { decodeProtobuf } from './protobuf.js';
+import { jsonTypeOf } from '../registry/builtin/decode.js';
 import { countJSONKeys, duplicateJSONFields, duplicateYAMLKeys } from './duplicate-fields.js';
 
 /** Largest request body accepted, in bytes (kube-apiserver's default is 3 MiB). */
@@ -385,9 +386,6 @@ export function decodePatchBody(type: PatchType, body: Buffer | undefined, stric
   return v;
 }
 
-/** The JSON type of a value as Go's encoding/json names it in an UnmarshalTypeError (a literal's kind, not its value). */
-const goValueKind = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v);
-
 /** The fields of a JSON patch operation kube-apiserver's strict decoding knows (patch.go jsonPatchOp). */
 const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
 
@@ -409,14 +407,14 @@ export function checkJSONPatchOperations(v: unknown, strict?: StrictErrors): unk
     throw apierrors.badRequest(strict ? `error decoding patch: ${msg}` : msg);
   };
   if (v === null) return [];
-  if (!Array.isArray(v)) return fail(`json: cannot unmarshal ${goValueKind(v)} into Go value of type ${strict ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch'}`);
+  if (!Array.isArray(v)) return fail(`json: cannot unmarshal ${jsonTypeOf(v)} into Go value of type ${strict ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch'}`);
   v.forEach((op, i) => {
     if (op === null) return;
-    if (!isJSONObject(op)) return fail(`json: cannot unmarshal ${goValueKind(op)} into Go value of type ${strict ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation'}`);
+    if (!isJSONObject(op)) return fail(`json: cannot unmarshal ${jsonTypeOf(op)} into Go value of type ${strict ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation'}`);
     if (!strict) return;
     for (const [k, val] of Object.entries(op)) {
       if (!jsonPatchOpFields.has(k)) strict.push(`unknown field ${JSON.stringify(`[${i}].${k}`)}`);
-      else if (k !== 'value' && val !== null && typeof val !== 'string') fail(`json: cannot unmarshal ${goValueKind(val)} into Go struct field jsonPatchOp.${k} of type string`);
+      else if (k !== 'value' && val !== null && typeof val !== 'string') fail(`json: cannot unmarshal ${jsonTypeOf(val)} into Go struct field jsonPatchOp.${k} of type string`);
     }
   });
   return v;

@@ -32,7 +32,8 @@ export interface DecodeError {
   message: string;
 }
 
-const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : 'object');
+/** The JSON type of a non-null value as Go's encoding/json names it in an UnmarshalTypeError: `array`, `bool`, `number`, `string` or `object`. */
+export const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : 'object');
 
 /** The Go type a schema node decodes into, as Go's decoder names it in its errors (close enough to find the field). */
 function goType(s: JSONSchemaProps): string {
