@@ -18,7 +18,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes, nestsDeeperThan } from './pipeline/decode.js';
-import { checkMetadataShape, isPrettyPrint, negotiateResource, negotiateWatch, wantsYAML } from './pipeline/negotiate.js';
+import { checkMetadataShape, isPrettyPrint, negotiateResource, wantsYAML } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -93,11 +93,15 @@ const YAMLWriterMaxDepth = 100;
  */
 function sendYAML(reply: FastifyReply, code: number, body: unknown): FastifyReply {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+  return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), 'application/yaml', toYAMLText(value));
+}
+
+/** A JSON value as the YAML text {@link sendYAML} writes. */
+function toYAMLText(value: unknown): string {
   // The YAML writer recurses per level, several frames each (see MaxNestingDepth): an object
   // nested deeper than any real one (objects may nest to 500) is written as JSON text, which is a
   // YAML document too.
-  const text = nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { ...goYAMLOptions, lineWidth: 0 });
-  return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), 'application/yaml', text);
+  return nestsDeeperThan(value, YAMLWriterMaxDepth) ? JSON.stringify(value) : YAML.stringify(value, { ...goYAMLOptions, lineWidth: 0 });
 }
 
 /** Whether an If-None-Match header (`*`, or a list of strong or weak tags) matches `etag` (quoted). */
@@ -117,6 +121,30 @@ function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType 
   let text = typeof body === 'string' ? body : (body !== null && typeof body === 'object' && cachedJSON(body)) || JSON.stringify(body);
   if (pretty) text = JSON.stringify(typeof body === 'string' ? JSON.parse(body) : body, null, 2);
   return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), contentType, text);
+}
+
+/**
+ * An error answer: the Status as YAML when the request's Accept header picks `application/yaml`
+ * (see {@link wantsYAML}), else as JSON (indented for curl or `?pretty`), as kube-apiserver's
+ * responsewriters.ErrorNegotiated negotiates a Status like any object (its WriteObjectNegotiated;
+ * an Accept nothing can serve gets JSON).
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/responsewriters/writers.go
+ */
+function sendStatus(reply: FastifyReply, code: number, status: unknown): FastifyReply {
+  const accept = reply.request.headers.accept;
+  if (accept?.includes('yaml') && wantsYAML(accept)) return sendYAML(reply, code, status);
+  return sendJSON(reply, code, status);
+}
+
+/**
+ * The bytes and Content-Type of an error answer written on a raw (hijacked) response, such as a
+ * watch refused before its stream starts: negotiated as {@link sendStatus} negotiates them.
+ */
+function statusBody(req: FastifyRequest, status: unknown): { contentType: string; text: string } {
+  const accept = req.headers.accept;
+  if (accept?.includes('yaml') && wantsYAML(accept)) return { contentType: 'application/yaml', text: toYAMLText(status) };
+  const pretty = isPrettyPrint((req.query as Record<string, unknown> | undefined)?.pretty, req.headers['user-agent']);
+  return { contentType: 'application/json', text: pretty ? JSON.stringify(status, null, 2) : JSON.stringify(status) };
 }
 
 /**
@@ -293,7 +321,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       : { http: { maxHeaderSize: MaxHeaderBytes, connectionsCheckingInterval, requestTimeout } }),
     clientErrorHandler,
     // A URL fastify cannot route (a malformed %-escape) is a 400 Status like every other error.
-    frameworkErrors: (err, _req, reply) => sendJSON(reply, 400, apierrors.badRequest(err.message).status),
+    frameworkErrors: (err, _req, reply) => sendStatus(reply, 400, apierrors.badRequest(err.message).status),
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MaxRequestBodyBytes,
@@ -336,7 +364,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // during shutdown is answered before authentication.
   const shutdown = registerGracefulShutdown(
     app,
-    (reply) => sendJSON(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', ShutdownRetryAfterSeconds).status),
+    (reply) => sendStatus(reply, 429, apierrors.tooManyRequests('The apiserver is shutting down, please try again later.', ShutdownRetryAfterSeconds).status),
     deps.shutdown,
   );
 
@@ -362,25 +390,25 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // As responsewriters.ErrorNegotiated: a Status asking for a retry delay also says so in Retry-After.
       const after = err.status.details?.retryAfterSeconds;
       if (after && after > 0) reply.header('retry-after', String(after));
-      return sendJSON(reply, err.code, err.status);
+      return sendStatus(reply, err.code, err.status);
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Read the rest of the body before answering: a client still sending when the connection
       // closes gets a broken pipe instead of the 413 (Go's net/http reads on for the same reason).
-      return discardBody(req.raw).then(() => sendJSON(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status));
+      return discardBody(req.raw).then(() => sendStatus(reply, 413, apierrors.requestEntityTooLarge(`limit is ${MaxRequestBodyBytes}`).status));
     }
     // A Content-Type the framework cannot even parse (`application/json, text/plain`): 415 with
     // the Status kube's negotiation answers, its code the HTTP code.
-    if (e.statusCode === 415) return sendJSON(reply, 415, apierrors.unsupportedMediaType().status);
+    if (e.statusCode === 415) return sendStatus(reply, 415, apierrors.unsupportedMediaType().status);
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       const status = apierrors.badRequest(e.message ?? 'bad request').status;
-      return sendJSON(reply, e.statusCode, { ...status, code: e.statusCode });
+      return sendStatus(reply, e.statusCode, { ...status, code: e.statusCode });
     }
     req.log.error({ err }, 'internal error');
-    return sendJSON(reply, 500, apierrors.internalError(e.message).status);
+    return sendStatus(reply, 500, apierrors.internalError(e.message).status);
   });
-  app.setNotFoundHandler((_req, reply) => sendJSON(reply, 404, apierrors.noResource().status));
+  app.setNotFoundHandler((_req, reply) => sendStatus(reply, 404, apierrors.noResource().status));
 
   // Health, metrics, version.
   // As kube-apiserver: `ok`, ?verbose and ?exclude, one check at /readyz/<name> (healthAnswer).
@@ -462,7 +490,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     authorizePath(req);
     const gv = (req.params as { '*': string })['*'];
     const doc = openapi.v3(gv);
-    if (!doc) return sendJSON(reply, 404, apierrors.noResource().status);
+    if (!doc) return sendStatus(reply, 404, apierrors.noResource().status);
     const hash = firstQueryValue((req.query as Record<string, unknown>).hash);
     if (hash !== '' && hash !== doc.hash) return reply.redirect(`/openapi/v3/${gv}?hash=${doc.hash}`, 301);
     const etag = `"${doc.hash}"`;
@@ -622,12 +650,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           // A watch of a subresource (`/watch/.../NAME/status`) has no route in kube-apiserver;
           // served, it would stream the whole object to a user authorized for the subresource only.
           if (ri.subresource) throw apierrors.noResource();
-          const shape = negotiateWatch(req.headers.accept);
+          // As kube-apiserver's ListResource: the Accept header is first negotiated as for a list
+          // (so its errors can be written: `application/yaml` passes), the parameters checked,
+          // then the stream's own negotiation (serveWatch; YAML has no watch framing: 406).
+          negotiateResource(req.headers.accept);
           reply.hijack();
           code = 200;
           let untrack: (() => void) | undefined;
           try {
-            await serveWatch(scope, shape, query, reply.raw, (end) => (untrack = shutdown.trackWatch(req.raw.socket, end)), watchOpts);
+            await serveWatch(scope, req.headers.accept, query, reply.raw, (end) => (untrack = shutdown.trackWatch(req.raw.socket, end)), watchOpts);
           } finally {
             untrack?.();
           }
@@ -663,8 +694,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         // A watch refused before its stream started (bad options or selectors): the reply is
         // hijacked, so the Status is written on the raw response.
         const after = err.status.details?.retryAfterSeconds;
-        reply.raw.writeHead(err.code, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', ...(after ? { 'retry-after': String(after) } : {}) });
-        reply.raw.end(JSON.stringify(err.status));
+        const { contentType, text } = statusBody(req, err.status);
+        reply.raw.writeHead(err.code, { 'content-type': contentType, 'cache-control': 'no-cache, private', ...(after ? { 'retry-after': String(after) } : {}) });
+        reply.raw.end(text);
         return;
       }
       if (reply.sent || (reply.raw.headersSent && ri.verb === 'watch')) {

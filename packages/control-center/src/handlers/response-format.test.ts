@@ -49,3 +49,45 @@ describe('response format', () => {
     expect(line).toMatch(/^\{"type":"ADDED","object":\{/);
   });
 });
+
+describe('error answers', () => {
+  const cc = useTestControlCenter();
+  const get = (path: string, headers: Record<string, string> = {}, token: string | undefined = cc().adminToken) =>
+    fetch(cc().url + path, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+
+  it('are a Status in YAML when the Accept header picks YAML, as kube-apiserver negotiates a Status like any object', async () => {
+    const yamlAccept = { accept: 'application/yaml' };
+    const cases: Array<[string, number, Record<string, string>, string | undefined]> = [
+      ['/api/v1/namespaces/missing', 404, yamlAccept, cc().adminToken],
+      ['/api/v1/namespaces?labelSelector=a%3D%3D%3Db', 400, yamlAccept, cc().adminToken],
+      // A watch refused before its stream starts (its bad selector; YAML has no watch framing: 406).
+      ['/api/v1/namespaces?watch=true&labelSelector=a%3D%3D%3Db', 400, yamlAccept, cc().adminToken],
+      ['/api/v1/namespaces?watch=true', 406, yamlAccept, cc().adminToken],
+      ['/api/v1/namespaces', 401, yamlAccept, 'not-a-token'],
+      ['/apis/no.such.group/v1/things', 404, { accept: 'application/yaml, application/json' }, cc().adminToken],
+    ];
+    for (const [path, code, headers, token] of cases) {
+      const r = await get(path, headers, token);
+      expect(r.status, path).toBe(code);
+      expect(r.headers.get('content-type'), path).toBe('application/yaml');
+      const text = await r.text();
+      expect(text, path).toMatch(/^apiVersion: v1\n/m);
+      expect(text, path).toMatch(/^kind: Status$/m);
+      expect(text, path).toMatch(new RegExp(`^code: ${code}$`, 'm'));
+    }
+  });
+
+  it('are JSON when YAML is not the first range hcc serves, or nothing can be served', async () => {
+    for (const accept of ['application/json, application/yaml', 'text/html', 'application/yaml;as=Table;g=meta.k8s.io;v=v1', '']) {
+      const r = await get('/api/v1/namespaces/missing', accept ? { accept } : {});
+      expect(r.headers.get('content-type'), accept).toBe('application/json');
+      expect((await r.json()) as { kind: string }, accept).toMatchObject({ kind: 'Status' });
+    }
+  });
+
+  it('of a watch are indented for curl, as every other answer', async () => {
+    const r = await get('/api/v1/namespaces?watch=true&labelSelector=a%3D%3D%3Db', { 'user-agent': 'curl/8.5.0' });
+    expect(r.status).toBe(400);
+    expect(await r.text()).toMatch(/^\{\n {2}"kind": "Status",/);
+  });
+});

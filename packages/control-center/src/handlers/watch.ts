@@ -27,7 +27,7 @@ import * as apierrors from '../apierrors/status.js';
 import type { RequestScope } from './scope.js';
 import { apiVersionOf, listStored, toVersion } from './object-ops.js';
 import { compileFilter } from './selectors.js';
-import type { ResponseShape } from '../pipeline/negotiate.js';
+import { negotiateWatch } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { queryBool } from '../pipeline/request-info.js';
 import { listOptions } from '../pipeline/list-options.js';
@@ -145,12 +145,16 @@ function schedule(s: PendingStream): void {
 export let activeWatches = 0;
 
 /**
- * Serves one watch on a raw response. Resolves when the stream ends.
- * @throws StatusError 400 or 422 for bad parameters, 504 for a resourceVersion not reached in 3 s (before anything is written)
+ * Serves one watch on a raw response. Resolves when the stream ends. The stream's shape is
+ * negotiated from `accept` after the parameters are checked, as kube-apiserver's serveWatch
+ * negotiates its stream serializer after ListResource decoded the options (a bad selector is a
+ * 400 whatever the Accept header says).
+ * @param accept - the request's Accept header (negotiateWatch)
+ * @throws StatusError 400 or 422 for bad parameters, 406 for an Accept no stream can serve, 504 for a resourceVersion not reached in 3 s (before anything is written)
  */
 export async function serveWatch(
   scope: RequestScope,
-  shape: ResponseShape,
+  accept: string | undefined,
   query: Record<string, unknown>,
   res: ServerResponse,
   onClose: (cb: () => void) => void,
@@ -170,6 +174,7 @@ export async function serveWatch(
   // 0 means the default, as a watch without it (kube-apiserver's minRequestTimeout rule).
   const timeoutSeconds = lo.timeoutSeconds !== undefined && lo.timeoutSeconds > 0 ? lo.timeoutSeconds : opts.defaultTimeoutSeconds;
   const include = parseIncludeObject(query.includeObject);
+  const shape = negotiateWatch(accept);
   const apiVersion = apiVersionOf(info.group, info.version);
   const selected = !nameFilter && filter.empty ? () => true : (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
   // Keys of this watcher's shared lines, built once (a Map hashes a string once, not per event).
