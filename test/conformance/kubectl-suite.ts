@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { spawn } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { kubectl, kubectlPath, tempDir, waitFor, type KubectlVersion, type Run } from '../helpers/tools.js';
 import { startControlCenterProcess, type ControlCenterProcess } from '../helpers/processes.js';
@@ -363,6 +363,25 @@ export function kubectlConformance(v: KubectlVersion): void {
         expect(bad.stderr).toContain(`hostedclusters.hypershift.openshift.io "applied" is invalid`);
         expect((await json(['get', 'hc', 'applied', '-n', 'conf'])).spec.dns.baseDomain).toBe('example.com');
       });
+      if (minor >= 27) {
+        await check('edit adding an unknown field (kubectl edit --validate=strict): reopened with the 422', async () => {
+          // kubectl edit patches with fieldValidation=Strict; kube-apiserver answers a patched object
+          // it cannot decode with 422 Invalid (field `patch`), so kubectl reopens the editor with the
+          // cause in its header rather than giving up with "could not be patched".
+          const log = path.join(scratch.dir, 'edit-unknown.log');
+          const logging = path.join(scratch.dir, 'editor-log.sh');
+          writeFileSync(logging, `#!/bin/sh\nsed -i -e 's/^data:$/bogus: x\\ndata:/' "$1"\ncat "$1" >> ${JSON.stringify(log)}\necho ---EDIT--- >> ${JSON.stringify(log)}\n`);
+          chmodSync(logging, 0o755);
+          const r = await k(['edit', 'configmap', 'settings', '-n', 'conf'], undefined, { KUBE_EDITOR: logging });
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toContain('error: configmaps "settings" is invalid');
+          expect(r.stderr).not.toContain('could not be patched');
+          const runs = readFileSync(log, 'utf8').split('---EDIT---\n').filter(Boolean);
+          expect(runs.length).toBe(2);
+          expect(runs[1]).toMatch(/# configmaps "settings" was not valid:\n# \* patch: Invalid value: .*strict decoding error: unknown field \\?"bogus\\?"/);
+          expect((await json(['get', 'configmap', 'settings', '-n', 'conf'])).bogus).toBeUndefined();
+        });
+      }
     });
 
     results.test('patches: strategic, merge and JSON on built-ins; merge and JSON on custom resources; strategic on a custom resource is refused', async (check) => {

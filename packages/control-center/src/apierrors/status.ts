@@ -79,6 +79,7 @@ function make(code: number, reason: StatusReason, message: string, details?: Sta
     const d = { ...details };
     if (d.group === '') delete d.group;
     if (d.name === '') delete d.name;
+    if (d.kind === '') delete d.kind;
     status.details = d;
   }
   return new StatusError(status);
@@ -132,8 +133,36 @@ export const badRequest = (message: string): StatusError => make(400, 'BadReques
  * The 400 kube-apiserver's decoder answers for a body its kind cannot hold:
  * `Secret in version "v1" cannot be handled as a Secret: <message>`.
  */
-export const cannotBeHandled = (kind: string, version: string, message: string): StatusError =>
-  badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`);
+export const cannotBeHandled = (kind: string, version: string, message: string): UndecodableError =>
+  new UndecodableError(badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`).status, message);
+
+/**
+ * The 400 of a body its kind cannot hold ({@link cannotBeHandled}), keeping the decoder's own
+ * words in `detail` (`json: cannot unmarshal number into Go struct field ConfigMap.data of type
+ * map[string]string`, `strict decoding error: unknown field "spec.x"`), which a patch's answer
+ * uses instead ({@link patchNotDecodable}).
+ */
+export class UndecodableError extends StatusError {
+  constructor(
+    status: Status,
+    readonly detail: string,
+  ) {
+    super(status);
+  }
+}
+
+/**
+ * The 422 kube-apiserver's patchers answer when the patched object cannot be decoded (a value of
+ * the wrong type, or unknown or duplicate fields under `fieldValidation=Strict`):
+ * `NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", value, err))`, worded
+ * ` "" is invalid: patch: Invalid value: "<value>": <the decoder's error>`. kubectl edit reopens
+ * the editor on it, as on any 422.
+ * @param value - a JSON or merge patch: the patched object's JSON; a strategic merge patch: the
+ *   patch as Go's `%+v` prints it
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (jsonPatcher.applyPatchToCurrentObject, applyPatchToObject)
+ */
+export const patchNotDecodable = (value: string, detail: string): StatusError =>
+  invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: value, detail }]);
 /** 403 Forbidden, as the authorize stage returns it. */
 export const forbidden = (gr: GroupResource, name: string, reason: string): StatusError =>
   make(403, 'Forbidden', `${groupResourceString(gr)}${name ? ` "${name}"` : ''} is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });

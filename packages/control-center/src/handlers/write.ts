@@ -13,6 +13,7 @@ import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/deco
 import { queryBool } from '../pipeline/request-info.js';
 import { parseInt64Query } from '../pipeline/list-options.js';
 import { applyPatch } from './patch/apply-patch.js';
+import { goFmt } from './patch/strategic-merge.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { applyScale } from './apply/scale-apply.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
@@ -215,9 +216,11 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     return { code: res.created ? 201 : 200, body: res.object };
   }
   const manager = { name: managerOrUserAgent(fieldManager, userAgentOf(scope)), operation: 'Update' as const };
+  let patchedFrom: KubeObject | undefined;
   const res = await update(
     (current) => {
       if (!current) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+      patchedFrom = current;
       if (subresource === 'scale') {
         const scale = toScale(scope.info, current);
         const patchedScale = applyPatch(type === 'strategic' ? 'merge' : type, { ...scope.info, custom: false }, scale, patch);
@@ -231,7 +234,12 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
       return applyPatch(type, scope.info, current, patch);
     },
     { dryRun, subresource: subresource === 'scale' ? '' : subresource, manager: subresource === 'scale' ? { ...manager, subresource: 'scale' } : manager },
-  );
+  ).catch((err: unknown) => {
+    // A patched object its kind cannot hold is the patch's fault: 422 on the field `patch`, as
+    // kube-apiserver's patchers answer it (a PUT or POST of the same object is a 400).
+    if (!(err instanceof apierrors.UndecodableError) || !patchedFrom || subresource === 'scale') throw err;
+    throw apierrors.patchNotDecodable(type === 'strategic' ? goFmt(patch) : JSON.stringify(applyPatch(type, scope.info, patchedFrom, patch)), err.detail);
+  });
   if (subresource === 'scale') return { code: 200, body: toScale(scope.info, res.object) };
   return { code: res.created ? 201 : 200, body: res.object };
 }

@@ -79,8 +79,8 @@ function goType(v: unknown): string {
   }
 }
 
-/** Go's `%v` of a decoded JSON value (`map[a:1 b:[x y]]`), for error messages. */
-function goFmt(v: unknown): string {
+/** Go's `%v` (and `%+v`) of a decoded JSON value (`map[a:1 b:[x y]]`), for error messages. */
+export function goFmt(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goFmt).join(' ')}]`;
   if (isJSONObject(v)) {
