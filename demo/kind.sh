@@ -264,6 +264,39 @@ km() { # kubectl against one management cluster: km <cluster> args...
 }
 indent() { sed 's/^/    /'; }
 
+# The HyperShift CRDs' CEL rules call isIP (Kubernetes' CEL IP library), which a CRD may use from
+# Kubernetes 1.31 on (kind v0.24 and later create 1.31 nodes by default): an older cluster refuses
+# the CRDs, so that is said before anything is installed.
+MIN_KUBE_MINOR=31
+check_kube_version() { # check_kube_version <cluster>
+  local c=$1 minor
+  minor=$(km "$c" version -o json | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(parseInt(JSON.parse(s).serverVersion?.minor ?? "", 10)))') ||
+    die "could not read the Kubernetes version of kind cluster $c"
+  [[ "$minor" =~ ^[0-9]+$ ]] || die "could not read the Kubernetes version of kind cluster $c (got \"$minor\")"
+  if ((minor < MIN_KUBE_MINOR)); then
+    die "kind cluster $c runs Kubernetes 1.$minor; the HyperShift CRDs need 1.$MIN_KUBE_MINOR or later (their CEL rules use isIP): use kind v0.24 or later, or set HCC_KIND_NODE_IMAGE to a kindest/node image of 1.$MIN_KUBE_MINOR or later (and delete $c, or run demo/kind.sh --cleanup first)"
+  fi
+}
+
+# Loads the image into a kind cluster. `kind load docker-image` fails with "content digest ... not
+# found" under Docker's containerd image store (the default from Docker 29; kubernetes-sigs/kind#3795):
+# then the image is saved for this machine's platform only and loaded as an archive, the workaround
+# kind documents (kubernetes-sigs/kind#4247).
+load_image() { # load_image <cluster>
+  local c=$1 archive="$STATE/image.tar" platform
+  kind load docker-image "$IMAGE" --name "$c" && return 0
+  say "kind load docker-image failed (Docker's containerd image store?); loading a saved archive instead"
+  platform=$(docker version --format '{{.Server.Os}}/{{.Server.Arch}}' 2>/dev/null || true)
+  rm -f "$archive"
+  if ! { [[ -n "$platform" ]] && docker image save --platform "$platform" -o "$archive" "$IMAGE"; } &&
+    ! docker image save -o "$archive" "$IMAGE"; then
+    die "docker image save $IMAGE failed; the image cannot be loaded into $c"
+  fi
+  kind load image-archive "$archive" --name "$c" ||
+    die "kind load image-archive failed for $c too; with Docker's containerd image store, disabling it (\"features\": {\"containerd-snapshotter\": false} in /etc/docker/daemon.json) is the other workaround kind documents"
+  rm -f "$archive"
+}
+
 wait_until() { # description, timeout seconds, command...
   local what=$1 timeout=$2 deadline
   shift 2
@@ -337,9 +370,8 @@ run_demo() {
     else
       kind create cluster --name "$c" --kubeconfig "$STATE/$c.kubeconfig" --wait 180s ${HCC_KIND_NODE_IMAGE:+--image "$HCC_KIND_NODE_IMAGE"}
     fi
-    if ! kind load docker-image "$IMAGE" --name "$c"; then
-      die "kind load docker-image $IMAGE failed for $c; with Docker's containerd image store (\"content digest ... not found\"), build without attestations and load an archive: docker build --provenance=false -t $IMAGE . && docker save $IMAGE -o /tmp/hcc.tar && kind load image-archive /tmp/hcc.tar --name $c"
-    fi
+    check_kube_version "$c"
+    load_image "$c"
     # Server-side apply, as for any CRD of this size (and so a rerun takes the fields over).
     km "$c" apply --server-side --force-conflicts \
       -f "$ROOT/packages/crds/manifests/management-cluster/hostedclusters.hypershift.openshift.io.yaml" \

@@ -1025,4 +1025,63 @@ describe('demo/kind.sh', () => {
       cleanup();
     }
   });
+
+  /**
+   * Runs the demo with fake docker, kind, npm, kubectl and helm that log their calls, up to the
+   * first `kubectl apply` (which the fake refuses, ending the run): what the script did for one
+   * kind cluster, and what it said.
+   */
+  const runToCRDs = async (kubeMinor: string) => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    try {
+      const log = path.join(dir, 'calls.log');
+      const free = createServer();
+      await new Promise<void>((res) => free.listen(0, '127.0.0.1', res));
+      const port = (free.address() as { port: number }).port;
+      await new Promise((res) => free.close(res));
+      const logCall = (tool: string) => `echo "${tool} $*" >> '${log}'`;
+      const bin = fakeBin(dir, {
+        docker: `${logCall('docker')}\ncase "$*" in\n  "image inspect"*) echo sha256:0123 ;;\n  "version --format"*) echo linux/amd64 ;;\nesac\nexit 0`,
+        // kind load docker-image fails as it does under Docker's containerd image store.
+        kind: `${logCall('kind')}\ncase "$*" in\n  "load docker-image"*) echo 'ERROR: failed to load image: ctr: content digest sha256:82014a: not found' >&2; exit 1 ;;\nesac\nexit 0`,
+        npm: 'exit 0',
+        kubectl: `${logCall('kubectl')}\ncase "$*" in\n  *" version -o json"*) echo '{"clientVersion":{"minor":"35"},"serverVersion":{"major":"1","minor":"${kubeMinor}"}}' ;;\n  *" apply "*) echo 'fake kubectl: apply refused' >&2; exit 1 ;;\nesac\nexit 0`,
+        helm: 'exit 0',
+      });
+      const env = { ...isolated(dir, bin), PATH: `${bin}:/usr/bin:/bin`, HCC_CONTROL_CENTER_PORT: String(port) };
+      const r = await runKind([], env);
+      return { ...r, calls: readFileSync(log, 'utf8').split('\n'), state: env.HCC_KIND_STATE_DIR! };
+    } finally {
+      cleanup();
+    }
+  };
+
+  it("loads the image as a saved archive when kind load docker-image fails (Docker's containerd image store), and goes on", async () => {
+    const r = await runToCRDs('31');
+    const at = (prefix: string) => r.calls.findIndex((c) => c.startsWith(prefix));
+    const archive = path.join(r.state, 'image.tar');
+    const steps = [
+      at('kind create cluster --name hcc-mgmt-1'),
+      at('kubectl --kubeconfig'),
+      at('kind load docker-image hcc:kind-demo --name hcc-mgmt-1'),
+      at(`docker image save --platform linux/amd64 -o ${archive} hcc:kind-demo`),
+      at(`kind load image-archive ${archive} --name hcc-mgmt-1`),
+      r.calls.findIndex((c) => c.includes(' apply --server-side')),
+    ];
+    expect(steps.every((i) => i >= 0), r.calls.join('\n')).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+    expect(r.stdout).toContain('kind load docker-image failed');
+    expect(r.stdout).toContain('loading a saved archive instead');
+    // The run ended at the fake's refused apply, not at the load.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('fake kubectl: apply refused');
+  });
+
+  it('stops before installing anything on a kind cluster older than the HyperShift CRDs need (Kubernetes 1.31, CEL isIP)', async () => {
+    const r = await runToCRDs('30');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('kind cluster hcc-mgmt-1 runs Kubernetes 1.30; the HyperShift CRDs need 1.31 or later (their CEL rules use isIP)');
+    expect(r.stderr).toContain('HCC_KIND_NODE_IMAGE');
+    expect(r.calls.join('\n')).not.toMatch(/kind load|apply/);
+  });
 });

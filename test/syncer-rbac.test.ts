@@ -7,7 +7,7 @@
  * the ClusterRole shows up as a 403 in the management cluster's metrics and as work never done.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -56,9 +56,19 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const ccTokens = path.join(t.dir, 'cc-tokens.csv');
     writeFileSync(ccTokens, `${ccSyncerToken},hcc:syncer:m1,uid-cc-syncer,"hcc:syncers"\n`);
     cc = await startControlCenterProcess({ extraArgs: ['--authorization-policy', path.join(repoRoot, 'deploy', 'control-center', 'syncer-policy.yaml'), '--token-file', ccTokens] });
-    const ccKc = parse(readFileSync(cc.kubeconfig, 'utf8'));
-    ccKc.users[0].user = { token: ccSyncerToken };
-    writeFileSync(ccSyncer, stringify(ccKc));
+    // The syncer's control-center kubeconfig, made as the README says (Deploying a syncer): a copy
+    // of the admin one with the server address and the syncer's token set by kubectl config.
+    copyFileSync(cc.kubeconfig, ccSyncer);
+    const kc1 = (args: string[]) => kubectl('1.35', ccSyncer, args);
+    const cluster = (await kc1(['config', 'view', '-o', 'jsonpath={.contexts[0].context.cluster}'])).stdout;
+    const user = (await kc1(['config', 'view', '-o', 'jsonpath={.contexts[0].context.user}'])).stdout;
+    const server = parse(readFileSync(cc.kubeconfig, 'utf8')).clusters[0].cluster.server as string;
+    for (const args of [['config', 'set-cluster', cluster, '--server', server], ['config', 'set-credentials', user, '--token', ccSyncerToken]]) {
+      const r = await kc1(args);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const who = await kc1(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    expect(who.stdout).toBe('hcc:syncer:m1');
     mgmt = await startHcc(
       ['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtAdmin, '--available-delay', '300', '--delete-delay', '200',
         '--token-file', tokenFile, '--authorization-policy', path.join(repoRoot, 'deploy', 'syncer', 'rbac.yaml')],
