@@ -66,16 +66,30 @@ export function stampedID(o: KubeObject): string | null | undefined {
  * not another's: it carries this control center's ID, one in `takeOverFrom`, or none (made before
  * copies carried one); or it is the copy of `up`, an object of this control center (it carries
  * `up`'s uid, which no other control center's object has: an ID edited by hand on the copy does not
- * make it another's). An ID edited by hand (no matching seal) is never this control center's nor
+ * make it another's; or this control center's ID sealed for `up`'s uid, its upstream uid removed or
+ * changed by hand). An ID edited by hand (no matching seal) is never this control center's nor
  * one taken over: `edited (it reads X)`. Without an identity (`cc` undefined: a syncer that does
  * not stamp) nothing is another's.
  */
 export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: KubeObject, up?: KubeObject): string | undefined {
   if (!cc) return undefined;
-  if (up?.metadata.uid && o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid) return undefined;
+  if (up?.metadata.uid && (o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid || sealedFor(cc, o, up.metadata.uid))) return undefined;
   const id = stampedID(o);
   if (id === undefined || id === cc.id || (id !== null && cc.takeOverFrom?.has(id))) return undefined;
   return id ?? `${EditedPrefix}${o.metadata.annotations?.[AnnotationControlCenter] ?? 'none'}`;
+}
+
+/**
+ * Whether `o` carries this control center's ID (or one it takes over from) sealed for the object
+ * of uid `upUID`: the copy of that object whatever its upstream-uid annotation now says (removed
+ * or changed by hand), which no other control center's syncer could have sealed. Its syncer then
+ * writes the uid back, instead of leaving the copy detached (its object's changes, and its
+ * deletion, would never reach it).
+ */
+function sealedFor(cc: ControlCenterIdentity, o: KubeObject, upUID: string): boolean {
+  const id = o.metadata.annotations?.[AnnotationControlCenter];
+  if (!id || (id !== cc.id && !cc.takeOverFrom?.has(id))) return false;
+  return o.metadata.annotations?.[AnnotationControlCenterSeal] === controlCenterSeal(id, upUID);
 }
 
 /** How {@link otherControlCenter} names a control center ID edited by hand. */

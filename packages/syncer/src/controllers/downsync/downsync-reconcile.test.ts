@@ -875,6 +875,28 @@ describe("a control center's copies beside another control center's", () => {
     }
   });
 
+  it('takes a copy of its own object back when its upstream uid was removed or changed by hand (its ID and seal are this control center\'s for that object): writes the uid back, no CopyBlocked', async () => {
+    for (const [what, uid] of [
+      ['removed', undefined],
+      ['changed', 'garbage'],
+    ] as const) {
+      const calls: Call[] = [];
+      const annotations: Record<string, string> = { ...stampOf('cc-ours', 'u1'), 'controlcenter.hcc.dev/upstream-generation': '1' };
+      if (uid) annotations['controlcenter.hcc.dev/upstream-uid'] = uid;
+      const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy({ annotations }) }, calls);
+      d.controlCenter = ours;
+      await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+      expect(calls.map((c) => c[0]), what).toEqual(['down.patch']);
+      expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/upstream-uid'], what).toBe('u1');
+    }
+    // Sealed for another object (an earlier HostedCluster of that name), it is not this one's copy.
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy({ annotations: stampOf('cc-ours', 'u0') }) }, calls);
+    d.controlCenter = ours;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls.map((c) => c.slice(0, 3))).toEqual([['warn', 'HostedCluster/ex', 'CopyBlocked']]);
+  });
+
   it('says an edited ID is one, without take-over advice, when it blocks a copy', async () => {
     const calls: Call[] = [];
     const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy({ annotations: { 'controlcenter.hcc.dev/upstream-uid': 'theirs', 'controlcenter.hcc.dev/control-center-id': 'cc-ours' } }) }, calls);
