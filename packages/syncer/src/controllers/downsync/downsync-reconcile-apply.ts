@@ -406,7 +406,11 @@ async function leaveOtherControlCenters(deps: DownsyncDeps, kind: SyncKind, key:
   deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster} already has ${what}; hcc leaves it: ${advice}`);
   if (NoCopyCondition[kind]) await markNoCopy(deps, kind, key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: it has ${what}`);
   // A HostedCluster or NodePool copy of this control center there runs on that one's Secret or ConfigMap.
-  if (replaceableKinds.has(kind)) warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, "that is another control center's copy", 'rename the reference, or wait until that control center no longer uses it (then this one takes it over)');
+  // (A stamp edited by hand names no other control center: waiting would not help.)
+  if (replaceableKinds.has(kind)) {
+    if (isControlCenterID(other)) warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, "that is another control center's copy", 'rename the reference, or wait until that control center no longer uses it (then this one takes it over)');
+    else warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, 'that hcc cannot tell for its own', 'put back what was edited there, or rename the reference');
+  }
   return { requeueAfterMs: ForeignRecheckMs };
 }
 

@@ -904,6 +904,18 @@ describe("a control center's copies beside another control center's", () => {
     await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     expect(calls.map((c) => c[0])).toEqual(['warn']);
     expect(calls[0]![3]).toBe('management cluster mgmt-1 already has a HostedCluster clusters/ex that an hcc syncer (its control center ID, seal or upstream uid was edited by hand there: its ID reads cc-ours) made under the same ManagementCluster name; hcc leaves it: put back what was edited there, or rename this one');
+    // Its users are told the same, not to wait for another control center.
+    const users: Call[] = [];
+    const editedSecret = secretCopy({ 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, 'cc-other', 'x');
+    editedSecret.metadata.annotations!['controlcenter.hcc.dev/control-center-id'] = 'cc-ours';
+    const s = deps({ Secret: secretUp }, { Secret: editedSecret }, users);
+    s.controlCenter = { id: 'cc-ours' };
+    s.usersHere = () => [hc()];
+    await reconcileDownsync(s, downsyncSteps(s), 'Secret/clusters/ps');
+    expect(users.map((c) => c.slice(0, 3))).toEqual([['warn', 'Secret/ps', 'CopyBlocked'], ['warn', 'HostedCluster/ex', 'DependencyNotCopied']]);
+    expect(users[1]![3]).toBe(
+      'management cluster mgmt-1 has a Secret clusters/ps that hcc cannot tell for its own (made by an hcc syncer (its control center ID, seal or upstream uid was edited by hand there: its ID reads cc-ours)); the copy there uses that one\'s data, not the control center\'s: put back what was edited there, or rename the reference',
+    );
   });
 
   it("takes a Secret another control center's syncer handed over as its own copy: not marked adopted (so deleted, not released, when no longer needed), no Adopted Event", async () => {
