@@ -336,6 +336,43 @@ describe('syncer: pull mode details', () => {
     expect(JSON.parse((await k(['get', 'hc', 'ex', '-n', ns, '-o', 'json'])).stdout).spec.clusterID).toBe(before.spec.clusterID);
   });
 
+  it('makes a copy deleted by hand in the management cluster again and says so (CopyDeleted), but not for a delete through the control center', async () => {
+    const name = 'dropped';
+    const r = await k(['apply', '-f', '-'], `${pullSecret(name, ns)}---\n${hostedCluster(name, ns)}---\n${nodePool(`${name}-workers`, name, ns, '4.16.12')}`);
+    expect(r.code, r.stderr).toBe(0);
+    const placedOn = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', name, '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const mkc = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(placedOn), args);
+    const copyUID = async () => {
+      const g = await mkc(['get', 'hc', name, '-n', ns, '-o', 'jsonpath={.metadata.uid}']);
+      return g.code === 0 && !g.stdout.includes('deletionTimestamp') ? g.stdout : '';
+    };
+    const first = await waitFor('the copy', copyUID, 20_000);
+    await waitFor('the NodePool copy', async () => (await mkc(['get', 'np', `${name}-workers`, '-n', ns])).code === 0, 20_000);
+    const copyDeleted = async (kind: string, object: string) =>
+      (JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', `reason=CopyDeleted,involvedObject.name=${object}`, '-o', 'json'])).stdout).items as { type: string; message: string; involvedObject: { kind: string } }[]).filter(
+        (e) => e.involvedObject.kind === kind,
+      );
+    expect(await copyDeleted('HostedCluster', name)).toEqual([]);
+    expect((await mkc(['delete', 'hc', name, '-n', ns, '--wait=false'])).code).toBe(0);
+    const [event] = await waitFor('the CopyDeleted Event', async () => {
+      const e = await copyDeleted('HostedCluster', name);
+      return e.length ? e : undefined;
+    }, 30_000);
+    expect(event!.type).toBe('Warning');
+    expect(event!.message).toBe(`its copy in management cluster ${placedOn} was deleted there, not through the control center; hcc makes it again (HyperShift tears its hosted control plane down with the copy and builds a new one)`);
+    await waitFor('a new copy', async () => {
+      const uid = await copyUID();
+      return uid && uid !== first ? uid : undefined;
+    }, 60_000);
+    await waitFor('the NodePool copy again', async () => (await mkc(['get', 'np', `${name}-workers`, '-n', ns])).code === 0, 30_000);
+    // A delete through the control center is no such surprise: no CopyDeleted for it or its NodePool.
+    const npEventsBefore = (await copyDeleted('NodePool', `${name}-workers`)).length;
+    expect((await k(['delete', 'hc', name, '-n', ns, '--timeout=60s'])).code).toBe(0);
+    await waitFor('the copies gone', async () => (await mkc(['get', 'hc,np', '-n', ns, '-o', 'name'])).stdout.split('\n').every((l) => !l.includes(name)), 30_000);
+    expect((await copyDeleted('HostedCluster', name)).length).toBe(1);
+    expect((await copyDeleted('NodePool', `${name}-workers`)).length).toBe(npEventsBefore);
+  });
+
   it("reports the fields a management cluster's older CRD drops from a copy it creates or changes (FieldsDropped)", async () => {
     // The operators run an older CRD that has no spec.pausedUntil.
     const mkc = (mc: string, args: string[], input?: string) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args, { input });

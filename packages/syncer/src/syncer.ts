@@ -54,7 +54,7 @@ import {
   type References,
 } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
-import { isOurs } from './controllers/downsync/downsync-reconcile-apply.js';
+import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-reconcile-apply.js';
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
@@ -550,6 +550,27 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // A HostedCluster gone from the management cluster is room for the next one: report it now.
   const heartbeatTrigger = new HeartbeatTrigger();
   downInformers.HostedCluster.addEventHandler({ onDelete: () => heartbeatTrigger.request() });
+  // A copy someone deleted in the management cluster (its object still placed here, not being
+  // deleted, and its HostedCluster neither): made again by the downsync, and said in a Warning
+  // Event on the object, as with HyperShift that tore a hosted control plane down (a Karmada user
+  // sees such drift on the resource template too).
+  for (const k of ['HostedCluster', 'NodePool'] as const) {
+    downInformers[k].addEventHandler({
+      onDelete: (d) => {
+        const copy = deletedObject(d);
+        const up = upInformers[k].lister.get(keyOf(copy));
+        if (!up?.metadata.uid || up.metadata.deletionTimestamp || up.metadata.labels?.[LabelManagementCluster] !== cluster) return;
+        if (copy.metadata.annotations?.[AnnotationUpstreamUID] !== up.metadata.uid || !isOwnCopy(cluster, deps.controlCenter, copy, up)) return;
+        if (k === 'NodePool') {
+          const hc = upInformers.HostedCluster.lister.get(`${up.metadata.namespace ?? ''}/${(up.spec as { clusterName?: string } | undefined)?.clusterName ?? ''}`);
+          if (!hc || hc.metadata.deletionTimestamp) return;
+        }
+        const message = `its copy in management cluster ${cluster} was deleted there, not through the control center; hcc makes it again${k === 'HostedCluster' ? ' (HyperShift tears its hosted control plane down with the copy and builds a new one)' : ''}`;
+        log.warn({ kind: k, key: keyOf(copy) }, message);
+        recorder.event(up, 'Warning', ReasonCopyDeleted, message);
+      },
+    });
+  }
   const heartbeat = runHeartbeats({
     trigger: heartbeatTrigger,
     cluster,

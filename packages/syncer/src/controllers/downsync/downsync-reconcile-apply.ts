@@ -497,6 +497,9 @@ export function cannotChangeInPlace(err: unknown): boolean {
 /** Reason of the Warning Event on the upstream object when a foreign copy blocks it. */
 export const ReasonCopyBlocked = 'CopyBlocked';
 
+/** Warning Event on a HostedCluster or NodePool whose copy someone deleted in the management cluster (syncer.ts), made again. */
+export const ReasonCopyDeleted = 'CopyDeleted';
+
 /** How long a Secret or ConfigMap hcc did not make and cannot change waits before the next look, in milliseconds. */
 export const ForeignRecheckMs = 60_000;
 
