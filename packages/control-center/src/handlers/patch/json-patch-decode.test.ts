@@ -63,7 +63,7 @@ describe('JSON patch decoding', () => {
     await unchanged();
   });
 
-  it('a field an operation does not have: a warning by default, 422 under Strict (kube-apiserver's patcher's), silent under Ignore', async () => {
+  it("a field an operation does not have: a warning by default, 422 under Strict (kube-apiserver's patcher's), silent under Ignore", async () => {
     const strict = await send('PATCH', `${CMS}/jp?fieldValidation=Strict`, '[{"op":"add","path":"/data/b","value":"2","valeu":"3"}]');
     expect(strict.code).toBe(422);
     expect(strict.body.message).toMatch(/^ "" is invalid: patch: Invalid value: ".*": strict decoding error: json patch unknown field "\[0\]\.valeu"$/);
