@@ -18,7 +18,7 @@ import { registerAuthentication, type AuthenticationOptions } from './pipeline/a
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
 import { resolveRequestInfo, type RequestInfo } from './pipeline/request-info.js';
 import { MaxRequestBodyBytes, nestsDeeperThan } from './pipeline/decode.js';
-import { checkMetadataShape, isPrettyPrint, negotiateResource, wantsYAML } from './pipeline/negotiate.js';
+import { checkMetadataShape, isPrettyPrint, negotiateResource, wantsYAML, wantsYAMLStatus } from './pipeline/negotiate.js';
 import {
   aggregatedDiscovery,
   apiGroupDoc,
@@ -125,14 +125,14 @@ function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType 
 
 /**
  * An error answer: the Status as YAML when the request's Accept header picks `application/yaml`
- * (see {@link wantsYAML}), else as JSON (indented for curl or `?pretty`), as kube-apiserver's
+ * (see {@link wantsYAMLStatus}), else as JSON (indented for curl or `?pretty`), as kube-apiserver's
  * responsewriters.ErrorNegotiated negotiates a Status like any object (its WriteObjectNegotiated;
  * an Accept nothing can serve gets JSON).
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/responsewriters/writers.go
  */
 function sendStatus(reply: FastifyReply, code: number, status: unknown): FastifyReply {
   const accept = reply.request.headers.accept;
-  if (accept?.includes('yaml') && wantsYAML(accept)) return sendYAML(reply, code, status);
+  if (accept?.includes('yaml') && wantsYAMLStatus(accept)) return sendYAML(reply, code, status);
   return sendJSON(reply, code, status);
 }
 
@@ -142,7 +142,7 @@ function sendStatus(reply: FastifyReply, code: number, status: unknown): Fastify
  */
 function statusBody(req: FastifyRequest, status: unknown): { contentType: string; text: string } {
   const accept = req.headers.accept;
-  if (accept?.includes('yaml') && wantsYAML(accept)) return { contentType: 'application/yaml', text: toYAMLText(status) };
+  if (accept?.includes('yaml') && wantsYAMLStatus(accept)) return { contentType: 'application/yaml', text: toYAMLText(status) };
   const pretty = isPrettyPrint((req.query as Record<string, unknown> | undefined)?.pretty, req.headers['user-agent']);
   return { contentType: 'application/json', text: pretty ? JSON.stringify(status, null, 2) : JSON.stringify(status) };
 }

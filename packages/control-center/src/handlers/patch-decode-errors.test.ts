@@ -70,4 +70,29 @@ describe('patch decode errors', () => {
     const after = await request(cc(), 'GET', `${HCS}/strict`);
     expect([after.body.spec.bogus, after.body.metadata.resourceVersion]).toEqual([undefined, hc.body.metadata.resourceVersion]);
   });
+
+  it("a /scale patch: 422 with the patched Scale as the value; a strategic merge patch of a custom resource's /scale is 415", async () => {
+    const NPS = '/apis/hypershift.openshift.io/v1beta1/namespaces/default/nodepools';
+    const np = await request(cc(), 'POST', NPS, {
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'scaled' },
+      spec: { clusterName: 'x', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+    });
+    expect(np.code).toBe(201);
+    for (const [contentType, patch, query, detail] of [
+      [MergePatch, { spec: { replicas: 'x' } }, '', 'json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32'],
+      [JSONPatch, [{ op: 'replace', path: '/spec/replicas', value: 'x' }], '', 'json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32'],
+      [MergePatch, { spec: { bogus: 1 } }, '?fieldValidation=Strict', 'strict decoding error: unknown field "spec.bogus"'],
+    ] as const) {
+      const r = await request(cc(), 'PATCH', `${NPS}/scaled/scale${query}`, patch, { contentType });
+      expect(r.code, `${contentType} ${query}`).toBe(422);
+      const m = /^ "" is invalid: patch: Invalid value: (".*"): (.*)$/.exec(r.body.message as string);
+      expect(m?.[2], contentType).toBe(detail);
+      expect((JSON.parse(JSON.parse(m![1]!)) as { kind: string }).kind).toBe('Scale');
+    }
+    const smp = await request(cc(), 'PATCH', `${NPS}/scaled/scale`, { spec: { replicas: 0 } }, { contentType: StrategicPatch });
+    expect([smp.code, smp.body.reason]).toEqual([415, 'UnsupportedMediaType']);
+    expect((await request(cc(), 'GET', `${NPS}/scaled`)).body.spec.replicas).toBe(2);
+  });
 });

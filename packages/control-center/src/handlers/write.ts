@@ -215,6 +215,11 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     );
     return { code: res.created ? 201 : 200, body: res.object };
   }
+  // As apiextensions-apiserver's serveScale: a custom resource's /scale takes JSON, merge and
+  // apply patches, not a strategic merge patch (its main resource and /status neither).
+  if (subresource === 'scale' && type === 'strategic' && scope.info.custom) {
+    throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+  }
   const manager = { name: managerOrUserAgent(fieldManager, userAgentOf(scope)), operation: 'Update' as const };
   let patchedFrom: KubeObject | undefined;
   const res = await update(
@@ -237,8 +242,12 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
   ).catch((err: unknown) => {
     // A patched object its kind cannot hold is the patch's fault: 422 on the field `patch`, as
     // kube-apiserver's patchers answer it (a PUT or POST of the same object is a 400).
-    if (!(err instanceof apierrors.UndecodableError) || !patchedFrom || subresource === 'scale') throw err;
-    throw apierrors.patchNotDecodable(type === 'strategic' ? goFmt(patch) : JSON.stringify(applyPatch(type, scope.info, patchedFrom, patch)), err.detail);
+    // A /scale patch's value is the patched Scale, as the patcher there decodes a Scale.
+    if (!(err instanceof apierrors.UndecodableError) || !patchedFrom) throw err;
+    if (type === 'strategic') throw apierrors.patchNotDecodable(goFmt(patch), err.detail);
+    const patched =
+      subresource === 'scale' ? applyPatch(type, { ...scope.info, custom: false }, toScale(scope.info, patchedFrom), patch) : applyPatch(type, scope.info, patchedFrom, patch);
+    throw apierrors.patchNotDecodable(JSON.stringify(patched), err.detail);
   });
   if (subresource === 'scale') return { code: 200, body: toScale(scope.info, res.object) };
   return { code: res.created ? 201 : 200, body: res.object };

@@ -8,21 +8,53 @@ import * as apierrors from '../apierrors/status.js';
 /** One media range of an Accept header with its parameters. */
 export interface MediaRange {
   type: string;
+  /** The range's parameters, without `q`. */
   params: Record<string, string>;
+  /** Its quality, `q` (1 when not given; a `q` that is no number is 0, as Go's ParseFloat error leaves it). */
+  q: number;
 }
 
-/** Parses an Accept header into media ranges, in order. */
+/**
+ * Parses an Accept header into media ranges in the order kube-apiserver tries them: as
+ * goautoneg.ParseAccept sorts them, by quality (highest first), then a specific type before a
+ * `*` one (`application/yaml` before `application/*` before `*` `/*`), else as written. A range
+ * without a `/` other than `*` is dropped, as there.
+ * @see https://github.com/munnerz/goautoneg/blob/master/autoneg.go
+ */
 export function parseAccept(accept: string | undefined): MediaRange[] {
-  if (!accept) return [{ type: '*/*', params: {} }];
-  return accept.split(',').map((part) => {
-    const [type, ...ps] = part.split(';').map((s) => s.trim());
+  if (!accept) return [{ type: '*/*', params: {}, q: 1 }];
+  const ranges: MediaRange[] = [];
+  for (const part of accept.split(',')) {
+    const [type = '', ...ps] = part.split(';').map((x) => x.trim());
+    const t = type.toLowerCase();
+    const slash = t.split('/');
+    if (!(slash.length === 2 || t === '*')) continue;
     const params: Record<string, string> = {};
+    let q = 1;
     for (const p of ps) {
       const i = p.indexOf('=');
-      if (i > 0) params[p.slice(0, i).trim()] = p.slice(i + 1).trim().replace(/^"|"$/g, '');
+      if (i <= 0) continue;
+      const key = p.slice(0, i).trim();
+      const value = p.slice(i + 1).trim().replace(/^"|"$/g, '');
+      if (key === 'q') {
+        const n = Number(value);
+        q = value !== '' && Number.isFinite(n) ? n : 0;
+      } else params[key] = value;
     }
-    return { type: (type ?? '').toLowerCase(), params };
-  });
+    ranges.push({ type: t === '*' ? '*/*' : t, params, q });
+  }
+  // Go's sort.Sort of so few ranges is an insertion sort: the same order, kept for equal ones.
+  const before = (a: MediaRange, b: MediaRange): boolean => {
+    if (a.q > b.q) return true;
+    const [at = '', asub = ''] = a.type.split('/');
+    const [bt = '', bsub = ''] = b.type.split('/');
+    if (at !== '*' && bt === '*') return true;
+    return asub !== '*' && bsub === '*';
+  };
+  for (let i = 1; i < ranges.length; i++) {
+    for (let j = i; j > 0 && before(ranges[j]!, ranges[j - 1]!); j--) [ranges[j - 1], ranges[j]] = [ranges[j]!, ranges[j - 1]!];
+  }
+  return ranges;
 }
 
 /** How a resource response is rendered. */
@@ -66,6 +98,21 @@ function pickResponse(accept: string | undefined, stream = false): { shape: Resp
  */
 export function wantsYAML(accept: string | undefined): boolean {
   return pickResponse(accept)?.yaml ?? false;
+}
+
+/**
+ * Whether an error `Status` is answered as YAML: the first range (in {@link parseAccept}'s order)
+ * that a Status can take is `application/yaml`. A Status is never a Table or metadata, so ranges
+ * asking for one (`as=...`) are passed over, as kube-apiserver's ErrorNegotiated negotiates with
+ * DefaultEndpointRestrictions; protobuf, which hcc does not write, too.
+ */
+export function wantsYAMLStatus(accept: string | undefined): boolean {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as) continue;
+    if (r.type === 'application/yaml') return true;
+    if (r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*') return false;
+  }
+  return false;
 }
 
 /**
