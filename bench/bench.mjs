@@ -20,7 +20,7 @@ import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
-import { latencySvg, markdownTable, otherLoadPct, otherLoadText, tableRow, textTable } from './lib/report.mjs';
+import { latencySvg, markdownTable, otherLoadPct, otherLoadText, tableRow, textTable, writeResultJson } from './lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
@@ -29,7 +29,8 @@ const usage = `usage: npm run bench [-- options]
 
   --scenario NAME[,NAME]  run only these (${order.join(', ')}; short: -s); repeatable. api also runs baseline.
   --quick                 small sizes, short runs (under 2 minutes in total); for smoke checks
-  --no-tls                measure hcc and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default)
+  --no-tls                measure the control center and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default);
+                          e2e and startup run hcc up, which serves HTTPS either way
   --connections N         connections of the load generator (default 32)
   --runs N                timed runs per case after the warm-up (default 5; quick 2)
   --duration S            seconds per timed run (default 5; quick 1)
@@ -177,7 +178,9 @@ const code = codeInfo(path.join(here, '..'));
 progress(`hcc bench${opts.quick ? ' --quick' : ''}: ${selected.join(', ')}`);
 progress(`machine: ${machineLine(machine)}`);
 if (code.commit) progress(`code: ${codeLine(code)}`);
-progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : 'plain HTTP (--no-tls)'}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
+// e2e and startup measure `hcc up`, which serves HTTPS whatever --no-tls says.
+const transportLabel = opts.tls ? 'HTTPS' : selected.some((s) => s === 'e2e' || s === 'startup') ? 'HTTP (e2e and startup: HTTPS, as hcc up serves)' : 'HTTP';
+progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : `plain HTTP (--no-tls)${transportLabel === 'HTTP' ? '' : '; e2e and startup: HTTPS, as hcc up serves'}`}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
 
 // A shared machine makes numbers noisy: measure what other processes use before and during the run.
 if (opts.waitQuietMin > 0) {
@@ -250,7 +253,7 @@ const listed = (names) => names.length > 1 ? `${names.slice(0, -1).join(', ')} a
 const fewRunNames = (opts.quick ? ['watch', 'schedule', 'e2e', 'memory', 'startup'] : ['schedule', 'e2e', 'memory']).filter((n) => selected.includes(n));
 const fewRuns = fewRunNames.length ? ` (${opts.quick ? 1 : Math.min(ctx.runs, 3)} for ${listed(fewRunNames)})` : '';
 const heading =
-  `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${opts.tls ? 'HTTPS' : 'HTTP'}, ${ctx.connections} connections; ` +
+  `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${transportLabel}, ${ctx.connections} connections; ` +
   `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"}${fewRuns}; total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
@@ -260,15 +263,15 @@ const json = {
   quick: opts.quick,
   code,
   machine,
-  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, cpuProf: opts.cpuProf, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
+  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', hccUpTransport: 'HTTPS', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, cpuProf: opts.cpuProf, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
   totalSeconds: Math.round(totalS),
   otherProcessesCpuPct: { beforeRun: Math.round(idleLoad), duringRunMedian: otherMedian, perScenario: otherLoad },
   table,
   failures,
   details: Object.fromEntries(Object.entries(ctx.results).map(([k, v]) => [k, v.data])),
 };
-const base = path.join(opts.out, stem);
-writeFileSync(`${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
+// A run that started in the same second (another shell) gets the next free name (`<stem>-2`).
+const base = writeResultJson(opts.out, stem, `${JSON.stringify(json, null, 2)}\n`);
 writeFileSync(`${base}.md`, `${heading}\n\n${markdownTable(table)}\n`);
 if (latencies.length) writeFileSync(`${base}.svg`, latencySvg(latencies, `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: latency p50 / p99 (ms)`));
 progress(`wrote ${path.relative(process.cwd(), base)}.{json,md${latencies.length ? ',svg' : ''}}${settings.cpuProfDir ? `; CPU profiles in ${settings.cpuProfDir}` : ''}`);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, tempDir, waitFor } from './helpers/tools.js';
@@ -57,6 +57,32 @@ describe('bench processes', () => {
       expect(alive(child)).toBe(true);
       bench.kill('SIGKILL');
       await waitFor('the helper to stop', () => !alive(child), 10_000, 100);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('clean up on SIGHUP (a closed terminal) as on Ctrl-C: exit 130, temp dir removed', async () => {
+    const t = tempDir('hcc-bench-procs-');
+    try {
+      const temp = path.join(t.dir, 'hcc-bench-api-x');
+      mkdirSync(temp);
+      const code = `
+        import { rmSync } from 'node:fs';
+        import { closeOnSignals } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, 'bench', 'lib', 'cleanup.mjs')).href)};
+        closeOnSignals(() => rmSync(${JSON.stringify(temp)}, { recursive: true, force: true }));
+        process.stdout.write('ready\\n');
+        setInterval(() => {}, 1000);
+      `;
+      const bench = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      bench.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await new Promise<void>((resolve) => bench.stdout!.once('data', () => resolve()));
+      const exited = new Promise<number | null>((resolve) => bench.once('exit', (c) => resolve(c)));
+      bench.kill('SIGHUP');
+      expect(await exited).toBe(130);
+      expect(stderr).toContain('SIGHUP: stopping processes and removing temp dirs');
+      expect(existsSync(temp)).toBe(false);
     } finally {
       t.cleanup();
     }

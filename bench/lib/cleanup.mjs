@@ -37,7 +37,7 @@ process.on('exit', () => {
 });
 
 /**
- * Stops on SIGINT/SIGTERM: says so, runs `close()` (stop the processes, remove the temp dirs) and
+ * Stops on SIGINT/SIGTERM/SIGHUP: says so, runs `close()` (stop the processes, remove the temp dirs) and
  * exits 130; a second signal exits 130 at once (the exit-time kill above still runs).
  * @param close - what to undo (sync or async; may return undefined)
  * @param say - where the one line goes (default stderr)
@@ -55,6 +55,9 @@ export function closeOnSignals(close, say = (line) => process.stderr.write(`${li
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // A closed terminal or a dropped ssh session: the same clean-up (its processes would stop with
+  // the bench anyway, its temp dirs would stay).
+  process.on('SIGHUP', () => onSignal('SIGHUP'));
   return () => interrupted;
 }
 

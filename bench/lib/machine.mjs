@@ -48,7 +48,7 @@ export function machineInfo(dataRoot) {
 
 /** One line for the table's header and the README. */
 export function machineLine(m) {
-  return `${m.logicalCores} × ${m.cpuModel}${m.cpuMHz ? ` @ ${m.cpuMHz} MHz` : ''}${m.cgroupCpuLimit ? ` (cgroup limit ${m.cgroupCpuLimit} CPUs)` : ''}, ${m.memoryGiB} GiB RAM, ${m.os}, Node.js ${m.node}, data on ${m.dataRootFs} (${m.dataRoot})`;
+  return `${m.logicalCores} × ${m.cpuModel}${m.cpuMHz ? ` @ ${m.cpuMHz} MHz` : ''}${m.availableParallelism && m.availableParallelism < m.logicalCores ? ` (${m.availableParallelism} available to this process)` : ''}${m.cgroupCpuLimit ? ` (cgroup limit ${m.cgroupCpuLimit} CPUs)` : ''}, ${m.memoryGiB} GiB RAM, ${m.os}, Node.js ${m.node}, data on ${m.dataRootFs} (${m.dataRoot})`;
 }
 
 /**

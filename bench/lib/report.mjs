@@ -4,7 +4,28 @@
  * and both renderings print that rounded value), and an SVG chart of latency percentiles drawn
  * by hand (no chart library).
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { median, round } from './stats.mjs';
+
+/**
+ * Writes the results JSON `text` to `<dir>/<stem>.json`, created exclusively: when another run
+ * (started in the same second, from another shell) has that name, to `<stem>-2.json`, `-3`, …,
+ * never over another run's file. The caller writes the `.md` and `.svg` beside it.
+ * @returns the path written, without `.json`
+ * @throws the file system's error other than EEXIST (a missing or read-only directory)
+ */
+export function writeResultJson(dir, stem, text) {
+  for (let n = 1; ; n++) {
+    const base = path.join(dir, n === 1 ? stem : `${stem}-${n}`);
+    try {
+      writeFileSync(`${base}.json`, text, { flag: 'wx' });
+      return base;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+  }
+}
 
 const columns = [
   ['scenario', 'scenario'],

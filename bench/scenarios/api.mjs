@@ -86,7 +86,8 @@ export async function run(ctx) {
 
   // Objects for reads and updates.
   const nList10k = ctx.quick ? 2000 : 10_000;
-  const nRmw = ctx.quick ? 256 : 1000;
+  // At least one object per connection: each connection owns a slice of them (rmw below).
+  const nRmw = Math.max(ctx.quick ? 256 : 1000, C);
   const big = nList10k.toLocaleString('en-US');
   progress(`api: creating 1,000 + ${big} HostedClusters to list, ${nRmw} to update, ${nRmw} to update status`);
   const labeled = (ns, i) => hostedCluster(ns, `hc-${String(i).padStart(5, '0')}`, { labels: { [ShardLabel]: String(i % 10) } });

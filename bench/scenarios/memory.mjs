@@ -15,7 +15,7 @@ import { Scope } from '../lib/cleanup.mjs';
 import { memoryOf, startControlCenter, tempDir } from '../lib/procs.mjs';
 import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate, pullSecret, SECRET_PATH } from '../lib/kube.mjs';
 import { median } from '../lib/stats.mjs';
-import { nowMs, progress } from '../lib/progress.mjs';
+import { nowMs, progress, withTicker } from '../lib/progress.mjs';
 
 export const description = 'control center RSS and heap with 10,000 HostedClusters + 10,000 Secrets';
 
@@ -37,11 +37,17 @@ async function oneRun(ctx, N, label) {
     scope.defer(() => pool.destroy());
     const empty = memoryOf(cc.pid).rssBytes;
     await ensureNamespace(pool, ep, 'mem');
-    await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: SECRET_PATH('mem'), body: pullSecret('mem', `ps-${i}`, 2048) })));
-    await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: HC_PATH('mem'), body: hostedCluster('mem', `hc-${i}`, { pullSecret: `ps-${i}` }) })));
-    const peak = memoryOf(cc.pid).peakRssBytes;
+    const n = N.toLocaleString('en-US');
+    let phase = `${n} Secrets`;
+    const writes = (async () => {
+      await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: SECRET_PATH('mem'), body: pullSecret('mem', `ps-${i}`, 2048) })));
+      phase = `${n} HostedClusters`;
+      await populate(pool, ep, ctx.connections, Array.from({ length: N }, (_, i) => ({ path: HC_PATH('mem'), body: hostedCluster('mem', `hc-${i}`, { pullSecret: `ps-${i}` }) })));
+    })();
+    await withTicker(writes, () => `memory ${label}: writing ${phase}; RSS ${Math.round(memoryOf(cc.pid).rssBytes / MB)} MB`, 5000);
     await sleep(ctx.quick ? 1000 : 5000);
-    const steady = memoryOf(cc.pid).rssBytes;
+    // The peak (VmHWM) after the idle wait, so it is never below the RSS measured with it.
+    const { rssBytes: steady, peakRssBytes: peak } = memoryOf(cc.pid);
     const heap = await heapUsed(ep, pool);
     await pool.destroy();
     await cc.stop();

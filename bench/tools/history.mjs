@@ -23,7 +23,7 @@ const {
 } = toolArgs('history', { dir: { default: path.join(import.meta.dirname, '..', 'results') }, since: { default: '' } });
 let files;
 try {
-  files = readdirSync(dir).filter((f) => /^\d{4}-\d\d-\d\dT[\d-]+Z\.json$/.test(f)).sort();
+  files = readdirSync(dir).filter((f) => /^\d{4}-\d\d-\d\dT[\d-]+Z(-\d+)?\.json$/.test(f)).sort();
 } catch (err) {
   console.error(`history: cannot read ${dir}: ${err.message}`);
   process.exit(2);
