@@ -27,7 +27,7 @@ import { progress, sleep } from '../lib/progress.mjs';
 import { cpuMeter } from '../lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const description = 'W watchers of hostedclusters while writing at a fixed rate: delivery latency, throughput, memory';
+export const description = '100 and 1,000 watchers of hostedclusters while writing at a fixed rate: delivery latency, throughput, memory';
 
 /** Starts the watcher child and waits until every watch answered 200. */
 async function startWatchers(scope, ep, count, sampleEvery, rv) {
