@@ -514,6 +514,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
   app.get('/api', async (req, reply) => discovery(req, reply, true, () => apiVersions(serverAddress())));
   app.get('/apis', async (req, reply) => discovery(req, reply, false, () => apiGroupList(registry)));
+  // A write to either is a 405 naming the path, as to a group's or version's document below.
+  for (const url of ['/api', '/apis']) {
+    app.route({
+      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      handler: async (req) => {
+        authorizePath(req);
+        throw apierrors.methodNotAllowedOnPath(req.method, url);
+      },
+    });
+  }
 
   // The reviews a user asks about themselves (kubectl auth can-i [--list] / whoami): answered, not
   // stored, so create is their only verb (405 for the others, as kube-apiserver); counted in the

@@ -124,11 +124,12 @@ describe('request semantics', () => {
   });
 
   it('answers a write to a discovery document with a 405 naming the path', async () => {
-    for (const path of ['/apis/hypershift.openshift.io/v1beta1', '/api/v1']) {
+    for (const path of ['/apis/hypershift.openshift.io/v1beta1', '/api/v1', '/apis', '/api']) {
       const r = await request(cc(), 'DELETE', `${path}?dryRun=All`);
-      expect(r.code).toBe(405);
+      expect(r.code, path).toBe(405);
       expect([r.body.kind, r.body.reason, r.body.message]).toEqual(['Status', 'MethodNotAllowed', `DELETE is not supported on "${path}"`]);
     }
+    expect((await request(cc(), 'POST', '/apis', {})).body.message).toBe('POST is not supported on "/apis"');
   });
 
   it("refuses to delete default, kube-system, kube-public and the control center's own namespaces (403), even as a dry run", async () => {
