@@ -152,7 +152,9 @@ describe('garbage collector', () => {
     await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Orphan', orphanDependents: true })).rejects.toMatchObject({
       status: { code: 422, details: { causes: [{ field: 'propagationPolicy' }] } },
     });
-    await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Later' })).rejects.toMatchObject({ status: { code: 422 } });
+    await expect(deleteObject(cc.store, configmaps, 'default', 'opts', ctx(), { dryRun: false, propagationPolicy: 'Later' })).rejects.toMatchObject({
+      status: { code: 422, message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Later": supported values: "Foreground", "Background", "Orphan", "nil"' },
+    });
     expect(get('opts')?.metadata.deletionTimestamp).toBeUndefined();
   });
 });

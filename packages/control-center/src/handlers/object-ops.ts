@@ -537,7 +537,8 @@ export async function deleteObject(
   let result: KubeObject | undefined;
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     throw apierrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
-      field.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan']),
+      // ValidateDeleteOptions' list, "nil" (no policy) included.
+      field.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']),
     ]);
   }
   if (opts.propagationPolicy && opts.orphanDependents !== undefined) {

@@ -101,11 +101,11 @@ describe('OpenAPI path items', () => {
           expect(declared.every((p) => p.required), `${which} ${method} ${path}`).toBe(true);
         }
       }
-      expect(doc.paths['/apis/hypershift.openshift.io/v1beta1/hostedclusters']?.get?.operationId, which).toBe('listHostedClusterForAllNamespaces');
+      expect(doc.paths['/apis/hypershift.openshift.io/v1beta1/hostedclusters']?.get?.operationId, which).toBe('listHypershiftOpenshiftIoV1beta1HostedClusterForAllNamespaces');
       const list = doc.paths['/apis/hypershift.openshift.io/v1beta1/namespaces/{namespace}/hostedclusters']!.get!;
       expect(list.parameters!.map((p) => p.name), which).toEqual(expect.arrayContaining(['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch']));
       const scale = doc.paths['/apis/hypershift.openshift.io/v1beta1/namespaces/{namespace}/nodepools/{name}/scale'];
-      expect(scale?.get?.operationId, which).toBe('readNodePoolScale');
+      expect(scale?.get?.operationId, which).toBe('readHypershiftOpenshiftIoV1beta1NamespacedNodePoolScale');
     }
     expect(v3.components!.schemas['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
     expect(v2.definitions!['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
@@ -120,6 +120,48 @@ describe('OpenAPI path items', () => {
       await first.arrayBuffer();
       const again = await fetch(`${cc.url}/openapi/v2`, { headers: { ...headers, accept, 'if-none-match': etag! } });
       expect(again.status, accept).toBe(304);
+    }
+  });
+
+  it('give every operation an ID unique across groups (as kube-apiserver names them), a list its kind\'s List and a delete of a collection a Status (v3 and v2)', async () => {
+    // A second group serving a kind named ConfigMap, as any cluster may have.
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'configmaps.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } } }],
+      },
+    };
+    const created = await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(crd) });
+    expect(created.status).toBe(201);
+    let v2: Doc = { paths: {} };
+    for (let i = 0; i < 50 && !v2.paths['/apis/example.com/v1/namespaces/{namespace}/configmaps']; i++) {
+      v2 = (await (await fetch(`${cc.url}/openapi/v2`, { headers })).json()) as Doc;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ids = Object.values(v2.paths).flatMap((item) => Object.entries(item).filter(([m]) => m !== 'parameters').map(([, op]) => (op as { operationId?: string }).operationId!));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(ids).toEqual(expect.arrayContaining(['listCoreV1NamespacedConfigMap', 'listExampleComV1NamespacedConfigMap', 'deleteCoreV1CollectionNamespacedConfigMap', 'readCoreV1Namespace', 'listHypershiftOpenshiftIoV1beta1NodePoolForAllNamespaces', 'patchHypershiftOpenshiftIoV1beta1NamespacedHostedClusterStatus', 'createAuthorizationV1SelfSubjectAccessReview']));
+    type Op = { responses: Record<string, { schema?: { $ref: string }; content?: Record<string, { schema: { $ref: string } }> }> };
+    const v3 = (await (await fetch(`${cc.url}/openapi/v3/apis/hypershift.openshift.io/v1beta1`, { headers })).json()) as Doc;
+    const collection = '/apis/hypershift.openshift.io/v1beta1/namespaces/{namespace}/hostedclusters';
+    const v3Ref = (method: string) => (v3.paths[collection]![method] as unknown as Op).responses['200']!.content!['application/json']!.schema.$ref;
+    const v2Ref = (method: string) => (v2.paths[collection]![method] as unknown as Op).responses['200']!.schema!.$ref;
+    expect([v3Ref('get'), v3Ref('delete')]).toEqual(['#/components/schemas/io.openshift.hypershift.v1beta1.HostedClusterList', '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status']);
+    expect([v2Ref('get'), v2Ref('delete')]).toEqual(['#/definitions/io.openshift.hypershift.v1beta1.HostedClusterList', '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status']);
+    const list = v3.components!.schemas['io.openshift.hypershift.v1beta1.HostedClusterList'] as { properties: { items: { items: { $ref: string } } }; 'x-kubernetes-group-version-kind': unknown };
+    expect(list.properties.items.items.$ref).toBe('#/components/schemas/io.openshift.hypershift.v1beta1.HostedCluster');
+    expect(list['x-kubernetes-group-version-kind']).toEqual([{ group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedClusterList' }]);
+    // Every reference resolves, in v2 and in each v3 document.
+    for (const m of JSON.stringify(v2).matchAll(/#\/definitions\/([\w.]+)/g)) expect(v2.definitions![m[1]!], m[1]).toBeDefined();
+    const root = (await (await fetch(`${cc.url}/openapi/v3`, { headers })).json()) as { paths: Record<string, unknown> };
+    for (const gv of Object.keys(root.paths)) {
+      const doc = (await (await fetch(`${cc.url}/openapi/v3/${gv}`, { headers })).json()) as Doc;
+      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.]+)/g)) expect(doc.components?.schemas[m[1]!], `${gv} ${m[1]}`).toBeDefined();
     }
   });
 });

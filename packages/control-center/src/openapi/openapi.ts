@@ -25,7 +25,75 @@ export function definitionName(r: Pick<ResourceInfo, 'group' | 'version' | 'kind
   return `${definitionPrefix(r.group)}.${r.version}.${r.kind}`;
 }
 
-const objectMetaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const metaV1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const objectMetaName = `${metaV1}.ObjectMeta`;
+const listMetaName = `${metaV1}.ListMeta`;
+const statusName = `${metaV1}.Status`;
+
+/**
+ * meta/v1 ListMeta, Status and the Status's details, as k8s.io/apimachinery defines them
+ * (descriptions shortened): what lists and a delete of a collection answer.
+ */
+const metaSchemas = (refPrefix: string): Record<string, Record<string, unknown>> => ({
+  [listMetaName]: {
+    description: 'ListMeta describes metadata that synthetic resources must have, including lists and various status objects.',
+    type: 'object',
+    properties: {
+      continue: { type: 'string', description: 'continue may be set if the user set a limit on the number of items returned.' },
+      remainingItemCount: { type: 'integer', format: 'int64', description: 'The number of subsequent items in the list which are not included in this list response.' },
+      resourceVersion: { type: 'string', description: "String that identifies the server's internal version of this object." },
+      selfLink: { type: 'string', description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.' },
+    },
+  },
+  [`${metaV1}.StatusCause`]: {
+    description: 'StatusCause provides more information about an api.Status failure.',
+    type: 'object',
+    properties: { field: { type: 'string' }, message: { type: 'string' }, reason: { type: 'string' } },
+  },
+  [`${metaV1}.StatusDetails`]: {
+    description: 'StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response.',
+    type: 'object',
+    properties: {
+      causes: { type: 'array', items: { $ref: `${refPrefix}${metaV1}.StatusCause` }, 'x-kubernetes-list-type': 'atomic' },
+      group: { type: 'string' },
+      kind: { type: 'string' },
+      name: { type: 'string' },
+      retryAfterSeconds: { type: 'integer', format: 'int32' },
+      uid: { type: 'string' },
+    },
+  },
+  [statusName]: {
+    description: 'Status is a return value for calls that do not return other objects.',
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      code: { type: 'integer', format: 'int32', description: 'Suggested HTTP return code for this status, 0 if not set.' },
+      details: { $ref: `${refPrefix}${metaV1}.StatusDetails` },
+      kind: { type: 'string' },
+      message: { type: 'string', description: 'A human-readable description of the status of this operation.' },
+      metadata: { $ref: `${refPrefix}${listMetaName}` },
+      reason: { type: 'string', description: 'A machine-readable description of why this operation is in the "Failure" status.' },
+      status: { type: 'string', description: 'Status of the operation. One of: "Success" or "Failure".' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }],
+  },
+});
+
+/** A kind's List (`HostedClusterList`: `items` of the kind, ListMeta), as kube-apiserver publishes one per kind. */
+function listSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, refPrefix: string): Record<string, unknown> {
+  return {
+    description: `${r.kind}List is a list of ${r.kind}`,
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      items: { type: 'array', items: { $ref: `${refPrefix}${definitionName(r)}` }, description: `List of ${r.kind.toLowerCase()}s.` },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: { $ref: `${refPrefix}${listMetaName}`, description: "Standard list metadata." },
+    },
+    'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: `${r.kind}List` }],
+  };
+}
 /** The kind's schema with apiVersion/kind/metadata and the GVK extension. */
 function kindSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, refPrefix: string): Record<string, unknown> {
   const base = (r.schema ? structuredClone(r.schema) : (builtinSchema(r.group, r.version, r.kind) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true })) as Record<string, unknown>;
@@ -137,6 +205,33 @@ const scaleSchema = (refPrefix: string): Record<string, unknown> => ({
   'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }],
 });
 
+/**
+ * kube-apiserver's ToValidOperationID: letters, `_` and (not first) digits kept, anything else
+ * dropped and the next letter capitalised (`cert-manager.io` → `CertManagerIo` when capitalised).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/openapi/openapi.go
+ */
+function toValidOperationID(s: string, capitalizeFirst: boolean): string {
+  let out = '';
+  let capitalize = capitalizeFirst;
+  [...s].forEach((c, i) => {
+    if (/\p{L}/u.test(c) || c === '_' || (i !== 0 && /\p{Nd}/u.test(c))) {
+      out += capitalize ? c.toUpperCase() : c;
+      capitalize = false;
+    } else capitalize = true;
+  });
+  return out;
+}
+
+/**
+ * An operation ID as kube-apiserver's GetOperationIDAndTags makes it: the verb, the group (`Core`
+ * for the core group; `.k8s.io` dropped) and version, then the rest (`Namespaced`, the kind, a
+ * suffix): `listCoreV1NamespacedConfigMap`, `deleteHypershiftOpenshiftIoV1beta1CollectionNamespacedNodePool`.
+ * Unique across groups, as Swagger 2.0 requires (two groups may serve one kind name).
+ */
+function operationID(verb: string, r: Pick<ResourceInfo, 'group' | 'version'>, rest: string): string {
+  return `${verb}${toValidOperationID((r.group || 'core').replace(/\.k8s\.io$/, ''), true)}${toValidOperationID(r.version, true)}${rest}`;
+}
+
 function basePath(r: ResourceInfo): string {
   return r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
 }
@@ -150,6 +245,11 @@ function basePath(r: ResourceInfo): string {
  */
 function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const gvk = { group: r.group, version: r.version, kind: r.kind };
+  // A list answers the kind's List (`HostedClusterList`), a delete of a collection a Status.
+  const listRef = `${ref}List`;
+  const statusRef = ref.replace(/[^/]*$/, statusName);
+  const ns = r.namespaced ? 'Namespaced' : '';
+  const op = (verb: string, suffix = '') => operationID(verb, r, `${ns}${r.kind}${suffix}`);
   const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
   const json = (schemaRef: string) => ({ 'application/json': { schema: { $ref: schemaRef } } });
   const ok = (schemaRef: string) => ({ '200': { description: 'OK', content: json(schemaRef) } });
@@ -166,21 +266,21 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const collectionParams = r.namespaced ? [namespaceParam] : [];
   // The path parameters of the item and its subresources, and the query parameters of a write.
   const itemParams = (what: string) => [pathParam('name', `name of the ${what}`), ...collectionParams];
-  const listOp = (operationId: string) => ({ description: `list or watch objects of kind ${r.kind}`, operationId, parameters: listParams, responses: ok(ref), ...ext('list') });
+  const listOp = (operationId: string) => ({ description: `list or watch objects of kind ${r.kind}`, operationId, parameters: listParams, responses: ok(listRef), ...ext('list') });
   const paths: Record<string, unknown> = {
     [collection]: {
       ...(collectionParams.length ? { parameters: collectionParams } : {}),
-      get: listOp(`list${r.kind}`),
+      get: listOp(op('list')),
       ...(r.verbs.includes('deletecollection') ? { delete: {
         description: `delete collection of ${r.kind}`,
-        operationId: `deletecollection${r.kind}`,
+        operationId: operationID('delete', r, `Collection${ns}${r.kind}`),
         parameters: [dryRunParam, ...listParams.filter((p) => !['allowWatchBookmarks', 'sendInitialEvents', 'watch'].includes(p.name))],
-        responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: ok(statusRef),
         ...ext('deletecollection'),
       } } : {}),
       post: {
         description: `create a ${r.kind}`,
-        operationId: `create${r.kind}`,
+        operationId: op('create'),
         parameters: writeParams,
         requestBody: { content: json(ref), required: true },
         responses: { ...ok(ref), '201': { description: 'Created', content: json(ref) } },
@@ -189,10 +289,10 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
     },
     [item]: {
       parameters: itemParams(r.kind),
-      get: { description: `read the specified ${r.kind}`, operationId: `read${r.kind}`, responses: ok(ref), ...ext('get') },
+      get: { description: `read the specified ${r.kind}`, operationId: op('read'), responses: ok(ref), ...ext('get') },
       put: {
         description: `replace the specified ${r.kind}`,
-        operationId: `replace${r.kind}`,
+        operationId: op('replace'),
         parameters: writeParams,
         requestBody: { content: json(ref), required: true },
         responses: ok(ref),
@@ -200,22 +300,22 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       },
       patch: {
         description: `partially update the specified ${r.kind}`,
-        operationId: `patch${r.kind}`,
+        operationId: op('patch'),
         parameters: [...writeParams, { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } }],
         requestBody: patchBody,
         responses: ok(ref),
         ...ext('patch'),
       },
-      delete: { description: `delete a ${r.kind}`, operationId: `delete${r.kind}`, responses: ok(ref), ...ext('delete') },
+      delete: { description: `delete a ${r.kind}`, operationId: op('delete'), responses: ok(ref), ...ext('delete') },
     },
   };
-  if (r.namespaced) paths[`${basePath(r)}/${r.resource}`] = { get: listOp(`list${r.kind}ForAllNamespaces`) };
+  if (r.namespaced) paths[`${basePath(r)}/${r.resource}`] = { get: listOp(operationID('list', r, `${r.kind}ForAllNamespaces`)) };
   if (r.subresources.status) {
     paths[`${item}/status`] = {
       parameters: itemParams(r.kind),
-      get: { operationId: `read${r.kind}Status`, responses: ok(ref), ...ext('get') },
-      put: { operationId: `replace${r.kind}Status`, parameters: writeParams, requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
-      patch: { operationId: `patch${r.kind}Status`, parameters: writeParams, requestBody: patchBody, responses: ok(ref), ...ext('patch') },
+      get: { operationId: op('read', 'Status'), responses: ok(ref), ...ext('get') },
+      put: { operationId: op('replace', 'Status'), parameters: writeParams, requestBody: { content: json(ref), required: true }, responses: ok(ref), ...ext('put') },
+      patch: { operationId: op('patch', 'Status'), parameters: writeParams, requestBody: patchBody, responses: ok(ref), ...ext('patch') },
     };
   }
   if (r.subresources.scale) {
@@ -224,9 +324,9 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
     const sext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
     paths[`${item}/scale`] = {
       parameters: itemParams('Scale'),
-      get: { description: `read scale of the specified ${r.kind}`, operationId: `read${r.kind}Scale`, responses: ok(scaleRef), ...sext('get') },
-      put: { description: `replace scale of the specified ${r.kind}`, operationId: `replace${r.kind}Scale`, parameters: writeParams, requestBody: { content: json(scaleRef), required: true }, responses: ok(scaleRef), ...sext('put') },
-      patch: { description: `partially update scale of the specified ${r.kind}`, operationId: `patch${r.kind}Scale`, parameters: writeParams, requestBody: patchBody, responses: ok(scaleRef), ...sext('patch') },
+      get: { description: `read scale of the specified ${r.kind}`, operationId: op('read', 'Scale'), responses: ok(scaleRef), ...sext('get') },
+      put: { description: `replace scale of the specified ${r.kind}`, operationId: op('replace', 'Scale'), parameters: writeParams, requestBody: { content: json(scaleRef), required: true }, responses: ok(scaleRef), ...sext('put') },
+      patch: { description: `partially update scale of the specified ${r.kind}`, operationId: op('patch', 'Scale'), parameters: writeParams, requestBody: patchBody, responses: ok(scaleRef), ...sext('patch') },
     };
   }
   return paths;
@@ -242,7 +342,7 @@ function reviewPaths(r: ReviewKind, ref: string): Record<string, unknown> {
     [reviewPath(r)]: {
       post: {
         description: `create a ${r.kind}`,
-        operationId: `create${r.kind}`,
+        operationId: operationID('create', r, r.kind),
         parameters: writeParams,
         requestBody: { content: json, required: true },
         responses: { '200': { description: 'OK', content: json }, '201': { description: 'Created', content: json } },
@@ -253,7 +353,7 @@ function reviewPaths(r: ReviewKind, ref: string): Record<string, unknown> {
   };
 }
 
-const metaV1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
 const strs = { type: 'array', items: { type: 'string', default: '' } };
 /** The schemas of the discovery documents and of `/version`, as k8s.io/apimachinery defines them. */
 const discoverySchemas: Record<string, Record<string, unknown>> = {
@@ -335,12 +435,7 @@ function discoveryDoc(path: string, operationId: string, description: string, ta
  * A group's name in operation IDs, as kube-apiserver's OpenAPI builder writes it: `.k8s.io`
  * dropped, each dot-separated part capitalised (`rbac.authorization.k8s.io` → `RbacAuthorization`).
  */
-const groupOperationName = (group: string): string =>
-  group
-    .replace(/\.k8s\.io$/, '')
-    .split('.')
-    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-    .join('');
+const groupOperationName = (group: string): string => toValidOperationID(group.replace(/\.k8s\.io$/, ''), true);
 
 /** Caches documents per registry generation. */
 export class OpenAPIBuilder {
@@ -369,10 +464,10 @@ export class OpenAPIBuilder {
       reviewsByGV.set(key, [...(reviewsByGV.get(key) ?? []), r]);
       if (!byGV.has(key)) byGV.set(key, []);
     }
-    const v2Definitions: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
+    const v2Definitions: Record<string, unknown> = { [objectMetaName]: objectMetaSchema, ...metaSchemas('#/definitions/') };
     const v2Paths: Record<string, unknown> = {};
     for (const [gv, resources] of byGV) {
-      const schemas: Record<string, unknown> = { [objectMetaName]: objectMetaSchema };
+      const schemas: Record<string, unknown> = { [objectMetaName]: objectMetaSchema, ...(resources.length ? metaSchemas('#/components/schemas/') : {}) };
       let paths: Record<string, unknown> = {};
       const kinds: (readonly [Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, (ref: string) => Record<string, unknown>])[] = [
         ...resources.map((r) => [r, (ref: string) => v3Paths(r, ref)] as const),
@@ -381,6 +476,10 @@ export class OpenAPIBuilder {
       if (resources.some((r) => r.subresources.scale)) {
         schemas[scaleName] = scaleSchema('#/components/schemas/');
         v2Definitions[scaleName] = scaleSchema('#/definitions/');
+      }
+      for (const r of resources) {
+        schemas[`${definitionName(r)}List`] = listSchema(r, '#/components/schemas/');
+        v2Definitions[`${definitionName(r)}List`] = listSchema(r, '#/definitions/');
       }
       for (const [r, pathsOf] of kinds) {
         const name = definitionName(r);
