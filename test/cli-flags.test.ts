@@ -58,7 +58,7 @@ describe('hcc flags', () => {
     { args: ['up', '--heartbeat-grace', '2147484'], msg: "option '--heartbeat-grace <seconds>' argument '2147484' is invalid. must be a number > 0 and <= 2147483" },
     { args: ['up', '--mode', 'Foo'], msg: `option '--mode <mode>' argument 'Foo' is invalid. must be Pull or Push (any letter case), got "Foo"` },
     // deploy/syncer's Deployment passes --name= until the ConfigMap's name key is set: say where to set it.
-    { args: ['syncer', '--name='], msg: "option '--name <name>' argument '' is invalid. must not be empty: give the ManagementCluster's name (deploy/syncer: the `name` key of the hcc-syncer ConfigMap in namespace hcc-system; Helm: managementCluster.name)" },
+    { args: ['syncer', '--name='], msg: "option '--name <name>' argument '' is invalid. must not be empty: give the ManagementCluster's name (with deploy/syncer, the `name` key of its hcc-syncer ConfigMap; with Helm, managementCluster.name)" },
     { args: ['management-cluster', '--name', 'Bad_Name'], msg: "option '--name <name>' argument 'Bad_Name' is invalid. a lowercase RFC 1123 label must consist of" },
     // An empty admin token would write a kubeconfig without credentials (every request 401).
     { args: ['control-center', '--token', ''], msg: "option '--token <token>' argument '' is invalid. must be one or more visible ASCII characters" },
@@ -67,7 +67,8 @@ describe('hcc flags', () => {
     { args: ['control-center', '--token', 'same', '--scheduler-token', 'same'], msg: 'error: --scheduler-token must differ from --token' },
     { args: ['control-center', '--kubeconfig-server', 'notaurl'], msg: `option '--kubeconfig-server <url>' argument 'notaurl' is invalid. must be a URL such as https://hcc.example.com:6443, got "notaurl"` },
     { args: ['control-center', '--kubeconfig-server', 'https://cc.example.com:6443/api'], msg: "option '--kubeconfig-server <url>' argument 'https://cc.example.com:6443/api' is invalid. must be an http(s) URL of a host and port only" },
-    { args: ['syncer', '--push', '--name', 'm1'], msg: '--name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other' },
+    { args: ['syncer', '--push', '--name', 'm1'], msg: "error: --name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other\nSee 'hcc syncer --help' for usage." },
+    { args: ['syncer'], msg: "error: --name is required (or use --push)\nSee 'hcc syncer --help' for usage." },
     { args: ['syncer', '--name', 'm1', '--capacity', 'x'], msg: "option '--capacity <n>' argument 'x' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['syncer', '--name', 'm1', '--capacity', '100000000000'], msg: "option '--capacity <n>' argument '100000000000' is invalid. must be an integer >= 0 and <= 2147483647" },
     { args: ['syncer', '--name', 'm1', '--heartbeat-interval', '-5'], msg: "option '--heartbeat-interval <seconds>' argument '-5' is invalid. must be a number >= 0.5" },

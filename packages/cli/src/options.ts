@@ -118,7 +118,7 @@ export function managementClusterNameArg(value: string): string {
 export function syncerNameArg(value: string): string {
   if (value === '') {
     throw new InvalidArgumentError(
-      "must not be empty: give the ManagementCluster's name (deploy/syncer: the `name` key of the hcc-syncer ConfigMap in namespace hcc-system; Helm: managementCluster.name)",
+      "must not be empty: give the ManagementCluster's name (with deploy/syncer, the `name` key of its hcc-syncer ConfigMap; with Helm, managementCluster.name)",
     );
   }
   return managementClusterNameArg(value);

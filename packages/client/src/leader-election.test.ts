@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pino } from 'pino';
 import { ApiError, RequestError } from './api-errors.js';
 import { FakeClock } from './clock.js';
 import { formatMicroTime, leaseResource, runLeaderElection, type Lease, type LeaderElectionOptions, type LeaseClient } from './leader-election.js';
@@ -110,6 +111,29 @@ describe('runLeaderElection', () => {
     expect(a.leading()?.aborted).toBe(true);
     expect(a.events).toEqual(['leader a', 'started', 'stopped']);
     expect(leases.lease?.spec).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1, leaseTransitions: 0 });
+  });
+
+  it('says at info, not as a warning, that a release found the API server stopping (429) or gone; any other failure warns', async () => {
+    for (const [what, fail, level] of [
+      ['429 shutting down', () => new ApiError(429, { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'The apiserver is shutting down, please try again later.' }), 30],
+      ['connection refused', () => new RequestError('PUT leases: connection refused'), 30],
+      ['403', () => new ApiError(403, { kind: 'Status', code: 403, reason: 'Forbidden', message: 'no' }), 40],
+    ] as const) {
+      const lines: { level: number; msg: string }[] = [];
+      const logger = pino({ level: 'debug' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+      const clock = new FakeClock(T0);
+      const leases = new MemoryLeases();
+      const a = candidate('a', leases, clock, { logger });
+      await flush();
+      expect(a.events, what).toEqual(['leader a', 'started']);
+      leases.update = async () => {
+        throw fail();
+      };
+      a.ac.abort();
+      await a.done;
+      const release = lines.find((l) => /release the lease|failed to release lease/.test(l.msg));
+      expect(release?.level, what).toBe(level);
+    }
   });
 
   it('releases only after onStartedLeading has wound down', async () => {

@@ -20,7 +20,7 @@
  * @see https://github.com/kubernetes/client-go/blob/master/tools/leaderelection/leaderelection.go
  */
 import { pino, type Logger } from 'pino';
-import { isConflict, isNotFound } from './api-errors.js';
+import { ApiError, isConflict, isNotFound, problemText, RequestError } from './api-errors.js';
 import { realClock, sleep, within, type Clock } from './clock.js';
 import type { RestClient } from './rest.js';
 import type { KubeObject, ResourceRef } from './types.js';
@@ -318,7 +318,11 @@ class LeaderElector {
       }
       this.#log.info('released lease');
     } catch (err) {
-      this.#log.warn({ err }, 'failed to release lease');
+      // Stopped with the API server (`hcc up` stops everything at once; its graceful shutdown
+      // answers 429) or cut off from it: nothing is wrong, the Lease just runs out.
+      const stopping = (err instanceof ApiError && err.code === 429) || err instanceof RequestError;
+      if (stopping) this.#log.info({ err: problemText(err), leaseDurationSeconds: this.#lease?.spec?.leaseDurationSeconds }, 'could not release the lease (the API server is stopping or unreachable); it expires after its duration');
+      else this.#log.warn({ err }, 'failed to release lease');
     }
   }
 }

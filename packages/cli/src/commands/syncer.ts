@@ -87,8 +87,9 @@ export function syncerCommand(): Command {
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .addOption(logLevelOption())
     .action(async (o, cmd: Command) => {
-      if (!o.push && !o.name) throw new Error('--name is required (or use --push)');
-      if (o.push && o.name) throw new Error('--name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other');
+      // Flag errors as commander words its own (`error: ...`, then the usage hint).
+      if (!o.push && !o.name) cmd.error('error: --name is required (or use --push)');
+      if (o.push && o.name) cmd.error('error: --name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other');
       await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
       // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
       const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');

@@ -22,7 +22,7 @@ describe('stateDirNotes: what a start on an existing state dir did not change', 
   it('clusters an earlier start registered that this one does not run (not ones added by hand)', () => {
     const mcs = [mc('mgmt-1'), mc('mgmt-2'), mc('mgmt-3'), mc('mgmt-4', { mode: 'Push', kubeconfigSecretRef: { name: 'k' } }), mc('prod-eu')];
     expect(stateDirNotes({ capacity: 5, capacityGiven: false }, ['mgmt-1', 'mgmt-2'], mcs)).toEqual([
-      '! mgmt-3, mgmt-4 registered earlier in this state dir but not started now (--management-clusters 2): they go Ready=False and keep what is placed there; to retire: kubectl delete mc mgmt-3 mgmt-4 --wait=false, then delete what they hold (README: Lost clusters)',
+      '! mgmt-3, mgmt-4 registered earlier in this state dir but not started now (--management-clusters 2): they go Ready=False and keep what is placed there; to retire: kubectl delete mc mgmt-3 mgmt-4 --wait=false, then delete what they hold (README: Deleting, under Using the control center with kubectl)',
     ]);
   });
 });

@@ -403,7 +403,7 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   if (left.length) {
     const list = left.map((mc) => mc.metadata.name).join(', ');
     const [it, goes, keeps, holds] = left.length === 1 ? ['it', 'goes', 'keeps', 'it holds'] : ['they', 'go', 'keep', 'they hold'];
-    lines.push(`! ${list} registered earlier in this state dir but not started now (--management-clusters ${names.length}): ${it} ${goes} Ready=False and ${keeps} what is placed there; to retire: kubectl delete mc ${left.map((mc) => mc.metadata.name).join(' ')} --wait=false, then delete what ${holds} (README: Lost clusters)`);
+    lines.push(`! ${list} registered earlier in this state dir but not started now (--management-clusters ${names.length}): ${it} ${goes} Ready=False and ${keeps} what is placed there; to retire: kubectl delete mc ${left.map((mc) => mc.metadata.name).join(' ')} --wait=false, then delete what ${holds} (README: Deleting, under Using the control center with kubectl)`);
   }
   return lines;
 }
