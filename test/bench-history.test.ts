@@ -65,6 +65,10 @@ describe('bench history', () => {
     expect(cells).toEqual(['2026-12-01T20-31-39Z', 'abcdef0', 'fc-v1045', '17,871', '17%', '52%', '992', '10.1', '3,112', '–', '284', '–', '–', '303', '3.7']);
     const since = spawnSync(process.execPath, [tool, '--dir', dir, '--since', '2026-12-02'], { encoding: 'utf8' });
     expect(since.stdout.trim().split('\n')).toHaveLength(2);
+    // Runs finished under one second's name (bench.mjs's `-2`, `-3`, …) are listed in run order.
+    for (const f of ['2026-12-03T08-00-00Z-10.json', '2026-12-03T08-00-00Z-2.json', '2026-12-03T08-00-00Z.json']) writeFileSync(path.join(dir, f), JSON.stringify(result(ALL, false, full)));
+    const same = spawnSync(process.execPath, [tool, '--dir', dir, '--since', '2026-12-03'], { encoding: 'utf8' });
+    expect(same.stdout.trim().split('\n').slice(2).map((l) => l.split('|')[1]!.trim())).toEqual(['2026-12-03T08-00-00Z', '2026-12-03T08-00-00Z-2', '2026-12-03T08-00-00Z-10']);
   });
 
   it("is the README's Earlier runs table, made from bench/results/", () => {

@@ -23,7 +23,18 @@ const {
 } = toolArgs('history', { dir: { default: path.join(import.meta.dirname, '..', 'results') }, since: { default: '' } });
 let files;
 try {
-  files = readdirSync(dir).filter((f) => /^\d{4}-\d\d-\d\dT[\d-]+Z(-\d+)?\.json$/.test(f)).sort();
+  // In run order: by time stamp, then `<stamp>` before `<stamp>-2` before `<stamp>-10` (runs of one second).
+  const order = (f) => {
+    const m = /^(.*Z)(?:-(\d+))?\.json$/.exec(f);
+    return [m[1], Number(m[2] ?? 1)];
+  };
+  files = readdirSync(dir)
+    .filter((f) => /^\d{4}-\d\d-\d\dT[\d-]+Z(-\d+)?\.json$/.test(f))
+    .sort((a, b) => {
+      const [sa, na] = order(a);
+      const [sb, nb] = order(b);
+      return sa < sb ? -1 : sa > sb ? 1 : na - nb;
+    });
 } catch (err) {
   console.error(`history: cannot read ${dir}: ${err.message}`);
   process.exit(2);

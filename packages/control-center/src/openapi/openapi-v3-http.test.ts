@@ -65,7 +65,7 @@ describe('/openapi/v3 group version documents', () => {
       expect(doc.paths[path]!.get.operationId).toBe(operationId);
       expect(doc.paths[path]!.get.responses[200].content['application/json']!.schema.$ref).toBe(`#/components/schemas/${schema}`);
       // Every schema referred to is in the document.
-      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.]+)/g)) expect(doc.components.schemas[m[1]!], `${key} ${m[1]}`).toBeDefined();
+      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.-]+)/g)) expect(doc.components.schemas[m[1]!], `${key} ${m[1]}`).toBeDefined();
     }
   });
 });
@@ -156,12 +156,51 @@ describe('OpenAPI path items', () => {
     const list = v3.components!.schemas['io.openshift.hypershift.v1beta1.HostedClusterList'] as { properties: { items: { items: { $ref: string } } }; 'x-kubernetes-group-version-kind': unknown };
     expect(list.properties.items.items.$ref).toBe('#/components/schemas/io.openshift.hypershift.v1beta1.HostedCluster');
     expect(list['x-kubernetes-group-version-kind']).toEqual([{ group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedClusterList' }]);
+    // A single delete takes DeleteOptions (parameters, or an optional body) and answers what hcc
+    // answers: a Status for a built-in kind, the object for a custom resource.
+    type DeleteOp = { parameters: { name: string }[]; requestBody?: { required: boolean }; responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> };
+    const hcDelete = v3.paths[`${collection}/{name}`]!.delete as unknown as DeleteOp;
+    expect(hcDelete.parameters.map((p) => p.name)).toEqual(['dryRun', 'gracePeriodSeconds', 'orphanDependents', 'propagationPolicy']);
+    expect(hcDelete.requestBody?.required).toBe(false);
+    expect(Object.keys(hcDelete.responses)).toEqual(['200', '202']);
+    expect(hcDelete.responses['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/io.openshift.hypershift.v1beta1.HostedCluster');
+    const core = (await (await fetch(`${cc.url}/openapi/v3/api/v1`, { headers })).json()) as Doc;
+    const cmDelete = core.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']!.delete as unknown as DeleteOp;
+    expect(cmDelete.responses['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status');
+    const v2Body = (v2.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']!.delete as unknown as { parameters: { in: string; required?: boolean }[] }).parameters.find((p) => p.in === 'body');
+    expect(v2Body?.required).toBeUndefined();
+    // A CRD's listKind names its List schema.
+    const gizmos = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.tools.example.org' },
+      spec: {
+        group: 'tools.example.org',
+        scope: 'Cluster',
+        names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoCollection' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    };
+    expect((await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(gizmos) })).status).toBe(201);
+    let tools: Doc | undefined;
+    for (let i = 0; i < 50 && !tools?.paths?.['/apis/tools.example.org/v1/gizmos']; i++) {
+      const r = await fetch(`${cc.url}/openapi/v3/apis/tools.example.org/v1`, { headers });
+      tools = r.ok ? ((await r.json()) as Doc) : undefined;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect((tools!.paths['/apis/tools.example.org/v1/gizmos']!.get as unknown as DeleteOp).responses['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/org.example.tools.v1.GizmoCollection');
+    expect(tools!.components!.schemas['org.example.tools.v1.GizmoCollection']).toMatchObject({ 'x-kubernetes-group-version-kind': [{ group: 'tools.example.org', version: 'v1', kind: 'GizmoCollection' }] });
+    v2 = (await (await fetch(`${cc.url}/openapi/v2`, { headers })).json()) as Doc;
+    // Built-in kinds under their Go packages' names, as kube-apiserver publishes them.
+    for (const name of ['io.k8s.api.core.v1.ConfigMap', 'io.k8s.api.coordination.v1.Lease', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'io.k8s.api.authorization.v1.SelfSubjectAccessReview']) {
+      expect(v2.definitions![name], name).toBeDefined();
+    }
     // Every reference resolves, in v2 and in each v3 document.
-    for (const m of JSON.stringify(v2).matchAll(/#\/definitions\/([\w.]+)/g)) expect(v2.definitions![m[1]!], m[1]).toBeDefined();
+    for (const m of JSON.stringify(v2).matchAll(/#\/definitions\/([\w.-]+)/g)) expect(v2.definitions![m[1]!], m[1]).toBeDefined();
     const root = (await (await fetch(`${cc.url}/openapi/v3`, { headers })).json()) as { paths: Record<string, unknown> };
     for (const gv of Object.keys(root.paths)) {
       const doc = (await (await fetch(`${cc.url}/openapi/v3/${gv}`, { headers })).json()) as Doc;
-      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.]+)/g)) expect(doc.components?.schemas[m[1]!], `${gv} ${m[1]}`).toBeDefined();
+      for (const m of JSON.stringify(doc).matchAll(/#\/components\/schemas\/([\w.-]+)/g)) expect(doc.components?.schemas[m[1]!], `${gv} ${m[1]}`).toBeDefined();
     }
   });
 });

@@ -14,9 +14,15 @@ import { encodeOpenAPIV2 } from './v2-protobuf.js';
 import { builtinSchema, objectMetaSchema } from './builtin-schemas.js';
 import { reviewKinds, reviewPath, type ReviewKind } from '../handlers/self-review.js';
 
-/** Reverse-DNS definition name prefix of a group: `hypershift.openshift.io` → `io.openshift.hypershift`. */
+/**
+ * The definition name prefix of a group, as kube-apiserver names its schemas: the Go package of a
+ * built-in kind (`io.k8s.api.core`, `io.k8s.api.coordination`; CustomResourceDefinition's own
+ * package), else the group reversed, as for CRDs (`hypershift.openshift.io` → `io.openshift.hypershift`).
+ */
 function definitionPrefix(group: string): string {
   if (group === '') return 'io.k8s.api.core';
+  if (group === 'apiextensions.k8s.io') return 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions';
+  if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.slice(0, -'.k8s.io'.length)}`;
   return group.split('.').reverse().join('.');
 }
 
@@ -29,6 +35,7 @@ const metaV1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const objectMetaName = `${metaV1}.ObjectMeta`;
 const listMetaName = `${metaV1}.ListMeta`;
 const statusName = `${metaV1}.Status`;
+const deleteOptionsName = `${metaV1}.DeleteOptions`;
 
 /**
  * meta/v1 ListMeta, Status and the Status's details, as k8s.io/apimachinery defines them
@@ -62,6 +69,26 @@ const metaSchemas = (refPrefix: string): Record<string, Record<string, unknown>>
       uid: { type: 'string' },
     },
   },
+  [`${metaV1}.Preconditions`]: {
+    description: 'Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.',
+    type: 'object',
+    properties: { resourceVersion: { type: 'string' }, uid: { type: 'string' } },
+  },
+  [deleteOptionsName]: {
+    description: 'DeleteOptions may be provided when deleting an API object.',
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      dryRun: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' },
+      gracePeriodSeconds: { type: 'integer', format: 'int64' },
+      ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'boolean' },
+      kind: { type: 'string' },
+      orphanDependents: { type: 'boolean' },
+      preconditions: { $ref: `${refPrefix}${metaV1}.Preconditions` },
+      propagationPolicy: { type: 'string' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'DeleteOptions' }],
+  },
   [statusName]: {
     description: 'Status is a return value for calls that do not return other objects.',
     type: 'object',
@@ -80,9 +107,9 @@ const metaSchemas = (refPrefix: string): Record<string, Record<string, unknown>>
 });
 
 /** A kind's List (`HostedClusterList`: `items` of the kind, ListMeta), as kube-apiserver publishes one per kind. */
-function listSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, refPrefix: string): Record<string, unknown> {
+function listSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'listKind'>, refPrefix: string): Record<string, unknown> {
   return {
-    description: `${r.kind}List is a list of ${r.kind}`,
+    description: `${r.listKind} is a list of ${r.kind}`,
     type: 'object',
     required: ['items'],
     properties: {
@@ -91,7 +118,7 @@ function listSchema(r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, refPref
       kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
       metadata: { $ref: `${refPrefix}${listMetaName}`, description: "Standard list metadata." },
     },
-    'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: `${r.kind}List` }],
+    'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.listKind }],
   };
 }
 /** The kind's schema with apiVersion/kind/metadata and the GVK extension. */
@@ -182,6 +209,13 @@ const listParams = [
   queryParam('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
   queryParam('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
 ];
+/** The query parameters of a delete (the same options a DeleteOptions body carries). */
+const deleteParams = [
+  dryRunParam,
+  queryParam('gracePeriodSeconds', 'integer', 'The duration in seconds before the object should be deleted.'),
+  queryParam('orphanDependents', 'boolean', 'Deprecated: please use the PropagationPolicy.'),
+  queryParam('propagationPolicy', 'string', "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'."),
+];
 /** The definition name of autoscaling/v1 Scale, the body of a `/scale` subresource. */
 const scaleName = 'io.k8s.api.autoscaling.v1.Scale';
 /** autoscaling/v1 Scale, for the `/scale` subresources of custom resources that declare one. */
@@ -246,10 +280,12 @@ function basePath(r: ResourceInfo): string {
 function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const gvk = { group: r.group, version: r.version, kind: r.kind };
   // A list answers the kind's List (`HostedClusterList`), a delete of a collection a Status.
-  const listRef = `${ref}List`;
+  const listRef = ref.replace(/[^/.]*$/, r.listKind);
   const statusRef = ref.replace(/[^/]*$/, statusName);
   const ns = r.namespaced ? 'Namespaced' : '';
   const op = (verb: string, suffix = '') => operationID(verb, r, `${ns}${r.kind}${suffix}`);
+  const deleteOptionsRef = ref.replace(/[^/]*$/, deleteOptionsName);
+  const deletedRef = r.custom || (r.group === '' && r.resource === 'namespaces') ? ref : statusRef;
   const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
   const json = (schemaRef: string) => ({ 'application/json': { schema: { $ref: schemaRef } } });
   const ok = (schemaRef: string) => ({ '200': { description: 'OK', content: json(schemaRef) } });
@@ -274,7 +310,8 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
       ...(r.verbs.includes('deletecollection') ? { delete: {
         description: `delete collection of ${r.kind}`,
         operationId: operationID('delete', r, `Collection${ns}${r.kind}`),
-        parameters: [dryRunParam, ...listParams.filter((p) => !['allowWatchBookmarks', 'sendInitialEvents', 'watch'].includes(p.name))],
+        parameters: [...deleteParams, ...listParams.filter((p) => !['allowWatchBookmarks', 'sendInitialEvents', 'watch'].includes(p.name))],
+        requestBody: { content: json(deleteOptionsRef), required: false },
         responses: ok(statusRef),
         ...ext('deletecollection'),
       } } : {}),
@@ -306,7 +343,16 @@ function v3Paths(r: ResourceInfo, ref: string): Record<string, unknown> {
         responses: ok(ref),
         ...ext('patch'),
       },
-      delete: { description: `delete a ${r.kind}`, operationId: op('delete'), responses: ok(ref), ...ext('delete') },
+      delete: {
+        description: `delete a ${r.kind}`,
+        operationId: op('delete'),
+        parameters: deleteParams,
+        requestBody: { content: json(deleteOptionsRef), required: false },
+        // What hcc answers, as kube-apiserver: a Success Status once the object is gone, the object
+        // while finalizers hold it; custom resources and namespaces answer the object (ReturnDeletedObject).
+        responses: { ...ok(deletedRef), '202': { description: 'Accepted', content: json(deletedRef) } },
+        ...ext('delete'),
+      },
     },
   };
   if (r.namespaced) paths[`${basePath(r)}/${r.resource}`] = { get: listOp(operationID('list', r, `${r.kind}ForAllNamespaces`)) };
@@ -478,8 +524,9 @@ export class OpenAPIBuilder {
         v2Definitions[scaleName] = scaleSchema('#/definitions/');
       }
       for (const r of resources) {
-        schemas[`${definitionName(r)}List`] = listSchema(r, '#/components/schemas/');
-        v2Definitions[`${definitionName(r)}List`] = listSchema(r, '#/definitions/');
+        const listName = definitionName({ ...r, kind: r.listKind });
+        schemas[listName] = listSchema(r, '#/components/schemas/');
+        v2Definitions[listName] = listSchema(r, '#/definitions/');
       }
       for (const [r, pathsOf] of kinds) {
         const name = definitionName(r);
@@ -557,9 +604,9 @@ function toV2PathItem(item: Record<string, unknown>): Record<string, unknown> {
       out.parameters = (op as Param[]).map(toV2Param);
       continue;
     }
-    const { requestBody, responses, parameters, ...rest } = op as { requestBody?: { content: Record<string, { schema: unknown }> }; responses?: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: Param[] };
+    const { requestBody, responses, parameters, ...rest } = op as { requestBody?: { content: Record<string, { schema: unknown }>; required?: boolean }; responses?: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: Param[] };
     const params: unknown[] = (parameters ?? []).map(toV2Param);
-    if (requestBody) params.push({ name: 'body', in: 'body', required: true, schema: Object.values(requestBody.content)[0]!.schema });
+    if (requestBody) params.push({ name: 'body', in: 'body', ...(requestBody.required ? { required: true } : {}), schema: Object.values(requestBody.content)[0]!.schema });
     const resp: Record<string, unknown> = {};
     for (const [code, r] of Object.entries(responses ?? {})) resp[code] = { description: r.description, ...(r.content ? { schema: Object.values(r.content)[0]!.schema } : {}) };
     out[method] = { ...rest, parameters: params, responses: resp, consumes: requestBody ? Object.keys(requestBody.content) : undefined, produces: ['application/json'] };
