@@ -123,20 +123,22 @@ describe('OpenAPI path items', () => {
     }
   });
 
+  /** Creates a CRD of one version, `v1`, that keeps any field. */
+  const createCRD = (group: string, scope: 'Namespaced' | 'Cluster', names: { plural: string; singular: string; kind: string; listKind: string }) =>
+    fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${names.plural}.${group}` },
+        spec: { group, scope, names, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+      }),
+    });
+
   it('give every operation an ID unique across groups (as kube-apiserver names them), a list its kind\'s List and a delete of a collection a Status (v3 and v2)', async () => {
     // A second group serving a kind named ConfigMap, as any cluster may have.
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'configmaps.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } } }],
-      },
-    };
-    const created = await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(crd) });
+    const created = await createCRD('example.com', 'Namespaced', { plural: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList' });
     expect(created.status).toBe(201);
     let v2: Doc = { paths: {} };
     for (let i = 0; i < 50 && !v2.paths['/apis/example.com/v1/namespaces/{namespace}/configmaps']; i++) {
@@ -170,18 +172,7 @@ describe('OpenAPI path items', () => {
     const v2Body = (v2.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']!.delete as unknown as { parameters: { in: string; required?: boolean }[] }).parameters.find((p) => p.in === 'body');
     expect(v2Body?.required).toBeUndefined();
     // A CRD's listKind names its List schema.
-    const gizmos = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gizmos.tools.example.org' },
-      spec: {
-        group: 'tools.example.org',
-        scope: 'Cluster',
-        names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoCollection' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    };
-    expect((await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(gizmos) })).status).toBe(201);
+    expect((await createCRD('tools.example.org', 'Cluster', { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoCollection' })).status).toBe(201);
     let tools: Doc | undefined;
     for (let i = 0; i < 50 && !tools?.paths?.['/apis/tools.example.org/v1/gizmos']; i++) {
       const r = await fetch(`${cc.url}/openapi/v3/apis/tools.example.org/v1`, { headers });
