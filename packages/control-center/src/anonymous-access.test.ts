@@ -46,6 +46,13 @@ describe('anonymous access under a policy', () => {
     expect(one.code).toBe(403);
     expect(JSON.parse(one.body)).toMatchObject({ reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot get path "/readyz/serving"' });
     expect(await get('/readyz/serving', cc.adminToken)).toEqual({ code: 200, body: 'ok' });
+    // A path nothing serves: authorized first, as kube-apiserver does (403), a 404 to the admin.
+    for (const p of ['/debug/x', '/logs', '/nothing/here']) {
+      const r = await get(p);
+      expect(r.code, p).toBe(403);
+      expect(JSON.parse(r.body)).toMatchObject({ reason: 'Forbidden', message: `forbidden: User "system:anonymous" cannot get path "${p}"` });
+      expect((await get(p, cc.adminToken)).code, p).toBe(404);
+    }
   });
 
   it('refuses anonymous self reviews (system:basic-user is for authenticated users)', async () => {

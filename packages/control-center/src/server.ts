@@ -408,7 +408,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     req.log.error({ err }, 'internal error');
     return sendStatus(reply, 500, apierrors.internalError(e.message).status);
   });
-  app.setNotFoundHandler((_req, reply) => sendStatus(reply, 404, apierrors.noResource().status));
+  // As kube-apiserver, which authorizes before it routes: a path nothing serves is a 404 only to
+  // whom the policy allows that path, a 403 to anyone else.
+  app.setNotFoundHandler(async (req, reply) => {
+    authorizePath(req);
+    return sendStatus(reply, 404, apierrors.noResource().status);
+  });
 
   // Health, metrics, version.
   // As kube-apiserver: `ok`, ?verbose and ?exclude, one check at /readyz/<name> (healthAnswer).
