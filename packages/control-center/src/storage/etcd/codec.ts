@@ -58,8 +58,49 @@ export function decodeObject(value: Buffer, modRevision: number): KubeObject {
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
     throw new SyntaxError('metadata.name is missing');
   }
+  const bad = objectMetaProblem(object.metadata as unknown as Record<string, unknown>);
+  if (bad) throw new SyntaxError(bad);
   (object.metadata ??= {}).resourceVersion = String(modRevision);
   return object;
+}
+
+const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Why a stored `metadata` is not one Go's ObjectMeta decodes (a field of the wrong type, a time
+ * that is no RFC 3339), or undefined when it is. hcc itself never stores such a value; another
+ * writer under the prefix may. kube-apiserver's decoder refuses it, so the object is a corrupt
+ * one (500 StorageError; deleted only with ignoreStoreReadErrorWithClusterBreakingPotential), not
+ * one served as it is, which code that reads finalizers, owners or labels would trip over.
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/apis/meta/v1/types.go (ObjectMeta)
+ */
+export function objectMetaProblem(m: Record<string, unknown>): string | undefined {
+  const absent = (v: unknown) => v === undefined || v === null;
+  for (const f of ['namespace', 'uid', 'generateName', 'selfLink']) {
+    if (!absent(m[f]) && typeof m[f] !== 'string') return `metadata.${f} is not a string`;
+  }
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
+    if (!absent(m[f]) && (typeof m[f] !== 'string' || !rfc3339.test(m[f]))) return `metadata.${f} is not an RFC 3339 time`;
+  }
+  for (const f of ['generation', 'deletionGracePeriodSeconds']) {
+    if (!absent(m[f]) && !Number.isSafeInteger(m[f])) return `metadata.${f} is not an integer`;
+  }
+  for (const f of ['labels', 'annotations']) {
+    const v = m[f];
+    if (absent(v)) continue;
+    if (!isObject(v) || Object.values(v).some((x) => typeof x !== 'string')) return `metadata.${f} is not a map of strings`;
+  }
+  if (!absent(m.finalizers) && (!Array.isArray(m.finalizers) || m.finalizers.some((x) => typeof x !== 'string'))) return 'metadata.finalizers is not a list of strings';
+  for (const f of ['ownerReferences', 'managedFields']) {
+    const v = m[f];
+    if (!absent(v) && (!Array.isArray(v) || !v.every(isObject))) return `metadata.${f} is not a list of objects`;
+  }
+  for (const [i, ref] of ((m.ownerReferences ?? []) as Record<string, unknown>[]).entries()) {
+    for (const f of ['apiVersion', 'kind', 'name', 'uid']) if (!absent(ref[f]) && typeof ref[f] !== 'string') return `metadata.ownerReferences[${i}].${f} is not a string`;
+    for (const f of ['controller', 'blockOwnerDeletion']) if (!absent(ref[f]) && typeof ref[f] !== 'boolean') return `metadata.ownerReferences[${i}].${f} is not a boolean`;
+  }
+  return undefined;
 }
 
 /** A StoredObject from an etcd key-value (from a range or a watch PUT event). */

@@ -176,6 +176,27 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect((await a.transact(key('junk'), put('junk')))?.object.metadata.name).toBe('junk');
   });
 
+  it("takes a value whose metadata Go's ObjectMeta would not decode for a corrupt one, deletable only as such", async () => {
+    const prefix = newPrefix();
+    const bad: [string, Record<string, unknown>, string][] = [
+      ['fin', { finalizers: 'y' }, 'metadata.finalizers is not a list of strings'],
+      ['finnull', { finalizers: [5, null] }, 'metadata.finalizers is not a list of strings'],
+      ['owners', { ownerReferences: 'x' }, 'metadata.ownerReferences is not a list of objects'],
+      ['owneruid', { ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 's', uid: 5 }] }, 'metadata.ownerReferences[0].uid is not a string'],
+      ['labels', { labels: 'x' }, 'metadata.labels is not a map of strings'],
+      ['time', { creationTimestamp: 'notatime' }, 'metadata.creationTimestamp is not an RFC 3339 time'],
+      ['mf', { managedFields: 'x' }, 'metadata.managedFields is not a list of objects'],
+    ];
+    for (const [name, meta] of bad) await raw.put(`${prefix}${key(name)}`).value(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...meta } }));
+    // What hcc writes itself is fine.
+    await raw.put(`${prefix}${key('good')}`).value(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'good', namespace: 'default', uid: 'u', creationTimestamp: '2026-12-04T13:30:19Z', labels: { a: 'b' }, finalizers: ['x/y'], ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 's', uid: 'u2', controller: true }] } }));
+    const a = await replica(prefix);
+    for (const [name, , error] of bad) expect(a.corruptValue(key(name))?.error, name).toBe(error);
+    expect(a.list('/core/configmaps/').items.map((o) => o.object.metadata.name)).toEqual(['good']);
+    expect(await a.deleteCorrupt(key('fin'))).toBe(true);
+    expect(await raw.get(`${prefix}${key('fin')}`).string()).toBeNull();
+  });
+
   it('keeps serving the last object read when its value turns corrupt (no DELETED), until it is deleted or fixed', async () => {
     const prefix = newPrefix();
     const a = await replica(prefix);
