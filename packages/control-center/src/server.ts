@@ -131,14 +131,13 @@ function sendJSON(reply: FastifyReply, code: number, body: unknown, contentType 
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/responsewriters/writers.go
  */
 function sendStatus(reply: FastifyReply, code: number, status: unknown): FastifyReply {
-  const accept = reply.request.headers.accept;
-  if (accept?.includes('yaml') && wantsYAMLStatus(accept)) return sendYAML(reply, code, status);
-  return sendJSON(reply, code, status);
+  const { contentType, text } = statusBody(reply.request, status);
+  return sendBody(reply.code(code).header('cache-control', 'no-cache, private'), contentType, text);
 }
 
 /**
- * The bytes and Content-Type of an error answer written on a raw (hijacked) response, such as a
- * watch refused before its stream starts: negotiated as {@link sendStatus} negotiates them.
+ * The bytes and Content-Type of an error answer, for {@link sendStatus} and for one written on a
+ * raw (hijacked) response, such as a watch refused before its stream starts.
  */
 function statusBody(req: FastifyRequest, status: unknown): { contentType: string; text: string } {
   const accept = req.headers.accept;

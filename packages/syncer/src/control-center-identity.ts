@@ -75,7 +75,7 @@ export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: Kub
   if (!cc) return undefined;
   if (up?.metadata.uid && (o.metadata.annotations?.[AnnotationUpstreamUID] === up.metadata.uid || sealedFor(cc, o, up.metadata.uid))) return undefined;
   const id = stampedID(o);
-  if (id === undefined || id === cc.id || (id !== null && cc.takeOverFrom?.has(id))) return undefined;
+  if (id === undefined || (id !== null && isServedID(cc, id))) return undefined;
   return id ?? `${EditedPrefix}${o.metadata.annotations?.[AnnotationControlCenter] ?? 'none'}`;
 }
 
@@ -88,9 +88,11 @@ export function otherControlCenter(cc: ControlCenterIdentity | undefined, o: Kub
  */
 function sealedFor(cc: ControlCenterIdentity, o: KubeObject, upUID: string): boolean {
   const id = o.metadata.annotations?.[AnnotationControlCenter];
-  if (!id || (id !== cc.id && !cc.takeOverFrom?.has(id))) return false;
-  return o.metadata.annotations?.[AnnotationControlCenterSeal] === controlCenterSeal(id, upUID);
+  return !!id && isServedID(cc, id) && o.metadata.annotations?.[AnnotationControlCenterSeal] === controlCenterSeal(id, upUID);
 }
+
+/** Whether copies stamped with control center `id` are this syncer's: its own control center's, or one it takes over from. */
+const isServedID = (cc: ControlCenterIdentity, id: string): boolean => id === cc.id || !!cc.takeOverFrom?.has(id);
 
 /** How {@link otherControlCenter} names a control center ID edited by hand. */
 const EditedPrefix = 'edited-by-hand:';

@@ -257,13 +257,19 @@ function toValidOperationID(s: string, capitalizeFirst: boolean): string {
 }
 
 /**
+ * A group's name in operation IDs, as kube-apiserver's OpenAPI builder writes it: `.k8s.io`
+ * dropped, each dot-separated part capitalised (`rbac.authorization.k8s.io` → `RbacAuthorization`).
+ */
+const groupOperationName = (group: string): string => toValidOperationID(group.replace(/\.k8s\.io$/, ''), true);
+
+/**
  * An operation ID as kube-apiserver's GetOperationIDAndTags makes it: the verb, the group (`Core`
  * for the core group; `.k8s.io` dropped) and version, then the rest (`Namespaced`, the kind, a
  * suffix): `listCoreV1NamespacedConfigMap`, `deleteHypershiftOpenshiftIoV1beta1CollectionNamespacedNodePool`.
  * Unique across groups, as Swagger 2.0 requires (two groups may serve one kind name).
  */
 function operationID(verb: string, r: Pick<ResourceInfo, 'group' | 'version'>, rest: string): string {
-  return `${verb}${toValidOperationID((r.group || 'core').replace(/\.k8s\.io$/, ''), true)}${toValidOperationID(r.version, true)}${rest}`;
+  return `${verb}${groupOperationName(r.group || 'core')}${toValidOperationID(r.version, true)}${rest}`;
 }
 
 function basePath(r: ResourceInfo): string {
@@ -477,11 +483,6 @@ function discoveryDoc(path: string, operationId: string, description: string, ta
   };
 }
 
-/**
- * A group's name in operation IDs, as kube-apiserver's OpenAPI builder writes it: `.k8s.io`
- * dropped, each dot-separated part capitalised (`rbac.authorization.k8s.io` → `RbacAuthorization`).
- */
-const groupOperationName = (group: string): string => toValidOperationID(group.replace(/\.k8s\.io$/, ''), true);
 
 /** Caches documents per registry generation. */
 export class OpenAPIBuilder {

@@ -408,8 +408,10 @@ async function leaveOtherControlCenters(deps: DownsyncDeps, kind: SyncKind, key:
   // A HostedCluster or NodePool copy of this control center there runs on that one's Secret or ConfigMap.
   // (A stamp edited by hand names no other control center: waiting would not help.)
   if (replaceableKinds.has(kind)) {
-    if (isControlCenterID(other)) warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, "that is another control center's copy", 'rename the reference, or wait until that control center no longer uses it (then this one takes it over)');
-    else warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, 'that hcc cannot tell for its own', 'put back what was edited there, or rename the reference');
+    const [whose, userAdvice] = isControlCenterID(other)
+      ? ["that is another control center's copy", 'rename the reference, or wait until that control center no longer uses it (then this one takes it over)']
+      : ['that hcc cannot tell for its own', 'put back what was edited there, or rename the reference'];
+    warnUsers(deps, kind, down, `made by ${copyMaker(other)}`, whose, userAdvice);
   }
   return { requeueAfterMs: ForeignRecheckMs };
 }
