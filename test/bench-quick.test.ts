@@ -118,6 +118,7 @@ describe('npm run bench -- --quick', () => {
       settings: { scenarios: string[] };
       table: Row[];
       failures: unknown[];
+      details: { watch: { w100: { writeP50: number; runs: { writeP50: number; writeP99: number }[] } } };
     };
     expect(json.quick).toBe(true);
     // The measured code is named: the checkout's commit, in the JSON and the .md heading.
@@ -150,8 +151,13 @@ describe('npm run bench -- --quick', () => {
     for (const t of json.table.filter((x) => x.scenario === 'watch' && x.unit === 'events/s')) {
       expect(t.note).toContain('every event delivered');
       // The offered load and the rate the server completed it at are told apart.
-      expect(t.note).toMatch(/writes sent at \d+ of 100\/s, completed at \d+\/s/);
+      expect(t.note).toMatch(/writes sent at \d+ of 100\/s, completed at \d+\/s, answered in p50 [\d.,]+ ms, p99 [\d.,]+ ms/);
     }
+    // The writes' own latency is recorded per run, and the note's figures are the runs' medians.
+    const w100 = json.details.watch.w100;
+    expect(w100.runs[0].writeP99).toBeGreaterThan(0);
+    expect(w100.runs[0].writeP99).toBeGreaterThanOrEqual(w100.runs[0].writeP50);
+    expect(w100.writeP50).toBe(w100.runs[0].writeP50);
     // The printed table is the same table.
     for (const t of json.table) expect(r.stdout).toContain(t.case);
     const svg = readFileSync(path.join(out.dir, `${stem}.svg`), 'utf8');

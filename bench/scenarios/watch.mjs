@@ -3,6 +3,8 @@
  * writer patches HostedClusters at a fixed rate. Each patch stamps the annotation
  * `bench.hcc.dev/sent` with its send time; delivery latency is the time from that send to the
  * event's arrival at a watcher (so it includes the write itself: decode, store, fsync, fan-out).
+ * The patches' own latency (send to response) is reported beside it, so a reader can tell a
+ * server too busy to take the writes from a slow fan-out.
  *
  * The watchers run in a child process (bench/lib/watch-client.mjs, raw sockets, no JSON parsing)
  * so their cost is small and measured; the writer runs in the bench process (open loop: a slow
@@ -22,9 +24,10 @@ import { trackChild } from '../lib/cleanup.mjs';
 import { startControlCenter, memoryOf, tempDir, cpuTimeMsOf } from '../lib/procs.mjs';
 import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
-import { median } from '../lib/stats.mjs';
+import { median, percentile, round } from '../lib/stats.mjs';
 import { progress, sleep } from '../lib/progress.mjs';
 import { cpuMeter } from '../lib/measure.mjs';
+import { fmt } from '../lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const description = '100 and 1,000 watchers of hostedclusters while writing at a fixed rate: delivery latency, throughput, memory';
@@ -131,6 +134,7 @@ async function series(ctx, { tls, counts, suffix }) {
       }
       const elapsedMs = performance.now() - t0;
       const c = cpu();
+      const wl = w.latencies.sorted();
       const r = {
         writes: w.sent - w.failed,
         sentRate: w.sentRate,
@@ -148,6 +152,8 @@ async function series(ctx, { tls, counts, suffix }) {
         p99: rep.latency.p99,
         max: rep.latency.max,
         samples: rep.latency.n,
+        writeP50: percentile(wl, 50),
+        writeP99: percentile(wl, 99),
         closedWatches: rep.closed,
         serverCpuPct: c.serverCpuPct,
         watchClientCpuPct: ((cpuTimeMsOf(watchers.child.pid) - clientCpu0) / elapsedMs) * 100,
@@ -158,7 +164,7 @@ async function series(ctx, { tls, counts, suffix }) {
       progress(
         `watch ${W} watchers${suffix} ${label}: ${r.writes} writes (sent at ${Math.round(r.sentRate)}/s, completed at ${Math.round(r.writeRate)}/s), ${r.events}/${expected} events` +
           `${r.missing ? ` (${r.missing} missing)` : ''}${r.duplicates ? ` (${r.duplicates} duplicates)` : ''}, ${Math.round(r.deliveredPerSec)} events/s, ` +
-          `p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms (${r.samples} samples); CPU: server ${Math.round(r.serverCpuPct)}%, watchers ${Math.round(r.watchClientCpuPct)}%, writer ${Math.round(r.writerCpuPct)}%, other ${Math.round(r.otherCpuPct)}%` +
+          `p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms (${r.samples} samples; writes answered in p50 ${r.writeP50.toFixed(1)} ms, p99 ${r.writeP99.toFixed(1)} ms); CPU: server ${Math.round(r.serverCpuPct)}%, watchers ${Math.round(r.watchClientCpuPct)}%, writer ${Math.round(r.writerCpuPct)}%, other ${Math.round(r.otherCpuPct)}%` +
           `${r.closedWatches ? `; ${r.closedWatches} watches closed by the server` : ''}`,
       );
       return r;
@@ -178,6 +184,8 @@ async function series(ctx, { tls, counts, suffix }) {
       clientCpuPct: median(results.map((r) => r.watchClientCpuPct)),
       p50: median(results.map((r) => r.p50)),
       p99: median(results.map((r) => r.p99)),
+      writeP50: median(results.map((r) => r.writeP50)),
+      writeP99: median(results.map((r) => r.writeP99)),
       missing: results.reduce((a, r) => a + r.missing, 0),
       duplicates: results.reduce((a, r) => a + r.duplicates, 0),
       closed: Math.max(...results.map((r) => r.closedWatches)),
@@ -197,7 +205,7 @@ async function series(ctx, { tls, counts, suffix }) {
       target: isTarget ? 'p99 < 100 ms at 500 writes/s' : '',
       met: isTarget ? agg.p99 < 100 && agg.missing === 0 && agg.duplicates === 0 && agg.closed === 0 : undefined,
       note:
-        `writes sent at ${Math.round(agg.sentRate)} of ${rate}/s, completed at ${Math.round(agg.writeRate)}/s; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
+        `writes sent at ${Math.round(agg.sentRate)} of ${rate}/s, completed at ${Math.round(agg.writeRate)}/s, answered in p50 ${fmt(round(agg.writeP50))} ms, p99 ${fmt(round(agg.writeP99))} ms; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
         `${deliveryNote(agg)}${agg.closed ? `; ${agg.closed} watches closed by the server` : ''}`,
     });
     rows.push({ case: `${W.toLocaleString('en-US')} watchers${suffix}: server RSS`, value: agg.serverRssBytes / 1e6, unit: 'MB', note: `${Math.round(rssBefore / 1e6)} MB before the watchers, ${Math.round(rssOpen / 1e6)} MB with them open and idle` });
