@@ -1,14 +1,15 @@
 /**
  * HostedCluster `spec.configuration`: embedded openshift/api config.openshift.io/v1 specs. Every field
  * that references a Secret or ConfigMap (by name, in the HostedCluster's namespace) is declared with its
- * exact shape, because hcc's syncer copies those objects. Each config block also keeps fields this
- * schema does not list (`x-kubernetes-preserve-unknown-fields`): the openshift/api types grow with every
- * OCP release, and the operator validates them (ValidConfiguration condition).
+ * exact shape, because hcc's syncer copies those objects. `oauth` is declared whole, as upstream's CRD
+ * does (an unknown field there is refused or pruned); the other config blocks also keep fields this
+ * schema does not list (`x-kubernetes-preserve-unknown-fields`): those openshift/api types grow with
+ * every OCP release, and the operator validates them (ValidConfiguration condition).
  * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/hostedcluster_types.go (ClusterConfiguration)
  * @see https://github.com/openshift/api/tree/master/config/v1
  */
 import type { JSONSchemaProps } from '../crd-types.js';
-import { arr, bool, cel, enumOf, int32, nameReference, obj, str } from './builders.js';
+import { arr, bool, cel, enumOf, int32, nameReference, obj, str, stringMap } from './builders.js';
 
 /** A config block: declared properties plus preserved unknown fields. */
 const block = (description: string, properties: Record<string, JSONSchemaProps>, extra: JSONSchemaProps = {}): JSONSchemaProps => ({
@@ -94,89 +95,129 @@ const authentication = block('authentication specifies cluster-wide authenticati
   ),
 });
 
-/** A CA (ConfigMap, key ca.crt) plus TLS client certificate and key (Secrets), as several IdPs carry. */
-const tlsIdentityProvider = (description: string, extra: Record<string, JSONSchemaProps>) =>
-  block(description, {
-    ca: configMapRef('ca (key ca.crt)'),
-    tlsClientCert: secretRef('tlsClientCert (key tls.crt)'),
-    tlsClientKey: secretRef('tlsClientKey (key tls.key)'),
-    url: str(),
-    ...extra,
-  });
+/**
+ * configv1.OAuthRemoteConnectionInfo: the remote URL, a CA (ConfigMap, key ca.crt) and a TLS client
+ * certificate and key (Secrets), as the BasicAuth and Keystone identity providers carry.
+ */
+const remoteConnectionInfo = (description: string, extra: Record<string, JSONSchemaProps>) =>
+  obj(
+    {
+      url: str({ description: 'url is the remote URL to connect to.' }),
+      ca: configMapRef('ca (key ca.crt)'),
+      tlsClientCert: secretRef('tlsClientCert (key tls.crt)'),
+      tlsClientKey: secretRef('tlsClientKey (key tls.key)'),
+      ...extra,
+    },
+    { description },
+  );
 
-/** configv1.IdentityProvider. */
-const identityProvider = block('identityProvider provides identities for users authenticating with credentials.', {
-  name: str(),
-  mappingMethod: str({ description: 'claim (default), lookup, generate or add.' }),
-  type: str({ description: 'BasicAuth, GitHub, GitLab, Google, HTPasswd, Keystone, LDAP, OpenID or RequestHeader.' }),
-  basicAuth: tlsIdentityProvider('basicAuth identity provider.', {}),
-  github: block('github identity provider.', {
-    ca: configMapRef('ca (key ca.crt)'),
-    clientID: str(),
-    clientSecret: secretRef('clientSecret (key clientSecret)'),
-    hostname: str(),
-    organizations: arr(str()),
-    teams: arr(str()),
-  }),
-  gitlab: block('gitlab identity provider.', {
-    ca: configMapRef('ca (key ca.crt)'),
-    clientID: str(),
-    clientSecret: secretRef('clientSecret (key clientSecret)'),
-    url: str(),
-  }),
-  google: block('google identity provider.', {
-    clientID: str(),
-    clientSecret: secretRef('clientSecret (key clientSecret)'),
-    hostedDomain: str(),
-  }),
-  htpasswd: block('htpasswd identity provider.', { fileData: secretRef('fileData (key htpasswd)') }),
-  keystone: tlsIdentityProvider('keystone identity provider.', { domainName: str() }),
-  ldap: block('ldap identity provider.', {
-    attributes: block('attributes maps LDAP attributes to identities.', {}),
-    bindDN: str(),
-    bindPassword: secretRef('bindPassword (key bindPassword)'),
-    ca: configMapRef('ca (key ca.crt)'),
-    insecure: bool(),
-    url: str(),
-  }),
-  openID: block('openID identity provider.', {
-    ca: configMapRef('ca (key ca.crt)'),
-    claims: block('claims mappings.', {}),
-    clientID: str(),
-    clientSecret: secretRef('clientSecret (key clientSecret)'),
-    extraAuthorizeParameters: { type: 'object', additionalProperties: { type: 'string' } },
-    extraScopes: arr(str()),
-    issuer: str(),
-  }),
-  requestHeader: block('requestHeader identity provider.', {
-    ca: configMapRef('ca (key ca.crt)'),
-    challengeURL: str(),
-    loginURL: str(),
-    clientCommonNames: arr(str()),
-    headers: arr(str()),
-    emailHeaders: arr(str()),
-    nameHeaders: arr(str()),
-    preferredUsernameHeaders: arr(str()),
-  }),
-});
-
-/** configv1.OAuthSpec. */
-const oauth = block(
-  'oauth configures the integrated OAuth server (only honored when authentication type is IntegratedOAuth).',
+/**
+ * configv1.IdentityProvider, with every provider type's fields declared: the openshift/api OAuth types
+ * are stable (compatibility level 1), so, as upstream's CRD, an unknown field is refused (Strict) or
+ * pruned rather than copied to the management cluster, where HyperShift's CRD would refuse it.
+ * @see https://github.com/openshift/api/blob/master/config/v1/types_oauth.go
+ */
+const identityProvider = obj(
   {
-    identityProviders: arr(identityProvider, { 'x-kubernetes-list-type': 'atomic' }),
-    templates: obj({
-      error: secretRef('error template (key errors.html)'),
-      login: secretRef('login template (key login.html)'),
-      providerSelection: secretRef('providerSelection template (key providers.html)'),
-    }),
-    tokenConfig: obj({
-      accessTokenInactivityTimeout: str(),
-      accessTokenInactivityTimeoutSeconds: int32(),
-      accessTokenMaxAgeSeconds: int32(),
-    }),
+    name: str({ description: 'name qualifies the identities returned by this provider; unique, a valid path segment.' }),
+    mappingMethod: str({ description: 'claim (default), lookup, generate or add.' }),
+    type: str({ description: 'BasicAuth, GitHub, GitLab, Google, HTPasswd, Keystone, LDAP, OpenID or RequestHeader.' }),
+    basicAuth: remoteConnectionInfo('basicAuth contains configuration options for the BasicAuth IdP.', {}),
+    github: obj(
+      {
+        clientID: str(),
+        clientSecret: secretRef('clientSecret (key clientSecret)'),
+        organizations: arr(str()),
+        teams: arr(str()),
+        hostname: str(),
+        ca: configMapRef('ca (key ca.crt)'),
+      },
+      { description: 'github enables user authentication using GitHub credentials.' },
+    ),
+    gitlab: obj(
+      { clientID: str(), clientSecret: secretRef('clientSecret (key clientSecret)'), url: str(), ca: configMapRef('ca (key ca.crt)') },
+      { description: 'gitlab enables user authentication using GitLab credentials.' },
+    ),
+    google: obj(
+      { clientID: str(), clientSecret: secretRef('clientSecret (key clientSecret)'), hostedDomain: str() },
+      { description: 'google enables user authentication using Google credentials.' },
+    ),
+    htpasswd: obj({ fileData: secretRef('fileData (key htpasswd)') }, { description: 'htpasswd enables user authentication using an HTPasswd file.' }),
+    keystone: remoteConnectionInfo('keystone enables user authentication using keystone password credentials.', { domainName: str() }),
+    ldap: obj(
+      {
+        url: str({ description: 'url is an RFC 2255 URL: ldap://host:port/basedn?attribute?scope?filter.' }),
+        bindDN: str(),
+        bindPassword: secretRef('bindPassword (key bindPassword)'),
+        insecure: bool(),
+        ca: configMapRef('ca (key ca.crt)'),
+        attributes: obj(
+          { id: arr(str()), preferredUsername: arr(str()), name: arr(str()), email: arr(str()) },
+          { description: 'attributes maps LDAP attributes to identities.' },
+        ),
+      },
+      { description: 'ldap enables user authentication using LDAP credentials.' },
+    ),
+    openID: obj(
+      {
+        clientID: str(),
+        clientSecret: secretRef('clientSecret (key clientSecret)'),
+        ca: configMapRef('ca (key ca.crt)'),
+        extraScopes: arr(str()),
+        extraAuthorizeParameters: stringMap(),
+        issuer: str({ description: 'issuer is the URL the OpenID Provider asserts as its Issuer Identifier (https, no query or fragment).' }),
+        claims: obj(
+          {
+            preferredUsername: arr(str()),
+            name: arr(str()),
+            email: arr(str()),
+            groups: arr(str({ minLength: 1 }), { 'x-kubernetes-list-type': 'atomic' }),
+          },
+          { description: 'claims mappings.' },
+        ),
+      },
+      { description: 'openID enables user authentication using OpenID credentials.' },
+    ),
+    requestHeader: obj(
+      {
+        loginURL: str(),
+        challengeURL: str(),
+        ca: configMapRef('ca (key ca.crt)'),
+        clientCommonNames: arr(str()),
+        headers: arr(str()),
+        preferredUsernameHeaders: arr(str()),
+        nameHeaders: arr(str()),
+        emailHeaders: arr(str()),
+      },
+      { description: 'requestHeader enables user authentication using request header credentials.' },
+    ),
+  },
+  { description: 'identityProvider provides identities for users authenticating with credentials.' },
+);
+
+/** configv1.OAuthSpec (every field declared, see {@link identityProvider}). */
+const oauth = obj(
+  {
+    identityProviders: arr(identityProvider, { description: 'identityProviders is an ordered list of ways for a user to identify themselves.', 'x-kubernetes-list-type': 'atomic' }),
+    templates: obj(
+      {
+        error: secretRef('error template (key errors.html)'),
+        login: secretRef('login template (key login.html)'),
+        providerSelection: secretRef('providerSelection template (key providers.html)'),
+      },
+      { description: 'templates allow you to customize pages like the login page.' },
+    ),
+    tokenConfig: obj(
+      {
+        accessTokenInactivityTimeout: str(),
+        accessTokenInactivityTimeoutSeconds: int32(),
+        accessTokenMaxAgeSeconds: int32(),
+      },
+      { description: 'tokenConfig contains options for authorization and access tokens.' },
+    ),
   },
   {
+    description: 'oauth configures the integrated OAuth server (only honored when authentication type is IntegratedOAuth).',
     'x-kubernetes-validations': [
       cel(
         '!has(self.tokenConfig) || !has(self.tokenConfig.accessTokenInactivityTimeout) || duration(self.tokenConfig.accessTokenInactivityTimeout).getSeconds() >= 300',

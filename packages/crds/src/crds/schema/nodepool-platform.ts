@@ -7,7 +7,7 @@
 import type { JSONSchemaProps } from '../crd-types.js';
 import { arr, bool, cel, enumOf, int32, int64, intOrString, obj, opaque, quantity, str, stringMap } from './builders.js';
 import { labelSelectorSchema } from './common.js';
-import { awsResourceReference, awsResourceTags, ibmcloudSchema, platformTypeSchema } from './platform.js';
+import { awsResourceReference, awsResourceTags, ibmcloudSchema, openstackNetworkParam, platformTypeSchema } from './platform.js';
 
 /** hyperv1.AWSNodePoolPlatform. */
 const awsSchema: JSONSchemaProps = obj(
@@ -37,7 +37,48 @@ const awsSchema: JSONSchemaProps = obj(
       { required: ['size', 'type'] },
     ),
     resourceTags: awsResourceTags,
-    placement: opaque('placement sets tenancy, capacity reservation and spot options.'),
+    placement: obj(
+      {
+        tenancy: enumOf(['default', 'dedicated', 'host'], { description: 'tenancy: shared (default), single-tenant (dedicated) or dedicated-host (host) hardware.' }),
+        capacityReservation: obj(
+          {
+            id: str({
+              maxLength: 20,
+              'x-kubernetes-validations': [
+                cel(
+                  "self.matches('^cr-[a-f0-9]{17}$')",
+                  "AWS Capacity Reservation ID must start with 'cr-' followed by 17 lowercase hexadecimal characters (e.g., cr-0123456789abcdef0)",
+                ),
+              ],
+            }),
+            marketType: enumOf(['OnDemand', 'CapacityBlocks']),
+            preference: enumOf(['', 'None', 'CapacityReservationsOnly', 'Open']),
+          },
+          {
+            description: 'capacityReservation specifies Capacity Reservation options for the NodePool instances.',
+            'x-kubernetes-validations': [
+              cel(
+                "has(self.id) ? (!has(self.preference) || !(self.preference in ['Open','None'])) : true",
+                "AWS Capacity Reservation preference 'None' or 'Open' is incompatible with specifying a Capacity Reservation ID",
+              ),
+              cel(
+                "has(self.marketType) && self.marketType == 'CapacityBlocks' ? has(self.id) : true",
+                "AWS Capacity Reservation market type 'CapacityBlocks' requires a Capacity Reservation ID",
+              ),
+            ],
+          },
+        ),
+      },
+      {
+        description: 'placement specifies the placement options for the EC2 instances (hyperv1.PlacementOptions).',
+        'x-kubernetes-validations': [
+          cel(
+            "has(self.tenancy) && self.tenancy == 'host' ? !has(self.capacityReservation) : true",
+            "AWS Capacity Reservations cannot be used with Dedicated Hosts (tenancy 'host')",
+          ),
+        ],
+      },
+    ),
   },
   { description: 'aws specifies the configuration used when operating on AWS.', required: ['instanceType', 'subnet'] },
 );
@@ -91,7 +132,23 @@ const azureSchema: JSONSchemaProps = obj(
       pattern: '^(Standard_|Basic_)?[A-Z]+[0-9]+(-[0-9]+)?[abdilmptsCNP]*(_[A-Z]*[0-9]+[A-Z]*)?(_v[0-9]+)?$',
     }),
     image: obj(
-      { type: enumOf(['ImageID', 'AzureMarketplace']), imageID: str({ maxLength: 255 }), azureMarketplace: opaque() },
+      {
+        type: enumOf(['ImageID', 'AzureMarketplace']),
+        imageID: str({ maxLength: 255 }),
+        azureMarketplace: obj(
+          {
+            publisher: str({ minLength: 3, maxLength: 50, pattern: '^[a-z0-9][a-z0-9-_]{2,49}$' }),
+            offer: str({ minLength: 1, maxLength: 255 }),
+            sku: str({ minLength: 1, maxLength: 255, pattern: '^[a-z0-9-_]+$' }),
+            version: str({ minLength: 1, maxLength: 32, pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$|^latest$' }),
+            imageGeneration: enumOf(['Gen1', 'Gen2'], { description: 'imageGeneration is the Hyper-V generation of the image (newer HyperShift releases).' }),
+          },
+          {
+            description: 'azureMarketplace is the Azure Marketplace image to boot the VMs from (hyperv1.AzureMarketplaceImage).',
+            required: ['publisher', 'offer', 'sku', 'version'],
+          },
+        ),
+      },
       {
         required: ['type'],
         'x-kubernetes-validations': [
@@ -137,7 +194,18 @@ const openstackSchema: JSONSchemaProps = obj(
     flavor: str({ description: 'flavor is the OpenStack flavor for node instances.' }),
     imageName: str(),
     availabilityZone: str({ minLength: 1, maxLength: 63, pattern: '^[^: ]*$' }),
-    additionalPorts: arr(opaque('PortSpec: network, description, allowedAddressPairs, vnicType, portSecurityPolicy.')),
+    additionalPorts: arr(
+      obj(
+        {
+          network: openstackNetworkParam('network is a query for the OpenStack network the port is created or discovered on.'),
+          description: str(),
+          allowedAddressPairs: arr(obj({ ipAddress: str() }, { required: ['ipAddress'] })),
+          vnicType: str({ description: 'vnicType: normal, macvtap, direct, baremetal, direct-physical, virtio-forwarder, smart-nic, remote-managed (not validated).' }),
+          portSecurityPolicy: enumOf(['Enabled', 'Disabled', '']),
+        },
+        { description: 'PortSpec: an additional port on the node instances.' },
+      ),
+    ),
   },
   { description: 'openstack specifies the configuration used when using OpenStack platform.', required: ['flavor'] },
 );

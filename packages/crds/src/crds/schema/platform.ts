@@ -91,6 +91,33 @@ const awsSchema: JSONSchemaProps = obj(
 const immutableField = (name: string, extra: JSONSchemaProps = {}) =>
   str({ maxLength: 255, 'x-kubernetes-validations': [immutable(`${name} is immutable`)], ...extra });
 
+/** hyperv1.AzureClientID: a UUID, the client ID of a managed identity. */
+const azureClientID = str({
+  minLength: 36,
+  maxLength: 36,
+  pattern: '^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+  'x-kubernetes-validations': [
+    cel(
+      "self.matches('^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$')",
+      'the client ID of a managed identity must be a valid UUID. It should be 5 groups of hyphen separated hexadecimal characters in the form 8-4-4-4-12.',
+    ),
+  ],
+});
+
+/**
+ * hyperv1.AzureWorkloadIdentities (self-managed Azure): the client ID of a federated managed identity
+ * for each component, every one required.
+ * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/azure.go
+ */
+const workloadIdentities: JSONSchemaProps = (() => {
+  const components = ['imageRegistry', 'ingress', 'file', 'disk', 'nodePoolManagement', 'cloudProvider', 'network'];
+  const identity = () => obj({ clientID: structuredClone(azureClientID) }, { required: ['clientID'] });
+  return obj(Object.fromEntries(components.map((c) => [c, identity()])), {
+    description: 'workloadIdentities (self-managed Azure): client IDs of federated identities.',
+    required: components,
+  });
+})();
+
 /** hyperv1.AzurePlatformSpec. */
 const azureSchema: JSONSchemaProps = obj(
   {
@@ -122,7 +149,7 @@ const azureSchema: JSONSchemaProps = obj(
       {
         azureAuthenticationConfigType: enumOf(['ManagedIdentities', 'WorkloadIdentities']),
         managedIdentities: opaque('managedIdentities (ARO HCP): Azure Key Vault secret names and client IDs, not Kubernetes Secrets.'),
-        workloadIdentities: opaque('workloadIdentities (self-managed Azure): client IDs of federated identities.'),
+        workloadIdentities: workloadIdentities,
       },
       {
         required: ['azureAuthenticationConfigType'],
@@ -253,6 +280,41 @@ const powervsSchema: JSONSchemaProps = obj(
   },
 );
 
+/** hyperv1.NeutronTag: not empty, no commas. */
+const neutronTag = str({ minLength: 1, pattern: '^[^,]+$' });
+
+/**
+ * An OpenStack resource named by `id` (a UUID) or by `filter` (name, description, projectID, the
+ * tag lists and `extra` fields; at least one), never both: hyperv1.RouterParam, NetworkParam and
+ * SubnetParam (MinProperties/MaxProperties 1).
+ * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/openstack.go
+ */
+function openstackParam(description: string, extra: Record<string, JSONSchemaProps>): JSONSchemaProps {
+  const tags = (what: string) => arr(neutronTag, { description: what, 'x-kubernetes-list-type': 'set' });
+  return obj(
+    {
+      id: str({ format: 'uuid' }),
+      filter: obj(
+        {
+          name: str(),
+          description: str(),
+          projectID: str(),
+          ...extra,
+          tags: tags('tags: the resource must have all of them.'),
+          tagsAny: tags('tagsAny: the resource must have at least one of them.'),
+          notTags: tags('notTags: resources with all of them are excluded.'),
+          notTagsAny: tags('notTagsAny: resources with any of them are excluded.'),
+        },
+        { minProperties: 1 },
+      ),
+    },
+    { description, minProperties: 1, maxProperties: 1 },
+  );
+}
+
+/** hyperv1.NetworkParam. */
+export const openstackNetworkParam = (description: string): JSONSchemaProps => openstackParam(description, {});
+
 /** hyperv1.OpenStackPlatformSpec (OpenStack feature gate upstream). */
 const openstackSchema: JSONSchemaProps = obj(
   {
@@ -263,12 +325,27 @@ const openstackSchema: JSONSchemaProps = obj(
       },
       { required: ['name', 'cloudName'] },
     ),
-    managedSubnets: arr(opaque('SubnetSpec: dnsNameservers, allocationPools.'), { maxItems: 1, 'x-kubernetes-list-type': 'atomic' }),
-    router: opaque('RouterParam: {id} or {filter}.'),
-    network: opaque('NetworkParam: {id} or {filter}.'),
-    subnets: arr(opaque('SubnetParam: {id} or {filter}.'), { maxItems: 2, 'x-kubernetes-list-type': 'atomic' }),
+    managedSubnets: arr(
+      obj({
+        dnsNameservers: arr(str()),
+        allocationPools: arr(obj({ start: str(), end: str() }, { required: ['start', 'end'] })),
+      }),
+      { maxItems: 1, 'x-kubernetes-list-type': 'atomic' },
+    ),
+    router: openstackParam('router specifies an existing router to use if managedSubnets are specified.', {}),
+    network: openstackNetworkParam('network specifies an existing network to use if no managedSubnets are specified.'),
+    subnets: arr(
+      openstackParam('SubnetParam: an OpenStack subnet by id or filter.', {
+        ipVersion: { type: 'integer' },
+        gatewayIP: str(),
+        cidr: str(),
+        ipv6AddressMode: str(),
+        ipv6RAMode: str(),
+      }),
+      { maxItems: 2, 'x-kubernetes-list-type': 'atomic' },
+    ),
     networkMTU: { type: 'integer' },
-    externalNetwork: opaque('NetworkParam: {id} or {filter}.'),
+    externalNetwork: openstackNetworkParam('externalNetwork is the OpenStack network that gives the VMs public internet access.'),
     disableExternalNetwork: bool(),
     tags: arr(str(), { 'x-kubernetes-list-type': 'set' }),
     ingressFloatingIP: str({ 'x-kubernetes-validations': [cel('isIP(self)', 'floatingIP must be a valid IPv4 or IPv6 address')] }),
