@@ -89,6 +89,13 @@ export const FieldManager = 'hypershift-sim';
 
 /** Label on control-plane namespaces. */
 export const LabelHostedControlPlane = 'hypershift.openshift.io/hosted-control-plane';
+/**
+ * Annotation on a NodePool: the hash of the config its machines run ({@link NodePoolConditions}
+ * UpdatingConfig is True while the wanted config's hash differs), as HyperShift's nodepool controller
+ * sets it when a rollout completes (`nodePoolAnnotationCurrentConfig`).
+ */
+export const AnnotationNodePoolCurrentConfig = 'hypershift.openshift.io/nodePoolCurrentConfig';
+
 /** Annotation on objects the operator made for a HostedCluster; value: the HostedCluster key `namespace/name`. */
 export const AnnotationHostedCluster = 'hypershift.openshift.io/cluster';
 /** Label of the operator's supported-versions ConfigMap. */

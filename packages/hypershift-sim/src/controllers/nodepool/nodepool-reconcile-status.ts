@@ -1,14 +1,16 @@
 /**
- * Step: compute the NodePool's status from it, its HostedCluster and whether the ConfigMaps its
- * `spec.config` and `spec.tuningConfig` name exist ({@link computeNodePoolStatus})
- * and write it through the status subresource when it changed. Asks to be requeued while a change
- * of replicas or version waits for its timer; never sleeps.
+ * Step: compute the NodePool's status from it, its HostedCluster and the ConfigMaps its
+ * `spec.config` and `spec.tuningConfig` name ({@link computeNodePoolStatus}) and write it through
+ * the status subresource when it changed; when a config rollout completed, first record it in the
+ * current-config annotation (a metadata write, then stop: the next pass writes the status). Asks
+ * to be requeued while a change of replicas, version or config waits for its timer; never sleeps.
  */
 import type { NodePool } from '@hcc/crds';
 import { semanticEqual } from '../../equality.js';
 import { requeueAfter, type Step } from '../../step.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
-import { computeNodePoolStatus } from './nodepool-status.js';
+import { computeNodePoolStatus, nodePoolConfigHash } from './nodepool-status.js';
+import { AnnotationNodePoolCurrentConfig } from '../../names.js';
 import { configMapNames } from './nodepool-indexes.js';
 
 /**
@@ -19,21 +21,28 @@ export function missingConfigMaps(refs: unknown, namespace: string, getConfigMap
   return configMapNames(refs).filter((n) => !getConfigMap(namespace, n));
 }
 
-export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'getConfigMap' | 'updateNodePoolStatus'>): Step<NodePool> {
+export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'getConfigMap' | 'updateNodePool' | 'updateNodePoolStatus'>): Step<NodePool> {
   return {
     name: 'updateStatus',
     async run(np) {
       const namespace = np.metadata.namespace!;
       const hc = deps.getHostedCluster(namespace, np.spec.clusterName);
       if (!hc) return 'stop';
-      const { status, requeueAfterMs } = computeNodePoolStatus({
+      const configData = configMapNames(np.spec.config).map((n) => deps.getConfigMap(namespace, n)?.data as Record<string, string> | undefined);
+      const { status, requeueAfterMs, currentConfig } = computeNodePoolStatus({
         np,
         hc,
         nowMs: deps.clock.now(),
         availableDelayMs: deps.availableDelayMs,
         missingConfig: missingConfigMaps(np.spec.config, namespace, deps.getConfigMap),
         missingTuningConfig: missingConfigMaps(np.spec.tuningConfig, namespace, deps.getConfigMap),
+        configHash: nodePoolConfigHash(configData, hc.spec.pullSecret?.name ?? ''),
       });
+      if (currentConfig !== undefined) {
+        np.metadata.annotations = { ...np.metadata.annotations, [AnnotationNodePoolCurrentConfig]: currentConfig };
+        await deps.updateNodePool(np);
+        return 'stop';
+      }
       const changed = !semanticEqual(np.status ?? {}, status);
       if (changed) {
         np.status = status;

@@ -10,7 +10,11 @@
  *   HostedCluster became Available, if later); meanwhile Ready=False (WaitingForAvailableMachines
  *   when scaling up, ScalingDown when scaling down), then Ready=True.
  * - Likewise `status.version` follows `spec.release.image` after the delay, with
- *   UpdatingVersion=True meanwhile.
+ *   UpdatingVersion=True meanwhile; and the machines' config follows the wanted one (`configHash`:
+ *   the `spec.config` ConfigMaps and the pull secret's name, as upstream hashes them) after the
+ *   delay, with UpdatingConfig=True (`Updating config in progress. Target config: <hash>`) while
+ *   the annotation {@link AnnotationNodePoolCurrentConfig} differs — at creation too, as upstream's
+ *   first rollout; the output's `currentConfig` is the annotation to write once it lands.
  * - SupportedVersionSkew says whether the NodePool's version is within the skew HyperShift
  *   supports with its HostedCluster's (only said: nothing waits on it, as upstream).
  * - ValidMachineConfig and ValidTuningConfig say whether the ConfigMaps `spec.config` and
@@ -27,7 +31,7 @@
  */
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { findCondition, removeCondition, setConditions, type ConditionInput } from '../../conditions.js';
-import { HostedClusterConditions, NodePoolConditions as C, Reasons } from '../../names.js';
+import { AnnotationNodePoolCurrentConfig, HostedClusterConditions, NodePoolConditions as C, Reasons } from '../../names.js';
 import { parseVersion, versionFromImage, versionSkewProblem } from '../../release.js';
 import { formatTime, remainingMs, startTime } from '../../time.js';
 import { pauseEndsInMs, reconciliationActiveCondition, reconciliationPaused } from '../../paused.js';
@@ -43,6 +47,11 @@ export interface NodePoolStatusInput {
   missingConfig?: readonly string[];
   /** Names of the `spec.tuningConfig` ConfigMaps that do not exist (in spec order; default none). */
   missingTuningConfig?: readonly string[];
+  /**
+   * Hash of the config the machines should run ({@link nodePoolConfigHash}); absent: config
+   * rollouts are not tracked (UpdatingConfig stays False).
+   */
+  configHash?: string;
 }
 
 /**
@@ -98,6 +107,26 @@ function versionSkewCondition(targetVersion: string, hc: HostedCluster, gen: num
 export interface NodePoolStatusOutput {
   status: NodePoolStatus;
   requeueAfterMs?: number;
+  /** Set when a config rollout completed in this pass: the new value of {@link AnnotationNodePoolCurrentConfig}. */
+  currentConfig?: string;
+}
+
+/**
+ * The hash of a NodePool's wanted config: its `spec.config` ConfigMaps' data, in spec order, and
+ * its HostedCluster's pull secret name, as HyperShift's nodepool controller hashes `config +
+ * pullSecretName` (a change of either rolls the machines); 8 hex characters, as upstream's
+ * HashSimple (FNV-32a here; only equality matters).
+ * @param configMaps - the referenced ConfigMaps' `data` (undefined for one that is missing)
+ * @see https://github.com/openshift/hypershift/blob/main/hypershift-operator/controllers/nodepool/nodepool_controller.go
+ */
+export function nodePoolConfigHash(configMaps: readonly (Record<string, string> | undefined)[], pullSecretName: string): string {
+  const text = JSON.stringify([configMaps, pullSecretName]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }
 
 interface AutoScaling {
@@ -140,12 +169,18 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     { type: C.ValidReleaseImage, status: 'True', reason: Reasons.AsExpected, message: `Using release image: ${image}`, observedGeneration: gen },
     reconciliationActiveCondition(pausedUntil, pause, gen),
     versionSkewCondition(targetVersion, hc, gen),
-    { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen },
     validConfigCondition(C.ValidMachineConfig, input.missingConfig, gen),
     validConfigCondition(C.ValidTuningConfig, input.missingTuningConfig, gen),
   ];
   // Upstream returns from its reconcile when the config cannot be built: machines do not move.
   const configInvalid = Boolean(input.missingConfig?.length || input.missingTuningConfig?.length);
+
+  const currentConfig = np.metadata.annotations?.[AnnotationNodePoolCurrentConfig];
+  const configChanging = input.configHash !== undefined && currentConfig !== input.configHash;
+  const updatingConfig = (on: boolean): ConditionInput =>
+    on
+      ? { type: C.UpdatingConfig, status: 'True', reason: Reasons.AsExpected, message: `Updating config in progress. Target config: ${input.configHash}`, observedGeneration: gen }
+      : { type: C.UpdatingConfig, status: 'False', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
 
   const hcAvailable = findCondition(hc.status?.conditions, HostedClusterConditions.Available);
   const updatingVersion = (on: boolean): ConditionInput =>
@@ -158,6 +193,7 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
       old.conditions,
       [
         ...base,
+        updatingConfig(configChanging),
         updatingVersion(old.version !== targetVersion),
         { type: C.IgnitionEndpointAvailable, status: 'False', reason: Reasons.IgnitionEndpointMissing, message: 'Ignition endpoint not available, waiting', observedGeneration: gen },
         { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen },
@@ -171,11 +207,12 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     // Nothing moves while paused or while the config is invalid: the machine-level conditions keep
     // what they said (a pool held before it ever reported gets the not-yet-ready pair, as if its
     // HostedCluster were waiting).
-    const kept = [C.UpdatingVersion, C.Ready].map((type) => findCondition(old.conditions, type));
+    const kept = [C.UpdatingVersion, C.Ready, C.UpdatingConfig].map((type) => findCondition(old.conditions, type));
     const conditions = setConditions(
       removeCondition(old.conditions, C.IgnitionEndpointAvailable),
       [
         ...base,
+        kept[2] ?? updatingConfig(false),
         kept[0] ?? updatingVersion(old.version !== targetVersion),
         kept[1] ?? { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen },
       ],
@@ -225,8 +262,28 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     }
   }
 
-  const conditions = setConditions(removeCondition(old.conditions, C.IgnitionEndpointAvailable), [...base, updatingVersion(versionUpdating), ready], now);
+  // A config rollout: the machines are replaced (or updated in place) with the wanted config, then
+  // the current-config annotation records it.
+  let configUpdating = false;
+  let rolledOut: string | undefined;
+  if (configChanging) {
+    const wait = remainingMs(nowMs, startOf(C.UpdatingConfig, 'True'), input.availableDelayMs);
+    if (wait === 0) rolledOut = input.configHash;
+    else {
+      pending(wait);
+      configUpdating = true;
+    }
+  }
+
+  const conditions = setConditions(
+    removeCondition(old.conditions, C.IgnitionEndpointAvailable),
+    [...base, updatingConfig(configUpdating), updatingVersion(versionUpdating), ready],
+    now,
+  );
   const status: NodePoolStatus = { ...old, conditions, replicas };
   if (version !== undefined) status.version = version;
-  return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
+  const out: NodePoolStatusOutput = { status };
+  if (requeueAfterMs !== undefined) out.requeueAfterMs = requeueAfterMs;
+  if (rolledOut !== undefined) out.currentConfig = rolledOut;
+  return out;
 }
