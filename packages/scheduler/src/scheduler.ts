@@ -18,6 +18,7 @@ import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, realClo
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
+  EventResource,
   HostedClusterResource,
   LabelManagementCluster,
   ManagementClusterResource,
@@ -39,7 +40,7 @@ import { ReferenceTracker } from './controllers/reference-tracker.js';
 import { registerEventHandlers } from './event-handlers.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 import type { PendingInfo } from './scale-out/scale-out.js';
-import { createScaleOutController } from './scale-out/scale-out-controller.js';
+import { createScaleOutController, EventReasonFleetOutOfBudget, lastSignalMs } from './scale-out/scale-out-controller.js';
 import { scheduleOne, type ScheduleDeps } from './schedule-one.js';
 
 /** Name of the scheduler's Lease in `hcc-system`. */
@@ -301,6 +302,11 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     metrics,
     logger: log,
     now,
+    lastSignal: async () =>
+      lastSignalMs(
+        (await client.list<KubeObject>(EventResource, { namespace: SystemNamespace, fieldSelector: `reason=${EventReasonFleetOutOfBudget},involvedObject.name=${SchedulerLeaseName}` })).items,
+        SchedulerLeaseName,
+      ),
   });
   const tick = () => {
     metrics.queueDepth.set(scheduling.len());

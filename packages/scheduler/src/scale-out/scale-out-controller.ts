@@ -46,6 +46,31 @@ export interface ScaleOutDeps {
   now: () => Date;
   webhook?: (url: string, body: ScaleOutRequest, timeoutMs: number) => Promise<SignalResult>;
   command?: (argv: readonly string[], body: ScaleOutRequest, timeoutMs: number) => Promise<SignalResult>;
+  /**
+   * When the fleet's last signal went out, ms since the epoch (undefined: none known), read once
+   * before this controller may signal: the last `FleetOutOfBudget` Event's `lastTimestamp`
+   * ({@link lastSignalMs}). Absent: counted from this controller's start.
+   */
+  lastSignal?: () => Promise<number | undefined>;
+}
+
+/**
+ * When the last scale-out signal went out, from the `FleetOutOfBudget` Events about the scheduler's
+ * Lease (`lastTimestamp`, whole seconds; an Event bumped by a repeat carries the latest): what a new
+ * leader's debouncer counts `minIntervalSeconds` from. Events expire after the control center's
+ * `--event-ttl` (1 h by default): an older signal is not remembered.
+ * @param events - the Events of `hcc-system` (any; only this reason and Lease count)
+ * @returns ms since the epoch, or undefined when there is none
+ */
+export function lastSignalMs(events: readonly KubeObject[], leaseName: string): number | undefined {
+  let last: number | undefined;
+  for (const e of events) {
+    const ev = e as KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string }; lastTimestamp?: string; eventTime?: string; firstTimestamp?: string };
+    if (ev.reason !== EventReasonFleetOutOfBudget || ev.involvedObject?.kind !== 'Lease' || ev.involvedObject.name !== leaseName) continue;
+    const t = Date.parse(ev.lastTimestamp ?? ev.eventTime ?? ev.firstTimestamp ?? '');
+    if (Number.isFinite(t) && (last === undefined || t > last)) last = t;
+  }
+  return last;
 }
 
 /** The controller's one method, called every tick by the leader. */
@@ -60,6 +85,15 @@ export function createScaleOutController(deps: ScaleOutDeps): ScaleOutController
   const webhook = deps.webhook ?? notifyWebhook;
   const command = deps.command ?? runCommand;
   let inFlight = false;
+  // Until the last signal's time is read, this controller does not signal (metrics still update).
+  let seeded = !deps.lastSignal;
+  deps
+    .lastSignal?.()
+    .then(
+      (ms) => ms !== undefined && debouncer.signalledAt(ms),
+      (err) => deps.logger.warn({ err, controller: 'scale-out' }, 'could not read when the last scale-out signal went out; minIntervalSeconds counts from now'),
+    )
+    .finally(() => (seeded = true));
 
   const signal = async (demand: FleetDemand): Promise<void> => {
     const body = scaleOutRequest(demand, deps.now());
@@ -89,6 +123,7 @@ export function createScaleOutController(deps: ScaleOutDeps): ScaleOutController
       const demand = fleetDemand(deps.pending, deps.snapshot());
       deps.metrics.pending.set(demand.pending);
       deps.metrics.missingSlots.set(demand.missingSlots);
+      if (!seeded) return undefined;
       if (!debouncer.observe(demand.missingSlots, deps.now().getTime()) || inFlight) return undefined;
       inFlight = true;
       return signal(demand).finally(() => (inFlight = false));

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createSchedulerMetrics } from '../metrics.js';
 import { info } from '../testing/fixtures.js';
-import { createScaleOutController } from './scale-out-controller.js';
+import { createScaleOutController, lastSignalMs } from './scale-out-controller.js';
 import { fleetDemand, notifyWebhook, runCommand, ScaleOutDebouncer, scaleOutMessage, scaleOutRequest, type PendingInfo, type ScaleOutRequest } from './scale-out.js';
 
 const p = (budgetBound: boolean, platform = 'AWS', sinceMs = 0): PendingInfo => ({ budgetBound, platform, sinceMs });
@@ -225,4 +225,76 @@ describe('the scale-out controller', () => {
     const signals = (await metrics.scaleOutSignals.get()).values.map((v) => `${v.labels.target}/${v.labels.result}=${v.value}`).sort();
     expect(signals).toEqual(['command/failure=1', 'event/success=1', 'webhook/success=1']);
   });
+
+  it('counts minIntervalSeconds from the last signal a former leader sent (its Event), not from its own start', async () => {
+    let t = 100_000;
+    const events: string[] = [];
+    let lastSignal: (v: number | undefined) => void = () => {};
+    const c = createScaleOutController({
+      settings: { minIntervalSeconds: 300, debounceSeconds: 2, timeoutSeconds: 1 },
+      pending: new Map([['n/a', p(true, 'None', 0)]]),
+      snapshot: () => [info('a', { capacity: 1, hosted: 1 })],
+      eventObject: async () => ({ kind: 'Lease', metadata: { name: 'hcc-scheduler', namespace: 'hcc-system' } }),
+      recorder: { event: (_o, _t, reason) => void events.push(reason) },
+      metrics: createSchedulerMetrics(),
+      logger: pino({ enabled: false }),
+      now: () => new Date(t),
+      // The Lease was lost and regained: the last signal went out 60 s ago.
+      lastSignal: () => new Promise((resolve) => (lastSignal = resolve)),
+    });
+    // Not read yet: no signal, however long slots have been missing.
+    expect(c.tick()).toBeUndefined();
+    t += 5000;
+    expect(c.tick()).toBeUndefined();
+    const last = t - 60_000;
+    lastSignal(last);
+    await new Promise((r) => setImmediate(r));
+    t = last + 65_000;
+    expect(c.tick()).toBeUndefined(); // 65 s after the last signal: within minIntervalSeconds
+    t = last + 299_000;
+    expect(c.tick()).toBeUndefined();
+    t = last + 300_000;
+    await c.tick(); // the next signal
+    expect(events).toEqual(['FleetOutOfBudget']);
+  });
+
+  it('signals as before when the last signal cannot be read', async () => {
+    let t = 0;
+    const events: string[] = [];
+    const c = createScaleOutController({
+      settings: { minIntervalSeconds: 300, debounceSeconds: 2, timeoutSeconds: 1 },
+      pending: new Map([['n/a', p(true, 'None', 0)]]),
+      snapshot: () => [info('a', { capacity: 1, hosted: 1 })],
+      eventObject: async () => ({ kind: 'Lease', metadata: { name: 'hcc-scheduler', namespace: 'hcc-system' } }),
+      recorder: { event: (_o, _t, reason) => void events.push(reason) },
+      metrics: createSchedulerMetrics(),
+      logger: pino({ enabled: false }),
+      now: () => new Date(t),
+      lastSignal: async () => {
+        throw new Error('503');
+      },
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(c.tick()).toBeUndefined();
+    t = 2000;
+    await c.tick();
+    expect(events).toEqual(['FleetOutOfBudget']);
+  });
+});
+
+describe('lastSignalMs', () => {
+  const ev = (reason: string, name: string, lastTimestamp: string, kind = 'Lease') => ({ apiVersion: 'v1', kind: 'Event', metadata: { name: `e-${lastTimestamp}` }, reason, involvedObject: { kind, name }, lastTimestamp });
+  it.each([
+    { name: 'none', input: [], want: undefined },
+    {
+      name: "the newest of the Lease's FleetOutOfBudget Events",
+      input: [ev('FleetOutOfBudget', 'hcc-scheduler', '2026-12-04T10:00:00Z'), ev('FleetOutOfBudget', 'hcc-scheduler', '2026-12-04T10:05:00Z'), ev('FleetOutOfBudget', 'hcc-scheduler', '2026-12-04T09:00:00Z')],
+      want: Date.parse('2026-12-04T10:05:00Z'),
+    },
+    {
+      name: 'other reasons and objects are not signals',
+      input: [ev('LeaderElection', 'hcc-scheduler', '2026-12-04T11:00:00Z'), ev('FleetOutOfBudget', 'other', '2026-12-04T11:00:00Z'), ev('FleetOutOfBudget', 'hcc-scheduler', '2026-12-04T11:00:00Z', 'ConfigMap'), ev('FleetOutOfBudget', 'hcc-scheduler', '2026-12-04T10:00:00Z')],
+      want: Date.parse('2026-12-04T10:00:00Z'),
+    },
+  ])('$name', ({ input, want }) => expect(lastSignalMs(input, 'hcc-scheduler')).toBe(want));
 });

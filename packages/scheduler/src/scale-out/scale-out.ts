@@ -11,7 +11,9 @@
  *   registered at all. HostedClusters that wait for a platform, selector, taint or release no
  *   cluster offers are not counted: more of the same clusters would not place them.
  * - Debounced: a signal goes out once slots have been missing for `debounceSeconds`, then at most
- *   once per `minIntervalSeconds` while they stay missing (failures count: no hammering).
+ *   once per `minIntervalSeconds` while they stay missing (failures count: no hammering) — also
+ *   across a lost and regained Lease, a restart or another replica taking over: a new leader first
+ *   reads when the last signal went out (its `FleetOutOfBudget` Event) and counts from there.
  * - Only the leader signals; the decision ({@link ScaleOutDebouncer}, {@link fleetDemand}) is pure
  *   and the calls ({@link notifyWebhook}, {@link runCommand}) never throw.
  */
@@ -133,6 +135,15 @@ export class ScaleOutDebouncer {
   #lastMs: number | undefined;
 
   constructor(private readonly settings: DebounceSettings) {}
+
+  /**
+   * Records a signal sent before this debouncer existed (by an earlier leader, or this process
+   * before it lost its Lease), so `minIntervalSeconds` counts from it.
+   * @param atMs - when it went out, ms since the epoch (same clock as {@link observe}'s `nowMs`)
+   */
+  signalledAt(atMs: number): void {
+    if (this.#lastMs === undefined || atMs > this.#lastMs) this.#lastMs = atMs;
+  }
 
   /**
    * Records the current number of missing slots.
