@@ -380,14 +380,26 @@ async function leavePushMode(kubeconfig: string, names: readonly string[]): Prom
 }
 
 /**
+ * Whether a ManagementCluster's last heartbeat is still current at `nowMs`: `status.lastHeartbeatTime`
+ * within its `status.leaseDurationSeconds` (the syncer's Lease; 40 s when absent).
+ */
+function heartbeatCurrent(mc: ManagementCluster, nowMs: number): boolean {
+  const st = mc.status as { lastHeartbeatTime?: string; leaseDurationSeconds?: number } | undefined;
+  const at = Date.parse(st?.lastHeartbeatTime ?? '');
+  return Number.isFinite(at) && nowMs - at <= (st?.leaseDurationSeconds ?? 40) * 1000;
+}
+
+/**
  * What a start on an existing state dir did not change, for the console (the syncers' logs say
  * it too, where nobody looks): settings given now that the ManagementClusters registered earlier
  * keep (`--capacity`, `--platforms` are set when a cluster is first created), and clusters
  * registered earlier that this start does not run (fewer `--management-clusters`), which will go
- * `Ready=False` and keep what is placed on them.
+ * `Ready=False` and keep what is placed on them — unless another syncer still heartbeats for one
+ * (started by hand), which then stays Ready.
+ * @param nowMs - the time heartbeats are judged at, ms since the epoch
  * @returns lines starting with `!`, none when there is nothing to say
  */
-export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 'platforms'>, names: readonly string[], mcs: readonly ManagementCluster[]): string[] {
+export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 'platforms'>, names: readonly string[], mcs: readonly ManagementCluster[], nowMs = Date.now()): string[] {
   const lines: string[] = [];
   const ours = mcs.filter((mc) => names.includes(mc.metadata.name!));
   const keptCapacity = o.capacityGiven !== false ? ours.filter((mc) => mc.spec?.capacity !== undefined && mc.spec.capacity !== o.capacity) : [];
@@ -399,7 +411,14 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
     const kept = ours.filter((mc) => [...(mc.spec?.platforms ?? [])].sort().join(',') !== want);
     if (kept.length) lines.push(`! --platforms ${o.platforms} not applied: ${kept.map((mc) => `${mc.metadata.name} keeps ${mc.spec?.platforms?.join(',') || 'all'}`).join(', ')} (set when first created; change it with kubectl patch mc)`);
   }
-  const left = mcs.filter((mc) => !names.includes(mc.metadata.name!) && /^mgmt-\d+$/.test(mc.metadata.name!));
+  const notStarted = mcs.filter((mc) => !names.includes(mc.metadata.name!) && /^mgmt-\d+$/.test(mc.metadata.name!));
+  // One whose syncer still heartbeats (started by hand, or by another hcc up) stays Ready.
+  const served = notStarted.filter((mc) => heartbeatCurrent(mc, nowMs));
+  const left = notStarted.filter((mc) => !served.includes(mc));
+  if (served.length) {
+    const list = served.map((mc) => mc.metadata.name).join(', ');
+    lines.push(`! ${list} registered earlier in this state dir but not started now (--management-clusters ${names.length}): another syncer reports for ${served.length === 1 ? 'it' : 'them'}, so ${served.length === 1 ? 'it stays' : 'they stay'} Ready while that syncer runs`);
+  }
   if (left.length) {
     const list = left.map((mc) => mc.metadata.name).join(', ');
     const [it, goes, keeps, holds] = left.length === 1 ? ['it', 'goes', 'keeps', 'it holds'] : ['they', 'go', 'keep', 'they hold'];
