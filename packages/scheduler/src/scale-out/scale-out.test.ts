@@ -226,10 +226,10 @@ describe('the scale-out controller', () => {
     expect(signals).toEqual(['command/failure=1', 'event/success=1', 'webhook/success=1']);
   });
 
-  it('counts minIntervalSeconds from the last signal a former leader sent (its Event), not from its own start', async () => {
-    let t = 100_000;
+  /** A controller over one budget-bound HostedCluster (300 s interval, 2 s debounce), its clock and the Event reasons it recorded. */
+  const leaderWith = (lastSignal: () => Promise<number | undefined>) => {
+    const clock = { t: 0 };
     const events: string[] = [];
-    let lastSignal: (v: number | undefined) => void = () => {};
     const c = createScaleOutController({
       settings: { minIntervalSeconds: 300, debounceSeconds: 2, timeoutSeconds: 1 },
       pending: new Map([['n/a', p(true, 'None', 0)]]),
@@ -238,45 +238,40 @@ describe('the scale-out controller', () => {
       recorder: { event: (_o, _t, reason) => void events.push(reason) },
       metrics: createSchedulerMetrics(),
       logger: pino({ enabled: false }),
-      now: () => new Date(t),
-      // The Lease was lost and regained: the last signal went out 60 s ago.
-      lastSignal: () => new Promise((resolve) => (lastSignal = resolve)),
+      now: () => new Date(clock.t),
+      lastSignal,
     });
+    return { c, clock, events };
+  };
+
+  it('counts minIntervalSeconds from the last signal a former leader sent (its Event), not from its own start', async () => {
+    let lastSignal: (v: number | undefined) => void = () => {};
+    // The Lease was lost and regained: the last signal went out 60 s ago.
+    const { c, clock, events } = leaderWith(() => new Promise((resolve) => (lastSignal = resolve)));
+    clock.t = 100_000;
     // Not read yet: no signal, however long slots have been missing.
     expect(c.tick()).toBeUndefined();
-    t += 5000;
+    clock.t += 5000;
     expect(c.tick()).toBeUndefined();
-    const last = t - 60_000;
+    const last = clock.t - 60_000;
     lastSignal(last);
     await new Promise((r) => setImmediate(r));
-    t = last + 65_000;
+    clock.t = last + 65_000;
     expect(c.tick()).toBeUndefined(); // 65 s after the last signal: within minIntervalSeconds
-    t = last + 299_000;
+    clock.t = last + 299_000;
     expect(c.tick()).toBeUndefined();
-    t = last + 300_000;
+    clock.t = last + 300_000;
     await c.tick(); // the next signal
     expect(events).toEqual(['FleetOutOfBudget']);
   });
 
   it('signals as before when the last signal cannot be read', async () => {
-    let t = 0;
-    const events: string[] = [];
-    const c = createScaleOutController({
-      settings: { minIntervalSeconds: 300, debounceSeconds: 2, timeoutSeconds: 1 },
-      pending: new Map([['n/a', p(true, 'None', 0)]]),
-      snapshot: () => [info('a', { capacity: 1, hosted: 1 })],
-      eventObject: async () => ({ kind: 'Lease', metadata: { name: 'hcc-scheduler', namespace: 'hcc-system' } }),
-      recorder: { event: (_o, _t, reason) => void events.push(reason) },
-      metrics: createSchedulerMetrics(),
-      logger: pino({ enabled: false }),
-      now: () => new Date(t),
-      lastSignal: async () => {
-        throw new Error('503');
-      },
+    const { c, clock, events } = leaderWith(async () => {
+      throw new Error('503');
     });
     await new Promise((r) => setImmediate(r));
     expect(c.tick()).toBeUndefined();
-    t = 2000;
+    clock.t = 2000;
     await c.tick();
     expect(events).toEqual(['FleetOutOfBudget']);
   });
