@@ -174,6 +174,12 @@ describe('HyperShift CRD: typed blocks refuse what upstream refuses', () => {
     { name: 'AWS placement with a capacity reservation', input: with_(awsNP, 'spec.platform.aws.placement', { tenancy: 'dedicated', capacityReservation: { id: 'cr-0123456789abcdef0', marketType: 'CapacityBlocks', preference: 'CapacityReservationsOnly' } }) },
     { name: 'Azure Marketplace image', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: { publisher: 'azureopenshift', offer: 'aro4', sku: 'aro_418', version: '418.94.20250122' } }) },
     { name: 'Azure workload identities', input: workloadAzureHC },
+    // Fields newer HyperShift releases have: taken (and kept) whichever release a manifest was written for.
+    { name: 'an Azure Marketplace image by generation alone (newer releases)', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: { imageGeneration: 'Gen1' } }) },
+    { name: 'AWS Spot placement (newer releases)', input: with_(awsNP, 'spec.platform.aws.placement', { marketType: 'Spot', spot: { maxPrice: '0.10' } }) },
+    { name: 'AWS cpuOptions (newer releases)', input: with_(awsNP, 'spec.platform.aws.cpuOptions', { nestedVirtualizationPolicy: 'Enabled' }) },
+    { name: 'an AWS resource tag with spaces (newer releases)', input: with_(awsNP, 'spec.platform.aws.resourceTags', [{ key: 'cost center', value: 'team a' }]) },
+    { name: 'the control plane operator workload identity (newer releases)', input: with_(workloadAzureHC, 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities.controlPlaneOperator', { clientID: uuid }) },
     {
       name: 'OpenStack network, router, subnets and external network by id and by filter',
       input: with_(openstackHC, 'spec.platform.openstack', {
@@ -190,13 +196,26 @@ describe('HyperShift CRD: typed blocks refuse what upstream refuses', () => {
     expect(refusal(input)).toEqual([]);
   });
 
+  it('keeps what newer releases add to the blocks that grow (nothing pruned on write, so nothing lost on read either)', () => {
+    const np = with_(awsNP, 'spec.platform.aws.placement', { marketType: 'Spot', spot: { maxPrice: '0.10' }, futureOption: { x: 1 } });
+    expect((create(np).stored.spec as { platform: { aws: { placement: unknown } } }).platform.aws.placement).toEqual({ marketType: 'Spot', spot: { maxPrice: '0.10' }, futureOption: { x: 1 } });
+    const image = { type: 'AzureMarketplace', azureMarketplace: { imageGeneration: 'Gen1', futureField: 'y' } };
+    expect((create(with_(azureNP, 'spec.platform.azure.image', image)).stored.spec as { platform: { azure: { image: unknown } } }).platform.azure.image).toEqual(image);
+    const ids = { ...workloadIdentities, controlPlaneOperator: { clientID: uuid }, futureComponent: { clientID: uuid } };
+    const hc = with_(workloadAzureHC, 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities', ids);
+    expect((create(hc).stored.spec as { platform: { azure: { azureAuthenticationConfig: { workloadIdentities: unknown } } } }).platform.azure.azureAuthenticationConfig.workloadIdentities).toEqual(ids);
+  });
+
   it.each([
     { name: 'an unknown oauth field', input: with_(awsHC, 'spec.configuration.oauth', { identityProvider: [{ name: 'typo' }] }), want: 'unknown field "spec.configuration.oauth.identityProvider"' },
     { name: 'an unknown field of an identity provider', input: with_(awsHC, 'spec.configuration.oauth', { identityProviders: [{ name: 'oidc', type: 'OpenID', openID: { clientID: 'x', clientSecret: { name: 's' }, issuer: 'https://x', claim: {} } }] }), want: 'unknown field "spec.configuration.oauth.identityProviders[0].openID.claim"' },
     { name: 'a tenancy AWS does not have', input: with_(awsNP, 'spec.platform.aws.placement', { tenancy: 'shared' }), want: 'spec.platform.aws.placement.tenancy: Unsupported value: "shared": supported values: "default", "dedicated", "host"' },
     { name: 'a capacity reservation on dedicated hosts', input: with_(awsNP, 'spec.platform.aws.placement', { tenancy: 'host', capacityReservation: { preference: 'Open' } }), want: "AWS Capacity Reservations cannot be used with Dedicated Hosts (tenancy 'host')" },
     { name: 'a malformed capacity reservation id', input: with_(awsNP, 'spec.platform.aws.placement', { capacityReservation: { id: 'cr-123' } }), want: "AWS Capacity Reservation ID must start with 'cr-'" },
-    { name: 'a misspelt Azure Marketplace field', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: { publisher: 'azureopenshift', offerr: 'aro4', sku: 'aro_418', version: 'latest' } }), want: 'unknown field "spec.platform.azure.image.azureMarketplace.offerr"' },
+    { name: 'a misspelt Azure Marketplace field', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: { publisher: 'azureopenshift', offerr: 'aro4', sku: 'aro_418', version: 'latest' } }), want: 'spec.platform.azure.image.azureMarketplace: Invalid value: "object": publisher, offer, sku and version must either be all set, or all omitted' },
+    { name: 'an empty Azure Marketplace image', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: {} }), want: 'spec.platform.azure.image.azureMarketplace: Invalid value: 0: spec.platform.azure.image.azureMarketplace in body should have at least 1 properties' },
+    { name: 'an image generation Azure does not have', input: with_(azureNP, 'spec.platform.azure.image', { type: 'AzureMarketplace', azureMarketplace: { imageGeneration: 'Gen3' } }), want: 'spec.platform.azure.image.azureMarketplace.imageGeneration: Unsupported value: "Gen3"' },
+    { name: 'a Spot price that is no number', input: with_(awsNP, 'spec.platform.aws.placement', { marketType: 'Spot', spot: { maxPrice: 'cheap' } }), want: 'spec.platform.aws.placement.spot.maxPrice: Invalid value: "cheap"' },
     { name: 'a workload identity left out', input: with_(workloadAzureHC, 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities.network', undefined), want: 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities.network: Required value' },
     { name: 'a workload identity client ID that is no UUID', input: with_(workloadAzureHC, 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities.disk', { clientID: 'x' }), want: 'spec.platform.azure.azureAuthenticationConfig.workloadIdentities.disk.clientID: Invalid value: "x"' },
     { name: 'an OpenStack network id that is no UUID', input: with_(openstackHC, 'spec.platform.openstack.externalNetwork', { id: 'not-a-uuid' }), want: 'spec.platform.openstack.externalNetwork.id: Invalid value: "not-a-uuid": spec.platform.openstack.externalNetwork.id in body must be of type uuid' },

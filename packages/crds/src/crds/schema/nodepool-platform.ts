@@ -25,6 +25,10 @@ const awsSchema: JSONSchemaProps = obj(
     },
     ami: str({ maxLength: 255 }),
     imageType: enumOf(['Linux', 'Windows'], { description: 'imageType selects a Linux (RHCOS, default) or Windows AMI.' }),
+    cpuOptions: obj(
+      { nestedVirtualizationPolicy: enumOf(['Enabled', 'Disabled']) },
+      { description: 'cpuOptions configures the instances\' CPU (newer releases).', minProperties: 1, 'x-kubernetes-preserve-unknown-fields': true },
+    ),
     securityGroups: arr(awsResourceReference(), { maxItems: 50 }),
     rootVolume: obj(
       {
@@ -40,6 +44,11 @@ const awsSchema: JSONSchemaProps = obj(
     placement: obj(
       {
         tenancy: enumOf(['default', 'dedicated', 'host'], { description: 'tenancy: shared (default), single-tenant (dedicated) or dedicated-host (host) hardware.' }),
+        marketType: enumOf(['', 'OnDemand', 'Spot', 'CapacityBlocks'], { description: 'marketType of the instances (newer releases).' }),
+        spot: obj(
+          { maxPrice: str({ minLength: 1, maxLength: 20, pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'maxPrice is the most to pay per hour, in US dollars.' }) },
+          { description: 'spot configures Spot instances (marketType Spot; newer releases).' },
+        ),
         capacityReservation: obj(
           {
             id: str({
@@ -51,7 +60,7 @@ const awsSchema: JSONSchemaProps = obj(
                 ),
               ],
             }),
-            marketType: enumOf(['OnDemand', 'CapacityBlocks']),
+            marketType: enumOf(['OnDemand', 'CapacityBlocks'], { description: 'Deprecated in newer releases for placement.marketType.' }),
             preference: enumOf(['', 'None', 'CapacityReservationsOnly', 'Open']),
           },
           {
@@ -70,7 +79,9 @@ const awsSchema: JSONSchemaProps = obj(
         ),
       },
       {
-        description: 'placement specifies the placement options for the EC2 instances (hyperv1.PlacementOptions).',
+        description:
+          'placement specifies the placement options for the EC2 instances (hyperv1.PlacementOptions; fields newer releases add, e.g. Spot options, are kept).',
+        'x-kubernetes-preserve-unknown-fields': true,
         'x-kubernetes-validations': [
           cel(
             "has(self.tenancy) && self.tenancy == 'host' ? !has(self.capacityReservation) : true",
@@ -141,11 +152,25 @@ const azureSchema: JSONSchemaProps = obj(
             offer: str({ minLength: 1, maxLength: 255 }),
             sku: str({ minLength: 1, maxLength: 255, pattern: '^[a-z0-9-_]+$' }),
             version: str({ minLength: 1, maxLength: 32, pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$|^latest$' }),
-            imageGeneration: enumOf(['Gen1', 'Gen2'], { description: 'imageGeneration is the Hyper-V generation of the image (newer HyperShift releases).' }),
+            imageGeneration: enumOf(['Gen1', 'Gen2'], {
+              description: 'imageGeneration is the Hyper-V generation of the image (newer releases): alone, the release picks the image of that generation.',
+            }),
           },
           {
-            description: 'azureMarketplace is the Azure Marketplace image to boot the VMs from (hyperv1.AzureMarketplaceImage).',
-            required: ['publisher', 'offer', 'sku', 'version'],
+            description:
+              'azureMarketplace is the Azure Marketplace image to boot the VMs from (hyperv1.AzureMarketplaceImage): publisher, offer, sku and version, or (newer releases) imageGeneration alone; fields a newer release adds are kept.',
+            minProperties: 1,
+            'x-kubernetes-preserve-unknown-fields': true,
+            'x-kubernetes-validations': [
+              cel(
+                'has(self.publisher) == has(self.offer) && has(self.offer) == has(self.sku) && has(self.sku) == has(self.version)',
+                'publisher, offer, sku and version must either be all set, or all omitted',
+              ),
+              cel(
+                'has(self.imageGeneration) || has(self.publisher)',
+                'must specify imageGeneration or must specify publisher, offer, sku and version',
+              ),
+            ],
           },
         ),
       },

@@ -11,10 +11,17 @@ import { arr, bool, cel, enumOf, immutable, localObjectReference, obj, opaque, s
 
 const arnRole = (description: string) => str({ description, maxLength: 2048 });
 
+/**
+ * The characters of an AWS tag key or value: upstream's pattern (`^[0-9A-Za-z_.:/=+-@]+$`) and, as
+ * newer HyperShift releases take, spaces (its CEL rule `^[0-9A-Za-z _.:/=+@-]+$`): what either
+ * version accepts is accepted.
+ */
+const awsTagPattern = '^[0-9A-Za-z _.:/=+-@]+$';
+
 const awsResourceTag = obj(
   {
-    key: str({ minLength: 1, maxLength: 128, pattern: '^[0-9A-Za-z_.:/=+-@]+$' }),
-    value: str({ minLength: 1, maxLength: 256, pattern: '^[0-9A-Za-z_.:/=+-@]+$' }),
+    key: str({ minLength: 1, maxLength: 128, pattern: awsTagPattern }),
+    value: str({ minLength: 1, maxLength: 256, pattern: awsTagPattern }),
   },
   { required: ['key', 'value'] },
 );
@@ -106,15 +113,17 @@ const azureClientID = str({
 
 /**
  * hyperv1.AzureWorkloadIdentities (self-managed Azure): the client ID of a federated managed identity
- * for each component, every one required.
+ * for each component, the seven upstream requires required, `controlPlaneOperator` (newer releases)
+ * optional; fields a still newer release adds are kept (this API is still growing).
  * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/azure.go
  */
 const workloadIdentities: JSONSchemaProps = (() => {
-  const components = ['imageRegistry', 'ingress', 'file', 'disk', 'nodePoolManagement', 'cloudProvider', 'network'];
+  const required = ['imageRegistry', 'ingress', 'file', 'disk', 'nodePoolManagement', 'cloudProvider', 'network'];
   const identity = () => obj({ clientID: structuredClone(azureClientID) }, { required: ['clientID'] });
-  return obj(Object.fromEntries(components.map((c) => [c, identity()])), {
+  return obj(Object.fromEntries([...required, 'controlPlaneOperator'].map((c) => [c, identity()])), {
     description: 'workloadIdentities (self-managed Azure): client IDs of federated identities.',
-    required: components,
+    required,
+    'x-kubernetes-preserve-unknown-fields': true,
   });
 })();
 
