@@ -26,10 +26,11 @@ describe('stateDirNotes: what a start on an existing state dir did not change', 
     ]);
   });
 
-  it('a cluster this start does not run whose syncer still heartbeats (started by hand) stays Ready, and is told apart', () => {
-    const now = Date.parse('2026-12-04T16:00:00Z');
-    const beating = (name: string, secondsAgo: number): ManagementCluster => ({ ...mc(name), status: { lastHeartbeatTime: new Date(now - secondsAgo * 1000).toISOString(), leaseDurationSeconds: 4 } as ManagementCluster['status'] });
-    expect(stateDirNotes({ capacity: 5, capacityGiven: false }, ['mgmt-1'], [mc('mgmt-1'), beating('mgmt-2', 1), beating('mgmt-3', 60)], now)).toEqual([
+  it('a cluster this start does not run whose syncer heartbeated since it began (started by hand) stays Ready, and is told apart', () => {
+    const start = Date.parse('2026-12-04T16:00:00Z');
+    const beat = (name: string, secondsAfterStart: number): ManagementCluster => ({ ...mc(name), status: { lastHeartbeatTime: new Date(start + secondsAfterStart * 1000).toISOString(), leaseDurationSeconds: 4 } as ManagementCluster['status'] });
+    // mgmt-3's last heartbeat came just before this start: its syncer was the one an earlier start ran, stopped since.
+    expect(stateDirNotes({ capacity: 5, capacityGiven: false }, ['mgmt-1'], [mc('mgmt-1'), beat('mgmt-2', 2), beat('mgmt-3', -1)], start)).toEqual([
       '! mgmt-2 registered earlier in this state dir but not started now (--management-clusters 1): another syncer reports for it, so it stays Ready while that syncer runs',
       '! mgmt-3 registered earlier in this state dir but not started now (--management-clusters 1): it goes Ready=False and keeps what is placed there; to retire: kubectl delete mc mgmt-3 --wait=false, then delete what it holds (README: Deleting, under Using the control center with kubectl)',
     ]);

@@ -335,7 +335,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     }
     client.close();
     print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
-    for (const line of stateDirNotes(o, names, mcs)) print(line);
+    for (const line of stateDirNotes(o, names, mcs, started)) print(line);
   } catch (err) {
     ended = true;
     await sup.stopAll();
@@ -380,13 +380,13 @@ async function leavePushMode(kubeconfig: string, names: readonly string[]): Prom
 }
 
 /**
- * Whether a ManagementCluster's last heartbeat is still current at `nowMs`: `status.lastHeartbeatTime`
- * within its `status.leaseDurationSeconds` (the syncer's Lease; 40 s when absent).
+ * Whether a ManagementCluster's syncer heartbeated after `sinceMs` (this start's beginning): a
+ * syncer this start does not run, started by hand, still reports for it. (A recent heartbeat alone
+ * says nothing: the syncer an earlier start ran was stopped moments before this one.)
  */
-function heartbeatCurrent(mc: ManagementCluster, nowMs: number): boolean {
-  const st = mc.status as { lastHeartbeatTime?: string; leaseDurationSeconds?: number } | undefined;
-  const at = Date.parse(st?.lastHeartbeatTime ?? '');
-  return Number.isFinite(at) && nowMs - at <= (st?.leaseDurationSeconds ?? 40) * 1000;
+function heartbeatSince(mc: ManagementCluster, sinceMs: number): boolean {
+  const at = Date.parse((mc.status as { lastHeartbeatTime?: string } | undefined)?.lastHeartbeatTime ?? '');
+  return Number.isFinite(at) && at >= sinceMs;
 }
 
 /**
@@ -395,11 +395,11 @@ function heartbeatCurrent(mc: ManagementCluster, nowMs: number): boolean {
  * keep (`--capacity`, `--platforms` are set when a cluster is first created), and clusters
  * registered earlier that this start does not run (fewer `--management-clusters`), which will go
  * `Ready=False` and keep what is placed on them — unless another syncer still heartbeats for one
- * (started by hand), which then stays Ready.
- * @param nowMs - the time heartbeats are judged at, ms since the epoch
+ * (started by hand: it heartbeated after this start began), which then stays Ready.
+ * @param sinceMs - when this start began, ms since the epoch
  * @returns lines starting with `!`, none when there is nothing to say
  */
-export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 'platforms'>, names: readonly string[], mcs: readonly ManagementCluster[], nowMs = Date.now()): string[] {
+export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 'platforms'>, names: readonly string[], mcs: readonly ManagementCluster[], sinceMs = Date.now()): string[] {
   const lines: string[] = [];
   const ours = mcs.filter((mc) => names.includes(mc.metadata.name!));
   const keptCapacity = o.capacityGiven !== false ? ours.filter((mc) => mc.spec?.capacity !== undefined && mc.spec.capacity !== o.capacity) : [];
@@ -413,7 +413,7 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   }
   const notStarted = mcs.filter((mc) => !names.includes(mc.metadata.name!) && /^mgmt-\d+$/.test(mc.metadata.name!));
   // One whose syncer still heartbeats (started by hand, or by another hcc up) stays Ready.
-  const served = notStarted.filter((mc) => heartbeatCurrent(mc, nowMs));
+  const served = notStarted.filter((mc) => heartbeatSince(mc, sinceMs));
   const left = notStarted.filter((mc) => !served.includes(mc));
   if (served.length) {
     const list = served.map((mc) => mc.metadata.name).join(', ');
