@@ -28,15 +28,19 @@ export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayM
       const namespace = np.metadata.namespace!;
       const hc = deps.getHostedCluster(namespace, np.spec.clusterName);
       if (!hc) return 'stop';
-      const configData = configMapNames(np.spec.config).map((n) => deps.getConfigMap(namespace, n)?.data as Record<string, string> | undefined);
+      const configNames = configMapNames(np.spec.config);
+      const configMaps = configNames.map((n) => deps.getConfigMap(namespace, n));
       const { status, requeueAfterMs, currentConfig } = computeNodePoolStatus({
         np,
         hc,
         nowMs: deps.clock.now(),
         availableDelayMs: deps.availableDelayMs,
-        missingConfig: missingConfigMaps(np.spec.config, namespace, deps.getConfigMap),
+        missingConfig: configNames.filter((_, i) => !configMaps[i]),
         missingTuningConfig: missingConfigMaps(np.spec.tuningConfig, namespace, deps.getConfigMap),
-        configHash: nodePoolConfigHash(configData, hc.spec.pullSecret?.name ?? ''),
+        configHash: nodePoolConfigHash(
+          configMaps.map((cm) => cm?.data as Record<string, string> | undefined),
+          hc.spec.pullSecret?.name ?? '',
+        ),
       });
       if (currentConfig !== undefined) {
         np.metadata.annotations = { ...np.metadata.annotations, [AnnotationNodePoolCurrentConfig]: currentConfig };

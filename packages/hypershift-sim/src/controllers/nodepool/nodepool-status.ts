@@ -29,6 +29,7 @@
  * MachineDeployment conditions it bubbles up.
  * @see https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/nodepool_conditions.go
  */
+import { createHash } from 'node:crypto';
 import type { HostedCluster, NodePool } from '@hcc/crds';
 import { findCondition, removeCondition, setConditions, type ConditionInput } from '../../conditions.js';
 import { AnnotationNodePoolCurrentConfig, HostedClusterConditions, NodePoolConditions as C, Reasons } from '../../names.js';
@@ -114,19 +115,13 @@ export interface NodePoolStatusOutput {
 /**
  * The hash of a NodePool's wanted config: its `spec.config` ConfigMaps' data, in spec order, and
  * its HostedCluster's pull secret name, as HyperShift's nodepool controller hashes `config +
- * pullSecretName` (a change of either rolls the machines); 8 hex characters, as upstream's
- * HashSimple (FNV-32a here; only equality matters).
+ * pullSecretName` (a change of either rolls the machines); 8 hex characters, as long as upstream's
+ * HashSimple (the start of a SHA-256 here; only equality matters).
  * @param configMaps - the referenced ConfigMaps' `data` (undefined for one that is missing)
  * @see https://github.com/openshift/hypershift/blob/main/hypershift-operator/controllers/nodepool/nodepool_controller.go
  */
 export function nodePoolConfigHash(configMaps: readonly (Record<string, string> | undefined)[], pullSecretName: string): string {
-  const text = JSON.stringify([configMaps, pullSecretName]);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+  return createHash('sha256').update(JSON.stringify([configMaps, pullSecretName])).digest('hex').slice(0, 8);
 }
 
 interface AutoScaling {
@@ -237,13 +232,19 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     requeueAfterMs = requeueAfterMs === undefined ? ms : Math.min(requeueAfterMs, ms);
   };
 
+  // Whether a change whose condition reads `pendingStatus` meanwhile has waited out the delay;
+  // if not, asks to be requeued when it will have.
+  const landed = (type: string, pendingStatus: 'True' | 'False'): boolean => {
+    const wait = remainingMs(nowMs, startOf(type, pendingStatus), input.availableDelayMs);
+    if (wait > 0) pending(wait);
+    return wait === 0;
+  };
+
   let replicas = have;
   let ready: ConditionInput = { type: C.Ready, status: 'True', reason: Reasons.AsExpected, message: '', observedGeneration: gen };
   if (have !== want) {
-    const wait = remainingMs(nowMs, startOf(C.Ready, 'False'), input.availableDelayMs);
-    if (wait === 0) replicas = want;
+    if (landed(C.Ready, 'False')) replicas = want;
     else {
-      pending(wait);
       ready =
         want > have
           ? { type: C.Ready, status: 'False', reason: Reasons.WaitingForAvailableMachines, message: minAvailability(want, have), observedGeneration: gen }
@@ -251,29 +252,12 @@ export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     }
   }
 
-  let version = old.version;
-  let versionUpdating = false;
-  if (version !== targetVersion) {
-    const wait = remainingMs(nowMs, startOf(C.UpdatingVersion, 'True'), input.availableDelayMs);
-    if (wait === 0) version = targetVersion;
-    else {
-      pending(wait);
-      versionUpdating = true;
-    }
-  }
-
+  const versionUpdating = old.version !== targetVersion && !landed(C.UpdatingVersion, 'True');
+  const version = versionUpdating ? old.version : targetVersion;
   // A config rollout: the machines are replaced (or updated in place) with the wanted config, then
   // the current-config annotation records it.
-  let configUpdating = false;
-  let rolledOut: string | undefined;
-  if (configChanging) {
-    const wait = remainingMs(nowMs, startOf(C.UpdatingConfig, 'True'), input.availableDelayMs);
-    if (wait === 0) rolledOut = input.configHash;
-    else {
-      pending(wait);
-      configUpdating = true;
-    }
-  }
+  const configUpdating = configChanging && !landed(C.UpdatingConfig, 'True');
+  const rolledOut = configChanging && !configUpdating ? input.configHash : undefined;
 
   const conditions = setConditions(
     removeCondition(old.conditions, C.IgnitionEndpointAvailable),
