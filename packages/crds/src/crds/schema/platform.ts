@@ -119,8 +119,8 @@ const azureClientID = str({
  */
 const workloadIdentities: JSONSchemaProps = (() => {
   const required = ['imageRegistry', 'ingress', 'file', 'disk', 'nodePoolManagement', 'cloudProvider', 'network'];
-  const identity = () => obj({ clientID: structuredClone(azureClientID) }, { required: ['clientID'] });
-  return obj(Object.fromEntries([...required, 'controlPlaneOperator'].map((c) => [c, identity()])), {
+  const identity = obj({ clientID: azureClientID }, { required: ['clientID'] });
+  return obj(Object.fromEntries([...required, 'controlPlaneOperator'].map((c) => [c, identity])), {
     description: 'workloadIdentities (self-managed Azure): client IDs of federated identities.',
     required,
     'x-kubernetes-preserve-unknown-fields': true,
