@@ -6,7 +6,9 @@
  *
  * Then, with the same processes and a scheduler whose `--heartbeat-grace` is shorter than the
  * syncer's heartbeat interval: the cluster stays Ready (the scheduler honours the Lease duration
- * the syncer announces); deleted, its ManagementCluster takes the syncer's Lease with it.
+ * the syncer announces), also across a control-center restart longer than that grace (the time
+ * the scheduler could not see the cluster does not count); deleted, its ManagementCluster takes
+ * the syncer's Lease with it.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -24,6 +26,8 @@ describe('hcc syncer started before the control center answers', () => {
   let runningSyncer: ReturnType<typeof spawnHcc> | undefined;
   let scheduler: SchedulerProcess | undefined;
   let client: RestClient | undefined;
+  /** The control center's port: it comes back on the same one. */
+  let port = 0;
 
   afterAll(async () => {
     client?.close();
@@ -37,7 +41,7 @@ describe('hcc syncer started before the control center answers', () => {
     // A control center that has written its kubeconfig, then is stopped: the syncer's kubeconfig
     // points at a port where nothing listens.
     const first = await startControlCenterProcess({ dir: t.dir });
-    const port = Number(new URL(first.url).port);
+    port = Number(new URL(first.url).port);
     await first.kill('SIGTERM');
 
     const mgmtKubeconfig = path.join(t.dir, 'm1.kubeconfig');
@@ -93,6 +97,38 @@ describe('hcc syncer started before the control center answers', () => {
     }
     expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
     expect((await readyOf())?.lastTransitionTime).toBe(before?.lastTransitionTime);
+  }, 90_000);
+
+  it('stays Ready across a control-center restart longer than its grace period: time the scheduler could not see does not count', async () => {
+    expect(cc && runningSyncer && scheduler && client, 'the previous tests started every process').toBeTruthy();
+    const c = client!;
+    const readyOf = async () => (await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1')).status?.conditions?.find((x) => x.type === 'Ready');
+    const expiredEvents = async () => (await kubectl('1.35', cc!.kubeconfig, ['get', 'events', '-A', '--field-selector', 'reason=HeartbeatExpired,involvedObject.name=m1', '-o', 'name'])).stdout.trim();
+    const before = await readyOf();
+    expect(before?.status).toBe('True');
+    expect(await expiredEvents()).toBe('');
+    // The control center is away for 6 s, longer than the cluster's 4 s grace (its syncer's Lease);
+    // the syncer, paused meanwhile, heartbeats again 1 s after the control center is back. The
+    // scheduler counted the whole outage into the heartbeat's age and declared the cluster lost
+    // as soon as it could write (Ready=False for the second until the syncer's next heartbeat).
+    await cc!.kill('SIGTERM');
+    runningSyncer!.proc.kill('SIGSTOP');
+    try {
+      await new Promise((res) => setTimeout(res, 6000));
+      cc = await startControlCenterProcess({ dir: t.dir, port });
+      await new Promise((res) => setTimeout(res, 1000));
+    } finally {
+      runningSyncer!.proc.kill('SIGCONT');
+    }
+    const seen: string[] = [];
+    for (const end = Date.now() + 6000; Date.now() < end; ) {
+      const r = await readyOf();
+      seen.push(`${r?.status}/${r?.reason}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
+    expect((await readyOf())?.lastTransitionTime, 'Ready never left True').toBe(before?.lastTransitionTime);
+    expect(await expiredEvents()).toBe('');
   }, 90_000);
 
   it('owns its Lease by its ManagementCluster, so deleting the cluster deletes the Lease', async () => {

@@ -178,6 +178,39 @@ describe('Informer', { timeout: 10_000 }, () => {
     expect(lists()).toHaveLength(3);
   });
 
+  it('tells connection handlers once when it loses the server and once when a watch opens again, not for a 410 it relists at once', async () => {
+    const { api, informer, rec, lists } = await setup();
+    const told: string[] = [];
+    let lostAt = NaN;
+    informer.addConnectionHandler({
+      onLost: (at, err) => {
+        lostAt = at;
+        told.push(`lost ${(err as { code?: number }).code ?? 'transport'}`);
+      },
+      onRestored: (at, from) => told.push(`restored ${from === lostAt && at >= from}`),
+    });
+    api.put(configmaps, cm('ns', 'a'));
+    informer.start();
+    await informer.waitForSync();
+    await until(() => expect(api.watchCount).toBe(1));
+    expect(told).toEqual([]); // starting is no outage
+
+    // The watch breaks and the next three attempts are refused: one outage, one restore.
+    api.failNext(3, 503, (r) => r.url.includes('watch='));
+    api.dropWatches();
+    await until(() => expect(told).toEqual(['lost transport', 'restored true']));
+    api.put(configmaps, cm('ns', 'b')); // seen through the reopened watch
+    await until(() => expect(rec.calls).toEqual(['add ns/a@101', 'add ns/b@102']));
+
+    // A 410 relists at once: the informer never stopped seeing the server.
+    api.endWatches();
+    api.put(configmaps, cm('ns', 'c'));
+    api.compact(); // before the informer watches again (this all runs in one tick)
+    await until(() => expect(rec.calls).toContain('add ns/c@103'));
+    expect(lists()).toHaveLength(2);
+    expect(told).toEqual(['lost transport', 'restored true']);
+  });
+
   it('retryNow() cuts a backoff wait short; without it the informer waits the delay out', async () => {
     const clock = new FakeClock();
     const { api, informer, lists } = await setup({ clock });

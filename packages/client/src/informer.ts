@@ -47,6 +47,28 @@ export interface EventHandler<T extends KubeObject> {
   onDelete?(obj: T | DeletedFinalStateUnknown<T>): void;
 }
 
+/**
+ * Told when an informer stops seeing the server and when it sees it again, for a caller that
+ * judges how long something went unchanged (the scheduler's heartbeat ages): time while the
+ * informer was blind is time it could not have seen a change. client-go's reflector has the first
+ * half as `SetWatchErrorHandler`.
+ */
+export interface ConnectionHandler {
+  /**
+   * A list or watch failed and the informer is about to wait and retry (a transport error, an
+   * error answer, a watch that ended at once; not the 410 that relists at once). Once per outage.
+   * @param atMs - the informer's clock, ms since the epoch: from then on changes may go unseen
+   */
+  onLost?(atMs: number, err: unknown): void;
+  /**
+   * After `onLost`, a list completed or a watch opened: changes are seen again (a watch resumed
+   * from the last resourceVersion delivers what happened meanwhile right after this).
+   * @param atMs - the informer's clock, ms since the epoch
+   * @param lostAtMs - when the outage began (the `atMs` of `onLost`)
+   */
+  onRestored?(atMs: number, lostAtMs: number): void;
+}
+
 /** Options of an `Informer`. */
 export interface InformerOptions {
   client: ListWatchClient;
@@ -101,6 +123,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   #resyncTimer: TimerHandle | undefined;
   /** Aborted by `retryNow()` to cut short the backoff wait under way, if any. */
   #wake: AbortController | undefined;
+  readonly #connectionHandlers: ConnectionHandler[] = [];
+  /** When the outage under way began (clock ms), or undefined while the informer sees the server. */
+  #lostAtMs: number | undefined;
 
   constructor(options: InformerOptions) {
     this.#options = options;
@@ -134,6 +159,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   addEventHandler(handler: EventHandler<T>): void {
     this.#handlers.push(handler);
     for (const obj of this.#store.list()) this.#call(handler, 'onAdd', obj);
+  }
+
+  /**
+   * Registers a handler told when the informer stops seeing the server and when it sees it again
+   * (see {@link ConnectionHandler}). Added during an outage, it is told of that outage's end only.
+   */
+  addConnectionHandler(handler: ConnectionHandler): void {
+    this.#connectionHandlers.push(handler);
   }
 
   /** Starts listing and watching in the background. Calling it again does nothing. */
@@ -243,6 +276,7 @@ export class Informer<T extends KubeObject = KubeObject> {
             continue;
           }
         }
+        this.#lost(err);
         const delayMs = this.#backoff.next();
         if (!(isGone(err) || errorEvent)) {
           this.#logger.warn({ err, delayMs, phase: needList ? 'list' : 'watch' }, 'list/watch failed; retrying');
@@ -287,6 +321,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       cont = page.metadata?.continue || undefined;
     } while (cont);
     this.#replace(items, resourceVersion);
+    this.#restored();
     this.#logger.debug({ items: items.size, pages, resourceVersion }, 'listed');
   }
 
@@ -327,9 +362,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#logger.debug({ resourceVersion: this.#lastRV, timeoutSeconds }, 'watching');
     await client.watch<T>(
       ref,
-      { namespace, labelSelector, fieldSelector, resourceVersion: this.#lastRV, allowWatchBookmarks: true, timeoutSeconds },
+      { namespace, labelSelector, fieldSelector, resourceVersion: this.#lastRV, allowWatchBookmarks: true, timeoutSeconds, onOpen: () => this.#restored() },
       (event) => {
-        events++;
+        if (events++ === 0) this.#restored();
         this.#apply(event);
       },
       this.#stop.signal,
@@ -373,6 +408,28 @@ export class Informer<T extends KubeObject = KubeObject> {
         return;
     }
     if (rv) this.#lastRV = rv;
+  }
+
+  #lost(err: unknown): void {
+    if (this.#lostAtMs !== undefined || this.#stop.signal.aborted) return;
+    const atMs = (this.#lostAtMs = this.#clock.now());
+    for (const h of this.#connectionHandlers) this.#callConnection(() => h.onLost?.(atMs, err));
+  }
+
+  #restored(): void {
+    const lostAtMs = this.#lostAtMs;
+    if (lostAtMs === undefined || this.#stop.signal.aborted) return;
+    this.#lostAtMs = undefined;
+    const atMs = this.#clock.now();
+    for (const h of this.#connectionHandlers) this.#callConnection(() => h.onRestored?.(atMs, lostAtMs));
+  }
+
+  #callConnection(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#logger.warn({ err }, 'connection handler threw; ignored');
+    }
   }
 
   #scheduleResync(): void {

@@ -45,6 +45,8 @@ export interface WatchOptions {
   timeoutSeconds?: number;
   /** Streaming list: initial ADDED events, then a BOOKMARK annotated `k8s.io/initial-events-end`. Sets `resourceVersionMatch=NotOlderThan`. */
   sendInitialEvents?: boolean;
+  /** Called once when the server accepted the watch (a 2xx answer's headers arrived), before any event. */
+  onOpen?: () => void;
 }
 
 /**

@@ -249,6 +249,13 @@ export class RestClient {
           return;
         }
         res.setEncoding('utf8');
+        try {
+          options.onOpen?.();
+        } catch (err) {
+          finish(err);
+          req.destroy();
+          return;
+        }
         const lines = new LineSplitter();
         const deliver = (batch: string[]) => {
           for (const line of batch) {

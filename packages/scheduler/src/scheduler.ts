@@ -197,6 +197,9 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   nps.addIndexer(Indexes.byHostedCluster, (o) => [`${o.metadata.namespace}/${o.spec?.clusterName ?? ''}`]);
 
   const cache = new ClusterCache({ heartbeatGraceMs: graceMs, now: () => Date.now() });
+  // Heartbeat ages stand still while the scheduler cannot see the ManagementClusters (a control
+  // center restart): their syncers could not write a heartbeat then either.
+  mcs.addConnectionHandler({ onLost: (at) => cache.heartbeats.unseenFrom(at), onRestored: (at) => cache.heartbeats.seenAgain(at) });
   const scheduling = new WorkQueue();
   const propagation = new WorkQueue();
   const health = new WorkQueue();

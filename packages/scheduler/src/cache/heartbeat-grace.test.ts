@@ -61,4 +61,30 @@ describe('HeartbeatObserver: heartbeat age on the scheduler\'s clock', () => {
     expect(o.placementSeenMs(at('2026-12-02T11:00:00Z', 'u2'))).toBe(Date.parse('2026-12-02T11:00:00Z'));
     expect(o.observe({ metadata: { name: 'm', uid: 'u2' }, spec: {} })).toBeNaN();
   });
+
+  it('leaves time the scheduler could not see the clusters out of a heartbeat\'s age, during the outage and after it, and only that time', () => {
+    let now = Date.parse('2026-12-02T12:00:00Z');
+    const o = new HeartbeatObserver(() => now);
+    o.observe(at('2026-12-02T12:00:00Z'));
+    o.observe(at('2026-12-02T12:00:01Z')); // a change: seen now
+    const seen = now;
+    now += 3000;
+    o.unseenFrom(now); // the control center goes away 3 s after the last heartbeat
+    o.unseenFrom(now + 1000); // told again during the same outage: ignored
+    now += 10_000;
+    // While blind, the age stands still at 3 s, for health and for placements alike.
+    expect(now - o.observe(at('2026-12-02T12:00:01Z'))).toBe(3000);
+    expect(now - o.placementSeenMs(at('2026-12-02T12:00:01Z'))).toBe(3000);
+    o.seenAgain(now); // 10 s later the watch is back
+    o.seenAgain(now + 5000); // nothing under way: ignored
+    now += 2000;
+    // After it, the age counts on from there: 3 s before + 2 s after, the 10 s outage left out.
+    expect(now - o.observe(at('2026-12-02T12:00:01Z'))).toBe(5000);
+    expect(o.observe(at('2026-12-02T12:00:01Z'))).toBe(seen + 10_000);
+    // A dead syncer's cluster still expires: nothing new is reported, so the age grows again.
+    now += 40_000;
+    expect(now - o.observe(at('2026-12-02T12:00:01Z'))).toBe(45_000);
+    // A heartbeat that changes after the outage is stamped when it arrives, as ever.
+    expect(o.observe(at('2026-12-02T12:00:50Z'))).toBe(now);
+  });
 });

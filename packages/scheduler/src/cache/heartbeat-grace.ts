@@ -56,21 +56,32 @@ export function heartbeatGraceMs(mc: ManagementCluster | undefined, configuredGr
  * the earlier of now and the time it reports, so a cluster whose syncer stopped while no
  * scheduler ran takes no new HostedClusters; a syncer whose clock is behind gets them again with
  * its next heartbeat.
+ *
+ * Time the scheduler could not see the ManagementClusters (its watch of them broken: the control
+ * center restarting, a network cut) does not count either ({@link unseenFrom}, {@link seenAgain}):
+ * a syncer cannot write a heartbeat the scheduler cannot read either, so counting that time would
+ * mark a live cluster lost moments after a control-center restart longer than the grace period
+ * minus one heartbeat interval. Only the outage is left out, not a whole grace period as at a
+ * start: a cluster whose syncer died before the outage still expires after the rest of its grace.
  */
 export class HeartbeatObserver {
   private readonly seen = new Map<string, { uid: string; reported: string; reportedMs: number; atMs: number; changed: boolean }>();
+  /** When the scheduler stopped seeing the clusters (ms since the epoch), while it cannot. */
+  private unseenSinceMs: number | undefined;
 
   /** @param now - the scheduler's clock, ms since the epoch */
   constructor(private readonly now: () => number) {}
 
   /**
    * Records the cluster's reported heartbeat (call it for every version the informer delivers, so
-   * a change is stamped when it arrives) and returns when it was seen to change.
+   * a change is stamped when it arrives) and returns when it was seen to change, moved later by
+   * the time since then the scheduler could not see the clusters.
    * @returns ms since the epoch on the scheduler's clock (now, the first time), or NaN when no
    *   heartbeat is reported
    */
   observe(mc: ManagementCluster): number {
-    return this.entry(mc)?.atMs ?? NaN;
+    const e = this.entry(mc);
+    return e ? this.counted(e.atMs) : NaN;
   }
 
   /**
@@ -80,7 +91,40 @@ export class HeartbeatObserver {
   placementSeenMs(mc: ManagementCluster): number {
     const e = this.entry(mc);
     if (!e) return NaN;
-    return e.changed ? e.atMs : Math.min(e.atMs, e.reportedMs);
+    const at = this.counted(e.atMs);
+    return e.changed ? at : Math.min(at, e.reportedMs);
+  }
+
+  /**
+   * The scheduler stopped seeing the ManagementClusters at `atMs` (its informer's watch broke):
+   * from then until {@link seenAgain}, heartbeat ages stand still. A second call during the same
+   * outage is ignored.
+   * @param atMs - ms since the epoch on the scheduler's clock
+   */
+  unseenFrom(atMs: number): void {
+    this.unseenSinceMs ??= atMs;
+  }
+
+  /**
+   * The scheduler sees the ManagementClusters again at `atMs`: every heartbeat seen before the
+   * outage counts as seen that much later, so the outage never adds to its age.
+   * @param atMs - ms since the epoch on the scheduler's clock
+   */
+  seenAgain(atMs: number): void {
+    const from = this.unseenSinceMs;
+    if (from === undefined) return;
+    this.unseenSinceMs = undefined;
+    for (const e of this.seen.values()) e.atMs = this.shifted(e.atMs, from, atMs);
+  }
+
+  /** `atMs`, moved later by the part of the outage under way (if any) that came after it. */
+  private counted(atMs: number): number {
+    return this.unseenSinceMs === undefined ? atMs : this.shifted(atMs, this.unseenSinceMs, this.now());
+  }
+
+  /** A time seen at `atMs`, with the span [fromMs, toMs] the scheduler could not see left out of its age. */
+  private shifted(atMs: number, fromMs: number, toMs: number): number {
+    return toMs <= fromMs ? atMs : atMs + (toMs - Math.max(fromMs, Math.min(atMs, toMs)));
   }
 
   /** Forgets a deleted ManagementCluster. */
