@@ -3,6 +3,7 @@
  * ports in a temporary state dir, and stops them (and removes the dir) afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hccBin, tempDir } from './tools.js';
 
@@ -85,7 +86,12 @@ export async function startHccUp(args: string[] = [], timeoutMs = 90_000): Promi
     await waitForOutput(proc, 'hcc is up', timeoutMs, () => out);
   } catch (e) {
     await stopProcess(proc);
+    // The logs go with the temp dir: the end of each goes into the error, so a start that fails
+    // only under a loaded CI run can be told apart afterwards.
+    const stateDir = args.lastIndexOf('--state-dir') >= 0 ? args[args.lastIndexOf('--state-dir') + 1]! : dir;
+    const logs = logTails(path.join(stateDir, 'logs'));
     cleanup();
+    if (logs && e instanceof Error) e.message += `\n${logs}`;
     throw e;
   }
   return {
@@ -99,6 +105,27 @@ export async function startHccUp(args: string[] = [], timeoutMs = 90_000): Promi
       cleanup();
     },
   };
+}
+
+/** The last 25 lines of every `*.log` file in `dir`, each under its name ('' when there are none). */
+function logTails(dir: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.log')).sort();
+  } catch {
+    return '';
+  }
+  return names
+    .map((n) => {
+      let text = '';
+      try {
+        text = readFileSync(path.join(dir, n), 'utf8');
+      } catch (err) {
+        text = String(err);
+      }
+      return `--- ${n} (last 25 lines) ---\n${text.trimEnd().split('\n').slice(-25).join('\n')}`;
+    })
+    .join('\n');
 }
 
 /** A running `hcc control-center`. */
