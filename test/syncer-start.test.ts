@@ -28,6 +28,17 @@ describe('hcc syncer started before the control center answers', () => {
   let client: RestClient | undefined;
   /** The control center's port: it comes back on the same one. */
   let port = 0;
+  const readyOf = async () => (await client!.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1')).status?.conditions?.find((x) => x.type === 'Ready');
+  /** Reads m1's Ready condition every 100 ms for `ms`: each `status/reason` seen that was not `True/SyncerHeartbeat`. */
+  const notReadySeen = async (ms: number): Promise<string[]> => {
+    const seen: string[] = [];
+    for (const end = Date.now() + ms; Date.now() < end; ) {
+      const r = await readyOf();
+      seen.push(`${r?.status}/${r?.reason}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    return seen.filter((x) => x !== 'True/SyncerHeartbeat');
+  };
 
   afterAll(async () => {
     client?.close();
@@ -80,7 +91,6 @@ describe('hcc syncer started before the control center answers', () => {
     expect(cc && runningSyncer, 'the previous test started the control center and the syncer').toBeTruthy();
     client = new RestClient(loadKubeconfig(cc!.kubeconfig));
     const c = client;
-    const readyOf = async () => (await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1')).status?.conditions?.find((x) => x.type === 'Ready');
     // The syncer beats every 1 s and announces its Lease duration (4 × 1 s); the scheduler's own
     // grace is 0.5 s: the shape of a 60 s interval under the default 40 s grace, in seconds.
     const mc = await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1');
@@ -89,20 +99,12 @@ describe('hcc syncer started before the control center answers', () => {
     const before = await readyOf();
     expect(before?.status).toBe('True');
     // Once per interval the old scheduler declared it lost 0.6 s after each beat (Ready=False for ~0.4 s).
-    const seen: string[] = [];
-    for (const end = Date.now() + 6000; Date.now() < end; ) {
-      const r = await readyOf();
-      seen.push(`${r?.status}/${r?.reason}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
+    expect(await notReadySeen(6000)).toEqual([]);
     expect((await readyOf())?.lastTransitionTime).toBe(before?.lastTransitionTime);
   }, 90_000);
 
   it('stays Ready across a control-center restart longer than its grace period: time the scheduler could not see does not count', async () => {
     expect(cc && runningSyncer && scheduler && client, 'the previous tests started every process').toBeTruthy();
-    const c = client!;
-    const readyOf = async () => (await c.get<ManagementCluster>(ManagementClusterResource, undefined, 'm1')).status?.conditions?.find((x) => x.type === 'Ready');
     const expiredEvents = async () => (await kubectl('1.35', cc!.kubeconfig, ['get', 'events', '-A', '--field-selector', 'reason=HeartbeatExpired,involvedObject.name=m1', '-o', 'name'])).stdout.trim();
     const before = await readyOf();
     expect(before?.status).toBe('True');
@@ -120,13 +122,7 @@ describe('hcc syncer started before the control center answers', () => {
     } finally {
       runningSyncer!.proc.kill('SIGCONT');
     }
-    const seen: string[] = [];
-    for (const end = Date.now() + 6000; Date.now() < end; ) {
-      const r = await readyOf();
-      seen.push(`${r?.status}/${r?.reason}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(seen.filter((x) => x !== 'True/SyncerHeartbeat'), seen.join(' ')).toEqual([]);
+    expect(await notReadySeen(6000)).toEqual([]);
     expect((await readyOf())?.lastTransitionTime, 'Ready never left True').toBe(before?.lastTransitionTime);
     expect(await expiredEvents()).toBe('');
   }, 90_000);
