@@ -1,9 +1,10 @@
 /**
- * A watch of a custom resource ends when its CRD is deleted, stops serving the watched version, or
+ * A watch of a custom resource ends when its CRD is gone, stops serving the watched version, or
  * changes its spec, as kube-apiserver's apiextensions handler destroys a CRD's storage (ending its
  * watches) then: the client lists again and meets the 404 or the new schema, instead of being fed
  * objects of a version no longer served. A CRD write that leaves the spec alone (its status, a
- * label) keeps the watch.
+ * label, its deletion, which bumps its generation) keeps the watch: while a deleted CRD's objects
+ * are cleaned up, its watchers see them deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
@@ -58,19 +59,27 @@ describe('a watch of a custom resource whose CRD changes', () => {
   const object = (plural: string, version: string, name: string) => ({ apiVersion: `${GROUP}/${version}`, kind: plural[0]!.toUpperCase() + plural.slice(1, -1), metadata: { name }, spec: {} });
   const served = async (plural: string, version: string) => (await request(cc, 'GET', path(plural, version))).code === 200;
 
-  it('ends when the CRD is deleted; a CRD created again in another version does not feed it', async () => {
+  it('sees its objects deleted while the CRD is being deleted, ends when the CRD is gone; a CRD created again in another version does not feed it', async () => {
     expect((await request(cc, 'POST', CRDS, crd('gadgets', [{ name: 'v1', served: true, storage: true }]))).code).toBe(201);
     await until('v1 served', () => served('gadgets', 'v1'));
     const w = await watch(path('gadgets', 'v1'));
-    expect((await request(cc, 'POST', path('gadgets', 'v1'), object('gadgets', 'v1', 'g1'))).code).toBe(201);
+    const held = { ...object('gadgets', 'v1', 'g1'), metadata: { name: 'g1', finalizers: [`${GROUP}/hold`] } };
+    expect((await request(cc, 'POST', path('gadgets', 'v1'), held)).code).toBe(201);
     expect((await request(cc, 'DELETE', `${CRDS}/gadgets.${GROUP}`)).code).toBe(200);
+    // The cleanup deletes g1, which its finalizer holds: the CRD stays Terminating, and so does the watch.
+    await until('g1 being deleted', async () => !!((await request(cc, 'GET', `${path('gadgets', 'v1')}/g1`)).body as { metadata?: { deletionTimestamp?: string } }).metadata?.deletionTimestamp);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(w.ended()).toBe(false);
+    const unhold = [{ op: 'remove', path: '/metadata/finalizers' }];
+    expect((await request(cc, 'PATCH', `${path('gadgets', 'v1')}/g1`, unhold, { contentType: 'application/json-patch+json' })).code).toBe(200);
     await until('the watch to end', async () => w.ended());
     await until('the CRD gone', async () => (await request(cc, 'GET', `${CRDS}/gadgets.${GROUP}`)).code === 404);
     expect((await request(cc, 'POST', CRDS, crd('gadgets', [{ name: 'v3', served: true, storage: true }]))).code).toBe(201);
     await until('v3 served', () => served('gadgets', 'v3'));
     expect((await request(cc, 'POST', path('gadgets', 'v3'), object('gadgets', 'v3', 'g6'))).code).toBe(201);
     const text = await w.text;
-    expect(text).toContain('"g1"');
+    const events = text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string; deletionTimestamp?: string } } });
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}${e.object.metadata.deletionTimestamp ? ' (deleting)' : ''}`)).toEqual(['ADDED g1', 'MODIFIED g1 (deleting)', 'DELETED g1 (deleting)']);
     expect(text).not.toContain('"g6"');
   });
 

@@ -334,10 +334,11 @@ export async function serveWatch(
     // The client may have gone while the watch waited for its resourceVersion (no 'close' then):
     // end before anything is registered.
     if (socket?.destroyed) return finish();
-    // A custom resource's watch ends, as a stream that simply ends, when its CRD is deleted, stops
+    // A custom resource's watch ends, as a stream that simply ends, when its CRD is gone, stops
     // serving this version, or changes its spec (kube-apiserver's crdHandler destroys the CRD's
     // storage then, which ends every watch on it): the client lists again and meets the 404 or
-    // the new schema, instead of being fed objects of a version that is no longer served.
+    // the new schema, instead of being fed objects of a version that is no longer served. A CRD
+    // being deleted is still served: its watchers see the cleanup delete its objects.
     const onDefinitionChanged = () => {
       const cur = scope.registry.lookup(info.group, info.version, info.resource);
       if (!cur || cur.definition !== info.definition) finish();

@@ -10,6 +10,7 @@ import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubre
 import { storagePrefix, type ColumnDefinition, type ResourceInfo, type StrategyContext } from './types.js';
 import type { Store } from '../storage/store.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { checkCustomResource, prepareCustomResource, reportUnknownFields } from './schema/index.js';
 import type { SchemaChecker } from './schema/validation-pool.js';
@@ -212,6 +213,25 @@ export function finalizerWarnings(obj: KubeObject, old?: KubeObject): string[] {
     .map((f) => `metadata.finalizers: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`);
 }
 
+const definitions = new WeakMap<KubeObject, string>();
+
+/**
+ * What a served custom resource is defined by: the CRD's uid and a hash of its spec
+ * (`uid/sha256-prefix`), which change when the CRD is created again or its spec changes, and only
+ * then: kube-apiserver's crdHandler tears a CRD's storage down (ending its watches) when the uid,
+ * the spec or the accepted names change, and ignores other updates (its `deletionTimestamp`, which
+ * bumps `metadata.generation`, and its status). Cached per CRD object (one per version served).
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/customresource_handler.go (updateCustomResourceDefinition)
+ */
+function definitionOf(crd: KubeObject): string {
+  let d = definitions.get(crd);
+  if (d === undefined) {
+    d = `${crd.metadata.uid ?? ''}/${createHash('sha256').update(JSON.stringify(crd.spec ?? null)).digest('hex').slice(0, 16)}`;
+    definitions.set(crd, d);
+  }
+  return d;
+}
+
 /**
  * Builds the ResourceInfo of one version of a CRD.
  * @param opts.virtualHostedClusters - the control center's HostedClusters and NodePools (see unplacedFinalizers)
@@ -281,7 +301,7 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     strategy,
     schema: schema as Record<string, unknown> | undefined,
     custom: true,
-    definition: `${crd.metadata.uid ?? ''}/${crd.metadata.generation ?? 0}`,
+    definition: definitionOf(crd),
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }

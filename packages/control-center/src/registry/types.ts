@@ -167,10 +167,11 @@ export interface ResourceInfo {
   /** Defined by a CRD being deleted: still served (so the cleanup can delete its objects) but takes no creates. */
   terminating?: boolean;
   /**
-   * For a resource defined by a CRD: that CRD's uid and generation (`uid/generation`), which change
-   * when it is created again or its spec changes. A watch ends when the resource it serves is no
-   * longer defined by the same (see handlers/watch.ts), as kube-apiserver's apiextensions handler
-   * tears down a CRD's storage, and with it every watch, when the CRD goes or its spec changes.
+   * For a resource defined by a CRD: that CRD's uid and a hash of its spec, which change when it is
+   * created again or its spec changes (not when it is being deleted: its `deletionTimestamp` bumps
+   * its generation). A watch ends when the resource it serves is no longer defined by the same (see
+   * handlers/watch.ts), as kube-apiserver's apiextensions handler tears down a CRD's storage, and
+   * with it every watch, when the CRD is gone or its spec changes.
    */
   definition?: string;
 }
