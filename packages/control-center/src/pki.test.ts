@@ -69,4 +69,17 @@ describe('ensureServingCerts', () => {
       expect(readFileSync(f('server.crt'), 'utf8'), damage).toBe(again.cert);
     }
   });
+
+  it('issues the serving certificate again for a requested name it lacks, also one another name contains, and an IPv6 address', async () => {
+    const { dir } = await fresh();
+    const sans = async (extra: string[]) => new X509Certificate((await ensureServingCerts(dir, extra)).cert).subjectAltName ?? '';
+    expect(await sans(['10.9.9.10', 'host.docker.internal'])).toMatch(/IP Address:10\.9\.9\.10\b.*DNS:host\.docker\.internal|DNS:host\.docker\.internal.*IP Address:10\.9\.9\.10\b/);
+    // 10.9.9.1 is a prefix of 10.9.9.10 and `host` a part of host.docker.internal: neither is covered.
+    const second = await sans(['10.9.9.1', 'host']);
+    expect(second.split(', ')).toEqual(expect.arrayContaining(['IP Address:10.9.9.1', 'DNS:host']));
+    const third = (await ensureServingCerts(dir, ['fd00::5'])).cert;
+    expect(new X509Certificate(third).checkIP('fd00:0:0:0:0:0:0:5')).toBe('fd00:0:0:0:0:0:0:5');
+    // Asked again for what it carries (another spelling of the address), it is kept.
+    expect((await ensureServingCerts(dir, ['fd00:0::5'])).cert).toBe(third);
+  });
 });

@@ -33,12 +33,16 @@ function isIP(s: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(s) || s.includes(':');
 }
 
+/**
+ * Whether a serving certificate is valid for 30 more days and carries each name as a subject
+ * alternative name of its own: an IP address (IPv4 or IPv6, in any spelling) as that address, a
+ * DNS name exactly (case-insensitive, no wildcard matching), so `10.9.9.1` is not taken as covered
+ * by `10.9.9.10`, nor `host` by `host.docker.internal`.
+ */
 function covers(certPem: string, names: string[]): boolean {
   const c = new X509Certificate(certPem);
   if (Date.parse(c.validTo) - Date.now() < 30 * DAY_MS) return false;
-  const san = c.subjectAltName ?? '';
-  // IPv6 addresses print expanded (0:0:...:1); they are always generated with the IPv4 ones.
-  return names.filter((n) => !n.includes(':')).every((n) => san.includes(isIP(n) ? `IP Address:${n}` : `DNS:${n}`));
+  return names.every((n) => (isIP(n) ? c.checkIP(n) !== undefined : c.checkHost(n, { subject: 'never', wildcards: false }) !== undefined));
 }
 
 /** A PEM file read and parsed, or the reason it cannot be (empty, not PEM, unreadable). */
