@@ -77,7 +77,7 @@ done
 # --- preflight: every missing tool is reported at once, with how to get it ---------------------
 # KUBECTL/HELM: a path (must be executable) or a command name (looked up on PATH); otherwise the
 # bundled copy in .tools/, then PATH.
-find_tool() { # name, explicit path or command (may be empty), bundled path (may be empty)
+find_tool() { # name, explicit path or command (may be empty), bundled path (may be empty), flags of its `version` that run offline
   if [[ -n "$2" ]]; then
     if [[ "$2" == */* ]]; then
       [[ -x "$2" ]] && printf '%s' "$2"
@@ -86,7 +86,9 @@ find_tool() { # name, explicit path or command (may be empty), bundled path (may
     fi
     return 0
   fi
-  if [[ -n "$3" && -x "$3" ]]; then
+  # The bundled kubectl and helm (npm run tools) are Linux x86-64 builds: used only where they run
+  # (not on macOS or arm64, where the ones on PATH are taken instead).
+  if [[ -n "$3" && -x "$3" ]] && "$3" version "${@:4}" >/dev/null 2>&1; then
     printf '%s' "$3"
     return 0
   fi
@@ -111,8 +113,8 @@ preflight() {
     missing+=("kind is not installed (or not on PATH): https://kind.sigs.k8s.io/docs/user/quick-start/#installation (e.g. go install sigs.k8s.io/kind@latest)")
   fi
   if [[ "$MODE" == run ]]; then
-    KUBECTL=$(find_tool kubectl "${KUBECTL:-}" "$ROOT/.tools/kubectl-1.35/kubectl")
-    HELM=$(find_tool helm "${HELM:-}" "$ROOT/.tools/kubectl-1.35/helm")
+    KUBECTL=$(find_tool kubectl "${KUBECTL:-}" "$ROOT/.tools/kubectl-1.35/kubectl" --client)
+    HELM=$(find_tool helm "${HELM:-}" "$ROOT/.tools/kubectl-1.35/helm" --short)
     if [[ -z "$KUBECTL" ]]; then
       if [[ -n "${KUBECTL_SET:-}" ]]; then missing+=("KUBECTL=$KUBECTL_SET is not an executable file or a command on PATH")
       else missing+=("kubectl not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put kubectl on PATH, or set KUBECTL to its path"); fi
@@ -209,7 +211,7 @@ cleanup() { # keep_logs (1: a failed run keeps $STATE/logs to read)
   local f
   for f in admin scheduler syncer "${CLUSTERS[@]}"; do rm -f "$STATE/$f.kubeconfig" "$STATE/syncer-$f.kubeconfig"; done
   rm -f "$STATE/syncer-tokens.csv"
-  rm -f "$STATE/control-center.pid" "$STATE/scheduler.pid" "$STATE/build.log"
+  rm -f "$STATE/control-center.pid" "$STATE/scheduler.pid" "$STATE/build.log" "$STATE/image.tar"
   if [[ "${1:-0}" != 1 ]]; then
     rm -f "$STATE/logs/control-center.log" "$STATE/logs/scheduler.log"
     rmdir "$STATE/logs" 2>/dev/null || true

