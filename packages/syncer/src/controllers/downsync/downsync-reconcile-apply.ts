@@ -32,6 +32,9 @@
  * make is left alone, a Warning Event (`CopyBlocked`) on the upstream object says why, and it is
  * looked at again in a minute. Any other refusal leaves the live copy as it is (`CopyFailed`). A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
  *
+ * A Secret of type `kubernetes.io/service-account-token` is never copied (`CopyBlocked`): the
+ * management cluster would fill it with a token of one of its ServiceAccounts.
+ *
  * Nothing the management cluster does to a write goes unsaid: fields its older CRD drops from a
  * HostedCluster or NodePool copy get a Warning Event `FieldsDropped` (droppedFields), and a write
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
@@ -42,6 +45,15 @@ import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefau
 import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
 import { TakeOverFromFlag } from '../presence/take-over.js';
+
+/**
+ * A Secret of this type is never copied: in a management cluster, kube's token controller fills it
+ * with a long-lived token of the ServiceAccount its annotation names, so whoever may place a
+ * HostedCluster referencing one would have the syncer mint tokens there.
+ * @see https://kubernetes.io/docs/concepts/configuration/secret/#serviceaccount-token-secrets
+ */
+export const ServiceAccountTokenType = 'kubernetes.io/service-account-token';
+const ServiceAccountNameAnnotation = 'kubernetes.io/service-account.name';
 
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
@@ -61,6 +73,12 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (isReservedNamespace(req.namespace)) {
       const why = `namespace ${req.namespace} is one hcc never writes into (Kubernetes', OpenShift's, HyperShift's or hcc's own)`;
       deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; the ${req.kind} is not copied there: use another namespace`);
+      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
+      return { requeueAfterMs: ForeignRecheckMs };
+    }
+    if (req.kind === 'Secret' && up.type === ServiceAccountTokenType) {
+      const why = `a Secret of type ${ServiceAccountTokenType} would be filled there with a token of the management cluster's ServiceAccount ${JSON.stringify(up.metadata.annotations?.[ServiceAccountNameAnnotation] ?? '')} (kube's token controller does that)`;
+      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; hcc never copies one there: use a Secret of another type`);
       if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
       return { requeueAfterMs: ForeignRecheckMs };
     }

@@ -643,6 +643,21 @@ describe('objects of the same name that hcc did not create', () => {
     }
   });
 
+  it('never copies a ServiceAccount token Secret: the management cluster would fill it with a token of its ServiceAccount', async () => {
+    const calls: Call[] = [];
+    const up: KubeObject = { ...secretUp, type: 'kubernetes.io/service-account-token', metadata: { ...secretUp.metadata, annotations: { 'kubernetes.io/service-account.name': 'default' } } };
+    const d = deps({ Secret: up }, {}, calls);
+    const res = await reconcileDownsync(d, downsyncSteps(d), `Secret/${up.metadata.namespace}/${up.metadata.name}`);
+    expect(res).toEqual({ requeueAfterMs: 60_000 });
+    expect(calls.filter((c) => c[0].startsWith('down.') || c[0] === 'ensureNamespace')).toEqual([]);
+    expect(calls.find((c) => c[0] === 'warn')).toEqual([
+      'warn',
+      `Secret/${up.metadata.name}`,
+      'CopyBlocked',
+      'management cluster mgmt-1: a Secret of type kubernetes.io/service-account-token would be filled there with a token of the management cluster\'s ServiceAccount "default" (kube\'s token controller does that); hcc never copies one there: use a Secret of another type',
+    ]);
+  });
+
   it('keeps a copy it made while something placed here still references it (a PUT dropped the state label), deletes it once nothing does', async () => {
     const ours: KubeObject = { ...theirSecret, metadata: { name: 'ps', namespace: 'clusters', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' } } };
     const kept = await runSecret(undefined, ours, true);

@@ -135,6 +135,21 @@ describe('register with an existing ManagementCluster', () => {
     expect(lines[0]!.notApplied).toEqual({ capacity: { given: 7, current: null }, platforms: { given: ['AWS'], current: null } });
   });
 
+  it('says when the server it was given does not serve ManagementClusters at all (a management cluster\'s kubeconfig given as the control center\'s)', async () => {
+    const unknownResource = () => new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' });
+    const upstream = {
+      get: async () => {
+        throw unknownResource();
+      },
+      create: async () => {
+        throw unknownResource();
+      },
+    } as unknown as RestClient;
+    await expect(register(options(upstream, new FakeClock(), new AbortController().signal, []))).rejects.toThrow(
+      "the server --kubeconfig points at does not serve ManagementClusters (controlcenter.hcc.dev/v1alpha1): is it the control center's kubeconfig, not a management cluster's? (404 the server could not find the requested resource)",
+    );
+  });
+
   it('a pull syncer does not serve a ManagementCluster in Push mode: it says how to switch it', async () => {
     const push = { ...existing(), metadata: { name: 'mgmt-1' }, spec: { mode: 'Push', kubeconfigSecretRef: { name: 'k' } } } as ManagementCluster;
     const { upstream, writes } = upstreamWith(push);

@@ -198,6 +198,14 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
     });
   } catch (err) {
     if (isAlreadyExists(err)) return register(opts);
+    // A create of a cluster-scoped object answered 404: the server does not serve the kind at
+    // all (a management cluster's or another cluster's kubeconfig given as the control center's).
+    if (isNotFound(err)) {
+      throw new Error(
+        `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}): is it the control center's kubeconfig, not a management cluster's? (${problemText(err)})`,
+        { cause: err },
+      );
+    }
     throw err;
   }
 }
