@@ -10,11 +10,11 @@
  * Every scenario gets a Scope: the processes and temp dirs it started are stopped and removed
  * when it ends, fails, or the bench is interrupted (SIGINT/SIGTERM).
  */
-import { accessSync, constants, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { numberArg, UsageError } from './lib/args.mjs';
+import { ensureWritableDir, numberArg, UsageError } from './lib/args.mjs';
 import { closeOnSignals, Scope } from './lib/cleanup.mjs';
 import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
@@ -41,44 +41,6 @@ const usage = `usage: npm run bench [-- options]
   --wait-quiet MINUTES    first wait (at most MINUTES) until other processes use under 15% of a core for 10 s
   --help                  this text (short: -h)
 `;
-
-/**
- * Creates a directory the bench writes into (`--out`, `--data-dir`) and checks it is writable,
- * before any scenario runs, one level at a time: fs.mkdirSync's recursive mode spins forever
- * under /proc.
- * @param flag - the flag that named it, for the message
- * @param created - the directories it creates are pushed here (removed again when a later check fails)
- * @throws UsageError when it cannot be created or written
- */
-function ensureWritableDir(flag, dir, created = []) {
-  const missing = [];
-  let at = dir;
-  for (;;) {
-    try {
-      if (!statSync(at).isDirectory()) throw new UsageError(`${flag} ${dir}: ${at} is not a directory`);
-      break;
-    } catch (err) {
-      if (err instanceof UsageError) throw err;
-      if (err.code !== 'ENOENT') throw new UsageError(`${flag} ${dir}: ${err.message}`);
-      missing.unshift(at);
-      const up = path.dirname(at);
-      if (up === at) throw new UsageError(`${flag} ${dir}: no such directory`);
-      at = up;
-    }
-  }
-  try {
-    for (const d of missing) {
-      mkdirSync(d);
-      created.push(d);
-    }
-    accessSync(dir, constants.W_OK);
-    const probe = path.join(dir, `.write-test-${process.pid}`);
-    writeFileSync(probe, '');
-    rmSync(probe);
-  } catch (err) {
-    throw new UsageError(`${flag} ${dir}: cannot write there (${err.code ?? err.message})`);
-  }
-}
 
 /** The bench's options (as npm_config_* names: `--data-dir` is npm_config_data_dir; `--no-tls` sets npm_config_tls). */
 const optionNames = ['scenario', 'quick', 'tls', 'connections', 'runs', 'duration', 'data_dir', 'out', 'cpu_prof', 'keep', 'wait_quiet'];
@@ -113,6 +75,8 @@ function parseArgs(args) {
     const val = () => {
       const v = argv[++i];
       if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      // A single-dash value is a flag mistyped more often than a name: `--out -x` would write ./-x.
+      if (v.startsWith('-') && !/^-\d/.test(v)) throw new UsageError(`${a} needs a value, got ${JSON.stringify(v)} (a flag?); for a name starting with "-", write ./${v}`);
       if (v.trim() === '') throw new UsageError(`${a} needs a value, got an empty one`);
       return v;
     };

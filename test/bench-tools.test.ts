@@ -9,6 +9,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tempDir } from './helpers/tools.js';
 
+/** A file that is no directory. */
+const aFile = path.join(repoRoot, 'package.json');
 const tool = (name: string, args: string[]) => spawnSync(process.execPath, [path.join(repoRoot, 'bench', 'tools', `${name}.mjs`), ...args], { encoding: 'utf8', timeout: 20_000 });
 
 describe('bench tools', () => {
@@ -25,12 +27,28 @@ describe('bench tools', () => {
     ['history', ['-x'], "history: Unknown option '-x'"],
     ['history', ['extra'], "history: Unexpected argument 'extra'"],
     ['cpuprofile-top', ['x.cpuprofile', '--top', '0'], 'cpuprofile-top: --top must be a positive integer, got "0"'],
+    // A negative number is a bad number, not a missing value; output dirs are checked before anything starts
+    // (fs.mkdirSync's recursive mode spins forever under /proc: the tool hung at 100% CPU).
+    ['loop-requests', ['--rate', '-1'], 'loop-requests: --rate must be a positive number, got "-1"'],
+    ['profile-writes', ['--seconds', '-2'], 'profile-writes: --seconds must be a positive number, got "-2"'],
+    ['profile-writes', ['--out', '/proc/nope'], 'profile-writes: --out /proc/nope: cannot write there (ENOENT)'],
+    ['profile-writes', ['--out', aFile], `profile-writes: --out ${aFile}: ${aFile} is not a directory`],
+    ['loop-requests', ['--cpu-prof', aFile], `loop-requests: --cpu-prof ${aFile}: ${aFile} is not a directory`],
+    ['history', ['--since', 'garbage'], 'history: --since must be a run time stamp such as 2026-12-01T00-00-00Z, or its start (2026-12-01, 2026-12-01T06), got "garbage"'],
+    ['history', ['--since', '2026-13-45'], 'got "2026-13-45"'],
   ])('%s %j: one line, exit code 2', (name, args, message) => {
     const r = tool(name, args);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(message);
     expect(r.stdout).toBe('');
+  });
+
+  it.each(['profile-writes', 'loop-requests', 'cpuprofile-top', 'history'])('%s --help prints its usage (from its header) and exits 0', (name) => {
+    const r = tool(name, ['--help']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^usage: node bench/tools/${name}\\.mjs `));
+    expect(r.stderr).toBe('');
   });
 
   it('cpuprofile-top refuses a file that is no profile, and summarises each of several profiles', () => {

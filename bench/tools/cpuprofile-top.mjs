@@ -9,12 +9,12 @@
  *   --filter keeps only functions whose URL contains SUBSTRING in the total-time list (e.g. /packages/).
  */
 import { readFileSync } from 'node:fs';
-import { toolArgs } from '../lib/args.mjs';
+import { toolArgs, usageOf } from '../lib/args.mjs';
 
 const {
   values: { top, filter },
   positionals: files,
-} = toolArgs('cpuprofile-top', { top: { default: 25, number: { integer: true, min: 0, minExclusive: true } }, filter: {} }, { positionals: [1, Infinity] });
+} = toolArgs('cpuprofile-top', { top: { default: 25, number: { integer: true, min: 0, minExclusive: true } }, filter: {} }, { positionals: [1, Infinity], usage: usageOf(import.meta.url) });
 
 const keyOf = (n) => {
   const cf = n.callFrame;

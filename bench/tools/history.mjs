@@ -16,11 +16,21 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { toolArgs } from '../lib/args.mjs';
+import { toolArgs, usageOf } from '../lib/args.mjs';
+
+/** What is wrong with a `--since` value: a run's time stamp, or a prefix of one down to the day, of a real date. */
+function sinceProblem(v) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}(-\d{2}(-\d{2}Z?)?)?)?$/.exec(v);
+  const day = m && new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+  if (!m || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== `${m[1]}-${m[2]}-${m[3]}`) {
+    return 'must be a run time stamp such as 2026-12-01T00-00-00Z, or its start (2026-12-01, 2026-12-01T06)';
+  }
+  return undefined;
+}
 
 const {
   values: { dir, since },
-} = toolArgs('history', { dir: { default: path.join(import.meta.dirname, '..', 'results') }, since: { default: '' } });
+} = toolArgs('history', { dir: { default: path.join(import.meta.dirname, '..', 'results') }, since: { default: '', check: sinceProblem } }, { usage: usageOf(import.meta.url) });
 let files;
 try {
   // In run order: by time stamp, then `<stamp>` before `<stamp>-2` before `<stamp>-10` (runs of one second).

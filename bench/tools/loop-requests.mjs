@@ -14,7 +14,7 @@
  *   --by-verb  also prints each API server's counts per verb, resource and code
  */
 import path from 'node:path';
-import { toolArgs } from '../lib/args.mjs';
+import { toolArgs, usageOf } from '../lib/args.mjs';
 import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
 import { createSet, endpointOf, ensureNamespace, poolFor } from '../lib/kube.mjs';
@@ -26,14 +26,14 @@ const { values: a } = toolArgs('loop-requests', {
   settle: { default: 5, number: {} },
   idle: { default: 0, number: {} },
   'by-verb': { type: 'boolean', default: false },
-  'cpu-prof': {},
+  'cpu-prof': { dir: true },
   keep: { type: 'boolean', default: false },
-});
+}, { usage: usageOf(import.meta.url) });
 const { sets: N, rate } = a;
 const settleMs = a.settle * 1000;
 const idleMs = a.idle * 1000;
 if (a.keep) settings.keep = true;
-if (a['cpu-prof'] !== undefined) settings.cpuProfDir = path.resolve(a['cpu-prof']);
+if (a['cpu-prof'] !== undefined) settings.cpuProfDir = a['cpu-prof'];
 const NS = 'loop';
 const servers = ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-clusters/mgmt-${i}.kubeconfig`)];
 const serverName = (k) => (k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig'));

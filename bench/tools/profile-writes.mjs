@@ -12,7 +12,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { toolArgs } from '../lib/args.mjs';
+import { toolArgs, usageOf } from '../lib/args.mjs';
 import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, startControlCenter } from '../lib/procs.mjs';
 import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '../lib/kube.mjs';
@@ -23,8 +23,8 @@ const { values: a } = toolArgs('profile-writes', {
   seconds: { default: 8, number: { min: 0, minExclusive: true } },
   connections: { default: 32, number: { integer: true, min: 0, minExclusive: true } },
   'no-tls': { type: 'boolean', default: false },
-  out: { default: path.join(os.tmpdir(), `hcc-profile-${Date.now()}`) },
-});
+  out: { default: path.join(os.tmpdir(), `hcc-profile-${Date.now()}`), dir: true },
+}, { usage: usageOf(import.meta.url) });
 const { seconds, connections: C, op, out } = a;
 const tls = !a['no-tls'];
 const scope = new Scope();
