@@ -114,7 +114,8 @@ try {
   process.stderr.write(`bench: ${err.message}\n`);
   process.exit(2);
 }
-const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+const startedAt = new Date();
+const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 const stem = `${stamp}${opts.quick ? '-quick' : ''}`;
 settings.dataRoot = opts.dataDir;
 settings.keep = opts.keep;
@@ -129,7 +130,7 @@ const ctx = {
   connections: opts.connections,
   runs: opts.runs ?? (opts.quick ? 2 : 5),
   durationMs: (opts.duration ?? (opts.quick ? 1 : 5)) * 1000,
-  warmupMs: opts.quick ? 500 : 2000,
+  warmupMs: opts.quick ? 300 : 2000,
   storageDurationMs: opts.quick ? 500 : 3000,
   results: {},
 };
@@ -144,7 +145,7 @@ progress(`machine: ${machineLine(machine)}`);
 if (code.commit) progress(`code: ${codeLine(code)}`);
 // e2e and startup measure `hcc up`, which serves HTTPS whatever --no-tls says.
 const transportLabel = opts.tls ? 'HTTPS' : selected.some((s) => s === 'e2e' || s === 'startup') ? 'HTTP (e2e and startup: HTTPS, as hcc up serves)' : 'HTTP';
-progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : `plain HTTP (--no-tls)${transportLabel === 'HTTP' ? '' : '; e2e and startup: HTTPS, as hcc up serves'}`}, ${ctx.connections} connections, ${ctx.runs} runs × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
+progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : `plain HTTP (--no-tls)${transportLabel === 'HTTP' ? '' : '; e2e and startup: HTTPS, as hcc up serves'}`}, ${ctx.connections} connections, ${ctx.runs} run${ctx.runs === 1 ? '' : 's'} × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
 
 // A shared machine makes numbers noisy: measure what other processes use before and during the run.
 if (opts.waitQuietMin > 0) {
@@ -223,7 +224,9 @@ const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 
 const json = {
-  date: new Date().toISOString(),
+  // When the run started (its file name's and heading's time stamp), and when it ended.
+  date: startedAt.toISOString(),
+  finished: new Date().toISOString(),
   quick: opts.quick,
   code,
   machine,
@@ -238,5 +241,6 @@ const json = {
 const base = writeResultJson(opts.out, stem, `${JSON.stringify(json, null, 2)}\n`);
 writeFileSync(`${base}.md`, `${heading}\n\n${markdownTable(table)}\n`);
 if (latencies.length) writeFileSync(`${base}.svg`, latencySvg(latencies, `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}: latency p50 / p99 (ms)`));
-progress(`wrote ${path.relative(process.cwd(), base)}.{json,md${latencies.length ? ',svg' : ''}}${settings.cpuProfDir ? `; CPU profiles in ${settings.cpuProfDir}` : ''}`);
+const shown = path.relative(process.cwd(), base).startsWith('..') ? base : path.relative(process.cwd(), base);
+progress(`wrote ${shown}.{json,md${latencies.length ? ',svg' : ''}}${settings.cpuProfDir ? `; CPU profiles in ${settings.cpuProfDir}` : ''}`);
 process.exit(failures.length ? 1 : 0);

@@ -236,7 +236,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
 }
 
 export async function run(ctx) {
-  const N = ctx.quick ? 50 : 1000;
+  const N = ctx.quick ? 40 : 1000;
   const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
   const warmup = ctx.quick ? 10 : 200;
   const modes = ctx.quick ? [['burst']] : [['burst'], ['paced', 20], ['paced', 10]];

@@ -209,7 +209,7 @@ async function series(ctx, { tls, counts, suffix }) {
         `${deliveryNote(agg)}${agg.closed ? `; ${agg.closed} watches closed by the server` : ''}`,
     });
     rows.push({ case: `${W.toLocaleString('en-US')} watchers${suffix}: server RSS`, value: agg.serverRssBytes / 1e6, unit: 'MB', note: `${Math.round(rssBefore / 1e6)} MB before the watchers, ${Math.round(rssOpen / 1e6)} MB with them open and idle` });
-    latencies.push({ label: `${W} watchers, ${rate} writes/s${suffix}`, p50: agg.p50, p99: agg.p99 });
+    latencies.push({ label: `${W.toLocaleString('en-US')} watchers, ${rate} writes/s${suffix}`, p50: agg.p50, p99: agg.p99 });
   }
   return { rows, data: { writesPerSec: rate, objects: K, ...data }, latencies };
 }
