@@ -82,4 +82,16 @@ describe('ensureServingCerts', () => {
     // Asked again for what it carries (another spelling of the address), it is kept.
     expect((await ensureServingCerts(dir, ['fd00:0::5'])).cert).toBe(third);
   });
+
+  it('holds a zoned IPv6 address, an IPv4-mapped one and an internationalised name as clients check them, and keeps the certificate across starts', async () => {
+    const { dir } = await fresh();
+    const names = ['fe80::1%eth0', '::ffff:10.9.9.1', 'bücher.example'];
+    const first = (await ensureServingCerts(dir, names)).cert;
+    const x = new X509Certificate(first);
+    expect(x.checkIP('fe80::1')).toBe('fe80::1');
+    expect(x.checkIP('10.9.9.1')).toBe('10.9.9.1');
+    expect(x.checkHost('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
+    // A second start with the same names: no error (a zoned address made node:crypto throw), no new certificate.
+    expect((await ensureServingCerts(dir, names)).cert).toBe(first);
+  });
 });

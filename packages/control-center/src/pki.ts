@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { domainToASCII } from 'node:url';
 
 /** PEM material for an HTTPS server and its clients. */
 export interface ServingCerts {
@@ -24,9 +25,24 @@ export interface ServingCerts {
 
 const DAY_MS = 86_400_000;
 
-/** Names every serving certificate carries, plus the extra ones asked for. */
+/**
+ * Names every serving certificate carries, plus the extra ones asked for, each as a certificate
+ * holds it: an IPv6 address without its zone (`fe80::1%eth0` → `fe80::1`: a SAN has none, and TLS
+ * clients check the address alone), an IPv4-mapped IPv6 address as its IPv4 address, a DNS name in
+ * its ASCII (punycode) form, as clients compare it (`bücher.example` → `xn--bcher-kva.example`).
+ */
 export function servingNames(extra: string[] = []): string[] {
-  return [...new Set(['localhost', '127.0.0.1', '::1', hostname(), ...extra].filter(Boolean))];
+  return [...new Set(['localhost', '127.0.0.1', '::1', hostname(), ...extra].filter(Boolean).map(certName))];
+}
+
+function certName(n: string): string {
+  if (n.includes(':')) {
+    const ip = n.replace(/%.*$/, '');
+    const mapped = /^::ffff:(\d{1,3}(\.\d{1,3}){3})$/i.exec(ip);
+    return mapped ? mapped[1]! : ip;
+  }
+  if (isIP(n)) return n;
+  return domainToASCII(n) || n;
 }
 
 function isIP(s: string): boolean {
@@ -42,7 +58,13 @@ function isIP(s: string): boolean {
 function covers(certPem: string, names: string[]): boolean {
   const c = new X509Certificate(certPem);
   if (Date.parse(c.validTo) - Date.now() < 30 * DAY_MS) return false;
-  return names.every((n) => (isIP(n) ? c.checkIP(n) !== undefined : c.checkHost(n, { subject: 'never', wildcards: false }) !== undefined));
+  return names.every((n) => {
+    try {
+      return isIP(n) ? c.checkIP(n) !== undefined : c.checkHost(n, { subject: 'never', wildcards: false }) !== undefined;
+    } catch {
+      return false; // a name node:crypto cannot check: issue the certificate again rather than fail the start
+    }
+  });
 }
 
 /** A PEM file read and parsed, or the reason it cannot be (empty, not PEM, unreadable). */
