@@ -79,6 +79,11 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     if (req.kind === 'Secret' && up.type === ServiceAccountTokenType) {
       const why = `a Secret of type ${ServiceAccountTokenType} would be filled there with a token of the management cluster's ServiceAccount ${JSON.stringify(up.metadata.annotations?.[ServiceAccountNameAnnotation] ?? '')} (kube's token controller does that)`;
       deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; hcc never copies one there: use a Secret of another type`);
+      // The HostedClusters and NodePools placed here that reference it are told too (their own
+      // conditions would only say the Secret is not found there).
+      for (const user of deps.usersHere?.('Secret', req.namespace, req.name) ?? []) {
+        deps.warn(user, ReasonDependencyNotCopied, `management cluster ${deps.cluster} has no copy of Secret ${req.namespace}/${req.name}: ${why}; hcc never copies one there: reference a Secret of another type`);
+      }
       if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
       return { requeueAfterMs: ForeignRecheckMs };
     }

@@ -647,9 +647,12 @@ describe('objects of the same name that hcc did not create', () => {
     const calls: Call[] = [];
     const up: KubeObject = { ...secretUp, type: 'kubernetes.io/service-account-token', metadata: { ...secretUp.metadata, annotations: { 'kubernetes.io/service-account.name': 'default' } } };
     const d = deps({ Secret: up }, {}, calls);
+    d.usersHere = (kind, ns, name) => (kind === 'Secret' && ns === up.metadata.namespace && name === up.metadata.name ? [hc()] : []);
     const res = await reconcileDownsync(d, downsyncSteps(d), `Secret/${up.metadata.namespace}/${up.metadata.name}`);
     expect(res).toEqual({ requeueAfterMs: 60_000 });
     expect(calls.filter((c) => c[0].startsWith('down.') || c[0] === 'ensureNamespace')).toEqual([]);
+    // The HostedCluster that references it hears why its copy lacks it.
+    expect(calls.find((c) => c[0] === 'warn' && c[2] === 'DependencyNotCopied')?.[1]).toBe('HostedCluster/ex');
     expect(calls.find((c) => c[0] === 'warn')).toEqual([
       'warn',
       `Secret/${up.metadata.name}`,
