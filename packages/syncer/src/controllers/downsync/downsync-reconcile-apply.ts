@@ -42,7 +42,7 @@
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
 import { AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
-import { payloadKeys, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
+import { payloadKeys, type DownsyncDeps, type DownsyncRequest, type Step, type StepResult, type SyncKind } from './types.js';
 import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
 import { TakeOverFromFlag } from '../presence/take-over.js';
 
@@ -72,27 +72,16 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     }
     if (isReservedNamespace(req.namespace)) {
       const why = `namespace ${req.namespace} is one hcc never writes into (Kubernetes', OpenShift's, HyperShift's or hcc's own)`;
-      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; the ${req.kind} is not copied there: use another namespace`);
-      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
-      return { requeueAfterMs: ForeignRecheckMs };
+      return refuseCopy(deps, req, down, why, `the ${req.kind} is not copied there: use another namespace`);
     }
     if (req.kind === 'Secret' && up.type === ServiceAccountTokenType) {
       const why = `a Secret of type ${ServiceAccountTokenType} would be filled there with a token of the management cluster's ServiceAccount ${JSON.stringify(up.metadata.annotations?.[ServiceAccountNameAnnotation] ?? '')} (kube's token controller does that)`;
-      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; hcc never copies one there: use a Secret of another type`);
       // The HostedClusters and NodePools placed here that reference it are told too (their own
       // conditions would only say the Secret is not found there).
-      for (const user of deps.usersHere?.('Secret', req.namespace, req.name) ?? []) {
-        deps.warn(user, ReasonDependencyNotCopied, `management cluster ${deps.cluster} has no copy of Secret ${req.namespace}/${req.name}: ${why}; hcc never copies one there: reference a Secret of another type`);
-      }
-      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
-      return { requeueAfterMs: ForeignRecheckMs };
+      return refuseCopy(deps, req, down, why, 'hcc never copies one there: use a Secret of another type', 'hcc never copies one there: reference a Secret of another type');
     }
     const underControlPlane = deps.blockedByControlPlane?.(req.kind, up);
-    if (underControlPlane) {
-      deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${underControlPlane}; the ${req.kind} is not copied there`);
-      if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${underControlPlane}`);
-      return { requeueAfterMs: ForeignRecheckMs };
-    }
+    if (underControlPlane) return refuseCopy(deps, req, down, underControlPlane, `the ${req.kind} is not copied there`);
     const blocked = req.kind === 'HostedCluster' ? undefined : deps.blockedByForeign?.(req.kind, up);
     if (blocked) {
       // Never write what belongs with a HostedCluster hcc does not own here (its CopyBlocked
@@ -276,6 +265,26 @@ function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: 
 
 /** The condition a missing copy makes Unknown upstream, per kind: what `kubectl get` shows (AVAILABLE, READY). */
 const NoCopyCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
+
+/**
+ * Refuses to write the copy of `req.upstream` there, for a reason that holds for every object of
+ * its kind, namespace or type (not for this one's data): a Warning Event `CopyBlocked` on the
+ * upstream object (`management cluster <name>: <why>; <advice>`), with `userAdvice` one
+ * `DependencyNotCopied` on each HostedCluster and NodePool placed here that references it, the
+ * missing copy marked (markNoCopy) unless a copy of ours is there already (left as it is), and a
+ * look again later.
+ */
+async function refuseCopy(deps: DownsyncDeps, req: DownsyncRequest, down: KubeObject | undefined, why: string, advice: string, userAdvice?: string): Promise<StepResult> {
+  const up = req.upstream!;
+  deps.warn(up, ReasonCopyBlocked, `management cluster ${deps.cluster}: ${why}; ${advice}`);
+  if (userAdvice !== undefined) {
+    for (const user of deps.usersHere?.(req.kind, req.namespace, req.name) ?? []) {
+      deps.warn(user, ReasonDependencyNotCopied, `management cluster ${deps.cluster} has no copy of ${req.kind} ${req.namespace}/${req.name}: ${why}; ${userAdvice}`);
+    }
+  }
+  if (!down || !isOurs(deps, req.kind, up, down)) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyBlocked, `management cluster ${deps.cluster} has no copy: ${why}`);
+  return { requeueAfterMs: ForeignRecheckMs };
+}
 
 /**
  * When there is no HostedCluster or NodePool copy in the management cluster, because the cluster
