@@ -14,7 +14,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, realClock, resourcePath, runLeaderElection, sleep, WorkQueue, type RestClient } from '@hcc/client';
+import { EventRecorder, Informer, isConflict, isNotFound, leaseResource, realClock, resourcePath, runLeaderElection, sleep, WorkQueue, type InformerOptions, type RestClient } from '@hcc/client';
 import {
   ControlCenterAPIVersion,
   ConfigMapResource,
@@ -188,11 +188,11 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const config = opts.config ?? defaultSchedulerConfig();
   const graceMs = opts.heartbeatGraceMs ?? 40_000;
   const now = () => new Date();
-  const informer = <T extends KubeObject>(ref: typeof HostedClusterResource) => new Informer<T>({ client, ref, logger: log });
-  // Heartbeat ages stand still while this informer cannot see the server (below), so it tries
-  // again at most 2 s apart instead of backing off to 30 s: once the control center is back, the
-  // ages count again within 2 s (a dead cluster's included).
-  const mcs = new Informer<ManagementCluster>({ client, ref: ManagementClusterResource, logger: log, maxBackoffMs: 2000 });
+  const informer = <T extends KubeObject>(ref: typeof HostedClusterResource, extra: Partial<InformerOptions> = {}) => new Informer<T>({ client, ref, logger: log, ...extra });
+  // Heartbeat ages stand still while this informer cannot see the server (see the connection
+  // handler below), so it tries again at most 2 s apart instead of backing off to 30 s: once the
+  // control center is back, the ages count again within 2 s (a dead cluster's included).
+  const mcs = informer<ManagementCluster>(ManagementClusterResource, { maxBackoffMs: 2000 });
   const hcs = informer<HostedCluster>(HostedClusterResource);
   const nps = informer<NodePool>(NodePoolResource);
   const secrets = informer<KubeObject>(SecretResource);
@@ -200,8 +200,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   nps.addIndexer(Indexes.byHostedCluster, (o) => [`${o.metadata.namespace}/${o.spec?.clusterName ?? ''}`]);
 
   const cache = new ClusterCache({ heartbeatGraceMs: graceMs, now: () => Date.now() });
-  // Heartbeat ages stand still while the scheduler cannot see the ManagementClusters (a control
-  // center restart): their syncers could not write a heartbeat then either.
+  // Their syncers could not write a heartbeat while the scheduler could not read one either.
   mcs.addConnectionHandler({ onLost: (at) => cache.heartbeats.unseenFrom(at), onRestored: (at) => cache.heartbeats.seenAgain(at) });
   const scheduling = new WorkQueue();
   const propagation = new WorkQueue();

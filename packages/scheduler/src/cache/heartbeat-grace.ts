@@ -58,7 +58,8 @@ export function heartbeatGraceMs(mc: ManagementCluster | undefined, configuredGr
  * its next heartbeat.
  *
  * Time the scheduler could not see the ManagementClusters (its watch of them broken: the control
- * center restarting, a network cut) does not count either ({@link unseenFrom}, {@link seenAgain}):
+ * center restarting or refusing connections; one that hangs with its connections open breaks
+ * nothing, and that time counts) does not count either ({@link unseenFrom}, {@link seenAgain}):
  * a syncer cannot write a heartbeat the scheduler cannot read either, so counting that time would
  * mark a live cluster lost moments after a control-center restart longer than the grace period
  * minus one heartbeat interval. Only the outage is left out, not a whole grace period as at a
