@@ -53,7 +53,8 @@ export function kubectlConformance(v: KubectlVersion): void {
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
-      const done = new Promise<Run>((r) => child.once('exit', (code) => r({ code: code ?? 1, stdout, stderr })));
+      // 'close', not 'exit': the process can exit before its stdout has been read to the end.
+      const done = new Promise<Run>((r) => child.once('close', (code) => r({ code: code ?? 1, stdout, stderr })));
       return { output: () => stdout, done, kill: () => child.kill() };
     };
 
