@@ -3,7 +3,8 @@
 // 1. `hcc up` with two embedded management clusters (capacity 3 each) in a temporary state dir;
 // 2. apply realistic HostedClusters, NodePools and their Secrets for five platforms to the
 //    control center; show where each was placed and the budgets before and after;
-// 3. wait until every HostedCluster is Available, read through the control center;
+// 3. wait until every HostedCluster is Available and every NodePool Ready, read through the
+//    control center;
 // 4. upgrade one (release image) and watch the new version roll out;
 // 5. show a malformed manifest being rejected with a clear error and nothing written;
 // 6. delete one and show it gone from its management cluster;
@@ -88,14 +89,18 @@ async function main() {
   for (const c of Object.values(placement)) perCluster[c] = (perCluster[c] ?? 0) + 1;
   for (const [c, n] of Object.entries(perCluster)) if (n > 3) throw new Error(`${c} holds ${n} HostedClusters, more than its capacity 3`);
 
-  step('Waiting until each is Available (kubectl wait --for=condition=Available, against the control center)');
-  console.log(kubectl(['wait', '--for=condition=Available', 'hostedclusters', '--all', '-n', 'clusters', '--timeout=120s']).replace(/^/gm, '         '));
-  console.log(kubectl(['get', 'hostedclusters', '-n', 'clusters']).replace(/^/gm, '         '));
-  console.log(kubectl(['get', 'nodepools', '-n', 'clusters']).replace(/^/gm, '         '));
-
   step('Management clusters after: budgets went down by what each now hosts');
   await waitFor('heartbeats to report the placements', () => budgets().reduce((n, b) => n + Number(b[2]), 0) === 5, 30_000);
   table([['MANAGEMENT CLUSTER', 'BUDGET', 'HOSTED', 'CAPACITY'], ...budgets()]);
+
+  step('Waiting until each is Available (kubectl wait --for=condition=Available, against the control center)');
+  console.log(kubectl(['wait', '--for=condition=Available', 'hostedclusters', '--all', '-n', 'clusters', '--timeout=120s']).replace(/^/gm, '         '));
+  console.log(kubectl(['get', 'hostedclusters', '-n', 'clusters']).replace(/^/gm, '         '));
+  // A NodePool's machines come up once its HostedCluster is Available (the operator's
+  // --available-delay later), so its table is read once they are Ready and rolled out.
+  info('NodePools: their machines come up once the HostedCluster is Available (kubectl wait --for=condition=Ready, then UpdatingVersion=False and UpdatingConfig=False)');
+  for (const cond of ['Ready', 'UpdatingVersion=False', 'UpdatingConfig=False']) kubectl(['wait', `--for=condition=${cond}`, 'nodepools', '--all', '-n', 'clusters', '--timeout=120s']);
+  console.log(kubectl(['get', 'nodepools', '-n', 'clusters']).replace(/^/gm, '         '));
 
   const target = 'demo-aws';
   const where = placement[target];
