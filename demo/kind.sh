@@ -465,9 +465,14 @@ run_demo() {
   kc wait --for=condition=Available hostedclusters --all -n clusters --timeout=180s | indent
   kc get hostedclusters -n clusters | indent
 
-  step "Budgets after (kubectl get mc), and the NodePools' status copied up"
+  step "Budgets after (kubectl get mc), and the NodePools' status copied up once their machines are up"
   sleep 5 # two heartbeats
   kc get managementclusters | indent
+  # A NodePool's machines come up only once its HostedCluster is Available: wait until every
+  # NodePool is Ready and rolled out, or its table shows a rollout in progress.
+  for cond in Ready UpdatingVersion=False UpdatingConfig=False; do
+    kc wait --for=condition="$cond" nodepools --all -n clusters --timeout=180s >/dev/null
+  done
   kc get nodepools -n clusters | indent
 
   for c in "${CLUSTERS[@]}"; do
