@@ -16,7 +16,7 @@ const tool = (name: string, args: string[]) => spawnSync(process.execPath, [path
 describe('bench tools', () => {
   it.each([
     ['profile-writes', ['--bogus'], "profile-writes: Unknown option '--bogus'"],
-    ['profile-writes', ['--op', 'nonsense'], 'profile-writes: --op must be one of create, update, status, got "nonsense"'],
+    ['profile-writes', ['--op', 'nonsense'], 'profile-writes: --op must be one of create, update, status, get, got "nonsense"'],
     ['profile-writes', ['--seconds', 'abc'], 'profile-writes: --seconds must be a positive number, got "abc"'],
     ['profile-writes', ['--out', ''], 'profile-writes: --out needs a value, got an empty one'],
     ['loop-requests', ['--bogus'], "loop-requests: Unknown option '--bogus'"],
@@ -72,6 +72,21 @@ describe('bench tools', () => {
       expect(ok.stdout).toContain(`${path.join(dir, 'a.cpuprofile')}: 0.0 s sampled`);
       expect(ok.stdout).toContain(' 66.7%        2 ms  work_a packages/a.js:10');
       expect(ok.stdout).toContain(' 66.7%        2 ms  work_b packages/a.js:10');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('profile-writes --op get profiles a control center answering GETs of stored HostedClusters', () => {
+    const { dir, cleanup } = tempDir('hcc-profile-get-');
+    try {
+      const r = spawnSync(process.execPath, [path.join(repoRoot, 'bench', 'tools', 'profile-writes.mjs'), '--op', 'get', '--seconds', '1', '--connections', '2', '--out', dir], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      // Every GET answered 200 (the objects it reads were created first), and the profile summarised.
+      expect(r.stdout).toMatch(/^get: [1-9]\d* requests \(\d+\/s\), 0 errors\n/);
+      expect(r.stdout).toMatch(/\.cpuprofile: [\d.]+ s sampled/);
+      expect(r.stdout).toContain('\ntotal time\n');
+      expect(r.stdout).toMatch(/serveResource packages\/control-center\/dist\/server\.js/);
     } finally {
       cleanup();
     }

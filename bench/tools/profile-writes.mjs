@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * Profiles the control center under one kind of HostedCluster write alone: starts
+ * Profiles the control center under one kind of HostedCluster request alone: starts
  * `hcc control-center` with --cpu-prof, runs creates (or PUTs of whole objects, or PUTs of
- * .../status, as the api scenario does) with the bench's load generator for N seconds, stops it,
- * and prints where the time went (bench/tools/cpuprofile-top.mjs).
+ * .../status, or GETs of random objects, as the api scenario does) with the bench's load generator
+ * for N seconds, stops it, and prints where the time went (bench/tools/cpuprofile-top.mjs).
  *
- * Usage: node bench/tools/profile-writes.mjs [--op create|update|status] [--seconds N]
+ * Usage: node bench/tools/profile-writes.mjs [--op create|update|status|get] [--seconds N]
  *        [--connections C] [--no-tls] [--out DIR]
  */
 import path from 'node:path';
@@ -19,7 +19,7 @@ import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '..
 import { closedLoop } from '../lib/load.mjs';
 
 const { values: a } = toolArgs('profile-writes', {
-  op: { default: 'create', choices: ['create', 'update', 'status'] },
+  op: { default: 'create', choices: ['create', 'update', 'status', 'get'] },
   seconds: { default: 8, number: { min: 0, minExclusive: true } },
   connections: { default: 32, number: { integer: true, min: 0, minExclusive: true } },
   'no-tls': { type: 'boolean', default: false },
@@ -51,14 +51,15 @@ try {
     }
     const names = [...objs.keys()];
     const cursor = new Array(C).fill(0);
-    next = (i, w) => {
+    if (op === 'get') next = () => ({ method: 'GET', path: `${HC_PATH('create')}/${names[Math.floor(Math.random() * names.length)]}`, headers: ep.headers });
+    else next = (i, w) => {
       const name = names[w * 8 + (cursor[w]++ % 8)];
       const o = structuredClone(objs.get(name));
       if (op === 'update') o.metadata.annotations = { ...o.metadata.annotations, 'bench.hcc.dev/seq': String(i) };
       else o.status = { conditions: [{ type: 'Available', status: 'False', reason: 'Bench', message: `update ${i}`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), observedGeneration: 1 }] };
       return { method: 'PUT', path: `${HC_PATH('create')}/${name}${op === 'status' ? '/status' : ''}`, headers, body: JSON.stringify(o), name };
     };
-    onBody = (text, _i, _w, req) => objs.set(req.name, JSON.parse(text));
+    if (op !== 'get') onBody = (text, _i, _w, req) => objs.set(req.name, JSON.parse(text));
   }
   const res = await closedLoop({ pool, connections: C, durationMs: seconds * 1000, next, onBody, stop: interrupted });
   if (interrupted()) await new Promise(() => {}); // closeOnSignals exits once the scope is closed
