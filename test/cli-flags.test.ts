@@ -10,8 +10,18 @@ import { describe, expect, it } from 'vitest';
 import { stopProcess } from './helpers/processes.js';
 import { hccBin, tempDir, waitFor } from './helpers/tools.js';
 
+/** Runs the hcc CLI with args in cwd; resolves with its exit code and stderr (never rejects). */
+function run(args: string[], cwd: string): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [hccBin, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000 });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
 describe('hcc flags', () => {
-  it.each([
+  it.concurrent.for([
     { args: ['control-center', '--port', 'abc'], msg: "option '--port <port>' argument 'abc' is invalid. must be an integer >= 0 and <= 65535" },
     { args: ['up', '--state-dir', ''], msg: "option '--state-dir <dir>' argument '' is invalid. must not be empty (give a path)" },
     { args: ['control-center', '--data-dir', ''], msg: "option '--data-dir <dir>' argument '' is invalid. must not be empty (give a path)" },
@@ -91,10 +101,11 @@ describe('hcc flags', () => {
     { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "the state dir /proc/hcc-no-such-dir cannot be created (ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'): give a writable one with --state-dir" },
     { args: ['up', '--state-dir', '/etc/passwd/x'], msg: "the state dir /etc/passwd/x cannot be created (ENOTDIR: not a directory, mkdir '/etc/passwd/x'): give a writable one with --state-dir" },
     { args: ['control-center', '--data-dir', '/proc/hcc-no-such-dir/data', '--kubeconfig', 'k'], msg: "ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'" },
-  ])('refuses hcc $args: exit 1 with one line, nothing written', ({ args, msg }) => {
+    // Each case runs in a temp dir of its own: they run a few at a time (each is one short CLI process).
+  ])('refuses hcc $args: exit 1 with one line, nothing written', async ({ args, msg }, { expect }) => {
     const t = tempDir('hcc-flags-');
     try {
-      const r = spawnSync(process.execPath, [hccBin, ...args], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      const r = await run(args, t.dir);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(msg);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
