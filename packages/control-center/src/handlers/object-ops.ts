@@ -44,6 +44,12 @@ const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/names/generate.go
  */
 const MaxGeneratedNamePrefix = 58;
+/**
+ * How many names a create with `generateName` tries before it answers 409 AlreadyExists: 8 in
+ * all, as kube-apiserver's registry Store.Create retries with RetryGenerateName (GA in 1.32).
+ * @see https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/ (RetryGenerateName)
+ */
+export const MaxGenerateNameAttempts = 8;
 function randomSuffix(n = 5): string {
   let s = '';
   for (let i = 0; i < n; i++) s += alphanums[Math.floor(Math.random() * alphanums.length)];
@@ -255,7 +261,8 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   }
   if (m.resourceVersion) throw apierrors.badRequest('resourceVersion should not be set on objects to be created');
   // names.SimpleNameGenerator: the prefix is cut to 58 characters so that prefix + 5 random ones fit 63.
-  if (!m.name && m.generateName) m.name = `${m.generateName.slice(0, MaxGeneratedNamePrefix)}${randomSuffix()}`;
+  const generate = !m.name && m.generateName ? () => `${m.generateName!.slice(0, MaxGeneratedNamePrefix)}${randomSuffix()}` : undefined;
+  if (generate) m.name = generate();
   // Before the object is validated, as kube-apiserver's NamespaceLifecycle admission runs first:
   // a create into a missing namespace is a 404 however wrong the object.
   if (info.namespaced) checkNamespace(store, info, namespace, m.name ?? '');
@@ -270,23 +277,32 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   throwIfInvalid(info, m.name ?? '', [...metaErrs, ...strategyErrs, ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   addStrategyWarnings(info, ctx, obj);
   if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
-  const key = storageKey(info, namespace, m.name!);
   // As kube-apiserver's registry Store.Create: the name of an object being deleted is still taken, and the message says why.
   const taken = (cur: KubeObject) => apierrors.alreadyExists(groupResource(info), m.name!, !!cur.metadata.deletionTimestamp);
-  if (opts.dryRun) {
-    const cur = store.get(key);
-    if (cur) throw taken(cur.object);
-    return obj;
+  // A generated name that is taken is generated again (the same prefix and length, so what was
+  // validated still holds), up to MaxGenerateNameAttempts names in all, then the 409 stands.
+  for (let attempt = 1; ; attempt++) {
+    const key = storageKey(info, namespace, m.name!);
+    try {
+      if (opts.dryRun) {
+        const cur = store.get(key);
+        if (cur) throw taken(cur.object);
+        return obj;
+      }
+      const stored = await store.transact(
+        key,
+        (cur) => {
+          if (cur) throw taken(cur);
+          return { op: 'put', object: toStorage(obj, info) };
+        },
+        { writer: info },
+      );
+      return toVersion(stored!.object, info);
+    } catch (e) {
+      if (!generate || attempt >= MaxGenerateNameAttempts || !(e instanceof apierrors.StatusError) || e.reason !== 'AlreadyExists') throw e;
+      m.name = generate();
+    }
   }
-  const stored = await store.transact(
-    key,
-    (cur) => {
-      if (cur) throw taken(cur);
-      return { op: 'put', object: toStorage(obj, info) };
-    },
-    { writer: info },
-  );
-  return toVersion(stored!.object, info);
 }
 
 /** What an update computes from the current object; thrown errors abort it. */

@@ -4,7 +4,7 @@
  * namespace of cluster-scoped objects, DELETE across namespaces, immortal namespaces, Namespace
  * status phases, GET at a resourceVersion, the NamespaceTerminating cause and 1 MiB request heads.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { allCRDs } from '@hcc/crds';
 import YAML from 'yaml';
 import { request, useTestControlCenter } from '../testing/in-process.js';
@@ -319,6 +319,30 @@ describe('request semantics', () => {
     expect(name).toHaveLength(63);
     expect(name.startsWith('x'.repeat(58))).toBe(true);
     expect((r.body.metadata as { generateName: string }).generateName).toBe(prefix);
+  });
+
+  it('generates another name when a generated one is taken, up to 8 names, then answers 409 (RetryGenerateName)', async () => {
+    await ns('gen');
+    expect((await request(cc(), 'POST', '/api/v1/namespaces/gen/configmaps', cm('g-bbbbb'))).code).toBe(201);
+    // Math.random() = 0 picks 'b' for every character: the first name generated is the taken g-bbbbb.
+    const random = vi.spyOn(Math, 'random');
+    try {
+      random.mockImplementation(() => (random.mock.calls.length <= 5 ? 0 : 0.5));
+      const retried = await request(cc(), 'POST', '/api/v1/namespaces/gen/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'g-' } });
+      expect(retried.code, JSON.stringify(retried.body)).toBe(201);
+      expect((retried.body.metadata as { name: string }).name).toMatch(/^g-[b-z2-9]{5}$/);
+      expect((retried.body.metadata as { name: string }).name).not.toBe('g-bbbbb');
+      // Every name taken: the eighth attempt's 409 stands, naming the name it tried.
+      random.mockReset();
+      random.mockReturnValue(0);
+      const exhausted = await request(cc(), 'POST', '/api/v1/namespaces/gen/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'g-' } });
+      expect(exhausted.code).toBe(409);
+      expect(exhausted.body).toMatchObject({ reason: 'AlreadyExists', message: 'configmaps "g-bbbbb" already exists' });
+      expect(random.mock.calls.length).toBe(8 * 5);
+    } finally {
+      random.mockRestore();
+    }
+    expect(((await request(cc(), 'GET', '/api/v1/namespaces/gen/configmaps')).body.items as unknown[]).length).toBe(2);
   });
 
   it("names the request's UID as the precondition and the stored one as the object's in an update's UID conflict", async () => {
