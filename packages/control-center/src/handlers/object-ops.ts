@@ -299,7 +299,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
       );
       return toVersion(stored!.object, info);
     } catch (e) {
-      if (!generate || attempt >= MaxGenerateNameAttempts || !(e instanceof apierrors.StatusError) || e.reason !== 'AlreadyExists') throw e;
+      if (!generate || attempt >= MaxGenerateNameAttempts || !apierrors.isAlreadyExists(e)) throw e;
       m.name = generate();
     }
   }
