@@ -333,6 +333,93 @@ describe('EtcdStore: several replicas on one etcd', () => {
     await until('A to reach the revision of a write outside its prefix', () => a.currentRevision() >= later!.modRevision, 5_000);
   });
 
+  /**
+   * Holds back the watch responses `store` receives until `release` (a replica whose watch lags:
+   * its process was paused, or its event loop was busy): the responses are then handled in order.
+   */
+  function holdWatch(store: EtcdStore): { release: () => void } {
+    const cache = (store as unknown as { cache: { onResponse: (stream: unknown, res: unknown) => void } }).cache;
+    const handle = cache.onResponse.bind(cache);
+    const held: [unknown, unknown][] = [];
+    let holding = true;
+    cache.onResponse = (stream, res) => (holding ? held.push([stream, res]) : handle(stream, res));
+    return {
+      release: () => {
+        holding = false;
+        for (const [stream, res] of held.splice(0)) handle(stream, res);
+      },
+    };
+  }
+  const settledWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
+  it("never answers a most-recent read from a lagging watch in the state before another replica's create or delete (etcd without ordered progress notifications)", async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 5_000 });
+    const b = await replica(prefix);
+    await b.transact(key('gone'), put('gone'));
+    await until('A to see the first write', () => a.get(key('gone')) !== undefined);
+
+    // A's watch falls behind; B creates one object and deletes another, both acknowledged.
+    const lag = holdWatch(a);
+    await b.transact(key('new'), put('new'));
+    await b.transact(key('gone'), () => ({ op: 'delete' as const }));
+    const read = a.syncToLatest();
+    // Well past the watch's usual-lag grace (200 ms), the read still waits for the watch...
+    expect(await settledWithin(read, 700)).toBe(false);
+    lag.release();
+    // ...and then answers the state after both writes.
+    await read;
+    expect(a.get(key('new'))).toBeDefined();
+    expect(a.get(key('gone'))).toBeUndefined();
+
+    // Only a delete behind: the highest mod_revision under the prefix is one A has, the count is not.
+    const lag2 = holdWatch(a);
+    await b.transact(key('new'), () => ({ op: 'delete' as const }));
+    const read2 = a.syncToLatest();
+    expect(await settledWithin(read2, 700)).toBe(false);
+    lag2.release();
+    await read2;
+    expect(a.get(key('new'))).toBeUndefined();
+
+    // Many reads waiting at once on a lagging replica share one range of the whole prefix.
+    const kv = (a as unknown as { client: Etcd3 }).client.kv;
+    const range = kv.range.bind(kv);
+    let prefixRanges = 0;
+    kv.range = (req, opts) => {
+      if (req.sort_target === 'Mod') prefixRanges++;
+      return range(req, opts);
+    };
+    onTestFinished(() => void (kv.range = range));
+    const lag3 = holdWatch(a);
+    await b.transact(key('burst'), put('burst'));
+    const reads = Array.from({ length: 10 }, () => a.syncToLatest());
+    expect(await settledWithin(Promise.all(reads), 700)).toBe(false);
+    lag3.release();
+    await Promise.all(reads);
+    expect(a.get(key('burst'))).toBeDefined();
+    expect(prefixRanges).toBe(1);
+
+    // A watch that does not catch up in time: 504, not the older state.
+    const short = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 600 });
+    holdWatch(short);
+    await b.transact(key('later'), put('later'));
+    await expect(short.syncToLatest()).rejects.toMatchObject({ code: 504, message: expect.stringMatching(/has not shown every change under its prefix/) });
+  });
+
+  it('confirms a most-recent read at once when only writes outside its prefix advanced etcd, also with a corrupt value under it (etcd without ordered progress notifications)', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 1_000 });
+    const other = await replica(newPrefix());
+    await a.transact(key('k1'), put('k1'));
+    await raw.put(`${prefix}/core/configmaps/ns/broken`).value('not json');
+    await until('A to see the corrupt value', () => a.corruptCount() === 1);
+    const elsewhere = await other.transact(key('x'), put('x'));
+    expect(a.currentRevision()).toBeLessThan(elsewhere!.modRevision);
+    // Nothing under A's prefix changed: its mirror holds etcd's state, though at an older revision.
+    await a.syncToLatest();
+    expect(a.get(key('k1'))).toBeDefined();
+  });
+
   it('fails for good, once, when etcd comes back at an older revision (restored without --bump-revision)', async () => {
     const { proxy, a, failures } = await storeBehindProxy();
     for (let i = 0; i < 20; i++) await a.transact(key(`k${i}`), put(`k${i}`));

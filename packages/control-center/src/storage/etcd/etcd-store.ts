@@ -26,8 +26,9 @@
  *   sends progress notifications in order (3.4.31+, 3.5.13+, 3.6+), sees every write committed
  *   before it by any replica: etcd's current revision, then progress notifications until the
  *   mirror has it (kube-apiserver's consistent reads from cache). With an older etcd it waits
- *   briefly for the watch to reach that revision, then answers from the mirror while the watch
- *   is up (504 while it reconnects): WatchCache.waitUntilFresh.
+ *   briefly for the watch to reach that revision, then reads what the prefix holds (its highest
+ *   mod_revision and its count of keys) and waits until the mirror holds the same (504 when it
+ *   does not within freshnessTimeoutMs): WatchCache.waitUntilFresh.
  *
  * Not guaranteed:
  * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
@@ -45,7 +46,7 @@ import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
 import type { CorruptValue, Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
-import { WatchCache, withResourceVersion } from './watch-cache.js';
+import { WatchCache, withResourceVersion, type PrefixSummary } from './watch-cache.js';
 
 /** Options of {@link EtcdStore}. */
 export interface EtcdStoreOptions {
@@ -161,6 +162,10 @@ export class EtcdStore implements Store {
   private readonly keyQueues = new Map<string, Promise<unknown>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private closed = false;
+  /** Most-recent reads begun so far (syncToLatest calls: a count that numbers them). */
+  private freshReads = 0;
+  /** The prefix summary being read for most-recent reads, and how many had begun when it was sent. */
+  private summaryInFlight: { readsBegun: number; summary: Promise<PrefixSummary> } | undefined;
   /** Why the store failed for good (etcd's revision went backwards), or undefined. */
   private failed: Error | undefined;
 
@@ -311,8 +316,28 @@ export class EtcdStore implements Store {
   async syncToLatest(): Promise<void> {
     if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
     if (this.failed) throw apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`);
+    const ticket = ++this.freshReads;
     const latest = await this.latestRevision();
-    await this.cache.waitUntilFresh(latest, this.freshnessTimeoutMs);
+    await this.cache.waitUntilFresh(latest, this.freshnessTimeoutMs, (deadline) => this.sharedPrefixSummary(ticket, deadline));
+  }
+
+  /**
+   * {@link prefixSummary}, shared by the reads that need one at the same time: the read numbered
+   * `ticket` takes the one in flight when it was sent after that read began (etcd's answer then
+   * reflects every write acknowledged before it began), else sends a new one. Bounds the ranges
+   * of the whole prefix a burst of reads on a lagging replica makes to about one at a time.
+   */
+  private sharedPrefixSummary(ticket: number, deadline: number): Promise<PrefixSummary> {
+    const inFlight = this.summaryInFlight;
+    if (inFlight && inFlight.readsBegun >= ticket) return inFlight.summary;
+    const summary = this.prefixSummary(deadline);
+    const entry = { readsBegun: this.freshReads, summary };
+    this.summaryInFlight = entry;
+    const clear = () => {
+      if (this.summaryInFlight === entry) this.summaryInFlight = undefined;
+    };
+    summary.then(clear, clear);
+    return summary;
   }
 
   /** @see WatchCache.requestProgress */
@@ -343,11 +368,34 @@ export class EtcdStore implements Store {
    * @throws StatusError 503 when etcd does not answer
    */
   private async latestRevision(): Promise<number> {
-    const deadline = Date.now() + this.freshnessTimeoutMs;
+    const res = await this.freshnessRead(Date.now() + this.freshnessTimeoutMs, (deadline) => this.client.kv.range({ key: this.keys.rangeStart, count_only: true }, { deadline }));
+    return Number(res.header.revision);
+  }
+
+  /**
+   * What etcd holds under the prefix now (WatchCache's PrefixSummary): one linearizable range of
+   * the whole prefix, keys only, sorted by mod_revision descending with limit 1, whose `count` is
+   * every key in the range. etcd reads the whole range to sort it, so this is for the rare case of
+   * a most-recent read the watch has not confirmed within its grace (older etcd).
+   * @param deadline - epoch milliseconds
+   * @throws StatusError 503 when etcd does not answer by the deadline
+   */
+  private async prefixSummary(deadline: number): Promise<PrefixSummary> {
+    const res = await this.freshnessRead(deadline, (d) =>
+      this.client.kv.range({ key: this.keys.rangeStart, range_end: this.keys.rangeEnd, sort_order: 'Descend', sort_target: 'Mod', limit: 1, keys_only: true }, { deadline: d }),
+    );
+    return { revision: Number(res.header.revision), maxModRevision: res.kvs.length ? Number(res.kvs[0]!.mod_revision) : 0, count: Number(res.count) };
+  }
+
+  /**
+   * Runs a read for a freshness check, retrying a call refused by one endpoint (down, of several)
+   * up to twice before the deadline (epoch ms), as the client then picks another.
+   * @throws StatusError 503 when etcd does not answer
+   */
+  private async freshnessRead<T>(deadline: number, read: (deadline: number) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.client.kv.range({ key: this.keys.rangeStart, count_only: true }, { deadline });
-        return Number(res.header.revision);
+        return await read(deadline);
       } catch (err) {
         if (attempt < 3 && isRecoverableError(err as Error) && Date.now() < deadline && !this.closed) continue;
         throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);

@@ -43,9 +43,24 @@ export interface WatchCacheDeps {
   onRevisionRegression?: (mirror: number, etcd: number) => void;
 }
 
-/** A write waiting for the mirror to reach its revision. */
+/**
+ * What etcd holds under the prefix at one revision, as one linearizable range shows it: enough to
+ * tell whether the mirror, at an older revision, already holds the same state.
+ */
+export interface PrefixSummary {
+  /** etcd's revision when it answered (the range's header). */
+  revision: number;
+  /** The highest `mod_revision` of a key under the prefix (0 when there is none). */
+  maxModRevision: number;
+  /** How many keys are under the prefix (a count). */
+  count: number;
+}
+
+/** A write or a read waiting for the mirror to reach a revision (or a state). */
 interface RevisionWaiter {
   revision: number;
+  /** Also resolved as soon as the mirror holds the state this summary describes. */
+  summary?: PrefixSummary;
   resolve: () => void;
   reject: (err: unknown) => void;
   timer: NodeJS.Timeout;
@@ -88,6 +103,11 @@ export class WatchCache {
    */
   private readonly corrupt = new Map<string, CorruptValue>();
   private readonly markCorrupt = (key: string, bad: CorruptValue) => this.corrupt.set(key, bad);
+  /**
+   * How many etcd keys under the prefix the mirror's revision has: objects plus corrupt values the
+   * mirror holds no object for (compared with etcd's count in {@link waitUntilFresh}).
+   */
+  private keyCount = 0;
 
   constructor(private readonly deps: WatchCacheDeps) {}
 
@@ -106,6 +126,7 @@ export class WatchCache {
    * @throws Error when etcd has not confirmed the watch by deadline (epoch milliseconds)
    */
   async start(kvs: IKeyValue[], revision: number, deadline: number): Promise<void> {
+    this.keyCount = kvs.length;
     for (const kv of kvs) {
       const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log, this.markCorrupt);
       if (entry) this.mirror.set(entry.key, entry);
@@ -191,16 +212,18 @@ export class WatchCache {
   }
 
   /**
-   * Resolves once the mirror reflects revision.
+   * Resolves once the mirror reflects revision, or with `summary`, once it holds that state
+   * ({@link holds}).
    * @param timeoutMs - how long to wait, in milliseconds
    * @throws StatusError 504 after timeoutMs (the write is committed; this replica lags)
    */
-  waitForRevision(revision: number, timeoutMs: number): Promise<void> {
-    if (this.revision >= revision) return Promise.resolve();
+  waitForRevision(revision: number, timeoutMs: number, summary?: PrefixSummary): Promise<void> {
+    if (this.revision >= revision || (summary && this.holds(summary))) return Promise.resolve();
     if (this.stopped) return Promise.reject(new Error('etcd store closed'));
     return new Promise((resolve, reject) => {
       const waiter: RevisionWaiter = {
         revision,
+        summary,
         resolve,
         reject,
         timer: setTimeout(() => {
@@ -250,28 +273,55 @@ export class WatchCache {
   }
 
   /**
-   * Resolves once the mirror may answer a read that must be as new as etcd's `revision`: with
-   * progress requests on, once it has reached it ({@link waitForRevisionWithProgress}). Without
-   * them (older etcd) nothing can confirm a revision that only writes outside the prefix
-   * advanced, so it waits up to {@link WatchLagGraceMs} for the watch's usual lag and then
-   * resolves while the watch is up.
-   * @throws StatusError 504 when the watch is down (reconnecting), or with progress on, when it has
-   *   not reached `revision` within timeoutMs
+   * Resolves once the mirror may answer a read that must be as new as etcd's `revision` (a GET,
+   * LIST or watch without resourceVersion). With progress requests on, once it has reached it
+   * ({@link waitForRevisionWithProgress}). Without them (etcd before 3.4.31/3.5.13) nothing
+   * moves the mirror to a revision that only writes outside the prefix advanced, so it waits up
+   * to {@link WatchLagGraceMs} for the watch's usual lag, and then asks etcd what the prefix
+   * holds now (`summarize`, one linearizable range) and waits until the mirror holds that state
+   * ({@link holds}): a watch still behind with writes under the prefix is waited for (an object
+   * another replica created or deleted is never answered in its older state), while a revision
+   * advanced only outside the prefix is confirmed at once. kube-apiserver without consistent
+   * reads from cache reads etcd itself instead; this keeps reads served from memory.
+   * @param timeoutMs - how long to wait in all, in milliseconds
+   * @param summarize - reads {@link PrefixSummary} from etcd before the given deadline (epoch ms)
+   * @throws StatusError 504 when the mirror has not reached `revision` (or the summarized state)
+   *   within timeoutMs: the watch is behind or reconnecting; 503 from summarize
    */
-  async waitUntilFresh(revision: number, timeoutMs: number): Promise<void> {
+  async waitUntilFresh(revision: number, timeoutMs: number, summarize: (deadline: number) => Promise<PrefixSummary>): Promise<void> {
     if (this.progressRequests) return this.waitForRevisionWithProgress(revision, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
     try {
-      await this.waitForRevision(revision, WatchLagGraceMs);
+      await this.waitForRevision(revision, Math.min(WatchLagGraceMs, timeoutMs));
+      return;
     } catch (err) {
-      if (this.stopped || !this.isWatching()) throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd is reconnecting; retry`);
-      if (!(err instanceof apierrors.StatusError)) throw err;
+      if (!(err instanceof apierrors.StatusError) || this.stopped) throw err;
     }
+    const summary = await summarize(deadline);
+    try {
+      await this.waitForRevision(summary.revision, Math.max(0, deadline - Date.now()), summary);
+    } catch (err) {
+      if (this.stopped) throw err;
+      const why = this.isWatching() ? 'is behind' : 'is reconnecting';
+      throw apierrors.timeout(`etcd is at revision ${summary.revision}, but this server's watch of etcd ${why}: at revision ${this.revision} it has not shown every change under its prefix within ${timeoutMs} ms; retry`);
+    }
+  }
+
+  /**
+   * Whether the mirror holds the state `summary` describes, though its revision may be older: it
+   * has every key under the prefix up to the highest mod_revision etcd reported, and as many keys.
+   * Sound because after that mod_revision etcd only deleted keys under the prefix (a put would
+   * raise it), and every key etcd still holds was written at or before it, so the mirror holds it
+   * with that value; equal counts then leave no key etcd deleted that the mirror still has.
+   */
+  private holds(summary: PrefixSummary): boolean {
+    return this.revision >= summary.maxModRevision && this.keyCount === summary.count;
   }
 
   private resolveWaiters(): void {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const w = this.waiters[i]!;
-      if (w.revision <= this.revision) {
+      if (w.revision <= this.revision || (w.summary && this.holds(w.summary))) {
         this.waiters.splice(i, 1);
         clearTimeout(w.timer);
         w.resolve();
@@ -369,14 +419,17 @@ export class WatchCache {
       if (revision <= floor) continue;
       const key = this.deps.keys.storeKey(ev.kv.key);
       const prev = this.mirror.get(key);
+      const present = prev !== undefined || this.corrupt.has(key);
       this.revision = revision;
       if (ev.type === 'Put') {
+        if (!present) this.keyCount++;
         const entry = decodeOrSkip(this.deps.keys, ev.kv, this.deps.log, this.markCorrupt);
         if (!entry) continue; // the last object that decoded, if any, stays
         this.corrupt.delete(key);
         this.mirror.set(key, entry);
         this.history.publish(prev ? { type: 'MODIFIED', key, revision, object: entry.object, prevObject: prev.object } : { type: 'ADDED', key, revision, object: entry.object });
       } else {
+        if (present) this.keyCount--;
         this.corrupt.delete(key);
         if (!prev) continue;
         this.mirror.set(key, undefined);
@@ -407,6 +460,7 @@ export class WatchCache {
   private replace(kvs: IKeyValue[], revision: number): void {
     const fresh = new Map<string, StoredObject>();
     this.corrupt.clear();
+    this.keyCount = kvs.length;
     for (const kv of kvs) {
       const entry = decodeOrSkip(this.deps.keys, kv, this.deps.log, this.markCorrupt);
       if (entry) fresh.set(entry.key, entry);
