@@ -152,6 +152,19 @@ function resetServerMetadata(obj: KubeObject, now: Date, info: ResourceInfo): vo
 /** Namespaces that cannot be deleted (the NamespaceLifecycle admission plugin's immortal namespaces). */
 const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
+/**
+ * Before a create checks its namespace: when this server's copy has no such namespace, brings the
+ * copy up to date first (Store.syncToLatest), so a namespace created through another control
+ * center on the same etcd just before is found on one whose watch lags, as kube-apiserver's
+ * NamespaceLifecycle admission looks a namespace missing from its informer up in storage.
+ * Costs nothing when the namespace is there.
+ * @throws StatusError 503/504 from syncToLatest
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
+ */
+async function lookUpMissingNamespace(store: Store, info: ResourceInfo, namespace: string): Promise<void> {
+  if (info.namespaced && !store.get(storageKey(namespaces, '', namespace))) await store.syncToLatest?.();
+}
+
 /** Ensures the namespace of a namespaced object exists and is not terminating. */
 function checkNamespace(store: Store, info: ResourceInfo, namespace: string, name: string): void {
   if (!info.namespaced) return;
@@ -265,7 +278,10 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   if (generate) m.name = generate();
   // Before the object is validated, as kube-apiserver's NamespaceLifecycle admission runs first:
   // a create into a missing namespace is a 404 however wrong the object.
-  if (info.namespaced) checkNamespace(store, info, namespace, m.name ?? '');
+  if (info.namespaced) {
+    await lookUpMissingNamespace(store, info, namespace);
+    checkNamespace(store, info, namespace, m.name ?? '');
+  }
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
   info.strategy.prepareForCreate(obj, ctx);
@@ -352,6 +368,8 @@ export async function updateObject(
   opts: UpdateOptions,
 ): Promise<{ object: KubeObject; created: boolean }> {
   const key = storageKey(info, namespace, name);
+  // A create through an update (apply, PUT) checks its namespace as createObject does.
+  if ((opts.allowCreate || info.strategy.allowCreateOnUpdate) && !store.get(key)) await lookUpMissingNamespace(store, info, namespace);
   let created = false;
   let deletedAt: number | undefined;
   let result: KubeObject | undefined;
