@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { otherLoadPct, otherLoadText, writeResultJson } from '../bench/lib/report.mjs';
+import { otherLoadPct, otherLoadText, tableRow, textTable, writeResultJson } from '../bench/lib/report.mjs';
+import { stepsDone } from '../bench/scenarios/startup.mjs';
 import { tempDir } from './helpers/tools.js';
 
 describe('bench report', () => {
@@ -15,6 +16,27 @@ describe('bench report', () => {
     expect(otherLoadText([])).not.toContain('NaN');
     expect(otherLoadPct([])).toBeNull();
     expect(otherLoadPct([1, 2, 3, 4])).toBe(3);
+  });
+});
+
+describe('bench table rows', () => {
+  it('keep the decimals a row asks for, so a value just over its target does not print as the target', () => {
+    const row = tableRow('schedule', { case: '100 clusters: all 10,000 placed in', value: 10.0149, digits: 2, unit: 's', target: '< 10 s', met: false });
+    expect(row.value).toBe(10.01);
+    expect(textTable([row])).toMatch(/10\.01 s\s+.*< 10 s\s+.*NO/);
+    // Without digits: three significant digits, as before.
+    expect(tableRow('x', { case: 'c', value: 10.0149, unit: 's' }).value).toBe(10);
+    expect(tableRow('x', { case: 'c', rate: 18858.4, unit: 'req/s' }).value).toBe(18858);
+  });
+});
+
+describe('bench startup steps', () => {
+  it('count the management clusters up only once both are serving, in either order', () => {
+    const cc = '✓ control center serving at https://127.0.0.1:1\n';
+    expect(stepsDone(cc)).toEqual(['controlCenter']);
+    expect(stepsDone(`${cc}✓ mgmt-2 serving at https://127.0.0.1:3\n`)).toEqual(['controlCenter']);
+    expect(stepsDone(`${cc}✓ mgmt-2 serving at https://127.0.0.1:3\n✓ mgmt-1 serving at https://127.0.0.1:2\n`)).toEqual(['controlCenter', 'managementClusters']);
+    expect(stepsDone(`${cc}✓ mgmt-1 serving at x\n✓ mgmt-2 serving at y\n✓ scheduler running\nhcc is up`)).toEqual(['controlCenter', 'managementClusters', 'scheduler', 'ready']);
   });
 });
 

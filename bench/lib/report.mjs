@@ -67,10 +67,14 @@ export function fmt(x) {
 
 /**
  * Turns a scenario row into a table row with rounded numbers.
- * Row fields: case, rate+unit (or value+unit, or text), p50, p99 (ms), vsBaseline, target, met (true/false), note.
+ * Row fields: case, rate+unit (or value+unit, or text), digits (decimals of the value; default 3
+ * significant digits), p50, p99 (ms), vsBaseline, target, met (true/false), note.
  */
 export function tableRow(scenario, r) {
-  const value = r.text !== undefined ? null : round(r.rate ?? r.value);
+  const raw = r.rate ?? r.value;
+  // `digits`: decimals kept for a value compared with a target it lies close to (10.01 s against
+  // "< 10 s" must not read as 10).
+  const value = r.text !== undefined ? null : r.digits !== undefined && Number.isFinite(raw) ? Number(raw.toFixed(r.digits)) : round(raw);
   return {
     scenario,
     case: r.case,

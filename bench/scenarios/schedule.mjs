@@ -196,6 +196,7 @@ export async function run(ctx) {
     rows.push({
       case: `${M} clusters: all ${N.toLocaleString('en-US')} placed in`,
       value: agg.totalS,
+      digits: 2,
       unit: 's',
       target: M === 100 ? '< 10 s' : '',
       met: target ? agg.totalS < 10 : undefined,

@@ -14,12 +14,23 @@ import { nowMs, progress } from '../lib/progress.mjs';
 
 export const description = 'hcc up with 2 management clusters until every ManagementCluster is Ready';
 
+/** The steps of `hcc up` timed; each is done once every one of its lines has appeared in its output. */
 const steps = [
-  ['controlCenter', /✓ control center serving/],
-  ['managementClusters', /✓ mgmt-2 serving|✓ mgmt-1 serving[\s\S]*✓ mgmt-2 serving|✓ mgmt-2 serving[\s\S]*✓ mgmt-1 serving/],
-  ['scheduler', /✓ scheduler running/],
-  ['ready', /hcc is up/],
+  ['controlCenter', [/✓ control center serving/]],
+  // Started together, in either order: both must be serving.
+  ['managementClusters', [/✓ mgmt-1 serving/, /✓ mgmt-2 serving/]],
+  ['scheduler', [/✓ scheduler running/]],
+  ['ready', [/hcc is up/]],
 ];
+
+/**
+ * The steps done by the time `hcc up` printed `out` (its output so far).
+ * @param {string} out
+ * @returns {string[]} step names: controlCenter, managementClusters, scheduler, ready
+ */
+export function stepsDone(out) {
+  return steps.filter(([, lines]) => lines.every((re) => re.test(out))).map(([k]) => k);
+}
 
 async function oneStart(ctx, label) {
   const scope = new Scope();
@@ -38,7 +49,7 @@ async function oneStart(ctx, label) {
       onOutput: (text) => {
         out += text;
         const now = (nowMs() - t0) / 1000;
-        for (const [k, re] of steps) if (at[k] === undefined && re.test(out)) at[k] = now;
+        for (const k of stepsDone(out)) at[k] ??= now;
       },
     });
     const total = (nowMs() - t0) / 1000;
