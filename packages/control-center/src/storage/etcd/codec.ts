@@ -27,15 +27,74 @@ export class KeySpace {
     this.rangeEnd = Buffer.from(`${this.prefix}0`);
   }
 
-  /** etcd key of a store key (store keys start with `/`). */
+  /** etcd key of a store key (store keys start with `/`); the inverse of {@link storeKey}. */
   etcdKey(key: string): Buffer {
-    return Buffer.from(this.prefix + key);
+    const full = this.prefix + key;
+    return EscapedByte.test(full) ? encodeEscaped(full) : Buffer.from(full);
   }
 
-  /** Store key of an etcd key inside the range. */
+  /**
+   * Store key of an etcd key inside the range: its UTF-8 text, where a byte that is not part of
+   * valid UTF-8 (a key something else wrote) becomes the lone surrogate U+DC80–U+DCFF (Python's
+   * `surrogateescape`), which no valid UTF-8 decodes to: so two etcd keys never share a store key,
+   * and {@link etcdKey} gives the same bytes back.
+   */
   storeKey(etcdKey: Buffer): string {
-    return etcdKey.toString('utf8').slice(this.prefix.length);
+    const text = etcdKey.toString('utf8');
+    const exact = !text.includes('\uFFFD') || Buffer.from(text).equals(etcdKey);
+    return (exact ? text : decodeEscaped(etcdKey)).slice(this.prefix.length);
   }
+}
+
+/** A lone low surrogate U+DC80–U+DCFF: a byte of a key that is not valid UTF-8 (KeySpace.storeKey). */
+const EscapedByte = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+
+/** Length of the valid UTF-8 sequence at `i`, or 0 when the byte there starts none (RFC 3629). */
+function utf8SequenceAt(b: Buffer, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const cont = (j: number, lo = 0x80, hi = 0xbf) => j < b.length && b[j]! >= lo && b[j]! <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(i + 1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const [lo, hi] = c === 0xe0 ? [0xa0, 0xbf] : c === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+    return cont(i + 1, lo, hi) && cont(i + 2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const [lo, hi] = c === 0xf0 ? [0x90, 0xbf] : c === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    return cont(i + 1, lo, hi) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** Decodes UTF-8, each byte outside a valid sequence as U+DC00 + the byte. */
+function decodeEscaped(b: Buffer): string {
+  let out = '';
+  for (let i = 0; i < b.length; ) {
+    const n = utf8SequenceAt(b, i);
+    if (n === 0) {
+      out += String.fromCharCode(0xdc00 + b[i]!);
+      i++;
+    } else {
+      out += b.toString('utf8', i, i + n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+/** Encodes as UTF-8, a lone U+DC80–U+DCFF as the byte it stands for (the inverse of decodeEscaped). */
+function encodeEscaped(text: string): Buffer {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc80 && c <= 0xdcff && !(i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) {
+      parts.push(Buffer.from(text.slice(start, i)), Buffer.of(c - 0xdc00));
+      start = i + 1;
+    }
+  }
+  parts.push(Buffer.from(text.slice(start)));
+  return Buffer.concat(parts);
 }
 
 /** The JSON stored in etcd for an object: everything but `metadata.resourceVersion`. */

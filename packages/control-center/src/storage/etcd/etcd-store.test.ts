@@ -406,6 +406,27 @@ describe('EtcdStore: several replicas on one etcd', () => {
     await expect(short.syncToLatest()).rejects.toMatchObject({ code: 504, message: expect.stringMatching(/has not shown every change under its prefix/) });
   });
 
+  it('counts keys under its prefix by their bytes: two that differ only in bytes that are not UTF-8 are two (a most-recent read on a lagging replica still waits for a delete)', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 5_000 });
+    const b = await replica(prefix);
+    await b.transact(key('y'), put('y'));
+    const bad = (byte: number) => Buffer.concat([Buffer.from(`${prefix}${key('bad')}`), Buffer.of(byte)]);
+    await raw.put(bad(0xff)).value('x');
+    await raw.put(bad(0xfe)).value('x');
+    await until('A to see both values', () => a.corruptCount() === 2 && a.get(key('y')) !== undefined);
+    const lag = holdWatch(a);
+    await b.transact(key('y'), () => ({ op: 'delete' as const }));
+    const read = a.syncToLatest();
+    expect(await settledWithin(read, 700)).toBe(false);
+    lag.release();
+    await read;
+    expect(a.get(key('y'))).toBeUndefined();
+    // And a revision moved only outside the prefix is confirmed with them there, without a 504.
+    await (await replica(newPrefix())).transact(key('x'), put('x'));
+    await a.syncToLatest();
+  });
+
   it('confirms a most-recent read at once when only writes outside its prefix advanced etcd, also with a corrupt value under it (etcd without ordered progress notifications)', async () => {
     const prefix = newPrefix();
     const a = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 1_000 });
