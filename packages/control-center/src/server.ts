@@ -595,8 +595,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       const authorizeCreate = () => authorize(authorizer, req.user, { ...ri, verb: 'create' });
       // A server-side apply that would create the object needs `create` too (handlers/patch.go);
       // checked again in the transaction (authorizeCreate below), which settles a race with a delete.
-      if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '') && !store.get(storageKey(info, ri.namespace, ri.name))) {
-        authorizeCreate();
+      // An object this server's copy lacks is looked for in storage first (Store.syncToLatest, as
+      // kube-apiserver reads etcd): one created through another control center on the same etcd
+      // is there, and an apply to it is no create.
+      if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '')) {
+        const key = storageKey(info, ri.namespace, ri.name);
+        if (!store.get(key)) {
+          await store.syncToLatest?.();
+          if (!store.get(key)) authorizeCreate();
+        }
       }
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();

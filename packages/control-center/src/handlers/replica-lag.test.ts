@@ -2,15 +2,20 @@
  * Two control centers on one etcd (Debian's 3.4.23 here: no progress notifications), the second
  * with its etcd watch held back (a replica paused or overloaded): what a client going through a
  * load balancer relies on. A GET without resourceVersion of an object created through the first
- * waits for the watch instead of answering 404, and a create into a namespace created through the
+ * waits for the watch instead of answering 404, a create into a namespace created through the
  * first waits too instead of answering "namespaces not found", as kube-apiserver's
- * NamespaceLifecycle admission looks a namespace up when its informer has not seen it.
+ * NamespaceLifecycle admission looks a namespace up when its informer has not seen it, and a
+ * server-side apply of an object created through the first is an update (no `create` asked).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEtcd, type TestEtcd } from '../storage/etcd/testing-etcd.js';
 import { request, startTestControlCenter } from '../testing/in-process.js';
 import type { RunningControlCenter } from '../control-center.js';
 import type { ReadTransformStore } from '../storage/read-transform.js';
+import type { Authorizer } from '../pipeline/authorize.js';
 
 /** Holds back the etcd watch responses of control center `cc` until `release`, then handles them in order. */
 function holdWatch(cc: RunningControlCenter): { release: () => void } {
@@ -33,17 +38,24 @@ describe('a control center whose etcd watch lags behind another on the same etcd
   let etcd: TestEtcd;
   let a: RunningControlCenter;
   let b: RunningControlCenter;
+  let tokenDir: string;
+  // patcher may do everything on B but create.
+  const patcher = { token: 'patcher-token' };
+  const authorizer: Authorizer = (user, ri) => (user.name === 'patcher' && ri.verb === 'create' ? { allowed: false, reason: 'not for patcher' } : { allowed: true });
 
   beforeAll(async () => {
     etcd = await startTestEtcd();
+    tokenDir = mkdtempSync(path.join(tmpdir(), 'hcc-lag-tokens-'));
+    writeFileSync(path.join(tokenDir, 'tokens.csv'), 'patcher-token,patcher,u-patcher\n');
     const etcdOpts = { endpoints: [etcd.endpoint], prefix: '/hcc-lag' };
     a = await startTestControlCenter({ etcd: etcdOpts });
-    b = await startTestControlCenter({ etcd: etcdOpts });
+    b = await startTestControlCenter({ etcd: etcdOpts, tokenFile: path.join(tokenDir, 'tokens.csv'), authorizer });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
     await etcd?.stop();
+    if (tokenDir) rmSync(tokenDir, { recursive: true, force: true });
   });
 
   const cm = (name: string, namespace: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { k: 'v' } });
@@ -73,5 +85,20 @@ describe('a control center whose etcd watch lags behind another on the same etcd
     const missing = await request(b, 'POST', '/api/v1/namespaces/nowhere/configmaps', cm('x', 'nowhere'));
     expect(missing.code).toBe(404);
     expect(missing.body.message).toBe('namespaces "nowhere" not found');
+  });
+
+  it('takes a server-side apply of an object created through the other for an update: no create permission asked', async () => {
+    const lag = holdWatch(b);
+    expect((await request(a, 'POST', '/api/v1/namespaces/default/configmaps', cm('applied', 'default'))).code).toBe(201);
+    const apply = request(b, 'PATCH', '/api/v1/namespaces/default/configmaps/applied?fieldManager=patcher&force=true', { ...cm('applied', 'default'), data: { k: 'v2' } }, { contentType: 'application/apply-patch+yaml', token: patcher.token });
+    expect(await settledWithin(apply, 700)).toBe(false);
+    lag.release();
+    const res = await apply;
+    expect(res.code, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({ k: 'v2' });
+    // An apply that does create still needs create.
+    const create = await request(b, 'PATCH', '/api/v1/namespaces/default/configmaps/brand-new?fieldManager=patcher', cm('brand-new', 'default'), { contentType: 'application/apply-patch+yaml', token: patcher.token });
+    expect(create.code).toBe(403);
+    expect(create.body.message).toContain('cannot create resource "configmaps"');
   });
 });
