@@ -601,7 +601,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '')) {
         const key = storageKey(info, ri.namespace, ri.name);
         if (!store.get(key)) {
-          await store.syncToLatest?.();
+          await store.syncToLatest?.(key);
           if (!store.get(key)) authorizeCreate();
         }
       }

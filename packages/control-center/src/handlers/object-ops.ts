@@ -162,7 +162,9 @@ const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
  */
 async function lookUpMissingNamespace(store: Store, info: ResourceInfo, namespace: string): Promise<void> {
-  if (info.namespaced && !store.get(storageKey(namespaces, '', namespace))) await store.syncToLatest?.();
+  if (!info.namespaced) return;
+  const key = storageKey(namespaces, '', namespace);
+  if (!store.get(key)) await store.syncToLatest?.(key);
 }
 
 /** Ensures the namespace of a namespaced object exists and is not terminating. */

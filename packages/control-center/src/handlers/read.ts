@@ -28,10 +28,10 @@ export async function getObject(scope: RequestScope, query: Record<string, unkno
   const { info, ri, store } = scope;
   const rv = firstQueryValue(query.resourceVersion);
   checkResourceVersionSyntax(rv);
+  const key = storageKey(info, ri.namespace, ri.name);
   if (rv !== '' && rv !== '0') await waitForRevision(store, Number(rv), rv);
   // No resourceVersion: the most recent state (a quorum read, as kube-apiserver's GET from etcd).
-  else if (rv === '') await store.syncToLatest?.();
-  const key = storageKey(info, ri.namespace, ri.name);
+  else if (rv === '') await store.syncToLatest?.(key);
   // A value that cannot be read is a 500, as kube-apiserver's GET from etcd, even where the
   // mirror still holds the last object read there (which LIST and watch keep serving).
   const bad = store.corruptValue?.(key);

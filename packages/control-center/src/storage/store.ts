@@ -144,10 +144,12 @@ export interface Store {
    * call, by any replica: what a read without resourceVersion ("most recent") needs from a store
    * that serves reads from a copy (EtcdStore's mirror of etcd, as kube-apiserver's consistent
    * reads from cache). A store whose memory is the source of truth (LevelStore) leaves it out.
+   * @param key - when only what `get(key)` answers must be that new (a GET): a store may confirm
+   *   just that key, which can be cheaper than its whole copy
    * @throws StatusError 503 when the source of truth does not answer, 504 when the copy does not
    *   catch up in time: never an answer that may be stale
    */
-  syncToLatest?(): Promise<void>;
+  syncToLatest?(key?: string): Promise<void>;
   /**
    * Asks the store to bring `currentRevision()` up to the source of truth's latest revision when
    * nothing under it changed since (etcd progress notifications), so a resourceVersion that

@@ -337,7 +337,7 @@ describe('EtcdStore: several replicas on one etcd', () => {
    * Holds back the watch responses `store` receives until `release` (a replica whose watch lags:
    * its process was paused, or its event loop was busy): the responses are then handled in order.
    */
-  function holdWatch(store: EtcdStore): { release: () => void } {
+  function holdWatch(store: EtcdStore): { release: () => void; releaseOne: () => void } {
     const cache = (store as unknown as { cache: { onResponse: (stream: unknown, res: unknown) => void } }).cache;
     const handle = cache.onResponse.bind(cache);
     const held: [unknown, unknown][] = [];
@@ -347,6 +347,11 @@ describe('EtcdStore: several replicas on one etcd', () => {
       release: () => {
         holding = false;
         for (const [stream, res] of held.splice(0)) handle(stream, res);
+      },
+      /** Handles the first response held, and keeps holding the rest. */
+      releaseOne: () => {
+        const first = held.shift();
+        if (first) handle(...first);
       },
     };
   }
@@ -404,6 +409,63 @@ describe('EtcdStore: several replicas on one etcd', () => {
     holdWatch(short);
     await b.transact(key('later'), put('later'));
     await expect(short.syncToLatest()).rejects.toMatchObject({ code: 504, message: expect.stringMatching(/has not shown every change under its prefix/) });
+  });
+
+  it('confirms a most-recent read of one key (a GET) by that key alone: at once when it is current, after the watch shows its change when not', async () => {
+    for (const requestProgress of [false, true]) {
+      const prefix = newPrefix();
+      const a = await replica(prefix, { requestProgress, freshnessTimeoutMs: 5_000 });
+      const b = await replica(prefix);
+      await b.transact(key('k1'), put('k1', { v: '1' }));
+      await b.transact(key('k2'), put('k2'));
+      await until('A to see the first writes', () => a.get(key('k2')) !== undefined);
+      const lag = holdWatch(a);
+      onTestFinished(() => lag.release());
+      // Writes A has not seen, to other keys and outside the prefix: k1 is current on A all the same.
+      await b.transact(key('other'), put('other'));
+      await (await replica(newPrefix())).transact(key('x'), put('x'));
+      expect(await settledWithin(a.syncToLatest(key('k1')), 700)).toBe(true);
+      await a.syncToLatest(key('k1'));
+      expect(a.get(key('k1'))?.object.data).toEqual({ v: '1' });
+      await a.syncToLatest(key('never')); // absent on both
+      // Changed (and deleted) through B: waited for, then the new state.
+      await b.transact(key('k1'), put('k1', { v: '2' }));
+      await b.transact(key('k2'), () => ({ op: 'delete' as const }));
+      const changed = a.syncToLatest(key('k1'));
+      const deleted = a.syncToLatest(key('k2'));
+      expect(await settledWithin(Promise.race([changed, deleted]), 700)).toBe(false);
+      lag.release();
+      await changed;
+      await deleted;
+      expect(a.get(key('k1'))?.object.data).toEqual({ v: '2' });
+      expect(a.get(key('k2'))).toBeUndefined();
+    }
+  });
+
+  it('never takes a state it confirmed for current once its watch has moved on to an event etcd has since undone', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix, { requestProgress: false, freshnessTimeoutMs: 5_000 });
+    const b = await replica(prefix);
+    const outside = await replica(newPrefix());
+    await b.transact(key('k1'), put('k1'));
+    await until('A to see the first write', () => a.get(key('k1')) !== undefined);
+    // Behind A's watch: X created and deleted again, then a write outside the prefix.
+    const lag = holdWatch(a);
+    onTestFinished(() => lag.release());
+    await b.transact(key('x'), put('x'));
+    await b.transact(key('x'), () => ({ op: 'delete' as const }));
+    await outside.transact(key('o'), put('o'));
+    // etcd's state under the prefix is A's: confirmed (after the grace), without X.
+    await a.syncToLatest();
+    expect(a.get(key('x'))).toBeUndefined();
+    // A's watch shows the create of X, not yet its delete: etcd has not moved, A's copy has.
+    lag.releaseOne();
+    expect(a.get(key('x'))).toBeDefined();
+    const read = a.syncToLatest();
+    expect(await settledWithin(read, 500)).toBe(false);
+    lag.release();
+    await read;
+    expect(a.get(key('x'))).toBeUndefined();
   });
 
   it('counts keys under its prefix by their bytes: two that differ only in bytes that are not UTF-8 are two (a most-recent read on a lagging replica still waits for a delete)', async () => {

@@ -308,14 +308,22 @@ export class EtcdStore implements Store {
    * A consistent read from the mirror, as kube-apiserver's (ConsistentListFromCache): asks etcd
    * for its current revision (one linearizable range of one key), then waits until the mirror has
    * reached it (WatchCache.waitUntilFresh: with progress notifications where etcd sends them in
-   * order). A replica cut off from etcd therefore answers a most-recent read with an error, never
-   * with what it last saw.
+   * order). With `key` (a GET), the range is of that key and the wait ends as soon as the mirror's
+   * copy of it is etcd's (WatchCache.waitUntilKeyFresh). A replica cut off from etcd therefore
+   * answers a most-recent read with an error, never with what it last saw.
+   * @param key - the store key a GET reads, when only it must be current
    * @throws StatusError 503 when etcd does not answer within freshnessTimeoutMs, 504 when the watch
    *   has not caught up by then
    */
-  async syncToLatest(): Promise<void> {
+  async syncToLatest(key?: string): Promise<void> {
     if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
     if (this.failed) throw apierrors.serviceUnavailable(`storage (etcd) failed: ${this.failed.message}`);
+    if (key !== undefined) {
+      // One key: etcd's revision and that key's mod_revision in one linearizable range (keys only).
+      const res = await this.freshnessRead(Date.now() + this.freshnessTimeoutMs, (deadline) => this.client.kv.range({ key: this.keys.etcdKey(key), keys_only: true }, { deadline }));
+      const modRevision = res.kvs.length ? Number(res.kvs[0]!.mod_revision) : 0;
+      return this.cache.waitUntilKeyFresh(Number(res.header.revision), { key, modRevision }, this.freshnessTimeoutMs);
+    }
     const ticket = ++this.freshReads;
     const latest = await this.latestRevision();
     await this.cache.waitUntilFresh(latest, this.freshnessTimeoutMs, (deadline) => this.sharedPrefixSummary(ticket, deadline));

@@ -56,11 +56,19 @@ export interface PrefixSummary {
   count: number;
 }
 
+/** One key as etcd has it at some revision: its `mod_revision`, 0 when absent. */
+export interface KeyState {
+  key: string;
+  modRevision: number;
+}
+
 /** A write or a read waiting for the mirror to reach a revision (or a state). */
 interface RevisionWaiter {
   revision: number;
   /** Also resolved as soon as the mirror holds the state this summary describes. */
   summary?: PrefixSummary;
+  /** Also resolved as soon as the mirror's copy of this key is the one etcd has (its mod_revision, 0: absent). */
+  keyState?: KeyState;
   resolve: () => void;
   reject: (err: unknown) => void;
   timer: NodeJS.Timeout;
@@ -108,6 +116,13 @@ export class WatchCache {
    * mirror holds no object for (compared with etcd's count in {@link waitUntilFresh}).
    */
   private keyCount = 0;
+  /**
+   * The last prefix summary the mirror was found to hold below its revision: the mirror's state
+   * at `mirrorRevision` is etcd's at `etcdRevision` (waitUntilFresh).
+   */
+  private confirmed: { etcdRevision: number; mirrorRevision: number } | undefined;
+  /** Whether the last prefix summary found etcd's revision moved only by writes outside the prefix. */
+  private laggingOutside = false;
 
   constructor(private readonly deps: WatchCacheDeps) {}
 
@@ -217,13 +232,14 @@ export class WatchCache {
    * @param timeoutMs - how long to wait, in milliseconds
    * @throws StatusError 504 after timeoutMs (the write is committed; this replica lags)
    */
-  waitForRevision(revision: number, timeoutMs: number, summary?: PrefixSummary): Promise<void> {
-    if (this.revision >= revision || (summary && this.holds(summary))) return Promise.resolve();
+  waitForRevision(revision: number, timeoutMs: number, summary?: PrefixSummary, keyState?: KeyState): Promise<void> {
+    if (this.revision >= revision || (summary && this.holds(summary)) || (keyState && this.hasKey(keyState))) return Promise.resolve();
     if (this.stopped) return Promise.reject(new Error('etcd store closed'));
     return new Promise((resolve, reject) => {
       const waiter: RevisionWaiter = {
         revision,
         summary,
+        keyState,
         resolve,
         reject,
         timer: setTimeout(() => {
@@ -290,14 +306,25 @@ export class WatchCache {
    */
   async waitUntilFresh(revision: number, timeoutMs: number, summarize: (deadline: number) => Promise<PrefixSummary>): Promise<void> {
     if (this.progressRequests) return this.waitForRevisionWithProgress(revision, timeoutMs);
+    if (this.revision >= revision) return;
+    // Nothing changed anywhere since a summary confirmed the mirror's state, and the mirror has
+    // not moved since (an event it showed since may be one etcd's state at that revision no
+    // longer has): current.
+    const c = this.confirmed;
+    if (c && revision <= c.etcdRevision && this.revision === c.mirrorRevision) return;
     const deadline = Date.now() + timeoutMs;
-    try {
-      await this.waitForRevision(revision, Math.min(WatchLagGraceMs, timeoutMs));
-      return;
-    } catch (err) {
-      if (!(err instanceof apierrors.StatusError) || this.stopped) throw err;
+    // The grace only when the last summary found the watch behind: after writes outside the prefix
+    // it would be spent in vain on every read.
+    if (!this.laggingOutside) {
+      try {
+        await this.waitForRevision(revision, Math.min(WatchLagGraceMs, timeoutMs));
+        return;
+      } catch (err) {
+        if (!(err instanceof apierrors.StatusError) || this.stopped) throw err;
+      }
     }
     const summary = await summarize(deadline);
+    this.laggingOutside = this.revision < summary.revision && this.holds(summary);
     try {
       await this.waitForRevision(summary.revision, Math.max(0, deadline - Date.now()), summary);
     } catch (err) {
@@ -308,20 +335,58 @@ export class WatchCache {
   }
 
   /**
+   * Resolves once a read of one key (a GET without resourceVersion) may answer from the mirror:
+   * once the mirror has reached etcd's `revision`, or as soon as its copy of the key is the one
+   * etcd had then (`keyState`, read in the same linearizable range as `revision`): the answer is
+   * then exactly etcd's at that revision, whatever else under the prefix the watch has still to
+   * show. So a GET needs no grace and no range of the whole prefix, with any etcd version. Asks
+   * for progress notifications meanwhile where etcd sends them in order.
+   * @param timeoutMs - how long to wait, in milliseconds
+   * @throws StatusError 504 when neither holds within timeoutMs (the watch is behind or reconnecting)
+   */
+  async waitUntilKeyFresh(revision: number, keyState: KeyState, timeoutMs: number): Promise<void> {
+    if (this.revision >= revision || this.hasKey(keyState)) return;
+    this.requestProgress();
+    const ask = this.progressRequests ? setInterval(() => this.requestProgress(), 100) : undefined;
+    try {
+      await this.waitForRevision(revision, timeoutMs, undefined, keyState);
+    } catch (err) {
+      if (this.stopped) throw err;
+      const why = this.isWatching() ? 'is behind' : 'is reconnecting';
+      throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd ${why}: at revision ${this.revision} it has not shown the latest change of ${keyState.key} within ${timeoutMs} ms; retry`);
+    } finally {
+      clearInterval(ask);
+    }
+  }
+
+  /** Whether the mirror's copy of a key is the one `state` describes (a corrupt value counts by its mod_revision). */
+  private hasKey(state: KeyState): boolean {
+    const modRevision = this.corrupt.size ? this.corrupt.get(state.key)?.modRevision : undefined;
+    return (modRevision ?? this.mirror.get(state.key)?.modRevision ?? 0) === state.modRevision;
+  }
+
+  /**
    * Whether the mirror holds the state `summary` describes, though its revision may be older: it
    * has every key under the prefix up to the highest mod_revision etcd reported, and as many keys.
    * Sound because after that mod_revision etcd only deleted keys under the prefix (a put would
    * raise it), and every key etcd still holds was written at or before it, so the mirror holds it
    * with that value; equal counts then leave no key etcd deleted that the mirror still has.
+   * When true below the summary's revision, remembers it (`confirmed`) for later reads.
    */
   private holds(summary: PrefixSummary): boolean {
-    return this.revision >= summary.maxModRevision && this.keyCount === summary.count;
+    if (this.revision < summary.maxModRevision || this.keyCount !== summary.count) return false;
+    // Remembered where it is true, at this revision of the mirror (not after later events).
+    const c = this.confirmed;
+    if (this.revision < summary.revision && !(c && c.mirrorRevision === this.revision && c.etcdRevision >= summary.revision)) {
+      this.confirmed = { etcdRevision: summary.revision, mirrorRevision: this.revision };
+    }
+    return true;
   }
 
   private resolveWaiters(): void {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const w = this.waiters[i]!;
-      if (w.revision <= this.revision || (w.summary && this.holds(w.summary))) {
+      if (w.revision <= this.revision || (w.summary && this.holds(w.summary)) || (w.keyState && this.hasKey(w.keyState))) {
         this.waiters.splice(i, 1);
         clearTimeout(w.timer);
         w.resolve();
