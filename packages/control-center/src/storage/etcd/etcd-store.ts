@@ -28,7 +28,9 @@
  *   mirror has it (kube-apiserver's consistent reads from cache). With an older etcd it waits
  *   briefly for the watch to reach that revision, then reads what the prefix holds (its highest
  *   mod_revision and its count of keys) and waits until the mirror holds the same (504 when it
- *   does not within freshnessTimeoutMs): WatchCache.waitUntilFresh.
+ *   does not within freshnessTimeoutMs): WatchCache.waitUntilFresh. A GET (`syncToLatest(key)`)
+ *   reads its key's mod_revision with etcd's revision and waits only until the mirror's copy of
+ *   that key is etcd's, with any etcd version: WatchCache.waitUntilKeyFresh.
  *
  * Not guaranteed:
  * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
