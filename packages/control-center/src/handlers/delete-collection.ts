@@ -19,6 +19,11 @@ export async function handleDeleteCollection(scope: RequestScope, contentType: s
   const filter = compileFilter(info, query.labelSelector, query.fieldSelector);
   const opts = deleteOptionsOf(contentType, body, query);
   const dryRun = isDryRun(query, 'DeleteOptions', opts.dryRun);
+  // Which objects: a list with the request's options, as kube-apiserver's DeleteCollection; without
+  // resourceVersion the most recent (a consistent list), so an object created through another
+  // control center on the same etcd just before is not missed by one whose watch lags.
+  const rv = query.resourceVersion;
+  if (rv === undefined || rv === '') await store.syncToLatest?.();
   const { items } = listStored(store, info, ri.namespace);
   const out: KubeObject[] = [];
   for (const it of items) {

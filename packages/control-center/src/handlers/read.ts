@@ -143,19 +143,22 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
   const out: KubeObject[] = [];
   let next = '';
   let remaining = 0;
+  let lastKey = '';
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
     if (start && it.key < start) continue;
     if (!filter.matches(it.object)) continue;
     if (limit > 0 && out.length === limit) {
-      next = encodeContinue(listRV, out.length ? `${items[i - 1]!.key}\u0000` : it.key);
+      // The continue token starts after the last returned item's storage key (as kube-apiserver's
+      // etcd key), not a key made from its name: a value written under another key by something
+      // else holds a name that does not lead back to it, and paging would loop or skip.
+      next = encodeContinue(listRV, `${lastKey}\u0000`);
       if (filter.empty) remaining = items.length - i;
       break;
     }
     out.push(toVersion(it.object, info));
+    lastKey = it.key;
   }
-  // The continue token starts after the last returned key.
-  if (next) next = encodeContinue(listRV, `${storageKey(info, out[out.length - 1]!.metadata.namespace ?? '', out[out.length - 1]!.metadata.name!)}\u0000`);
   const listMeta: Record<string, unknown> = { resourceVersion: String(listRV) };
   if (next) {
     listMeta.continue = next;

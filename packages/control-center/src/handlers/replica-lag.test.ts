@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEtcd, type TestEtcd } from '../storage/etcd/testing-etcd.js';
 import { request, startTestControlCenter } from '../testing/in-process.js';
@@ -100,5 +101,35 @@ describe('a control center whose etcd watch lags behind another on the same etcd
     const create = await request(b, 'PATCH', '/api/v1/namespaces/default/configmaps/brand-new?fieldManager=patcher', cm('brand-new', 'default'), { contentType: 'application/apply-patch+yaml', token: patcher.token });
     expect(create.code).toBe(403);
     expect(create.body.message).toContain('cannot create resource "configmaps"');
+  });
+
+  it('deletes with a collection DELETE the objects created through the other just before', async () => {
+    expect((await request(a, 'POST', '/api/v1/namespaces/default/configmaps', { ...cm('dc-old', 'default'), metadata: { name: 'dc-old', namespace: 'default', labels: { app: 'dc' } } })).code).toBe(201);
+    const lag = holdWatch(b);
+    expect((await request(a, 'POST', '/api/v1/namespaces/default/configmaps', { ...cm('dc-new', 'default'), metadata: { name: 'dc-new', namespace: 'default', labels: { app: 'dc' } } })).code).toBe(201);
+    const del = request(b, 'DELETE', '/api/v1/namespaces/default/configmaps?labelSelector=app%3Ddc');
+    expect(await settledWithin(del, 700)).toBe(false);
+    lag.release();
+    const res = await del;
+    expect(res.code).toBe(200);
+    expect(res.body.items.map((o: { metadata: { name: string } }) => o.metadata.name).sort()).toEqual(['dc-new', 'dc-old']);
+    expect((await request(a, 'GET', '/api/v1/namespaces/default/configmaps?labelSelector=app%3Ddc')).body.items).toEqual([]);
+  });
+
+  it('removes with ignoreStoreReadErrorWithClusterBreakingPotential a corrupt value it has not seen yet', async () => {
+    const raw = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      const lag = holdWatch(b);
+      await raw.put('/hcc-lag/core/configmaps/default/broken').value('{broken');
+      const del = request(b, 'DELETE', '/api/v1/namespaces/default/configmaps/broken', { kind: 'DeleteOptions', apiVersion: 'v1', ignoreStoreReadErrorWithClusterBreakingPotential: true });
+      expect(await settledWithin(del, 700)).toBe(false);
+      lag.release();
+      const res = await del;
+      expect(res.code, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ kind: 'Status', status: 'Success' });
+      expect(await raw.get('/hcc-lag/core/configmaps/default/broken').string()).toBeNull();
+    } finally {
+      raw.close();
+    }
   });
 });
