@@ -12,28 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEtcd, type TestEtcd } from '../storage/etcd/testing-etcd.js';
+import { holdWatch as holdStoreWatch, settledWithin, startTestEtcd, type TestEtcd } from '../storage/etcd/testing-etcd.js';
 import { request, startTestControlCenter } from '../testing/in-process.js';
 import type { RunningControlCenter } from '../control-center.js';
 import type { ReadTransformStore } from '../storage/read-transform.js';
 import type { Authorizer } from '../pipeline/authorize.js';
 
-/** Holds back the etcd watch responses of control center `cc` until `release`, then handles them in order. */
-function holdWatch(cc: RunningControlCenter): { release: () => void } {
-  const etcdStore = (cc.store as ReadTransformStore).inner as unknown as { cache: { onResponse: (stream: unknown, res: unknown) => void } };
-  const cache = etcdStore.cache;
-  const handle = cache.onResponse.bind(cache);
-  const held: [unknown, unknown][] = [];
-  let holding = true;
-  cache.onResponse = (stream, res) => (holding ? held.push([stream, res]) : handle(stream, res));
-  return {
-    release: () => {
-      holding = false;
-      for (const [stream, res] of held.splice(0)) handle(stream, res);
-    },
-  };
-}
-const settledWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+/** Holds back the etcd watch of control center `cc` (see testing-etcd's holdWatch). */
+const holdWatch = (cc: RunningControlCenter) => holdStoreWatch((cc.store as ReadTransformStore).inner);
 
 describe('a control center whose etcd watch lags behind another on the same etcd', () => {
   let etcd: TestEtcd;

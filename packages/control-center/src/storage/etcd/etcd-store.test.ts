@@ -11,7 +11,7 @@ import type { KubeObject } from '@hcc/crds';
 import { describeStore } from '../store-contract.js';
 import { RevisionCompactedError, type StoredObject, type StoreEvent } from '../store.js';
 import { EtcdStore, supportsRequestProgress } from './etcd-store.js';
-import { startProxy, startTestEtcd, type TestEtcd } from './testing-etcd.js';
+import { holdWatch, settledWithin, startProxy, startTestEtcd, type TestEtcd } from './testing-etcd.js';
 
 let etcd: TestEtcd;
 let raw: Etcd3;
@@ -333,29 +333,6 @@ describe('EtcdStore: several replicas on one etcd', () => {
     await until('A to reach the revision of a write outside its prefix', () => a.currentRevision() >= later!.modRevision, 5_000);
   });
 
-  /**
-   * Holds back the watch responses `store` receives until `release` (a replica whose watch lags:
-   * its process was paused, or its event loop was busy): the responses are then handled in order.
-   */
-  function holdWatch(store: EtcdStore): { release: () => void; releaseOne: () => void } {
-    const cache = (store as unknown as { cache: { onResponse: (stream: unknown, res: unknown) => void } }).cache;
-    const handle = cache.onResponse.bind(cache);
-    const held: [unknown, unknown][] = [];
-    let holding = true;
-    cache.onResponse = (stream, res) => (holding ? held.push([stream, res]) : handle(stream, res));
-    return {
-      release: () => {
-        holding = false;
-        for (const [stream, res] of held.splice(0)) handle(stream, res);
-      },
-      /** Handles the first response held, and keeps holding the rest. */
-      releaseOne: () => {
-        const first = held.shift();
-        if (first) handle(...first);
-      },
-    };
-  }
-  const settledWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), ms))]);
 
   it("never answers a most-recent read from a lagging watch in the state before another replica's create or delete (etcd without ordered progress notifications)", async () => {
     const prefix = newPrefix();

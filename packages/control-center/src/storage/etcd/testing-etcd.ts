@@ -171,3 +171,39 @@ export async function startProxy(target: string): Promise<{ endpoint: string; cu
     },
   };
 }
+
+/** A held-back etcd watch: see {@link holdWatch}. */
+export interface HeldWatch {
+  /** Handles every response held, in order, and stops holding. */
+  release(): void;
+  /** Handles the first response held and keeps holding the rest. */
+  releaseOne(): void;
+}
+
+/**
+ * Holds back the etcd watch responses an EtcdStore receives until released: a replica whose watch
+ * lags (its process paused, its event loop busy) while etcd itself answers at once. Reaches into
+ * the store's private watch cache; for tests only.
+ * @param store - an opened EtcdStore (typed loosely so that this module does not load it)
+ */
+export function holdWatch(store: object): HeldWatch {
+  const cache = (store as { cache: { onResponse: (stream: unknown, res: unknown) => void } }).cache;
+  const handle = cache.onResponse.bind(cache);
+  const held: [unknown, unknown][] = [];
+  let holding = true;
+  cache.onResponse = (stream, res) => (holding ? held.push([stream, res]) : handle(stream, res));
+  return {
+    release: () => {
+      holding = false;
+      for (const [stream, res] of held.splice(0)) handle(stream, res);
+    },
+    releaseOne: () => {
+      const first = held.shift();
+      if (first) handle(...first);
+    },
+  };
+}
+
+/** Whether promise p settles (resolves or rejects) within ms milliseconds. */
+export const settledWithin = (p: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
