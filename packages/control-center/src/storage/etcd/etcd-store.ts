@@ -166,8 +166,8 @@ export class EtcdStore implements Store {
   private closed = false;
   /** Most-recent reads begun so far (syncToLatest calls: a count that numbers them). */
   private freshReads = 0;
-  /** The prefix summary being read for most-recent reads, and how many had begun when it was sent. */
-  private summaryInFlight: { readsBegun: number; summary: Promise<PrefixSummary> } | undefined;
+  /** The last prefix summary sent for most-recent reads, and how many had begun when it was sent. */
+  private lastSummary: { readsBegun: number; summary: Promise<PrefixSummary> } | undefined;
   /** Why the store failed for good (etcd's revision went backwards), or undefined. */
   private failed: Error | undefined;
 
@@ -332,21 +332,21 @@ export class EtcdStore implements Store {
   }
 
   /**
-   * {@link prefixSummary}, shared by the reads that need one at the same time: the read numbered
-   * `ticket` takes the one in flight when it was sent after that read began (etcd's answer then
-   * reflects every write acknowledged before it began), else sends a new one. Bounds the ranges
-   * of the whole prefix a burst of reads on a lagging replica makes to about one at a time.
+   * {@link prefixSummary}, shared by the reads that need one: the read numbered `ticket` takes the
+   * latest one sent (in flight or answered) when it was sent after that read began (etcd's answer
+   * then reflects every write acknowledged before it began), else sends a new one. Bounds the
+   * ranges of the whole prefix a burst of reads on a lagging replica makes to about one per
+   * burst. A summary that failed is not handed on.
    */
   private sharedPrefixSummary(ticket: number, deadline: number): Promise<PrefixSummary> {
-    const inFlight = this.summaryInFlight;
-    if (inFlight && inFlight.readsBegun >= ticket) return inFlight.summary;
+    const last = this.lastSummary;
+    if (last && last.readsBegun >= ticket) return last.summary;
     const summary = this.prefixSummary(deadline);
     const entry = { readsBegun: this.freshReads, summary };
-    this.summaryInFlight = entry;
-    const clear = () => {
-      if (this.summaryInFlight === entry) this.summaryInFlight = undefined;
-    };
-    summary.then(clear, clear);
+    this.lastSummary = entry;
+    summary.catch(() => {
+      if (this.lastSummary === entry) this.lastSummary = undefined;
+    });
     return summary;
   }
 
