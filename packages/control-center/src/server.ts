@@ -13,6 +13,7 @@ import YAML from 'yaml';
 import * as apierrors from './apierrors/status.js';
 import * as field from './apierrors/field.js';
 import type { Store } from './storage/store.js';
+import { getOrLookUp } from './handlers/object-ops.js';
 import type { Registry } from './registry/registry.js';
 import { registerAuthentication, type AuthenticationOptions } from './pipeline/authenticate.js';
 import { alwaysAllow, attributesOf, authorizationAttributes, authorize, type Authorizer } from './pipeline/authorize.js';
@@ -599,11 +600,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // kube-apiserver reads etcd): one created through another control center on the same etcd
       // is there, and an apply to it is no create.
       if (ri.verb === 'patch' && !ri.subresource && info && /^application\/apply-patch\+yaml\b/.test(req.headers['content-type'] ?? '')) {
-        const key = storageKey(info, ri.namespace, ri.name);
-        if (!store.get(key)) {
-          await store.syncToLatest?.(key);
-          if (!store.get(key)) authorizeCreate();
-        }
+        if (!(await getOrLookUp(store, storageKey(info, ri.namespace, ri.name)))) authorizeCreate();
       }
       if (!info) throw apierrors.noResource();
       if (info.namespaced === false && ri.namespace) throw apierrors.noResource();

@@ -7,6 +7,7 @@ import * as apierrors from '../apierrors/status.js';
 import type { RequestScope } from './scope.js';
 import { apiVersionOf, deleteObject, listStored } from './object-ops.js';
 import { compileFilter } from './selectors.js';
+import { firstQueryValue } from '../pipeline/list-options.js';
 import { deleteOptionsOf, isDryRun, type WriteResult } from './write.js';
 
 export async function handleDeleteCollection(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
@@ -22,8 +23,7 @@ export async function handleDeleteCollection(scope: RequestScope, contentType: s
   // Which objects: a list with the request's options, as kube-apiserver's DeleteCollection; without
   // resourceVersion the most recent (a consistent list), so an object created through another
   // control center on the same etcd just before is not missed by one whose watch lags.
-  const rv = query.resourceVersion;
-  if (rv === undefined || rv === '') await store.syncToLatest?.();
+  if (firstQueryValue(query.resourceVersion) === '') await store.syncToLatest?.();
   const { items } = listStored(store, info, ri.namespace);
   const out: KubeObject[] = [];
   for (const it of items) {

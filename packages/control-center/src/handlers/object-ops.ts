@@ -153,18 +153,28 @@ function resetServerMetadata(obj: KubeObject, now: Date, info: ResourceInfo): vo
 const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
 /**
- * Before a create checks its namespace: when this server's copy has no such namespace, brings the
- * copy up to date first (Store.syncToLatest), so a namespace created through another control
- * center on the same etcd just before is found on one whose watch lags, as kube-apiserver's
- * NamespaceLifecycle admission looks a namespace missing from its informer up in storage.
- * Costs nothing when the namespace is there.
+ * What the store holds at `key`; when this server's copy has nothing there, after bringing the
+ * copy of that key up to date (Store.syncToLatest with the key), so an object created through
+ * another control center on the same etcd just before is found on one whose watch lags, as
+ * kube-apiserver reads etcd when its cache lacks an object. Costs nothing when the copy has it.
+ * @throws StatusError 503/504 from syncToLatest
+ */
+export async function getOrLookUp(store: Store, key: string): Promise<StoredObject | undefined> {
+  const here = store.get(key);
+  if (here) return here;
+  await store.syncToLatest?.(key);
+  return store.get(key);
+}
+
+/**
+ * Before a create checks its namespace: a namespace this server's copy lacks is looked up
+ * ({@link getOrLookUp}), as kube-apiserver's NamespaceLifecycle admission looks a namespace
+ * missing from its informer up in storage.
  * @throws StatusError 503/504 from syncToLatest
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
  */
 async function lookUpMissingNamespace(store: Store, info: ResourceInfo, namespace: string): Promise<void> {
-  if (!info.namespaced) return;
-  const key = storageKey(namespaces, '', namespace);
-  if (!store.get(key)) await store.syncToLatest?.(key);
+  if (info.namespaced) await getOrLookUp(store, storageKey(namespaces, '', namespace));
 }
 
 /** Ensures the namespace of a namespaced object exists and is not terminating. */

@@ -30,7 +30,7 @@
  *   mod_revision and its count of keys) and waits until the mirror holds the same (504 when it
  *   does not within freshnessTimeoutMs): WatchCache.waitUntilFresh. A GET (`syncToLatest(key)`)
  *   reads its key's mod_revision with etcd's revision and waits only until the mirror's copy of
- *   that key is etcd's, with any etcd version: WatchCache.waitUntilKeyFresh.
+ *   that key is etcd's, with any etcd version: WatchCache.waitForRevisionWithProgress.
  *
  * Not guaranteed:
  * - Reads at resourceVersion "0" (any) are as fresh as this replica's watch, as the cache's are.
@@ -311,7 +311,7 @@ export class EtcdStore implements Store {
    * for its current revision (one linearizable range of one key), then waits until the mirror has
    * reached it (WatchCache.waitUntilFresh: with progress notifications where etcd sends them in
    * order). With `key` (a GET), the range is of that key and the wait ends as soon as the mirror's
-   * copy of it is etcd's (WatchCache.waitUntilKeyFresh). A replica cut off from etcd therefore
+   * copy of it is etcd's (WatchCache.waitForRevisionWithProgress with the key). A replica cut off from etcd therefore
    * answers a most-recent read with an error, never with what it last saw.
    * @param key - the store key a GET reads, when only it must be current
    * @throws StatusError 503 when etcd does not answer within freshnessTimeoutMs, 504 when the watch
@@ -324,7 +324,7 @@ export class EtcdStore implements Store {
       // One key: etcd's revision and that key's mod_revision in one linearizable range (keys only).
       const res = await this.freshnessRead(Date.now() + this.freshnessTimeoutMs, (deadline) => this.client.kv.range({ key: this.keys.etcdKey(key), keys_only: true }, { deadline }));
       const modRevision = res.kvs.length ? Number(res.kvs[0]!.mod_revision) : 0;
-      return this.cache.waitUntilKeyFresh(Number(res.header.revision), { key, modRevision }, this.freshnessTimeoutMs);
+      return this.cache.waitForRevisionWithProgress(Number(res.header.revision), this.freshnessTimeoutMs, { key, modRevision });
     }
     const ticket = ++this.freshReads;
     const latest = await this.latestRevision();

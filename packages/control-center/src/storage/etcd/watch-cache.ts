@@ -269,20 +269,26 @@ export class WatchCache {
 
   /**
    * Resolves once the mirror reflects `revision`, asking etcd for progress now and every 100 ms
-   * meanwhile ({@link requestProgress}): the way to confirm a revision that writes outside the
-   * prefix advanced, as kube-apiserver's watch cache does before a consistent read.
+   * meanwhile ({@link requestProgress}, a no-op with progress requests off): the way to confirm a
+   * revision that writes outside the prefix advanced, as kube-apiserver's watch cache does before
+   * a consistent read. With `keyState` (a GET without resourceVersion, with any etcd version)
+   * also as soon as the mirror's copy of that key is the one etcd had at `revision` (read in the
+   * same linearizable range): the answer is then exactly etcd's at that revision, whatever else
+   * under the prefix the watch has still to show, so a GET needs no grace and no range of the
+   * whole prefix.
    * @param timeoutMs - how long to wait, in milliseconds
    * @throws StatusError 504 after timeoutMs (this replica's watch of etcd is behind or down)
    */
-  async waitForRevisionWithProgress(revision: number, timeoutMs: number): Promise<void> {
-    if (this.revision >= revision) return;
+  async waitForRevisionWithProgress(revision: number, timeoutMs: number, keyState?: KeyState): Promise<void> {
+    if (this.revision >= revision || (keyState && this.hasKey(keyState))) return;
     this.requestProgress();
     const ask = setInterval(() => this.requestProgress(), 100);
     try {
-      await this.waitForRevision(revision, timeoutMs);
+      await this.waitForRevision(revision, timeoutMs, undefined, keyState);
     } catch (err) {
       if (this.stopped) throw err;
-      throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd has not shown it within ${timeoutMs} ms (the watch is behind or reconnecting); retry`);
+      const what = keyState ? `the latest change of ${keyState.key}` : 'it';
+      throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd has not shown ${what} within ${timeoutMs} ms (the watch is behind or reconnecting); retry`);
     } finally {
       clearInterval(ask);
     }
@@ -331,31 +337,6 @@ export class WatchCache {
       if (this.stopped) throw err;
       const why = this.isWatching() ? 'is behind' : 'is reconnecting';
       throw apierrors.timeout(`etcd is at revision ${summary.revision}, but this server's watch of etcd ${why}: at revision ${this.revision} it has not shown every change under its prefix within ${timeoutMs} ms; retry`);
-    }
-  }
-
-  /**
-   * Resolves once a read of one key (a GET without resourceVersion) may answer from the mirror:
-   * once the mirror has reached etcd's `revision`, or as soon as its copy of the key is the one
-   * etcd had then (`keyState`, read in the same linearizable range as `revision`): the answer is
-   * then exactly etcd's at that revision, whatever else under the prefix the watch has still to
-   * show. So a GET needs no grace and no range of the whole prefix, with any etcd version. Asks
-   * for progress notifications meanwhile where etcd sends them in order.
-   * @param timeoutMs - how long to wait, in milliseconds
-   * @throws StatusError 504 when neither holds within timeoutMs (the watch is behind or reconnecting)
-   */
-  async waitUntilKeyFresh(revision: number, keyState: KeyState, timeoutMs: number): Promise<void> {
-    if (this.revision >= revision || this.hasKey(keyState)) return;
-    this.requestProgress();
-    const ask = this.progressRequests ? setInterval(() => this.requestProgress(), 100) : undefined;
-    try {
-      await this.waitForRevision(revision, timeoutMs, undefined, keyState);
-    } catch (err) {
-      if (this.stopped) throw err;
-      const why = this.isWatching() ? 'is behind' : 'is reconnecting';
-      throw apierrors.timeout(`etcd is at revision ${revision}, but this server's watch of etcd ${why}: at revision ${this.revision} it has not shown the latest change of ${keyState.key} within ${timeoutMs} ms; retry`);
-    } finally {
-      clearInterval(ask);
     }
   }
 
