@@ -11,7 +11,8 @@
  *        [--settle SECONDS (5)] [--idle SECONDS (0)] [--by-verb] [--cpu-prof DIR] [--keep]
  *   --idle     then also measures each process's CPU and each API server's requests over that
  *              many seconds with nothing created (what the settled fleet costs at rest)
- *   --by-verb  also prints each API server's counts per verb, resource and code
+ *   --by-verb  also prints each API server's counts per verb, resource and code (with --idle,
+ *              also those counted at rest)
  */
 import path from 'node:path';
 import { toolArgs, usageOf } from '../lib/args.mjs';
@@ -94,15 +95,27 @@ try {
     }
   }
   if (idleMs > 0) {
-    const requestsNow = () => Promise.all(servers.map(async (k) => sumOf(await requestLines(k))));
+    const linesNow = () => Promise.all(servers.map((k) => requestLines(k)));
     const c0 = pids.map(cpuTimeMsOf);
-    const r0 = await requestsNow();
+    const l0 = await linesNow();
     await new Promise((res) => setTimeout(res, idleMs));
     const c1 = pids.map(cpuTimeMsOf);
-    const r1 = await requestsNow();
+    const l1 = await linesNow();
+    const r0 = l0.map((lines) => sumOf(lines));
+    const r1 = l1.map((lines) => sumOf(lines));
     console.log(`at rest for ${idleMs / 1000} s with ${N} sets: CPU (% of one core) and requests/s (the metrics reads themselves included)`);
     pids.forEach((p, k) => console.log(`  ${names[k].padEnd(28)} ${((c1[k] - c0[k]) / idleMs * 100).toFixed(1).padStart(5)}%`));
-    servers.forEach((k, i) => console.log(`  ${serverName(k).padEnd(28)} ${((r1[i] - r0[i]) / (idleMs / 1000)).toFixed(1).padStart(5)} requests/s`));
+    servers.forEach((k, i) => {
+      console.log(`  ${serverName(k).padEnd(28)} ${((r1[i] - r0[i]) / (idleMs / 1000)).toFixed(1).padStart(5)} requests/s`);
+      if (!a['by-verb']) return;
+      // The counters that moved at rest, as counts over the idle time.
+      const before = new Map(l0[i].map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.split(' ').pop())]));
+      for (const l of l1[i]) {
+        const key = l.slice(0, l.lastIndexOf(' '));
+        const d = Number(l.split(' ').pop()) - (before.get(key) ?? 0);
+        if (d > 0) console.log(`    ${key.replace('apiserver_request_total', '')} ${d}`);
+      }
+    });
   }
   if (settings.keep) console.log(`state dir kept: ${dir}`);
 } finally {
