@@ -20,7 +20,7 @@ import { otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
-import { latencySvg, markdownTable, otherLoadPct, otherLoadText, tableRow, textTable, writeResultJson } from './lib/report.mjs';
+import { latencySvg, markdownTable, otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, textTable, writeResultJson } from './lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
@@ -32,7 +32,9 @@ const usage = `usage: npm run bench [-- options]
   --no-tls                measure the control center and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default);
                           e2e and startup run hcc up, which serves HTTPS either way
   --connections N         connections of the load generator (default 32)
-  --runs N                timed runs per case after the warm-up (default 5; quick 2)
+  --runs N                timed runs per case after the warm-up (default 5; quick 2); schedule, e2e
+                          and memory run at most 3 times, and with --quick (no --runs) they, watch
+                          and startup run once
   --duration S            seconds per timed run (default 5; quick 1)
   --data-dir DIR          where temporary data dirs go (default: the OS temp dir)
   --out DIR               where results go (default bench/results)
@@ -124,11 +126,19 @@ if (opts.cpuProf) settings.cpuProfDir = path.join(opts.out, `profiles-${stem}`);
 let selected = opts.scenarios.length ? order.filter((s) => opts.scenarios.includes(s)) : order;
 if (selected.includes('api') && !selected.includes('baseline')) selected = ['baseline', ...selected];
 
+const runs = opts.runs ?? (opts.quick ? 2 : 5);
+// With --quick, scenarios that start fresh processes per run, and watch, run once unless --runs
+// says how often.
+const quickOnce = opts.quick && opts.runs === undefined;
 const ctx = {
   quick: opts.quick,
   tls: opts.tls,
   connections: opts.connections,
-  runs: opts.runs ?? (opts.quick ? 2 : 5),
+  runs,
+  /** Runs of schedule, e2e and memory (fresh processes per run): at most 3; with --quick 1 unless --runs is given. */
+  fewRuns: quickOnce ? 1 : Math.min(runs, 3),
+  /** Runs of watch and startup: --runs; with --quick 1 unless --runs is given. */
+  longRuns: quickOnce ? 1 : runs,
   durationMs: (opts.duration ?? (opts.quick ? 1 : 5)) * 1000,
   warmupMs: opts.quick ? 300 : 2000,
   storageDurationMs: opts.quick ? 500 : 3000,
@@ -182,17 +192,16 @@ for (const name of selected) {
   active = scope;
   const t0 = elapsedS();
   try {
-    const res = await mod.run({ ...ctx, scope });
-    ctx.results[name] = res;
-    // --quick sizes are too small to judge targets: they are shown, not marked met or missed.
-    for (const r of res.rows) table.push(tableRow(name, opts.quick ? { ...r, met: undefined } : r));
-    for (const l of res.latencies ?? []) latencies.push({ ...l, label: `${name}: ${l.label}` });
-  } catch (err) {
+    const res = await scenarioResult(name, mod.run, { ...ctx, scope }, { quick: opts.quick });
     // An interrupted scenario fails on its closed clients: that is no result, and no failure.
-    if (interrupted()) break;
-    progress(`${name} FAILED: ${err?.stack ?? err}`);
-    failures.push({ scenario: name, error: String(err?.message ?? err) });
-    table.push(tableRow(name, { case: 'FAILED', text: String(err?.message ?? err).split('\n')[0].slice(0, 120) }));
+    if (res.error !== undefined && interrupted()) break;
+    if (res.data !== undefined) ctx.results[name] = { data: res.data };
+    table.push(...res.rows);
+    latencies.push(...res.latencies);
+    if (res.error !== undefined) {
+      progress(`${name} FAILED: ${res.thrown?.stack ?? res.error}`);
+      failures.push({ scenario: name, error: res.error });
+    }
   } finally {
     progress(`${name}: cleaning up`);
     await scope.close();
@@ -212,11 +221,8 @@ const totalS = elapsedS();
 const allOther = load.stop();
 delete otherLoad.__n;
 const otherMedian = otherLoadPct(allOther);
-// schedule, e2e and memory start fresh processes per run: at most 3 runs (1 with --quick, as
-// watch and startup).
-const listed = (names) => names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-const fewRunNames = (opts.quick ? ['watch', 'schedule', 'e2e', 'memory', 'startup'] : ['schedule', 'e2e', 'memory']).filter((n) => selected.includes(n));
-const fewRuns = fewRunNames.length ? ` (${opts.quick ? 1 : Math.min(ctx.runs, 3)} for ${listed(fewRunNames)})` : '';
+const runsOf = Object.fromEntries(selected.map((n) => [n, runsPerScenario(n, ctx)]));
+const fewRuns = otherRunsNote(runsOf, ctx.runs);
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${transportLabel}, ${ctx.connections} connections; ` +
   `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"}${fewRuns}; total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
@@ -230,7 +236,7 @@ const json = {
   quick: opts.quick,
   code,
   machine,
-  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', hccUpTransport: 'HTTPS', connections: ctx.connections, runs: ctx.runs, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, cpuProf: opts.cpuProf, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
+  settings: { tls: opts.tls, transport: opts.tls ? 'HTTPS' : 'HTTP', hccUpTransport: 'HTTPS', connections: ctx.connections, runs: ctx.runs, runsPerScenario: runsOf, durationMs: ctx.durationMs, warmupMs: ctx.warmupMs, storageDurationMs: ctx.storageDurationMs, cpuProf: opts.cpuProf, scenarios: selected, loadGenerator: 'undici Pool, closed loop, pipelining 1' },
   totalSeconds: Math.round(totalS),
   otherProcessesCpuPct: { beforeRun: Math.round(idleLoad), duringRunMedian: otherMedian, perScenario: otherLoad },
   table,

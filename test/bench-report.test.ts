@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { otherLoadPct, otherLoadText, tableRow, textTable, writeResultJson } from '../bench/lib/report.mjs';
+import { otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, tableRow, textTable, writeResultJson } from '../bench/lib/report.mjs';
 import { stepsDone } from '../bench/scenarios/startup.mjs';
 import { tempDir } from './helpers/tools.js';
 
@@ -54,5 +54,63 @@ describe('bench results files', () => {
     } finally {
       t.cleanup();
     }
+  });
+});
+
+describe('bench scenario results', () => {
+  const row = (c: string, met?: boolean) => ({ case: c, rate: 1234.5, unit: 'x/s', p50: 1.234, p99: 5.678, target: 't', met });
+
+  it('keep the cases a scenario finished before it failed, then a FAILED row with the error', async () => {
+    const res = await scenarioResult('watch', async (ctx: { partial: { rows: unknown[]; latencies: unknown[]; data: Record<string, unknown> } }) => {
+      ctx.partial.rows.push(row('100 watchers', true));
+      ctx.partial.latencies.push({ label: '100 watchers', p50: 1, p99: 2 });
+      ctx.partial.data.w100 = { p99: 2 };
+      throw new Error('watch: 3 writes failed; first: ECONNRESET\nsecond line');
+    }, {});
+    expect(res.error).toBe('watch: 3 writes failed; first: ECONNRESET\nsecond line');
+    expect(res.rows.map((r: { case: string }) => r.case)).toEqual(['100 watchers', 'FAILED']);
+    expect(res.rows[0]).toMatchObject({ scenario: 'watch', value: 1235, p50: 1.23, p99: 5.68, met: true });
+    expect(res.rows[1]).toMatchObject({ scenario: 'watch', value: null, text: 'watch: 3 writes failed; first: ECONNRESET' });
+    expect(res.latencies).toEqual([{ label: 'watch: 100 watchers', p50: 1, p99: 2 }]);
+    expect(res.data).toEqual({ w100: { p99: 2 } });
+  });
+
+  it('give a scenario that failed before any case only its FAILED row and no details', async () => {
+    const res = await scenarioResult('e2e', async () => {
+      throw new Error('hcc up did not start');
+    }, {});
+    expect(res.rows.map((r: { case: string }) => r.case)).toEqual(['FAILED']);
+    expect(res.data).toBeUndefined();
+    expect(res.latencies).toEqual([]);
+  });
+
+  it('show targets unjudged with --quick and pass the context through', async () => {
+    let seen: Record<string, unknown> = {};
+    const res = await scenarioResult('api', async (ctx: Record<string, unknown>) => {
+      seen = ctx;
+      return { rows: [row('get', false)], data: { get: 1 } };
+    }, { runs: 2 }, { quick: true });
+    expect(seen.runs).toBe(2);
+    expect(res.error).toBeUndefined();
+    expect(res.rows[0]).toMatchObject({ case: 'get', met: null, target: 't' });
+    expect(res.data).toEqual({ get: 1 });
+  });
+});
+
+describe('bench runs per scenario', () => {
+  it('name the scenarios that ran another number of times than --runs', () => {
+    // --quick without --runs: 2 runs per case, watch/startup/schedule/e2e/memory once.
+    const quick = { runs: 2, fewRuns: 1, longRuns: 1 };
+    const all = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
+    const of = (ctx: typeof quick, names = all) => Object.fromEntries(names.map((n) => [n, runsPerScenario(n, ctx)]));
+    expect(otherRunsNote(of(quick), 2)).toBe(' (1 for watch, schedule, e2e, memory and startup)');
+    expect(otherRunsNote(of(quick, ['baseline', 'watch', 'startup']), 2)).toBe(' (1 for watch and startup)');
+    // --quick --runs 2: every scenario twice.
+    expect(otherRunsNote(of({ runs: 2, fewRuns: 2, longRuns: 2 }), 2)).toBe('');
+    // The default: 5 runs, at most 3 for those that start fresh processes per run.
+    expect(otherRunsNote(of({ runs: 5, fewRuns: 3, longRuns: 5 }), 5)).toBe(' (3 for schedule, e2e and memory)');
+    expect(otherRunsNote(of({ runs: 5, fewRuns: 3, longRuns: 5 }, ['api', 'e2e']), 5)).toBe(' (3 for e2e)');
+    // Two other counts, ascending.
+    expect(otherRunsNote({ watch: 1, e2e: 3, api: 5 }, 5)).toBe(' (1 for watch; 3 for e2e)');
   });
 });

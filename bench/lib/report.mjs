@@ -90,6 +90,62 @@ export function tableRow(scenario, r) {
   };
 }
 
+/**
+ * How many timed runs a scenario makes: `ctx.fewRuns` for schedule, e2e and memory (they start
+ * fresh processes per run), `ctx.longRuns` for watch and startup, `ctx.runs` (`--runs`) for the
+ * others (baseline, api: per case).
+ * @param ctx - `{ runs, fewRuns, longRuns }` as bench.mjs sets them (counts)
+ */
+export function runsPerScenario(name, ctx) {
+  if (name === 'schedule' || name === 'e2e' || name === 'memory') return ctx.fewRuns;
+  if (name === 'watch' || name === 'startup') return ctx.longRuns;
+  return ctx.runs;
+}
+
+/**
+ * The heading's note on scenarios that ran another number of times than `runs`: `""` when none
+ * did, else e.g. ` (1 for watch and startup)` or ` (1 for watch; 3 for schedule and e2e)`, counts
+ * ascending, scenarios in the order given.
+ * @param runsOf - runs by scenario name, in run order
+ */
+export function otherRunsNote(runsOf, runs) {
+  const byCount = new Map();
+  for (const [name, n] of Object.entries(runsOf)) if (n !== runs) byCount.set(n, [...(byCount.get(n) ?? []), name]);
+  if (!byCount.size) return '';
+  const listed = (names) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]);
+  return ` (${[...byCount].sort(([a], [b]) => a - b).map(([n, names]) => `${n} for ${listed(names)}`).join('; ')})`;
+}
+
+/**
+ * Runs one scenario and gathers what it adds to the results: its table rows ({@link tableRow};
+ * with `quick` the targets are shown but not judged: `met` null), its latencies for the chart
+ * (labelled `<scenario>: <label>`) and its JSON details. When `run` throws, the rows, latencies
+ * and details of the cases it finished first (what it put in `partial`: watch, schedule and e2e
+ * fill it case by case) are kept, followed by a FAILED row holding the error's first line (at most
+ * 120 characters); `error` is then the error's message.
+ * @param name - the scenario's name (`api`, `watch`, …)
+ * @param run - the scenario's `run`, called with `{ ...ctx, partial }` where `partial` is `{ rows: [], latencies: [], data: {} }`
+ * @returns `{ rows, latencies, data, error }`: `data` undefined when a failed scenario finished no case, `error` undefined when it did not fail
+ */
+export async function scenarioResult(name, run, ctx, { quick = false } = {}) {
+  const partial = { rows: [], latencies: [], data: {} };
+  const gather = (res, error) => ({
+    rows: res.rows.map((r) => tableRow(name, quick ? { ...r, met: undefined } : r)),
+    latencies: (res.latencies ?? []).map((l) => ({ ...l, label: `${name}: ${l.label}` })),
+    data: error === undefined || res.rows.length ? res.data : undefined,
+    error,
+  });
+  try {
+    return gather(await run({ ...ctx, partial }));
+  } catch (err) {
+    const error = String(err?.message ?? err);
+    const out = gather(partial, error);
+    out.rows.push(tableRow(name, { case: 'FAILED', text: error.split('\n')[0].slice(0, 120) }));
+    out.thrown = err;
+    return out;
+  }
+}
+
 function cell(row, key) {
   if (key === 'value') return row.text ?? `${fmt(row.value)} ${row.unit}`.trim();
   if (key === 'met') return row.met === null ? '' : row.met ? 'yes' : 'NO';

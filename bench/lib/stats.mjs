@@ -55,7 +55,11 @@ export function summarize(samples) {
   };
 }
 
-/** Median of numbers (the mean of the middle two for an even count). */
+/**
+ * Median of numbers (the mean of the middle two for an even count). Values that are not finite
+ * (a run's percentile without samples is NaN) are left out; NaN when none is left. The scenarios
+ * throw on failed requests and count missing events, so a run without samples is not silent.
+ */
 export function median(nums) {
   const s = [...nums].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (!s.length) return NaN;

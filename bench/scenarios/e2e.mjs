@@ -237,12 +237,12 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
 
 export async function run(ctx) {
   const N = ctx.quick ? 40 : 1000;
-  const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
+  const runs = ctx.fewRuns;
   const warmup = ctx.quick ? 10 : 200;
   const modes = ctx.quick ? [['burst']] : [['burst'], ['paced', 20], ['paced', 10]];
-  const rows = [];
-  const data = { hostedClusters: N, warmupSets: warmup, managementClusters: 3, availableDelayMs: 1000 };
-  const latencies = [];
+  // Filled case by case: a later case's failure keeps these (bench.mjs).
+  const { rows, latencies, data } = ctx.partial ?? { rows: [], latencies: [], data: {} };
+  Object.assign(data, { hostedClusters: N, warmupSets: warmup, managementClusters: 3, availableDelayMs: 1000 });
   for (const [mode, ratePerSec] of modes) {
     const how = mode === 'burst' ? `burst (${ctx.connections} conns)` : `paced ${ratePerSec}/s`;
     const results = [];

@@ -73,7 +73,7 @@ async function oneRun(ctx, N, label) {
 
 export async function run(ctx) {
   const N = ctx.quick ? 1000 : 10_000;
-  const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
+  const runs = ctx.fewRuns;
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, N, `run ${i + 1}/${runs}`));
   const m = (k) => median(results.map((r) => r[k]));

@@ -160,10 +160,10 @@ export async function oneRun(ctx, { M, N, warmN, label, schedulerArgs = [], ownP
 export async function run(ctx) {
   const N = ctx.quick ? 300 : 10_000;
   const warmN = ctx.quick ? 50 : 500;
-  const runs = ctx.quick ? 1 : Math.min(ctx.runs, 3);
-  const rows = [];
-  const data = { hostedClusters: N, warmup: warmN };
-  const latencies = [];
+  const runs = ctx.fewRuns;
+  // Filled case by case: a later case's failure keeps these (bench.mjs).
+  const { rows, latencies, data } = ctx.partial ?? { rows: [], latencies: [], data: {} };
+  Object.assign(data, { hostedClusters: N, warmup: warmN });
   for (const M of [10, 100]) {
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, { M, N, warmN, label: `${M} clusters, run ${i + 1}/${runs}` }));

@@ -61,7 +61,7 @@ async function oneStart(ctx, label) {
 }
 
 export async function run(ctx) {
-  const runs = ctx.quick ? 1 : ctx.runs;
+  const runs = ctx.longRuns;
   if (!ctx.quick) await oneStart(ctx, 'warm-up');
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await oneStart(ctx, `run ${i + 1}/${runs}`));
