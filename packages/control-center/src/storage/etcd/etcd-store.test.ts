@@ -5,7 +5,7 @@
  * and re-listing after etcd compacted past it.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { Etcd3 } from 'etcd3';
+import { Etcd3, GRPCUnavailableError } from 'etcd3';
 import pino from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import { describeStore } from '../store-contract.js';
@@ -386,6 +386,26 @@ describe('EtcdStore: several replicas on one etcd', () => {
     holdWatch(short);
     await b.transact(key('later'), put('later'));
     await expect(short.syncToLatest()).rejects.toMatchObject({ code: 504, message: expect.stringMatching(/has not shown every change under its prefix/) });
+  });
+
+  it('retries a write gRPC never sent (its channel closed before the call started), and never one that may have reached etcd', async () => {
+    const a = await replica(newPrefix());
+    const kv = (a as unknown as { client: Etcd3 }).client.kv;
+    const txn = kv.txn.bind(kv);
+    onTestFinished(() => void (kv.txn = txn));
+    let calls = 0;
+    const failFirst = (message: string) => {
+      calls = 0;
+      kv.txn = (req, opts) => (++calls === 1 ? Promise.reject(new GRPCUnavailableError(message)) : txn(req, opts));
+    };
+    failFirst('14 UNAVAILABLE: Channel closed before call started');
+    const stored = await a.transact(key('unsent'), put('unsent', { v: '1' }));
+    expect(calls).toBe(2);
+    expect(stored?.object.data).toEqual({ v: '1' });
+    // Sent, then the connection dropped: etcd may have applied it, so it is not sent again.
+    failFirst('14 UNAVAILABLE: Connection dropped');
+    await expect(a.transact(key('maybe'), put('maybe'))).rejects.toMatchObject({ code: 503, message: expect.stringContaining('may or may not have been applied') });
+    expect(calls).toBe(1);
   });
 
   it('confirms a most-recent read of one key (a GET) by that key alone: at once when it is current, after the watch shows its change when not', async () => {

@@ -556,8 +556,11 @@ export class EtcdStore implements Store {
         return await fn();
       } catch (err) {
         // A write is tried again only when it never left: gRPC had no connection to the endpoint
-        // it picked (one dead member of several), so nothing can have been applied.
-        const unsent = /No connection established/.test(errorMessage(err));
+        // it picked (one dead member of several), or closed the channel (the client drops one to a
+        // failing member) while the call still waited for a connection (grpc-js fails those with
+        // "Channel closed before call started"), so nothing can have been applied. etcd's Go
+        // client retries mutating calls under the same rule (isSafeRetryMutableRPC).
+        const unsent = /No connection established|Channel closed before call started/.test(errorMessage(err));
         if ((kind === 'read' || unsent) && attempt < 3 && isRecoverableError(err as Error) && !this.closed) {
           await sleep(50 * attempt);
           continue;
