@@ -125,7 +125,7 @@ export function otherRunsNote(runsOf, runs) {
  * 120 characters); `error` is then the error's message.
  * @param name - the scenario's name (`api`, `watch`, …)
  * @param run - the scenario's `run`, called with `{ ...ctx, partial }` where `partial` is `{ rows: [], latencies: [], data: {} }`
- * @returns `{ rows, latencies, data, error }`: `data` undefined when a failed scenario finished no case, `error` undefined when it did not fail
+ * @returns `{ rows, latencies, data, error, thrown }`: `data` undefined when a failed scenario finished no case; `error` (the message) and `thrown` (what `run` threw, for its stack) undefined when it did not fail
  */
 export async function scenarioResult(name, run, ctx, { quick = false } = {}) {
   const partial = { rows: [], latencies: [], data: {} };
