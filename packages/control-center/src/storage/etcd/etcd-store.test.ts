@@ -10,7 +10,7 @@ import pino from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import { describeStore } from '../store-contract.js';
 import { RevisionCompactedError, type StoredObject, type StoreEvent } from '../store.js';
-import { EtcdStore, supportsRequestProgress } from './etcd-store.js';
+import { EtcdStore, neverSent, supportsRequestProgress } from './etcd-store.js';
 import { holdWatch, settledWithin, startProxy, startTestEtcd, type TestEtcd } from './testing-etcd.js';
 
 let etcd: TestEtcd;
@@ -27,9 +27,9 @@ afterAll(async () => {
 const silent = pino({ level: 'silent' });
 let prefixes = 0;
 const newPrefix = () => `/test-${++prefixes}`;
-type ReplicaOptions = { historyCapacity?: number; endpoint?: string; freshnessTimeoutMs?: number; requestProgress?: boolean };
+type ReplicaOptions = { historyCapacity?: number; endpoint?: string; freshnessTimeoutMs?: number; requestProgress?: boolean; watchStallMs?: number };
 async function openStore(prefix: string, opts: ReplicaOptions = {}): Promise<EtcdStore> {
-  const s = new EtcdStore({ endpoints: [opts.endpoint ?? etcd.endpoint], prefix, historyCapacity: opts.historyCapacity, freshnessTimeoutMs: opts.freshnessTimeoutMs, requestProgress: opts.requestProgress, logger: silent });
+  const s = new EtcdStore({ endpoints: [opts.endpoint ?? etcd.endpoint], prefix, historyCapacity: opts.historyCapacity, freshnessTimeoutMs: opts.freshnessTimeoutMs, requestProgress: opts.requestProgress, watchStallMs: opts.watchStallMs, logger: silent });
   await s.open();
   return s;
 }
@@ -406,6 +406,67 @@ describe('EtcdStore: several replicas on one etcd', () => {
     failFirst('14 UNAVAILABLE: Connection dropped');
     await expect(a.transact(key('maybe'), put('maybe'))).rejects.toMatchObject({ code: 503, message: expect.stringContaining('may or may not have been applied') });
     expect(calls).toBe(1);
+  });
+
+  it('tells calls that never reached etcd from ones that may have, and says which a failed write was', async () => {
+    for (const m of ['14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED', '14 UNAVAILABLE: Channel closed before call started', '4 DEADLINE_EXCEEDED: Deadline exceeded after 10.000s,name resolution: 0.001s,Waiting for LB pick']) {
+      expect(neverSent(new GRPCUnavailableError(m)), m).toBe(true);
+    }
+    expect(neverSent(Object.assign(new Error('Execution prevented because the circuit breaker is open'), { isBrokenCircuitError: true }))).toBe(true);
+    for (const m of ['14 UNAVAILABLE: Connection dropped', '4 DEADLINE_EXCEEDED: Deadline exceeded after 10.000s,remote_addr=127.0.0.1:2379', '14 UNAVAILABLE: etcdserver: request timed out']) {
+      expect(neverSent(new GRPCUnavailableError(m)), m).toBe(false);
+    }
+    // A write that never left, every try: a 503 that says it was not applied.
+    const a = await replica(newPrefix());
+    const kv = (a as unknown as { client: Etcd3 }).client.kv;
+    const txn = kv.txn.bind(kv);
+    onTestFinished(() => void (kv.txn = txn));
+    let calls = 0;
+    kv.txn = () => (++calls, Promise.reject(new GRPCUnavailableError('14 UNAVAILABLE: No connection established')));
+    await expect(a.transact(key('never'), put('never'))).rejects.toMatchObject({ code: 503, message: expect.stringContaining('(the write was not sent to etcd: not applied)') });
+    expect(calls).toBeGreaterThan(2);
+  });
+
+  it('rides out a leader election: a most-recent read tries again for up to 2 s', async () => {
+    const a = await replica(newPrefix());
+    await a.transact(key('x'), put('x'));
+    const kv = (a as unknown as { client: Etcd3 }).client.kv;
+    const range = kv.range.bind(kv);
+    onTestFinished(() => void (kv.range = range));
+    // etcd answers "leader changed" for ~0.6 s (an election), then as usual.
+    const until = Date.now() + 600;
+    let failed = 0;
+    kv.range = (req, opts) => (Date.now() < until ? (failed++, Promise.reject(new GRPCUnavailableError('14 UNAVAILABLE: etcdserver: leader changed'))) : range(req, opts));
+    await a.syncToLatest(key('x'));
+    expect(failed).toBeGreaterThan(2);
+    expect(a.get(key('x'))).toBeDefined();
+  });
+
+  it('re-creates a watch whose etcd member stopped answering, so writes through it are answered in seconds, not when keepalive gives up', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix, { watchStallMs: 400 });
+    const b = await replica(prefix);
+    await a.transact(key('before'), put('before'));
+    // The member under a's watch freezes: its connection stays open, nothing more comes on it,
+    // while etcd (the other members) goes on committing.
+    const cache = (a as unknown as { cache: { stream: unknown; onResponse: (stream: unknown, res: unknown) => void } }).cache;
+    const frozen = cache.stream;
+    const handle = cache.onResponse.bind(cache);
+    cache.onResponse = (stream, res) => (stream === frozen ? undefined : handle(stream, res));
+    onTestFinished(() => void (cache.onResponse = handle));
+    const restarts = a.stats().watchRestarts;
+    const write = a.transact(key('during'), put('during', { v: '1' }));
+    expect(await settledWithin(write, 5_000)).toBe(true);
+    expect((await write)?.object.data).toEqual({ v: '1' });
+    expect(a.stats().watchRestarts).toBeGreaterThan(restarts);
+    // The new stream goes on from where the frozen one stopped: another replica's changes arrive, none twice.
+    const seen: string[] = [];
+    const w = a.watch('/core/', a.currentRevision(), (e) => seen.push(`${e.type} ${e.key.split('/').pop()}`));
+    onTestFinished(() => w.stop());
+    await b.transact(key('after'), put('after'));
+    await until('the change made through b', () => seen.length > 0);
+    expect(seen).toEqual(['ADDED after']);
+    expect(a.get(key('during'))?.object.data).toEqual({ v: '1' });
   });
 
   it('confirms a most-recent read of one key (a GET) by that key alone: at once when it is current, after the watch shows its change when not', async () => {

@@ -72,6 +72,11 @@ export interface EtcdStoreOptions {
   requestTimeoutMs?: number;
   /** How long a committed write waits for the mirror to show it, in milliseconds. Default 30,000. */
   cacheWaitTimeoutMs?: number;
+  /**
+   * How long the watch may stay silent while a change etcd has waits to be shown, in
+   * milliseconds, before it is re-created (a stuck member). Default 2,000 ({@link WatchStallMs}).
+   */
+  watchStallMs?: number;
   /** How long `open` keeps trying to reach etcd, in milliseconds. Default 30,000. */
   openTimeoutMs?: number;
   /**
@@ -115,6 +120,23 @@ export function supportsRequestProgress(version: string): boolean {
 }
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+
+/** How long, in milliseconds, a failed etcd call may be tried again after its first failure ({@link EtcdStore}'s call): 2 s. */
+const CallRetryMs = 2_000;
+
+/**
+ * Whether a failed etcd call provably never reached etcd, so that a write can be sent again
+ * without being applied twice: gRPC had no connection to the member it picked (`No connection
+ * established`), closed the channel while the call waited for one (`Channel closed before call
+ * started`: the client drops the channel to a failing member), or its deadline passed while it
+ * still waited for a connection (`Waiting for LB pick`); or the client's circuit breaker refused
+ * it without sending (a member that failed three calls in a row, for 0.5 s). etcd's Go client
+ * retries mutating calls under the same rule (its isSafeRetryMutableRPC).
+ */
+export function neverSent(err: unknown): boolean {
+  if ((err as { isBrokenCircuitError?: boolean } | undefined)?.isBrokenCircuitError) return true;
+  return /No connection established|Channel closed before call started|Waiting for LB pick/.test(errorMessage(err));
+}
 
 /**
  * A fault-handling policy that runs each call once. The client's default retries "recoverable"
@@ -211,6 +233,7 @@ export class EtcdStore implements Store {
       historyBytes: this.opts.historyBytes,
       listAll: () => this.rangeAll(),
       onRevisionRegression: (mirror, etcd) => void this.checkRegression(mirror, etcd),
+      stallMs: this.opts.watchStallMs,
     });
     const deadline = Date.now() + this.openTimeoutMs;
     try {
@@ -398,8 +421,9 @@ export class EtcdStore implements Store {
   }
 
   /**
-   * Runs a read for a freshness check, retrying a call refused by one endpoint (down, of several)
-   * up to twice before the deadline (epoch ms), as the client then picks another.
+   * Runs a read for a freshness check, trying again (with backoff: 50, 100, 200, 400 ms…) a call
+   * refused by one endpoint (down, of several) or failed during a leader election, until the
+   * deadline (epoch ms), as the client then picks another member.
    * @throws StatusError 503 when etcd does not answer
    */
   private async freshnessRead<T>(deadline: number, read: (deadline: number) => Promise<T>): Promise<T> {
@@ -407,7 +431,12 @@ export class EtcdStore implements Store {
       try {
         return await read(deadline);
       } catch (err) {
-        if (attempt < 3 && isRecoverableError(err as Error) && Date.now() < deadline && !this.closed) continue;
+        const delay = Math.min(50 * 2 ** (attempt - 1), 500);
+        if ((isRecoverableError(err as Error) || neverSent(err)) && Date.now() + delay < deadline && !this.closed) {
+          this.log.info({ err: errorMessage(err), attempt, retryInMs: delay }, 'etcd read for a most-recent answer failed; trying again');
+          await sleep(delay);
+          continue;
+        }
         throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);
       }
     }
@@ -545,32 +574,33 @@ export class EtcdStore implements Store {
   }
 
   /**
-   * Runs one etcd call; reads are retried up to 3 times on connection errors, writes only when
-   * no connection was established (the request never left).
+   * Runs one etcd call. A read is tried again on connection errors, a write only when it never
+   * left (see {@link neverSent}), for up to {@link CallRetryMs} after the first failure (with
+   * backoff: 50, 100, 200, 400 ms…), so a leader election (about a second) or one member going
+   * away does not fail it.
    * @throws StatusError 413 when etcd refuses the request as too large; 503 when etcd is
-   *   unreachable or fails
+   *   unreachable or fails (saying whether a write may have been applied)
    */
   private async call<T>(kind: 'read' | 'write', fn: () => Promise<T>): Promise<T> {
+    let retryUntil: number | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         return await fn();
       } catch (err) {
-        // A write is tried again only when it never left: gRPC had no connection to the endpoint
-        // it picked (one dead member of several), or closed the channel (the client drops one to a
-        // failing member) while the call still waited for a connection (grpc-js fails those with
-        // "Channel closed before call started"), so nothing can have been applied. etcd's Go
-        // client retries mutating calls under the same rule (isSafeRetryMutableRPC).
-        const unsent = /No connection established|Channel closed before call started/.test(errorMessage(err));
-        if ((kind === 'read' || unsent) && attempt < 3 && isRecoverableError(err as Error) && !this.closed) {
-          await sleep(50 * attempt);
+        const unsent = neverSent(err);
+        retryUntil ??= Date.now() + CallRetryMs;
+        const delay = Math.min(50 * 2 ** (attempt - 1), 500);
+        if ((kind === 'read' || unsent) && (unsent || isRecoverableError(err as Error)) && Date.now() + delay <= retryUntil && !this.closed) {
+          this.log.info({ err: errorMessage(err), kind, attempt, retryInMs: delay }, 'etcd request failed; trying again');
+          await sleep(delay);
           continue;
         }
         // etcd refuses a request over its --max-request-bytes (1.5 MiB by default; larger ones
         // its gRPC server already): a permanent answer about this object, not an outage, so a
         // 413 as kube-apiserver answers it, not a 503 a client would retry.
         if (/request is too large|received message larger than max/i.test(errorMessage(err))) throw apierrors.requestEntityTooLarge(errorMessage(err));
-        this.log.warn({ err: errorMessage(err), kind }, 'etcd request failed');
-        const hint = kind === 'write' ? ' (the write may or may not have been applied)' : '';
+        this.log.warn({ err: errorMessage(err), kind, attempts: attempt }, 'etcd request failed');
+        const hint = kind !== 'write' ? '' : unsent ? ' (the write was not sent to etcd: not applied)' : ' (the write may or may not have been applied)';
         throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}${hint}`);
       }
     }

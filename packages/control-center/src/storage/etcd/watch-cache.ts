@@ -41,7 +41,24 @@ export interface WatchCacheDeps {
    * @param mirror - the revision the mirror reached; @param etcd - the one etcd reported
    */
   onRevisionRegression?: (mirror: number, etcd: number) => void;
+  /**
+   * How long the watch may stay silent, in milliseconds, while something waits for a change etcd
+   * has (a write's committed revision, a read's newer state) before it is taken for stuck and
+   * re-created (default {@link WatchStallMs}).
+   */
+  stallMs?: number;
 }
+
+/**
+ * Default {@link WatchCacheDeps.stallMs}: 2 s. A watch whose etcd member stopped answering (frozen,
+ * its host overloaded or cut off without the TCP connection closing) stays open, silent, until
+ * gRPC keepalive gives up on the connection (tens of seconds), while the other members go on
+ * committing writes; every write through this replica waits for the watch to show it. A watch
+ * with something to deliver answers within milliseconds, so 2 s of silence while a change is
+ * known to be there means its member is not answering: the watch is re-created (on a member the
+ * client picks again), from the mirror's revision, and nothing is skipped or seen twice.
+ */
+export const WatchStallMs = 2_000;
 
 /**
  * What etcd holds under the prefix at one revision, as one linearizable range shows it: enough to
@@ -72,6 +89,8 @@ interface RevisionWaiter {
   resolve: () => void;
   reject: (err: unknown) => void;
   timer: NodeJS.Timeout;
+  /** When it began to wait (performance.now(), ms). */
+  since: number;
 }
 
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
@@ -104,6 +123,10 @@ export class WatchCache {
   private stopped = false;
   private relists = 0;
   private watchRestarts = 0;
+  /** When the current stream last answered, or was opened (performance.now(), ms). */
+  private lastResponseAt = 0;
+  /** Checks for a silent watch while waiters wait (see WatchStallMs). */
+  private stallCheck: NodeJS.Timeout | undefined;
   /**
    * Keys whose latest value does not decode (something else wrote it). The mirror keeps the last
    * object that did, if any, as kube-apiserver's cache keeps serving it: a corrupt write must not
@@ -159,6 +182,8 @@ export class WatchCache {
   stop(): void {
     this.stopped = true;
     this.disconnect();
+    clearInterval(this.stallCheck);
+    this.stallCheck = undefined;
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.reject(new Error('etcd store closed'));
@@ -247,8 +272,10 @@ export class WatchCache {
           if (i >= 0) this.waiters.splice(i, 1);
           reject(apierrors.timeout(`the write was committed at revision ${revision}, but this server's watch of etcd has not shown it within ${timeoutMs} ms`));
         }, timeoutMs),
+        since: performance.now(),
       };
       this.waiters.push(waiter);
+      this.watchForStall();
     });
   }
 
@@ -375,6 +402,36 @@ export class WatchCache {
     }
   }
 
+  /**
+   * While waiters wait, re-creates a watch stream that has not answered for `stallMs` since the
+   * oldest waiter began to wait (see {@link WatchStallMs}). Runs until no waiter is left.
+   */
+  private watchForStall(): void {
+    if (this.stallCheck || this.stopped) return;
+    const stallMs = this.deps.stallMs ?? WatchStallMs;
+    const silentFor = () => {
+      const oldest = this.waiters.reduce((m, w) => Math.min(m, w.since), Infinity);
+      return performance.now() - Math.max(this.lastResponseAt, oldest);
+    };
+    this.stallCheck = setInterval(() => {
+      if (this.waiters.length === 0 || this.stopped) {
+        clearInterval(this.stallCheck);
+        this.stallCheck = undefined;
+        return;
+      }
+      const stream = this.stream;
+      if (!stream || silentFor() < stallMs) return;
+      // After a long busy turn this timer may run before the socket's waiting data is read:
+      // check again once the poll phase has handled what arrived.
+      setImmediate(() => {
+        if (stream !== this.stream || this.waiters.length === 0 || silentFor() < stallMs) return;
+        const wanted = this.waiters.reduce((m, w) => Math.max(m, w.revision), 0);
+        this.onBroken(stream, new Error(`no answer for ${Math.round(silentFor())} ms while etcd has changes it has not shown (up to revision ${wanted}, the mirror is at ${this.revision}): its etcd member is not answering`));
+      });
+    }, Math.max(10, stallMs / 4));
+    this.stallCheck.unref();
+  }
+
   /** Opens a watch stream from the mirror's revision + 1. Failures schedule a retry. */
   private connect(): void {
     this.reconnectTimer = undefined;
@@ -387,6 +444,7 @@ export class WatchCache {
           return;
         }
         this.stream = stream;
+        this.lastResponseAt = performance.now();
         stream.on('data', (res) => this.onResponse(stream, res));
         stream.on('error', (err) => this.onBroken(stream, err));
         stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
@@ -422,6 +480,7 @@ export class WatchCache {
 
   private onResponse(stream: WatchStream, res: IWatchResponse): void {
     if (stream !== this.stream) return;
+    this.lastResponseAt = performance.now();
     const compacted = Number(res.compact_revision);
     if (compacted > 0) {
       this.disconnect();
