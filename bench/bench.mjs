@@ -15,14 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureWritableDir, numberArg, UsageError } from './lib/args.mjs';
-import { closeOnSignals, Scope } from './lib/cleanup.mjs';
-import { otherLoadSampler, settings } from './lib/procs.mjs';
+import { closeAllScopes, closeOnSignals, Scope } from './lib/cleanup.mjs';
+import { failOnUnexpectedExit, otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
 import { latencySvg, markdownTable, otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, textTable, writeResultJson } from './lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The shortest `--duration`, in seconds. */
+const MinDurationS = 0.1;
 const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
 
 const usage = `usage: npm run bench [-- options]
@@ -35,7 +37,7 @@ const usage = `usage: npm run bench [-- options]
   --runs N                timed runs per case after the warm-up (default 5; quick 2); schedule, e2e
                           and memory run at most 3 times, and with --quick (no --runs) they, watch
                           and startup run once
-  --duration S            seconds per timed run (default 5; quick 1)
+  --duration S            seconds per timed run (default 5; quick 1; at least 0.1)
   --data-dir DIR          where temporary data dirs go (default: the OS temp dir)
   --out DIR               where results go (default bench/results)
   --cpu-prof              run hcc processes with node --cpu-prof; profiles go to <out>/profiles-<timestamp>/
@@ -88,7 +90,12 @@ function parseArgs(args) {
     else if (a === '--no-tls') o.tls = false;
     else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
     else if (a === '--runs') o.runs = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
-    else if (a === '--duration') o.duration = numberArg(a, val(), { min: 0, minExclusive: true });
+    else if (a === '--duration') {
+      const v = val();
+      o.duration = numberArg(a, v, { min: 0, minExclusive: true });
+      // Shorter runs send next to nothing (a watch run at 100 writes/s: no write at all).
+      if (o.duration < MinDurationS) throw new UsageError(`--duration must be at least ${MinDurationS} (seconds), got ${JSON.stringify(v)}`);
+    }
     else if (a === '--data-dir') o.dataDir = path.resolve(val());
     else if (a === '--out') o.out = path.resolve(val());
     else if (a === '--cpu-prof') o.cpuProf = true;
@@ -145,8 +152,8 @@ const ctx = {
   results: {},
 };
 
-let active;
-const interrupted = closeOnSignals(() => active?.close(), progress);
+// Every open scope: a scenario's per-run scopes (startup, schedule, e2e, memory) hold processes too.
+const interrupted = closeOnSignals(closeAllScopes, progress);
 
 const machine = machineInfo(opts.dataDir);
 const code = codeInfo(path.join(here, '..'));
@@ -189,10 +196,10 @@ for (const name of selected) {
   const mod = await import(`./scenarios/${name}.mjs`);
   progress(`── ${name}: ${mod.description}${opts.quick ? ' (--quick: smaller sizes, shorter runs)' : ''}`);
   const scope = new Scope();
-  active = scope;
   const t0 = elapsedS();
   try {
-    const res = await scenarioResult(name, mod.run, { ...ctx, scope }, { quick: opts.quick });
+    // A process of the scenario's that dies fails it at once (failOnUnexpectedExit), naming it.
+    const res = await scenarioResult(name, (c) => failOnUnexpectedExit(mod.run(c)), { ...ctx, scope }, { quick: opts.quick });
     // An interrupted scenario fails on its closed clients: that is no result, and no failure.
     if (res.error !== undefined && interrupted()) break;
     if (res.data !== undefined) ctx.results[name] = { data: res.data };
@@ -205,7 +212,6 @@ for (const name of selected) {
   } finally {
     progress(`${name}: cleaning up`);
     await scope.close();
-    active = undefined;
   }
   const samples = load.peek().slice(otherLoad.__n ?? 0);
   otherLoad.__n = (otherLoad.__n ?? 0) + samples.length;

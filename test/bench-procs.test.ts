@@ -4,6 +4,9 @@
  * exit-time kill never runs, leaves no process behind; a helper that is done still exits by itself.
  */
 import { describe, expect, it } from 'vitest';
+import { closeAllScopes, Scope } from '../bench/lib/cleanup.mjs';
+import { failOnUnexpectedExit, failureLine, settings, startProcess } from '../bench/lib/procs.mjs';
+import { openFileLimit } from '../bench/scenarios/watch.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -102,5 +105,52 @@ describe('bench processes', () => {
     } finally {
       t.cleanup();
     }
+  });
+  it('stop every open scope on a signal, the per-run ones first, so that a process is stopped before its temp dir goes', async () => {
+    const order: string[] = [];
+    const scenario = new Scope();
+    scenario.defer(() => void order.push('scenario dir'));
+    const run = new Scope();
+    run.defer(() => void order.push('run dir'));
+    run.defer(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      order.push('run process');
+    });
+    await closeAllScopes();
+    expect(order).toEqual(['run process', 'run dir', 'scenario dir']);
+    // Closed scopes are left: closing again does nothing.
+    await closeAllScopes();
+    expect(order).toHaveLength(3);
+  });
+
+  it('fail the scenario at once when one of its processes dies, naming it and why; not when the bench stops it', async () => {
+    const t = tempDir('hcc-bench-procs-');
+    const scope = new Scope();
+    try {
+      const dies = path.join(t.dir, 'dies.mjs');
+      writeFileSync(dies, "console.log('ready'); setTimeout(() => { console.error('Error: ENOSPC: no space left on device, write'); process.exit(3); }, 300);\n");
+      const serves = path.join(t.dir, 'serves.mjs');
+      writeFileSync(serves, "console.log('ready'); setInterval(() => {}, 1000);\n");
+      const stopped = await startProcess(scope, { name: 'stopped-one', script: serves, args: [], logFile: path.join(t.dir, 'stopped.log'), ready: 'ready' });
+      await stopped.stop();
+      await startProcess(scope, { name: 'scheduler', script: dies, args: [], logFile: path.join(t.dir, 'dies.log'), ready: 'ready' });
+      const started = Date.now();
+      // A wait for placements that would last a minute.
+      await expect(failOnUnexpectedExit(new Promise((r) => setTimeout(r, 60_000)))).rejects.toThrow(/^scheduler \(pid \d+\) exited unexpectedly \(code 3\): Error: ENOSPC: no space left on device, write; its log .*dies\.log is removed with the temp dir \(--keep keeps it\)/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await scope.close();
+      t.cleanup();
+    }
+  });
+
+  it('name the line of a failed process that says why, and the open-file limit', () => {
+    expect(failureLine('starting\nput-1 run 1/2\nError: ENOSPC: no space left on device\n    at write\n')).toBe('Error: ENOSPC: no space left on device');
+    expect(failureLine('a\nlast words\n\n')).toBe('last words');
+    expect(failureLine('')).toBe('(no output)');
+    expect(settings.keep).toBe(false);
+    expect(openFileLimit('Limit                     Soft Limit           Hard Limit           Units\nMax open files            800                  800                  files\n')).toBe(800);
+    expect(openFileLimit('Max open files            unlimited            unlimited            files\n')).toBe(Infinity);
+    expect(openFileLimit()).toBeGreaterThan(0);
   });
 });

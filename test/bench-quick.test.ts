@@ -62,6 +62,7 @@ describe('npm run bench -- --quick', () => {
     for (const [args, message] of [
       [['--runs', '0'], '--runs must be a positive integer, got "0"'],
       [['--duration', 'abc'], '--duration must be a positive number, got "abc"'],
+      [['--duration', '0.001'], '--duration must be at least 0.1 (seconds), got "0.001"'],
       [['--scenario', 'nope'], 'unknown scenario "nope"'],
       [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],
       [['--out', ''], '--out needs a value, got an empty one'],
@@ -104,6 +105,38 @@ describe('npm run bench -- --quick', () => {
       t.cleanup();
     }
   });
+
+  it('stops every process and removes every temp dir when interrupted in the middle of a run (startup starts hcc up per run)', async () => {
+    const d = tempDir('hcc-bench-int-data-');
+    const o = tempDir('hcc-bench-int-out-');
+    try {
+      const p = spawn(process.execPath, [bench, '--quick', '--scenario', 'startup', '--runs', '3', '--data-dir', d.dir, '--out', o.dir], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      p.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exited = new Promise<number | null>((resolve) => p.once('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 120_000;
+      while (!stderr.includes('startup run 1/3:') && Date.now() < deadline && p.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      expect(stderr, stderr.slice(-2000)).toContain('startup run 1/3:');
+      // Run 2's hcc up is starting its fleet now.
+      await new Promise((r) => setTimeout(r, 1000));
+      p.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(d.dir), 'no temp dir is left').toEqual([]);
+      expect(readdirSync(o.dir), 'no results are written').toEqual([]);
+      // No process of the run is left (each had the data dir on its command line).
+      const left = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((n) => {
+        try {
+          return readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(d.dir);
+        } catch {
+          return false;
+        }
+      });
+      expect(left).toEqual([]);
+    } finally {
+      d.cleanup();
+      o.cleanup();
+    }
+  }, 180_000);
 
   it('runs baseline, watch and startup and writes a JSON that holds the table', async () => {
     const r = await run(['--quick', '--scenario', 'baseline,watch,startup', '--out', out.dir, '--data-dir', data.dir]);

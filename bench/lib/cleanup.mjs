@@ -61,10 +61,26 @@ export function closeOnSignals(close, say = (line) => process.stderr.write(`${li
   return () => interrupted;
 }
 
+/** Scopes created and not yet closed, oldest first (closeAllScopes). */
+const openScopes = [];
+
+/**
+ * Closes every open Scope, newest first (a scenario's per-run scopes before the scenario's own):
+ * what a signal handler calls, so that processes are stopped gracefully (`hcc up` stops its fleet)
+ * before their temp dirs are removed. Never throws.
+ */
+export async function closeAllScopes() {
+  while (openScopes.length) await openScopes.at(-1).close();
+}
+
 /** Undo functions run last-in first-out; a failing one is reported and the rest still run. */
 export class Scope {
   #fns = [];
   #closed = false;
+
+  constructor() {
+    openScopes.push(this);
+  }
 
   /** Adds an undo function (sync or async). */
   defer(fn) {
@@ -75,6 +91,8 @@ export class Scope {
   /** Runs every undo function, newest first. Never throws. */
   async close() {
     this.#closed = true;
+    const i = openScopes.indexOf(this);
+    if (i >= 0) openScopes.splice(i, 1);
     while (this.#fns.length) {
       const fn = this.#fns.pop();
       try {

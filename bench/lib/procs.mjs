@@ -26,6 +26,36 @@ export const settings = {
   keep: false,
 };
 
+/** Called with an Error when a started process exits by itself with an error (see failOnUnexpectedExit). */
+const exitListeners = new Set();
+
+/**
+ * `promise`, or a rejection as soon as a process started by {@link startProcess} after it was
+ * ready exits by itself (not stopped or killed by the bench) with a non-zero code or a signal:
+ * a scenario waiting for placements or events then fails at once, naming the process and its
+ * last output, instead of when its own wait times out.
+ */
+export function failOnUnexpectedExit(promise) {
+  let listener;
+  const exited = new Promise((_, reject) => exitListeners.add((listener = reject)));
+  return Promise.race([promise, exited]).finally(() => exitListeners.delete(listener));
+}
+
+/**
+ * The line of a process's output that most likely says why it failed (the last one naming an
+ * error), else its last non-empty line; at most 300 characters.
+ */
+export function failureLine(output) {
+  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const line = lines.findLast((l) => /error|ENOSPC|EMFILE|EACCES|no space|too many open files|cannot|failed/i.test(l)) ?? lines.at(-1) ?? '(no output)';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** Where a process's log is, and whether it outlives the run. */
+function logHint(logFile) {
+  return settings.keep ? `; its log: ${logFile}` : `; its log ${logFile} is removed with the temp dir (--keep keeps it)`;
+}
+
 /**
  * A fresh temporary directory in settings.dataRoot (which must exist: bench.mjs checks
  * `--data-dir` up front), removed when scope closes (unless --keep).
@@ -73,13 +103,13 @@ export async function startProcess(scope, { name, script, args, logFile, ready, 
   scope.defer(stop);
   const matched = await new Promise((resolve, reject) => {
     const test = () => (typeof ready === 'string' ? tail.includes(ready) : ready.test(tail));
-    const timer = setTimeout(() => fail(new Error(`${name} printed nothing matching ${ready} within ${timeoutMs} ms; see ${logFile}`)), timeoutMs);
+    const timer = setTimeout(() => fail(new Error(`${name} printed nothing matching ${ready} within ${timeoutMs} ms${logHint(logFile)}:\n${tail.slice(-2000)}`)), timeoutMs);
     const check = () => {
       if (!test()) return;
       done();
       resolve(tail);
     };
-    const onExit = (code, signal) => fail(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready; see ${logFile}:\n${tail.slice(-2000)}`));
+    const onExit = (code, signal) => fail(new Error(`${name} exited (${signal ?? `code ${code}`}) before it printed what the bench waits for: ${failureLine(tail)}${logHint(logFile)}\n${tail.slice(-2000)}`));
     const done = () => {
       clearTimeout(timer);
       proc.stdout.off('data', check);
@@ -94,11 +124,17 @@ export async function startProcess(scope, { name, script, args, logFile, ready, 
     proc.stderr.on('data', check);
     proc.once('exit', onExit);
   });
+  proc.once('exit', (code, signal) => {
+    if (proc.stoppedByBench || code === 0) return;
+    const err = new Error(`${name} (pid ${proc.pid}) exited unexpectedly (${signal ?? `code ${code}`}): ${failureLine(tail)}${logHint(logFile)}\n${tail.slice(-2000)}`);
+    for (const l of exitListeners) l(err);
+  });
   return { proc, pid: proc.pid, output: () => tail, matched, stop };
 }
 
 /** SIGTERM, then SIGKILL after graceMs; resolves when the process exited. */
 export function stopProcess(proc, graceMs = 15_000) {
+  proc.stoppedByBench = true;
   if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const t = setTimeout(() => proc.kill('SIGKILL'), graceMs);
@@ -112,6 +148,7 @@ export function stopProcess(proc, graceMs = 15_000) {
 
 /** Kills a process with a signal (default SIGKILL) and waits for it to exit. */
 export function killProcess(proc, signal = 'SIGKILL') {
+  proc.stoppedByBench = true;
   if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     proc.once('exit', () => resolve());

@@ -18,6 +18,7 @@
  * Target: 1,000 watchers, 500 writes/s, p99 delivery under 100 ms.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trackChild } from '../lib/cleanup.mjs';
@@ -72,16 +73,37 @@ function deliveryNote({ missing, duplicates }) {
   return `${missing ? `; ${missing} events missing` : ''}${duplicates ? `; ${duplicates} duplicate events` : ''}`;
 }
 
+/**
+ * The open-file limit of this process (and of the processes it starts, which inherit it; Node
+ * raises its soft limit to the hard one), from /proc/self/limits (`limits`: that file's text);
+ * Infinity when unlimited or unreadable.
+ */
+export function openFileLimit(limits) {
+  let text = limits;
+  try {
+    text ??= readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return Infinity;
+  }
+  const m = /^Max open files\s+(\S+)/m.exec(text);
+  return !m || m[1] === 'unlimited' ? Infinity : Number(m[1]);
+}
+
 export async function run(ctx) {
   const counts = [100, 1000];
+  // The watch client and the control center each hold one socket per watcher, and more.
+  const needed = Math.max(...counts) + 500;
+  const limit = openFileLimit();
+  if (limit < needed) throw new Error(`watch: ${Math.max(...counts)} watchers need ~${needed} open files per process; the limit is ${limit} (ulimit -n 4096 raises it)`);
   // Filled case by case: a later case's failure keeps these (bench.mjs).
   const out = ctx.partial ?? { rows: [], latencies: [], data: {} };
   await series(ctx, { tls: ctx.tls, counts, suffix: '' }, out);
   if (ctx.tls) {
     // The same 1,000 watchers over plain HTTP: over HTTPS the watch client (one process, one core)
     // saturates decrypting ~650 MB/s before the server does; this shows the server's own limit.
-    out.data.plainHttp = {};
-    await series(ctx, { tls: false, counts: [1000], suffix: ' (plain HTTP)' }, { rows: out.rows, latencies: out.latencies, data: out.data.plainHttp });
+    const plainHttp = {};
+    await series(ctx, { tls: false, counts: [1000], suffix: ' (plain HTTP)' }, { rows: out.rows, latencies: out.latencies, data: plainHttp });
+    out.data.plainHttp = plainHttp;
   }
   return out;
 }
@@ -123,6 +145,7 @@ async function series(ctx, { tls, counts, suffix }, sink) {
       const t0 = performance.now();
       const w = await fixedRate({ ratePerSec: rate, durationMs: ms, send: (i, sentAt) => write(i, sentAt) });
       if (w.failed) throw new Error(`watch: ${w.failed} writes failed; first: ${w.firstError}`);
+      if (w.sent === 0) throw new Error(`watch: no write was sent in a run of ${ms} ms at ${rate}/s`);
       // Every watcher should get every write once: counted per watcher, so one watcher's
       // duplicates do not cancel another's missing events.
       const perWatcher = w.sent - w.failed;

@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import { toolArgs, usageOf } from '../lib/args.mjs';
-import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
+import { closeAllScopes, closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, hccBin, startProcess, tempDir, cpuTimeMsOf, childPidsOf, hccProcessName } from '../lib/procs.mjs';
 import { createSet, endpointOf, ensureNamespace, poolFor } from '../lib/kube.mjs';
 import { fixedRate } from '../lib/load.mjs';
@@ -40,7 +40,7 @@ const servers = ['admin.kubeconfig', ...[1, 2, 3].map((i) => `management-cluster
 const serverName = (k) => (k === 'admin.kubeconfig' ? 'control center' : path.basename(k, '.kubeconfig'));
 
 const scope = new Scope();
-closeOnSignals(() => scope.close()); // as bench.mjs: Ctrl-C stops the processes and removes the temp dir
+closeOnSignals(closeAllScopes); // as bench.mjs: Ctrl-C stops the processes and removes the temp dir
 try {
   const dir = tempDir(scope, 'loop');
   const up = await startProcess(scope, {

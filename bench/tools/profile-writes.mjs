@@ -13,7 +13,7 @@ import os from 'node:os';
 import { readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { toolArgs, usageOf } from '../lib/args.mjs';
-import { closeOnSignals, Scope } from '../lib/cleanup.mjs';
+import { closeAllScopes, closeOnSignals, Scope } from '../lib/cleanup.mjs';
 import { settings, startControlCenter } from '../lib/procs.mjs';
 import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor } from '../lib/kube.mjs';
 import { closedLoop } from '../lib/load.mjs';
@@ -29,7 +29,7 @@ const { seconds, connections: C, op, out } = a;
 const tls = !a['no-tls'];
 const scope = new Scope();
 // As bench.mjs: Ctrl-C stops the processes and removes the temp dir, and nothing is printed after it.
-const interrupted = closeOnSignals(() => scope.close());
+const interrupted = closeOnSignals(closeAllScopes);
 settings.cpuProfDir = out;
 try {
   const cc = await startControlCenter(scope, { tls });
