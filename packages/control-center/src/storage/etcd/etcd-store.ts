@@ -124,6 +124,9 @@ type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 /** How long, in milliseconds, a failed etcd call may be tried again after its first failure ({@link EtcdStore}'s call): 2 s. */
 const CallRetryMs = 2_000;
 
+/** The least time, in milliseconds, left before a most-recent read's deadline for another try: 250 ms. */
+const MinRetryWindowMs = 250;
+
 /**
  * Whether a failed etcd call provably never reached etcd, so that a write can be sent again
  * without being applied twice: gRPC had no connection to the member it picked (`No connection
@@ -427,17 +430,22 @@ export class EtcdStore implements Store {
    * @throws StatusError 503 when etcd does not answer
    */
   private async freshnessRead<T>(deadline: number, read: (deadline: number) => Promise<T>): Promise<T> {
+    let first: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
         return await read(deadline);
       } catch (err) {
+        first ??= err;
         const delay = Math.min(50 * 2 ** (attempt - 1), 500);
-        if ((isRecoverableError(err as Error) || neverSent(err)) && Date.now() + delay < deadline && !this.closed) {
+        // Another try only with time for it (a call given a few milliseconds fails on its deadline
+        // at any member, and its message would hide why the first one failed).
+        if ((isRecoverableError(err as Error) || neverSent(err)) && deadline - Date.now() - delay >= MinRetryWindowMs && !this.closed) {
           this.log.info({ err: errorMessage(err), attempt, retryInMs: delay }, 'etcd read for a most-recent answer failed; trying again');
           await sleep(delay);
           continue;
         }
-        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}; this server cannot confirm its copy is current`);
+        const why = err === first ? errorMessage(err) : `${errorMessage(first)} (then, after ${attempt - 1} more ${attempt === 2 ? 'try' : 'tries'}: ${errorMessage(err)})`;
+        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${why}; this server cannot confirm its copy is current`);
       }
     }
   }
