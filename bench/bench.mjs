@@ -134,8 +134,7 @@ let selected = opts.scenarios.length ? order.filter((s) => opts.scenarios.includ
 if (selected.includes('api') && !selected.includes('baseline')) selected = ['baseline', ...selected];
 
 const runs = opts.runs ?? (opts.quick ? 2 : 5);
-// With --quick, scenarios that start fresh processes per run, and watch, run once unless --runs
-// says how often.
+// With --quick, schedule, e2e, memory, watch and startup run once unless --runs says how often.
 const quickOnce = opts.quick && opts.runs === undefined;
 const ctx = {
   quick: opts.quick,
@@ -212,6 +211,9 @@ for (const name of selected) {
   } finally {
     progress(`${name}: cleaning up`);
     await scope.close();
+    // A scenario failed early (a process died) may still run in the background with a per-run
+    // scope open (processes waiting for placements, say): none may outlive its scenario.
+    await closeAllScopes();
   }
   const samples = load.peek().slice(otherLoad.__n ?? 0);
   otherLoad.__n = (otherLoad.__n ?? 0) + samples.length;

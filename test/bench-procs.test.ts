@@ -144,6 +144,13 @@ describe('bench processes', () => {
     }
   });
 
+  it('start nothing in a scope already closed (a failed scenario still running on after its clean-up)', async () => {
+    const scope = new Scope();
+    await scope.close();
+    expect(scope.closed).toBe(true);
+    await expect(startProcess(scope, { name: 'late', script: '/nonexistent.mjs', args: [], logFile: '/nonexistent/late.log', ready: 'ready' })).rejects.toThrow('scope already closed: late not started');
+  });
+
   it('name the line of a failed process that says why, and the open-file limit', () => {
     expect(failureLine('starting\nput-1 run 1/2\nError: ENOSPC: no space left on device\n    at write\n')).toBe('Error: ENOSPC: no space left on device');
     expect(failureLine('a\nlast words\n\n')).toBe('last words');

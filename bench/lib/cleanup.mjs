@@ -82,6 +82,11 @@ export class Scope {
     openScopes.push(this);
   }
 
+  /** Whether close() was called: nothing may be started in it any more. */
+  get closed() {
+    return this.#closed;
+  }
+
   /** Adds an undo function (sync or async). */
   defer(fn) {
     if (this.#closed) throw new Error('scope already closed');

@@ -61,6 +61,8 @@ function logHint(logFile) {
  * `--data-dir` up front), removed when scope closes (unless --keep).
  */
 export function tempDir(scope, prefix) {
+  // A scenario that failed and was cleaned up may still run on in the background: nothing new.
+  if (scope.closed) throw new Error('scope already closed');
   const dir = mkdtempSync(path.join(settings.dataRoot, `hcc-bench-${prefix}-`));
   if (!settings.keep) {
     const remove = trackDir(dir);
@@ -78,6 +80,7 @@ export function tempDir(scope, prefix) {
  * @throws when the process exits or prints nothing matching within timeoutMs
  */
 export async function startProcess(scope, { name, script, args, logFile, ready, timeoutMs = 60_000, env = {}, nodeArgs = [], onOutput }) {
+  if (scope.closed) throw new Error(`scope already closed: ${name} not started`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   const execArgs = [...nodeArgs];
