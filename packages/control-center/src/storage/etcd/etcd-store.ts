@@ -429,23 +429,47 @@ export class EtcdStore implements Store {
    * deadline (epoch ms), as the client then picks another member.
    * @throws StatusError 503 when etcd does not answer
    */
-  private async freshnessRead<T>(deadline: number, read: (deadline: number) => Promise<T>): Promise<T> {
+  private freshnessRead<T>(deadline: number, read: (deadline: number) => Promise<T>): Promise<T> {
+    return this.retried(
+      'etcd read for a most-recent answer',
+      {},
+      () => read(deadline),
+      // Another try only with time for it (a call given a few milliseconds fails on its deadline
+      // at any member, and its message would hide why the first one failed).
+      (err, delay) => (isRecoverableError(err as Error) || neverSent(err)) && deadline - Date.now() - delay >= MinRetryWindowMs,
+      (err, first, tries) => {
+        const why = err === first ? errorMessage(err) : `${errorMessage(first)} (then, after ${tries - 1} more ${tries === 2 ? 'try' : 'tries'}: ${errorMessage(err)})`;
+        return apierrors.serviceUnavailable(`storage (etcd) unavailable: ${why}; this server cannot confirm its copy is current`);
+      },
+    );
+  }
+
+  /**
+   * Runs `fn`, and again after 50, 100, 200, 400, 500, 500… ms (logged at info as `<what> failed;
+   * trying again`, with `fields`) while `again(error, next delay in ms)` says so and the store is
+   * open.
+   * @throws what `giveUp(last error, first error, tries made)` returns
+   */
+  private async retried<T>(
+    what: string,
+    fields: Record<string, unknown>,
+    fn: () => Promise<T>,
+    again: (err: unknown, delayMs: number) => boolean,
+    giveUp: (err: unknown, first: unknown, tries: number) => Error,
+  ): Promise<T> {
     let first: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await read(deadline);
+        return await fn();
       } catch (err) {
         first ??= err;
         const delay = Math.min(50 * 2 ** (attempt - 1), 500);
-        // Another try only with time for it (a call given a few milliseconds fails on its deadline
-        // at any member, and its message would hide why the first one failed).
-        if ((isRecoverableError(err as Error) || neverSent(err)) && deadline - Date.now() - delay >= MinRetryWindowMs && !this.closed) {
-          this.log.info({ err: errorMessage(err), attempt, retryInMs: delay }, 'etcd read for a most-recent answer failed; trying again');
+        if (!this.closed && again(err, delay)) {
+          this.log.info({ err: errorMessage(err), ...fields, attempt, retryInMs: delay }, `${what} failed; trying again`);
           await sleep(delay);
           continue;
         }
-        const why = err === first ? errorMessage(err) : `${errorMessage(first)} (then, after ${attempt - 1} more ${attempt === 2 ? 'try' : 'tries'}: ${errorMessage(err)})`;
-        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${why}; this server cannot confirm its copy is current`);
+        throw giveUp(err, first, attempt);
       }
     }
   }
@@ -589,29 +613,27 @@ export class EtcdStore implements Store {
    * @throws StatusError 413 when etcd refuses the request as too large; 503 when etcd is
    *   unreachable or fails (saying whether a write may have been applied)
    */
-  private async call<T>(kind: 'read' | 'write', fn: () => Promise<T>): Promise<T> {
+  private call<T>(kind: 'read' | 'write', fn: () => Promise<T>): Promise<T> {
     let retryUntil: number | undefined;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (err) {
-        const unsent = neverSent(err);
+    return this.retried(
+      'etcd request',
+      { kind },
+      fn,
+      (err, delay) => {
         retryUntil ??= Date.now() + CallRetryMs;
-        const delay = Math.min(50 * 2 ** (attempt - 1), 500);
-        if ((kind === 'read' || unsent) && (unsent || isRecoverableError(err as Error)) && Date.now() + delay <= retryUntil && !this.closed) {
-          this.log.info({ err: errorMessage(err), kind, attempt, retryInMs: delay }, 'etcd request failed; trying again');
-          await sleep(delay);
-          continue;
-        }
+        const unsent = neverSent(err);
+        return (kind === 'read' || unsent) && (unsent || isRecoverableError(err as Error)) && Date.now() + delay <= retryUntil;
+      },
+      (err, _first, tries) => {
         // etcd refuses a request over its --max-request-bytes (1.5 MiB by default; larger ones
         // its gRPC server already): a permanent answer about this object, not an outage, so a
         // 413 as kube-apiserver answers it, not a 503 a client would retry.
-        if (/request is too large|received message larger than max/i.test(errorMessage(err))) throw apierrors.requestEntityTooLarge(errorMessage(err));
-        this.log.warn({ err: errorMessage(err), kind, attempts: attempt }, 'etcd request failed');
-        const hint = kind !== 'write' ? '' : unsent ? ' (the write was not sent to etcd: not applied)' : ' (the write may or may not have been applied)';
-        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}${hint}`);
-      }
-    }
+        if (/request is too large|received message larger than max/i.test(errorMessage(err))) return apierrors.requestEntityTooLarge(errorMessage(err));
+        this.log.warn({ err: errorMessage(err), kind, attempts: tries }, 'etcd request failed');
+        const hint = kind !== 'write' ? '' : neverSent(err) ? ' (the write was not sent to etcd: not applied)' : ' (the write may or may not have been applied)';
+        return apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}${hint}`);
+      },
+    );
   }
 
   /** Retries fn with backoff until deadline; rethrows the last error that came from etcd itself. */
