@@ -241,7 +241,7 @@ export async function run(ctx) {
   const warmup = ctx.quick ? 10 : 200;
   const modes = ctx.quick ? [['burst']] : [['burst'], ['paced', 20], ['paced', 10]];
   // Filled case by case: a later case's failure keeps these (bench.mjs).
-  const { rows, latencies, data } = ctx.partial ?? { rows: [], latencies: [], data: {} };
+  const { rows, latencies, data } = ctx.partial;
   Object.assign(data, { hostedClusters: N, warmupSets: warmup, managementClusters: 3, availableDelayMs: 1000 });
   for (const [mode, ratePerSec] of modes) {
     const how = mode === 'burst' ? `burst (${ctx.connections} conns)` : `paced ${ratePerSec}/s`;

@@ -162,7 +162,7 @@ export async function run(ctx) {
   const warmN = ctx.quick ? 50 : 500;
   const runs = ctx.fewRuns;
   // Filled case by case: a later case's failure keeps these (bench.mjs).
-  const { rows, latencies, data } = ctx.partial ?? { rows: [], latencies: [], data: {} };
+  const { rows, latencies, data } = ctx.partial;
   Object.assign(data, { hostedClusters: N, warmup: warmN });
   for (const M of [10, 100]) {
     const results = [];

@@ -96,7 +96,7 @@ export async function run(ctx) {
   const limit = openFileLimit();
   if (limit < needed) throw new Error(`watch: ${Math.max(...counts)} watchers need ~${needed} open files per process; the limit is ${limit} (ulimit -n 4096 raises it)`);
   // Filled case by case: a later case's failure keeps these (bench.mjs).
-  const out = ctx.partial ?? { rows: [], latencies: [], data: {} };
+  const out = ctx.partial;
   await series(ctx, { tls: ctx.tls, counts, suffix: '' }, out);
   if (ctx.tls) {
     // The same 1,000 watchers over plain HTTP: over HTTPS the watch client (one process, one core)
