@@ -20,6 +20,8 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/util/duration/duration.go
  */
 
+import { goFloat } from '../go-float.js';
+
 /** A syntax or evaluation error, worded like client-go's (`unclosed action`, `array index out of bounds: index 3, length 2`). */
 export class JSONPathError extends Error {
   constructor(message: string) {
@@ -364,17 +366,6 @@ function goType(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'string') return 'string';
   return '<nil>';
-}
-
-/** Go's `%v` for a float64 (`1.5`, `1e+06`). */
-function goFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [mant, e] = v.toExponential().split('e') as [string, string];
-  const exp = Number(e);
-  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(v);
 }
 
 /** fmt.Fprint of a decoded JSON scalar (`<nil>` for null). Integral numbers print as int64. */

@@ -34,6 +34,7 @@ type JSONObject = Record<string, unknown>;
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 import { isJSONObject } from '@hcc/crds';
+import { goFloat } from '../../go-float.js';
 
 export { isJSONObject };
 
@@ -56,16 +57,6 @@ function kindOf(v: unknown): Kind {
 /** Joins a child key onto a path (`''` + `spec` = `spec`). */
 export const childPath = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
-/** Go's `%v` for a float64: shortest digits, `%e` form (`1e+06`) when the exponent is < -4 or >= 6. */
-export function goFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [mant, e] = v.toExponential().split('e') as [string, string];
-  const exp = Number(e);
-  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(v);
-}
 
 /** swag.IsFloat64AJSONInteger: integral, or within a relative 1e-9 of one (positive values only, as Go's uint64 conversion does). */
 function isFloat64AJSONInteger(f: number): boolean {
