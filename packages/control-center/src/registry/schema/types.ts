@@ -11,18 +11,13 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#specifying-a-structural-schema
  */
 
+import type { ValidationRule } from '@hcc/crds';
+
 /** The JSON types a schema node may declare. */
 export type JSONSchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
-/** One CEL rule of `x-kubernetes-validations` (kept for round-tripping; hcc does not evaluate CEL). */
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+/** One CEL rule of `x-kubernetes-validations` (the one shape, from @hcc/crds; cel.ts evaluates them). */
+export type { ValidationRule };
 
 /** externalDocs of a schema node. */
 export interface ExternalDocumentation {
