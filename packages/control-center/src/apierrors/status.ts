@@ -3,6 +3,7 @@
  * familiar text. Every non-2xx response body of the control center is one of these.
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/errors/errors.go
  */
+import type { StatusDetails } from '@hcc/client';
 import { type FieldError, fieldErrorBody, fieldErrorMessage } from './field.js';
 
 /** metav1.StatusReason values hcc uses. */
@@ -34,14 +35,7 @@ export interface Status {
   status: 'Failure' | 'Success';
   message: string;
   reason: StatusReason;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    uid?: string;
-    causes?: { reason?: string; message?: string; field?: string }[];
-    retryAfterSeconds?: number;
-  };
+  details?: StatusDetails;
   code: number;
 }
 
