@@ -70,6 +70,25 @@ import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
 const ControlPlaneNamespaceIndex = 'controlPlaneNamespace';
 
+/**
+ * Index of the HostedClusters and NodePools (both sides) by the Secrets and ConfigMaps they
+ * reference, as `Secret/<namespace>/<name>` and `ConfigMap/<namespace>/<name>` (references.ts), so
+ * the users of one Secret are found without computing the references of every HostedCluster.
+ */
+const ReferenceIndex = 'references';
+
+/** The {@link ReferenceIndex} values of a HostedCluster or NodePool. */
+const referenceIndexFunc =
+  (kind: 'HostedCluster' | 'NodePool') =>
+  (o: KubeObject): string[] => {
+    const r = kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool);
+    const ns = o.metadata.namespace ?? '';
+    return [...r.secrets.map((n) => `Secret/${ns}/${n}`), ...r.configMaps.map((n) => `ConfigMap/${ns}/${n}`)];
+  };
+
+/** Index of the upstream NodePools by their HostedCluster, `<namespace>/<spec.clusterName>`. */
+const NodePoolClusterIndex = 'nodePoolCluster';
+
 /** The syncer's version, reported in ManagementCluster status. */
 export const SyncerVersion = '0.1.0';
 
@@ -230,8 +249,14 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     upInformers[k] = new Informer({ client: upstream, ref: refs[k], labelSelector: workload ? placed : state, logger: log });
     // Downstream HostedClusters and NodePools are watched whole: every HostedCluster counts against the budget.
     downInformers[k] = new Informer({ client: downstream, ref: refs[k], labelSelector: workload ? undefined : ours, logger: log });
+    upInformers[k].addIndexer(NamespaceIndex, namespaceIndexFunc);
     downInformers[k].addIndexer(NamespaceIndex, namespaceIndexFunc);
+    if (workload) {
+      upInformers[k].addIndexer(ReferenceIndex, referenceIndexFunc(k));
+      downInformers[k].addIndexer(ReferenceIndex, referenceIndexFunc(k));
+    }
   }
+  upInformers.NodePool.addIndexer(NodePoolClusterIndex, (np) => [`${np.metadata.namespace ?? ''}/${(np.spec as { clusterName?: string } | undefined)?.clusterName ?? ''}`]);
   // HyperShift's control-plane namespace of each HostedCluster in the management cluster (`<namespace>-<name>`).
   downInformers.HostedCluster.addIndexer(ControlPlaneNamespaceIndex, (hc) => [controlPlaneNamespaceName(hc.metadata.namespace ?? '', hc.metadata.name ?? '')]);
   const downsync = new WorkQueue();
@@ -256,8 +281,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     const refs = hostedClusterReferences(up as HostedCluster);
     for (const s of refs.secrets) downsync.add(`Secret/${ns}/${s}`);
     for (const c of refs.configMaps) downsync.add(`ConfigMap/${ns}/${c}`);
-    for (const np of upInformers.NodePool.lister.list()) {
-      if (np.metadata.namespace !== ns || (np.spec as { clusterName?: string } | undefined)?.clusterName !== name) continue;
+    for (const np of upInformers.NodePool.lister.byIndex(NodePoolClusterIndex, `${ns}/${name}`)) {
       downsync.add(`NodePool/${ns}/${np.metadata.name}`);
       const npRefs = nodePoolReferences(np as NodePool);
       for (const s of npRefs.secrets) downsync.add(`Secret/${ns}/${s}`);
@@ -296,13 +320,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }
   /** The HostedClusters, then the NodePools, in `ns` that one side's informers show referencing Secret or ConfigMap ns/name. */
   function* referencing(informers: Record<SyncKind, Informer<KubeObject>>, kind: SyncKind, ns: string, name: string): Generator<{ kind: 'HostedCluster' | 'NodePool'; obj: KubeObject }> {
-    const names = (r: References) => (kind === 'Secret' ? r.secrets : r.configMaps);
-    for (const hc of informers.HostedCluster.lister.list()) {
-      if (hc.metadata.namespace === ns && names(hostedClusterReferences(hc as HostedCluster)).includes(name)) yield { kind: 'HostedCluster', obj: hc };
-    }
-    for (const np of informers.NodePool.lister.list()) {
-      if (np.metadata.namespace === ns && names(nodePoolReferences(np as NodePool)).includes(name)) yield { kind: 'NodePool', obj: np };
-    }
+    const value = `${kind}/${ns}/${name}`;
+    for (const hc of informers.HostedCluster.lister.byIndex(ReferenceIndex, value)) yield { kind: 'HostedCluster', obj: hc };
+    for (const np of informers.NodePool.lister.byIndex(ReferenceIndex, value)) yield { kind: 'NodePool', obj: np };
   }
   /**
    * The HostedClusters placed here (names in `ns`) that reference Secret or ConfigMap ns/name,
@@ -822,8 +842,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const inUse = (ns: string) =>
     kinds.some(
       (k) =>
-        upInformers[k].lister.list().some((o) => o.metadata.namespace === ns) ||
-        downInformers[k].lister.list().some((o) => o.metadata.namespace === ns && o.metadata.labels?.[LabelSyncedBy] === cluster),
+        upInformers[k].lister.byIndex(NamespaceIndex, ns).length > 0 ||
+        downInformers[k].lister.byIndex(NamespaceIndex, ns).some((o) => o.metadata.labels?.[LabelSyncedBy] === cluster),
     );
   const keptNamespaces = new Map<string, KeptBy>();
   const sweep = async () => (await sweepNamespaces({ cluster, controlCenter: deps.controlCenter, downstream, inUse, kept: keptNamespaces, log })).forEach((n) => knownNamespaces.delete(n));
