@@ -362,19 +362,22 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       },
     },
     updateUpstreamStatus: (k, obj) => upstream.updateStatus(refs[k], obj.metadata.namespace, { ...obj, apiVersion: apiVersions[k], kind: k }),
-    deleteUpstreamNodePools: async (ns, clusterName, uid) => {
+    deleteUpstreamNodePools: async (ns, clusterName, uid, from) => {
       // Read live: the informer may still show a HostedCluster deleted while this syncer was away,
       // whose name a new HostedCluster now has; that one's NodePools are not to be deleted.
       const hc = await writer(upstream).get('HostedCluster', ns, clusterName);
       if (!hc || hc.metadata.uid !== uid || !hc.metadata.deletionTimestamp) return;
-      const nps = await upstream.list<KubeObject>(NodePoolResource, { namespace: ns });
-      for (const np of nps.items) {
+      // The informer holds the NodePools placed here, found by their HostedCluster (an index);
+      // a live list of the namespace (every NodePool in it: its cost grows with the namespace)
+      // also finds one not placed yet, and runs once per HostedCluster, before its finalizer goes.
+      const nps = from === 'cache' ? upInformers.NodePool.lister.byIndex(NodePoolClusterIndex, `${ns}/${clusterName}`) : (await upstream.list<KubeObject>(NodePoolResource, { namespace: ns })).items;
+      for (const np of nps) {
         if ((np.spec as { clusterName?: string } | undefined)?.clusterName !== clusterName || np.metadata.deletionTimestamp) continue;
         // The uid precondition: not a NodePool of that name created since the list (409, skipped).
         try {
           await writer(upstream).delete('NodePool', ns, np.metadata.name!, { uid: np.metadata.uid });
         } catch (err) {
-          if (!isConflict(err)) throw err;
+          if (!isConflict(err) && !isNotFound(err)) throw err;
         }
       }
     },

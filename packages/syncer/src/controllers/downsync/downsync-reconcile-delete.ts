@@ -127,7 +127,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // HyperShift deletes a HostedCluster's NodePools when its teardown starts; so does the
       // control center, so none is left (or copied again) while the teardown runs, and a
       // HostedCluster applied again under the name right after finds none still being deleted.
-      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid);
+      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid, 'cache');
       if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
       deps.rememberedKeys?.delete(req.key);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
@@ -135,7 +135,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       return { requeueAfterMs: teardownPollMs };
     }
     if (finalizedKinds.has(req.kind) && up.metadata.finalizers?.includes(FinalizerSyncer)) {
-      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid);
+      if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid, 'live');
       await goneIsDone(
         deps.upstream.patch(req.kind, req.namespace, req.name, {
           // HyperShift's own finalizer, when the manifest came with it (exported with `oc get -o

@@ -728,10 +728,20 @@ describe('the NodePools of a HostedCluster being torn down', () => {
   it("are deleted upstream when the HostedCluster's teardown starts, as HyperShift deletes them then", async () => {
     const calls: Call[] = [];
     const d = deps({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['controlcenter.hcc.dev/syncer'] }) }, { HostedCluster: downCopy() }, calls);
-    d.deleteUpstreamNodePools = async (ns, name, uid) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`, uid]);
+    d.deleteUpstreamNodePools = async (ns, name, uid, from) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`, uid, from]);
     const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
-    expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex', 'u1'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
+    // Each look at a teardown in progress deletes the ones the informer shows (no list of the namespace).
+    expect(calls).toEqual([['deleteUpstreamNodePools', 'clusters/ex', 'u1', 'cache'], ['down.delete', 'HostedCluster', 'clusters/ex']]);
     expect(res).toEqual({ requeueAfterMs: 2000 });
+  });
+
+  it('are looked for live in the control center once more (also ones not placed yet) before the finalizer goes', async () => {
+    const calls: Call[] = [];
+    const d = deps({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['controlcenter.hcc.dev/syncer'] }) }, {}, calls);
+    d.deleteUpstreamNodePools = async (ns, name, uid, from) => void calls.push(['deleteUpstreamNodePools', `${ns}/${name}`, uid, from]);
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(calls[0]).toEqual(['deleteUpstreamNodePools', 'clusters/ex', 'u1', 'live']);
+    expect(calls.map((c) => c[0])).toContain('up.patch');
   });
 });
 

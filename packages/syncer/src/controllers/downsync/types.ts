@@ -75,9 +75,12 @@ export interface DownsyncDeps {
    * Deletes the upstream NodePools of a HostedCluster being deleted (`spec.clusterName`), as the
    * HyperShift operator deletes them with their HostedCluster; none when the HostedCluster of that
    * name in the control center is not the one of `uid` being deleted (read live: a new one of the
-   * same name keeps its NodePools).
+   * same name keeps its NodePools). `from`: `cache` deletes the NodePools placed here that the
+   * informer shows (cheap, for each look at a teardown in progress); `live` lists the namespace
+   * in the control center (also NodePools not placed yet; its cost grows with the namespace, so
+   * once per HostedCluster, before the syncer's finalizer is removed).
    */
-  deleteUpstreamNodePools?(namespace: string, clusterName: string, uid: string | undefined): Promise<void>;
+  deleteUpstreamNodePools?(namespace: string, clusterName: string, uid: string | undefined, from: 'cache' | 'live'): Promise<void>;
   /**
    * True when a HostedCluster or NodePool copy hcc made in this management cluster references a
    * Secret or ConfigMap (hostedClusterReferences/nodePoolReferences; live or being torn down,
