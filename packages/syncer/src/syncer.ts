@@ -77,11 +77,15 @@ const ControlPlaneNamespaceIndex = 'controlPlaneNamespace';
  */
 const ReferenceIndex = 'references';
 
+/** The Secrets and ConfigMaps a HostedCluster or NodePool references (references.ts). */
+const referencesOfKind = (kind: 'HostedCluster' | 'NodePool', o: KubeObject): References =>
+  kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool);
+
 /** The {@link ReferenceIndex} values of a HostedCluster or NodePool. */
 const referenceIndexFunc =
   (kind: 'HostedCluster' | 'NodePool') =>
   (o: KubeObject): string[] => {
-    const r = kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool);
+    const r = referencesOfKind(kind, o);
     const ns = o.metadata.namespace ?? '';
     return [...r.secrets.map((n) => `Secret/${ns}/${n}`), ...r.configMaps.map((n) => `ConfigMap/${ns}/${n}`)];
   };
@@ -305,16 +309,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }
   // A Secret or ConfigMap copy kept because a copy here references it (stillReferenced) is looked
   // at again when that copy goes or stops referencing it.
-  const copyRefs = (kind: 'HostedCluster' | 'NodePool', o: KubeObject): References => (kind === 'HostedCluster' ? hostedClusterReferences(o as HostedCluster) : nodePoolReferences(o as NodePool));
   const wakeReferencedByCopy = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
     const ns = o.metadata.namespace ?? '';
-    const r = copyRefs(kind, o);
+    const r = referencesOfKind(kind, o);
     for (const s of r.secrets) downsync.add(`Secret/${ns}/${s}`);
     for (const c of r.configMaps) downsync.add(`ConfigMap/${ns}/${c}`);
   };
   for (const kind of ['HostedCluster', 'NodePool'] as const) {
     downInformers[kind].addEventHandler({
-      onUpdate: (o, n) => JSON.stringify(copyRefs(kind, o)) !== JSON.stringify(copyRefs(kind, n)) && wakeReferencedByCopy(kind, o),
+      onUpdate: (o, n) => JSON.stringify(referencesOfKind(kind, o)) !== JSON.stringify(referencesOfKind(kind, n)) && wakeReferencedByCopy(kind, o),
       onDelete: (d) => wakeReferencedByCopy(kind, deletedObject(d)),
     });
   }
