@@ -795,6 +795,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       upsync.add(key);
     }
   };
+  // A re-check of a copy the cache shows as wanted needs no GET in the control center.
+  upsyncDeps.getUpstreamSecretCopy = (ns, name) => statusCopies.lister.get(`${ns}/${name}`);
   statusCopies.addEventHandler({
     onUpdate: (o, n) => !isDeepStrictEqual(o.data, n.data) && copyAgain(n),
     onDelete: (d) => copyAgain(deletedObject(d)),

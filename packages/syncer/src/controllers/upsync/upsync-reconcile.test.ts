@@ -80,6 +80,7 @@ function fixture(kubeconfigName = 'ex-admin-kubeconfig') {
     ownWrites: new OwnWrites(),
     secretRecheckMs: 60_000,
     now: () => now,
+    random: () => 0,
   };
   return {
     up,
@@ -328,6 +329,93 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     f.deps.getDownstream = () => undefined;
     expect(await reconcileUpsync(f.deps, key)).toBeUndefined();
     expect(f.deps.secretsCheckedAt.has(key)).toBe(false);
+  });
+});
+
+describe('reconcileUpsync: re-checks from the cache of copies, spread out', () => {
+  /** The fixture with a cache of the control center's copies that follows its writes unless told otherwise. */
+  function cached() {
+    const f = fixture();
+    const cache = new Map<string, KubeObject>();
+    let follows = true;
+    const { createUpstreamSecret, updateUpstreamSecret } = f.deps;
+    f.deps.createUpstreamSecret = async (obj) => {
+      await createUpstreamSecret(obj);
+      if (follows) cache.set(obj.metadata.name!, f.upSecrets.get(obj.metadata.name!)!);
+    };
+    f.deps.updateUpstreamSecret = async (obj) => {
+      await updateUpstreamSecret(obj);
+      if (follows) cache.set(obj.metadata.name!, obj);
+    };
+    f.deps.getUpstreamSecretCopy = (_ns, name) => cache.get(name);
+    return { ...f, cache, stopFollowing: () => (follows = false) };
+  }
+
+  it('reads only the management cluster\'s side at a re-check when the cached copy is as wanted; reads and writes the control center\'s when not', async () => {
+    const f = cached();
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls).toEqual({ downGets: 1, upGets: 0, upWrites: 1, statusWrites: 1 });
+    f.advance(60_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls).toEqual({ downGets: 2, upGets: 0, upWrites: 1, statusWrites: 1 });
+
+    // Rotated in the management cluster: the cached copy differs, so the live copy is read and updated.
+    f.secrets.get('ex-admin-kubeconfig')!.data = { kubeconfig: 'djI=' };
+    f.advance(60_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls).toEqual({ downGets: 3, upGets: 1, upWrites: 2, statusWrites: 1 });
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djI=' });
+
+    // A cached copy that is not this cluster's or not this HostedCluster's alone is never taken as
+    // done: the live Secret decides (here a user's own, left alone with CopyBlocked).
+    const warnings: string[] = [];
+    f.deps.warn = (_o, reason) => warnings.push(reason);
+    f.stopFollowing();
+    const users: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-admin-kubeconfig', namespace: 'clusters', resourceVersion: '9' }, data: { kubeconfig: 'djI=' } };
+    f.upSecrets.set('ex-admin-kubeconfig', users);
+    f.cache.set('ex-admin-kubeconfig', { ...users, metadata: { ...users.metadata, labels: { 'controlcenter.hcc.dev/upsynced-from': 'mgmt-2' }, ownerReferences: [{ apiVersion: 'v1beta1', kind: 'HostedCluster', name: 'ex', uid: 'u1' }] } });
+    f.advance(60_000);
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 30_000 });
+    expect(f.calls).toEqual({ downGets: 4, upGets: 2, upWrites: 2, statusWrites: 1 });
+    expect(warnings).toEqual(['CopyBlocked']);
+  });
+
+  it('after a restart, puts off the first re-check to a random point of the interval when the cache shows the copies; checks at once when one is missing', async () => {
+    const f = cached();
+    await reconcileUpsync(f.deps, key);
+    const reads = { ...f.calls };
+
+    // Restarted: nothing remembered, the copy in the cache. A status change still goes up at once;
+    // the Secrets wait until 0.25 of the interval has passed since the (made up) last check.
+    f.deps.secretsCheckedAt.clear();
+    f.deps.random = () => 0.25;
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 45_000 });
+    expect(f.calls).toEqual({ ...reads, statusWrites: reads.statusWrites + 1 });
+    f.advance(45_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.downGets).toBe(reads.downGets + 1);
+
+    // Restarted with the copy gone from the control center (deleted while the syncer was down, so
+    // no informer event will come): copied again at once.
+    f.deps.secretsCheckedAt.clear();
+    f.cache.clear();
+    f.upSecrets.clear();
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.downGets).toBe(reads.downGets + 2);
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
+  });
+
+  it('stretches each interval by up to a tenth at random (client-go wait.Jitter), so a burst of creates does not come back as one wave', async () => {
+    const f = cached();
+    f.deps.random = () => 0.5;
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 63_000 });
+    f.advance(62_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.calls.downGets).toBe(1); // not due yet
+    f.advance(1_000);
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 63_000 });
+    expect(f.calls.downGets).toBe(2);
   });
 });
 

@@ -10,7 +10,13 @@
  * all of its control planes' Secrets), so they are not read on every status change: they are
  * copied when a status first points to them or points to others, and re-checked at most every
  * `secretRecheckMs` (a rotated kubeconfig reaches the control center within that time; the key
- * is requeued for it, like an informer resync).
+ * is requeued for it, like an informer resync). A re-check reads the control center's side from
+ * the syncer's cache of its copies (`getUpstreamSecretCopy`) when that copy already matches, so it
+ * costs one GET, in the management cluster. Re-checks are spread out: each interval is jittered
+ * by up to {@link RecheckJitter}, and a syncer that starts (or restarts) with copies already in
+ * place schedules each HostedCluster's first re-check at a random point of the interval instead
+ * of re-reading its whole share at once (as kube-controller-manager spreads its informers'
+ * resync periods, `ResyncPeriod` in cmd/kube-controller-manager/app/controllermanager.go).
  *
  * A status write returns the new upstream object before the informer shows it; the next change
  * of the copy often comes sooner, and writing it over the informer's older object would only earn
@@ -53,6 +59,14 @@ export interface UpsyncDeps {
   getDownstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Reads a Secret in the control center. */
   getUpstreamSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
+  /**
+   * The syncer's cached copy of a status Secret in the control center (its informer on Secrets
+   * labelled `controlcenter.hcc.dev/upsynced-from=<cluster>`), or undefined when it holds none by
+   * that name. Only trusted to say a copy is already as wanted (a copy edited or deleted since is
+   * copied again on the informer's event); anything else is read with {@link getUpstreamSecret}.
+   * Absent: the control center's side is always read live.
+   */
+  getUpstreamSecretCopy?(namespace: string, name: string): KubeObject | undefined;
   /** Creates a Secret in the control center; rejects with the API's error (409 AlreadyExists when the name is taken). */
   createUpstreamSecret(obj: KubeObject): Promise<void>;
   updateUpstreamSecret(obj: KubeObject): Promise<void>;
@@ -75,7 +89,16 @@ export interface UpsyncDeps {
   secretRecheckMs?: number;
   /** The clock, in ms since the epoch (default Date.now). */
   now?: () => number;
+  /** A uniform random number in [0, 1) for spreading re-checks (default Math.random). */
+  random?: () => number;
 }
+
+/**
+ * How much a re-check interval is stretched at random, as a fraction of it: each re-check comes
+ * after `secretRecheckMs × (1 + RecheckJitter × random)`, as client-go's `wait.Jitter(d, 0.1)`,
+ * so re-checks bunched by a burst of creates drift apart instead of coming back as one wave.
+ */
+export const RecheckJitter = 0.1;
 
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
 export const DefaultSecretRecheckMs = 5 * 60_000;
@@ -167,6 +190,10 @@ async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: strin
       if (!isAlreadyExists(err)) throw err;
     }
   }
+  // The copy the syncer's cache holds is as wanted: nothing to write, and no read needed (a
+  // change to it since comes as an informer event, which copies again).
+  const cachedCopy = deps.getUpstreamSecretCopy?.(namespace, name);
+  if (cachedCopy && isCopyAsWanted(deps.cluster, cachedCopy, want, owner)) return true;
   const up = await deps.getUpstreamSecret(namespace, name);
   if (!up) {
     await deps.createUpstreamSecret(want);
@@ -184,10 +211,35 @@ async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: strin
   if (from === undefined) return blocked('hcc did not copy up (a user\'s own)'); // never overwrite it
   const owners = up.metadata.ownerReferences ?? [];
   if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return blocked('another HostedCluster owns');
-  const ownedAsWanted = owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
-  if (from === deps.cluster && ownedAsWanted && isDeepStrictEqual(up.data, want.data) && up.type === want.type) return true;
+  if (isCopyAsWanted(deps.cluster, up, want, owner)) return true;
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
   return true;
+}
+
+/**
+ * Whether `up`, a Secret in the control center, is already the copy `want` of this cluster's
+ * Secret for `owner`: copied up from `cluster`, owned by `owner` alone, same type and data.
+ */
+function isCopyAsWanted(cluster: string, up: KubeObject, want: KubeObject, owner: KubeObject): boolean {
+  const owners = up.metadata.ownerReferences ?? [];
+  return (
+    up.metadata.labels?.[LabelUpsyncedFrom] === cluster &&
+    owners.length === 1 &&
+    owners[0]!.uid === owner.metadata.uid &&
+    up.type === want.type &&
+    isDeepStrictEqual(up.data, want.data)
+  );
+}
+
+/**
+ * Whether the syncer's cache ({@link UpsyncDeps.getUpstreamSecretCopy}) holds a copy of the
+ * status Secret `name` made from this cluster for `owner` alone (its data is not compared: that
+ * needs the management cluster's side).
+ */
+function hasCachedCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): boolean {
+  const copy = deps.getUpstreamSecretCopy?.(namespace, name);
+  const owners = copy?.metadata.ownerReferences ?? [];
+  return copy?.metadata.labels?.[LabelUpsyncedFrom] === deps.cluster && owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
 }
 
 /**
@@ -249,7 +301,15 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       // Already pointed to upstream means copied before (the status is written after the copy).
       const pointed = secretRefs.map((ref) => refName(up.status as Record<string, unknown> | undefined, ref));
       const unchanged = pointed.every((name, i) => name === names[i]);
-      const checkedAt = deps.secretsCheckedAt.get(key);
+      const random = deps.random ?? Math.random;
+      let checkedAt = deps.secretsCheckedAt.get(key);
+      // First look since the syncer started, at a status that already points to copies the cache
+      // shows in place: copied before, so the re-check can wait; at a random point of the
+      // interval, so a restarted syncer does not re-read its whole share at once.
+      if (unchanged && checkedAt === undefined && names.every((n) => !n || hasCachedCopy(deps, namespace, n, up))) {
+        checkedAt = now - Math.floor(random() * recheckMs);
+        deps.secretsCheckedAt.set(key, checkedAt);
+      }
       if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
         let blocked = false;
         try {
@@ -262,7 +322,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
         }
         // A blocked copy is looked at again sooner: what blocks it (a Secret of that name, another
         // cluster's HostedCluster of a clashing name) may go at any time, with no event here.
-        const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : recheckMs;
+        const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : Math.round(recheckMs * (1 + RecheckJitter * random()));
         deps.secretsCheckedAt.set(key, now - recheckMs + nextMs);
         result = { requeueAfterMs: nextMs };
       } else {
