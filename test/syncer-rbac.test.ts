@@ -151,6 +151,12 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     await waitFor('the kubeconfig Secret copied up again after its delete', async () => JSON.stringify(await kubeconfigData()) === JSON.stringify(original), 20_000);
     expect((await k(['patch', 'secret/ex-admin-kubeconfig', '-n', ns, '--type=merge', '-p', '{"data":{"kubeconfig":"dGFtcGVyZWQ="}}'])).code).toBe(0);
     await waitFor('the kubeconfig Secret set back after an edit', async () => JSON.stringify(await kubeconfigData()) === JSON.stringify(original), 20_000);
+    // Its ownerReference removed (which would leave it behind when the HostedCluster goes): put back too.
+    expect((await k(['patch', 'secret/ex-admin-kubeconfig', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/ownerReferences"}]'])).code).toBe(0);
+    await waitFor('the kubeconfig Secret owned by its HostedCluster again', async () => {
+      const r = await k(['get', 'secret/ex-admin-kubeconfig', '-n', ns, '-o', 'jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}']);
+      return r.stdout === 'HostedCluster/ex';
+    }, 20_000);
 
     // A spec change upstream and a local drift downstream both end up as the upstream spec.
     expect((await k(['patch', 'np/ex-np', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":3}}'])).code).toBe(0);

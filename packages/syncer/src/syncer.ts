@@ -57,7 +57,7 @@ import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsyn
 import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-reconcile-apply.js';
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
-import { reconcileUpsync, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
+import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
@@ -784,21 +784,24 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // its Secrets due now), as HyperShift's operator restores the kubeconfig Secret it owns, instead
   // of at the next re-check (DefaultSecretRecheckMs, 5 minutes).
   const statusCopies = new Informer<KubeObject>({ client: upstream, ref: refs.Secret, labelSelector: `${LabelUpsyncedFrom}=${cluster}`, logger: log });
-  const copyAgain = (secret: KubeObject) => {
-    for (const owner of secret.metadata.ownerReferences ?? []) {
+  const copyAgain = (secret: KubeObject, before?: KubeObject) => {
+    // The owners it has and had: a copy whose ownerReference was removed is still its HostedCluster's to restore.
+    for (const owner of [...(secret.metadata.ownerReferences ?? []), ...(before?.metadata.ownerReferences ?? [])]) {
       if (owner.kind !== 'HostedCluster') continue;
       // Not for a HostedCluster being deleted (a foreground delete removes its Secrets first) or gone.
       const hc = upInformers.HostedCluster.lister.get(`${secret.metadata.namespace ?? ''}/${owner.name}`);
       if (!hc || hc.metadata.uid !== owner.uid || hc.metadata.deletionTimestamp) continue;
       const key = `HostedCluster/${secret.metadata.namespace ?? ''}/${owner.name}`;
-      upsyncDeps.secretsCheckedAt.delete(key);
+      // Due now: not forgotten, which would count as a first look after a start and wait.
+      upsyncDeps.secretsCheckedAt.set(key, SecretsDueNow);
       upsync.add(key);
     }
   };
   // A re-check of a copy the cache shows as wanted needs no GET in the control center.
   upsyncDeps.getUpstreamSecretCopy = (ns, name) => statusCopies.lister.get(`${ns}/${name}`);
   statusCopies.addEventHandler({
-    onUpdate: (o, n) => !isDeepStrictEqual(o.data, n.data) && copyAgain(n),
+    onUpdate: (o, n) =>
+      (!isDeepStrictEqual(o.data, n.data) || o.type !== n.type || !isDeepStrictEqual(o.metadata.ownerReferences, n.metadata.ownerReferences)) && copyAgain(n, o),
     onDelete: (d) => copyAgain(deletedObject(d)),
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { ApiError } from '@hcc/client';
-import { reconcileUpsync, type UpsyncDeps } from './upsync-reconcile.js';
+import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './upsync-reconcile.js';
 import { OwnWrites } from '../../own-writes.js';
 import pino from 'pino';
 
@@ -404,6 +404,27 @@ describe('reconcileUpsync: re-checks from the cache of copies, spread out', () =
     await reconcileUpsync(f.deps, key);
     expect(f.calls.downGets).toBe(reads.downGets + 2);
     expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
+  });
+
+  it('restores at its next pass a copy edited in the control center (its data, or its ownerReference removed), though the cache shows a copy: the informer event marks it due now', async () => {
+    const f = cached();
+    await reconcileUpsync(f.deps, key);
+    f.deps.random = () => 0.99; // were it taken for a first look after a start, it would wait ~59 s
+    const tampered = (edit: (s: KubeObject) => KubeObject) => {
+      const edited = edit(f.upSecrets.get('ex-admin-kubeconfig')!);
+      f.upSecrets.set('ex-admin-kubeconfig', edited);
+      f.cache.set('ex-admin-kubeconfig', edited);
+      f.deps.secretsCheckedAt.set(key, SecretsDueNow); // what the syncer's informer handler does
+    };
+    tampered((s) => ({ ...s, data: { kubeconfig: 'aGFja2Vk' } }));
+    f.advance(1_000);
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 65_940 });
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
+
+    tampered((s) => ({ ...s, metadata: { ...s.metadata, ownerReferences: undefined } }));
+    f.advance(1_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.metadata.ownerReferences).toEqual([{ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'ex', uid: 'u1' }]);
   });
 
   it('stretches each interval by up to a tenth at random (client-go wait.Jitter), so a burst of creates does not come back as one wave', async () => {

@@ -81,7 +81,11 @@ export interface UpsyncDeps {
    * the status points to cannot be copied up because the name is taken. Absent: not reported.
    */
   warn?(obj: KubeObject, reason: string, message: string): void;
-  /** When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller, starts empty. */
+  /**
+   * When each key's Secrets were last copied or checked (ms since the epoch); owned by the caller,
+   * starts empty. {@link SecretsDueNow} asks for a check at the key's next pass (a copy edited or
+   * deleted in the control center); a key with no entry is one not looked at since the start.
+   */
   secretsCheckedAt: Map<string, number>;
   /** The syncer's own upstream writes not yet shown by the informer (shared with downsync). */
   ownWrites: OwnWrites;
@@ -99,6 +103,9 @@ export interface UpsyncDeps {
  * so re-checks bunched by a burst of creates drift apart instead of coming back as one wave.
  */
 export const RecheckJitter = 0.1;
+
+/** A {@link UpsyncDeps.secretsCheckedAt} value that makes the key's Secrets due at its next pass. */
+export const SecretsDueNow = Number.NEGATIVE_INFINITY;
 
 /** Default of {@link UpsyncDeps.secretRecheckMs}: 5 minutes. */
 export const DefaultSecretRecheckMs = 5 * 60_000;
