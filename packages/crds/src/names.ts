@@ -114,6 +114,12 @@ export const AnnotationUpstreamGeneration = 'controlcenter.hcc.dev/upstream-gene
 
 /** Label on Secrets a syncer copied up from its management cluster; value: the ManagementCluster name. */
 export const LabelUpsyncedFrom = 'controlcenter.hcc.dev/upsynced-from';
+/**
+ * Annotation on a status Secret the syncer copied up: the SHA-256 (hex) of the type and data it
+ * wrote. A copy whose content no longer matches it was edited in the control center, which a
+ * syncer that (re)starts sees in its cache without reading the management cluster's Secret.
+ */
+export const AnnotationCopiedContent = 'controlcenter.hcc.dev/copied-content';
 
 /** Secret holding a HostedCluster's admin kubeconfig, in its namespace (`status.kubeconfig`). */
 export const kubeconfigSecretName = (name: string): string => `${name}-admin-kubeconfig`;

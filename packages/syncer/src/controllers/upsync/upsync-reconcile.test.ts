@@ -322,6 +322,27 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     expect(f.upSecrets.size).toBe(0);
   });
 
+  it('replaces a copy whose type was changed in the control center (a type is immutable: an update would fail with 422 at every pass and hold up the status)', async () => {
+    const f = fixture();
+    f.secrets.get('ex-admin-kubeconfig')!.type = 'Opaque';
+    await reconcileUpsync(f.deps, key);
+    const update = f.deps.updateUpstreamSecret;
+    f.deps.updateUpstreamSecret = async (obj) => {
+      if (obj.type !== f.upSecrets.get(obj.metadata.name!)?.type) {
+        throw new ApiError(422, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, reason: 'Invalid', message: 'Secret "ex-admin-kubeconfig" is invalid: type: Invalid value: "Opaque": field is immutable' });
+      }
+      await update(obj);
+    };
+    // Replaced by hand (`kubectl replace --force`) with another type: a new uid, label and owner kept.
+    const copy = f.upSecrets.get('ex-admin-kubeconfig')!;
+    f.upSecrets.set('ex-admin-kubeconfig', { ...copy, type: 'example.com/custom', metadata: { ...copy.metadata, uid: 's2', resourceVersion: '7' } });
+    f.down.status = { ...f.down.status, conditions: [{ type: 'Available', status: 'True' }] };
+    f.advance(60_000);
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.get('ex-admin-kubeconfig')).toMatchObject({ type: 'Opaque', data: { kubeconfig: 'djE=' } });
+    expect(f.server().status).toMatchObject({ conditions: [{ type: 'Available', status: 'True' }] });
+  });
+
   it('forgets a key whose copy is gone', async () => {
     const f = fixture();
     await reconcileUpsync(f.deps, key);
@@ -395,6 +416,16 @@ describe('reconcileUpsync: re-checks from the cache of copies, spread out', () =
     f.advance(45_000);
     await reconcileUpsync(f.deps, key);
     expect(f.calls.downGets).toBe(reads.downGets + 1);
+
+    // Restarted with the copy edited in the control center while no syncer watched it: its content
+    // no longer matches the digest written with it, so it is set back at once.
+    f.deps.secretsCheckedAt.clear();
+    const edited = { ...f.upSecrets.get('ex-admin-kubeconfig')!, data: { kubeconfig: 'aGFja2Vk' } };
+    f.upSecrets.set('ex-admin-kubeconfig', edited);
+    f.cache.set('ex-admin-kubeconfig', edited);
+    await reconcileUpsync(f.deps, key);
+    expect(f.upSecrets.get('ex-admin-kubeconfig')?.data).toEqual({ kubeconfig: 'djE=' });
+    reads.downGets++;
 
     // Restarted with the copy gone from the control center (deleted while the syncer was down, so
     // no informer event will come): copied again at once.

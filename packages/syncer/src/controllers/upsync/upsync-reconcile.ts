@@ -23,8 +23,9 @@
  * a 409. So passes build on the freshest object the syncer's own writes returned (own-writes.ts,
  * shared with downsync, which writes the same objects).
  */
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { AnnotationUpstreamUID, hostedClustersOfStatusSecret, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
+import { AnnotationCopiedContent, AnnotationUpstreamUID, hostedClustersOfStatusSecret, hyperShiftStatusSecretNames, LabelSyncedBy, LabelUpsyncedFrom, type KubeObject } from '@hcc/crds';
 import { isAlreadyExists, isForbidden, isNamespaceTerminating, isNotFound, type DeleteOptions, type ReconcileResult } from '@hcc/client';
 import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
@@ -184,6 +185,7 @@ async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: strin
       name,
       namespace,
       labels: { [LabelUpsyncedFrom]: deps.cluster },
+      annotations: { [AnnotationCopiedContent]: contentDigest(down) },
       ownerReferences: [{ apiVersion: owner.apiVersion!, kind: owner.kind!, name: owner.metadata.name!, uid: owner.metadata.uid! }],
     },
     type: down.type,
@@ -219,8 +221,31 @@ async function copySecretUpOnce(deps: UpsyncDeps, namespace: string, name: strin
   const owners = up.metadata.ownerReferences ?? [];
   if (from !== deps.cluster && owners.some((o) => o.uid !== owner.metadata.uid)) return blocked('another HostedCluster owns');
   if (isCopyAsWanted(deps.cluster, up, want, owner)) return true;
+  if (secretType(up) !== secretType(want) && deps.deleteUpstreamSecret) {
+    // A Secret's type is immutable (kube's ValidateSecretUpdate: 422 "field is immutable"), so a
+    // copy of another type (replaced by hand) would fail every update and hold up the status:
+    // the one just read is deleted (another in its place fails with 409, and the pass is retried)
+    // and the copy made again.
+    deps.log.info({ hostedCluster: owner.metadata.name, namespace, secret: name, type: up.type, want: want.type }, 'replacing the copied-up Secret: its type was changed in the control center, and a type cannot be updated');
+    await deps.deleteUpstreamSecret(namespace, name, { uid: up.metadata.uid, resourceVersion: up.metadata.resourceVersion });
+    await deps.createUpstreamSecret(want);
+    return true;
+  }
   await deps.updateUpstreamSecret({ ...want, metadata: { ...want.metadata, resourceVersion: up.metadata.resourceVersion } });
   return true;
+}
+
+/** A Secret's type, `Opaque` when unset (kube's SetDefaults_Secret). */
+const secretType = (s: KubeObject): string => (s.type as string | undefined) || 'Opaque';
+
+/**
+ * The SHA-256 (hex) of a Secret's type and data (keys sorted), as recorded on a copy in
+ * {@link AnnotationCopiedContent}.
+ */
+export function contentDigest(secret: KubeObject): string {
+  const data = (secret.data ?? {}) as Record<string, string>;
+  const entries = Object.keys(data).sort().map((k) => [k, data[k]]);
+  return createHash('sha256').update(JSON.stringify([secretType(secret), entries])).digest('hex');
 }
 
 /**
@@ -233,20 +258,29 @@ function isCopyAsWanted(cluster: string, up: KubeObject, want: KubeObject, owner
     up.metadata.labels?.[LabelUpsyncedFrom] === cluster &&
     owners.length === 1 &&
     owners[0]!.uid === owner.metadata.uid &&
-    up.type === want.type &&
-    isDeepStrictEqual(up.data, want.data)
+    secretType(up) === secretType(want) &&
+    isDeepStrictEqual(up.data, want.data) &&
+    up.metadata.annotations?.[AnnotationCopiedContent] === want.metadata.annotations?.[AnnotationCopiedContent]
   );
 }
 
 /**
  * Whether the syncer's cache ({@link UpsyncDeps.getUpstreamSecretCopy}) holds a copy of the
- * status Secret `name` made from this cluster for `owner` alone (its data is not compared: that
- * needs the management cluster's side).
+ * status Secret `name` made from this cluster for `owner` alone, with the content it was written
+ * with ({@link AnnotationCopiedContent}; whether the management cluster's Secret still holds that
+ * content needs a read there).
  */
 function hasCachedCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): boolean {
   const copy = deps.getUpstreamSecretCopy?.(namespace, name);
   const owners = copy?.metadata.ownerReferences ?? [];
-  return copy?.metadata.labels?.[LabelUpsyncedFrom] === deps.cluster && owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
+  return (
+    copy?.metadata.labels?.[LabelUpsyncedFrom] === deps.cluster &&
+    owners.length === 1 &&
+    owners[0]!.uid === owner.metadata.uid &&
+    // Unchanged since this cluster's syncer wrote it: not edited in the control center while no
+    // syncer watched it.
+    copy.metadata.annotations?.[AnnotationCopiedContent] === contentDigest(copy)
+  );
 }
 
 /**
