@@ -16,7 +16,9 @@
  * by up to {@link RecheckJitter}, and a syncer that starts (or restarts) with copies already in
  * place schedules each HostedCluster's first re-check at a random point of the interval instead
  * of re-reading its whole share at once (as kube-controller-manager spreads its informers'
- * resync periods, `ResyncPeriod` in cmd/kube-controller-manager/app/controllermanager.go).
+ * resync periods, `ResyncPeriod` in cmd/kube-controller-manager/app/controllermanager.go); a
+ * copy missing, or edited while no syncer watched it (its content no longer matches the digest
+ * written with it, `controlcenter.hcc.dev/copied-content`), is checked at once.
  *
  * A status write returns the new upstream object before the informer shows it; the next change
  * of the copy often comes sooner, and writing it over the informer's older object would only earn
