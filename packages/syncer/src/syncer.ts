@@ -799,9 +799,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   };
   // A re-check of a copy the cache shows as wanted needs no GET in the control center.
   upsyncDeps.getUpstreamSecretCopy = (ns, name) => statusCopies.lister.get(`${ns}/${name}`);
+  // (A Secret's type cannot be updated: one replaced with another type comes as a delete.)
   statusCopies.addEventHandler({
-    onUpdate: (o, n) =>
-      (!isDeepStrictEqual(o.data, n.data) || o.type !== n.type || !isDeepStrictEqual(o.metadata.ownerReferences, n.metadata.ownerReferences)) && copyAgain(n, o),
+    onUpdate: (o, n) => (!isDeepStrictEqual(o.data, n.data) || !isDeepStrictEqual(o.metadata.ownerReferences, n.metadata.ownerReferences)) && copyAgain(n, o),
     onDelete: (d) => copyAgain(deletedObject(d)),
   });
 

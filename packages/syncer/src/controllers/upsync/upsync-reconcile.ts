@@ -250,16 +250,20 @@ export function contentDigest(secret: KubeObject): string {
   return createHash('sha256').update(JSON.stringify([secretType(secret), entries])).digest('hex');
 }
 
+/** Whether `secret`, in the control center, is a copy `cluster`'s syncer made for `owner` alone (label and ownerReference). */
+function isCopyFor(cluster: string, secret: KubeObject, owner: KubeObject): boolean {
+  const owners = secret.metadata.ownerReferences ?? [];
+  return secret.metadata.labels?.[LabelUpsyncedFrom] === cluster && owners.length === 1 && owners[0]!.uid === owner.metadata.uid;
+}
+
 /**
  * Whether `up`, a Secret in the control center, is already the copy `want` of this cluster's
- * Secret for `owner`: copied up from `cluster`, owned by `owner` alone, same type and data.
+ * Secret for `owner`: copied up from `cluster`, owned by `owner` alone, same type, data and
+ * content digest.
  */
 function isCopyAsWanted(cluster: string, up: KubeObject, want: KubeObject, owner: KubeObject): boolean {
-  const owners = up.metadata.ownerReferences ?? [];
   return (
-    up.metadata.labels?.[LabelUpsyncedFrom] === cluster &&
-    owners.length === 1 &&
-    owners[0]!.uid === owner.metadata.uid &&
+    isCopyFor(cluster, up, owner) &&
     secretType(up) === secretType(want) &&
     isDeepStrictEqual(up.data, want.data) &&
     up.metadata.annotations?.[AnnotationCopiedContent] === want.metadata.annotations?.[AnnotationCopiedContent]
@@ -274,15 +278,9 @@ function isCopyAsWanted(cluster: string, up: KubeObject, want: KubeObject, owner
  */
 function hasCachedCopy(deps: UpsyncDeps, namespace: string, name: string, owner: KubeObject): boolean {
   const copy = deps.getUpstreamSecretCopy?.(namespace, name);
-  const owners = copy?.metadata.ownerReferences ?? [];
-  return (
-    copy?.metadata.labels?.[LabelUpsyncedFrom] === deps.cluster &&
-    owners.length === 1 &&
-    owners[0]!.uid === owner.metadata.uid &&
-    // Unchanged since this cluster's syncer wrote it: not edited in the control center while no
-    // syncer watched it.
-    copy.metadata.annotations?.[AnnotationCopiedContent] === contentDigest(copy)
-  );
+  // Unchanged since this cluster's syncer wrote it: not edited in the control center while no
+  // syncer watched it.
+  return copy !== undefined && isCopyFor(deps.cluster, copy, owner) && copy.metadata.annotations?.[AnnotationCopiedContent] === contentDigest(copy);
 }
 
 /**
