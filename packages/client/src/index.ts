@@ -15,6 +15,7 @@ export * from './rest.js';
 export * from './backoff.js';
 export * from './store.js';
 export * from './informer.js';
+export * from './own-writes.js';
 export * from './workqueue.js';
 export * from './leader-election.js';
 export * from './event-recorder.js';

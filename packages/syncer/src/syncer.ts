@@ -61,7 +61,7 @@ import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './controllers/u
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
 import { sweepNamespaces, type KeptBy } from './controllers/namespace-gc/namespace-gc.js';
-import { OwnWrites } from './own-writes.js';
+import { OwnWrites } from '@hcc/client';
 import { PresenceGraceDurations, PresenceRenewer, presences, presenceWriteProblem, type Presence } from './controllers/presence/presence.js';
 import { TakeOver, TakeOverFromFlag } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';

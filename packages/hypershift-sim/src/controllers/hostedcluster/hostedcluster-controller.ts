@@ -12,7 +12,7 @@ import {
   isAlreadyExists,
   isNotFound,
   keyOf,
-  splitKey,
+  OwnWrites,
   WorkQueue,
   type Clock,
   type DeletedFinalStateUnknown,
@@ -52,6 +52,8 @@ export class HostedClusterController {
   readonly queue: WorkQueue;
   readonly #o: HostedClusterControllerOptions;
   readonly #deps: HostedClusterDeps;
+  /** The HostedClusters this controller wrote, remembered until the informer shows them: a pass woken before the watch brought its last write (by another object's event) starts from that write, not from an older version that would only earn a 409. */
+  readonly #written = new OwnWrites<HostedCluster>();
 
   /** Registers the referenced-objects index and the event handlers; call before the informers start. */
   constructor(o: HostedClusterControllerOptions) {
@@ -97,8 +99,8 @@ export class HostedClusterController {
       getNamespace: (name) => o.namespaces.lister.get(name),
       listNodePools: (ns, clusterName) => o.nodePools.lister.byIndex(NodePoolsByHostedCluster, `${ns}/${clusterName}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
-      updateHostedCluster: (hc) => client.update(hostedClustersRef, hc.metadata.namespace, hc, write).then(() => undefined, ignore(isNotFound)),
-      updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then(() => undefined, ignore(isNotFound)),
+      updateHostedCluster: (hc) => client.update(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, o), ignore(isNotFound)),
+      updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, o), ignore(isNotFound)),
       createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
       createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
       deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore(isNotFound)),
@@ -113,8 +115,7 @@ export class HostedClusterController {
     return this.queue.runWorkers(
       workers,
       async (key) => {
-        const { namespace, name } = splitKey(key);
-        const { result, stoppedAt } = await reconcileHostedCluster(this.#o.hostedClusters.lister.get(`${namespace}/${name}`), this.#deps);
+        const { result, stoppedAt } = await reconcileHostedCluster(this.#written.freshest(key, this.#o.hostedClusters.lister.get(key)), this.#deps);
         log.debug({ controller: 'hostedcluster', key, stoppedAt }, 'pass done');
         return result;
       },

@@ -5,7 +5,7 @@
  * or `spec.tuningConfig` name it (index). Workers run {@link reconcileNodePool}.
  */
 import type { Logger } from 'pino';
-import { isNotFound, keyOf, splitKey, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
+import { isNotFound, keyOf, OwnWrites, WorkQueue, type Clock, type DeletedFinalStateUnknown, type Informer, type RestClient } from '@hcc/client';
 import type { HostedCluster, KubeObject, NodePool } from '@hcc/crds';
 import { nodePoolsRef } from '../../resources.js';
 import { ignore } from '../../errors.js';
@@ -31,6 +31,8 @@ export class NodePoolController {
   readonly queue: WorkQueue;
   readonly #o: NodePoolControllerOptions;
   readonly #deps: NodePoolDeps;
+  /** The NodePools this controller wrote, remembered until the informer shows them: a pass woken before the watch brought its last write (by another object's event) starts from that write, not from an older version that would only earn a 409. */
+  readonly #written = new OwnWrites<NodePool>();
 
   /** Registers the event handlers; call before the informers start. */
   constructor(o: NodePoolControllerOptions) {
@@ -58,8 +60,8 @@ export class NodePoolController {
       getHostedCluster: (ns, name) => o.hostedClusters.lister.get(`${ns}/${name}`),
       getConfigMap: (ns, name) => o.configMaps.lister.get(`${ns}/${name}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
-      updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),
-      updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then(() => undefined, ignore(isNotFound)),
+      updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, np, write).then((o) => this.#written.record(keyOf(np), np, o), ignore(isNotFound)),
+      updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then((o) => this.#written.record(keyOf(np), np, o), ignore(isNotFound)),
     };
   }
 
@@ -69,8 +71,7 @@ export class NodePoolController {
     return this.queue.runWorkers(
       workers,
       async (key) => {
-        const { namespace, name } = splitKey(key);
-        const { result, stoppedAt } = await reconcileNodePool(this.#o.nodePools.lister.get(`${namespace}/${name}`), this.#deps);
+        const { result, stoppedAt } = await reconcileNodePool(this.#written.freshest(key, this.#o.nodePools.lister.get(key)), this.#deps);
         log.debug({ controller: 'nodepool', key, stoppedAt }, 'pass done');
         return result;
       },

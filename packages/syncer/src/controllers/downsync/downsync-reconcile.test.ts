@@ -4,7 +4,7 @@ import { ApiError } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './downsync-reconcile.js';
 import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
-import { OwnWrites } from '../../own-writes.js';
+import { OwnWrites } from '@hcc/client';
 import { controlCenterStamp, controlCenterSeal } from '../../control-center-identity.js';
 
 /** The ID and seal a syncer of control center `id` writes on a copy of upstream uid `uid`. */

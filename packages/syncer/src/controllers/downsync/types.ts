@@ -7,7 +7,7 @@ import type { ControlCenterIdentity } from '../../control-center-identity.js';
 import type { KubeObject } from '@hcc/crds';
 import type { DeleteOptions } from '@hcc/client';
 import type { Logger } from 'pino';
-import type { OwnWrites } from '../../own-writes.js';
+import type { OwnWrites } from '@hcc/client';
 
 /** The kinds the syncer replicates downstream. */
 export type SyncKind = 'HostedCluster' | 'NodePool' | 'Secret' | 'ConfigMap';

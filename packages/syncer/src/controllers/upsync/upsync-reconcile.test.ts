@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AnnotationUpstreamUID, LabelSyncedBy, type KubeObject } from '@hcc/crds';
 import { ApiError } from '@hcc/client';
 import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './upsync-reconcile.js';
-import { OwnWrites } from '../../own-writes.js';
+import { OwnWrites } from '@hcc/client';
 import pino from 'pino';
 
 const key = 'HostedCluster/clusters/ex';

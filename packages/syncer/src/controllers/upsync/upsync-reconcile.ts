@@ -22,7 +22,7 @@
  *
  * A status write returns the new upstream object before the informer shows it; the next change
  * of the copy often comes sooner, and writing it over the informer's older object would only earn
- * a 409. So passes build on the freshest object the syncer's own writes returned (own-writes.ts,
+ * a 409. So passes build on the freshest object the syncer's own writes returned (@hcc/client own-writes.ts,
  * shared with downsync, which writes the same objects).
  */
 import { createHash } from 'node:crypto';
@@ -33,7 +33,7 @@ import { upstreamStatus } from './upsync-status.js';
 import { parseSyncKey } from '../downsync/downsync-reconcile.js';
 import type { SyncKind } from '../downsync/types.js';
 import { ReasonCopyBlocked } from '../downsync/downsync-reconcile-apply.js';
-import type { OwnWrites } from '../../own-writes.js';
+import type { OwnWrites } from '@hcc/client';
 import type { Logger } from 'pino';
 import { adoptOperatorFields } from './upsync-adopt.js';
 

@@ -1,34 +1,38 @@
 /**
- * The syncer's own writes to upstream objects, remembered until the upstream informer shows them.
+ * A controller's own writes, remembered until its informer shows them: read-your-writes over an
+ * informer cache, as client-go's MutationCache (tools/cache/mutation_cache.go) gives.
  *
  * A write returns the new object before its watch event arrives. The next pass over the same key
- * often comes sooner (the downstream copy changed, or the other queue wrote), and building a
+ * often comes sooner (another object's event enqueued it, or another queue wrote), and building a
  * resourceVersion-guarded write on the informer's older object only earns a 409 and a retry; an
  * unguarded one is sent again for nothing. So each write records what it replaced, and while the
  * informer still shows one of those versions, passes build on the object the last write returned.
- * The downsync (finalizer, adopted fields) and upsync (status) queues share one store: they write
- * the same objects. resourceVersions are only compared for equality, as the API conventions
- * require (https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency).
+ * The syncer's downsync (finalizer, adopted fields) and upsync (status) queues share one store
+ * (they write the same objects); the hypershift-sim's HostedCluster and NodePool controllers
+ * each keep one. resourceVersions are only compared for equality, as the API conventions require
+ * (client-go's MutationCache compares them as integers, which its comment calls a hack):
+ * https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency
+ * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/mutation_cache.go
  */
-import type { KubeObject } from '@hcc/crds';
+import type { KubeObject } from './types.js';
 
-interface LastWrite {
+interface LastWrite<T extends KubeObject> {
   /** The object the last write returned. */
-  written: KubeObject;
+  written: T;
   /** resourceVersions this key's writes replaced since the informer last caught up. */
   superseded: Set<string>;
 }
 
-/** Own writes per key (`<Kind>/<namespace>/<name>`). */
-export class OwnWrites {
-  readonly #byKey = new Map<string, LastWrite>();
+/** Own writes per key (any key the caller chooses: the informer's `namespace/name`, or `<Kind>/<namespace>/<name>` across kinds). */
+export class OwnWrites<T extends KubeObject = KubeObject> {
+  readonly #byKey = new Map<string, LastWrite<T>>();
 
   /**
    * The freshest object known for a key: what the last own write returned while the informer
    * still shows a version that write replaced, else the informer's object (and the memory of the
    * write is dropped: the informer caught up, or someone else wrote since).
    */
-  freshest(key: string, cached: KubeObject | undefined): KubeObject | undefined {
+  freshest(key: string, cached: T | undefined): T | undefined {
     const last = this.#byKey.get(key);
     if (!last) return cached;
     if (cached && last.written.metadata.uid === cached.metadata.uid && last.superseded.has(cached.metadata.resourceVersion ?? '')) return last.written;
@@ -41,7 +45,7 @@ export class OwnWrites {
    * key replaced stay superseded. Only bases are ever superseded: each is older than a write the
    * server accepted, so the informer always moves past them and the memory cannot outlive it.
    */
-  record(key: string, base: KubeObject, written: KubeObject): void {
+  record(key: string, base: KubeObject, written: T): void {
     const last = this.#byKey.get(key);
     const superseded = last && last.written.metadata.uid === written.metadata.uid ? last.superseded : new Set<string>();
     superseded.add(base.metadata.resourceVersion ?? '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '@hcc/crds';
+import type { KubeObject } from './types.js';
 import { OwnWrites } from './own-writes.js';
 
 const obj = (rv: string, uid = 'u1'): KubeObject => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'a', namespace: 'n', uid, resourceVersion: rv } });
