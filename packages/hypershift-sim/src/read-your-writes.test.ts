@@ -17,6 +17,7 @@ import { findCondition } from './conditions.js';
 import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { startHyperShiftSim, type HyperShiftSim } from './sim.js';
 import type { NodePoolStatus } from './types.js';
+import { eventually, servedHostedCluster, servedNodePool } from './testing/fixtures.js';
 
 const ns = 'clusters';
 const silent = pino({ level: process.env.HCC_TEST_LOG_LEVEL ?? 'silent' });
@@ -40,16 +41,6 @@ class LaggingClient extends RestClient {
       if (isConflict(err)) this.conflicts.push(what);
       throw err;
     });
-  }
-}
-
-async function eventually<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -85,30 +76,8 @@ describe('hypershift-sim with a lagging watch', () => {
       type: 'kubernetes.io/dockerconfigjson',
       stringData: { '.dockerconfigjson': '{"auths":{"quay.io":{"auth":"ZmFrZTpmYWtl"}}}' },
     });
-    const hc: HostedCluster = {
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'HostedCluster',
-      metadata: { name: 'ryw', namespace: ns },
-      spec: {
-        release: { image: 'quay.io/openshift-release-dev/ocp-release:4.14.0-x86_64' },
-        pullSecret: { name: 'ps' },
-        dns: { baseDomain: 'hcc.example.com' },
-        networking: { networkType: 'OVNKubernetes', clusterNetwork: [{ cidr: '10.132.0.0/14' }], serviceNetwork: [{ cidr: '172.31.0.0/16' }] },
-        platform: { type: 'None' },
-        services: [
-          { service: 'APIServer', servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '192.168.0.10' } } },
-          { service: 'OAuthServer', servicePublishingStrategy: { type: 'Route' } },
-          { service: 'Konnectivity', servicePublishingStrategy: { type: 'Route' } },
-          { service: 'Ignition', servicePublishingStrategy: { type: 'Route' } },
-        ],
-      },
-    };
-    const np: NodePool = {
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'NodePool',
-      metadata: { name: 'ryw-workers', namespace: ns },
-      spec: { clusterName: 'ryw', replicas: 2, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.14.0-x86_64' } },
-    };
+    const hc = servedHostedCluster('ryw', 'ps');
+    const np = servedNodePool('ryw-workers', 'ryw', 2);
     await client.create(hostedClustersRef, ns, hc);
     await client.create(nodePoolsRef, ns, np);
 

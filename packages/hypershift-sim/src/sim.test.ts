@@ -16,52 +16,12 @@ import { findCondition } from './conditions.js';
 import { configMapsRef, hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { startHyperShiftSim, type HyperShiftSim } from './sim.js';
 import type { HostedClusterStatus, NodePoolStatus } from './types.js';
+import { eventually, servedHostedCluster as hostedCluster, servedNodePool as nodePool } from './testing/fixtures.js';
 
 const ns = 'clusters';
 const image414 = 'quay.io/openshift-release-dev/ocp-release:4.14.0-x86_64';
 const image415 = 'quay.io/openshift-release-dev/ocp-release:4.15.2-x86_64';
 const silent = pino({ level: process.env.HCC_TEST_LOG_LEVEL ?? 'silent' });
-
-function hostedCluster(name: string, pullSecret: string): HostedCluster {
-  return {
-    apiVersion: 'hypershift.openshift.io/v1beta1',
-    kind: 'HostedCluster',
-    metadata: { name, namespace: ns },
-    spec: {
-      release: { image: image414 },
-      pullSecret: { name: pullSecret },
-      dns: { baseDomain: 'hcc.example.com' },
-      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
-      networking: {
-        networkType: 'OVNKubernetes',
-        clusterNetwork: [{ cidr: '10.132.0.0/14' }],
-        serviceNetwork: [{ cidr: '172.31.0.0/16' }],
-      },
-      platform: { type: 'None' },
-      services: [
-        { service: 'APIServer', servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '192.168.0.10' } } },
-        { service: 'OAuthServer', servicePublishingStrategy: { type: 'Route' } },
-        { service: 'Konnectivity', servicePublishingStrategy: { type: 'Route' } },
-        { service: 'Ignition', servicePublishingStrategy: { type: 'Route' } },
-      ],
-    },
-  };
-}
-
-function nodePool(name: string, clusterName: string, replicas: number): NodePool {
-  return {
-    apiVersion: 'hypershift.openshift.io/v1beta1',
-    kind: 'NodePool',
-    metadata: { name, namespace: ns },
-    spec: {
-      clusterName,
-      replicas,
-      management: { upgradeType: 'Replace' },
-      platform: { type: 'None' },
-      release: { image: image414 },
-    },
-  };
-}
 
 const pullSecret = (name: string): KubeObject => ({
   apiVersion: 'v1',
@@ -70,22 +30,6 @@ const pullSecret = (name: string): KubeObject => ({
   type: 'kubernetes.io/dockerconfigjson',
   stringData: { '.dockerconfigjson': '{"auths":{"quay.io":{"auth":"ZmFrZTpmYWtl"}}}' },
 });
-
-/** Polls `fn` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-async function eventually<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('hypershift-sim on an embedded management cluster', () => {
   let dir: string;

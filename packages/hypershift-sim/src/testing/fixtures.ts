@@ -191,3 +191,65 @@ export class FakeWorld {
     };
   }
 }
+
+/** Polls `fn` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * A HostedCluster in namespace `clusters` that a real API server with the HyperShift CRDs takes
+ * (the schema's required fields), at release 4.14.0, platform None, naming pull Secret `pullSecret`.
+ */
+export function servedHostedCluster(name: string, pullSecret: string): HostedCluster {
+  return {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedCluster',
+    metadata: { name, namespace: 'clusters' },
+    spec: {
+      release: { image: Image414 },
+      pullSecret: { name: pullSecret },
+      dns: { baseDomain: 'hcc.example.com' },
+      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
+      networking: {
+        networkType: 'OVNKubernetes',
+        clusterNetwork: [{ cidr: '10.132.0.0/14' }],
+        serviceNetwork: [{ cidr: '172.31.0.0/16' }],
+      },
+      platform: { type: 'None' },
+      services: [
+        { service: 'APIServer', servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '192.168.0.10' } } },
+        { service: 'OAuthServer', servicePublishingStrategy: { type: 'Route' } },
+        { service: 'Konnectivity', servicePublishingStrategy: { type: 'Route' } },
+        { service: 'Ignition', servicePublishingStrategy: { type: 'Route' } },
+      ],
+    },
+  };
+}
+
+/** A NodePool in namespace `clusters` that a real API server takes: `replicas` nodes of HostedCluster `clusterName`, release 4.14.0. */
+export function servedNodePool(name: string, clusterName: string, replicas: number): NodePool {
+  return {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'NodePool',
+    metadata: { name, namespace: 'clusters' },
+    spec: {
+      clusterName,
+      replicas,
+      management: { upgradeType: 'Replace' },
+      platform: { type: 'None' },
+      release: { image: Image414 },
+    },
+  };
+}
