@@ -133,9 +133,15 @@ describe('reconcileUpsync: Secrets the status points to', () => {
     f.secrets.set('ex-kubeadmin-password', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ex-kubeadmin-password', namespace: 'clusters' }, data: { password: 'bmV3' } });
     f.down.status = { ...f.down.status, kubeadminPassword: { name: 'ex-kubeadmin-password' } };
     f.advance(1_000);
-    await reconcileUpsync(f.deps, key);
+    // The kubeconfig, copied a second ago, is not read again: it keeps its re-check time.
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 59_000 });
     expect(f.upSecrets.get('ex-kubeadmin-password')?.data).toEqual({ password: 'bmV3' });
     expect((f.up.status as { kubeadminPassword: { name: string } }).kubeadminPassword.name).toBe('ex-kubeadmin-password');
+    expect(f.calls.downGets).toBe(2);
+    // At that time both are re-checked (read in the management cluster, the copies as wanted).
+    f.advance(59_000);
+    expect(await reconcileUpsync(f.deps, key)).toEqual({ requeueAfterMs: 60_000 });
+    expect(f.calls.downGets).toBe(4);
   });
 
   it('copies up the custom kubeconfig status.customKubeconfig points to (spec.kubeAPIServerDNSName), like the admin kubeconfig', async () => {

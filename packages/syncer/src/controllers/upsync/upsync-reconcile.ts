@@ -351,10 +351,17 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
         checkedAt = now - Math.floor(random() * recheckMs);
         deps.secretsCheckedAt.set(key, checkedAt);
       }
-      if (!unchanged || checkedAt === undefined || now - checkedAt >= recheckMs) {
+      // Time to the next re-check of what the status names (0 or less: due now).
+      const dueInMs = checkedAt === undefined ? 0 : checkedAt + recheckMs - now;
+      const due = dueInMs <= 0;
+      if (!unchanged || due) {
+        // Not due, the status names a Secret it did not (HyperShift names the kubeconfig and the
+        // kubeadmin password in separate status writes): that one is copied now; the ones copied
+        // before keep their re-check time instead of being read again.
+        const checking = due ? names : names.map((n) => (n && !pointed.includes(n) ? n : undefined));
         let blocked = false;
         try {
-          for (const name of names) if (name && !(await copySecretUp(deps, namespace, name, up, !pointed.includes(name)))) blocked = true;
+          for (const name of checking) if (name && !(await copySecretUp(deps, namespace, name, up, !pointed.includes(name)))) blocked = true;
         } catch (err) {
           // The namespace is being deleted (with its HostedCluster): no copy can or should be made
           // there again, and the deletion removes the ones there were. Not a failure to retry.
@@ -363,11 +370,13 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
         }
         // A blocked copy is looked at again sooner: what blocks it (a Secret of that name, another
         // cluster's HostedCluster of a clashing name) may go at any time, with no event here.
-        const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : Math.round(recheckMs * (1 + RecheckJitter * random()));
-        deps.secretsCheckedAt.set(key, now - recheckMs + nextMs);
-        result = { requeueAfterMs: nextMs };
+        if (due || blocked) {
+          const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : Math.round(recheckMs * (1 + RecheckJitter * random()));
+          deps.secretsCheckedAt.set(key, now - recheckMs + nextMs);
+          result = { requeueAfterMs: nextMs };
+        } else result = { requeueAfterMs: Math.max(1, dueInMs) };
       } else {
-        result = { requeueAfterMs: Math.max(1, checkedAt + recheckMs - now) };
+        result = { requeueAfterMs: Math.max(1, dueInMs) };
       }
     } else deps.secretsCheckedAt.delete(key);
   }
