@@ -521,6 +521,8 @@ describe('hypershift-sim manifests deploy/hypershift-sim (kind demo)', () => {
       for (const v of verbs) expect(allows(cr, 'hypershift.openshift.io', res, v), `${res} ${v}`).toBe(true);
     }
     for (const res of ['namespaces', 'secrets']) for (const v of ['list', 'watch', 'create', 'delete']) expect(allows(cr, '', res, v), `${res} ${v}`).toBe(true);
+    // The custom kubeconfig is written again when spec.kubeAPIServerDNSName changes.
+    expect(allows(cr, '', 'secrets', 'update'), 'secrets update').toBe(true);
     // Referenced ConfigMaps (trust bundles, CAs) are watched in every namespace.
     for (const v of ['list', 'watch']) expect(allows(cr, '', 'configmaps', v), `configmaps ${v}`).toBe(true);
     const role = one(objs, 'Role') as Any;

@@ -173,6 +173,7 @@ export class FakeWorld {
       updateHostedClusterStatus: async (hc) => this.#update(this.hostedClusters, 'hostedclusters', hc, true),
       createNamespace: async (ns) => this.#create(this.namespaces, 'namespaces', ns),
       createSecret: async (s) => this.#create(this.secrets, 'secrets', s),
+      updateSecret: async (s) => this.#update(this.secrets, 'secrets', s, false),
       deleteNamespace: async (name) => this.#delete(this.namespaces, 'namespaces', name),
       deleteSecret: async (ns, name) => this.#delete(this.secrets, 'secrets', `${ns}/${name}`),
       deleteNodePool: async (ns, name) => this.#delete(this.nodePools, 'nodepools', `${ns}/${name}`),

@@ -103,6 +103,7 @@ export class HostedClusterController {
       updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, o), ignore(isNotFound)),
       createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
       createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
+      updateSecret: (s) => client.update(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isNotFound)),
       deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore(isNotFound)),
       deleteSecret: (ns, name) => client.delete(secretsRef, ns, name).then(() => undefined, ignore(isNotFound)),
       deleteNodePool: (ns, name) => client.delete(nodePoolsRef, ns, name).then(() => undefined, ignore(isNotFound)),

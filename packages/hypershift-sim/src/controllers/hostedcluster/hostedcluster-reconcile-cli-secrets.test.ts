@@ -65,6 +65,24 @@ describe('ensureCLISecrets', () => {
     expect(doc.clusters[0].cluster.server).toBe('https://api.custom.example.com:443');
   });
 
+  it('writes the custom kubeconfig again when spec.kubeAPIServerDNSName changes, and keeps it while the name stays (a rotation there is kept)', async () => {
+    const world = new FakeWorld();
+    const deps = world.hostedClusterDeps();
+    await ensureCLISecrets(deps).run(hostedCluster({ spec: { kubeAPIServerDNSName: 'api.custom.example.com' } }));
+    const key = 'clusters/example-custom-admin-kubeconfig';
+    const rotated = { ...world.secrets.get(key)!, data: { kubeconfig: Buffer.from(decode((world.secrets.get(key)!.data as Record<string, string>).kubeconfig!).replace('client-key-data: ', 'client-key-data: cm90YXRlZA')).toString('base64') } };
+    world.secrets.set(key, rotated);
+    world.calls.length = 0;
+    await ensureCLISecrets(deps).run(hostedCluster({ spec: { kubeAPIServerDNSName: 'api.custom.example.com' } }));
+    expect(world.calls).toEqual([]);
+    expect(world.secrets.get(key)).toBe(rotated);
+    await ensureCLISecrets(deps).run(hostedCluster({ spec: { kubeAPIServerDNSName: 'api2.custom.example.com' } }));
+    expect(world.calls).toEqual(['update secrets clusters/example-custom-admin-kubeconfig']);
+    const doc = parse(decode((world.secrets.get(key)!.data as Record<string, string>).kubeconfig!));
+    expect(doc.clusters[0].cluster.server).toBe('https://api2.custom.example.com:443');
+    expect(world.secrets.get(key)!.metadata.ownerReferences).toEqual(rotated.metadata.ownerReferences);
+  });
+
   it('falls back to example.com without a base domain', () => {
     const hc = hostedCluster({ spec: { dns: undefined } });
     expect(apiServerURL(hc)).toBe('https://api.example.example.com:6443');

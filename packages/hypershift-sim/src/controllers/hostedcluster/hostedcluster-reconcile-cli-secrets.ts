@@ -9,8 +9,10 @@
  *   Secret made before);
  * - `<name>-custom-admin-kubeconfig`, key `kubeconfig`, while `spec.kubeAPIServerDNSName` is set:
  *   the admin kubeconfig for `https://<kubeAPIServerDNSName>:443` (HyperShift's custom
- *   kubeconfig, deleted when the field is cleared).
- * Existing Secrets are left alone: the password is generated once.
+ *   kubeconfig, deleted when the field is cleared, and written again for the new name when the
+ *   field changes, as HyperShift reconciles it from the spec).
+ * Existing Secrets are otherwise left alone: the password is generated once, and a kubeconfig's
+ * other content (rotated in the management cluster) is kept.
  */
 import { keyOf, type KubeObject } from '@hcc/client';
 import { HyperShiftAPIVersion, type HostedCluster, type OwnerReference } from '@hcc/crds';
@@ -97,7 +99,14 @@ function secret(hc: HostedCluster, name: string, key: string, value: string): Ku
   };
 }
 
-export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'deleteSecret' | 'random'>): Step<HostedCluster> {
+/** The `server:` a kubeconfig Secret's `kubeconfig` key names, or undefined. */
+function kubeconfigServerOf(s: KubeObject): string | undefined {
+  const data = (s.data as Record<string, string> | undefined)?.kubeconfig;
+  if (!data) return undefined;
+  return /^\s*server:\s*(\S+)\s*$/m.exec(Buffer.from(data, 'base64').toString())?.[1];
+}
+
+export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'updateSecret' | 'deleteSecret' | 'random'>): Step<HostedCluster> {
   return {
     name: 'ensureCLISecrets',
     async run(hc) {
@@ -116,8 +125,12 @@ export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'cr
       const customName = customKubeconfigSecretName(hc.metadata.name!);
       const dnsName = kubeAPIServerDNSNameOf(hc);
       const custom = deps.getSecret(namespace, customName);
+      const customServer = `https://${dnsName}:443`;
       if (dnsName && !custom) {
-        await deps.createSecret(secret(hc, customName, 'kubeconfig', adminKubeconfig(hc, `https://${dnsName}:443`)));
+        await deps.createSecret(secret(hc, customName, 'kubeconfig', adminKubeconfig(hc, customServer)));
+      } else if (dnsName && custom && !custom.metadata.deletionTimestamp && kubeconfigServerOf(custom) !== customServer) {
+        // spec.kubeAPIServerDNSName changed: the custom kubeconfig names the new host.
+        await deps.updateSecret({ ...custom, data: { ...((custom.data as Record<string, string> | undefined) ?? {}), kubeconfig: b64(adminKubeconfig(hc, customServer)) } });
       } else if (!dnsName && custom && !custom.metadata.deletionTimestamp) {
         await deps.deleteSecret(namespace, customName);
       }

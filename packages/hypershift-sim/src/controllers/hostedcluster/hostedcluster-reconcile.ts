@@ -49,6 +49,8 @@ export interface HostedClusterDeps {
   updateHostedClusterStatus(hc: HostedCluster): Promise<void>;
   createNamespace(ns: KubeObject): Promise<void>;
   createSecret(secret: KubeObject): Promise<void>;
+  /** PUT a Secret (its resourceVersion guards the write: a 409 Conflict throws and the key is retried). */
+  updateSecret(secret: KubeObject): Promise<void>;
   deleteNamespace(name: string): Promise<void>;
   deleteSecret(namespace: string, name: string): Promise<void>;
   deleteNodePool(namespace: string, name: string): Promise<void>;
