@@ -14,7 +14,7 @@
  * Existing Secrets are otherwise left alone: the password is generated once, and a kubeconfig's
  * other content (rotated in the management cluster) is kept.
  */
-import { keyOf, type KubeObject } from '@hcc/client';
+import { keyOf, parseKubeconfig, type KubeObject } from '@hcc/client';
 import { HyperShiftAPIVersion, type HostedCluster, type OwnerReference } from '@hcc/crds';
 import { AnnotationHostedCluster, customKubeconfigSecretName, DefaultBaseDomain, kubeadminPasswordSecretName, kubeconfigSecretName } from '../../names.js';
 import type { Step } from '../../step.js';
@@ -99,11 +99,15 @@ function secret(hc: HostedCluster, name: string, key: string, value: string): Ku
   };
 }
 
-/** The `server:` a kubeconfig Secret's `kubeconfig` key names, or undefined. */
+/** The server a kubeconfig Secret's `kubeconfig` key names (its current context's), or undefined when it has none or does not parse. */
 function kubeconfigServerOf(s: KubeObject): string | undefined {
   const data = (s.data as Record<string, string> | undefined)?.kubeconfig;
   if (!data) return undefined;
-  return /^\s*server:\s*(\S+)\s*$/m.exec(Buffer.from(data, 'base64').toString())?.[1];
+  try {
+    return parseKubeconfig(Buffer.from(data, 'base64').toString(), `${s.metadata.namespace}/${s.metadata.name}`).server;
+  } catch {
+    return undefined;
+  }
 }
 
 export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'updateSecret' | 'deleteSecret' | 'random'>): Step<HostedCluster> {
