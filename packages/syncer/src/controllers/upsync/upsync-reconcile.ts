@@ -354,6 +354,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
       // Time to the next re-check of what the status names (0 or less: due now).
       const dueInMs = checkedAt === undefined ? 0 : checkedAt + recheckMs - now;
       const due = dueInMs <= 0;
+      result = { requeueAfterMs: Math.max(1, dueInMs) };
       if (!unchanged || due) {
         // Not due, the status names a Secret it did not (HyperShift names the kubeconfig and the
         // kubeadmin password in separate status writes): that one is copied now; the ones copied
@@ -374,9 +375,7 @@ export async function reconcileUpsync(deps: UpsyncDeps, key: string): Promise<Re
           const nextMs = blocked ? Math.min(recheckMs, BlockedRecheckMs) : Math.round(recheckMs * (1 + RecheckJitter * random()));
           deps.secretsCheckedAt.set(key, now - recheckMs + nextMs);
           result = { requeueAfterMs: nextMs };
-        } else result = { requeueAfterMs: Math.max(1, dueInMs) };
-      } else {
-        result = { requeueAfterMs: Math.max(1, dueInMs) };
+        }
       }
     } else deps.secretsCheckedAt.delete(key);
   }
