@@ -10,6 +10,7 @@ import { isNotFound, leaseResource, loadKubeconfig, RestClient, serveOps, type L
 import { SchedulersGroup, SystemNamespace } from '@hcc/crds';
 import type { Logger } from 'pino';
 import {
+  DefaultSchedulingWorkers,
   defaultSchedulerConfig,
   formatSchedulerConfig,
   leaderElectionProblem,
@@ -99,7 +100,7 @@ export function schedulerCommand(): Command {
     .option('--metrics-host <host>', 'address of /metrics, /healthz and /readyz (0.0.0.0 or :: in a pod, for probes and scraping)', hostArg, '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free port)', portArg, 0)
     .option('--heartbeat-grace <seconds>', 'a management cluster whose syncer heartbeat is older is not ready (a syncer announcing a longer Lease duration, 4 × its heartbeat interval, gets that)', timerSecondsArg(), 40)
-    .option('--workers <n>', 'concurrent scheduling workers', numberArg({ integer: true, min: 1 }), 16)
+    .option('--workers <n>', 'concurrent scheduling workers: HostedClusters between decision and bind at once (binds in flight)', numberArg({ integer: true, min: 1 }), DefaultSchedulingWorkers)
     .option('--no-leader-elect', 'schedule at once without waiting for the Lease, holding it meanwhile (one replica; refused while another scheduler holds the Lease)')
     .option('--id <identity>', 'identity in the leader election Lease, one per replica: two with one identity both lead (default: hostname_uuid)', identityArg)
     .option('--lease-duration <seconds>', 'how long the Lease stays valid after its last renewal: a standby takes over this long after the leader dies', timerSecondsArg({ integer: true, min: 1 }), 15)

@@ -128,7 +128,7 @@ export type ScheduleResult =
   | {
       feasible: true;
       cluster: string;
-      /** Weighted total per feasible cluster. */
+      /** Weighted total per feasible cluster (computed when first read). */
       scores: Record<string, number>;
       /** Clusters considered (a count). */
       evaluated: number;
