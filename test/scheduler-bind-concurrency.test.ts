@@ -1,16 +1,17 @@
 /**
  * The scheduler keeps binds in flight while the control center is slow to answer them: with the
  * default `--workers` (64) a backlog of HostedClusters is bound 64 at a time, not one worker's
- * round trip after another. Real `hcc control-center` and `hcc scheduler` processes; between them
- * a proxy (plain HTTP to the scheduler, HTTPS to the control center) that holds every binding for
- * 300 ms, as a loaded control center answers late, and counts how many are open at once.
+ * round trip after another; and a leader whose binds all wait keeps its Lease, renewed on
+ * connections of its own. Real `hcc control-center` and `hcc scheduler` processes; between them
+ * a proxy (plain HTTP to the scheduler, HTTPS to the control center) that holds every binding,
+ * as a loaded control center answers late, and counts how many are open at once.
  */
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKubeconfig, RestClient, writeKubeconfig } from '@hcc/client';
+import { leaseResource as LeaseResource, loadKubeconfig, RestClient, writeKubeconfig, type KubeObject } from '@hcc/client';
 import { HostedClusterResource, NamespaceResource, type HostedCluster } from '@hcc/crds';
 import { startControlCenterProcess, startSchedulerProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { FakeFleet, minimalHostedCluster } from './helpers/fake-fleet.js';
@@ -18,11 +19,9 @@ import { waitFor } from './helpers/tools.js';
 
 const Label = 'controlcenter.hcc.dev/management-cluster';
 const ns = 'binds';
-const total = 200;
-const holdMs = 300;
 
 /** A proxy to `target` that delays each POST of a binding by `holdMs` and records the most open at once. */
-function bindingProxy(target: string, ca: Buffer | undefined): { server: http.Server; open: () => number; max: () => number; bindings: () => number } {
+function bindingProxy(target: string, ca: Buffer | undefined, holdMs: number): { server: http.Server; open: () => number; max: () => number; bindings: () => number } {
   const to = new URL(target);
   let open = 0;
   let max = 0;
@@ -49,57 +48,84 @@ function bindingProxy(target: string, ca: Buffer | undefined): { server: http.Se
   return { server, open: () => open, max: () => max, bindings: () => bindings };
 }
 
-describe('scheduler: binds in flight while the control center answers slowly', () => {
-  let cc: ControlCenterProcess;
-  let sched: SchedulerProcess;
-  let client: RestClient;
-  let fleet: FakeFleet;
-  let proxy: ReturnType<typeof bindingProxy>;
-
+/** A control center, the proxy, a scheduler (with `args`) that reaches the control center only through it, and two fake clusters of `capacity`. */
+function useFleet(holdMs: number, capacity: number, args: string[]) {
+  const env = {} as { cc: ControlCenterProcess; sched: SchedulerProcess; client: RestClient; fleet: FakeFleet; proxy: ReturnType<typeof bindingProxy> };
   beforeAll(async () => {
-    cc = await startControlCenterProcess();
-    client = new RestClient(loadKubeconfig(cc.kubeconfig));
-    const schedulerConn = loadKubeconfig(cc.schedulerKubeconfig);
-    proxy = bindingProxy(schedulerConn.server, schedulerConn.ca);
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-    const viaProxy = path.join(cc.dir, 'scheduler-via-proxy.kubeconfig');
-    writeKubeconfig(viaProxy, { server: `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}`, token: schedulerConn.token!, contextName: 'scheduler-via-proxy' });
-    sched = await startSchedulerProcess({ kubeconfig: viaProxy, args: ['--no-leader-elect', '--seed', '1'] });
-    await client.create(NamespaceResource, undefined, { metadata: { name: ns } });
-    fleet = new FakeFleet(client, { heartbeatMs: [500, 1000], lagMs: [0, 0] });
-    await fleet.start();
-    for (const name of ['mgmt-1', 'mgmt-2']) await fleet.register({ name, capacity: total });
+    env.cc = await startControlCenterProcess();
+    env.client = new RestClient(loadKubeconfig(env.cc.kubeconfig));
+    const schedulerConn = loadKubeconfig(env.cc.schedulerKubeconfig);
+    env.proxy = bindingProxy(schedulerConn.server, schedulerConn.ca, holdMs);
+    await new Promise<void>((resolve) => env.proxy.server.listen(0, '127.0.0.1', resolve));
+    const viaProxy = path.join(env.cc.dir, 'scheduler-via-proxy.kubeconfig');
+    writeKubeconfig(viaProxy, { server: `http://127.0.0.1:${(env.proxy.server.address() as AddressInfo).port}`, token: schedulerConn.token!, contextName: 'scheduler-via-proxy' });
+    env.sched = await startSchedulerProcess({ kubeconfig: viaProxy, args });
+    await env.client.create(NamespaceResource, undefined, { metadata: { name: ns } });
+    env.fleet = new FakeFleet(env.client, { heartbeatMs: [500, 1000], lagMs: [0, 0] });
+    await env.fleet.start();
+    for (const name of ['mgmt-1', 'mgmt-2']) await env.fleet.register({ name, capacity });
   });
   afterAll(async () => {
-    await fleet?.stop();
-    await sched?.stop();
-    proxy?.server.closeAllConnections();
-    proxy?.server.close();
-    client?.close();
-    await cc?.stop();
+    await env.fleet?.stop();
+    await env.sched?.stop();
+    env.proxy?.server.closeAllConnections();
+    env.proxy?.server.close();
+    env.client?.close();
+    await env.cc?.stop();
   });
+  return env;
+}
+
+/** Creates `total` HostedClusters 16 at a time, then waits until every one is placed; returns them. */
+async function createAndPlace(env: ReturnType<typeof useFleet>, total: number, timeoutMs: number): Promise<HostedCluster[]> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < total) await env.client.create(HostedClusterResource, ns, minimalHostedCluster(`hc-${String(next++).padStart(3, '0')}`, ns));
+    }),
+  );
+  return waitFor(
+    `all ${total} HostedClusters placed`,
+    () => {
+      const items = env.fleet.informer.lister.list().filter((h: HostedCluster) => h.metadata.namespace === ns && h.metadata.labels?.[Label]);
+      return items.length === total ? items : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+}
+
+describe('scheduler: binds in flight while the control center answers slowly', () => {
+  const total = 200;
+  const env = useFleet(300, total, ['--no-leader-elect', '--seed', '1']);
 
   it('binds a backlog 64 at a time by default, and places every HostedCluster once', async () => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < total) await client.create(HostedClusterResource, ns, minimalHostedCluster(`hc-${String(next++).padStart(3, '0')}`, ns));
-      }),
-    );
-    const placed = await waitFor(
-      `all ${total} HostedClusters placed`,
-      () => {
-        const items = fleet.informer.lister.list().filter((h: HostedCluster) => h.metadata.namespace === ns && h.metadata.labels?.[Label]);
-        return items.length === total ? items : undefined;
-      },
-      60_000,
-      100,
-    );
+    const placed = await createAndPlace(env, total, 60_000);
     expect(placed).toHaveLength(total);
-    expect(fleet.rebinds).toEqual([]);
+    expect(env.fleet.rebinds).toEqual([]);
     // Each bind held 300 ms: one worker at a time would take a minute; 64 at once keep 64 open
     // (the scheduler's connections to the control center), never more.
-    expect(proxy.max()).toBe(64);
-    expect(proxy.bindings()).toBe(total);
+    expect(env.proxy.max()).toBe(64);
+    expect(env.proxy.bindings()).toBe(total);
+  });
+});
+
+describe('scheduler: a leader whose binds all wait longer than its renew deadline', () => {
+  // Binds held 4 s against a 3 s renew deadline: with the Lease on the binds' connections, its
+  // renewals would queue behind 64 held binds, the leader would step down with its binds still in
+  // flight, and a standby would decide without them.
+  const total = 100;
+  const env = useFleet(4000, 60, ['--lease-duration', '4', '--renew-deadline', '3', '--retry-period', '0.5', '--id', 'leader-a', '--seed', '1']);
+
+  it('keeps its Lease (renewed on connections of its own) while every bind waits, and places every HostedCluster', async () => {
+    await waitFor('the scheduler to lead', () => /"msg":"became leader"/.test(env.sched.output()), 30_000);
+    const placed = await createAndPlace(env, total, 60_000);
+    expect(placed).toHaveLength(total);
+    expect(env.fleet.rebinds).toEqual([]);
+    expect(env.proxy.max()).toBe(64);
+    const out = env.sched.output();
+    expect(out).not.toMatch(/failed to renew lease|lost lease|stopped leading/);
+    const lease = await env.client.get<{ spec: { holderIdentity?: string } } & KubeObject>(LeaseResource, 'hcc-system', 'hcc-scheduler');
+    expect(lease.spec.holderIdentity).toBe('leader-a');
   });
 });

@@ -135,6 +135,15 @@ describe('scheduleOne', () => {
     expect(s.events).toEqual([]); // a lost race is not news
   });
 
+  it('drops a HostedCluster deleted while its bind was in flight (404): no retry, no Event, the slot freed', async () => {
+    const gone = new ApiError(404, { kind: 'Status', reason: 'NotFound', code: 404, message: 'hostedclusters.hypershift.openshift.io "x" not found' }, 'POST');
+    const s = setup({ mcs: [managementCluster('a')], hcs: [hc('x')], bindError: gone });
+    expect(await scheduleOne(s.deps, 'clusters/x')).toBeUndefined();
+    expect(s.cache.placedOn('a')).toBe(0);
+    expect(s.cache.isAssumed('clusters/x')).toBe(false);
+    expect(s.events).toEqual([]);
+  });
+
   it('shows a refused bind on the HostedCluster as a Warning FailedScheduling Event', async () => {
     const forbidden = new ApiError(422, { kind: 'Status', reason: 'Invalid', code: 422, message: 'HostedCluster.hypershift.openshift.io "x" is invalid: only the scheduler places HostedClusters' }, 'POST');
     const s = setup({ mcs: [managementCluster('a')], hcs: [hc('x')], bindError: forbidden });

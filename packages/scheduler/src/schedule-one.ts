@@ -133,6 +133,8 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     // A refused bind (not a lost race: 409, or the HostedCluster gone: 404) is shown on the
     // HostedCluster, as kube-scheduler records "Binding rejected" on the Pod.
     if (!isConflict(err) && !isNotFound(err)) deps.recorder.event(hc, 'Warning', EventReasonFailedScheduling, `Binding rejected: ${(err as Error).message}`);
+    // Deleted while its bind was in flight: nothing to retry (the informer's delete forgets it).
+    if (isNotFound(err)) return;
     throw err;
   }
   deps.cache.finishBinding(key);

@@ -52,7 +52,8 @@ export const SchedulerLeaseName = 'hcc-scheduler';
  * assume cache; what a worker mostly waits on is the bind's round trip, so under a burst the
  * worker count, divided by the control center's answer time, bounds the placement rate.
  * kube-scheduler binds asynchronously, bounded only by its client; here each bind holds a worker,
- * and 64 is what the scheduler's REST client opens to one server (rest.ts `maxSockets`).
+ * and 64 is what the scheduler's REST client opens to one server (rest.ts `maxSockets`): the
+ * Lease then needs a client of its own ({@link SchedulerOptions.leaseClient}).
  * Measured (`npm run bench -- --scenario schedule`, 10,000 HostedClusters, 100 clusters, 2 cores):
  * 16 workers placed ~1,700/s with create-to-bind p50 ~1.3 s (the binds queued behind the creates);
  * 64 place as fast as the creates come (~2,050/s), p50 ~30 ms.
@@ -62,6 +63,14 @@ export const DefaultSchedulingWorkers = 64;
 /** Options of {@link runScheduler}. */
 export interface SchedulerOptions {
   client: RestClient;
+  /**
+   * The client of the leader-election Lease (default: `client`). Give one with connections of its
+   * own, as kube-scheduler builds its leader-election client apart from the one it schedules
+   * with: `client`'s connections can all be taken by binds waiting on a slow control center (one
+   * per worker), and a renewal queued behind them would miss the renew deadline, so the leader
+   * would step down while its binds are still in flight and a standby would decide without them.
+   */
+  leaseClient?: RestClient;
   logger: Logger;
   /** Stops everything. */
   signal: AbortSignal;
@@ -146,7 +155,7 @@ export function runScheduler(opts: SchedulerOptions): RunningScheduler {
     await sleep(realClock, durations.retryPeriodSeconds * 1000, opts.signal);
   };
   const election = {
-    client: opts.client,
+    client: opts.leaseClient ?? opts.client,
     namespace: SystemNamespace,
     name: SchedulerLeaseName,
     identity,

@@ -131,9 +131,13 @@ export function schedulerCommand(): Command {
         client.close();
         process.exit(1);
       }
+      // The Lease on connections of its own: renewals never wait behind the binds (up to one per
+      // worker, every connection `client` has), as kube-scheduler's leader election has its own client.
+      const leaseClient = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler/leader-election', logger: log, maxSockets: 2 });
       const ac = new AbortController();
       const s = runScheduler({
         client,
+        leaseClient,
         logger: log,
         signal: ac.signal,
         config,
@@ -152,6 +156,7 @@ export function schedulerCommand(): Command {
         await s.done;
         await ops.close();
         client.close();
+        leaseClient.close();
       });
     });
 }
