@@ -2,7 +2,8 @@
  * The scheduler keeps binds in flight while the control center is slow to answer them: with the
  * default `--workers` (64) a backlog of HostedClusters is bound 64 at a time, not one worker's
  * round trip after another; and a leader whose binds all wait keeps its Lease, renewed on
- * connections of its own. Real `hcc control-center` and `hcc scheduler` processes; between them
+ * connections of its own; and the NodePools of placed HostedClusters get their placement label
+ * 64 label patches at a time. Real `hcc control-center` and `hcc scheduler` processes; between them
  * a proxy (plain HTTP to the scheduler, HTTPS to the control center) that holds every binding,
  * as a loaded control center answers late, and counts how many are open at once.
  */
@@ -12,7 +13,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseResource as LeaseResource, loadKubeconfig, RestClient, writeKubeconfig, type KubeObject } from '@hcc/client';
-import { HostedClusterResource, NamespaceResource, type HostedCluster } from '@hcc/crds';
+import { HostedClusterResource, NamespaceResource, NodePoolResource, type HostedCluster } from '@hcc/crds';
 import { startControlCenterProcess, startSchedulerProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { FakeFleet, minimalHostedCluster } from './helpers/fake-fleet.js';
 import { waitFor } from './helpers/tools.js';
@@ -20,15 +21,18 @@ import { waitFor } from './helpers/tools.js';
 const Label = 'controlcenter.hcc.dev/management-cluster';
 const ns = 'binds';
 
-/** A proxy to `target` that delays each POST of a binding by `holdMs` and records the most open at once. */
-function bindingProxy(target: string, ca: Buffer | undefined, holdMs: number): { server: http.Server; open: () => number; max: () => number; bindings: () => number } {
+/** Whether a request is a binding: `POST .../hostedclusters/NAME/binding`. */
+const isBindingRequest = (req: http.IncomingMessage) => req.method === 'POST' && /\/binding(\?|$)/.test(req.url ?? '');
+
+/** A proxy to `target` that delays each request `held` picks (default: bindings) by `holdMs` and records the most open at once. */
+function bindingProxy(target: string, ca: Buffer | undefined, holdMs: number, held: (req: http.IncomingMessage) => boolean = isBindingRequest): { server: http.Server; open: () => number; max: () => number; held: () => number } {
   const to = new URL(target);
   let open = 0;
   let max = 0;
-  let bindings = 0;
+  let heldCount = 0;
   const agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
   const server = http.createServer((req, res) => {
-    const isBinding = req.method === 'POST' && /\/binding(\?|$)/.test(req.url ?? '');
+    const isBinding = held(req);
     const forward = () => {
       const up = https.request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host }, agent }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -41,21 +45,21 @@ function bindingProxy(target: string, ca: Buffer | undefined, holdMs: number): {
       req.pipe(up);
     };
     if (!isBinding) return forward();
-    bindings++;
+    heldCount++;
     max = Math.max(max, ++open);
     setTimeout(forward, holdMs);
   });
-  return { server, open: () => open, max: () => max, bindings: () => bindings };
+  return { server, open: () => open, max: () => max, held: () => heldCount };
 }
 
 /** A control center, the proxy, a scheduler (with `args`) that reaches the control center only through it, and two fake clusters of `capacity`. */
-function useFleet(holdMs: number, capacity: number, args: string[]) {
+function useFleet(holdMs: number, capacity: number, args: string[], held?: (req: http.IncomingMessage) => boolean) {
   const env = {} as { cc: ControlCenterProcess; sched: SchedulerProcess; client: RestClient; fleet: FakeFleet; proxy: ReturnType<typeof bindingProxy> };
   beforeAll(async () => {
     env.cc = await startControlCenterProcess();
     env.client = new RestClient(loadKubeconfig(env.cc.kubeconfig));
     const schedulerConn = loadKubeconfig(env.cc.schedulerKubeconfig);
-    env.proxy = bindingProxy(schedulerConn.server, schedulerConn.ca, holdMs);
+    env.proxy = bindingProxy(schedulerConn.server, schedulerConn.ca, holdMs, held);
     await new Promise<void>((resolve) => env.proxy.server.listen(0, '127.0.0.1', resolve));
     const viaProxy = path.join(env.cc.dir, 'scheduler-via-proxy.kubeconfig');
     writeKubeconfig(viaProxy, { server: `http://127.0.0.1:${(env.proxy.server.address() as AddressInfo).port}`, token: schedulerConn.token!, contextName: 'scheduler-via-proxy' });
@@ -106,7 +110,7 @@ describe('scheduler: binds in flight while the control center answers slowly', (
     // Each bind held 300 ms: one worker at a time would take a minute; 64 at once keep 64 open
     // (the scheduler's connections to the control center), never more.
     expect(env.proxy.max()).toBe(64);
-    expect(env.proxy.bindings()).toBe(total);
+    expect(env.proxy.held()).toBe(total);
   });
 });
 
@@ -127,5 +131,43 @@ describe('scheduler: a leader whose binds all wait longer than its renew deadlin
     expect(out).not.toMatch(/failed to renew lease|lost lease|stopped leading/);
     const lease = await env.client.get<{ spec: { holderIdentity?: string } } & KubeObject>(LeaseResource, 'hcc-system', 'hcc-scheduler');
     expect(lease.spec.holderIdentity).toBe('leader-a');
+  });
+});
+
+describe('scheduler: placement propagation while the control center answers slowly', () => {
+  // The NodePools of placed HostedClusters get their placement label from the scheduler's
+  // propagation workers (one label PATCH each), which the syncer waits for before copying them.
+  const total = 150;
+  const isNodePoolPatch = (req: http.IncomingMessage) => req.method === 'PATCH' && /\/nodepools\//.test(req.url ?? '');
+  const env = useFleet(300, total, ['--no-leader-elect', '--seed', '1'], isNodePoolPatch);
+
+  it('labels a backlog of NodePools 64 at a time by default', async () => {
+    await createAndPlace(env, total, 60_000);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < total) {
+          const hc = `hc-${String(next++).padStart(3, '0')}`;
+          await env.client.create(NodePoolResource, ns, {
+            apiVersion: 'hypershift.openshift.io/v1beta1',
+            kind: 'NodePool',
+            metadata: { name: `np-${hc}`, namespace: ns },
+            spec: { clusterName: hc, replicas: 0, management: { upgradeType: 'InPlace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' }, platform: { type: 'None' } },
+          } as KubeObject);
+        }
+      }),
+    );
+    await waitFor(
+      `all ${total} NodePools labelled with their HostedCluster's placement`,
+      async () => {
+        const nps = (await env.client.list<KubeObject>(NodePoolResource, { namespace: ns })).items;
+        return nps.length === total && nps.every((np) => np.metadata.labels?.[Label]) ? nps : undefined;
+      },
+      60_000,
+      200,
+    );
+    // Each label patch held 300 ms: 16 workers would keep 16 open; 64 keep 64 (every connection).
+    expect(env.proxy.max()).toBe(64);
+    expect(env.proxy.held()).toBeGreaterThanOrEqual(total);
   });
 });

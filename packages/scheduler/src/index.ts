@@ -3,7 +3,7 @@
  * filter → score → assume → bind plugins configured by profiles, Scheduled conditions and Events,
  * placement propagation, cluster health, the scale-out signal, and leader election.
  */
-export { DefaultSchedulingWorkers, leaderElectionProblem, runScheduler, SchedulerLeaseName, type SchedulerOptions, type RunningScheduler } from './scheduler.js';
+export { DefaultPropagationWorkers, DefaultSchedulingWorkers, leaderElectionProblem, runScheduler, SchedulerLeaseName, type SchedulerOptions, type RunningScheduler } from './scheduler.js';
 export { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 export { runProfile, unschedulableMessage, defaultNormalizeScore } from './framework/runtime.js';
 export { seededRandom } from './framework/random.js';
