@@ -25,41 +25,41 @@ const ns = 'binds';
 const isBindingRequest = (req: http.IncomingMessage) => req.method === 'POST' && /\/binding(\?|$)/.test(req.url ?? '');
 
 /** A proxy to `target` that delays each request `held` picks (default: bindings) by `holdMs` and records the most open at once. */
-function bindingProxy(target: string, ca: Buffer | undefined, holdMs: number, held: (req: http.IncomingMessage) => boolean = isBindingRequest): { server: http.Server; open: () => number; max: () => number; held: () => number } {
+function holdingProxy(target: string, ca: Buffer | undefined, holdMs: number, held: (req: http.IncomingMessage) => boolean = isBindingRequest): { server: http.Server; max: () => number; held: () => number } {
   const to = new URL(target);
   let open = 0;
   let max = 0;
   let heldCount = 0;
   const agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
   const server = http.createServer((req, res) => {
-    const isBinding = held(req);
+    const isHeld = held(req);
     const forward = () => {
       const up = https.request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host }, agent }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         answer.on('end', () => {
-          if (isBinding) open--;
+          if (isHeld) open--;
         });
       });
       up.on('error', () => res.destroy());
       req.pipe(up);
     };
-    if (!isBinding) return forward();
+    if (!isHeld) return forward();
     heldCount++;
     max = Math.max(max, ++open);
     setTimeout(forward, holdMs);
   });
-  return { server, open: () => open, max: () => max, held: () => heldCount };
+  return { server, max: () => max, held: () => heldCount };
 }
 
 /** A control center, the proxy, a scheduler (with `args`) that reaches the control center only through it, and two fake clusters of `capacity`. */
 function useFleet(holdMs: number, capacity: number, args: string[], held?: (req: http.IncomingMessage) => boolean) {
-  const env = {} as { cc: ControlCenterProcess; sched: SchedulerProcess; client: RestClient; fleet: FakeFleet; proxy: ReturnType<typeof bindingProxy> };
+  const env = {} as { cc: ControlCenterProcess; sched: SchedulerProcess; client: RestClient; fleet: FakeFleet; proxy: ReturnType<typeof holdingProxy> };
   beforeAll(async () => {
     env.cc = await startControlCenterProcess();
     env.client = new RestClient(loadKubeconfig(env.cc.kubeconfig));
     const schedulerConn = loadKubeconfig(env.cc.schedulerKubeconfig);
-    env.proxy = bindingProxy(schedulerConn.server, schedulerConn.ca, holdMs, held);
+    env.proxy = holdingProxy(schedulerConn.server, schedulerConn.ca, holdMs, held);
     await new Promise<void>((resolve) => env.proxy.server.listen(0, '127.0.0.1', resolve));
     const viaProxy = path.join(env.cc.dir, 'scheduler-via-proxy.kubeconfig');
     writeKubeconfig(viaProxy, { server: `http://127.0.0.1:${(env.proxy.server.address() as AddressInfo).port}`, token: schedulerConn.token!, contextName: 'scheduler-via-proxy' });
@@ -80,14 +80,22 @@ function useFleet(holdMs: number, capacity: number, args: string[], held?: (req:
   return env;
 }
 
-/** Creates `total` HostedClusters 16 at a time, then waits until every one is placed; returns them. */
-async function createAndPlace(env: ReturnType<typeof useFleet>, total: number, timeoutMs: number): Promise<HostedCluster[]> {
+/** The name of the `i`th HostedCluster the tests create. */
+const hcName = (i: number) => `hc-${String(i).padStart(3, '0')}`;
+
+/** Calls `create(i)` for i = 0 … total − 1, 16 at a time. */
+async function createAll(total: number, create: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: 16 }, async () => {
-      while (next < total) await env.client.create(HostedClusterResource, ns, minimalHostedCluster(`hc-${String(next++).padStart(3, '0')}`, ns));
+      while (next < total) await create(next++);
     }),
   );
+}
+
+/** Creates `total` HostedClusters 16 at a time, then waits until every one is placed; returns them. */
+async function createAndPlace(env: ReturnType<typeof useFleet>, total: number, timeoutMs: number): Promise<HostedCluster[]> {
+  await createAll(total, (i) => env.client.create(HostedClusterResource, ns, minimalHostedCluster(hcName(i), ns)));
   return waitFor(
     `all ${total} HostedClusters placed`,
     () => {
@@ -143,19 +151,13 @@ describe('scheduler: placement propagation while the control center answers slow
 
   it('labels a backlog of NodePools 64 at a time by default', async () => {
     await createAndPlace(env, total, 60_000);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < total) {
-          const hc = `hc-${String(next++).padStart(3, '0')}`;
-          await env.client.create(NodePoolResource, ns, {
-            apiVersion: 'hypershift.openshift.io/v1beta1',
-            kind: 'NodePool',
-            metadata: { name: `np-${hc}`, namespace: ns },
-            spec: { clusterName: hc, replicas: 0, management: { upgradeType: 'InPlace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' }, platform: { type: 'None' } },
-          } as KubeObject);
-        }
-      }),
+    await createAll(total, (i) =>
+      env.client.create(NodePoolResource, ns, {
+        apiVersion: 'hypershift.openshift.io/v1beta1',
+        kind: 'NodePool',
+        metadata: { name: `np-${hcName(i)}`, namespace: ns },
+        spec: { clusterName: hcName(i), replicas: 0, management: { upgradeType: 'InPlace' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' }, platform: { type: 'None' } },
+      } as KubeObject),
     );
     await waitFor(
       `all ${total} NodePools labelled with their HostedCluster's placement`,

@@ -123,7 +123,8 @@ export function schedulerCommand(): Command {
       await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
-      const client = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler', logger: log });
+      const conn = loadKubeconfig(o.kubeconfig);
+      const client = new RestClient(conn, { userAgent: 'hcc-scheduler', logger: log });
       const cannotStart = (await bindingProblem(client, log)) ?? (o.leaderElect ? undefined : await leaseHolderProblem(client, log));
       if (cannotStart) {
         log.error({ kubeconfig: o.kubeconfig }, cannotStart);
@@ -133,7 +134,7 @@ export function schedulerCommand(): Command {
       }
       // The Lease on connections of its own: renewals never wait behind the binds (up to one per
       // worker, every connection `client` has), as kube-scheduler's leader election has its own client.
-      const leaseClient = new RestClient(loadKubeconfig(o.kubeconfig), { userAgent: 'hcc-scheduler/leader-election', logger: log, maxSockets: 2 });
+      const leaseClient = new RestClient(conn, { userAgent: 'hcc-scheduler/leader-election', logger: log, maxSockets: 2 });
       const ac = new AbortController();
       const s = runScheduler({
         client,
