@@ -23,6 +23,7 @@ import type { KubeObject } from '@hcc/crds';
 import { MaxTimerMs } from '@hcc/client';
 import type { StoredObject, StoreEvent, StoreWatch } from '../storage/store.js';
 import { RevisionCompactedError } from '../storage/store.js';
+import { firstQueryValue } from '../pipeline/list-options.js';
 import * as apierrors from '../apierrors/status.js';
 import type { RequestScope } from './scope.js';
 import { apiVersionOf, listStored, toVersion } from './object-ops.js';
@@ -34,6 +35,10 @@ import { listOptions } from '../pipeline/list-options.js';
 import { waitForRevision } from './read.js';
 import { storagePrefix } from '../registry/types.js';
 import { jsonOf } from '../storage/json-cache.js';
+import { countWatch, httpChunk, schedule, unschedule, type PendingStream } from './watch-flush.js';
+import { changeOf, joinFanout, leavingObject, objectLine, relistedLine, type ChangeType, type FanoutGroup, type FanoutMember, type FanoutSelection } from './watch-fanout.js';
+
+export { activeWatches, flushDelayMs } from './watch-flush.js';
 
 /** Tunables of watch streams. */
 export interface WatchOptions {
@@ -51,43 +56,6 @@ export const defaultWatchOptions: WatchOptions = {
   maxBufferedBytes: 32 * 1024 * 1024,
 };
 
-/** A serialised event line and its identity (the same for every watcher that renders it alike). */
-interface SharedLine {
-  text: string;
-  id: number;
-}
-
-/** Serialised event lines shared by every watcher with the same rendering (one JSON.stringify per event). */
-const lineCache = new WeakMap<StoreEvent, Map<string, SharedLine>>();
-let nextLineId = 0;
-/** The last event looked up in lineCache and its lines: every watcher gets an event in turn, so this hits for all but the first. */
-let lastEvent: StoreEvent | undefined;
-let lastLines: Map<string, SharedLine> | undefined;
-
-/** The shared lines of an event, by `type/apiVersion`. */
-function linesOf(ev: StoreEvent): Map<string, SharedLine> {
-  if (ev === lastEvent) return lastLines!;
-  let m = lineCache.get(ev);
-  if (!m) lineCache.set(ev, (m = new Map()));
-  lastEvent = ev;
-  lastLines = m;
-  return m;
-}
-
-/**
- * One HTTP/1.1 chunk (RFC 9112 §7.1) holding `text`: size in hex, CRLF, the UTF-8 bytes, CRLF.
- * Watch responses are chunked (Transfer-Encoding: chunked); the final empty chunk is res.end()'s.
- */
-function httpChunk(text: string): Buffer {
-  const size = Buffer.byteLength(text);
-  const head = `${size.toString(16)}\r\n`;
-  const buf = Buffer.allocUnsafe(head.length + size + 2);
-  buf.write(head, 0, 'latin1');
-  buf.write(text, head.length, 'utf8');
-  buf.write('\r\n', head.length + size, 'latin1');
-  return buf;
-}
-
 /**
  * A list-watch's initial ADDED events go out in pieces of about this many characters of JSON
  * (one HTTP chunk each), the next once its connection holds less than
@@ -95,54 +63,6 @@ function httpChunk(text: string): Buffer {
  */
 const initialPieceBytes = 256 * 1024;
 const initialBufferedBytes = 1024 * 1024;
-
-/** A watch stream with lines waiting to be written. */
-interface PendingStream {
-  flush(shared: Map<string, Buffer>): void;
-}
-
-/**
- * Streams with pending lines, flushed together at the end of the event-loop turn (or after
- * {@link flushDelayMs} when many streams are open): events committed together (one group commit)
- * reach every watcher in one turn, and each watcher then gets them as one HTTP chunk (one TLS
- * record, one syscall). Watchers that got the same shared lines write the same Buffer: the batch
- * is encoded once, not once per watcher.
- */
-const pendingStreams = new Set<PendingStream>();
-let flushScheduled = false;
-
-function flushPendingStreams(): void {
-  flushScheduled = false;
-  const shared = new Map<string, Buffer>();
-  const streams = [...pendingStreams];
-  pendingStreams.clear();
-  for (const s of streams) s.flush(shared);
-}
-
-/**
- * How long pending lines may wait, in milliseconds, with `watchers` streams open: none up to 100
- * streams (the end of this turn), then 0.02 ms per further stream, at most 20 ms (1,000: 18 ms).
- * Every flush costs one write syscall per stream with pending lines, so with many streams,
- * coalescing the events of several group commits into one flush is what keeps the fan-out within
- * a core (1,000 watchers at 500 writes/s over plain HTTP: p99 185 ms without, 88 ms with); the
- * delay stays far below what informers care about.
- */
-export function flushDelayMs(watchers: number): number {
-  return Math.min(20, Math.max(0, watchers - 100) * 0.02);
-}
-
-function schedule(s: PendingStream): void {
-  pendingStreams.add(s);
-  if (!flushScheduled) {
-    flushScheduled = true;
-    const delay = flushDelayMs(activeWatches);
-    if (delay < 1) setImmediate(flushPendingStreams);
-    else setTimeout(flushPendingStreams, delay);
-  }
-}
-
-/** Live watch count, for metrics. */
-export let activeWatches = 0;
 
 /**
  * Serves one watch on a raw response. Resolves when the stream ends. The stream's shape is
@@ -178,7 +98,12 @@ export async function serveWatch(
   const apiVersion = apiVersionOf(info.group, info.version);
   const selected = !nameFilter && filter.empty ? () => true : (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
   // Keys of this watcher's shared lines, built once (a Map hashes a string once, not per event).
-  const lineKeys: Record<string, string> = { ADDED: `ADDED/${apiVersion}`, MODIFIED: `MODIFIED/${apiVersion}`, DELETED: `DELETED/${apiVersion}` };
+  const lineKeys: Record<ChangeType, string> = { ADDED: `ADDED/${apiVersion}`, MODIFIED: `MODIFIED/${apiVersion}`, DELETED: `DELETED/${apiVersion}` };
+  // Full-object watchers with the same selection share a fan-out group once past their start
+  // (watch-fanout.ts); the key names the selection.
+  const fanoutKey =
+    shape.kind === 'object' ? [prefix, nameFilter ?? '', firstQueryValue(query.labelSelector), firstQueryValue(query.fieldSelector)].join('\n') : undefined;
+  const selection: FanoutSelection = { prefix, selected, lineKeys };
   let wroteColumns = false;
 
   const render = (o: KubeObject): unknown => {
@@ -213,11 +138,14 @@ export async function serveWatch(
     let bookmarkTimer: NodeJS.Timeout | undefined;
     let stopFollowingDefinition: (() => void) | undefined;
     let lastRV = 0;
-    activeWatches++;
-    // Lines waiting for the next flush (see pendingStreams), and the ids of the shared ones;
+    countWatch(1);
+    // Lines waiting for the next flush (watch-flush.ts), and the ids of the shared ones;
     // undefined once the batch holds a line of this watcher's own (not shareable).
     let lines: string[] = [];
     let lineIds: number[] | undefined = [];
+    // The fan-out group this stream is a member of, once past its start (then w is undefined:
+    // the group's registration with the store delivers its events).
+    let group: FanoutGroup | undefined;
     // The chunks of this stream go straight to its connection, framed once per shared batch
     // (httpChunk) instead of once per watcher by the HTTP response: one buffer per write, so TLS
     // encrypts it without first copying the pieces together. Only when the response owns its
@@ -246,6 +174,14 @@ export async function serveWatch(
     const drained = direct ? socket : res;
     const onDrain = () => void (allowance = 0);
     drained.once('drain', onDrain);
+    // Too far behind: end the stream and drop the connection, and what is buffered for it (the
+    // client relists, as after kube-apiserver closes a watcher that cannot keep up).
+    const dropIfBehind = () => {
+      if (buffered() > opts.maxBufferedBytes + allowance) {
+        finish();
+        res.destroy();
+      }
+    };
     const stream: PendingStream = {
       flush: (shared) => {
         const batch = lines;
@@ -260,25 +196,58 @@ export async function serveWatch(
           if (!buf) shared.set(key, (buf = httpChunk(text())));
           write(buf);
         } else write(httpChunk(text()));
-        if (buffered() > opts.maxBufferedBytes + allowance) {
-          // Too far behind: end the stream and drop the connection, and what is buffered for it
-          // (the client relists, as after kube-apiserver closes a watcher that cannot keep up).
-          finish();
-          res.destroy();
-        }
+        dropIfBehind();
       },
+    };
+    /** Makes the group's lines queued for this stream its own (before a line of its own, or the end). */
+    const takeGroupLines = () => {
+      const taken = group?.take(member);
+      if (!taken?.length) return;
+      if (lines.length === 0) schedule(stream);
+      lines.push(...taken);
+      lineIds = undefined;
+    };
+    const member: FanoutMember = {
+      deliver: (batch, from, chunk, shared) => {
+        if (lines.length) stream.flush(shared);
+        if (done || from >= batch.length || res.destroyed || res.writableEnded) return;
+        write(from === 0 ? chunk() : httpChunk(batch.slice(from).join('')));
+        dropIfBehind();
+      },
+      expire: (line) => {
+        queue(line);
+        finish();
+      },
+    };
+    /**
+     * Moves this stream into its fan-out group once it has every event so far (its history
+     * replayed, its initial events out); its own registration with the store ends. Not from a
+     * store callback (see joinFanout).
+     */
+    const joinGroup = () => {
+      if (fanoutKey === undefined || done || initial || group) return;
+      const g = joinFanout(store, info, fanoutKey, selection, member);
+      if (!g) return;
+      group = g;
+      w?.stop();
+      w = undefined;
     };
     const finish = () => {
       if (done) return;
       done = true;
-      activeWatches--;
+      countWatch(-1);
       drained.removeListener('drain', onDrain);
       drained.removeListener('drain', sendInitialPiece);
       w?.stop();
       stopFollowingDefinition?.();
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
-      pendingStreams.delete(stream);
+      unschedule(stream);
+      if (group) {
+        takeGroupLines();
+        group.leave(member);
+        group = undefined;
+      }
       // Changes queued while the initial events were still going out follow objects the client
       // has not seen yet: sending them would let it resume past those objects. Only a closing
       // line (the ERROR of a re-list) is sent then.
@@ -290,6 +259,7 @@ export async function serveWatch(
     };
     const queue = (line: string, id?: number) => {
       if (done) return;
+      if (group) takeGroupLines();
       if (initial) {
         // Held until the initial events are out; a client that cannot take them while the
         // collection changes this much is too far behind, as below.
@@ -354,43 +324,19 @@ export async function serveWatch(
         // The store re-listed: what follows is not history, and resuming from it could skip
         // changes. End the watch as too old, so the client lists again (kube's cacher ends its
         // watchers when its reflector re-lists).
-        const st = apierrors.resourceExpired(`too old resource version: ${lastRV} (${ev.revision}): the storage listed etcd again after it compacted past this server's watch`).status;
-        const line = `${JSON.stringify({ type: 'ERROR', object: st })}\n`;
+        const line = relistedLine(lastRV, ev.revision);
         if (initial) closing = [line];
         else queue(line);
         finish();
         return;
       }
       lastRV = ev.revision;
-      const now = selected(ev.object);
-      const before = ev.prevObject ? selected(ev.prevObject) : false;
-      let type: string;
-      if (ev.type === 'DELETED') {
-        if (!before) return;
-        type = 'DELETED';
-      } else if (ev.type === 'ADDED') {
-        if (!now) return;
-        type = 'ADDED';
-      } else if (now && before) type = 'MODIFIED';
-      else if (now) type = 'ADDED';
-      else if (before) type = 'DELETED';
-      else return;
-      // An object that leaves the selection is DELETED as it was while selected, at the event's
-      // resourceVersion (the cacher's convertToWatchEvent: PrevObject for !cur && old).
-      const leaving = type === 'DELETED' && ev.type !== 'DELETED';
-      const obj = leaving ? { ...ev.prevObject!, metadata: { ...ev.prevObject!.metadata, resourceVersion: String(ev.revision) } } : ev.object;
+      const type = changeOf(ev, selected);
+      if (!type) return;
       if (shape.kind === 'object') {
-        // Share the serialised line between watchers rendering the same version (of one event,
-        // DELETED is always the leaving form, so the line is the same for every watcher).
-        const m = linesOf(ev);
-        const k = lineKeys[type]!;
-        let line = m.get(k);
-        if (!line) {
-          line = { text: `{"type":"${type}","object":${leaving ? JSON.stringify(toVersion(obj, info)) : jsonOf(toVersion(obj, info))}}\n`, id: nextLineId++ };
-          m.set(k, line);
-        }
+        const line = objectLine(ev, type, info, lineKeys[type]);
         queue(line.text, line.id);
-      } else sendEvent(type, obj);
+      } else sendEvent(type, type === 'DELETED' && ev.type !== 'DELETED' ? leavingObject(ev) : ev.object);
     };
 
     // The initial events go out in pieces of about initialPieceBytes, the next one once the
@@ -430,6 +376,7 @@ export async function serveWatch(
           lineIds = undefined;
           schedule(stream);
         }
+        joinGroup();
         return;
       }
       if (piece.length) write(httpChunk(piece.join('')));
@@ -462,7 +409,13 @@ export async function serveWatch(
       throw e;
     }
     if (initial) sendInitialPiece();
-    else starting = false;
+    else {
+      starting = false;
+      // Its history is replayed (store.watch does that before it returns): from here on the
+      // group's registration serves it (not when it asked for a revision the store has not
+      // reached, which waitForRevision rules out).
+      if (from <= store.currentRevision()) joinGroup();
+    }
     if (bookmarks) {
       // Not while the initial events are going out: a bookmark then would let a client resume
       // past objects it has not been sent.
