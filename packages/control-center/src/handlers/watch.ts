@@ -16,6 +16,8 @@
  *   (changes meanwhile are held until they are out), as kube-apiserver's cacher blocks on a
  *   watcher's channel while it sends them: a list-watch of a large collection never holds the
  *   whole collection rendered for one client.
+ * - Full-object watchers of one resource with the same selection share one store registration
+ *   once past their start (watch-fanout.ts); lines wait for a common flush (watch-flush.ts).
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes
  */
 import type { ServerResponse } from 'node:http';
@@ -65,6 +67,16 @@ const initialPieceBytes = 256 * 1024;
 const initialBufferedBytes = 1024 * 1024;
 
 /**
+ * Which objects a watch sees: those named `name` (when given) that `filter` matches. A function
+ * of its own (not a closure in serveWatch) so that a fan-out group keeping it keeps nothing else
+ * of the watch that created the group.
+ */
+function selectorOf(name: string | undefined, filter: ReturnType<typeof compileFilter>): (o: KubeObject) => boolean {
+  if (!name && filter.empty) return () => true;
+  return (o) => (!name || o.metadata.name === name) && filter.matches(o);
+}
+
+/**
  * Serves one watch on a raw response. Resolves when the stream ends. The stream's shape is
  * negotiated from `accept` after the parameters are checked, as kube-apiserver's serveWatch
  * negotiates its stream serializer after ListResource decoded the options (a bad selector is a
@@ -96,7 +108,7 @@ export async function serveWatch(
   const include = parseIncludeObject(query.includeObject);
   const shape = negotiateWatch(accept);
   const apiVersion = apiVersionOf(info.group, info.version);
-  const selected = !nameFilter && filter.empty ? () => true : (o: KubeObject) => (!nameFilter || o.metadata.name === nameFilter) && filter.matches(o);
+  const selected = selectorOf(nameFilter, filter);
   // Keys of this watcher's shared lines, built once (a Map hashes a string once, not per event).
   const lineKeys: Record<ChangeType, string> = { ADDED: `ADDED/${apiVersion}`, MODIFIED: `MODIFIED/${apiVersion}`, DELETED: `DELETED/${apiVersion}` };
   // Full-object watchers with the same selection share a fan-out group once past their start
@@ -242,12 +254,12 @@ export async function serveWatch(
       stopFollowingDefinition?.();
       clearInterval(bookmarkTimer);
       clearTimeout(timer);
-      unschedule(stream);
       if (group) {
         takeGroupLines();
         group.leave(member);
         group = undefined;
       }
+      unschedule(stream);
       // Changes queued while the initial events were still going out follow objects the client
       // has not seen yet: sending them would let it resume past those objects. Only a closing
       // line (the ERROR of a re-list) is sent then.
