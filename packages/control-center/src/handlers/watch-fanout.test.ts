@@ -28,12 +28,17 @@ interface OpenWatch {
   close(): void;
 }
 
-/** Opens a watch on `path` (query included) and reads its events as they come. */
+/** Opens a watch of the ConfigMaps in `default` with `query` and reads its events as they come. */
 function openWatch(cc: RunningControlCenter, query: string): Promise<OpenWatch> {
+  return openWatchAt(cc, `${CMS}?watch=true&${query}`);
+}
+
+/** Opens a watch at `path` (query included) and reads its events as they come. */
+function openWatchAt(cc: RunningControlCenter, path: string): Promise<OpenWatch> {
   const url = new URL(cc.url);
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: url.hostname, port: url.port, path: `${CMS}?watch=true&${query}`, headers: { authorization: `Bearer ${cc.adminToken}` } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`watch ${query}: HTTP ${res.statusCode}`));
+    const req = http.get({ host: url.hostname, port: url.port, path, headers: { authorization: `Bearer ${cc.adminToken}` } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`watch ${path}: HTTP ${res.statusCode}`));
       const events: WatchEvent[] = [];
       let rest = '';
       res.setEncoding('utf8');
@@ -176,6 +181,27 @@ describe('watch fan-out groups', () => {
       w.close();
     }
     await request(cc, 'DELETE', `${CMS}/marker-2`);
+  });
+
+  it('never puts two different selections in one group, whatever characters their name and selectors hold', async () => {
+    // A watch of the object named "one\nteam=a", and one of `one` with the selector "team=a\n"
+    // (the selector parser takes the trailing newline as space): joined with newlines, their
+    // parts would read the same.
+    const rv = await latestRV();
+    const byName = (name: string) => `/api/v1/watch/namespaces/default/configmaps/${encodeURIComponent(name)}?resourceVersion=${rv}`;
+    const oddName = await openWatchAt(cc, byName('one\nteam=a'));
+    const one = await openWatchAt(cc, `${byName('one')}&labelSelector=${encodeURIComponent('team=a\n')}`);
+    const two = await openWatchAt(cc, `${byName('two')}&labelSelector=${encodeURIComponent('team=a\n')}`);
+    const oddTwo = await openWatchAt(cc, byName('two\nteam=a'));
+    for (const name of ['one', 'two']) expect((await request(cc, 'POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { team: 'a' } } })).code).toBe(201);
+    await until('the events', () => one.events.length === 1 && two.events.length === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(one.events.map((e) => `${e.type} ${e.name}`)).toEqual(['ADDED one']);
+    expect(two.events.map((e) => `${e.type} ${e.name}`)).toEqual(['ADDED two']);
+    expect(oddName.events).toEqual([]);
+    expect(oddTwo.events).toEqual([]);
+    for (const w of [oddName, one, two, oddTwo]) w.close();
+    for (const name of ['one', 'two']) await request(cc, 'DELETE', `${CMS}/${name}`);
   });
 
   it('keeps each selection its own: objects entering and leaving it are ADDED and DELETED for its watchers only', async () => {

@@ -112,9 +112,10 @@ export async function serveWatch(
   // Keys of this watcher's shared lines, built once (a Map hashes a string once, not per event).
   const lineKeys: Record<ChangeType, string> = { ADDED: `ADDED/${apiVersion}`, MODIFIED: `MODIFIED/${apiVersion}`, DELETED: `DELETED/${apiVersion}` };
   // Full-object watchers with the same selection share a fan-out group once past their start
-  // (watch-fanout.ts); the key names the selection.
+  // (watch-fanout.ts); the key names the selection, each part quoted (a name or a selector may
+  // hold any separator: two selections must never share a key).
   const fanoutKey =
-    shape.kind === 'object' ? [prefix, nameFilter ?? '', firstQueryValue(query.labelSelector), firstQueryValue(query.fieldSelector)].join('\n') : undefined;
+    shape.kind === 'object' ? JSON.stringify([prefix, nameFilter ?? null, firstQueryValue(query.labelSelector), firstQueryValue(query.fieldSelector)]) : undefined;
   const selection: FanoutSelection = { prefix, selected, lineKeys };
   let wroteColumns = false;
 
