@@ -21,6 +21,11 @@ export function createMetrics() {
     registers: [registry],
   });
   const watches = new client.Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently open watch streams.', registers: [registry] });
+  const fanoutGroups = new client.Gauge({
+    name: 'hcc_watch_fanout_groups',
+    help: 'Store registrations shared by watch streams: one per resource and selection (namespace, name, label and field selector) among full-object watches past their start; each event is selected and serialised once per group, not once per stream.',
+    registers: [registry],
+  });
   const objects = new client.Gauge({ name: 'apiserver_storage_objects', help: 'Number of stored objects per resource.', labelNames: ['resource'], registers: [registry] });
   const revision = new client.Gauge({ name: 'hcc_storage_revision', help: 'The storage revision (latest resourceVersion).', registers: [registry] });
   const corrupt = new client.Gauge({
@@ -35,7 +40,7 @@ export function createMetrics() {
     registers: [registry],
   });
   const validationWorkers = new client.Gauge({ name: 'hcc_validation_workers', help: 'Live validation worker threads.', registers: [registry] });
-  return { registry, requests, duration, watches, objects, revision, corrupt, validationChecks, validationWorkers };
+  return { registry, requests, duration, watches, fanoutGroups, objects, revision, corrupt, validationChecks, validationWorkers };
 }
 
 export type ControlCenterMetrics = ReturnType<typeof createMetrics>;

@@ -50,6 +50,7 @@ import { warningsToSend } from './pipeline/warnings.js';
 import { parseGoDuration } from './registry/schema/cel-values.js';
 import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './handlers/self-review.js';
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
+import { fanoutGroupCount } from './handlers/watch-fanout.js';
 import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
 import { storageKey, type FieldValidation, type ResourceInfo, type StrategyContext } from './registry/types.js';
 import type { KubeObject } from '@hcc/crds';
@@ -457,6 +458,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // nonResourceURLs ["/metrics"], e.g. upstream's system:monitoring; every user without a policy).
     authorizePath(req);
     metrics.watches.set(activeWatches);
+    metrics.fanoutGroups.set(fanoutGroupCount(store));
     metrics.revision.set(store.currentRevision());
     metrics.corrupt.set(store.corruptCount?.() ?? 0);
     metrics.objects.reset();

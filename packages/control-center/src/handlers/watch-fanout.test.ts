@@ -109,13 +109,18 @@ describe('watch fan-out groups', () => {
   });
 
   const storeWatchers = () => (cc.store as unknown as { inner: { watcherCount(): number } }).inner.watcherCount();
+  /** The server's `hcc_watch_fanout_groups`. */
+  const groupsMetric = async () =>
+    Number(/^hcc_watch_fanout_groups (\d+)/m.exec(await (await fetch(`${cc.url}/metrics`, { headers: { authorization: `Bearer ${cc.adminToken}` } })).text())![1]);
   const latestRV = async () => Number((await request(cc, 'GET', CMS)).body.metadata.resourceVersion);
 
   it('serves watchers of one selection through one store registration, one per selection, ended with the last watcher', async () => {
     const before = storeWatchers();
+    const groupsBefore = await groupsMetric();
     const same = await Promise.all([1, 2, 3].map(() => openWatch(cc, 'labelSelector=team%3Dsame')));
     const other = await openWatch(cc, 'labelSelector=team%3Dother');
     await until('the registrations', () => storeWatchers() === before + 2);
+    expect(await groupsMetric()).toBe(groupsBefore + 2);
     await request(cc, 'POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'grouped', labels: { team: 'same' } } });
     await until('the event on every member', () => same.every((w) => w.events.length === 1));
     expect(same.map((w) => w.events.map((e) => `${e.type} ${e.name}`))).toEqual([['ADDED grouped'], ['ADDED grouped'], ['ADDED grouped']]);
@@ -130,6 +135,7 @@ describe('watch fan-out groups', () => {
     other.close();
     await Promise.all([same[2]!.ended, other.ended]);
     await until('the registrations to end', () => storeWatchers() === before);
+    expect(await groupsMetric()).toBe(groupsBefore);
   });
 
   it('gives a watcher that joins while writes go on, from an older resourceVersion, every event once and in order', async () => {

@@ -218,6 +218,13 @@ export class FanoutGroup implements PendingStream {
 
 /** The live groups, by store, resource (its registry entry) and selection key. */
 const groups = new WeakMap<Store, WeakMap<ResourceInfo, Map<string, FanoutGroup>>>();
+/** How many groups are live per store. */
+const groupCounts = new WeakMap<Store, number>();
+
+/** The fan-out groups live on `store` (a count), for the `hcc_watch_fanout_groups` metric. */
+export function fanoutGroupCount(store: Store): number {
+  return groupCounts.get(store) ?? 0;
+}
 
 /**
  * Adds `member` to the group of watchers of `info` in `store` with the selection `key` (created,
@@ -237,8 +244,10 @@ export function joinFanout(store: Store, info: ResourceInfo, key: string, select
     try {
       const created: FanoutGroup = new FanoutGroup(store, info, selection, () => {
         if (keys.get(key) === created) keys.delete(key);
+        groupCounts.set(store, (groupCounts.get(store) ?? 1) - 1);
       });
       g = created;
+      groupCounts.set(store, (groupCounts.get(store) ?? 0) + 1);
     } catch {
       return undefined;
     }
