@@ -148,11 +148,6 @@ export class FanoutGroup implements PendingStream {
     this.watch = store.watch(selection.prefix, this.lastRevision, this.onEvent);
   }
 
-  /** Number of members (for tests). */
-  size(): number {
-    return this.members.size;
-  }
-
   private readonly onEvent = (ev: StoreEvent): void => {
     if (ev.relisted) {
       const line = relistedLine(this.lastRevision, ev.revision);
