@@ -47,7 +47,7 @@ function linesOf(ev: StoreEvent): Map<string, SharedLine> {
 
 /**
  * What a store event is to a watcher that selects objects with `selected`: an object entering
- * the selection is ADDED, one leaving it DELETED (see {@link leavingObject}), one staying in it
+ * the selection is ADDED, one leaving it DELETED (see {@link objectOf}), one staying in it
  * MODIFIED.
  * @returns the watch event type, or undefined when the watcher does not see the event
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes
@@ -62,11 +62,13 @@ export function changeOf(ev: StoreEvent, selected: (o: KubeObject) => boolean): 
 }
 
 /**
- * The object of a DELETED event for an object that left the selection (a change, not a delete):
- * as it was while selected, at the event's resourceVersion (the cacher's convertToWatchEvent:
- * PrevObject for !cur && old).
+ * The object a watcher is sent for `ev` as `type` ({@link changeOf}): the event's object, except
+ * for an object that left the selection (a change seen as DELETED), which is sent as it was while
+ * selected, at the event's resourceVersion (the cacher's convertToWatchEvent: PrevObject for
+ * !cur && old) — then a new object, never `ev.object`.
  */
-export function leavingObject(ev: StoreEvent): KubeObject {
+export function objectOf(ev: StoreEvent, type: ChangeType): KubeObject {
+  if (type !== 'DELETED' || ev.type === 'DELETED') return ev.object;
   return { ...ev.prevObject!, metadata: { ...ev.prevObject!.metadata, resourceVersion: String(ev.revision) } };
 }
 
@@ -81,8 +83,9 @@ export function objectLine(ev: StoreEvent, type: ChangeType, info: ResourceInfo,
   const m = linesOf(ev);
   let line = m.get(key);
   if (!line) {
-    const leaving = type === 'DELETED' && ev.type !== 'DELETED';
-    const object = leaving ? JSON.stringify(toVersion(leavingObject(ev), info)) : jsonOf(toVersion(ev.object, info));
+    // The stored object's JSON text is cached (jsonOf); a leaving object is made for this event.
+    const obj = objectOf(ev, type);
+    const object = obj === ev.object ? jsonOf(toVersion(obj, info)) : JSON.stringify(toVersion(obj, info));
     line = { text: `{"type":"${type}","object":${object}}\n`, id: nextLineId++ };
     m.set(key, line);
   }
@@ -97,8 +100,12 @@ export function objectLine(ev: StoreEvent, type: ChangeType, info: ResourceInfo,
  * @param revision - the re-list's revision
  */
 export function relistedLine(lastRevision: number, revision: number): string {
-  const st = apierrors.resourceExpired(`too old resource version: ${lastRevision} (${revision}): the storage listed etcd again after it compacted past this server's watch`).status;
-  return `${JSON.stringify({ type: 'ERROR', object: st })}\n`;
+  return errorLine(apierrors.resourceExpired(`too old resource version: ${lastRevision} (${revision}): the storage listed etcd again after it compacted past this server's watch`).status);
+}
+
+/** A watch ERROR event line carrying `status` (a Kubernetes Status), as a watch's last line. */
+export function errorLine(status: unknown): string {
+  return `${JSON.stringify({ type: 'ERROR', object: status })}\n`;
 }
 
 /** A live watch stream as its fan-out group sees it. */

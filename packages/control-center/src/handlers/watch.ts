@@ -38,7 +38,7 @@ import { waitForRevision } from './read.js';
 import { storagePrefix } from '../registry/types.js';
 import { jsonOf } from '../storage/json-cache.js';
 import { countWatch, httpChunk, schedule, unschedule, type PendingStream } from './watch-flush.js';
-import { changeOf, joinFanout, leavingObject, objectLine, relistedLine, type ChangeType, type FanoutGroup, type FanoutMember, type FanoutSelection } from './watch-fanout.js';
+import { changeOf, errorLine, joinFanout, objectLine, objectOf, relistedLine, type ChangeType, type FanoutGroup, type FanoutMember, type FanoutSelection } from './watch-fanout.js';
 
 export { activeWatches, flushDelayMs } from './watch-flush.js';
 
@@ -349,7 +349,7 @@ export async function serveWatch(
       if (shape.kind === 'object') {
         const line = objectLine(ev, type, info, lineKeys[type]);
         queue(line.text, line.id);
-      } else sendEvent(type, type === 'DELETED' && ev.type !== 'DELETED' ? leavingObject(ev) : ev.object);
+      } else sendEvent(type, objectOf(ev, type));
     };
 
     // The initial events go out in pieces of about initialPieceBytes, the next one once the
@@ -414,8 +414,7 @@ export async function serveWatch(
     } catch (e) {
       if (e instanceof RevisionCompactedError) {
         initial = undefined;
-        const st = apierrors.resourceExpired(`too old resource version: ${e.requested} (${e.oldest})`).status;
-        queue(`${JSON.stringify({ type: 'ERROR', object: st })}\n`);
+        queue(errorLine(apierrors.resourceExpired(`too old resource version: ${e.requested} (${e.oldest})`).status));
         finish();
         return;
       }
