@@ -6,8 +6,23 @@
 import { ConditionAvailable, ConditionReady, ConditionScheduled, ReasonScheduled, ReasonUnschedulable } from './names.js';
 import type { Condition } from './types.js';
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
-export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+let lastSecond = NaN;
+let lastText = '';
+
+/**
+ * RFC 3339 with second precision, as metav1.Time serialises (`2026-12-05T19:20:12Z`). The text of
+ * the last second asked for is kept: a burst of writes stamps the same second thousands of times.
+ * @throws RangeError for an invalid Date (as `toISOString`)
+ */
+export function rfc3339(d: Date): string {
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    // toISOString always ends in `.sssZ`.
+    lastText = `${d.toISOString().slice(0, -5)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
+}
 
 /** Finds a condition by type. */
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {

@@ -8,7 +8,7 @@
 import { decodeBuiltin } from '../registry/builtin/decode.js';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { ControlCenterGroup, deepCopyJSON, type KubeObject } from '@hcc/crds';
+import { ControlCenterGroup, deepCopyJSON, rfc3339, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { Store, StoredObject } from '../storage/store.js';
@@ -21,18 +21,6 @@ import { typeOf, zeroObject } from './apply/schema.js';
 import { coerceToVersionSchema } from '../registry/schema/index.js';
 import type { JSONSchemaProps } from '../registry/schema/types.js';
 
-let lastTimeMs = NaN;
-let lastTimeText = '';
-
-/** RFC 3339 with second precision, as metav1.Time serialises (`toISOString` always ends in `.sssZ`). */
-export function rfc3339(d: Date): string {
-  const ms = d.getTime();
-  if (ms !== lastTimeMs) {
-    lastTimeText = `${d.toISOString().slice(0, -5)}Z`;
-    lastTimeMs = ms;
-  }
-  return lastTimeText;
-}
 
 const groupResource = (info: ResourceInfo) => ({ group: info.group, resource: info.resource });
 const groupKind = (info: ResourceInfo) => ({ group: info.group, kind: info.kind });

@@ -3,10 +3,10 @@
  * out. The semantics live in object-ops.ts.
  */
 import { decodeBuiltin } from '../registry/builtin/decode.js';
-import { isJSONObject, type KubeObject } from '@hcc/crds';
+import { isJSONObject, rfc3339, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
-import { apiVersionOf, checkTypeMeta, createObject, deleteObject, rfc3339, updateObject } from './object-ops.js';
+import { apiVersionOf, checkTypeMeta, createObject, deleteObject, updateObject } from './object-ops.js';
 import type { RequestScope } from './scope.js';
 import { storageKey, strictErrorsOf, type ResourceInfo } from '../registry/types.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf } from '../pipeline/decode.js';
