@@ -85,6 +85,27 @@ describe('HostedCluster binding subresource', () => {
     }
   });
 
+  it('refuses a Binding whose metadata Go cannot decode (a resourceVersion that is not a string, labels that are not a map) with a 400 naming the field, and writes nothing', async () => {
+    const created = await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-typed'));
+    expect(created.code).toBe(201);
+    const rv = Number(created.body.metadata.resourceVersion);
+    const cases: [unknown, string][] = [
+      [{ name: 'hc-typed', resourceVersion: rv }, 'json: cannot unmarshal number into Go struct field Binding.metadata.resourceVersion of type string'],
+      [{ name: 'hc-typed', labels: 'a=b' }, 'json: cannot unmarshal string into Go struct field Binding.metadata.labels of type map[string]string'],
+      ['hc-typed', 'json: cannot unmarshal string into Go struct field Binding.metadata of type struct'],
+    ];
+    for (const [metadata, message] of cases) {
+      const r = await call(scheduler, 'POST', `${HCS}/hc-typed/binding`, { apiVersion: ControlCenterAPIVersion, kind: 'Binding', metadata, target: { name: 'mgmt-1' } });
+      expect(r.code, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: `Binding in version "v1alpha1" cannot be handled as a Binding: ${message}` });
+    }
+    const after = (await call(cc.adminToken, 'GET', `${HCS}/hc-typed`)).body;
+    expect(after.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+    expect(after.metadata.labels?.[LabelManagementCluster]).toBeUndefined();
+    // The same Binding with the resourceVersion as a string places it.
+    expect((await bind('hc-typed', String(rv), 'mgmt-1')).code).toBe(201);
+  });
+
   it('refuses a HostedCluster being deleted, a Binding for another namespace, and a condition list that would break its schema', async () => {
     const deleting = await call(cc.adminToken, 'POST', HCS, { ...hostedCluster('hc-del'), metadata: { name: 'hc-del', namespace: 'clusters', finalizers: ['example.com/hold'] } });
     expect(deleting.code).toBe(201);

@@ -24,6 +24,8 @@ import {
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import { decodeObjectBody } from '../pipeline/decode.js';
+import { decodeError } from '../registry/builtin/decode.js';
+import { objectMetaSchema } from '../openapi/builtin-schemas.js';
 import { updateObject } from './object-ops.js';
 import { validateValue, type JSONSchemaProps } from '../registry/schema/index.js';
 import type { RequestScope } from './scope.js';
@@ -43,6 +45,10 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
   if (b?.kind !== 'Binding' || (b.apiVersion && b.apiVersion !== ControlCenterAPIVersion)) {
     throw apierrors.badRequest(`the body must be a Binding (apiVersion ${ControlCenterAPIVersion})`);
   }
+  // The Binding's ObjectMeta as Go decodes it (a resourceVersion that is not a string is a 400):
+  // the HostedCluster built below from the stored one and this is not decoded again.
+  const metaErr = decodeError(b.metadata, objectMetaSchema as JSONSchemaProps, 'Binding.metadata');
+  if (metaErr) throw apierrors.cannotBeHandled('Binding', ControlCenterAPIVersion.split('/')[1]!, metaErr.message);
   const target = b.target?.name;
   if (typeof target !== 'string' || !target) {
     throw apierrors.invalid({ group: 'controlcenter.hcc.dev', kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);

@@ -331,7 +331,8 @@ export interface UpdateOptions extends WriteOptions {
    * binding (placement label and Scheduled condition in one write; the caller builds the whole
    * object from the current one, so no strategy carries fields over; `fn` gets a copy of only the
    * top level and metadata and must replace, not mutate, anything nested; the kind's validation
-   * is skipped as for kube-apiserver's pods/binding, metadata rules and admission are not).
+   * is skipped as for kube-apiserver's pods/binding, metadata rules and admission are not; nor is
+   * the result decoded again: it is the stored object plus what the caller type-checked).
    */
   subresource: '' | 'status' | 'binding' | 'finalize';
   /** Allow creating the object when absent (PUT on Leases/Events, server-side apply). */
@@ -379,7 +380,7 @@ export async function updateObject(
     // the top level and metadata is enough (the stored object stays untouched).
     let obj = fn(!cur || opts.replaces ? undefined : opts.subresource === 'binding' ? { ...cur, metadata: { ...cur.metadata } } : deepCopyJSON(cur));
     checkTypeMeta(obj, info);
-    decodeBuiltin(obj, info, ctx, cur);
+    if (opts.subresource !== 'binding') decodeBuiltin(obj, info, ctx, cur);
     const m = obj.metadata;
     const requestedManagedFields = m.managedFields;
     // As kube-apiserver's checkName: a PUT body, or a patched object, without a name is refused
