@@ -72,7 +72,7 @@ async function main() {
     up.once('exit', (code) => reject(new Error(`hcc up exited with code ${code}:\n${upOutput}`)));
   });
 
-  step('Management clusters before (kubectl get managementclusters)');
+  step('Management clusters before (kubectl get managementclusters -o wide; an empty PLATFORMS takes every platform)');
   console.log(kubectl(['get', 'managementclusters', '-o', 'wide']).replace(/^/gm, '         '));
 
   step('Applying demo/manifests/ to the control center with kubectl (AWS, KubeVirt, Agent, None, Azure)');

@@ -80,6 +80,32 @@ describe("Supervisor's own log (hcc up's up.log)", () => {
   });
 });
 
+describe('Supervisor stopped during a start (Ctrl-C while hcc up starts)', () => {
+  it('logs the child it stopped before it was ready at info, not as a child that failed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-sup-'));
+    // A stand-in that never says it is ready.
+    const entry = path.join(dir, 'slow.mjs');
+    writeFileSync(entry, 'setInterval(() => {}, 1000);\n');
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const sup = new Supervisor(entry, dir, log);
+    try {
+      const started = sup.start({ name: 'slow', args: [] });
+      const outcome = started.then(
+        () => 'ready',
+        (err: Error) => err.message,
+      );
+      await waitUntil(() => lines.some((l) => l.msg === 'child started'));
+      await sup.stopAll(5_000);
+      expect(await outcome).toBe('slow stopped before it was ready');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    expect(lines.find((l) => l.msg === 'child stopped before it was ready')).toMatchObject({ level: 30, child: 'slow', signal: 'SIGTERM' });
+  });
+});
+
 async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {

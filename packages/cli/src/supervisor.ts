@@ -95,9 +95,15 @@ export class Supervisor {
           resolve(r.ready);
         }
       };
-      const onExit = (code: number | null) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         if (r.ready) return;
         clearTimeout(timer);
+        if (this.stopping) {
+          // Stopped by stopAll (Ctrl-C during startup), not a failure: no error line in up.log.
+          this.log.info({ child: spec.name, code, signal }, 'child stopped before it was ready');
+          reject(new Error(`${spec.name} stopped before it was ready`));
+          return;
+        }
         const why = lastErrorLine(this.logFile(spec.name), logFrom);
         this.log.error({ child: spec.name, code, why, log: this.logFile(spec.name) }, 'child exited before it was ready');
         reject(new Error(`${spec.name} exited with code ${code} before it was ready${why ? `: ${why}` : ''}; see ${this.logFile(spec.name)}`));
