@@ -24,7 +24,13 @@ import { takeOverEarlySignals, watchNpmParent } from '../lifecycle.js';
 import { loadSchedulerConfig } from '@hcc/scheduler';
 import { parsePlatforms, platformsArg } from './syncer.js';
 
-const entry = fileURLToPath(new URL('../main.js', import.meta.url));
+/**
+ * What each child runs: the `hcc` command itself (bin/hcc.js), which holds a SIGINT/SIGTERM that
+ * comes while its modules load until the command takes the signal over, so a Ctrl-C during
+ * `hcc up`'s start stops every child cleanly instead of killing one mid-start (dist/main.js
+ * directly would die of the signal in its first ~0.3 s).
+ */
+const entry = fileURLToPath(new URL('../../bin/hcc.js', import.meta.url));
 
 /** Most embedded management clusters `hcc up` starts: each is an API server and a syncer process (~100 MB together). */
 export const MaxManagementClusters = 100;
