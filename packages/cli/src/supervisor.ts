@@ -60,7 +60,7 @@ export class Supervisor {
   private stopping = false;
 
   /**
-   * @param entry - the hcc CLI entry module (dist/main.js)
+   * @param entry - the hcc CLI entry module (bin/hcc.js)
    * @param logDir - one `<name>.log` per child
    */
   constructor(
