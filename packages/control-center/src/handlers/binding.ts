@@ -13,6 +13,7 @@
  */
 import {
   ControlCenterAPIVersion,
+  ControlCenterVersion,
   HyperShiftGroup,
   LabelManagementCluster,
   scheduledCondition,
@@ -48,7 +49,7 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
   // The Binding's ObjectMeta as Go decodes it (a resourceVersion that is not a string is a 400):
   // the HostedCluster built below from the stored one and this is not decoded again.
   const metaErr = decodeError(b.metadata, objectMetaSchema as JSONSchemaProps, 'Binding.metadata');
-  if (metaErr) throw apierrors.cannotBeHandled('Binding', ControlCenterAPIVersion.split('/')[1]!, metaErr.message);
+  if (metaErr) throw apierrors.cannotBeHandled('Binding', ControlCenterVersion, metaErr.message);
   const target = b.target?.name;
   if (typeof target !== 'string' || !target) {
     throw apierrors.invalid({ group: 'controlcenter.hcc.dev', kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);

@@ -21,7 +21,6 @@ import { typeOf, zeroObject } from './apply/schema.js';
 import { coerceToVersionSchema } from '../registry/schema/index.js';
 import type { JSONSchemaProps } from '../registry/schema/types.js';
 
-
 const groupResource = (info: ResourceInfo) => ({ group: info.group, resource: info.resource });
 const groupKind = (info: ResourceInfo) => ({ group: info.group, kind: info.kind });
 
