@@ -13,6 +13,7 @@
  */
 import {
   ControlCenterAPIVersion,
+  ControlCenterGroup,
   ControlCenterVersion,
   HyperShiftGroup,
   LabelManagementCluster,
@@ -52,7 +53,7 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
   if (metaErr) throw apierrors.cannotBeHandled('Binding', ControlCenterVersion, metaErr.message);
   const target = b.target?.name;
   if (typeof target !== 'string' || !target) {
-    throw apierrors.invalid({ group: 'controlcenter.hcc.dev', kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);
+    throw apierrors.invalid({ group: ControlCenterGroup, kind: 'Binding' }, scope.ri.name, [field.required('target.name')]);
   }
   if (b.metadata?.name && b.metadata.name !== scope.ri.name) throw apierrors.badRequest(`the name of the object (${b.metadata.name}) does not match the name on the URL (${scope.ri.name})`);
   const ns = (b.metadata as { namespace?: unknown } | undefined)?.namespace;
