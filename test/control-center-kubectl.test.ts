@@ -10,6 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import path from 'node:path';
 import { kubectl, kubectlPath, testdata, waitFor, type KubectlVersion } from './helpers/tools.js';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
+import { noneHostedCluster } from './helpers/manifests.js';
 import { ApiError, loadKubeconfig, RestClient } from '@hcc/client';
 import { ConfigMapResource, HostedClusterResource, NodePoolResource } from '@hcc/crds';
 
@@ -343,6 +344,46 @@ describe('control center with real kubectl', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('stores an empty YAML value (`KEY:`, JSON null) of labels, annotations and data as "", as kube-apiserver decodes it, never dropping the key', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+    const ns = 'null-values';
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nullv\n  namespace: ${ns}\n  labels:\n    l1:\n  annotations:\n    a1:\ndata:\n  EMPTY:\n  FULL: x\n`;
+    const created = await k(['create', '-f', '-'], cm);
+    expect(created.code, created.stderr).toBe(0);
+    const got = JSON.parse((await k(['get', 'configmap', 'nullv', '-n', ns, '-o', 'json'])).stdout);
+    expect(got.data).toEqual({ EMPTY: '', FULL: 'x' });
+    expect(got.metadata.labels).toEqual({ l1: '' });
+    expect(got.metadata.annotations).toEqual({ a1: '' });
+    // The label selects it, as a label with an empty value does.
+    expect((await k(['get', 'configmaps', '-n', ns, '-l', 'l1=', '-o', 'name'])).stdout.trim()).toBe('configmap/nullv');
+    // A JSON patch adding null, a replace with a null value, server-side apply: the same.
+    const patched = await k(['patch', 'configmap', 'nullv', '-n', ns, '--type=json', '-p', '[{"op":"add","path":"/data/nl","value":null}]']);
+    expect(patched.code, patched.stderr).toBe(0);
+    expect(patched.stdout).toContain('configmap/nullv patched');
+    expect(JSON.parse((await k(['get', 'configmap', 'nullv', '-n', ns, '-o', 'json'])).stdout).data).toEqual({ EMPTY: '', FULL: 'x', nl: '' });
+    const current = JSON.parse((await k(['get', 'configmap', 'nullv', '-n', ns, '-o', 'json'])).stdout);
+    const replaced = await k(['replace', '-f', '-'], JSON.stringify({ ...current, data: { k1: null } }));
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(JSON.parse((await k(['get', 'configmap', 'nullv', '-n', ns, '-o', 'json'])).stdout).data).toEqual({ k1: '' });
+    const applied = await k(['apply', '--server-side', '-f', '-'], cm.replace('name: nullv', 'name: ssa'));
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse((await k(['get', 'configmap', 'ssa', '-n', ns, '-o', 'json'])).stdout).data).toEqual({ EMPTY: '', FULL: 'x' });
+    const secret = await k(['create', '-f', '-'], `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${ns}\ndata:\n  k:\nstringData:\n  s:\n`);
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(JSON.parse((await k(['get', 'secret', 's', '-n', ns, '-o', 'json'])).stdout).data).toEqual({ k: '', s: '' });
+    // A custom resource's metadata is ObjectMeta as well: accepted, not a 422 "must be a string".
+    const hc = noneHostedCluster('nulls', ns).replace(`metadata: {name: nulls, namespace: ${ns}}`, `metadata:\n  name: nulls\n  namespace: ${ns}\n  labels:\n    l1:\n  annotations:\n    a1:`);
+    const hcCreated = await k(['create', '-f', '-'], hc);
+    expect(hcCreated.code, hcCreated.stderr).toBe(0);
+    const hcGot = JSON.parse((await k(['get', 'hostedcluster', 'nulls', '-n', ns, '-o', 'json'])).stdout);
+    expect(hcGot.metadata.labels).toEqual({ l1: '' });
+    expect(hcGot.metadata.annotations).toEqual({ a1: '' });
+    const hcPatched = await k(['patch', 'hostedcluster', 'nulls', '-n', ns, '--type=json', '-p', '[{"op":"add","path":"/metadata/labels/nl","value":null}]']);
+    expect(hcPatched.code, hcPatched.stderr).toBe(0);
+    expect(JSON.parse((await k(['get', 'hostedcluster', 'nulls', '-n', ns, '-o', 'json'])).stdout).metadata.labels).toEqual({ l1: '', nl: '' });
   });
 
   it('answers a stale resourceVersion with 409 Conflict', async () => {

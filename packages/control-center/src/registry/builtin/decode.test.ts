@@ -60,6 +60,31 @@ describe('decoding built-in kinds', () => {
     expect(obj.metadata.ownerReferences![0]).not.toHaveProperty('controller');
   });
 
+  it('stores a null string map value or list item as "", as Go does (`KEY:` left empty in YAML), never dropping the key', () => {
+    const cm = decode(configmaps, { data: { EMPTY: null, FULL: 'x' }, binaryData: { b: null }, metadata: { name: 'x', labels: { l1: null, l2: 'v' }, annotations: { a1: null } } }).obj as KubeObject & { data: unknown; binaryData: unknown };
+    expect(cm.data).toEqual({ EMPTY: '', FULL: 'x' });
+    expect(cm.binaryData).toEqual({ b: '' });
+    expect(cm.metadata.labels).toEqual({ l1: '', l2: 'v' });
+    expect(cm.metadata.annotations).toEqual({ a1: '' });
+    const secret = decode(secrets, { data: { k: null }, stringData: { s: null }, metadata: { name: 'x', finalizers: [null, 'example.com/f'] } }).obj as KubeObject & { data: unknown; stringData: unknown };
+    expect(secret.data).toEqual({ k: '' });
+    expect(secret.stringData).toEqual({ s: '' });
+    expect(secret.metadata.finalizers).toEqual(['', 'example.com/f']);
+    // Struct fields stay the zero value the API leaves out, in lists too; unknown fields are still removed.
+    const owned = decode(configmaps, { metadata: { name: 'x', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u', blockOwnerDeletion: null }] }, immutable: null }, 'Ignore').obj as KubeObject;
+    expect(owned).not.toHaveProperty('immutable');
+    expect(owned.metadata.ownerReferences![0]).not.toHaveProperty('blockOwnerDeletion');
+  });
+
+  it('a custom resource: null label and annotation values are "", as its ObjectMeta decodes them; null metadata fields are left out', () => {
+    const hc = { group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedCluster', custom: true } as ResourceInfo;
+    const o = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name: 'x', namespace: 'ns', labels: { l1: null }, annotations: { a1: null, a2: 'v' }, finalizers: null }, spec: { k: null } } as unknown as KubeObject;
+    decodeBuiltin(o, hc, ctx('Strict'));
+    expect(o.metadata).toEqual({ name: 'x', namespace: 'ns', labels: { l1: '' }, annotations: { a1: '', a2: 'v' } });
+    // Outside metadata the CRD's schema decides (pruning drops nulls of non-nullable fields later).
+    expect(o.spec).toEqual({ k: null });
+  });
+
   it('takes RFC 3339 times, with or without fractions, and empty ones; MicroTimes only with six fractional digits', () => {
     expect(() => decode(leases, { spec: { renewTime: '2026-12-01T02:48:18.123456Z', acquireTime: '2026-12-01T02:48:18.000000+01:00' } })).not.toThrow();
     expect(() => decode(events, { involvedObject: { kind: 'ConfigMap', name: 'c' }, lastTimestamp: '2026-12-01T02:48:18.5+01:00', firstTimestamp: '2026-12-01T02:48:18Z' })).not.toThrow();

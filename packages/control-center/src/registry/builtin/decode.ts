@@ -169,8 +169,9 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
  * only `metadata` is decoded, as apiextensions-apiserver round-trips it through the typed
  * ObjectMeta (schemaobjectmeta.GetObjectMetaWithOptions): a field of the wrong type is a 400, an
  * unknown one (`metadata.foo`) is dropped and reported with the schema's unknown fields (queued
- * in `ctx.strictErrors`, after them, as upstream appends them), and null fields (`labels:` left
- * empty in a template) are removed; the rest its schema prunes. Kinds without a published schema
+ * in `ctx.strictErrors`, after them, as upstream appends them), null fields (`labels:` left
+ * empty in a template) are removed and null label or annotation values are `""`, as Go decodes
+ * them; the rest its schema prunes. Kinds without a published schema
  * are left alone.
  * @param stored - the stored object on update: unknown fields it already had (written before hcc
  *   decoded built-ins) are dropped without being reported
@@ -181,7 +182,10 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
  */
 export function decodeBuiltin(obj: KubeObject, info: DecodedKind, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) {
-    if (!opts.keepNulls) dropNullMetadata(obj);
+    if (!opts.keepNulls) {
+      dropNullMetadata(obj);
+      if (isJSONObject(obj.metadata)) decodeNulls(obj.metadata, objectMetaSchema as JSONSchemaProps);
+    }
     decodeCustomResourceMetadata(obj, info, ctx, stored);
     return;
   }
@@ -191,8 +195,9 @@ export function decodeBuiltin(obj: KubeObject, info: DecodedKind, ctx: StrategyC
   // A field an older hcc stored with the wrong type does not block updates that leave that field
   // wrong in the same way (a label on such a Secret); a new wrongly typed field does.
   if (err && !(stored && typeError(stored, info, schema)?.message === err.message)) throw apierrors.cannotBeHandled(info.kind, info.version, err.message);
-  // Go decodes null into the zero value, which the API serves by leaving the field out.
-  if (!opts.keepNulls) dropNulls(obj);
+  // Go decodes null into the zero value: a struct field's the API serves by leaving it out, a
+  // string map value's or list item's as "" (`data: {a: }` in YAML stores a="").
+  if (!opts.keepNulls) decodeNullsOf(obj, schema);
   normalizeTimes(obj, schema, info.kind);
   const unknown = unknownFieldsOf(obj, schema);
   if (ctx.fieldValidation === 'Ignore') return;
@@ -230,25 +235,74 @@ function decodeCustomResourceMetadata(obj: KubeObject, info: DecodedKind, ctx: S
   }
 }
 
-/** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: a null label value stays an error). */
+/** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: {@link decodeNulls} makes a null label value `""`). */
 function dropNullMetadata(obj: KubeObject): void {
   const m = obj.metadata as Record<string, unknown> | null | undefined;
   if (!m || typeof m !== 'object' || Array.isArray(m)) return;
   for (const k of Object.keys(m)) if (m[k] === null) delete m[k];
 }
 
-/** Removes, in place, every null-valued field of the objects in `v` (list items included). */
-function dropNulls(v: unknown): void {
+/**
+ * Go's zero value for a map value or list item of schema `s`, when it is a scalar: `''` for a
+ * string (a `[]byte` one included: the empty data), `0`, `false`; undefined for anything else.
+ */
+function zeroOf(s: JSONSchemaProps | undefined): unknown {
+  switch (s?.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Null as Go's decoder leaves it in the typed object, in place, with `s` the schema of `v` (undefined
+ * where the type has none: an unknown field, which pruning drops later):
+ * - a null struct field is the zero value, which the API serves by leaving the field out: removed;
+ * - a null value of a scalar map (labels, annotations, ConfigMap and Secret data) or item of a
+ *   scalar list (finalizers) is stored as that zero value: `labels: {team: }` in a YAML manifest
+ *   (JSON `null`) is the label `team=""`, as kube-apiserver stores it, never a key lost;
+ * - any other null (an object or list value of a map, an object list item) is removed from a map
+ *   and left in a list, where validation names it.
+ * @see https://github.com/Arnavion/k8s-openapi/issues/114 (a ConfigMap's `data: {nulldata: null}` read back as `""`)
+ */
+function decodeNulls(v: unknown, s: JSONSchemaProps | undefined): void {
   if (Array.isArray(v)) {
-    for (const x of v) if (x && typeof x === 'object') dropNulls(x);
+    const items = s?.items && !Array.isArray(s.items) ? s.items : undefined;
+    const zero = zeroOf(items);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x === null) {
+        if (zero !== undefined) v[i] = zero;
+      } else if (typeof x === 'object') decodeNulls(x, items);
+    }
     return;
   }
   if (!v || typeof v !== 'object') return;
   const o = v as Record<string, unknown>;
+  const ap = s && typeof s.additionalProperties === 'object' && s.additionalProperties ? s.additionalProperties : undefined;
   for (const k of Object.keys(o)) {
+    const ps = s?.properties?.[k];
     const x = o[k];
-    if (x === null) delete o[k];
-    else if (typeof x === 'object') dropNulls(x);
+    if (x === null) {
+      const zero = ps ? undefined : zeroOf(ap);
+      if (zero === undefined) delete o[k];
+      else o[k] = zero;
+    } else if (typeof x === 'object') decodeNulls(x, ps ?? ap);
+  }
+}
+
+/** {@link decodeNulls} of a built-in object: its `metadata` as ObjectMeta, the rest with the kind's schema. */
+function decodeNullsOf(obj: KubeObject, schema: JSONSchemaProps): void {
+  for (const k of Object.keys(obj)) {
+    const x = (obj as Record<string, unknown>)[k];
+    if (x === null) delete (obj as Record<string, unknown>)[k];
+    else if (typeof x === 'object') decodeNulls(x, k === 'metadata' ? (objectMetaSchema as JSONSchemaProps) : schema.properties?.[k]);
   }
 }
 
