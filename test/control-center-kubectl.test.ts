@@ -386,6 +386,19 @@ describe('control center with real kubectl', () => {
     expect(JSON.parse((await k(['get', 'hostedcluster', 'nulls', '-n', ns, '-o', 'json'])).stdout).metadata.labels).toEqual({ l1: '', nl: '' });
   });
 
+  it('`kubectl get events -o wide` shows upstream\'s wide Event columns (SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME)', async () => {
+    const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
+    const ns = 'wide-events';
+    expect((await k(['create', 'namespace', ns])).code).toBe(0);
+    const ev = `apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\n  namespace: ${ns}\ninvolvedObject:\n  kind: ConfigMap\n  name: c\n  fieldPath: data.k\nreason: Test\nmessage: hello\ntype: Normal\nsource:\n  component: me\n  host: h1\ncount: 3\nfirstTimestamp: "2026-01-01T00:00:00Z"\nlastTimestamp: "2026-01-01T00:00:00Z"\n`;
+    expect((await k(['create', '-f', '-'], ev)).code).toBe(0);
+    const narrow = (await k(['get', 'events', '-n', ns])).stdout.split('\n');
+    expect(narrow[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/);
+    const wide = (await k(['get', 'events', '-n', ns, '-o', 'wide'])).stdout.split('\n');
+    expect(wide[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME$/);
+    expect(wide[1]).toMatch(/\s+Normal\s+Test\s+configmap\/c\s+data\.k\s+me, h1\s+hello\s+\S+\s+3\s+e1$/);
+  });
+
   it('answers a stale resourceVersion with 409 Conflict', async () => {
     const c = client();
     const created = await c.create(ConfigMapResource, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } });
