@@ -5,7 +5,8 @@
  *   spec or metadata finalizer is left, the Namespace itself (the others' owners remove them,
  *   through `/finalize` for spec ones; the update that removes the last one deletes it).
  *   While content remains, the Namespace's status carries the namespace controller's conditions
- *   (`NamespaceContentRemaining`, `NamespaceFinalizersRemaining`, `NamespaceDeletionContentFailure`)
+ *   (`NamespaceDeletionDiscoveryFailure`, `NamespaceDeletionGroupVersionParsingFailure`,
+ *   `NamespaceDeletionContentFailure`, `NamespaceContentRemaining`, `NamespaceFinalizersRemaining`)
  *   so `kubectl describe ns` says what it waits for.
  * - CustomResourceDefinition: delete every custom resource of it, then drop the
  *   `customresourcecleanup.apiextensions.k8s.io` finalizer; meanwhile its `Terminating` condition
@@ -41,6 +42,10 @@ export function namespaceDeletionConditions(remaining: ReadonlyMap<string, numbe
       .map(([k, n]) => `${k} ${what.replace('%d', String(n))}`)
       .join(', ');
   return [
+    // One API server with every resource known: discovery and group-version parsing never fail here,
+    // and upstream reports them as done in the same status.
+    { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+    { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
     failure
       ? { type: 'NamespaceDeletionContentFailure', status: 'True', reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, 1 remaining: ${failure}` }
       : { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },

@@ -95,6 +95,10 @@ describe('Namespace finalizers and /finalize', () => {
     expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps has 1 resource instances' });
     expect(byType.NamespaceFinalizersRemaining).toMatchObject({ status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
     expect(byType.NamespaceDeletionContentFailure).toMatchObject({ status: 'False', reason: 'ContentDeleted' });
+    // All five of upstream's, in its order (discovery and group-version parsing done at once here).
+    expect((await conds()).map((c) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(byType.NamespaceDeletionDiscoveryFailure).toMatchObject({ status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' });
+    expect(byType.NamespaceDeletionGroupVersionParsingFailure).toMatchObject({ status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' });
     expect(byType.NamespaceContentRemaining!.lastTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // Passes that find the same state write nothing.
     const rv = (await get('fin-c')).body.metadata.resourceVersion;
