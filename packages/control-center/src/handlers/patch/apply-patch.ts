@@ -12,6 +12,7 @@ import { deepCopyJSON, isJSONObject, ownValue, setOwn, type KubeObject } from '@
 import * as apierrors from '../../apierrors/status.js';
 import { checkNesting, type PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
+import { jsonTypeOf } from '../../registry/builtin/decode.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
@@ -99,17 +100,40 @@ export function applyPatch(type: PatchType, info: ResourceInfo, current: KubeObj
       }
     }
     case 'merge':
-      if (!isJSONObject(patch)) throw apierrors.badRequest('merge patch must be a JSON object');
+      // A merge patch that is not an object, as evanphx/json-patch's MergePatch takes it in
+      // kube-apiserver: a list replaces the whole document, which then cannot be decoded as the
+      // object (422 on `patch`); null or a scalar is no patch at all (400 `Invalid JSON Patch`).
+      if (Array.isArray(patch)) throw apierrors.patchNotDecodable(JSON.stringify(withoutNullFields(patch)), notAnObjectError('array'));
+      if (!isJSONObject(patch)) throw apierrors.badRequest('Invalid JSON Patch');
       return mergePatch(current, patch) as KubeObject;
     case 'strategic':
       if (info.custom) {
         // As kube-apiserver: custom resources take no strategic merge patch.
         throw apierrors.unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
       }
-      if (!isJSONObject(patch)) throw apierrors.badRequest('strategic merge patch must be a JSON object');
+      // kube-apiserver decodes the patch into a map first: null is an empty patch, anything else
+      // that is not an object is Go's decode error.
+      if (patch === null) return deepCopyJSON(current);
+      if (!isJSONObject(patch)) throw apierrors.badRequest(`json: cannot unmarshal ${jsonTypeOf(patch)} into Go value of type map[string]interface {}`);
       return strategicMergePatch(current, patch, patchMetaFor(info.kind)) as KubeObject;
     case 'apply':
       if (!isJSONObject(patch)) throw apierrors.badRequest('apply patch must be an object');
       return applyMerge(current, patch) as KubeObject;
   }
+}
+
+/**
+ * Go's error when a patched document is not an object: kube-apiserver's decoder first reads its
+ * apiVersion and kind (json.go, `couldn't get version/kind; json parse error: ...`).
+ */
+const notAnObjectError = (what: string): string =>
+  `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`;
+
+/** A list merge patch as MergePatch returns it (pruneAryNulls): null fields of the objects in it removed, at any depth; null items kept. */
+function withoutNullFields(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNullFields);
+  if (!isJSONObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) setOwn(out, k, withoutNullFields(x));
+  return out;
 }

@@ -3,7 +3,8 @@
  * anything (patch.go applyJSPatch): a body that is not a list of operation objects, or an
  * operation whose `op`/`path`/`from` is not a string, is 400 BadRequest in Go's words and changes
  * nothing; a field an operation does not have is a strict-decoding error (a warning under the
- * default `Warn`, refused under `Strict`, silent under `Ignore`); `null` is an empty patch.
+ * default `Warn`, refused under `Strict`, silent under `Ignore`); `null` is an empty patch. A merge
+ * or strategic merge patch that is not an object is refused as kube-apiserver refuses it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
@@ -83,6 +84,28 @@ describe('JSON patch decoding', () => {
     const r = await send('PATCH', `${CMS}/jp`, 'null');
     expect(r.code).toBe(200);
     expect(r.body.data).toEqual({ a: '1' });
+    expect(r.body.metadata?.resourceVersion).toBe(before.body.metadata?.resourceVersion);
+  });
+  it.each([
+    // MergePatch: a list replaces the document, which then is no object (the decoder's 422 on `patch`).
+    { type: 'application/merge-patch+json', body: '[{"a":null,"b":1}]', code: 422, message: ' "" is invalid: patch: Invalid value: "[{\\"b\\":1}]": couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }' },
+    // Null or a scalar is no merge patch at all.
+    { type: 'application/merge-patch+json', body: 'null', code: 400, message: 'Invalid JSON Patch' },
+    { type: 'application/merge-patch+json', body: '"s"', code: 400, message: 'Invalid JSON Patch' },
+    // A strategic merge patch is decoded into a map first.
+    { type: 'application/strategic-merge-patch+json', body: '[]', code: 400, message: 'json: cannot unmarshal array into Go value of type map[string]interface {}' },
+    { type: 'application/strategic-merge-patch+json', body: '5', code: 400, message: 'json: cannot unmarshal number into Go value of type map[string]interface {}' },
+  ])('a $type body $body that is not an object: $code in kube-apiserver\'s words, nothing changed', async ({ type, body, code, message }) => {
+    const r = await send('PATCH', `${CMS}/jp`, body, type);
+    expect(r.code).toBe(code);
+    expect(r.body.message).toBe(message);
+    await unchanged();
+  });
+
+  it('a null strategic merge patch changes nothing and answers 200 (Go decodes it into an empty map)', async () => {
+    const before = await send('GET', `${CMS}/jp`);
+    const r = await send('PATCH', `${CMS}/jp`, 'null', 'application/strategic-merge-patch+json');
+    expect(r.code).toBe(200);
     expect(r.body.metadata?.resourceVersion).toBe(before.body.metadata?.resourceVersion);
   });
 });
