@@ -8,7 +8,7 @@
 import { decodeBuiltin } from '../registry/builtin/decode.js';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { ControlCenterGroup, deepCopyJSON, rfc3339, type KubeObject } from '@hcc/crds';
+import { ControlCenterGroup, deepCopyJSON, isJSONObject, rfc3339, type KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import * as field from '../apierrors/field.js';
 import type { Store, StoredObject } from '../storage/store.js';
@@ -207,6 +207,25 @@ export interface WriteOptions {
  * validated it: an Update takes ownership of what it changed (from `live`, or the kind's zero value
  * on create); an Apply keeps what the update function computed (`requested`).
  */
+/**
+ * A view of `obj` without the fields at `paths` (copies along each path; `obj` is not changed):
+ * what a create's request carried, before `prepareForCreate` set them.
+ */
+function withoutPaths(obj: KubeObject, paths: string[][]): KubeObject {
+  const cut = (o: Record<string, unknown>, path: string[]): Record<string, unknown> => {
+    const [head, ...rest] = path;
+    if (head === undefined || !Object.hasOwn(o, head)) return o;
+    const out = { ...o };
+    const sub = o[head];
+    if (!rest.length) delete out[head];
+    else if (isJSONObject(sub)) out[head] = cut(sub, rest);
+    return out;
+  };
+  let view = obj as unknown as Record<string, unknown>;
+  for (const p of paths) view = cut(view, p);
+  return view as unknown as KubeObject;
+}
+
 function recordManagedFields(info: ResourceInfo, live: KubeObject | undefined, obj: KubeObject, requested: unknown, manager: FieldManagerRef, subresource: string, now: Date): void {
   const entries =
     manager.operation === 'Apply'
@@ -283,6 +302,7 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   }
   const requestedManagedFields = m.managedFields;
   resetServerMetadata(obj, ctx.now, info);
+  const systemFields = info.strategy.systemFieldsOnCreate?.(obj);
   info.strategy.prepareForCreate(obj, ctx);
   omitEmpty(obj, info);
   warnOnDuplicateOwners(obj, ctx);
@@ -291,7 +311,16 @@ export async function createObject(store: Store, info: ResourceInfo, namespace: 
   const strategyErrs = info.strategy.validateAsync && schemaChecker ? await info.strategy.validateAsync(obj, { ...ctx, schemaChecker }) : info.strategy.validate(obj, ctx);
   throwIfInvalid(info, m.name ?? '', [...metaErrs, ...strategyErrs, ...(ctx.admit?.(info, obj, undefined) ?? [])]);
   addStrategyWarnings(info, ctx, obj);
-  if (opts.manager) recordManagedFields(info, undefined, obj, requestedManagedFields, opts.manager, '', ctx.now);
+  if (opts.manager) {
+    // Ownership of what the request carried: the fields the strategy set are nobody's.
+    const owned = systemFields?.length ? withoutPaths(obj, systemFields) : obj;
+    recordManagedFields(info, undefined, owned, requestedManagedFields, opts.manager, '', ctx.now);
+    // The view shares obj's metadata unless a path went through it.
+    if (owned.metadata !== obj.metadata) {
+      if (owned.metadata.managedFields) obj.metadata.managedFields = owned.metadata.managedFields;
+      else delete obj.metadata.managedFields;
+    }
+  }
   // As kube-apiserver's registry Store.Create: the name of an object being deleted is still taken, and the message says why.
   const taken = (cur: KubeObject) => apierrors.alreadyExists(groupResource(info), m.name!, !!cur.metadata.deletionTimestamp);
   // A generated name that is taken is generated again (the same prefix and length, so what was

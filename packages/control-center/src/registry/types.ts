@@ -80,6 +80,12 @@ export interface Strategy {
   finalizersOnDelete?(obj: KubeObject, finalizers: string[], store: Pick<Store, 'list'>): string[];
   /** Clears or defaults fields on create (e.g. drops `status` when a status subresource exists). */
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
+  /**
+   * The fields `prepareForCreate` will set that the request, `obj` as it arrived, does not carry,
+   * as paths (`[['spec', 'finalizers']]`): no manager owns them, as kube-apiserver's field manager
+   * runs before the strategy's PrepareForCreate (optional; default: none).
+   */
+  systemFieldsOnCreate?(obj: KubeObject): string[][];
   /** Validates a new object (metadata checks are done by the handler). */
   validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /**

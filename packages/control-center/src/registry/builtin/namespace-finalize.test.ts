@@ -34,6 +34,23 @@ describe('Namespace finalizers and /finalize', () => {
     expect(bad.body.message).toContain('spec.finalizers[0]: Invalid value: "hold": name is neither a standard finalizer name nor is it fully qualified');
   });
 
+  it("the create's manager owns what its request carried, not the kubernetes finalizer the server adds (as kube-apiserver's field manager runs first)", async () => {
+    const fieldsOf = async (body: Record<string, unknown>) => {
+      const r = await request(cc(), 'POST', `${NS}?fieldManager=kubectl-create`, { apiVersion: 'v1', kind: 'Namespace', ...body });
+      expect(r.code).toBe(201);
+      expect(r.body.metadata.managedFields).toHaveLength(1);
+      return r.body.metadata.managedFields[0].fieldsV1;
+    };
+    const labelOnly = { 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } };
+    // What `kubectl create namespace` sends: an empty spec and status.
+    expect(await fieldsOf({ metadata: { name: 'mf-a' }, spec: {}, status: {} })).toEqual(labelOnly);
+    expect(await fieldsOf({ metadata: { name: 'mf-b' } })).toEqual(labelOnly);
+    // Finalizers the request lists are its own (the list, with `kubernetes` appended to it).
+    expect(await fieldsOf({ metadata: { name: 'mf-c' }, spec: { finalizers: ['example.com/hold'] } })).toEqual({ ...labelOnly, 'f:spec': { 'f:finalizers': {} } });
+    expect((await get('mf-a')).body.spec).toEqual({ finalizers: ['kubernetes'] });
+    for (const n of ['mf-a', 'mf-b']) expect((await request(cc(), 'DELETE', `${NS}/${n}`)).code).toBe(200);
+  });
+
   it('a deleted Namespace waits for its own finalizer; PUT /finalize without it removes the Namespace', async () => {
     expect((await request(cc(), 'DELETE', `${NS}/fin-a`)).code).toBe(200);
     // The namespace controller takes `kubernetes` off (the namespace is empty), not the other one.

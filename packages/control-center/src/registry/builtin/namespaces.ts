@@ -65,6 +65,12 @@ export const namespaces: ResourceInfo = {
   storageVersion: 'v1',
   custom: false,
   strategy: baseStrategy({
+    // The `kubernetes` finalizer list made here is the server's: `kubectl create ns` owns only the name label.
+    systemFieldsOnCreate: (obj) => {
+      const spec = obj.spec as { finalizers?: unknown } | undefined;
+      if (!spec || typeof spec !== 'object') return [['spec']];
+      return Array.isArray(spec.finalizers) ? [] : [['spec', 'finalizers']];
+    },
     prepareForCreate: (obj: KubeObject) => {
       // Finalizers given at create stay (their owners remove them through /finalize); `kubernetes`
       // is always added (NamespaceStrategy.PrepareForCreate).
