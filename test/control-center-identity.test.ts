@@ -199,4 +199,37 @@ describe('two control centers, one management cluster, one ManagementCluster nam
       await c.stop();
     }
   });
+  it("says --kubeconfig is a management cluster's, not the control center's, when that server refuses the read and serves no ManagementClusters", async () => {
+    // A management cluster where the syncer's --kubeconfig identity may do nothing but discovery
+    // (its in-cluster ServiceAccount's kubeconfig put where the control center's belongs).
+    const tokens = path.join(t.dir, 'm3-tokens.csv');
+    writeFileSync(tokens, 'limited-token-0123456789,limited,uid-limited,""\n');
+    const policy = path.join(t.dir, 'm3-policy.yaml');
+    writeFileSync(policy, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: nothing\nrules: []\n');
+    const m3Admin = path.join(t.dir, 'm3-admin.kubeconfig');
+    const m3 = await startHcc(['management-cluster', '--name', 'm3', '--data-dir', path.join(t.dir, 'm3'), '--kubeconfig', m3Admin, '--token-file', tokens, '--authorization-policy', policy], /"msg":"management cluster ready"/);
+    const kc = path.join(t.dir, 'm3-limited.kubeconfig');
+    const config = parse(readFileSync(m3Admin, 'utf8'));
+    config.users[0].user = { token: 'limited-token-0123456789' };
+    writeFileSync(kc, stringify(config));
+    const s = spawnHcc(['syncer', '--name', 'm3', '--kubeconfig', kc, '--management-kubeconfig', m3Admin, '--heartbeat-interval', '1', '--metrics-port', '0']);
+    try {
+      await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);
+      const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(s.output())![1]!;
+      const body = await waitFor('/readyz naming the kubeconfig', async () => {
+        const r = await fetch(`${ops}/readyz?verbose`);
+        const text = await r.text();
+        return r.status !== 200 && text.includes('does not serve ManagementClusters') && text;
+      }, 30_000);
+      expect(body).toContain("is --kubeconfig the control center's kubeconfig, not a management cluster's?");
+      expect(body).not.toContain('syncer-policy.yaml');
+      // Logged as a warning without a stack trace.
+      const line = s.output().split('\n').find((l) => l.includes('does not serve ManagementClusters'));
+      expect(line).toBeDefined();
+      expect(JSON.parse(line!).err.stack).toBeUndefined();
+    } finally {
+      await stopProcess(s.proc);
+      await stopProcess(m3.proc);
+    }
+  });
 });

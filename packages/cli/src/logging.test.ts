@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, RequestError } from '@hcc/client';
+import { ApiError, ConfigError, RequestError } from '@hcc/client';
 import { errorMessage, serializeError } from './logging.js';
 
 describe('errorMessage', () => {
@@ -14,13 +14,16 @@ describe('errorMessage', () => {
 });
 
 describe('serializeError', () => {
-  it("logs an API server's answer and a request that got none without a stack (code, reason and message kept), other errors with theirs", () => {
+  it("logs an API server's answer, a request that got none and a configuration that cannot work without a stack (code, reason and message kept), other errors with theirs", () => {
     const api = serializeError(new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'secrets is forbidden' })) as Record<string, unknown>;
     expect(api).toMatchObject({ type: 'ApiError', message: 'secrets is forbidden', code: 403, reason: 'Forbidden' });
     expect(api.stack).toBeUndefined();
     const timeout = serializeError(new RequestError('POST https://cc/binding: timed out after 30000 ms', { cause: new Error('socket hang up') })) as Record<string, unknown>;
     expect(timeout).toMatchObject({ type: 'RequestError', message: 'POST https://cc/binding: timed out after 30000 ms: socket hang up' });
     expect(timeout.stack).toBeUndefined();
+    const config = serializeError(new ConfigError('kubeconfig /k is not valid YAML: Nested mappings are not allowed in compact mappings at line 6, column 12')) as Record<string, unknown>;
+    expect(config).toMatchObject({ type: 'ConfigError', message: 'kubeconfig /k is not valid YAML: Nested mappings are not allowed in compact mappings at line 6, column 12' });
+    expect(config.stack).toBeUndefined();
     const plain = serializeError(new Error('boom')) as Record<string, unknown>;
     expect(plain.stack).toContain('Error: boom');
   });

@@ -4,7 +4,7 @@
 import { openSync } from 'node:fs';
 import { Option } from 'commander';
 import pino, { type Logger } from 'pino';
-import { ApiError, RequestError } from '@hcc/client';
+import { ApiError, ConfigError, RequestError } from '@hcc/client';
 
 /** The levels pino knows, as `--log-level` accepts them. */
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -52,15 +52,16 @@ export function errorMessage(err: Error): string {
 /**
  * pino's err serializer with {@link errorMessage} as the message. An API server's answer (an
  * ApiError: code, reason and Status are kept) and a request that got none (a RequestError: a
- * timeout, a refused or reset connection, with its cause in the message) have no stack: where in
- * hcc the request was made says nothing about a 403, a 409 or a timeout, and a stack trace in a
- * log reads as a crash.
+ * timeout, a refused or reset connection, with its cause in the message) have no stack, nor has a
+ * configuration that cannot work (a ConfigError: a kubeconfig that does not parse, or points at the
+ * wrong server): where in hcc it was found says nothing about a 403, a 409, a timeout or a file,
+ * and a stack trace in a log reads as a crash.
  */
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error);
   if (err instanceof Error && out && typeof out === 'object') {
     out.message = errorMessage(err);
-    if (err instanceof ApiError || err instanceof RequestError) delete (out as { stack?: string }).stack;
+    if (err instanceof ApiError || err instanceof RequestError || err instanceof ConfigError) delete (out as { stack?: string }).stack;
   }
   return out;
 }

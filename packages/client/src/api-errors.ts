@@ -81,6 +81,16 @@ export class RequestError extends Error {
   }
 }
 
+/**
+ * A configuration an operator gave that cannot work: a kubeconfig that does not parse or lacks
+ * what a client needs, or one that points at the wrong server. Its message says what and where;
+ * like {@link ApiError} and {@link RequestError} it is logged without a stack (where in hcc it was
+ * found says nothing about the file).
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 function hasReason(err: unknown, reason: string, code: number): boolean {
   if (!(err instanceof ApiError)) return false;
   if (err.reason === reason) return true;

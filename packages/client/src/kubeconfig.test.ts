@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import selfsigned from 'selfsigned';
 import { inClusterConnection, loadKubeconfig, tlsProblem, writeKubeconfig, type ClusterConnection } from './kubeconfig.js';
+import { ConfigError } from './api-errors.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -119,6 +120,22 @@ describe('loadKubeconfig', () => {
     expect(() => loadKubeconfig(join(dir, 'empty'))).toThrow(`kubeconfig ${join(dir, 'empty')} is empty`);
     writeFileSync(join(dir, 'scalar'), 'hello\n');
     expect(() => loadKubeconfig(join(dir, 'scalar'))).toThrow('not a YAML mapping');
+  });
+
+  it('a file that is not YAML: one line naming the file, the reason, line and column, never the line itself (it may hold a token)', () => {
+    const file = join(dir, 'typo');
+    writeFileSync(file, 'apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: TOPSECRET-TOKEN-0123456789abcdef: x\n');
+    let err: unknown;
+    try {
+      loadKubeconfig(file);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const e = err as ConfigError;
+    expect(e.message).toBe(`kubeconfig ${file} is not valid YAML: Nested mappings are not allowed in compact mappings at line 6, column 12`);
+    expect(e.cause).toBeUndefined();
+    expect(`${e.message}${e.stack}`).not.toContain('TOPSECRET');
   });
 });
 

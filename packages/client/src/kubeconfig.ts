@@ -12,6 +12,7 @@ import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { parse, stringify } from 'yaml';
 import { goYAMLOptions } from './go-yaml.js';
+import { ConfigError } from './api-errors.js';
 
 /**
  * Everything needed to reach one API server as one user. Byte fields hold PEM data.
@@ -38,7 +39,7 @@ export interface ClusterConnection {
 
 function entry(list: unknown, name: string, field: 'cluster' | 'user' | 'context', file: string): Record<string, unknown> {
   const found = Array.isArray(list) ? (list as Record<string, unknown>[]).find((e) => e?.name === name) : undefined;
-  if (!found) throw new Error(`kubeconfig ${file}: no ${field} named "${name}"`);
+  if (!found) throw new ConfigError(`kubeconfig ${file}: no ${field} named "${name}"`);
   const value = found[field];
   return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
@@ -64,8 +65,8 @@ export function loadKubeconfig(path: string, context?: string): ClusterConnectio
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`kubeconfig ${path} does not exist (start the control center first, which writes it, or name another with --kubeconfig)`, { cause: err });
-    throw new Error(`kubeconfig ${path} cannot be read: ${(err as Error).message}`, { cause: err });
+    if (code === 'ENOENT') throw new ConfigError(`kubeconfig ${path} does not exist (start the control center first, which writes it, or name another with --kubeconfig)`, { cause: err });
+    throw new ConfigError(`kubeconfig ${path} cannot be read: ${(err as Error).message}`, { cause: err });
   }
   return parseKubeconfig(text, path, context);
 }
@@ -77,24 +78,33 @@ export function loadKubeconfig(path: string, context?: string): ClusterConnectio
  *   against the working directory)
  */
 export function parseKubeconfig(text: string, path: string, context?: string): ClusterConnection {
-  const doc = parse(text, goYAMLOptions) as Record<string, unknown> | null;
+  let doc: Record<string, unknown> | null;
+  try {
+    doc = parse(text, goYAMLOptions) as Record<string, unknown> | null;
+  } catch (err) {
+    // The parser's message quotes the offending line, which in a kubeconfig may be a token or a
+    // key: keep its first line (what is wrong, the line and column) and not the excerpt, nor the
+    // error itself as a cause (log lines print causes).
+    const reason = ((err as Error).message ?? '').split('\n')[0]!.replace(/:\s*$/, '');
+    throw new ConfigError(`kubeconfig ${path} is not valid YAML: ${reason}`);
+  }
   if (doc === null || doc === undefined) {
     // Empty, or only comments: a placeholder nobody replaced (deploy/syncer/secret.yaml's says so).
     const comment = /^\s*#\s*(.+)$/m.exec(text)?.[1]?.trim();
-    throw new Error(`kubeconfig ${path} is empty${comment ? ` (it holds only the comment "${comment}")` : ''}`);
+    throw new ConfigError(`kubeconfig ${path} is empty${comment ? ` (it holds only the comment "${comment}")` : ''}`);
   }
-  if (typeof doc !== 'object') throw new Error(`kubeconfig ${path}: not a YAML mapping`);
+  if (typeof doc !== 'object') throw new ConfigError(`kubeconfig ${path}: not a YAML mapping`);
   const contextName = context ?? (typeof doc['current-context'] === 'string' ? doc['current-context'] : '');
-  if (!contextName) throw new Error(`kubeconfig ${path}: no context given and no current-context set`);
+  if (!contextName) throw new ConfigError(`kubeconfig ${path}: no context given and no current-context set`);
   const ctx = entry(doc.contexts, contextName, 'context', path);
   const clusterName = str(ctx, 'cluster');
-  if (!clusterName) throw new Error(`kubeconfig ${path}: context "${contextName}" names no cluster`);
+  if (!clusterName) throw new ConfigError(`kubeconfig ${path}: context "${contextName}" names no cluster`);
   const cluster = entry(doc.clusters, clusterName, 'cluster', path);
   const userName = str(ctx, 'user');
   const user = userName ? entry(doc.users, userName, 'user', path) : {};
 
   const server = str(cluster, 'server');
-  if (!server) throw new Error(`kubeconfig ${path}: cluster "${clusterName}" has no server`);
+  if (!server) throw new ConfigError(`kubeconfig ${path}: cluster "${clusterName}" has no server`);
   const base = dirname(resolve(path));
   const fromFile = (p: string) => readFileSync(isAbsolute(p) ? p : resolve(base, p));
   const bytes = (obj: Record<string, unknown>, dataKey: string, fileKey: string): Buffer | undefined => {
@@ -205,7 +215,7 @@ export const ServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount'
 export function inClusterConnection(dir = ServiceAccountDir, env: NodeJS.ProcessEnv = process.env): ClusterConnection {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port) throw new Error('not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set');
+  if (!host || !port) throw new ConfigError('not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set');
   const tokenFile = `${dir}/token`;
   const token = readFileSync(tokenFile, 'utf8').trim();
   const h = host.includes(':') ? `[${host}]` : host;

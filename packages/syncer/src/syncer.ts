@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import {
+  ConfigError,
   deletedObject,
   EventRecorder,
   Informer,
@@ -202,9 +203,29 @@ const ReadingControlCenterID = 'reading the control center ID';
  * @returns the ID, or undefined when aborted first
  */
 async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: Logger, onProblem: (why: string | undefined) => void): Promise<string | undefined> {
-  const id = await retryWithBackoff(() => readControlCenterID(upstream), {
+  const read = async () => {
+    try {
+      return await readControlCenterID(upstream);
+    } catch (err) {
+      // Refused by a server that does not serve ManagementClusters at all: --kubeconfig holds a
+      // management cluster's identity (its in-cluster ServiceAccount's, say), not the control
+      // center's; the control center's policy is not what to change.
+      if (isForbidden(err) && !(await servesManagementClusters(upstream))) {
+        throw new ConfigError(
+          `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}) and refuses this identity the read of its kube-system namespace: is --kubeconfig the control center's kubeconfig, not a management cluster's? (${problemText(err)})`,
+        );
+      }
+      throw err;
+    }
+  };
+  const id = await retryWithBackoff(read, {
     signal,
     onError: (err, retryInMs) => {
+      if (err instanceof ConfigError) {
+        log.warn({ err, retryInMs }, 'the control center ID cannot be read; retrying');
+        onProblem(`${ReadingControlCenterID} failed (retrying): ${err.message}`);
+        return;
+      }
       const forbidden = isForbidden(err);
       const msg = forbidden
         ? "the control center refuses this syncer the read of its kube-system namespace, whose uid is the control center's ID that every copy carries: give the syncer get on namespaces named kube-system (the rule in deploy/control-center/syncer-policy.yaml); retrying"
@@ -215,6 +236,20 @@ async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: L
   });
   if (id !== undefined) onProblem(undefined);
   return id;
+}
+
+/**
+ * Whether the server serves the control center's API group (`GET /apis/controlcenter.hcc.dev/v1alpha1`):
+ * false only for a 404; true when it answers or cannot tell (refused, unreachable), so a doubt
+ * never turns a control center's refusal into the wrong hint.
+ */
+async function servesManagementClusters(upstream: RestClient): Promise<boolean> {
+  try {
+    await upstream.raw('GET', `/apis/${ControlCenterAPIVersion}`);
+    return true;
+  } catch (err) {
+    return !isNotFound(err);
+  }
 }
 
 /**

@@ -15,7 +15,7 @@
  * @see https://kubernetes.io/docs/concepts/architecture/leases/#node-heart-beats
  */
 import type { Logger } from 'pino';
-import { isAlreadyExists, isConflict, isForbidden, isNotFound, problemText, retryWithBackoff, type Clock, type RestClient } from '@hcc/client';
+import { ConfigError, isAlreadyExists, isConflict, isForbidden, isNotFound, problemText, retryWithBackoff, type Clock, type RestClient } from '@hcc/client';
 import {
   AnnotationClusterID,
   ConditionDuplicateCluster,
@@ -201,7 +201,7 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
     // A create of a cluster-scoped object answered 404: the server does not serve the kind at
     // all (a management cluster's or another cluster's kubeconfig given as the control center's).
     if (isNotFound(err)) {
-      throw new Error(
+      throw new ConfigError(
         `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}): is it the control center's kubeconfig, not a management cluster's? (${problemText(err)})`,
         { cause: err },
       );
