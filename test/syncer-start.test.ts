@@ -127,6 +127,47 @@ describe('hcc syncer started before the control center answers', () => {
     expect(await expiredEvents()).toBe('');
   }, 90_000);
 
+  it('says in /readyz, once it served, that heartbeats have failed for longer than its Lease (counted in /metrics) or that the management cluster does not answer; ready again once they do', async () => {
+    expect(cc && runningSyncer, 'the previous tests started every process').toBeTruthy();
+    const started = runningSyncer!.output().split('\n').find((l) => l.includes('"msg":"syncer started"'));
+    const ops = new URL(JSON.parse(started!).metrics as string);
+    const readyz = async () => {
+      const r = await fetch(new URL('/readyz?verbose', ops));
+      return { code: r.status, text: await r.text() };
+    };
+    expect((await readyz()).code).toBe(200);
+    await cc!.kill('SIGTERM');
+    try {
+      // Heartbeats every 1 s, a 4 s Lease: unready once the last good one is older than that.
+      const notReady = await waitFor('/readyz failing', async () => {
+        const r = await readyz();
+        return r.code !== 200 && r.text;
+      }, 30_000);
+      expect(notReady).toMatch(/heartbeats have failed for \d+s, longer than the 4s Lease, so the control center takes m1 as not ready: .*ECONNREFUSED/);
+      const metrics = await (await fetch(new URL('/metrics', ops))).text();
+      expect(Number(/hcc_syncer_heartbeats_total\{cluster="m1",result="failure"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(Number(/hcc_syncer_heartbeats_total\{cluster="m1",result="success"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(0);
+      const last = Number(/hcc_syncer_last_heartbeat_success_timestamp_seconds\{cluster="m1"\} ([\d.e+]+)/.exec(metrics)?.[1]);
+      expect(Date.now() / 1000 - last).toBeGreaterThan(4);
+    } finally {
+      cc = await startControlCenterProcess({ dir: t.dir, port });
+    }
+    await waitFor('/readyz ok again', async () => (await readyz()).code === 200, 30_000);
+    // The management cluster's API stops answering (its process paused): unready, saying so.
+    const mgmt = procs[0]!;
+    mgmt.kill('SIGSTOP');
+    try {
+      const unreachable = await waitFor('/readyz naming the management cluster', async () => {
+        const r = await readyz();
+        return r.code !== 200 && r.text;
+      }, 30_000);
+      expect(unreachable).toContain("the management cluster's API does not answer (the control center shows m1 not ready)");
+    } finally {
+      mgmt.kill('SIGCONT');
+    }
+    await waitFor('/readyz ok once it answers', async () => (await readyz()).code === 200, 30_000);
+  }, 90_000);
+
   it('owns its Lease by its ManagementCluster, so deleting the cluster deletes the Lease', async () => {
     expect(cc && runningSyncer, 'the previous tests started the control center and the syncer').toBeTruthy();
     const c = client ?? (client = new RestClient(loadKubeconfig(cc!.kubeconfig)));

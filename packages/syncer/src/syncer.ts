@@ -152,8 +152,10 @@ export interface SyncerOptions {
 
 /** A running syncer. */
 export interface RunningSyncer {
-  /** '' when ready, else why not. */
+  /** '' when ready, else why not: the step it is at, or once it served, heartbeats failing for longer than its Lease or a management cluster whose API does not answer. */
   readiness(): string;
+  /** Whether it got through registration, its first heartbeat and its caches' sync (it serves). */
+  started(): boolean;
   /**
    * What hcc made in the management cluster for this cluster is still there: copies labelled
    * `controlcenter.hcc.dev/synced-by: <cluster>` (ones being deleted included), then, after a
@@ -174,8 +176,10 @@ export function runSyncer(opts: SyncerOptions): RunningSyncer {
   // What keeps it from serving, when something does: a refused registration, another syncer's Lease.
   // The state, and what went wrong in it (a problem that names its step, as `reading the control
   // center ID failed (retrying): 401 Unauthorized`, is not prefixed with the step again).
-  const readiness = () => (state === 'ready' ? '' : hooks.problem ? (hooks.problem.startsWith(state) ? hooks.problem : `${state}; ${hooks.problem}`) : state);
-  return { readiness, leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
+  // Once ready, what keeps it from working: heartbeats failing for longer than its Lease lasts, or
+  // a management cluster whose API does not answer.
+  const readiness = () => (state === 'ready' ? (hooks.health?.() ?? '') : hooks.problem ? (hooks.problem.startsWith(state) ? hooks.problem : `${state}; ${hooks.problem}`) : state);
+  return { readiness, started: () => state === 'ready', leftovers: () => hooks.leftovers?.() ?? Promise.resolve(''), done };
 }
 
 /** What {@link run} exposes once its caches are synced. */
@@ -183,6 +187,8 @@ interface Hooks {
   leftovers?: () => Promise<string>;
   /** Why registration or the first heartbeat fails (for /readyz), until the first heartbeat succeeds. */
   problem?: string;
+  /** Once ready: '' while it works, else why not (for /readyz). */
+  health?: () => string;
 }
 
 /** The first three of `items`, comma-separated, with `, ...` when there are more (for messages that count them). */
@@ -257,7 +263,10 @@ async function servesManagementClusters(upstream: RestClient): Promise<boolean> 
  * syncer runs one per Push-mode cluster in one process), each series labelled with its `cluster`:
  * `hcc_syncer_queue_depth` (keys waiting, per queue), `hcc_syncer_queue_adds_total` and
  * `hcc_syncer_queue_retries_total` (counters since start, as client-go's `workqueue_adds_total`
- * and `workqueue_retries_total`), `hcc_syncer_cached_objects` (informer cache sizes by side and kind).
+ * and `workqueue_retries_total`), `hcc_syncer_cached_objects` (informer cache sizes by side and kind),
+ * `hcc_syncer_heartbeats_total{result}` (`success`, `failure`) and
+ * `hcc_syncer_last_heartbeat_success_timestamp_seconds` (Unix time of the last heartbeat that reached
+ * the control center: alert on its age, as on a kubelet's Lease).
  */
 function syncerMetrics(registry: client.Registry) {
   const get = <T>(name: string, make: () => T): T => (registry.getSingleMetric(name) as T | undefined) ?? make();
@@ -266,6 +275,8 @@ function syncerMetrics(registry: client.Registry) {
     queueAdds: get('hcc_syncer_queue_adds_total', () => new client.Counter({ name: 'hcc_syncer_queue_adds_total', help: 'Keys added per queue since start.', labelNames: ['cluster', 'queue'], registers: [registry] })),
     queueRetries: get('hcc_syncer_queue_retries_total', () => new client.Counter({ name: 'hcc_syncer_queue_retries_total', help: 'Rate-limited retries per queue since start.', labelNames: ['cluster', 'queue'], registers: [registry] })),
     cached: get('hcc_syncer_cached_objects', () => new client.Gauge({ name: 'hcc_syncer_cached_objects', help: 'Objects in the informer caches, by side and kind.', labelNames: ['cluster', 'side', 'kind'], registers: [registry] })),
+    heartbeats: get('hcc_syncer_heartbeats_total', () => new client.Counter({ name: 'hcc_syncer_heartbeats_total', help: 'Heartbeats since start, by result (success: the status reached the control center).', labelNames: ['cluster', 'result'], registers: [registry] })),
+    lastHeartbeat: get('hcc_syncer_last_heartbeat_success_timestamp_seconds', () => new client.Gauge({ name: 'hcc_syncer_last_heartbeat_success_timestamp_seconds', help: 'Unix time of the last heartbeat that reached the control center.', labelNames: ['cluster'], registers: [registry] })),
   };
 }
 
@@ -540,6 +551,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // Unreachable in turn (with --heartbeat-interval 1, a 2 s wait).
   const observeTimeoutMs = Math.min(Math.max(heartbeatIntervalMs, ObserveTimeoutMs), 2 * heartbeatIntervalMs);
   let lastObserveOk = true;
+  let lastObserveError = '';
   let managementClusterGone = false;
   const observing = new Set<{ startedMs: number }>(); // observations not answered yet, with when each started (ms since the epoch)
   const upsyncDeps: UpsyncDeps = {
@@ -567,7 +579,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     },
   };
 
-  const { queueDepth, queueAdds, queueRetries, cached } = syncerMetrics(registry);
+  const { queueDepth, queueAdds, queueRetries, cached, heartbeats, lastHeartbeat } = syncerMetrics(registry);
   const counted = { downsync: { adds: 0, retries: 0 }, upsync: { adds: 0, retries: 0 } };
   const gauges = setInterval(() => {
     for (const [q, wq] of [['downsync', downsync], ['upsync', upsync]] as const) {
@@ -632,6 +644,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       },
     });
   }
+  // The last heartbeat that reached the control center, and why the ones since failed.
+  let lastBeatOkMs: number | undefined;
+  let lastBeatError = '';
+  hooks.health = () => {
+    const leaseMs = leaseDurationSeconds * 1000;
+    if (lastBeatOkMs !== undefined && Date.now() - lastBeatOkMs > leaseMs) {
+      return `heartbeats have failed for ${Math.round((Date.now() - lastBeatOkMs) / 1000)}s, longer than the ${leaseDurationSeconds}s Lease, so the control center takes ${cluster} as not ready: ${lastBeatError}`;
+    }
+    if (!lastObserveOk) return `the management cluster's API does not answer (the control center shows ${cluster} not ready): ${lastObserveError}`;
+    return '';
+  };
   const heartbeat = runHeartbeats({
     trigger: heartbeatTrigger,
     cluster,
@@ -648,6 +671,13 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     signal,
     recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
     onProblem: (why) => (hooks.problem = why),
+    onBeat: (err) => {
+      heartbeats.inc({ cluster, result: err === undefined ? 'success' : 'failure' });
+      if (err === undefined) {
+        lastBeatOkMs = Date.now();
+        lastHeartbeat.set({ cluster }, lastBeatOkMs / 1000);
+      } else lastBeatError = problemText(err);
+    },
     onSiblings: (names) => (siblings = new Set(names)),
     onManagementClusterGone: () => (managementClusterGone = true),
     onLeaseLost: () => {
@@ -678,6 +708,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         }
       } catch (err) {
         lastObserveOk = false;
+        lastObserveError = problemText(err);
         throw err;
       } finally {
         observing.delete(started);

@@ -131,7 +131,8 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     const fingerprint = `${secret.metadata.uid}/${secret.metadata.resourceVersion}/${ref.key}/${mc.metadata.uid}`;
     const current = running.get(name);
     if (current?.fingerprint === fingerprint) {
-      const why = current.syncer.readiness();
+      // Once it served, its heartbeats report trouble (ManagementClusterUnreachable on the cluster).
+      const why = current.syncer.started() ? '' : current.syncer.readiness();
       if (!why) return { requeueAfterMs: opts.resyncMs ?? 30_000 };
       // Not ready long after its start: the kubeconfig loads but leads nowhere (a wrong server
       // URL, token or CA). Say so on the ManagementCluster, and look for a fixed Secret every 5 s.

@@ -107,6 +107,11 @@ export interface HeartbeatOptions {
    */
   onProblem?(why: string | undefined): void;
   /**
+   * Told after every heartbeat how it went, for readiness and metrics: `undefined` when its status
+   * reached the control center, else the error (a 409 retried at once is not told).
+   */
+  onBeat?(err: unknown): void;
+  /**
    * Told when a heartbeat finds the ManagementCluster gone and, with `createIfMissing` false (a
    * push syncer), leaves it gone: the syncer only tears down what it made there from then on.
    */
@@ -470,6 +475,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
     lastStartMs = Date.now();
     try {
       await beat(opts);
+      opts.onBeat?.(undefined);
       if (first) {
         first = false;
         opts.onProblem?.(undefined);
@@ -478,6 +484,7 @@ export async function runHeartbeats(opts: HeartbeatOptions): Promise<void> {
       refusalSaid = false;
       opts.logger.debug({ controller: 'heartbeat' }, 'heartbeat');
     } catch (err) {
+      if (!isConflict(err)) opts.onBeat?.(err);
       if (isConflict(err)) setTimeout(() => void tick(), 100);
       else if (err instanceof SyncerConflictError) {
         // Once per episode at error level (every heartbeat would repeat it), then at debug.
