@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from './control-center.js';
+import { isLoopbackHost, parseDuration } from './control-center.js';
 
 describe('parseDuration (--event-ttl)', () => {
   it.each([
@@ -18,5 +18,24 @@ describe('parseDuration (--event-ttl)', () => {
 
   it.each(['', 'h', '5x', '-1h', '1d', 'm5'])('refuses %j', (input) => {
     expect(() => parseDuration(input)).toThrow(/not a duration/);
+  });
+});
+
+describe('isLoopbackHost (--anonymous warns off loopback)', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['localhost', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['::ffff:127.0.0.1', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['10.0.0.5', false],
+    ['192.0.2.2', false],
+    ['cc.example.com', false],
+    ['128.0.0.1', false],
+  ])('%s → %s', (host, want) => {
+    expect(isLoopbackHost(host)).toBe(want);
   });
 });

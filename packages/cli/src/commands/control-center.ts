@@ -2,6 +2,7 @@
  * `hcc control-center`: the Kubernetes-compatible API server holding virtual HostedClusters,
  * NodePools and ManagementClusters.
  */
+import { isIPv4 } from 'node:net';
 import { stateDirConflict } from '../state-dir-lock.js';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -84,6 +85,10 @@ export function controlCenterCommand(): Command {
       if (!o.tls && !o.anonymous) {
         log.warn({ kubeconfig: path.resolve(o.kubeconfig) }, '--no-tls without --anonymous: kubectl and other client-go clients do not send a bearer token over plain HTTP, so they get 401 Unauthorized with this kubeconfig; add --anonymous (loopback only) or serve HTTPS');
       }
+      // --anonymous grants every request without a token full rights: meant for loopback only.
+      if (o.anonymous && !isLoopbackHost(o.host)) {
+        log.warn({ host: o.host }, `--anonymous on --host ${o.host}, not a loopback address: anyone who can reach this port may read and change everything, Secrets included, without a token; use it on 127.0.0.1 or ::1 only`);
+      }
       const shutdown = catchShutdown(log);
       const cc = await startControlCenter({
         dataDir: path.resolve(o.dataDir),
@@ -116,4 +121,16 @@ export function controlCenterCommand(): Command {
       notifyReady({ type: 'ready', name: 'control-center', url: cc.url, kubeconfig: path.resolve(o.kubeconfig) });
       shutdown.serving(() => cc.close());
     });
+}
+
+/**
+ * Whether `host` (a `--host` value) is a loopback address: `localhost`, 127.0.0.0/8, `::1`, or
+ * 127.x written as an IPv4-mapped IPv6 address. The wildcard addresses (`0.0.0.0`, `::`) and any
+ * other name are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
+  return isIPv4(v4) && v4.startsWith('127.');
 }
