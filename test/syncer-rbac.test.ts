@@ -10,7 +10,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { hccBin, kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
 import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
@@ -263,6 +263,38 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect(patch.stderr).toContain('the syncer of management cluster "m1" may only change or delete HostedClusters placed on it (this one is not placed)');
     expect((await k(['delete', 'hc/loose', 'secret/loose-pull-secret', 'managementcluster/m2', '-n', ns, '--wait=false'])).code).toBe(0);
   });
+
+  it('under a role without the read-only list of every kind, says once (not at every heartbeat) that it cannot see presence Leases, and still serves', async () => {
+    // deploy/syncer/rbac.yaml without its wildcard list rule, in another management cluster.
+    const docs = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy', 'syncer', 'rbac.yaml'), 'utf8')).map((d) => d.toJS());
+    const role = docs.find((d) => d.kind === 'ClusterRole');
+    const before = role.rules.length;
+    role.rules = role.rules.filter((r: { resources: string[] }) => !r.resources.includes('*'));
+    expect(role.rules.length).toBe(before - 1);
+    const policy = path.join(t.dir, 'rbac-without-list.yaml');
+    writeFileSync(policy, docs.map((d) => stringify(d)).join('---\n'));
+    const tokenFile = path.join(t.dir, 'tokens-m3.csv');
+    writeFileSync(tokenFile, `syncer-token-m3-0123456789,${SyncerUser},uid-syncer-m3,"system:serviceaccounts"\n`);
+    const m3Admin = path.join(t.dir, 'm3-admin.kubeconfig');
+    const m3 = await startHcc(['management-cluster', '--name', 'm3', '--data-dir', path.join(t.dir, 'm3'), '--kubeconfig', m3Admin, '--token-file', tokenFile, '--authorization-policy', policy], /"msg":"management cluster ready"/);
+    const m3Syncer = path.join(t.dir, 'm3-syncer.kubeconfig');
+    const kc = parse(readFileSync(m3Admin, 'utf8'));
+    kc.users[0].user = { token: 'syncer-token-m3-0123456789' };
+    writeFileSync(m3Syncer, stringify(kc));
+    // The control center side as the admin: the shipped policy binds hcc:syncer:m1 to m1 only.
+    const s2 = await startHcc(['syncer', '--name', 'm3', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', m3Syncer, '--heartbeat-interval', '1'], /"msg":"syncer ready"/);
+    try {
+      await new Promise((r) => setTimeout(r, 5000));
+      const lines = s2.output().split('\n').filter((l) => l.includes('presence Leases of the management cluster cannot be listed'));
+      const warns = lines.filter((l) => JSON.parse(l).level === 40);
+      expect(warns, s2.output()).toHaveLength(1);
+      expect(JSON.parse(warns[0]!).msg).toContain('lacks list on leases.coordination.k8s.io in every namespace');
+      await waitFor('m3 Ready', async () => (await k(['get', 'mc', 'm3', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout.trim() === 'True', 30_000);
+    } finally {
+      await stopProcess(s2.proc);
+      await stopProcess(m3.proc);
+    }
+  }, 90_000);
 });
 
 describe('hcc syncer --name', () => {

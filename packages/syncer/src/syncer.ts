@@ -783,6 +783,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
    * once per control center when another one's syncer runs here under this name. A failure is
    * logged (once per message) and leaves the take-over waiting; the heartbeat goes on.
    */
+  /** The error of the last failed list of presence Leases ('' after one that worked). */
+  let presenceListProblem = '';
   async function observePresence(): Promise<void> {
     const nowMs = Date.now();
     const namespace = opts.presenceNamespace ?? SystemNamespace;
@@ -802,8 +804,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     let seen: Map<string, Presence> | undefined;
     try {
       seen = await presences(downstream, cluster);
+      presenceListProblem = '';
     } catch (err) {
-      log.warn({ err: (err as Error).message, controller: 'presence' }, 'the presence Leases of the management cluster cannot be listed');
+      // Said once per cause (a role without the cluster-wide list repeats it at every heartbeat), then at debug.
+      const why = (err as Error).message;
+      const message = isForbidden(err)
+        ? "the presence Leases of the management cluster cannot be listed: the syncer's role there lacks list on leases.coordination.k8s.io in every namespace (deploy/syncer/rbac.yaml's read-only list rule grants it), so another control center's syncer serving this cluster under the same name goes unnoticed"
+        : 'the presence Leases of the management cluster cannot be listed';
+      log[why === presenceListProblem ? 'debug' : 'warn']({ err: why, controller: 'presence' }, message);
+      presenceListProblem = why;
     }
     // Copies of a control center taken over from now on are this syncer's: look at each again.
     for (const taken of takeOver.observe(seen, nowMs, PresenceGraceDurations * leaseDurationSeconds * 1000)) {
