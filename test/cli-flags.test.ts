@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stopProcess } from './helpers/processes.js';
+import { startControlCenterProcess, stopProcess } from './helpers/processes.js';
 import { hccBin, tempDir, waitFor } from './helpers/tools.js';
 
 /** Runs the hcc CLI with args in cwd; resolves with its exit code and stderr (never rejects). */
@@ -111,6 +111,28 @@ describe('hcc flags', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(path.join(t.dir, '.hcc'))).toBe(false);
     } finally {
+      t.cleanup();
+    }
+  });
+
+  it('names the data dir another process holds, the port another process listens on, and the help of a host that does not resolve', async () => {
+    const t = tempDir('hcc-flags-');
+    const first = await startControlCenterProcess({ dir: t.dir });
+    const data = path.join(t.dir, 'data');
+    try {
+      const port = new URL(first.url).port;
+      const held = spawnSync(process.execPath, [hccBin, 'control-center', '--data-dir', data, '--port', '0', '--kubeconfig', path.join(t.dir, 'k2')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(held.status).toBe(1);
+      expect(held.stderr).toContain(`hcc: the data directory ${data} is in use by another hcc process (it holds the directory's LOCK file; stop it, or give this one another --data-dir)`);
+      const busy = spawnSync(process.execPath, [hccBin, 'control-center', '--data-dir', path.join(t.dir, 'other'), '--port', port, '--kubeconfig', path.join(t.dir, 'k3')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(busy.status).toBe(1);
+      expect(busy.stderr).toContain(`address already in use 127.0.0.1:${port}; another process listens there: choose another --port`);
+      const host = spawnSync(process.execPath, [hccBin, 'control-center', '--host', 'no-such-host.invalid', '--kubeconfig', path.join(t.dir, 'k4')], { cwd: t.dir, encoding: 'utf8', timeout: 20_000 });
+      expect(host.status).toBe(1);
+      expect(host.stderr).toContain("See 'hcc control-center --help' for usage.");
+      for (const r of [held, busy, host]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await first.stop();
       t.cleanup();
     }
   });

@@ -40,7 +40,12 @@ try {
   const locked = e.code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
   // abstract-level says only "Database failed to open"; why (a read-only or corrupt data dir) is its cause.
   const why = e.code === 'LEVEL_DATABASE_NOT_OPEN' && typeof cause?.message === 'string' && cause.message ? `: ${cause.message}` : '';
-  const msg = locked ? 'the data directory is in use by another hcc process' : `${e.message}${why}`;
+  // LevelDB's lock error names its LOCK file (`IO error: lock /path/LOCK: Resource temporarily unavailable`).
+  const lockedDir = locked ? /lock (.+)\/LOCK\b/.exec(String(cause?.message ?? e.message))?.[1] : undefined;
+  const inUse = e.code === 'EADDRINUSE' ? '; another process listens there: choose another --port (or --metrics-port for /metrics and the probes), or 0 for a free one' : '';
+  const msg = locked
+    ? `the data directory ${lockedDir ? `${lockedDir} ` : ''}is in use by another hcc process (it holds the directory's LOCK file; stop it, or give this one another --data-dir)`
+    : `${e.message}${why}${inUse}`;
   process.stderr.write(`hcc: ${msg}\n`);
   if (process.env.HCC_DEBUG) process.stderr.write(`${e.stack}\n`);
   process.exit(1);

@@ -228,11 +228,13 @@ export function existingFileArg(value: string): string {
  * `--host` (or another listen-address flag) cannot be listened on: a host name that does not
  * resolve. Checked before a command writes anything; returns when it resolves (or is an address).
  * @param flag - the flag as commander names it in errors (default `--host <host>`)
+ * @param command - the subcommand, for the `See 'hcc <command> --help' for usage.` line commander's errors end with
  */
-export async function exitOnHostProblem(host: string, flag = '--host <host>'): Promise<void> {
+export async function exitOnHostProblem(host: string, flag = '--host <host>', command?: string): Promise<void> {
   const problem = await hostProblem(host, flag);
   if (!problem) return;
-  process.stderr.write(`error: ${problem}\n`);
+  // As commander's own flag errors end (showHelpAfterError in main.ts).
+  process.stderr.write(`error: ${problem}\n${command ? `See 'hcc ${command} --help' for usage.\n` : ''}`);
   process.exit(1);
 }
 

@@ -79,7 +79,7 @@ export function controlCenterCommand(): Command {
       if (o.schedulerToken !== undefined && o.schedulerToken === o.token) cmd.error('error: --scheduler-token must differ from --token');
       const conflict = stateDirConflict({ '--kubeconfig': o.kubeconfig, '--scheduler-kubeconfig': o.schedulerKubeconfig, ...(o.storage === 'etcd' ? {} : { '--data-dir': o.dataDir }) });
       if (conflict) cmd.error(conflict);
-      await exitOnHostProblem(o.host);
+      await exitOnHostProblem(o.host, '--host <host>', 'control-center');
       const log = createLogger('control-center', o.logLevel);
       // client-go (kubectl) never sends a bearer token over plain HTTP: the admin kubeconfig would only get 401s.
       if (!o.tls && !o.anonymous) {

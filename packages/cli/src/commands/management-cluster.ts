@@ -53,7 +53,7 @@ export function managementClusterCommand(): Command {
     .option('--accept-storage-loss', 'start even when the data dir shows lost or damaged committed writes (refused otherwise): serve what is left')
     .addOption(logLevelOption())
     .action(async (o: ManagementClusterOptions, cmd: Command) => {
-      await exitOnHostProblem(o.host);
+      await exitOnHostProblem(o.host, '--host <host>', 'management-cluster');
       const name = o.name;
       const log = createLogger(name, o.logLevel);
       const shutdown = catchShutdown(log);

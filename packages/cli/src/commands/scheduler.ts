@@ -120,7 +120,7 @@ export function schedulerCommand(): Command {
         process.stderr.write(`hcc scheduler: ${problem} (--lease-duration, --renew-deadline, --retry-period)\n`);
         process.exit(1);
       }
-      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
+      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>', 'scheduler');
       const log = createLogger('scheduler', o.logLevel);
       const shutdown = catchShutdown(log);
       const conn = loadKubeconfig(o.kubeconfig);

@@ -90,7 +90,7 @@ export function syncerCommand(): Command {
       // Flag errors as commander words its own (`error: ...`, then the usage hint).
       if (!o.push && !o.name) cmd.error('error: --name is required (or use --push)');
       if (o.push && o.name) cmd.error('error: --name names the one cluster of a pull-mode syncer; --push serves every Push-mode ManagementCluster: give one or the other');
-      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>');
+      await exitOnHostProblem(o.metricsHost, '--metrics-host <host>', 'syncer');
       // Given on the command line (or by a Helm value): compared with an existing ManagementCluster.
       const explicit = (['capacity', 'platforms', 'labels'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
       const name = o.push ? 'push' : o.name;
