@@ -66,7 +66,7 @@ export function createSchedulerMetrics() {
     assumed: new client.Gauge({ name: 'hcc_scheduler_assumed_hostedclusters', help: 'Placements reserved in the cache that the informer has not shown yet.', registers: [registry] }),
     freeSlots: new client.Gauge({
       name: 'hcc_managementcluster_free_slots',
-      help: 'Free slots per management cluster as the scheduler counts them (reported budget less unreported placements; -1 when unbounded).',
+      help: 'Free slots per management cluster as the scheduler counts them (reported budget less unreported placements; +Inf when unbounded).',
       labelNames: ['cluster'],
       registers: [registry],
     }),
@@ -78,7 +78,7 @@ export function createSchedulerMetrics() {
     }),
     capacity: new client.Gauge({
       name: 'hcc_managementcluster_capacity',
-      help: 'spec.capacity per management cluster (-1 when unset).',
+      help: 'spec.capacity per management cluster (+Inf when unset: unbounded).',
       labelNames: ['cluster'],
       registers: [registry],
     }),

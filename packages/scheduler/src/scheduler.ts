@@ -352,9 +352,10 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
     metrics.assumed.set(cache.assumedCount());
     for (const g of [metrics.freeSlots, metrics.placed, metrics.capacity, metrics.clusterReady]) g.reset();
     for (const c of cache.snapshot(mcs.lister.list())) {
-      metrics.freeSlots.set({ cluster: c.name }, Number.isFinite(c.freeSlots) ? c.freeSlots : -1);
+      // Unbounded is +Inf (Prometheus' own), not a sentinel: a `< 5` alert or a sum() stays right.
+      metrics.freeSlots.set({ cluster: c.name }, c.freeSlots);
       metrics.placed.set({ cluster: c.name }, c.placed);
-      metrics.capacity.set({ cluster: c.name }, Number.isFinite(c.capacity) ? c.capacity : -1);
+      metrics.capacity.set({ cluster: c.name }, c.capacity);
       metrics.clusterReady.set({ cluster: c.name }, c.ready ? 1 : 0);
     }
     void scaleOut.tick()?.catch((err) => log.warn({ err }, 'scale-out signal failed'));
