@@ -192,6 +192,8 @@ describe('hcc flags', () => {
   it.each([
     { env: 'warn', args: [], infoLines: false },
     { env: 'warn', args: ['--log-level', 'info'], infoLines: true }, // the flag wins over the variable
+    { env: 'WARN', args: [], infoLines: false }, // any case
+    { env: 'info', args: ['--log-level', 'Warn'], infoLines: false },
   ])('HCC_LOG_LEVEL=$env with $args: info lines $infoLines', async ({ env, args, infoLines }) => {
     const { out } = await controlCenterStartLog(args, { HCC_LOG_LEVEL: env }, 500);
     expect(out.includes('"level":30')).toBe(infoLines);
@@ -206,6 +208,16 @@ describe('hcc flags', () => {
     const warning = out.split('\n').find((l) => l.includes('do not send a bearer token over plain HTTP'));
     expect(!!warning).toBe(warned);
     if (warned) expect(JSON.parse(warning!)).toMatchObject({ level: 40, kubeconfig });
+  }, 60_000);
+
+  it.each([
+    { args: ['--anonymous', '--host', '0.0.0.0'], warned: true },
+    { args: ['--anonymous'], warned: false },
+  ])('control center with $args: warns that --anonymous is open to anyone off loopback: $warned', async ({ args, warned }) => {
+    const { out } = await controlCenterStartLog(args, {}, 300);
+    const warning = out.split('\n').find((l) => l.includes('--anonymous on --host'));
+    expect(!!warning).toBe(warned);
+    if (warned) expect(JSON.parse(warning!)).toMatchObject({ level: 40, host: '0.0.0.0' });
   }, 60_000);
 });
 

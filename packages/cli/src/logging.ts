@@ -2,7 +2,7 @@
  * Process-wide logging: pino JSON to stdout (or a file), level from `--log-level` or HCC_LOG_LEVEL.
  */
 import { openSync } from 'node:fs';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import pino, { type Logger } from 'pino';
 import { ApiError, ConfigError, RequestError } from '@hcc/client';
 
@@ -15,7 +15,13 @@ export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
  * is not given, else `info`.
  */
 export function logLevelOption(description = 'pino log level'): Option {
-  return new Option('--log-level <level>', description).choices(LogLevels).env('HCC_LOG_LEVEL').default('info');
+  const option = new Option('--log-level <level>', description).choices(LogLevels).env('HCC_LOG_LEVEL').default('info');
+  // Any case (`WARN`, `Debug`), as the lowercase level pino takes.
+  return option.argParser((value: string) => {
+    const level = value.toLowerCase();
+    if (!(LogLevels as readonly string[]).includes(level)) throw new InvalidArgumentError(`Allowed choices are ${LogLevels.join(', ')}.`);
+    return level;
+  });
 }
 
 /**
@@ -27,7 +33,7 @@ export function logLevelOption(description = 'pino log level'): Option {
  */
 export function createLogger(name: string, level?: string, file?: string): Logger {
   return pino(
-    { name, level: level ?? process.env.HCC_LOG_LEVEL ?? 'info', base: { pid: process.pid, component: name }, serializers: { err: serializeError } },
+    { name, level: (level ?? process.env.HCC_LOG_LEVEL ?? 'info').toLowerCase(), base: { pid: process.pid, component: name }, serializers: { err: serializeError } },
     // A file is opened here, synchronously: a destination still opening its file cannot be
     // flushed, and a process that exits at once (a signal during start) would fail on exit.
     pino.destination({ dest: file === undefined ? 1 : openSync(file, 'a'), sync: false }),
