@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startControlCenterProcess, stopProcess } from './helpers/processes.js';
-import { hccBin, tempDir, waitFor } from './helpers/tools.js';
+import { hccBin, kubectl, tempDir, waitFor } from './helpers/tools.js';
 
 /** Runs the hcc CLI with args in cwd; resolves with its exit code and stderr (never rejects). */
 function run(args: string[], cwd: string): Promise<{ status: number | null; stderr: string }> {
@@ -134,6 +134,21 @@ describe('hcc flags', () => {
     } finally {
       await first.stop();
       t.cleanup();
+    }
+  });
+
+  it('at --log-level debug, logs each API request (verb, URI, user, user agent, code, latency), as kube-apiserver does at -v=3', async () => {
+    const cc = await startControlCenterProcess({ extraArgs: ['--log-level', 'debug'] });
+    try {
+      const r = await kubectl('1.35', cc.kubeconfig, ['get', 'configmaps', '-n', 'default', 'nosuch']);
+      expect(r.code).not.toBe(0);
+      const line = await waitFor('the HTTP line of the GET', () =>
+        cc.output().split('\n').find((l) => l.includes('"msg":"HTTP"') && l.includes('/api/v1/namespaces/default/configmaps/nosuch')),
+      10_000);
+      expect(JSON.parse(line)).toMatchObject({ level: 20, verb: 'get', uri: '/api/v1/namespaces/default/configmaps/nosuch', user: 'admin', code: 404, srcIP: '127.0.0.1' });
+      expect(JSON.parse(line).userAgent).toMatch(/^kubectl\//);
+    } finally {
+      await cc.stop();
     }
   });
 

@@ -726,7 +726,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
       throw err;
     } finally {
-      recordRequest(requestLabels(ri, info), code, ri.verb === 'watch' ? undefined : Number(process.hrtime.bigint() - started) / 1e9);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      recordRequest(requestLabels(ri, info), code, ri.verb === 'watch' ? undefined : seconds);
+      // Who did what, as kube-apiserver's `"HTTP" verb=... URI=... latency=... resp=...` line at -v=3: at debug.
+      if (deps.logger.isLevelEnabled('debug')) {
+        deps.logger.debug({ verb: ri.verb, uri: req.url, user: req.user?.name, userAgent: req.headers['user-agent'] ?? '', srcIP: req.ip, code, latencyMs: Math.round(seconds * 1e4) / 10 }, 'HTTP');
+      }
     }
   };
 
