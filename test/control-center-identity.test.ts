@@ -13,7 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
-import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { spawnHcc, startControlCenterProcess, startHcc, startRestrictedManagementCluster, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const IDKey = 'controlcenter.hcc.dev/control-center-id';
@@ -202,16 +202,9 @@ describe('two control centers, one management cluster, one ManagementCluster nam
   it("says --kubeconfig is a management cluster's, not the control center's, when that server refuses the read and serves no ManagementClusters", async () => {
     // A management cluster where the syncer's --kubeconfig identity may do nothing but discovery
     // (its in-cluster ServiceAccount's kubeconfig put where the control center's belongs).
-    const tokens = path.join(t.dir, 'm3-tokens.csv');
-    writeFileSync(tokens, 'limited-token-0123456789,limited,uid-limited,""\n');
-    const policy = path.join(t.dir, 'm3-policy.yaml');
-    writeFileSync(policy, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: nothing\nrules: []\n');
-    const m3Admin = path.join(t.dir, 'm3-admin.kubeconfig');
-    const m3 = await startHcc(['management-cluster', '--name', 'm3', '--data-dir', path.join(t.dir, 'm3'), '--kubeconfig', m3Admin, '--token-file', tokens, '--authorization-policy', policy], /"msg":"management cluster ready"/);
-    const kc = path.join(t.dir, 'm3-limited.kubeconfig');
-    const config = parse(readFileSync(m3Admin, 'utf8'));
-    config.users[0].user = { token: 'limited-token-0123456789' };
-    writeFileSync(kc, stringify(config));
+    const m3 = await startRestrictedManagementCluster(t.dir, 'm3', { user: 'limited', policy: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: nothing\nrules: []\n' });
+    const kc = m3.userKubeconfig;
+    const m3Admin = m3.adminKubeconfig;
     const s = spawnHcc(['syncer', '--name', 'm3', '--kubeconfig', kc, '--management-kubeconfig', m3Admin, '--heartbeat-interval', '1', '--metrics-port', '0']);
     try {
       await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { hccBin, kubectl, repoRoot, tempDir, waitFor } from './helpers/tools.js';
-import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { startControlCenterProcess, startHcc, startRestrictedManagementCluster, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { nodePool, noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const SyncerUser = 'system:serviceaccount:hcc-system:hcc-syncer';
@@ -271,16 +271,8 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const before = role.rules.length;
     role.rules = role.rules.filter((r: { resources: string[] }) => !r.resources.includes('*'));
     expect(role.rules.length).toBe(before - 1);
-    const policy = path.join(t.dir, 'rbac-without-list.yaml');
-    writeFileSync(policy, docs.map((d) => stringify(d)).join('---\n'));
-    const tokenFile = path.join(t.dir, 'tokens-m3.csv');
-    writeFileSync(tokenFile, `syncer-token-m3-0123456789,${SyncerUser},uid-syncer-m3,"system:serviceaccounts"\n`);
-    const m3Admin = path.join(t.dir, 'm3-admin.kubeconfig');
-    const m3 = await startHcc(['management-cluster', '--name', 'm3', '--data-dir', path.join(t.dir, 'm3'), '--kubeconfig', m3Admin, '--token-file', tokenFile, '--authorization-policy', policy], /"msg":"management cluster ready"/);
-    const m3Syncer = path.join(t.dir, 'm3-syncer.kubeconfig');
-    const kc = parse(readFileSync(m3Admin, 'utf8'));
-    kc.users[0].user = { token: 'syncer-token-m3-0123456789' };
-    writeFileSync(m3Syncer, stringify(kc));
+    const m3 = await startRestrictedManagementCluster(t.dir, 'm3', { user: SyncerUser, groups: 'system:serviceaccounts', policy: docs.map((d) => stringify(d)).join('---\n') });
+    const m3Syncer = m3.userKubeconfig;
     // The control center side as the admin: the shipped policy binds hcc:syncer:m1 to m1 only.
     const s2 = await startHcc(['syncer', '--name', 'm3', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', m3Syncer, '--heartbeat-interval', '1'], /"msg":"syncer ready"/);
     try {

@@ -3,7 +3,8 @@
  * ports in a temporary state dir, and stops them (and removes the dir) afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import path from 'node:path';
 import { hccBin, tempDir } from './tools.js';
 
@@ -228,4 +229,29 @@ export async function startSchedulerProcess(opts: { kubeconfig: string; args?: s
       return line ? Number(line.slice(name.length + 1)) : undefined;
     },
   };
+}
+
+/**
+ * Starts `hcc management-cluster --name NAME` (data and kubeconfigs under `dir`) that enforces the
+ * RBAC documents `policy` (`--authorization-policy`) for one token user (`--token-file`), and
+ * writes a kubeconfig for that user: the admin kubeconfig with the user's token.
+ * @returns the process, the admin kubeconfig and the user's kubeconfig
+ */
+export async function startRestrictedManagementCluster(
+  dir: string,
+  name: string,
+  opts: { user: string; groups?: string; policy: string },
+): Promise<{ proc: ChildProcess; output: () => string; adminKubeconfig: string; userKubeconfig: string }> {
+  const token = `${name}-restricted-token-0123456789`;
+  const tokenFile = path.join(dir, `${name}-tokens.csv`);
+  writeFileSync(tokenFile, `${token},${opts.user},uid-${name}-restricted,"${opts.groups ?? ''}"\n`);
+  const policyFile = path.join(dir, `${name}-policy.yaml`);
+  writeFileSync(policyFile, opts.policy);
+  const adminKubeconfig = path.join(dir, `${name}-admin.kubeconfig`);
+  const mc = await startHcc(['management-cluster', '--name', name, '--data-dir', path.join(dir, name), '--kubeconfig', adminKubeconfig, '--token-file', tokenFile, '--authorization-policy', policyFile], /"msg":"management cluster ready"/);
+  const userKubeconfig = path.join(dir, `${name}-restricted.kubeconfig`);
+  const config = parse(readFileSync(adminKubeconfig, 'utf8'));
+  config.users[0].user = { token };
+  writeFileSync(userKubeconfig, stringify(config));
+  return { ...mc, adminKubeconfig, userKubeconfig };
 }
