@@ -620,7 +620,7 @@ describe('syncer: push mode', () => {
     expect((await k(['create', 'secret', 'generic', 'bad-ca', '-n', 'hcc-system', `--from-literal=kubeconfig=${badCA}`])).code).toBe(0);
     for (const [secret, reason, says] of [
       ['no-such-secret', 'KubeconfigSecretNotFound', 'Secret hcc-system/no-such-secret not found in the control center'],
-      ['bad-kubeconfig', 'KubeconfigInvalid', 'key "kubeconfig" of Secret hcc-system/bad-kubeconfig is not a usable kubeconfig (Flow sequence'],
+      ['bad-kubeconfig', 'KubeconfigInvalid', 'key "kubeconfig" of Secret hcc-system/bad-kubeconfig is not a usable kubeconfig (not valid YAML: Flow sequence'],
       ['bad-ca', 'KubeconfigInvalid', 'key "kubeconfig" of Secret hcc-system/bad-ca is not a usable kubeconfig (certificate-authority data holds no PEM certificate'],
     ] as const) {
       expect((await k(['patch', 'mc', 'mgmt-2', '--type=merge', '-p', JSON.stringify({ spec: { kubeconfigSecretRef: { name: secret } } })])).code).toBe(0);

@@ -159,8 +159,11 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       if (problem) throw new Error(problem);
       downstream = new RestClient(conn, { userAgent: `hcc-syncer/${name} (push)`, logger: log });
     } catch (err) {
-      // The first line of the parser's message, without the code frame it announces with a colon.
-      const why = (err as Error).message.split('\n')[0]!.replace(/:\s*$/, '');
+      // The first line of the message, without a code frame it announces with a colon, nor the
+      // `kubeconfig <Secret>` the Event names already (`not valid YAML: ... at line 1, column 11`).
+      const source = `kubeconfig ${ref.namespace}/${ref.name}`;
+      let why = (err as Error).message.split('\n')[0]!.replace(/:\s*$/, '');
+      if (why.startsWith(source)) why = why.slice(source.length).replace(/^:?\s*(is\s+)?/, '');
       log.warn({ cluster: name, secret: `${ref.namespace}/${ref.name}`, err }, 'kubeconfig Secret does not hold a usable kubeconfig');
       recorder.event(mc, 'Warning', 'KubeconfigInvalid', `spec.kubeconfigSecretRef: key ${JSON.stringify(ref.key)} of Secret ${ref.namespace}/${ref.name} is not a usable kubeconfig (${why}); the push syncer cannot reach this management cluster`);
       return { requeueAfterMs: 5000 };
