@@ -83,7 +83,9 @@ describe('status of what a lost management cluster holds', () => {
     // The syncer says so with a Normal Event, as a kubelet records NodeReady.
     await waitFor('a ManagementClusterReady Event', async () => {
       const r = await k(['get', 'events', '-A', '--field-selector', 'reason=ManagementClusterReady,involvedObject.name=m1', '-o', 'jsonpath={range .items[*]}{.type} {.message}{"\\n"}{end}']);
-      return r.stdout.includes('Normal Management cluster m1 is Ready again (was False, HeartbeatExpired): its syncer reaches it and reports');
+      // Was HeartbeatExpired; on a loaded machine the first heartbeat after SIGCONT may still time
+      // out on the management cluster (every timer fires at once) and mark it unreachable first.
+      return /Normal Management cluster m1 is Ready again \(was False, (HeartbeatExpired|ManagementClusterUnreachable)\): its syncer reaches it and reports/.test(r.stdout);
     }, 10_000);
     await waitFor('ex Available=True again (from its copy)', async () => (await hcAvailable()) === 'True/AsExpected', 15_000);
     // Available again upstream after the outage, not at the copy's older transition time.
