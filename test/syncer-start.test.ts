@@ -166,7 +166,19 @@ describe('hcc syncer started before the control center answers', () => {
       mgmt.kill('SIGCONT');
     }
     await waitFor('/readyz ok once it answers', async () => (await readyz()).code === 200, 30_000);
-  }, 90_000);
+    // A control center that hangs (paused) rather than refuses: the heartbeat in flight has no answer yet.
+    cc!.proc.kill('SIGSTOP');
+    try {
+      const hung = await waitFor('/readyz failing while the control center hangs', async () => {
+        const r = await readyz();
+        return r.code !== 200 && r.text;
+      }, 30_000);
+      expect(hung).toMatch(/heartbeats have failed for \d+s, longer than the 4s Lease, so the control center takes m1 as not ready: \S/);
+    } finally {
+      cc!.proc.kill('SIGCONT');
+    }
+    await waitFor('/readyz ok once the control center answers again', async () => (await readyz()).code === 200, 30_000);
+  }, 120_000);
 
   it('owns its Lease by its ManagementCluster, so deleting the cluster deletes the Lease', async () => {
     expect(cc && runningSyncer, 'the previous tests started the control center and the syncer').toBeTruthy();

@@ -66,7 +66,7 @@ export function createSchedulerMetrics() {
     assumed: new client.Gauge({ name: 'hcc_scheduler_assumed_hostedclusters', help: 'Placements reserved in the cache that the informer has not shown yet.', registers: [registry] }),
     freeSlots: new client.Gauge({
       name: 'hcc_managementcluster_free_slots',
-      help: 'Free slots per management cluster as the scheduler counts them (reported budget less unreported placements; +Inf when unbounded).',
+      help: 'Free slots per management cluster as the scheduler counts them (reported budget less unreported placements; +Inf when neither a capacity nor a reported budget bounds it).',
       labelNames: ['cluster'],
       registers: [registry],
     }),

@@ -650,7 +650,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   hooks.health = () => {
     const leaseMs = leaseDurationSeconds * 1000;
     if (lastBeatOkMs !== undefined && Date.now() - lastBeatOkMs > leaseMs) {
-      return `heartbeats have failed for ${Math.round((Date.now() - lastBeatOkMs) / 1000)}s, longer than the ${leaseDurationSeconds}s Lease, so the control center takes ${cluster} as not ready: ${lastBeatError}`;
+      return `heartbeats have failed for ${Math.round((Date.now() - lastBeatOkMs) / 1000)}s, longer than the ${leaseDurationSeconds}s Lease, so the control center takes ${cluster} as not ready: ${lastBeatError || 'the heartbeat in flight has had no answer from the control center yet'}`;
     }
     if (!lastObserveOk) return `the management cluster's API does not answer (the control center shows ${cluster} not ready): ${lastObserveError}`;
     return '';
@@ -675,6 +675,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       heartbeats.inc({ cluster, result: err === undefined ? 'success' : 'failure' });
       if (err === undefined) {
         lastBeatOkMs = Date.now();
+        lastBeatError = '';
         lastHeartbeat.set({ cluster }, lastBeatOkMs / 1000);
       } else lastBeatError = problemText(err);
     },
