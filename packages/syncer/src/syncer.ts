@@ -778,14 +778,14 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const toldRunning = new Set<string>();
   let presenceProblem = '';
   const presenceRenewer = new PresenceRenewer(downstream);
+  /** The error of the last failed list of presence Leases ('' after one that worked). */
+  let presenceListProblem = '';
   /**
    * At each heartbeat: renews this syncer's presence Lease in the management cluster, reads the
    * others' (presence.ts), decides what `--take-over-from` takes over now (take-over.ts), and says
    * once per control center when another one's syncer runs here under this name. A failure is
    * logged (once per message) and leaves the take-over waiting; the heartbeat goes on.
    */
-  /** The error of the last failed list of presence Leases ('' after one that worked). */
-  let presenceListProblem = '';
   async function observePresence(): Promise<void> {
     const nowMs = Date.now();
     const namespace = opts.presenceNamespace ?? SystemNamespace;

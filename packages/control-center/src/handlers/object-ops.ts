@@ -203,11 +203,6 @@ export interface WriteOptions {
 }
 
 /**
- * Sets `metadata.managedFields` of the object about to be stored, once the strategy prepared and
- * validated it: an Update takes ownership of what it changed (from `live`, or the kind's zero value
- * on create); an Apply keeps what the update function computed (`requested`).
- */
-/**
  * A view of `obj` without the fields at `paths` (copies along each path; `obj` is not changed):
  * what a create's request carried, before `prepareForCreate` set them.
  */
@@ -226,6 +221,11 @@ function withoutPaths(obj: KubeObject, paths: string[][]): KubeObject {
   return view as unknown as KubeObject;
 }
 
+/**
+ * Sets `metadata.managedFields` of the object about to be stored, once the strategy prepared and
+ * validated it: an Update takes ownership of what it changed (from `live`, or the kind's zero value
+ * on create); an Apply keeps what the update function computed (`requested`).
+ */
 function recordManagedFields(info: ResourceInfo, live: KubeObject | undefined, obj: KubeObject, requested: unknown, manager: FieldManagerRef, subresource: string, now: Date): void {
   const entries =
     manager.operation === 'Apply'

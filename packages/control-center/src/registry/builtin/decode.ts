@@ -182,10 +182,8 @@ export function decodeError(v: unknown, s: JSONSchemaProps, field: string): Deco
  */
 export function decodeBuiltin(obj: KubeObject, info: DecodedKind, ctx: StrategyContext, stored?: KubeObject, opts: { keepNulls?: boolean } = {}): void {
   if (info.custom) {
-    if (!opts.keepNulls) {
-      dropNullMetadata(obj);
-      if (isJSONObject(obj.metadata)) decodeNulls(obj.metadata, objectMetaSchema as JSONSchemaProps);
-    }
+    // Null metadata fields are left out, null label and annotation values are "".
+    if (!opts.keepNulls && isJSONObject(obj.metadata)) decodeNulls(obj.metadata, objectMetaSchema as JSONSchemaProps);
     decodeCustomResourceMetadata(obj, info, ctx, stored);
     return;
   }
@@ -233,13 +231,6 @@ function decodeCustomResourceMetadata(obj: KubeObject, info: DecodedKind, ctx: S
     const strictErrors = (ctx.strictErrors ??= []);
     for (const f of fresh.sort()) strictErrors.push(`unknown field ${JSON.stringify(`metadata.${f}`)}`);
   }
-}
-
-/** Removes, in place, the null-valued fields of `obj.metadata` (not deeper: {@link decodeNulls} makes a null label value `""`). */
-function dropNullMetadata(obj: KubeObject): void {
-  const m = obj.metadata as Record<string, unknown> | null | undefined;
-  if (!m || typeof m !== 'object' || Array.isArray(m)) return;
-  for (const k of Object.keys(m)) if (m[k] === null) delete m[k];
 }
 
 /**
