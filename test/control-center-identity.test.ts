@@ -167,6 +167,17 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     expect((await copy('only-b'))?.uid).toBe(before?.uid);
   });
 
+  /** The verbose /readyz of a syncer started with `--metrics-port 0`, once it fails and names `what`. */
+  const failingReadyz = async (s: { output: () => string }, what: string): Promise<string> => {
+    await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);
+    const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(s.output())![1]!;
+    return waitFor(`/readyz naming ${what}`, async () => {
+      const r = await fetch(`${ops}/readyz?verbose`);
+      const text = await r.text();
+      return r.status !== 200 && text.includes(what) && text;
+    }, 30_000);
+  };
+
   it("waits, and says in /readyz which rule is missing, when the control center's policy refuses it the read of the ID", async () => {
     // The shipped syncer policy without its kube-system rule, enforced for the syncer's own user.
     const docs = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy', 'control-center', 'syncer-policy.yaml'), 'utf8')).map((d) => d.toJS());
@@ -183,13 +194,7 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     writeFileSync(kc, stringify(config));
     const s = spawnHcc(['syncer', '--name', 'm2', '--kubeconfig', kc, '--management-kubeconfig', mgmtAdmin, '--heartbeat-interval', '1', '--metrics-port', '0']);
     try {
-      await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);
-      const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(s.output())![1]!;
-      const body = await waitFor('/readyz naming the rule', async () => {
-        const r = await fetch(`${ops}/readyz?verbose`);
-        const text = await r.text();
-        return r.status !== 200 && text.includes('kube-system') && text;
-      }, 30_000);
+      const body = await failingReadyz(s, 'kube-system');
       expect(body).toContain('reading the control center ID; the control center refuses this syncer the read of its kube-system namespace');
       expect(body).toContain('deploy/control-center/syncer-policy.yaml');
       // It registered nothing: no ManagementCluster m2 while it cannot stamp its copies.
@@ -199,6 +204,7 @@ describe('two control centers, one management cluster, one ManagementCluster nam
       await c.stop();
     }
   });
+
   it("says --kubeconfig is a management cluster's, not the control center's, when that server refuses the read and serves no ManagementClusters", async () => {
     // A management cluster where the syncer's --kubeconfig identity may do nothing but discovery
     // (its in-cluster ServiceAccount's kubeconfig put where the control center's belongs).
@@ -207,13 +213,7 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     const m3Admin = m3.adminKubeconfig;
     const s = spawnHcc(['syncer', '--name', 'm3', '--kubeconfig', kc, '--management-kubeconfig', m3Admin, '--heartbeat-interval', '1', '--metrics-port', '0']);
     try {
-      await waitFor('its ops address', () => /"metrics":"(http:\/\/[^"]+)\/metrics"/.test(s.output()), 30_000);
-      const ops = /"metrics":"(http:\/\/[^"]+)\/metrics"/.exec(s.output())![1]!;
-      const body = await waitFor('/readyz naming the kubeconfig', async () => {
-        const r = await fetch(`${ops}/readyz?verbose`);
-        const text = await r.text();
-        return r.status !== 200 && text.includes('does not serve ManagementClusters') && text;
-      }, 30_000);
+      const body = await failingReadyz(s, 'does not serve ManagementClusters');
       expect(body).toContain("is --kubeconfig the control center's kubeconfig, not a management cluster's?");
       expect(body).not.toContain('syncer-policy.yaml');
       // Logged as a warning without a stack trace.
