@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-errors.js';
 import { FakeClock } from './clock.js';
-import { ExponentialRateLimiter, WorkQueue } from './workqueue.js';
+import { ExponentialRateLimiter, Skipped, WorkQueue } from './workqueue.js';
 
 /** A pino logger whose lines land in `lines`. */
 function captureLogger() {
@@ -144,34 +144,39 @@ describe('WorkQueue.runWorkers', () => {
       async (key) => {
         calls.push(key);
         if (key === 'ok') return;
+        if (key === 'unchanged') return Skipped;
         if (key === 'poll') return { requeueAfterMs: 1000 };
         if (key === 'conflict') throw new ApiError(409, { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' });
         throw new Error('boom');
       },
       { signal: ac.signal, logger, name: 'test-ctrl' },
     );
-    for (const k of ['ok', 'poll', 'conflict', 'fail']) q.add(k);
+    for (const k of ['ok', 'unchanged', 'poll', 'conflict', 'fail']) q.add(k);
     while (q.inFlight > 0 || q.len() > 0) await flush();
 
     expect(q.numRequeues('ok')).toBe(0);
+    expect(q.numRequeues('unchanged')).toBe(0);
     expect(q.numRequeues('poll')).toBe(0);
     expect(q.numRequeues('conflict')).toBe(1);
     expect(q.numRequeues('fail')).toBe(1);
     const byKey = Object.fromEntries(lines.map((l) => [l.key, l]));
     expect(byKey.ok).toMatchObject({ level: 30, controller: 'test-ctrl', result: 'success' });
+    // A pass that wrote nothing: done, its line at debug (STYLE.md: skips go to debug).
+    expect(byKey.unchanged).toMatchObject({ level: 20, controller: 'test-ctrl', result: 'skipped' });
     expect(byKey.poll).toMatchObject({ level: 30, result: 'requeue', requeueAfterMs: 1000 });
     expect(byKey.conflict).toMatchObject({ level: 20, result: 'conflict' });
     expect(byKey.fail).toMatchObject({ level: 40, result: 'error', err: { message: 'boom' } });
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
 
     clock.step(10); // rate-limited retries of conflict and fail
-    while (calls.length < 6) await flush();
-    expect(calls.slice(4).sort()).toEqual(['conflict', 'fail']);
+    while (calls.length < 7) await flush();
+    expect(calls.slice(5).sort()).toEqual(['conflict', 'fail']);
     while (q.inFlight > 0) await flush();
     expect(q.numRequeues('fail')).toBe(2);
     clock.step(1000); // poll's requeue (fail's 20 ms retry too)
-    while (calls.length < 9) await flush();
+    while (calls.length < 10) await flush();
     expect(calls.filter((k) => k === 'poll')).toHaveLength(2);
+    expect(calls.filter((k) => k === 'unchanged')).toHaveLength(1);
 
     ac.abort();
     await workers;

@@ -86,11 +86,20 @@ export interface WorkQueueOptions {
 export type ReconcileResult = void | { requeueAfterMs: number };
 
 /**
- * Reconciles one key. Resolve for success, `{ requeueAfterMs }` to look again later (e.g. to
- * poll for a condition), throw for a transient failure (retried with backoff).
+ * What a reconcile returns when it found nothing to do and wrote nothing (the object already as
+ * wanted, or gone): done, and its one line is logged at debug whatever `successLogLevel` says, as
+ * STYLE.md §7 puts it ("skips go to debug") and kube controllers log an unchanged sync at a higher
+ * verbosity. Compared by identity: return this constant.
+ */
+export const Skipped: Readonly<{ skipped: true }> = Object.freeze({ skipped: true });
+
+/**
+ * Reconciles one key. Resolve for success ({@link Skipped} when nothing was written),
+ * `{ requeueAfterMs }` to look again later (e.g. to poll for a condition), throw for a transient
+ * failure (retried with backoff).
  * @param signal - aborted when the workers are told to stop
  */
-export type Reconcile = (key: string, signal: AbortSignal) => Promise<ReconcileResult>;
+export type Reconcile = (key: string, signal: AbortSignal) => Promise<ReconcileResult | typeof Skipped>;
 
 /** Options of `runWorkers`. */
 export interface RunWorkersOptions {
@@ -100,7 +109,7 @@ export interface RunWorkersOptions {
   logger?: Logger;
   /** Controller name, logged as `controller`. */
   name?: string;
-  /** Level of the one line per successful reconcile. Default `info` (see STYLE.md §7). */
+  /** Level of the one line per successful reconcile. Default `info` (see STYLE.md §7); a {@link Skipped} one is always debug. */
   successLogLevel?: 'info' | 'debug';
 }
 
@@ -295,7 +304,9 @@ export class WorkQueue {
       const result = await reconcile(key, signal);
       const durationMs = Math.round(performance.now() - startedMs);
       this.forget(key);
-      if (result && typeof result.requeueAfterMs === 'number') {
+      if (result === Skipped) {
+        log?.debug({ key, result: 'skipped', durationMs }, 'reconciled');
+      } else if (result && 'requeueAfterMs' in result && typeof result.requeueAfterMs === 'number') {
         this.addAfter(key, result.requeueAfterMs);
         log?.[level]({ key, result: 'requeue', requeueAfterMs: result.requeueAfterMs, durationMs }, 'reconciled');
       } else {

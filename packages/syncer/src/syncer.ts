@@ -532,6 +532,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       knownNamespaces.add(ns);
     },
     ownWrites,
+    downWrites: new OwnWrites(),
     recentCreates: new Map(),
     now: Date.now,
     warn: (obj, reason, message) => recorder.event(obj, 'Warning', reason, message),

@@ -10,7 +10,8 @@
  *   races with a 409 and went round again.
  * - A copy this syncer just created is remembered (`recentCreates`) until the downstream informer
  *   shows it, so the events that follow the create do not create it again (a 409 AlreadyExists,
- *   then a GET).
+ *   then a GET); what a patch returned likewise (`downWrites`), so a pass that comes before the
+ *   patch's own event does not send it again.
  *
  * An object of the same name that hcc did not create: a Secret or ConfigMap is taken over (its
  * data becomes the control center's; marked `controlcenter.hcc.dev/adopted`, so it is released,
@@ -190,11 +191,11 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
     const patch = downstreamPatch(desired, down, keys);
     if (!patch) {
       remember();
-      return 'stop';
+      return 'skip';
     }
     const dropped = droppedFields(req.kind);
     try {
-      await deps.downstream.patch(req.kind, req.namespace, req.name, patch, dropped?.collect);
+      deps.downWrites.record(req.key, down, await deps.downstream.patch(req.kind, req.namespace, req.name, patch, dropped?.collect));
     } catch (err) {
       if (isNotFound(err)) {
         // Gone since it was last seen (the informer will tell): the next pass creates it again.

@@ -95,7 +95,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     // Only what this syncer made: a copy of another control center under this name is not (control-center-identity.ts).
     const ours = !!down && isOwnCopy(deps.cluster, deps.controlCenter, down, up);
     if (!up) {
-      if (!down || !ours || down.metadata.deletionTimestamp) return 'stop';
+      if (!down || !ours || down.metadata.deletionTimestamp) return 'skip';
       // A HostedCluster or NodePool copy runs a control plane: its object's absence is confirmed
       // with a live read first, as kube's garbage collector reads an owner before deleting a
       // dependent (the informer may not show an object created a moment ago yet).

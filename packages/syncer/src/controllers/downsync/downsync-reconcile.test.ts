@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { ApiError } from '@hcc/client';
+import { ApiError, Skipped } from '@hcc/client';
 import type { KubeObject } from '@hcc/crds';
 import { downsyncSteps, reconcileDownsync } from './downsync-reconcile.js';
 import type { DownsyncDeps, SideWriter, SyncKind } from './types.js';
@@ -36,6 +36,7 @@ function deps(up: Partial<Record<SyncKind, KubeObject>>, down: Partial<Record<Sy
     downstream: fakeSide(calls, 'down'),
     ensureDownstreamNamespace: async (ns) => void calls.push(['ensureNamespace', ns]),
     ownWrites: new OwnWrites(),
+    downWrites: new OwnWrites(),
     recentCreates: new Map(),
     now: () => clock,
     warn: (obj, reason, message) => void calls.push(['warn', `${obj.kind}/${obj.metadata.name}`, reason, message]),
@@ -229,6 +230,56 @@ describe('downsync of a HostedCluster', () => {
     const drifted = { ...applied, metadata: { ...applied.metadata, labels: { ...applied.metadata.labels, team: 'b', local: 'x' } }, spec: { release: { image: 'b' }, paused: 'true' } };
     const { calls } = await run({ HostedCluster: up }, { HostedCluster: drifted });
     expect(calls).toEqual([['down.patch', 'HostedCluster', 'clusters/ex', { metadata: { labels: { team: 'a' } }, spec: { release: { image: 'a' }, paused: null } }]]);
+  });
+
+  it('does not send a patch again while its informer has not shown the last one; a pass that writes nothing is Skipped', async () => {
+    /** RFC 7386 JSON merge patch, as the management cluster applies it. */
+    const merge = (t: unknown, p: unknown): unknown => {
+      if (p === null || typeof p !== 'object' || Array.isArray(p)) return p;
+      const out: Record<string, unknown> = t && typeof t === 'object' && !Array.isArray(t) ? { ...(t as Record<string, unknown>) } : {};
+      for (const [k, v] of Object.entries(p)) {
+        if (v === null) delete out[k];
+        else out[k] = merge(out[k], v);
+      }
+      return out;
+    };
+    const calls: Call[] = [];
+    let up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'], generation: 2 });
+    const copy = { ...downCopy(), metadata: { ...downCopy().metadata, uid: 'd1', resourceVersion: '7' } };
+    const down: Partial<Record<SyncKind, KubeObject>> = { HostedCluster: copy };
+    const d = deps({ HostedCluster: up }, down, calls);
+    d.getUpstream = () => up;
+    let live: KubeObject = copy;
+    let rv = 7;
+    d.downstream.patch = async (kind, ns, n, patch) => {
+      calls.push(['down.patch', kind, `${ns}/${n}`, patch]);
+      live = merge(live, patch) as KubeObject;
+      live = { ...live, metadata: { ...live.metadata, resourceVersion: String(++rv) } };
+      return live;
+    };
+    const pass = () => reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+
+    expect(await pass()).toBeUndefined();
+    expect(calls.map((c) => c[0])).toEqual(['down.patch']);
+    expect((calls[0]![3] as KubeObject).metadata.annotations).toMatchObject({ 'controlcenter.hcc.dev/upstream-generation': '2' });
+    // The informer still shows resourceVersion 7: the pass builds on what the patch returned.
+    calls.length = 0;
+    expect(await pass()).toBe(Skipped);
+    expect(calls).toEqual([]);
+    // An upstream change meanwhile: only that change is sent.
+    up = { ...up, metadata: { ...up.metadata, generation: 3 }, spec: { release: { image: 'b' } } };
+    expect(await pass()).toBeUndefined();
+    expect(calls).toEqual([['down.patch', 'HostedCluster', 'clusters/ex', { metadata: { annotations: { 'controlcenter.hcc.dev/upstream-generation': '3' } }, spec: { release: { image: 'b' } } }]]);
+    // The informer shows a later version (someone else's write since): it is what the pass builds on.
+    calls.length = 0;
+    down.HostedCluster = { ...live, metadata: { ...live.metadata, resourceVersion: '20' }, spec: { release: { image: 'c' } } };
+    await pass();
+    expect(calls).toEqual([['down.patch', 'HostedCluster', 'clusters/ex', { spec: { release: { image: 'b' } } }]]);
+    // Upstream and copy both gone: nothing to write.
+    calls.length = 0;
+    const gone = deps({}, {}, calls);
+    expect(await reconcileDownsync(gone, downsyncSteps(gone), 'HostedCluster/clusters/ex')).toBe(Skipped);
+    expect(calls).toEqual([]);
   });
 
   it('does not create a copy again while its informer has not shown the one it just created', async () => {

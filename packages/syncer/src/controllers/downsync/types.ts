@@ -72,6 +72,12 @@ export interface DownsyncDeps {
   /** The syncer's own upstream writes not yet shown by the informer (shared with upsync); passes start from the freshest object. */
   ownWrites: OwnWrites;
   /**
+   * The syncer's own patches of downstream copies not yet shown by the downstream informer, by
+   * downsync key: a pass that comes before the patch's watch event builds on what the patch
+   * returned instead of sending the same patch again. Owned by the caller, starts empty.
+   */
+  downWrites: OwnWrites;
+  /**
    * Deletes the upstream NodePools of a HostedCluster being deleted (`spec.clusterName`), as the
    * HyperShift operator deletes them with their HostedCluster; none when the HostedCluster of that
    * name in the control center is not the one of `uid` being deleted (read live: a new one of the
@@ -176,8 +182,11 @@ export interface DownsyncRequest {
   downstream: KubeObject | undefined;
 }
 
-/** What a step decides: go on, stop this pass (done, or a write will bring an event), or look again later. */
-export type StepResult = 'continue' | 'stop' | { requeueAfterMs: number };
+/**
+ * What a step decides: go on, stop this pass (done, or a write will bring an event), stop it
+ * having found nothing to write (`skip`: the pass is logged at debug), or look again later.
+ */
+export type StepResult = 'continue' | 'stop' | 'skip' | { requeueAfterMs: number };
 
 /** A named step of a reconcile. */
 export interface Step {
