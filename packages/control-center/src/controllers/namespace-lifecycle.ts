@@ -30,16 +30,17 @@ type NamespaceCondition = Condition & { status: 'True' | 'False'; reason: string
 /**
  * The conditions kube-controller-manager's namespace controller writes on a Terminating
  * Namespace, from what is left in it: objects per resource and finalizers per name.
- * @param remaining - `resource.group` (or `resource` for the core group) → objects left
+ * @param remaining - `resource.group` (`resource.` for the core group, as upstream's `%s.%s`) → objects left
  * @param finalizers - finalizer name → objects left that carry it
  * @param failure - why a delete of content failed this pass, if one did
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
  */
 export function namespaceDeletionConditions(remaining: ReadonlyMap<string, number>, finalizers: ReadonlyMap<string, number>, failure?: string): NamespaceCondition[] {
+  // Sorted as Go's sort.Strings sorts the formatted entries (by code unit).
   const list = (m: ReadonlyMap<string, number>, what: string) =>
     [...m.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, n]) => `${k} ${what.replace('%d', String(n))}`)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .join(', ');
   return [
     // One API server with every resource known: discovery and group-version parsing never fail here,
@@ -149,7 +150,9 @@ export class DeletionController {
       const gr = info.group ? `${info.resource}.${info.group}` : info.resource;
       for (const { object } of this.store.list(storagePrefix(info, name)).items) {
         remaining++;
-        byResource.set(gr, (byResource.get(gr) ?? 0) + 1);
+        // Upstream's `%s.%s` of resource and group: `configmaps.` for the core group.
+        const key = `${info.resource}.${info.group}`;
+        byResource.set(key, (byResource.get(key) ?? 0) + 1);
         for (const f of object.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
         if (object.metadata.deletionTimestamp) continue;
         await deleteObject(this.store, info, name, object.metadata.name!, systemContext(), { dryRun: false }).catch((e) => {

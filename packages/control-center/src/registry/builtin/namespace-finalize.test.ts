@@ -109,7 +109,7 @@ describe('Namespace finalizers and /finalize', () => {
     const conds = async () => ((await get('fin-c')).body.status?.conditions ?? []) as Cond[];
     await until('conditions', async () => (await conds()).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'));
     const byType = Object.fromEntries((await conds()).map((c) => [c.type, c]));
-    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps has 1 resource instances' });
+    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' });
     expect(byType.NamespaceFinalizersRemaining).toMatchObject({ status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
     expect(byType.NamespaceDeletionContentFailure).toMatchObject({ status: 'False', reason: 'ContentDeleted' });
     // All five of upstream's, in its order (discovery and group-version parsing done at once here).
