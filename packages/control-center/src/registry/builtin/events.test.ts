@@ -53,3 +53,43 @@ describe('the Event table, as kube-apiserver prints it', () => {
     expect(row(fields)).toMatchObject(want);
   });
 });
+
+describe('Event validation, as upstream legacyValidateEvent on every core/v1 create and update', () => {
+  const inNs = (namespace: string, fields: Record<string, unknown>) => ({ ...event(fields), metadata: { name: 'e1', namespace } }) as KubeObject;
+  const newStyle = { eventTime: '2026-12-05T21:30:00.000000Z', reportingComponent: 'example.com/ctrl', reportingInstance: 'pod-1', action: 'Sync', reason: 'R', involvedObject: { kind: 'ConfigMap', name: 'c', namespace: 'ns' } };
+  it.each([
+    { name: 'core/v1 style in its object\'s namespace', obj: inNs('ns', { reason: 'R', involvedObject: { kind: 'ConfigMap', name: 'c', namespace: 'ns' } }), want: [] },
+    { name: 'core/v1 style about a cluster-scoped object, in default', obj: inNs('default', { reason: 'R', involvedObject: { kind: 'ManagementCluster', name: 'm' } }), want: [] },
+    { name: 'core/v1 style about a cluster-scoped object, elsewhere', obj: inNs('ns', { reason: 'R', involvedObject: { kind: 'ManagementCluster', name: 'm' } }), want: [['involvedObject.namespace', 'does not match event.namespace']] },
+    { name: 'core/v1 style in another namespace than its object', obj: inNs('ns', { reason: 'R', involvedObject: { kind: 'ConfigMap', name: 'c', namespace: 'other' } }), want: [['involvedObject.namespace', 'does not match event.namespace']] },
+    { name: 'events.k8s.io style, complete', obj: inNs('ns', newStyle), want: [] },
+    { name: 'events.k8s.io style about a cluster-scoped object in kube-system', obj: inNs('kube-system', { ...newStyle, involvedObject: { kind: 'Node', name: 'n' } }), want: [] },
+    {
+      name: 'events.k8s.io style without its reporting fields, action and reason',
+      obj: inNs('ns', { eventTime: newStyle.eventTime, involvedObject: newStyle.involvedObject }),
+      want: [
+        ['reportingComponent', undefined],
+        ['reportingComponent', "name part must be non-empty"],
+        ['reportingComponent', "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"],
+        ['reportingInstance', undefined],
+        ['action', undefined],
+        ['reason', undefined],
+      ],
+    },
+    {
+      name: 'events.k8s.io style over the length limits',
+      obj: inNs('ns', { ...newStyle, action: 'a'.repeat(129), reason: 'r'.repeat(129), reportingInstance: 'i'.repeat(129), message: 'm'.repeat(1025) }),
+      want: [
+        ['reportingInstance', 'can have at most 128 characters'],
+        ['action', 'can have at most 128 characters'],
+        ['reason', 'can have at most 128 characters'],
+        ['message', 'can have at most 1024 characters'],
+      ],
+    },
+  ])('$name', ({ obj, want }) => {
+    const got = events.strategy.validate(obj, undefined as never).map((e) => [e.field, e.detail || undefined]);
+    expect(got).toEqual(want);
+    // The same on update: core/v1 makes nothing immutable.
+    expect(events.strategy.validateUpdate(obj, obj).map((e) => [e.field, e.detail || undefined])).toEqual(want);
+  });
+});

@@ -7,6 +7,7 @@ import type { KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
+import { isQualifiedName } from '@hcc/client';
 
 interface EventFields {
   involvedObject?: { kind?: string; namespace?: string; name?: string; uid?: string; apiVersion?: string; resourceVersion?: string; fieldPath?: string };
@@ -17,6 +18,7 @@ interface EventFields {
   /** Go's ReportingController. */
   reportingComponent?: string;
   reportingInstance?: string;
+  action?: string;
   lastTimestamp?: string;
   eventTime?: string;
   firstTimestamp?: string;
@@ -25,6 +27,45 @@ interface EventFields {
 }
 
 const ev = (obj: KubeObject) => obj as KubeObject & EventFields;
+
+/** Upstream's length limits of an events.k8s.io-style Event's fields, in characters. */
+const ReportingInstanceLengthLimit = 128;
+const ActionLengthLimit = 128;
+const ReasonLengthLimit = 128;
+const NoteLengthLimit = 1024;
+
+/**
+ * Upstream's legacyValidateEvent, which core/v1 applies to every create and update: an Event
+ * without `eventTime` (core/v1 style) is in its involved object's namespace, or in `default` for
+ * a cluster-scoped one; one with `eventTime` (events.k8s.io style) names its `reportingComponent`,
+ * `reportingInstance`, `action` and `reason` within their length limits, and may be in `default`
+ * or `kube-system` for a cluster-scoped object.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/events.go
+ */
+export function validateEvent(obj: KubeObject): field.FieldError[] {
+  const e = ev(obj);
+  const ns = obj.metadata.namespace ?? '';
+  const involvedNs = e.involvedObject?.namespace ?? '';
+  const errs: field.FieldError[] = [];
+  const mismatch = () => errs.push(field.invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
+  if (!e.eventTime) {
+    if (involvedNs ? ns !== involvedNs : ns !== '' && ns !== 'default') mismatch();
+    return errs;
+  }
+  if (!involvedNs && ns !== 'default' && ns !== 'kube-system') mismatch();
+  const component = e.reportingComponent ?? '';
+  if (!component) errs.push(field.required('reportingComponent', ''));
+  for (const msg of isQualifiedName(component)) errs.push(field.invalid('reportingComponent', component, msg));
+  const limited = (path: string, value: string | undefined, limit: number, required: boolean) => {
+    if (required && !value) errs.push(field.required(path, ''));
+    if ((value ?? '').length > limit) errs.push(field.invalid(path, '', `can have at most ${limit} characters`));
+  };
+  limited('reportingInstance', e.reportingInstance, ReportingInstanceLengthLimit, true);
+  limited('action', e.action, ActionLengthLimit, true);
+  limited('reason', e.reason, ReasonLengthLimit, true);
+  limited('message', e.message, NoteLengthLimit, false);
+  return errs;
+}
 
 export const events: ResourceInfo = {
   group: '',
@@ -42,14 +83,9 @@ export const events: ResourceInfo = {
   custom: false,
   strategy: baseStrategy({
     allowCreateOnUpdate: true,
-    validate: (obj) => {
-      const e = ev(obj);
-      const errs: field.FieldError[] = [];
-      if (e.involvedObject?.namespace && e.involvedObject.namespace !== obj.metadata.namespace) {
-        errs.push(field.invalid('involvedObject.namespace', e.involvedObject.namespace, 'does not match event.namespace'));
-      }
-      return errs;
-    },
+    // core/v1 checks an update as a create (ValidateEventUpdate: nothing is immutable there).
+    validate: (obj) => validateEvent(obj),
+    validateUpdate: (obj) => validateEvent(obj),
     selectableFields: (obj) => {
       const e = ev(obj);
       const io = e.involvedObject ?? {};
