@@ -115,6 +115,25 @@ describe('hcc flags', () => {
     }
   });
 
+  it('refuses hcc up with a state dir inside the state dir of a running hcc up, before writing anything there', async () => {
+    const t = tempDir('hcc-nested-');
+    // A live process holding the outer state dir's up.lock stands in for a running hcc up.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const outer = path.join(t.dir, 'outer');
+      mkdirSync(outer);
+      writeFileSync(path.join(outer, 'up.lock'), `${holder.pid}\n`);
+      const nested = path.join(outer, 'data');
+      const r = await run(['up', '--state-dir', nested], t.dir);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`hcc: the state directory ${nested} is inside ${outer}, the state directory of the running hcc up (pid ${holder.pid}): use a --state-dir outside it`);
+      expect(existsSync(nested)).toBe(false);
+    } finally {
+      holder.kill();
+      t.cleanup();
+    }
+  });
+
   it('names the data dir another process holds, the port another process listens on, and the help of a host that does not resolve', async () => {
     const t = tempDir('hcc-flags-');
     const first = await startControlCenterProcess({ dir: t.dir });

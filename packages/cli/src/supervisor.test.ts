@@ -16,6 +16,9 @@ describe('lastErrorLine', () => {
       expect(lastErrorLine(log, from)).toBe('');
       appendFileSync(log, '{"level":30,"msg":"starting"}\nhcc: the data directory is in use by another hcc process\n');
       expect(lastErrorLine(log, from)).toBe('the data directory is in use by another hcc process');
+      // A refused flag says `error: ` (commander's and the state-dir checks' lines).
+      appendFileSync(log, "error: option '--port <n>' argument 'x' is invalid\n");
+      expect(lastErrorLine(log, from)).toBe("option '--port <n>' argument 'x' is invalid");
       expect(lastErrorLine(path.join(dir, 'missing.log'))).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });

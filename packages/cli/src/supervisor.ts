@@ -245,7 +245,8 @@ function fileSize(file: string): number {
 }
 
 /**
- * The one-line error an hcc process printed last before it exited (`hcc: <why>`, see main.ts), from
+ * The one-line error an hcc process printed last before it exited (`hcc: <why>`, see main.ts, or
+ * `error: <why>`, a refused flag), from
  * its log file after byte `from` (where this start's output begins; at most the last 64 KiB of it);
  * '' when there is none or the file cannot be read.
  */
@@ -258,8 +259,10 @@ export function lastErrorLine(file: string, from = 0): string {
       if (size <= start) return '';
       const buf = Buffer.alloc(size - start);
       readSync(fd, buf, 0, buf.length, start);
-      const lines = buf.toString('utf8').split('\n').filter((l) => l.startsWith('hcc: '));
-      return lines.length ? lines[lines.length - 1]!.slice('hcc: '.length) : '';
+      // `hcc: <why>` (main.ts), or `error: <why>` (a flag's or commander's refusal).
+      const lines = buf.toString('utf8').split('\n').filter((l) => l.startsWith('hcc: ') || l.startsWith('error: '));
+      const last = lines.at(-1);
+      return last === undefined ? '' : last.slice(last.indexOf(': ') + 2);
     } finally {
       closeSync(fd);
     }

@@ -7,7 +7,7 @@
  * `DIR/syncer-tokens.csv`, kubeconfigs `DIR/syncers/mgmt-I.kubeconfig`), which the control center
  * keeps to what is placed on mgmt-I, as a deployed syncer should run.
  */
-import { UpLockFile, upLockHolder } from '../state-dir-lock.js';
+import { runningUpOwning, UpLockFile, upLockHolder } from '../state-dir-lock.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -166,6 +166,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   // Fail on bad flags before anything is written to the state dir.
   parsePlatforms(o.platforms);
   if (o.schedulerConfig) loadSchedulerConfig(o.schedulerConfig);
+  // Nor inside the state dir of another running hcc up (its data dir, say): its files would mix with that one's.
+  const owner = runningUpOwning(path.dirname(path.resolve(dir)));
+  if (owner) throw new Error(`the state directory ${dir} is inside ${owner.dir}, the state directory of the running hcc up (pid ${owner.pid}): use a --state-dir outside it`);
   try {
     ensureDir(logs);
     ensureDir(mcDir);
