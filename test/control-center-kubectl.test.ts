@@ -390,7 +390,7 @@ describe('control center with real kubectl', () => {
     const k = (args: string[], input?: string) => kubectl('1.35', cc.kubeconfig, args, { input });
     const ns = 'wide-events';
     expect((await k(['create', 'namespace', ns])).code).toBe(0);
-    const ev = `apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\n  namespace: ${ns}\ninvolvedObject:\n  kind: ConfigMap\n  name: c\n  fieldPath: data.k\nreason: Test\nmessage: hello\ntype: Normal\nsource:\n  component: me\n  host: h1\ncount: 3\nfirstTimestamp: "2026-01-01T00:00:00Z"\nlastTimestamp: "2026-01-01T00:00:00Z"\n`;
+    const ev = `apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\n  namespace: ${ns}\ninvolvedObject:\n  kind: ConfigMap\n  name: c\n  namespace: ${ns}\n  fieldPath: data.k\nreason: Test\nmessage: hello\ntype: Normal\nsource:\n  component: me\n  host: h1\ncount: 3\nfirstTimestamp: "2026-01-01T00:00:00Z"\nlastTimestamp: "2026-01-01T00:00:00Z"\n`;
     expect((await k(['create', '-f', '-'], ev)).code).toBe(0);
     const narrow = (await k(['get', 'events', '-n', ns])).stdout.split('\n');
     expect(narrow[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/);

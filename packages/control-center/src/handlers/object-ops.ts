@@ -578,6 +578,12 @@ export function deletionFinalizers(current: readonly string[] | undefined, opts:
 }
 
 /**
+ * kube-apiserver's answer to deleting a Namespace whose deletion is already under way
+ * (pkg/registry/core/namespace/storage/storage.go, REST.Delete), in a 409 Conflict.
+ */
+export const NamespaceTerminatingConflict = 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
+
+/**
  * Deletes an object. With finalizers it only sets `deletionTimestamp` (and bumps generation);
  * the object goes away when the last finalizer is removed. Namespaces always pass through
  * `Terminating` so their contents are deleted first. `propagationPolicy: Orphan` or `Foreground`
@@ -631,6 +637,11 @@ export async function deleteObject(
     }
     const isNamespace = info.resource === namespaces.resource && info.group === '';
     const nsFinalizers = isNamespace ? ((cur.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+    // A Namespace already being emptied (namespace REST Delete): a second delete is a 409 until
+    // its spec.finalizers are done, as `kubectl delete ns` twice shows.
+    if (isNamespace && cur.metadata.deletionTimestamp && nsFinalizers.length > 0) {
+      throw apierrors.conflict(groupResource(info), name, NamespaceTerminatingConflict);
+    }
     // Namespaces delete their contents whatever the policy; everything else gets the GC's finalizers.
     let gc = isNamespace ? { changed: false, finalizers: cur.metadata.finalizers ?? [] } : deletionFinalizers(cur.metadata.finalizers, opts);
     if (info.strategy.finalizersOnDelete) {

@@ -57,6 +57,16 @@ describe('Namespace finalizers and /finalize', () => {
     await until('kubernetes finalizer removed', async () => JSON.stringify((await get('fin-a')).body.spec?.finalizers) === '["example.com/hold"]');
     const ns = (await get('fin-a')).body;
     expect(ns.status.phase).toBe('Terminating');
+    // Deleting it again while spec.finalizers remain: kube-apiserver's 409 (`kubectl delete ns` twice).
+    const again = await request(cc(), 'DELETE', `${NS}/fin-a`);
+    expect(again.code).toBe(409);
+    expect(again.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Conflict',
+      message: 'Operation cannot be fulfilled on namespaces "fin-a": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+      details: { name: 'fin-a', kind: 'namespaces' },
+    });
+    expect((await get('fin-a')).body.metadata.resourceVersion).toBe(ns.metadata.resourceVersion);
     // PATCH is not served on /finalize; a bad name is refused.
     expect((await request(cc(), 'PATCH', `${NS}/fin-a/finalize`, { spec: { finalizers: [] } }, { contentType: 'application/merge-patch+json' })).code).toBe(405);
     const invalid = await request(cc(), 'PUT', `${NS}/fin-a/finalize`, { ...ns, spec: { finalizers: ['Bad Name'] } });

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import {
   deletedObject,
   isAlreadyExists,
+  isConflict,
   isNotFound,
   keyOf,
   OwnWrites,
@@ -104,7 +105,8 @@ export class HostedClusterController {
       createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
       createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
       updateSecret: (s) => client.update(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isNotFound)),
-      deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore(isNotFound)),
+      // A 409: its deletion is under way already (the informer lags): done.
+      deleteNamespace: (name) => client.delete(namespacesRef, undefined, name).then(() => undefined, ignore((e) => isNotFound(e) || isConflict(e))),
       deleteSecret: (ns, name) => client.delete(secretsRef, ns, name).then(() => undefined, ignore(isNotFound)),
       deleteNodePool: (ns, name) => client.delete(nodePoolsRef, ns, name).then(() => undefined, ignore(isNotFound)),
     };

@@ -13,7 +13,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/namespace/deletion/namespaced_resources_deleter.go
  */
 import type { Logger } from 'pino';
-import { isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
+import { isConflict, isNotFound, type ResourceRef, type RestClient } from '@hcc/client';
 import { LabelSyncedBy, NamespaceResource, type KubeObject } from '@hcc/crds';
 import { refs } from '../../side-writer.js';
 import { isOwnCopy, type ControlCenterIdentity } from '../../control-center-identity.js';
@@ -217,7 +217,8 @@ export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> 
       deleted.push(name);
       deps.log.info({ controller: 'namespace-gc', namespace: name, result: 'deleted' }, 'deleted a namespace nothing placed here uses');
     } catch (err) {
-      if (!isNotFound(err)) throw err;
+      // Gone, already being deleted (a 409 since the list), or another namespace of that name now (the uid precondition's 409): left to the next sweep.
+      if (!isNotFound(err) && !isConflict(err)) throw err;
     }
   }
   return deleted;
