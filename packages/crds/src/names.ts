@@ -87,6 +87,13 @@ export const AnnotationUpstreamUID = 'controlcenter.hcc.dev/upstream-uid';
  */
 export const AnnotationAdopted = 'controlcenter.hcc.dev/adopted';
 /**
+ * Annotation a management cluster's admin puts on a Secret or ConfigMap there (value `"true"`) to
+ * let hcc take it over when a HostedCluster placed there references one of the same name; without
+ * it, hcc never overwrites a Secret or ConfigMap it did not create (as Karmada's default
+ * `conflictResolution: Abort`).
+ */
+export const AnnotationAdoptable = 'controlcenter.hcc.dev/adoptable';
+/**
  * Annotation on a Secret or ConfigMap copy that one control center's syncer released because a
  * copy of another control center uses it (value: the releasing control center's ID): that other
  * control center's syncer takes it over as its own copy (deleted when no longer needed), not as

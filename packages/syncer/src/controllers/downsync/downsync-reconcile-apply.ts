@@ -13,9 +13,11 @@
  *   then a GET); what a patch returned likewise (`downWrites`), so a pass that comes before the
  *   patch's own event does not send it again.
  *
- * An object of the same name that hcc did not create: a Secret or ConfigMap is taken over (its
- * data becomes the control center's; marked `controlcenter.hcc.dev/adopted`, so it is released,
- * not deleted, when hcc no longer places it) unless a HostedCluster or NodePool there that hcc
+ * An object of the same name that hcc did not create: a Secret or ConfigMap that cluster's admin
+ * annotated `controlcenter.hcc.dev/adoptable: "true"` is taken over (its data becomes the control
+ * center's; marked `controlcenter.hcc.dev/adopted`, so it is released, not deleted, when hcc no
+ * longer places it); without that consent it is left as it is (`CopyBlocked`, as Karmada's
+ * default `conflictResolution: Abort`), and neither is it taken over while a HostedCluster or NodePool there that hcc
  * did not create uses it (usedByForeign); a HostedCluster or NodePool is never touched, a
  * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute. Nor are the
  * NodePools, Secrets and ConfigMaps of a HostedCluster blocked that way copied (blockedByForeign):
@@ -41,7 +43,7 @@
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
 import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
-import { AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
+import { AnnotationAdoptable, AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type DownsyncRequest, type Step, type StepResult, type SyncKind } from './types.js';
 import { copyMaker, isControlCenterID, isOwnCopy, otherControlCenter } from '../../control-center-identity.js';
@@ -159,6 +161,10 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         delete desired.metadata.annotations![AnnotationHandedOver];
         deps.log.info({ key: req.key, from: down.metadata.annotations[AnnotationHandedOver] }, "taking over the copy another control center's syncer handed over");
       } else {
+        // Nor without the consent of that cluster's admin, on the object itself: a tenant of the
+        // control center could otherwise overwrite any same-named Secret there (another syncer's
+        // kubeconfig, an operator's credentials), and releasing it would not give the data back.
+        if (down.metadata.annotations?.[AnnotationAdoptable] !== 'true') return leaveUnconsented(deps, req.kind, req.key, up, down);
         adopting = down.metadata.annotations?.[AnnotationAdopted] !== 'true';
         desired.metadata.annotations![AnnotationAdopted] = 'true';
       }
@@ -489,6 +495,22 @@ function leaveUsed(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObje
     `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create and that ${user} (not hcc's) uses; hcc does not take it over: rename this one`,
   );
   warnUsers(deps, kind, down, `${user} uses it`);
+  return { requeueAfterMs: ForeignRecheckMs };
+}
+
+/**
+ * Reports a Secret or ConfigMap hcc did not create and may not take over (it lacks
+ * `controlcenter.hcc.dev/adoptable: "true"`): a Warning Event `CopyBlocked`, `DependencyNotCopied`
+ * on the users placed there, another look in a minute; writes nothing downstream.
+ */
+function leaveUnconsented(deps: DownsyncDeps, kind: SyncKind, key: string, up: KubeObject, down: KubeObject): StepResult {
+  deps.log.warn({ key }, `a ${kind} hcc did not create has this name in the management cluster; leaving it (no ${AnnotationAdoptable} annotation)`);
+  deps.warn(
+    up,
+    ReasonCopyBlocked,
+    `management cluster ${deps.cluster} already has a ${kind} ${down.metadata.namespace}/${down.metadata.name} that hcc did not create; hcc does not overwrite it: rename this one, remove that one there, or annotate it there ${AnnotationAdoptable}=true to let hcc take it over`,
+  );
+  warnUsers(deps, kind, down, 'hcc does not overwrite it', 'that hcc did not create', `rename the reference, remove that ${kind} there, or annotate it there ${AnnotationAdoptable}=true`);
   return { requeueAfterMs: ForeignRecheckMs };
 }
 

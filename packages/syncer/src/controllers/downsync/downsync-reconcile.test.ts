@@ -550,6 +550,8 @@ describe('objects of the same name that hcc did not create', () => {
 
   const secretUp: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 's1', resourceVersion: '3' }, type: 'Opaque', data: { a: 'bmV3' } };
   const theirSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', labels: { team: 'x' } }, type: 'Opaque', data: { a: 'b2xk' } };
+  /** The same, with the management cluster admin's consent to a take-over. */
+  const adoptableSecret: KubeObject = { ...theirSecret, metadata: { ...theirSecret.metadata, annotations: { 'controlcenter.hcc.dev/adoptable': 'true' } } };
   const runSecret = async (up: KubeObject | undefined, down: KubeObject, stillReferenced?: boolean) => {
     const calls: Call[] = [];
     const d = deps(up ? { Secret: up } : {}, { Secret: down }, calls);
@@ -558,8 +560,35 @@ describe('objects of the same name that hcc did not create', () => {
     return { calls, res };
   };
 
-  it('takes over a Secret, marking it adopted; releases it instead of deleting it when hcc no longer places it there', async () => {
-    const { calls } = await runSecret(secretUp, theirSecret);
+  it("never overwrites a Secret it did not create without that cluster's consent: no write, a CopyBlocked Event, DependencyNotCopied on its users, another look in a minute", async () => {
+    const calls: Call[] = [];
+    const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);
+    d.usersHere = (kind, ns, name) => (kind === 'Secret' && ns === 'clusters' && name === 'ps' ? [hc()] : []);
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps')).toEqual({ requeueAfterMs: 60_000 });
+    expect(calls).toEqual([
+      [
+        'warn',
+        'Secret/ps',
+        'CopyBlocked',
+        'management cluster mgmt-1 already has a Secret clusters/ps that hcc did not create; hcc does not overwrite it: rename this one, remove that one there, or annotate it there controlcenter.hcc.dev/adoptable=true to let hcc take it over',
+      ],
+      [
+        'warn',
+        'HostedCluster/ex',
+        'DependencyNotCopied',
+        "management cluster mgmt-1 has a Secret clusters/ps that hcc did not create (hcc does not overwrite it); the copy there uses that one's data, not the control center's: rename the reference, remove that Secret there, or annotate it there controlcenter.hcc.dev/adoptable=true",
+      ],
+    ]);
+    // Annotated there: taken over.
+    const consented: Call[] = [];
+    const d2 = deps({ Secret: secretUp }, { Secret: adoptableSecret }, consented);
+    await reconcileDownsync(d2, downsyncSteps(d2), 'Secret/clusters/ps');
+    expect(consented.map((c) => c[0])).toEqual(['down.patch', 'warn']);
+    expect(consented[1]![2]).toBe('Adopted');
+  });
+
+  it('takes over a Secret annotated adoptable, marking it adopted; releases it instead of deleting it when hcc no longer places it there', async () => {
+    const { calls } = await runSecret(secretUp, adoptableSecret);
     expect(calls.map((c) => c[0])).toEqual(['down.patch', 'warn']);
     // Never silent: once it is taken over, a Warning Event on the control center's Secret says what was.
     expect(calls[1]!.slice(1)).toEqual([
@@ -572,7 +601,7 @@ describe('objects of the same name that hcc did not create', () => {
     expect(patch.metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
     expect(patch.data).toEqual({ a: 'bmV3' });
 
-    const adopted: KubeObject = { ...theirSecret, metadata: { ...theirSecret.metadata, labels: { ...theirSecret.metadata.labels, ...patch.metadata.labels }, annotations: patch.metadata.annotations }, data: { a: 'bmV3' } };
+    const adopted: KubeObject = { ...adoptableSecret, metadata: { ...adoptableSecret.metadata, labels: { ...adoptableSecret.metadata.labels, ...patch.metadata.labels }, annotations: { ...adoptableSecret.metadata.annotations, ...patch.metadata.annotations } }, data: { a: 'bmV3' } };
     // In sync afterwards: the adopted mark is kept, nothing to write.
     expect((await runSecret(secretUp, adopted)).calls).toEqual([]);
     const gone = await runSecret(undefined, adopted, false);
@@ -625,7 +654,7 @@ describe('objects of the same name that hcc did not create', () => {
 
   it('takes over a Secret only once a HostedCluster placed here that references it is known (the state label can come first)', async () => {
     const calls: Call[] = [];
-    const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);
+    const d = deps({ Secret: secretUp }, { Secret: adoptableSecret }, calls);
     let referenced = false;
     d.referencedHere = (kind, ns, name) => kind === 'Secret' && ns === 'clusters' && name === 'ps' && referenced;
     const early = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
@@ -637,9 +666,9 @@ describe('objects of the same name that hcc did not create', () => {
     expect((calls[0]![3] as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controlcenter.hcc.dev/adopted']).toBe('true');
   });
 
-  it('never takes over a Secret a HostedCluster hcc did not create uses there: no write, a CopyBlocked Event, another look in a minute', async () => {
+  it('never takes over a Secret a HostedCluster hcc did not create uses there, even one annotated adoptable: no write, a CopyBlocked Event, another look in a minute', async () => {
     const calls: Call[] = [];
-    const d = deps({ Secret: secretUp }, { Secret: theirSecret }, calls);
+    const d = deps({ Secret: secretUp }, { Secret: adoptableSecret }, calls);
     let user: string | undefined = 'HostedCluster clusters/localhc';
     d.usedByForeign = (kind, ns, name) => (kind === 'Secret' && ns === 'clusters' && name === 'ps' ? user : undefined);
     const res = await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
