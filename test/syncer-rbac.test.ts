@@ -207,9 +207,11 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
       return r.code === 0 && JSON.parse(r.stdout).data.extra === 'enp6';
     }, 60_000);
 
-    // A Secret hcc did not create, of another type, holds a referenced name downstream: it is left
+    // A Secret hcc did not create, of another type, holds a referenced name downstream: even with
+    // that cluster's consent to a take-over it cannot become the copy in place, so it is left
     // alone and a Warning Event on the control center's Secret says why.
     expect((await mk(['create', 'secret', 'generic', 'audit', '-n', ns, '--type=example.com/foreign', '--from-literal=x=y'])).code).toBe(0);
+    expect((await mk(['annotate', 'secret', 'audit', '-n', ns, 'controlcenter.hcc.dev/adoptable=true'])).code).toBe(0);
     expect((await k(['create', 'secret', 'generic', 'audit', '-n', ns, '--from-literal=webhook-kubeconfig=abc'])).code).toBe(0);
     expect((await k(['patch', 'hc/ex', '-n', ns, '--type=merge', '-p', '{"spec":{"auditWebhook":{"name":"audit"}}}'])).code).toBe(0);
     const event = await eventFor('CopyBlocked', 'audit');

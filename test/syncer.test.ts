@@ -236,6 +236,30 @@ describe('syncer: pull mode details', () => {
     expect((await k(['delete', 'hc', 'ours', '-n', ns, '--timeout=30s'])).code).toBe(0);
   });
 
+  it("never overwrites a same-named Secret it did not create without that cluster's consent (adoptable annotation); takes it over with it", async () => {
+    for (const mc of ['mgmt-1', 'mgmt-2']) {
+      const mkc = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args);
+      await mkc(['create', 'namespace', ns]);
+      expect((await mkc(['create', 'secret', 'generic', 'theirs-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"theirs":1}'])).code).toBe(0);
+    }
+    const hcYaml = noneHostedCluster('consent', ns).replace('consent-pull-secret', 'theirs-pull-secret');
+    const r = await k(['apply', '-f', '-'], `${pullSecret('theirs', ns)}---\n${hcYaml}`);
+    expect(r.code, r.stderr).toBe(0);
+    const on = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'consent', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const blocked = await waitFor('the CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs-pull-secret', '-o', 'json'])).stdout).items[0], 20_000);
+    expect(blocked.message).toBe(
+      `management cluster ${on} already has a Secret ${ns}/theirs-pull-secret that hcc did not create; hcc does not overwrite it: rename this one, remove that one there, or annotate it there controlcenter.hcc.dev/adoptable=true to let hcc take it over`,
+    );
+    const mkOn = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(on), args);
+    const data = async () => Buffer.from(JSON.parse((await mkOn(['get', 'secret', 'theirs-pull-secret', '-n', ns, '-o', 'json'])).stdout).data['.dockerconfigjson'], 'base64').toString();
+    expect(await data()).toBe('{"theirs":1}');
+    // That cluster's admin consents: the next look (the annotation's event wakes it) takes it over.
+    expect((await mkOn(['annotate', 'secret', 'theirs-pull-secret', '-n', ns, 'controlcenter.hcc.dev/adoptable=true'])).code).toBe(0);
+    await waitFor('the Secret taken over', async () => (await data()) !== '{"theirs":1}', 70_000);
+    expect((await k(['delete', 'hc', 'consent', '-n', ns, '--timeout=30s'])).code).toBe(0);
+  }, 120_000);
+
   it('copies a Secret held back for a blocked HostedCluster as soon as another HostedCluster placed there uses it', async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', 'namespace', ns]);
