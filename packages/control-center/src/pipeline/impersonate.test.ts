@@ -48,6 +48,18 @@ describe('impersonatedUser: headers read as kube-apiserver reads them', () => {
     expect(checked).toEqual(['users:jane', 'userextras/%zz:a', 'userextras/scopes/x:b']);
   });
 
+  it('takes __proto__ and constructor as extra keys like any other (no 500, nothing polluted)', () => {
+    checked.length = 0;
+    const u = impersonatedUser(req({ 'Impersonate-User': 'jane', 'Impersonate-Extra-__proto__': 'x', 'Impersonate-Extra-Constructor': 'y' }), real, allowUsersOnly);
+    expect(Object.entries(u.extra ?? {})).toEqual([
+      ['__proto__', ['x']],
+      ['constructor', ['y']],
+    ]);
+    expect(checked).toEqual(['users:jane', 'userextras/__proto__:x', 'userextras/constructor:y']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    expect(() => impersonatedUser(req({ 'Impersonate-Extra-__proto__': 'x' }), real, allowUsersOnly)).toThrow(/requires impersonating a user/);
+  });
+
   it('refuses groups, a uid or extras without a user (400), and a uid the caller may not impersonate (403)', () => {
     expect(() => impersonatedUser(req({ 'Impersonate-Group': 'g' }), real, allowUsersOnly)).toThrow(/requires impersonating a user/);
     expect(() => impersonatedUser(req({ 'Impersonate-User': '', 'Impersonate-Uid': '1' }), real, allowUsersOnly)).toThrow(/requires impersonating a user/);

@@ -74,7 +74,8 @@ export function impersonatedUser(req: FastifyRequest, real: UserInfo, authorizer
   const name = distinct['impersonate-user']?.[0] ?? '';
   const uid = distinct['impersonate-uid']?.[0] ?? '';
   const groups = distinct['impersonate-group'] ?? [];
-  const extra: Record<string, string[]> = {};
+  // No prototype: a key is whatever the header says (`__proto__`, `constructor` too), as Go's map.
+  const extra: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [k, values] of Object.entries(distinct)) {
     if (!k.startsWith(ExtraHeaderPrefix) || !values) continue;
     (extra[unescapeExtraKey(k.slice(ExtraHeaderPrefix.length))] ??= []).push(...values);
