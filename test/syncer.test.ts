@@ -258,6 +258,19 @@ describe('syncer: pull mode details', () => {
     expect((await k(['delete', 'hc', 'consent', '-n', ns, '--timeout=30s'])).code).toBe(0);
   });
 
+  it("never copies a HostedCluster whose control-plane namespace is someone else's namespace there (HyperShift would delete it with the HostedCluster)", async () => {
+    for (const mc of ['mgmt-1', 'mgmt-2']) expect((await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', 'namespace', `${ns}-cpns`])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('cpns', ns)}---\n${noneHostedCluster('cpns', ns)}`);
+    expect(r.code, r.stderr).toBe(0);
+    const on = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'cpns', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
+    const blocked = await waitFor('the CopyBlocked Event', async () =>
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=cpns', '-o', 'json'])).stdout).items[0], 20_000);
+    expect(blocked.message).toContain(`its control-plane namespace ${ns}-cpns exists here and is not a control plane's (no hypershift.openshift.io/hosted-control-plane label)`);
+    expect((await kubectl('1.35', hcc.mgmtKubeconfig(on), ['get', 'hc', 'cpns', '-n', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim()).toBe('');
+    expect((await k(['delete', 'hc', 'cpns', '-n', ns, '--timeout=30s'])).code).toBe(0);
+    for (const mc of ['mgmt-1', 'mgmt-2']) await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['delete', 'namespace', `${ns}-cpns`, '--wait=false']);
+  });
+
   it('copies a Secret held back for a blocked HostedCluster as soon as another HostedCluster placed there uses it', async () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       await kubectl('1.35', hcc.mgmtKubeconfig(mc), ['create', 'namespace', ns]);

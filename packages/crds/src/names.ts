@@ -240,6 +240,9 @@ export const FinalizerPlacements = 'controlcenter.hcc.dev/placements';
  */
 export const controlPlaneNamespaceName = (namespace: string, name: string): string => `${namespace}-${name}`;
 
+/** HyperShift's label on the control-plane namespaces its operator makes (value `"true"`). */
+export const LabelHostedControlPlane = 'hypershift.openshift.io/hosted-control-plane';
+
 /**
  * Namespaces of a management cluster hcc never writes into: Kubernetes' and OpenShift's own
  * (`kube-*`, `openshift`, `openshift-*`), the HyperShift operator's (`hypershift`) and hcc's

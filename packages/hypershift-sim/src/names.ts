@@ -87,8 +87,6 @@ export const Messages = {
 /** Field manager of every write the sim makes. */
 export const FieldManager = 'hypershift-sim';
 
-/** Label on control-plane namespaces. */
-export const LabelHostedControlPlane = 'hypershift.openshift.io/hosted-control-plane';
 /**
  * Annotation on a NodePool: the hash of the config its machines run ({@link NodePoolConditions}
  * UpdatingConfig is True while the wanted config's hash differs), as HyperShift's nodepool controller
@@ -113,6 +111,6 @@ export const DefaultReleaseVersion = '4.16.0';
 export const DefaultBaseDomain = 'example.com';
 
 /** Control-plane namespace of a HostedCluster: `<namespace>-<name>` (manifests.HostedControlPlaneNamespace). */
-export { controlPlaneNamespaceName } from '@hcc/crds';
+export { controlPlaneNamespaceName, LabelHostedControlPlane } from '@hcc/crds';
 /** The Secrets HyperShift writes for a HostedCluster and points its status to, in its namespace. */
 export { customKubeconfigSecretName, kubeadminPasswordSecretName, kubeconfigSecretName } from '@hcc/crds';

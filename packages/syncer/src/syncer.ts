@@ -36,6 +36,7 @@ import {
   AnnotationUpstreamUID,
   ConfigMapResource,
   controlPlaneNamespaceName,
+  LabelHostedControlPlane,
   hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
@@ -438,6 +439,13 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const cp = controlPlaneNamespaceName(ns, up.metadata.name ?? '');
       const tenant = kinds.map((k) => downInformers[k].lister.byIndex(NamespaceIndex, cp)[0]).find((o) => o !== undefined);
       return tenant ? `its control-plane namespace ${cp} holds ${tenant.kind ?? 'objects'} ${cp}/${tenant.metadata.name} here, which its control plane's deletion would take along` : undefined;
+    },
+    foreignControlPlaneNamespace: async (up) => {
+      const cp = controlPlaneNamespaceName(up.metadata.namespace ?? '', up.metadata.name ?? '');
+      // A list by name: the syncer's role lists namespaces, it does not get them.
+      const found = (await downstream.list<KubeObject>(NamespaceResource, { fieldSelector: `metadata.name=${cp}` })).items[0];
+      if (!found || found.metadata.labels?.[LabelHostedControlPlane] === 'true') return undefined;
+      return `its control-plane namespace ${cp} exists here and is not a control plane's (no ${LabelHostedControlPlane} label): HyperShift would take it over and delete it, with what lives in it, when the HostedCluster goes`;
     },
     blockedByForeign: (kind, up) => {
       const ns = up.metadata.namespace ?? '';

@@ -106,6 +106,8 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       return 'stop';
     }
     if (!down) {
+      const taken = req.kind === 'HostedCluster' ? await deps.foreignControlPlaneNamespace?.(up) : undefined;
+      if (taken) return refuseCopy(deps, req, down, taken, 'the HostedCluster is not copied there: rename it or its namespace, or remove that namespace there');
       await deps.ensureDownstreamNamespace(req.namespace);
       const dropped = droppedFields(req.kind);
       try {

@@ -232,6 +232,28 @@ describe('downsync of a HostedCluster', () => {
     expect(calls).toEqual([['down.patch', 'HostedCluster', 'clusters/ex', { metadata: { labels: { team: 'a' } }, spec: { release: { image: 'a' }, paused: null } }]]);
   });
 
+  it("never creates a copy whose control-plane namespace is someone else's namespace there (CopyBlocked, Available=Unknown, another look in a minute)", async () => {
+    const calls: Call[] = [];
+    const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
+    const d = deps({ HostedCluster: up }, {}, calls);
+    const asked: string[] = [];
+    d.foreignControlPlaneNamespace = async (o) => (asked.push(o.metadata.name!), 'its control-plane namespace clusters-ex exists here and is not a control plane\'s');
+    d.updateUpstreamStatus = async (kind, obj) => (calls.push(['up.status', kind, obj]), obj);
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).toEqual({ requeueAfterMs: 60_000 });
+    expect(asked).toEqual(['ex']);
+    expect(calls.map((c) => c[0])).toEqual(['warn', 'up.status']);
+    expect(calls[0]!.slice(2)).toEqual([
+      'CopyBlocked',
+      "management cluster mgmt-1: its control-plane namespace clusters-ex exists here and is not a control plane's; the HostedCluster is not copied there: rename it or its namespace, or remove that namespace there",
+    ]);
+    // Once the copy exists the question is not asked again (the operator has labelled its namespace).
+    const copied = deps({ HostedCluster: up }, { HostedCluster: downCopy() }, []);
+    copied.foreignControlPlaneNamespace = async () => {
+      throw new Error('not asked for an existing copy');
+    };
+    await reconcileDownsync(copied, downsyncSteps(copied), 'HostedCluster/clusters/ex');
+  });
+
   it('does not send a patch again while its informer has not shown the last one; a pass that writes nothing is Skipped', async () => {
     /** RFC 7386 JSON merge patch, as the management cluster applies it. */
     const merge = (t: unknown, p: unknown): unknown => {

@@ -131,6 +131,14 @@ export interface DownsyncDeps {
    */
   blockedByControlPlane?(kind: SyncKind, up: KubeObject): string | undefined;
   /**
+   * For a HostedCluster about to be copied here (no copy yet): why its control-plane namespace
+   * `<namespace>-<name>` must not be used, or undefined: a namespace of that name exists here that
+   * is not a control plane's (no `hypershift.openshift.io/hosted-control-plane` label) — someone
+   * else's, which HyperShift's operator would take as the control plane's and delete, with what
+   * lives in it, when the HostedCluster goes. One read of the management cluster per new copy.
+   */
+  foreignControlPlaneNamespace?(up: KubeObject): Promise<string | undefined>;
+  /**
    * Which HostedCluster or NodePool in the management cluster that hcc did not create references
    * Secret or ConfigMap namespace/name (`HostedCluster ns/name`), or undefined: one hcc did not
    * create either is then not taken over, as its data would change under that other cluster.
