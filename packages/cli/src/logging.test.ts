@@ -1,5 +1,7 @@
+import net from 'node:net';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConfigError, RequestError } from '@hcc/client';
+import { ApiError, ConfigError, RequestError, RestClient } from '@hcc/client';
 import { errorMessage, serializeError } from './logging.js';
 
 describe('errorMessage', () => {
@@ -26,5 +28,25 @@ describe('serializeError', () => {
     expect(config.stack).toBeUndefined();
     const plain = serializeError(new Error('boom')) as Record<string, unknown>;
     expect(plain.stack).toContain('Error: boom');
+  });
+});
+
+describe("the client's debug line for a request that got no answer", () => {
+  it('carries the RequestError the caller gets (its cause in the message), without a stack', async () => {
+    // A port nothing listens on: connection refused.
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'debug', serializers: { err: serializeError } }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const client = new RestClient({ server: `http://127.0.0.1:${port}` }, { logger });
+    await expect(client.list({ group: '', version: 'v1', resource: 'namespaces', namespaced: false })).rejects.toBeInstanceOf(RequestError);
+    const line = lines.find((l) => l.msg === 'request failed') as { err: Record<string, unknown> } | undefined;
+    expect(line?.err).toMatchObject({ type: 'RequestError' });
+    expect(line?.err.message).toMatch(/ECONNREFUSED/);
+    expect(line?.err.stack).toBeUndefined();
   });
 });

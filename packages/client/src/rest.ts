@@ -358,8 +358,10 @@ export class RestClient {
           this.#json<T>(spec, true).then(resolve, reject);
           return;
         }
-        this.#logger?.debug({ err, method: spec.method, path: spec.path }, 'request failed');
-        reject(err instanceof RequestError ? err : new RequestError(`${what}: ${err.message}`, { cause: err }));
+        // Logged as the RequestError the caller gets: the cause in its message, no stack trace.
+        const failure = err instanceof RequestError ? err : new RequestError(`${what}: ${err.message}`, { cause: err });
+        this.#logger?.debug({ err: failure, method: spec.method, path: spec.path }, 'request failed');
+        reject(failure);
       };
       req.on('error', fail);
       req.on('response', (res) => {
