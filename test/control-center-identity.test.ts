@@ -214,7 +214,7 @@ describe('two control centers, one management cluster, one ManagementCluster nam
     const s = spawnHcc(['syncer', '--name', 'm3', '--kubeconfig', kc, '--management-kubeconfig', m3Admin, '--heartbeat-interval', '1', '--metrics-port', '0']);
     try {
       const body = await failingReadyz(s, 'does not serve ManagementClusters');
-      expect(body).toContain("is --kubeconfig the control center's kubeconfig, not a management cluster's?");
+      expect(body).toContain("--kubeconfig must be the control center's kubeconfig; this looks like a management cluster's or another server's");
       expect(body).not.toContain('syncer-policy.yaml');
       // Logged as a warning without a stack trace.
       const line = s.output().split('\n').find((l) => l.includes('does not serve ManagementClusters'));

@@ -219,7 +219,7 @@ async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: L
       // center's; the control center's policy is not what to change.
       if (isForbidden(err) && !(await servesManagementClusters(upstream))) {
         throw new ConfigError(
-          `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}) and refuses this identity the read of its kube-system namespace: is --kubeconfig the control center's kubeconfig, not a management cluster's? (${problemText(err)})`,
+          `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}) and refuses this identity the read of its kube-system namespace: --kubeconfig must be the control center's kubeconfig; this looks like a management cluster's or another server's (${problemText(err)})`,
         );
       }
       throw err;

@@ -146,7 +146,7 @@ describe('register with an existing ManagementCluster', () => {
       },
     } as unknown as RestClient;
     await expect(register(options(upstream, new FakeClock(), new AbortController().signal, []))).rejects.toThrow(
-      "the server --kubeconfig points at does not serve ManagementClusters (controlcenter.hcc.dev/v1alpha1): is it the control center's kubeconfig, not a management cluster's? (404 the server could not find the requested resource)",
+      "the server --kubeconfig points at does not serve ManagementClusters (controlcenter.hcc.dev/v1alpha1): --kubeconfig must be the control center's kubeconfig; this looks like a management cluster's or another server's (404 the server could not find the requested resource)",
     );
   });
 

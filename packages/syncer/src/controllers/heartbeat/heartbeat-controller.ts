@@ -207,7 +207,7 @@ export async function register(opts: HeartbeatOptions): Promise<ManagementCluste
     // all (a management cluster's or another cluster's kubeconfig given as the control center's).
     if (isNotFound(err)) {
       throw new ConfigError(
-        `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}): is it the control center's kubeconfig, not a management cluster's? (${problemText(err)})`,
+        `the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}): --kubeconfig must be the control center's kubeconfig; this looks like a management cluster's or another server's (${problemText(err)})`,
         { cause: err },
       );
     }
