@@ -240,19 +240,20 @@ describe('syncer: pull mode details', () => {
     for (const mc of ['mgmt-1', 'mgmt-2']) {
       const mkc = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(mc), args);
       await mkc(['create', 'namespace', ns]);
-      expect((await mkc(['create', 'secret', 'generic', 'theirs-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"theirs":1}'])).code).toBe(0);
+      const made = await mkc(['create', 'secret', 'generic', 'adoptee-pull-secret', '-n', ns, '--from-literal=.dockerconfigjson={"theirs":1}']);
+      expect(made.code, made.stderr).toBe(0);
     }
-    const hcYaml = noneHostedCluster('consent', ns).replace('consent-pull-secret', 'theirs-pull-secret');
-    const r = await k(['apply', '-f', '-'], `${pullSecret('theirs', ns)}---\n${hcYaml}`);
+    const hcYaml = noneHostedCluster('consent', ns).replace('consent-pull-secret', 'adoptee-pull-secret');
+    const r = await k(['apply', '-f', '-'], `${pullSecret('adoptee', ns)}---\n${hcYaml}`);
     expect(r.code, r.stderr).toBe(0);
     const on = await waitFor('placement', async () => JSON.parse((await k(['get', 'hc', 'consent', '-n', ns, '-o', 'json'])).stdout).metadata.labels?.[Label], 20_000);
     const blocked = await waitFor('the CopyBlocked Event', async () =>
-      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=theirs-pull-secret', '-o', 'json'])).stdout).items[0], 20_000);
+      JSON.parse((await k(['get', 'events', '-n', ns, '--field-selector', 'reason=CopyBlocked,involvedObject.name=adoptee-pull-secret', '-o', 'json'])).stdout).items[0], 20_000);
     expect(blocked.message).toBe(
-      `management cluster ${on} already has a Secret ${ns}/theirs-pull-secret that hcc did not create; hcc does not overwrite it: rename this one, remove that one there, or annotate it there controlcenter.hcc.dev/adoptable=true to let hcc take it over`,
+      `management cluster ${on} already has a Secret ${ns}/adoptee-pull-secret that hcc did not create; hcc does not overwrite it: rename this one, remove that one there, or annotate it there controlcenter.hcc.dev/adoptable=true to let hcc take it over`,
     );
     const mkOn = (args: string[]) => kubectl('1.35', hcc.mgmtKubeconfig(on), args);
-    const data = async () => Buffer.from(JSON.parse((await mkOn(['get', 'secret', 'theirs-pull-secret', '-n', ns, '-o', 'json'])).stdout).data['.dockerconfigjson'], 'base64').toString();
+    const data = async () => Buffer.from(JSON.parse((await mkOn(['get', 'secret', 'adoptee-pull-secret', '-n', ns, '-o', 'json'])).stdout).data['.dockerconfigjson'], 'base64').toString();
     expect(await data()).toBe('{"theirs":1}');
     // (With that cluster's consent, the look a minute later takes it over: downsync-reconcile.test.ts.)
     expect((await k(['delete', 'hc', 'consent', '-n', ns, '--timeout=30s'])).code).toBe(0);

@@ -48,7 +48,7 @@ export const referenceGraceMs = 2 * referencedRecheckMs;
  * that control center's syncer takes it as its own; deleting it would pull it from under that
  * control plane).
  */
-async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject): Promise<void> {
+async function removeCopy(deps: DownsyncDeps, kind: SyncKind, key: string, down: KubeObject): Promise<void> {
   const ns = down.metadata.namespace ?? '';
   const name = down.metadata.name ?? '';
   if (down.metadata.annotations?.[AnnotationAdopted] === 'true') {
@@ -65,6 +65,8 @@ async function removeCopy(deps: DownsyncDeps, kind: SyncKind, down: KubeObject):
   deps.log.info({ kind, namespace: ns, object: name }, 'deleting the copy');
   // Only the copy looked at: an object of the same name made since (by a user) is not it.
   await deps.downstream.delete(kind, ns, name, down.metadata.uid ? { uid: down.metadata.uid } : undefined);
+  // Until the informer shows the deletion, passes see the copy as being deleted (not deleted again).
+  deps.downWrites.record(key, down, { ...down, metadata: { ...down.metadata, resourceVersion: '', deletionTimestamp: new Date(deps.now()).toISOString() } });
 }
 
 /** How soon a copy whose object the informer does not show, but a live read does, is looked at again, in milliseconds. */
@@ -115,7 +117,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // placed here still references it, and still exists upstream (a PUT without hcc's state
       // label, until the scheduler puts it back): the copy the operator uses stays.
       if (!finalizedKinds.has(req.kind) && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
-      await removeCopy(deps, req.kind, down);
+      await removeCopy(deps, req.kind, req.key, down);
       deps.rememberedKeys?.delete(req.key);
       return 'stop';
     }
@@ -128,7 +130,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // control center, so none is left (or copied again) while the teardown runs, and a
       // HostedCluster applied again under the name right after finds none still being deleted.
       if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid, 'cache');
-      if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, down);
+      if (!down.metadata.deletionTimestamp) await removeCopy(deps, req.kind, req.key, down);
       deps.rememberedKeys?.delete(req.key);
       if (down.metadata.annotations?.[AnnotationAdopted] === 'true') return 'stop';
       // The operator's finalizers hold the copy until its teardown is done; its removal re-queues this key.

@@ -168,6 +168,19 @@ describe('downsync of a HostedCluster', () => {
     expect(withUid.calls).toEqual([['down.delete', 'HostedCluster', 'clusters/ex', { uid: 'copy-uid' }]]);
   });
 
+  it('deletes a copy once: a pass before the informer shows the deletion sees it being deleted (Skipped, no second DELETE)', async () => {
+    const calls: Call[] = [];
+    const secretCopy: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ps', namespace: 'clusters', uid: 'c1', resourceVersion: '9', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, annotations: { 'controlcenter.hcc.dev/upstream-uid': 's1' } }, data: {} };
+    const d = deps({}, { Secret: secretCopy }, calls);
+    d.stillReferenced = async () => false;
+    await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps');
+    expect(calls).toEqual([['down.delete', 'Secret', 'clusters/ps', { uid: 'c1' }]]);
+    calls.length = 0;
+    // The informer still shows resourceVersion 9.
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'Secret/clusters/ps')).toBe(Skipped);
+    expect(calls).toEqual([]);
+  });
+
   it('fails the pass (to be retried) when deleting the copy fails; a copy already gone is for the writer to absorb (side-writer.test.ts)', async () => {
     const calls: Call[] = [];
     const d = deps({}, { HostedCluster: downCopy() }, calls);
