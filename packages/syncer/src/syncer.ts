@@ -36,7 +36,6 @@ import {
   AnnotationUpstreamUID,
   ConfigMapResource,
   controlPlaneNamespaceName,
-  LabelHostedControlPlane,
   hostedClusterReferences,
   HostedClusterResource,
   LabelManagementCluster,
@@ -55,6 +54,7 @@ import {
   type NodePool,
   type References,
 } from '@hcc/crds';
+import { foreignControlPlaneNamespace } from './controllers/downsync/control-plane-namespace.js';
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
 import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-reconcile-apply.js';
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
@@ -391,6 +391,8 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   /** Whether a downstream object is one this control center's syncers made (its label, or the upstream uid it carries; never another control center's). */
   const madeByHcc = (o: KubeObject) => (o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID]) && otherControlCenter(deps.controlCenter, o) === undefined;
   const knownNamespaces = new Set<string>();
+  /** Whether the warning that namespaces cannot be listed (so control-plane namespaces go unchecked) was logged. */
+  let cpCheckForbiddenLogged = false;
   const ownWrites = new OwnWrites();
   const recorder = new EventRecorder({ client: upstream, component: `hcc-syncer/${cluster}`, logger: log });
   const deps: DownsyncDeps = {
@@ -440,13 +442,16 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       const tenant = kinds.map((k) => downInformers[k].lister.byIndex(NamespaceIndex, cp)[0]).find((o) => o !== undefined);
       return tenant ? `its control-plane namespace ${cp} holds ${tenant.kind ?? 'objects'} ${cp}/${tenant.metadata.name} here, which its control plane's deletion would take along` : undefined;
     },
-    foreignControlPlaneNamespace: async (up) => {
-      const cp = controlPlaneNamespaceName(up.metadata.namespace ?? '', up.metadata.name ?? '');
-      // A list by name: the syncer's role lists namespaces, it does not get them.
-      const found = (await downstream.list<KubeObject>(NamespaceResource, { fieldSelector: `metadata.name=${cp}` })).items[0];
-      if (!found || found.metadata.labels?.[LabelHostedControlPlane] === 'true') return undefined;
-      return `its control-plane namespace ${cp} exists here and is not a control plane's (no ${LabelHostedControlPlane} label): HyperShift would take it over and delete it, with what lives in it, when the HostedCluster goes`;
-    },
+    foreignControlPlaneNamespace: (up) =>
+      foreignControlPlaneNamespace(
+        // A list by name: the syncer's role lists namespaces, it does not get them.
+        async (name) => (await downstream.list<KubeObject>(NamespaceResource, { fieldSelector: `metadata.name=${name}` })).items[0],
+        up,
+        (err) => {
+          if (!cpCheckForbiddenLogged) log.warn({ err }, "cannot list namespaces in the management cluster: a HostedCluster's control-plane namespace is not checked for someone else's before its copy is made");
+          cpCheckForbiddenLogged = true;
+        },
+      ),
     blockedByForeign: (kind, up) => {
       const ns = up.metadata.namespace ?? '';
       /**
