@@ -148,10 +148,10 @@ export class DeletionController {
     for (const info of this.registry.all()) {
       if (!info.namespaced || info.version !== info.storageVersion) continue;
       const gr = info.group ? `${info.resource}.${info.group}` : info.resource;
+      // Upstream's `%s.%s` of resource and group in the condition: `configmaps.` for the core group.
+      const key = `${info.resource}.${info.group}`;
       for (const { object } of this.store.list(storagePrefix(info, name)).items) {
         remaining++;
-        // Upstream's `%s.%s` of resource and group: `configmaps.` for the core group.
-        const key = `${info.resource}.${info.group}`;
         byResource.set(key, (byResource.get(key) ?? 0) + 1);
         for (const f of object.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
         if (object.metadata.deletionTimestamp) continue;
