@@ -103,7 +103,8 @@ export function pullSecret(ns, name, bytes = 64) {
 /**
  * Creates set `i` in namespace `ns` as a user of hcc does: its pull secret `ps-<i>` (~2 KiB), the
  * HostedCluster `hc-<i>` referencing it, then the NodePool `np-<i>`, one POST after the other.
- * `mark(stage)` is called just before each POST ('secret', 'hostedcluster', 'nodepool').
+ * `mark(stage)` is called just before each POST ('secret', 'hostedcluster', 'nodepool') and once the
+ * last one is answered ('created').
  * @throws Error naming the path and status when a POST does not answer 201
  */
 export async function createSet(pool, ep, ns, i, mark = () => {}) {
@@ -119,6 +120,7 @@ export async function createSet(pool, ep, ns, i, mark = () => {}) {
   await post(HC_PATH(ns), hostedCluster(ns, `hc-${i}`, { pullSecret: `ps-${i}` }));
   mark('nodepool');
   await post(NP_PATH(ns), nodePool(ns, `np-${i}`, `hc-${i}`));
+  mark('created');
 }
 
 /** A ManagementCluster as a syncer registers it. */

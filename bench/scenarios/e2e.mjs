@@ -10,7 +10,11 @@
  * - local-status-to-upstream: from Available=True appearing on the copy in the management
  *   cluster (written there by the hypershift-sim) until Available=True appears on the virtual
  *   HostedCluster in the control center (copied up by the syncer);
- * - total: first create until every HostedCluster is Available in the control center.
+ * - total: first create until every HostedCluster is Available in the control center;
+ * - the set's three creates: from sending its first create until the control center answered its
+ *   last (the three are sent one after another, as `kubectl apply` of a manifest does). Part of
+ *   create-to-replicated: in the burst each of the C connections sends its next set only when the
+ *   last is answered, so at X sets/s a set's creates take about C/X seconds.
  *
  * Three ways to create: `burst` (C connections, as fast as the API takes them) and `paced` at 20
  * and at 10 sets per second (60 and 30 objects/s). A latency target only means something below
@@ -68,7 +72,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
 
     // Watches: the control center, and each management cluster.
     const upstream = clientFor(scope, kubeconfig);
-    const t = { setStart: new Map(), hcSent: new Map(), npSent: new Map(), hcDown: new Map(), npDown: new Map(), secretDown: new Map(), localAvail: new Map(), upAvail: new Map(), placed: new Map() };
+    const t = { setStart: new Map(), hcSent: new Map(), npSent: new Map(), setCreated: new Map(), hcDown: new Map(), npDown: new Map(), secretDown: new Map(), localAvail: new Map(), upAvail: new Map(), placed: new Map() };
     const watches = [];
     watches.push(
       await watchFromNow(scope, upstream, HostedClusterResource, { namespace: NS }, (ev, at) => {
@@ -113,7 +117,8 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
         const hc = `hc-${i}`;
         if (stage === 'secret') t.setStart.set(hc, nowMs());
         else if (stage === 'hostedcluster') t.hcSent.set(hc, nowMs());
-        else t.npSent.set(hc, nowMs());
+        else if (stage === 'nodepool') t.npSent.set(hc, nowMs());
+        else t.setCreated.set(hc, nowMs());
       });
     /** Sends n sets with this run's mode: C connections as fast as they go, or paced. */
     const send = async (n, one) => {
@@ -173,7 +178,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
     const unsampled = () =>
       names.filter((n) => {
         const np = n.replace('hc-', 'np-');
-        return !(replicated(n) && t.setStart.has(n) && t.hcSent.has(n) && t.npSent.has(n) && t.localAvail.has(n) && t.upAvail.has(n) && t.npLabeled.has(np) && t.placedAt.has(n));
+        return !(replicated(n) && t.setStart.has(n) && t.hcSent.has(n) && t.npSent.has(n) && t.setCreated.has(n) && t.localAvail.has(n) && t.upAvail.has(n) && t.npLabeled.has(np) && t.placedAt.has(n));
       });
     try {
       await waitFor('every set seen replicated, placed and labelled', () => unsampled().length === 0, 30_000, 100);
@@ -196,6 +201,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
       (t.npLabelLat ??= []).push(t.npLabeled.get(np) - t.npSent.get(n));
       (t.bindLat ??= []).push(t.placedAt.get(n) - t.hcSent.get(n));
       secretLat.push(t.secretDown.get(ps) - t.setStart.get(n));
+      (t.createLat ??= []).push(t.setCreated.get(n) - t.setStart.get(n));
     }
     const s = summarize(setLat);
     const h = summarize(hcLat);
@@ -204,6 +210,8 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
     const secS = summarize(secretLat);
     const nl = summarize(t.npLabelLat);
     const bl = summarize(t.bindLat);
+    const cl = summarize(t.createLat);
+    progress(`e2e ${label}: the set's three creates (first sent → last answered) p50 ${cl.p50.toFixed(0)} ms, p99 ${cl.p99.toFixed(0)} ms`);
     progress(`e2e ${label}: HostedCluster create → bound p50 ${bl.p50.toFixed(0)} ms, p99 ${bl.p99.toFixed(0)} ms`);
     progress(`e2e ${label}: NodePool create → placement label upstream p50 ${nl.p50.toFixed(0)} ms, p99 ${nl.p99.toFixed(0)} ms`);
     const perCluster = {};
@@ -222,6 +230,8 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
       npP99: npS.p99,
       secretP50: secS.p50,
       secretP99: secS.p99,
+      createP50: cl.p50,
+      createP99: cl.p99,
       perCluster,
       cpuPct: Object.fromEntries(cpuPids.map((_, k) => [cpuNames[k], Math.round(cpu[k])])),
     };
@@ -248,7 +258,7 @@ export async function run(ctx) {
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await oneRun(ctx, { N, mode, ratePerSec, warmup, label: `${how}, run ${i + 1}/${runs}` }));
     const m = (k) => median(results.map((r) => r[k]));
-    const agg = { p50: m('p50'), p99: m('p99'), hcP50: m('hcP50'), hcP99: m('hcP99'), upP50: m('upP50'), upP99: m('upP99'), npP50: m('npP50'), npP99: m('npP99'), secretP50: m('secretP50'), secretP99: m('secretP99'), createS: m('createS'), totalS: m('totalS'), runs: results };
+    const agg = { p50: m('p50'), p99: m('p99'), hcP50: m('hcP50'), hcP99: m('hcP99'), upP50: m('upP50'), upP99: m('upP99'), npP50: m('npP50'), npP99: m('npP99'), secretP50: m('secretP50'), secretP99: m('secretP99'), createP50: m('createP50'), createP99: m('createP99'), createS: m('createS'), totalS: m('totalS'), runs: results };
     // CPU per kind of process (% of one core, median over runs; several management clusters or syncers summed).
     const cpuBy = (prefix) => median(results.map((r) => Object.entries(r.cpuPct).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0)));
     const cpuNote = `CPU: control center ${cpuBy('control-center')}%, 3 management clusters ${cpuBy('management-cluster')}%, 3 syncers ${cpuBy('syncer')}%, scheduler ${cpuBy('scheduler')}%`;
@@ -268,6 +278,7 @@ export async function run(ctx) {
     rows.push({ case: `${what}: HostedCluster create → copy`, p50: agg.hcP50, p99: agg.hcP99 });
     rows.push({ case: `${what}: NodePool create → copy`, p50: agg.npP50, p99: agg.npP99 });
     rows.push({ case: `${what}: Secret create → copy`, p50: agg.secretP50, p99: agg.secretP99 });
+    rows.push({ case: `${what}: the set's 3 creates (first sent → last answered)`, p50: agg.createP50, p99: agg.createP99 });
     rows.push({ case: `${what}: local status → upstream`, p50: agg.upP50, p99: agg.upP99 });
     latencies.push({ label: `${how}: create → replicated`, p50: agg.p50, p99: agg.p99 });
     latencies.push({ label: `${how}: status → upstream`, p50: agg.upP50, p99: agg.upP99 });
