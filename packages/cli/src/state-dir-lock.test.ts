@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runningUpOwning, stateDirConflict, upLockHolder } from './state-dir-lock.js';
+import { isZombie, runningUpOwning, stateDirConflict, upLockHolder } from './state-dir-lock.js';
 
 describe('the up.lock of a state directory', () => {
   const cleanup: (() => void)[] = [];
@@ -40,6 +40,20 @@ describe('the up.lock of a state directory', () => {
     cleanup.push(() => rmSync(path.dirname(link), { recursive: true, force: true }));
     symlinkSync(dir, link);
     expect(runningUpOwning(path.join(link, 'admin.kubeconfig'))?.pid).toBe(pid);
+  });
+
+  it('ignores a lock whose process has exited but is not reaped yet (a zombie: a SIGKILLed hcc up its shell has not waited for)', async () => {
+    // `sleep 0 &` becomes a child of the `sleep` that sh execs into, which never reaps it.
+    const p = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    cleanup.push(() => p.kill());
+    const zombie = Number((await new Promise<Buffer>((resolve) => p.stdout.once('data', resolve))).toString().trim());
+    const deadline = Date.now() + 5000;
+    while (!isZombie(zombie) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(isZombie(zombie)).toBe(true);
+    expect(() => process.kill(zombie, 0)).not.toThrow(); // what a plain liveness check would take for running
+    expect(upLockHolder(stateDir(zombie))).toBeUndefined();
+    expect(isZombie(p.pid!)).toBe(false);
+    expect(upLockHolder(stateDir(p.pid!))).toBe(p.pid);
   });
 
   it("lets that hcc up's own children write there, and ignores a lock whose process is gone", () => {

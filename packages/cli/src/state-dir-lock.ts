@@ -11,8 +11,24 @@ import path from 'node:path';
 export const UpLockFile = 'up.lock';
 
 /**
+ * Whether `pid` is a zombie: a process that has exited but that its parent has not reaped yet (a
+ * SIGKILLed `hcc up` whose shell has not waited for it). It answers `kill(pid, 0)` like a live one.
+ * Linux only (`/proc/<pid>/stat`, state after the command name); false where that cannot be read.
+ * @see https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html
+ */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself hold spaces or parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The pid of the live process holding `dir/up.lock`, or undefined (no lock, an unreadable one,
- * one left by a process that no longer runs, or one this process holds).
+ * one left by a process that no longer runs or has exited unreaped, or one this process holds).
  */
 export function upLockHolder(dir: string): number | undefined {
   const lock = path.join(dir, UpLockFile);
@@ -26,7 +42,7 @@ export function upLockHolder(dir: string): number | undefined {
   if (!(pid > 0) || pid === process.pid) return undefined;
   try {
     process.kill(pid, 0);
-    return pid;
+    return isZombie(pid) ? undefined : pid;
   } catch (err) {
     // EPERM: it runs, as another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;

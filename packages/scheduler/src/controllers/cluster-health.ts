@@ -104,11 +104,13 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
         const ready = findCondition(mc.status?.conditions, ConditionReady);
         const unreachableFor = ready?.status !== 'True' && ready?.reason === ReasonManagementClusterUnreachable ? ageMs(ready.lastTransitionTime, now) : 0;
         if (deps.releaseSyncerFinalizers && (age > graceMs || unreachableFor > graceMs)) {
+          // The syncer's own report (itself a sentence with a cause in parentheses) follows as a
+          // sentence of its own, not nested in this one.
           const why =
             age > graceMs
-              ? `its syncer has not reported since ${mc.status?.lastHeartbeatTime ?? 'never'}`
-              : `its syncer has not reached its API since ${ready?.lastTransitionTime ?? 'unknown'} (${ready?.message ?? ''})`;
-          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and ${why}: released without tearing down its copy there`);
+              ? `its syncer has not reported since ${mc.status?.lastHeartbeatTime ?? 'never'}: released without tearing down its copy there`
+              : `its syncer has not reached its API since ${ready?.lastTransitionTime ?? 'unknown'}: released without tearing down its copy there${ready?.message ? `. Its syncer's last report: ${ready.message}` : ''}`;
+          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and ${why}`);
         }
         waiting = { requeueAfterMs: 5000 };
       } else {
@@ -125,14 +127,18 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
   const now = deps.now();
   const inGrace = untilGraceEnds(graceMs, heartbeatAgeMs(deps, mc, now), waiting);
   if (inGrace) return inGrace;
+  const grace = `No heartbeat from the syncer for more than ${Math.round(graceMs / 1000)}s`;
+  const rest = `; no new HostedClusters are placed here${pushHint(mc)}`;
   const cond: Condition = {
     type: ConditionReady,
     status: 'False',
     reason: ReasonHeartbeatExpired,
-    message: `No heartbeat from the syncer for more than ${Math.round(graceMs / 1000)}s (last: ${mc.status?.lastHeartbeatTime ?? 'never'}); no new HostedClusters are placed here${pushHint(mc)}`,
+    message: `${grace} (last: ${mc.status?.lastHeartbeatTime ?? 'never'})${rest}`,
   };
   await deps.writeConditions(mc, setCondition(mc.status?.conditions, cond, now));
-  deps.recordEvent?.(mc, 'Warning', ReasonHeartbeatExpired, `Management cluster ${mc.metadata.name} is not Ready: ${cond.message}`);
+  // No time in the Event (the condition has it): a cluster that flaps folds into one Event's count,
+  // as its syncer's ManagementClusterReady Events do.
+  deps.recordEvent?.(mc, 'Warning', ReasonHeartbeatExpired, `Management cluster ${mc.metadata.name} is not Ready: ${grace}${rest}`);
   return waiting;
 }
 
