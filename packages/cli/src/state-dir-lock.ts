@@ -19,8 +19,9 @@ export const UpLockFile = 'up.lock';
 export function isZombie(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name is in parentheses and may itself hold spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    // The command name is in parentheses and may itself hold spaces or parentheses: the state
+    // follows the last `) `.
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
   } catch {
     return false;
   }

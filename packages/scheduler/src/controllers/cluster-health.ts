@@ -104,13 +104,12 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
         const ready = findCondition(mc.status?.conditions, ConditionReady);
         const unreachableFor = ready?.status !== 'True' && ready?.reason === ReasonManagementClusterUnreachable ? ageMs(ready.lastTransitionTime, now) : 0;
         if (deps.releaseSyncerFinalizers && (age > graceMs || unreachableFor > graceMs)) {
+          const silent = age > graceMs;
+          const why = silent ? `its syncer has not reported since ${mc.status?.lastHeartbeatTime ?? 'never'}` : `its syncer has not reached its API since ${ready?.lastTransitionTime ?? 'unknown'}`;
           // The syncer's own report (itself a sentence with a cause in parentheses) follows as a
           // sentence of its own, not nested in this one.
-          const why =
-            age > graceMs
-              ? `its syncer has not reported since ${mc.status?.lastHeartbeatTime ?? 'never'}: released without tearing down its copy there`
-              : `its syncer has not reached its API since ${ready?.lastTransitionTime ?? 'unknown'}: released without tearing down its copy there${ready?.message ? `. Its syncer's last report: ${ready.message}` : ''}`;
-          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and ${why}`);
+          const report = !silent && ready?.message ? `. Its syncer's last report: ${ready.message}` : '';
+          await deps.releaseSyncerFinalizers(name, `management cluster ${name} is being deleted and ${why}: released without tearing down its copy there${report}`);
         }
         waiting = { requeueAfterMs: 5000 };
       } else {
