@@ -55,6 +55,11 @@ export function nextRestart(restarts: number, ranMs: number): { restarts: number
 /** How long after a child's exit the supervisor decides whether to restart it, in milliseconds (see Supervisor.onExit). */
 const ExitSettleMs = 300;
 
+/**
+ * The supervisor above: {@link Supervisor.start} each child (resolves when it is ready), then {@link Supervisor.stopAll}
+ * once at the end; nothing starts or restarts after that. Writes `<logDir>/<name>.log` per child and
+ * `<logDir>/../processes.json`; `onEvent` gets one line per restart or give-up, for the terminal.
+ */
 export class Supervisor {
   private readonly children = new Map<string, Running>();
   private stopping = false;

@@ -62,6 +62,11 @@ export function eventName(objectName: string | undefined, now: Date): string {
   return `${objectName}.${nanos.toString(16)}`;
 }
 
+/**
+ * The recorder above: {@link EventRecorder.event} queues an Event and returns at once (never throws);
+ * {@link EventRecorder.idle} waits until the queue has drained. What it deduplicates is remembered in memory, per
+ * recorder (forgotten all at once past 5,000 entries).
+ */
 export class EventRecorder {
   private readonly seen = new Map<string, Recorded>();
   private readonly window: number;

@@ -43,6 +43,7 @@ export function createMetrics() {
   return { registry, requests, duration, watches, fanoutGroups, objects, revision, corrupt, validationChecks, validationWorkers };
 }
 
+/** What {@link createMetrics} returns: the registry and its metrics, by name. */
 export type ControlCenterMetrics = ReturnType<typeof createMetrics>;
 
 /** The labels of one API request in `apiserver_request_total` and `apiserver_request_duration_seconds`. */

@@ -74,6 +74,7 @@ export const FinalizerNodePools = 'controlcenter.hcc.dev/nodepools';
  */
 export const stateLabelKey = (managementCluster: string): string =>
   `state.controlcenter.hcc.dev/${managementCluster}`;
+/** Value of the {@link stateLabelKey} label: the object is to be synced to that management cluster (kcp's `Sync` state). */
 export const StateSync = 'Sync';
 
 /** Label the syncer puts on every object it created downstream; value: ManagementCluster name. */
@@ -212,6 +213,7 @@ export const FinalizerHyperShift = 'hypershift.openshift.io/finalizer';
 
 /** HyperShift platform types (`spec.platform.type`). */
 export const PlatformTypes = ['AWS', 'Azure', 'KubeVirt', 'Agent', 'None', 'IBMCloud', 'PowerVS', 'OpenStack', 'GCP'] as const;
+/** One of {@link PlatformTypes}. */
 export type PlatformType = (typeof PlatformTypes)[number];
 
 /** ManagementCluster `spec.mode` values: Pull = syncer inside the cluster, Push = control center dials out. */
@@ -219,6 +221,7 @@ export const ManagementClusterModes = ['Pull', 'Push'] as const;
 
 /** Effects a ManagementCluster `spec.taints[]` entry may carry (kube-scheduler's, minus NoExecute). */
 export const ManagementClusterTaintEffects = ['NoSchedule', 'PreferNoSchedule'] as const;
+/** One of {@link ManagementClusterTaintEffects}. */
 export type ManagementClusterTaintEffect = (typeof ManagementClusterTaintEffects)[number];
 
 /**

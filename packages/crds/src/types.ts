@@ -22,6 +22,7 @@ export interface ObjectMeta {
   [key: string]: unknown;
 }
 
+/** metav1.OwnerReference, as JSON: the owner of an object, in the same namespace or cluster-scoped. */
 export interface OwnerReference {
   apiVersion: string;
   kind: string;

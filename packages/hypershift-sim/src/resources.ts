@@ -4,6 +4,7 @@
 import type { ResourceRef } from '@hcc/client';
 import { HyperShiftGroup, HyperShiftVersion, Resources } from '@hcc/crds';
 
+/** HyperShift HostedClusters (namespaced). */
 export const hostedClustersRef: ResourceRef = {
   group: HyperShiftGroup,
   version: HyperShiftVersion,
@@ -11,6 +12,7 @@ export const hostedClustersRef: ResourceRef = {
   namespaced: true,
 };
 
+/** HyperShift NodePools (namespaced). */
 export const nodePoolsRef: ResourceRef = {
   group: HyperShiftGroup,
   version: HyperShiftVersion,
@@ -18,6 +20,9 @@ export const nodePoolsRef: ResourceRef = {
   namespaced: true,
 };
 
+/** core/v1 Namespaces (cluster-scoped). */
 export const namespacesRef: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+/** core/v1 Secrets (namespaced). */
 export const secretsRef: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true };
+/** core/v1 ConfigMaps (namespaced). */
 export const configMapsRef: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };

@@ -42,6 +42,7 @@ function parseEndpoints(value: string): string[] {
   return endpoints;
 }
 
+/** The `hcc control-center` command: its action serves until SIGINT or SIGTERM, and sends a parent the ready message. */
 export function controlCenterCommand(): Command {
   return new Command('control-center')
     .description('run the control center API server (use it with kubectl)')

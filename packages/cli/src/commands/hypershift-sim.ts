@@ -12,6 +12,7 @@ import { connectionFor } from '../connection.js';
 import { registerSimMetrics } from '../sim-metrics.js';
 import { delayMsArg, hostArg, pathArg, portArg, versionListArg } from '../options.js';
 
+/** The `hcc hypershift-sim` command: its action runs until SIGINT or SIGTERM, and sends a parent the ready message. */
 export function hypershiftSimCommand(): Command {
   return new Command('hypershift-sim')
     .description("run the HyperShift operator stand-in against a cluster that has the HyperShift CRDs (kind demo); no real control planes are started")

@@ -33,6 +33,7 @@ interface ManagementClusterOptions {
   acceptStorageLoss?: boolean;
 }
 
+/** The `hcc management-cluster` command: its action serves until SIGINT or SIGTERM, and sends a parent the ready message. */
 export function managementClusterCommand(): Command {
   return new Command('management-cluster')
     .description('run an embedded management cluster: an API server with the HyperShift CRDs and the hypershift-sim')

@@ -68,6 +68,7 @@ function inClusterNamespace(): string | undefined {
   }
 }
 
+/** The `hcc syncer` command: its action runs until SIGINT or SIGTERM, and sends a parent the ready message. */
 export function syncerCommand(): Command {
   return new Command('syncer')
     .description('run the syncer of one management cluster (pull mode), or of every Push-mode ManagementCluster (--push)')

@@ -436,6 +436,10 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   return lines;
 }
 
+/**
+ * The `hcc up` command: its action starts everything, then stays in the foreground until SIGINT, SIGTERM, SIGHUP or a
+ * closed stdout, which stop every process (exit 0; 1 when stopping failed).
+ */
 export function upCommand(): Command {
   return new Command('up')
     .description('run everything locally: control center, scheduler, N embedded management clusters and their syncers (foreground; Ctrl-C stops all)')

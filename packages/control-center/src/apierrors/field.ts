@@ -63,23 +63,32 @@ const typeText: Record<FieldErrorType, string> = {
   FieldValueUnknown: 'Unknown field',
 };
 
+/** field.Required: the value is missing (`FieldValueRequired`). */
 export const required = (field: FieldPath, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, detail });
+/** field.Invalid: `badValue` is not allowed (`FieldValueInvalid`). */
 export const invalid = (field: FieldPath, badValue: unknown, detail?: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
+/** field.TypeInvalid: `badValue` has the wrong type (`FieldValueTypeInvalid`). */
 export const typeInvalid = (field: FieldPath, badValue: unknown, detail?: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail });
+/** field.NotSupported: `badValue` is none of `valid`, which the detail lists (`FieldValueNotSupported`). */
 export const notSupported = (field: FieldPath, badValue: unknown, valid: unknown[]): FieldError => ({
   type: 'FieldValueNotSupported',
   field,
   badValue,
   detail: valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
 });
+/** field.Forbidden: the field may not be set or changed like this (`FieldValueForbidden`). */
 export const forbidden = (field: FieldPath, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });
+/** field.Duplicate: `badValue` occurs more than once (`FieldValueDuplicate`). */
 export const duplicate = (field: FieldPath, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue });
+/** field.TooLong: `badValue` is longer than `max` bytes (`FieldValueTooLong`). */
 export const tooLong = (field: FieldPath, badValue: unknown, max: number): FieldError => ({
   type: 'FieldValueTooLong', field, badValue, detail: `may not be more than ${max} bytes`,
 });
+/** field.TooMany: `actual` items, more than `max` (`FieldValueTooMany`). */
 export const tooMany = (field: FieldPath, actual: number, max: number): FieldError => ({
   type: 'FieldValueTooMany', field, badValue: actual, detail: `must have at most ${max} items`,
 });
+/** A field the schema does not declare (`FieldValueUnknown`), worded as strict decoding does: `unknown field "<path>"`. */
 export const unknownField = (field: FieldPath): FieldError => ({ type: 'FieldValueUnknown', field, detail: `unknown field "${field}"` });
 
 /**

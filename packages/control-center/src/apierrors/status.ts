@@ -234,6 +234,9 @@ export const requestTimeout = (): StatusError => make(408, 'Timeout', 'the clien
 
 /** True when err is a StatusError with that HTTP code. */
 export const isStatusCode = (err: unknown, code: number): boolean => err instanceof StatusError && err.code === code;
+/** errors.IsNotFound: a StatusError with HTTP code 404. */
 export const isNotFound = (err: unknown): boolean => isStatusCode(err, 404);
+/** errors.IsConflict: a StatusError 409 with reason Conflict (not AlreadyExists, also a 409). */
 export const isConflict = (err: unknown): boolean => err instanceof StatusError && err.code === 409 && err.reason === 'Conflict';
+/** errors.IsAlreadyExists: a StatusError with reason AlreadyExists. */
 export const isAlreadyExists = (err: unknown): boolean => err instanceof StatusError && err.reason === 'AlreadyExists';

@@ -38,6 +38,11 @@ export function lastWriteMs(ev: KubeObject): number {
   return latest;
 }
 
+/**
+ * The sweeper above, over one store: {@link EventTTLController.start} sweeps now and on a timer that does not keep the
+ * process alive, {@link EventTTLController.stop} clears the timer. A sweep never throws: a failure is logged (warn) and
+ * the next sweep tries again; sweeps never overlap.
+ */
 export class EventTTLController {
   private timer?: NodeJS.Timeout;
   private running = false;

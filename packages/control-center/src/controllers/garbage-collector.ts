@@ -61,6 +61,11 @@ const gcFinalizerOf = (o: KubeObject): 'orphan' | 'foreground' | undefined => {
   return undefined;
 };
 
+/**
+ * The collector above, over one store: {@link GarbageCollector.start} indexes every stored object, queues what the
+ * server's downtime left behind and follows the store's watch; {@link GarbageCollector.stop} ends the watch. Items are
+ * worked one at a time in the background; one that fails is logged (warn) and dropped until its object changes again.
+ */
 export class GarbageCollector {
   /** uid → storage key of every live object. */
   private readonly uids = new Map<string, string>();

@@ -69,6 +69,11 @@ export function namespaceDeletionConditions(remaining: ReadonlyMap<string, numbe
  */
 export const NamespaceDeletionGracePeriodMs = 5_000;
 
+/**
+ * The Namespace and CustomResourceDefinition controllers above, over one store: {@link DeletionController.start}
+ * watches both and runs a pass on each change and every `resyncMs`; {@link DeletionController.stop} ends the watches and
+ * the timer. One pass at a time (a change meanwhile asks for one more); a failed pass is logged (warn), the next retries.
+ */
 export class DeletionController {
   private watches: StoreWatch[] = [];
   private timer?: NodeJS.Timeout;

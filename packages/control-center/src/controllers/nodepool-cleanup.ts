@@ -34,6 +34,11 @@ const RetryMs = 1_000;
  */
 export const NodePoolDeleteDelayMs = 2_000;
 
+/**
+ * The controller above, over one store: {@link NodePoolCleanup.start} sweeps, then follows the store's watch of
+ * HostedClusters; {@link NodePoolCleanup.stop} ends the watch and cancels pending retries. A finalizer pass that fails is
+ * logged (warn) and tried again after a second; one pass at a time per HostedCluster.
+ */
 export class NodePoolCleanup {
   private watch?: StoreWatch;
   private stopped = false;

@@ -14,7 +14,6 @@ import { hasBinding } from '../handlers/binding.js';
 import { reviewKinds, type ReviewKind } from '../handlers/self-review.js';
 import { ControlCenterGroup, ControlCenterVersion } from '@hcc/crds';
 
-/** `/version`. */
 /**
  * The `storageVersionHash` of a resource in discovery, as kube-apiserver computes it: the first 8
  * bytes of the SHA-256 of `group/version/kind` of its storage version, base64 (12 characters). It
@@ -25,6 +24,10 @@ export function storageVersionHash(group: string, version: string, kind: string)
   return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
 }
 
+/**
+ * The body of `/version`, shaped like kube-apiserver's version.Info: the Kubernetes version served (`gitVersion` with
+ * `+hcc.<hcc version>`), and the Node.js version and platform of this process.
+ */
 export function versionInfo(): Record<string, string> {
   return {
     major: KubernetesVersion.major,

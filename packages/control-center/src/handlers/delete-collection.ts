@@ -10,6 +10,12 @@ import { compileFilter } from './selectors.js';
 import { firstQueryValue } from '../pipeline/list-options.js';
 import { deleteOptionsOf, isDryRun, type WriteResult } from './write.js';
 
+/**
+ * Serves DELETE on a collection (rules above): 200 with a list (`listKind`) of the objects deleted or marked, at the
+ * store's current revision. Throws StatusError 405 when the resource takes no deletecollection (or a built-in namespaced
+ * one is asked across namespaces), 400 for bad selectors or DeleteOptions, and the first failure of a single delete
+ * other than NotFound (the objects deleted before it stay deleted).
+ */
 export async function handleDeleteCollection(scope: RequestScope, contentType: string | undefined, body: Buffer | undefined, query: Record<string, unknown>): Promise<WriteResult> {
   const { info, ri, store } = scope;
   if (!info.verbs.includes('deletecollection')) throw apierrors.methodNotAllowed('DELETE', { group: info.group, resource: info.resource });

@@ -52,6 +52,10 @@ export interface WatchOptions {
   maxBufferedBytes: number;
 }
 
+/**
+ * Defaults: a BOOKMARK every 10 s, streams of at most 1,800 s (the default of kube-apiserver's `--min-request-timeout`),
+ * and clients cut off 32 MiB behind.
+ */
 export const defaultWatchOptions: WatchOptions = {
   bookmarkIntervalMs: 10_000,
   defaultTimeoutSeconds: 1800,

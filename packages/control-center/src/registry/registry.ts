@@ -50,6 +50,11 @@ export function compareVersions(a: string, b: string): number {
   return pb.minor - pa.minor;
 }
 
+/**
+ * The registry above. The built-ins are served from construction; {@link Registry.start} adds the store's CRDs and
+ * follows their changes until {@link Registry.stop}. Emits `'changed'` (no arguments) whenever what is served changes,
+ * after bumping {@link Registry.generation}.
+ */
 export class Registry extends EventEmitter {
   /** `group/version/resource` → info. */
   private readonly byGVR = new Map<string, ResourceInfo>();

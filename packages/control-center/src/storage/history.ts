@@ -17,6 +17,11 @@ interface Watcher {
   stopped: boolean;
 }
 
+/**
+ * The history above, for one store: it {@link EventHistory.publish}es each committed event in revision order, and
+ * {@link EventHistory.watch} replays what is kept after a revision, then delivers live events synchronously from
+ * `publish`. In memory only: it starts empty, at the revision it is constructed with.
+ */
 export class EventHistory {
   private readonly ring: (StoreEvent | undefined)[];
   /** JSON length of each kept event's object, parallel to `ring`. */

@@ -14,6 +14,10 @@ export interface StoreFactory {
   make(opts?: { historyCapacity?: number }): Promise<{ store: Store; reopen(): Promise<Store>; cleanup(): Promise<void> }>;
 }
 
+/**
+ * Registers the contract tests (a vitest `describe` block named `Store contract: <name>`) for the stores `factory` makes;
+ * call it at the top level of a test file. Each test makes its own store and cleans it up.
+ */
 export function describeStore(name: string, factory: StoreFactory): void {
   describe(`Store contract: ${name}`, () => {
     it('assigns increasing revisions and sets resourceVersion', async () => {

@@ -93,6 +93,10 @@ export interface StoreWatch {
   stop(): void;
 }
 
+/**
+ * The storage interface (guarantees above), implemented by LevelStore and EtcdStore. Keys are storage keys
+ * (registry/types.ts `storageKey`); lifecycle: `open` once, then the rest, then `close`.
+ */
 export interface Store {
   /** Loads persisted state. Must be called once before any other method. */
   open(): Promise<void>;

@@ -19,6 +19,11 @@ interface Entry {
 
 type Kind = 'HostedCluster' | 'NodePool';
 
+/**
+ * The index above, in memory and empty at construction: every HostedCluster and NodePool event goes to
+ * {@link ReferenceTracker.observe}, and {@link ReferenceTracker.clustersFor} answers which clusters need a Secret or
+ * ConfigMap. Keys are the objects' `namespace/name`; reference keys `Secret/ns/name` and `ConfigMap/ns/name`.
+ */
 export class ReferenceTracker {
   private readonly entries = new Map<string, Entry>();
   private readonly counts = new Map<string, Map<string, number>>();

@@ -11,6 +11,10 @@ import { canonicalBase64Values, isStdBase64 } from '../schema/formats.js';
 
 const MaxSizeBytes = 1024 * 1024;
 
+/**
+ * The registry entry of core/v1 ConfigMaps (rules above): namespaced, no status subresource; `data` and `binaryData`
+ * cannot change once `immutable` is set.
+ */
 export const configmaps: ResourceInfo = {
   group: '',
   version: 'v1',

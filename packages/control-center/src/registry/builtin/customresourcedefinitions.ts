@@ -24,6 +24,7 @@ export interface CRDSpec {
   preserveUnknownFields?: boolean;
 }
 
+/** One entry of a CRD's `spec.versions` (CustomResourceDefinitionVersion), the fields hcc reads. */
 export interface CRDVersion {
   name: string;
   served: boolean;
@@ -171,6 +172,10 @@ function establish(obj: KubeObject, now: Date): void {
   };
 }
 
+/**
+ * The registry entry of CustomResourceDefinitions (rules above): cluster-scoped, with a status subresource; a create
+ * gets {@link FinalizerCRDCleanup}; `spec.group` and `spec.scope` are immutable.
+ */
 export const customresourcedefinitions: ResourceInfo = {
   group: 'apiextensions.k8s.io',
   version: 'v1',

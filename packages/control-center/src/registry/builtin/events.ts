@@ -67,6 +67,10 @@ export function validateEvent(obj: KubeObject): field.FieldError[] {
   return errs;
 }
 
+/**
+ * The registry entry of core/v1 Events (rules above): namespaced, no status subresource, created by PUT too; an update
+ * is validated as a create; `involvedObject.*`, `reason`, `reportingComponent`, `source` and `type` are field-selectable.
+ */
 export const events: ResourceInfo = {
   group: '',
   version: 'v1',

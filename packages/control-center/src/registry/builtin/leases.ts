@@ -22,6 +22,10 @@ export function validateLeaseSpec(obj: KubeObject): field.FieldError[] {
   return errs;
 }
 
+/**
+ * The registry entry of coordination.k8s.io/v1 Leases: namespaced, no status subresource, {@link validateLeaseSpec} on
+ * every write.
+ */
 export const leases: ResourceInfo = {
   group: 'coordination.k8s.io',
   version: 'v1',

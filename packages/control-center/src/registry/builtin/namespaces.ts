@@ -50,6 +50,11 @@ function validateStatusPhase(obj: KubeObject): field.FieldError[] {
   return phase === 'Terminating' ? [] : [field.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
 }
 
+/**
+ * The registry entry of core/v1 Namespaces (rules above): cluster-scoped, with `status` and `finalize` subresources, no
+ * deletecollection; a create gets {@link FinalizerKubernetes} in `spec.finalizers`, `status.phase: Active` and the
+ * `kubernetes.io/metadata.name` label.
+ */
 export const namespaces: ResourceInfo = {
   group: '',
   version: 'v1',

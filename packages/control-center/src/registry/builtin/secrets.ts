@@ -91,6 +91,10 @@ function validateSecret(obj: KubeObject): field.FieldError[] {
   return errs;
 }
 
+/**
+ * The registry entry of core/v1 Secrets (rules above): namespaced, no status subresource; the strategy folds `stringData`
+ * into `data` and validates per type, as upstream's ValidateSecret.
+ */
 export const secrets: ResourceInfo = {
   group: '',
   version: 'v1',

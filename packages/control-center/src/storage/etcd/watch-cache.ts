@@ -101,7 +101,6 @@ const errorMessage = (err: unknown) => (err instanceof Error ? err.message : Str
 /** Returns object with `metadata.resourceVersion` set to revision (a copy). */
 export const withResourceVersion = (object: KubeObject, revision: number): KubeObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } });
 
-/** The mirror, history and etcd watch of one EtcdStore; see the module comment. */
 /**
  * How long a most-recent read waits for the watch to reach etcd's revision when progress
  * notifications cannot be used (older etcd), in milliseconds: enough for the watch's usual lag,
@@ -109,6 +108,10 @@ export const withResourceVersion = (object: KubeObject, revision: number): KubeO
  */
 export const WatchLagGraceMs = 200;
 
+/**
+ * The mirror, history and etcd watch of one EtcdStore (see above): {@link WatchCache.start} once with the initial list,
+ * then reads and {@link WatchCache.waitForRevision}; {@link WatchCache.stop} ends the watch and rejects every waiter.
+ */
 export class WatchCache {
   private readonly mirror = new Mirror();
   private history!: EventHistory;

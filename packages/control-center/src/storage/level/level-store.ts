@@ -135,6 +135,11 @@ interface CommitWaiter {
   settle: (failure: unknown) => void;
 }
 
+/**
+ * The level store above: {@link LevelStore.open} once (it refuses lost or damaged data unless `acceptLoss`), then the
+ * {@link Store} methods, then {@link LevelStore.close}, which waits for pending batches. LevelDB locks the directory:
+ * one open store per data dir.
+ */
 export class LevelStore implements Store {
   readonly healthCheckName = 'storage';
   /**

@@ -49,6 +49,11 @@ export interface HostedClusterControllerOptions {
 }
 
 
+/**
+ * The HostedCluster controller (see above): construct it before the informers start, then
+ * {@link HostedClusterController.run} its workers until the signal aborts. Writes go through `client` as
+ * {@link FieldManager}; a 404 on the HostedCluster's own update ends the pass quietly.
+ */
 export class HostedClusterController {
   readonly queue: WorkQueue;
   readonly #o: HostedClusterControllerOptions;

@@ -16,6 +16,7 @@ export const BlockingConditions: readonly string[] = [
   HostedClusterConditions.ReconciliationActive,
 ];
 
+/** The step above: `'stop'` while any of {@link BlockingConditions} is False in `status.conditions`, else `'continue'`. */
 export function blockOnInvalidSpec(): Step<HostedCluster> {
   return {
     name: 'blockOnInvalidSpec',

@@ -110,6 +110,10 @@ function kubeconfigServerOf(s: KubeObject): string | undefined {
   }
 }
 
+/**
+ * The step above: creates, updates or deletes those Secrets from the cache's view, then always continues. Throws what
+ * the Secret calls throw (the controller's create ignores AlreadyExists, update and delete NotFound).
+ */
 export function ensureCLISecrets(deps: Pick<HostedClusterDeps, 'getSecret' | 'createSecret' | 'updateSecret' | 'deleteSecret' | 'random'>): Step<HostedCluster> {
   return {
     name: 'ensureCLISecrets',

@@ -25,6 +25,11 @@ export function controlPlaneNamespace(hc: HostedCluster): KubeObject {
   };
 }
 
+/**
+ * The step above: creates {@link controlPlaneNamespace} when the cache has no namespace of that name (an existing one
+ * is left as it is), then continues; while it is terminating, requeues after {@link DeletionPollMs} and stops.
+ * Throws what `createNamespace` throws.
+ */
 export function ensureControlPlaneNamespace(deps: Pick<HostedClusterDeps, 'getNamespace' | 'createNamespace'>): Step<HostedCluster> {
   return {
     name: 'ensureControlPlaneNamespace',

@@ -22,6 +22,10 @@ export function randomString(n: number, random: () => number): string {
 /** infraid.New: `<name>-<5 random characters>`. */
 export const newInfraID = (name: string, random: () => number): string => `${name}-${randomString(5, random)}`;
 
+/**
+ * The step above: `'continue'` when both IDs are set, else fills the empty ones, writes with `updateHostedCluster`
+ * (whose errors it throws) and stops.
+ */
 export function defaultClusterIDs(deps: Pick<HostedClusterDeps, 'random' | 'newUUID' | 'updateHostedCluster'>): Step<HostedCluster> {
   return {
     name: 'defaultClusterIDs',

@@ -16,6 +16,11 @@ import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
 /** How often to look again while waiting for the namespace and Secrets to go (their deletion events also requeue). */
 export const DeletionPollMs = 2000;
 
+/**
+ * The step above: `'continue'` for a live HostedCluster, `'stop'` for one being deleted. While the Secrets or the
+ * namespace remain it requeues after {@link DeletionPollMs}; then until `deleteDelayMs` (milliseconds) have passed
+ * since `deletionTimestamp`; then drops HyperShift's finalizer. Throws what the delete and update calls throw.
+ */
 export function deleteHostedCluster(
   deps: Pick<
     HostedClusterDeps,

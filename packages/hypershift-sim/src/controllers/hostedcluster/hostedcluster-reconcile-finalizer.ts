@@ -7,5 +7,6 @@ import { addFinalizerStep } from '../../finalizer.js';
 import type { Step } from '../../step.js';
 import type { HostedClusterDeps } from './hostedcluster-reconcile.js';
 
+/** The step above, built on {@link addFinalizerStep}: passes objects being deleted or already carrying the finalizer. */
 export const ensureFinalizer = (deps: Pick<HostedClusterDeps, 'updateHostedCluster'>): Step<HostedCluster> =>
   addFinalizerStep('ensureFinalizer', (hc) => deps.updateHostedCluster(hc));

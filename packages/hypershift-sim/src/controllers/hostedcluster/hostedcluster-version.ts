@@ -50,6 +50,10 @@ const partial = (image: string, now: string): UpdateHistory => ({
   verified: false,
 });
 
+/**
+ * The new `status.version` by the rules above; `input.current` is copied, never mutated. Pure and total (never throws);
+ * `requeueAfterMs` (milliseconds) is set while the newest rollout waits for its timer and may finish.
+ */
 export function computeVersionStatus(input: VersionInput): VersionOutput {
   const now = formatTime(input.nowMs);
   const image = input.releaseImage;

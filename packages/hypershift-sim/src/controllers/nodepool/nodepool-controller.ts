@@ -27,6 +27,11 @@ export interface NodePoolControllerOptions {
   deleteDelayMs: number;
 }
 
+/**
+ * The NodePool controller (see above): construct it before the informers start, then {@link NodePoolController.run}
+ * its workers until the signal aborts. Writes go through `client` as {@link FieldManager}; a 404 on the NodePool's own
+ * update ends the pass quietly.
+ */
 export class NodePoolController {
   readonly queue: WorkQueue;
   readonly #o: NodePoolControllerOptions;

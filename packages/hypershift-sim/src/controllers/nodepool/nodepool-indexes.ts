@@ -7,6 +7,7 @@ import type { NodePool } from '@hcc/crds';
 /** NodePools by the HostedCluster they belong to; value: `namespace/spec.clusterName`. */
 export const NodePoolsByHostedCluster = 'byHostedCluster';
 
+/** Index function for {@link NodePoolsByHostedCluster}: `namespace/spec.clusterName`, none when `spec.clusterName` is empty. */
 export const nodePoolsByHostedCluster: IndexFunc<NodePool> = (np) =>
   np.spec?.clusterName ? [`${np.metadata.namespace}/${np.spec.clusterName}`] : [];
 
@@ -20,6 +21,10 @@ export function configMapNames(refs: unknown): string[] {
 /** NodePools by each ConfigMap their `spec.config` and `spec.tuningConfig` name; value: `namespace/name`. */
 export const NodePoolsByConfigMap = 'byConfigMap';
 
+/**
+ * Index function for {@link NodePoolsByConfigMap}: `namespace/name` of each ConfigMap named in `spec.config` or
+ * `spec.tuningConfig`, each once.
+ */
 export const nodePoolsByConfigMap: IndexFunc<NodePool> = (np) => {
   const namespace = np.metadata?.namespace;
   if (!namespace || !np.spec) return [];

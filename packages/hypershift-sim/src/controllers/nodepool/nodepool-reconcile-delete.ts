@@ -9,6 +9,11 @@ import { requeueAfter, type Step } from '../../step.js';
 import { remainingMs, startTime } from '../../time.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
 
+/**
+ * The step above: `'continue'` for a live NodePool. One being deleted always stops the pass; while it carries
+ * HyperShift's finalizer, it is requeued until `deleteDelayMs` (milliseconds) have passed since its
+ * `deletionTimestamp`, then the finalizer is dropped with `updateNodePool` (whose errors it throws).
+ */
 export function deleteNodePool(deps: Pick<NodePoolDeps, 'clock' | 'deleteDelayMs' | 'updateNodePool'>): Step<NodePool> {
   return {
     name: 'deleteNodePool',

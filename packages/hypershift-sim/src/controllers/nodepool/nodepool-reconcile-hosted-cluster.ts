@@ -8,6 +8,7 @@ import type { NodePool } from '@hcc/crds';
 import type { Step } from '../../step.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
 
+/** The step above: `'continue'` when the NodePool's HostedCluster is in the cache, else `'stop'`. Reads the cache only. */
 export function requireHostedCluster(deps: Pick<NodePoolDeps, 'getHostedCluster'>): Step<NodePool> {
   return {
     name: 'requireHostedCluster',

@@ -9,6 +9,10 @@ import { HyperShiftAPIVersion, type NodePool, type OwnerReference } from '@hcc/c
 import type { Step } from '../../step.js';
 import type { NodePoolDeps } from './nodepool-reconcile.js';
 
+/**
+ * The step above: `'continue'` when the reference is already right, `'stop'` when the HostedCluster is gone or after the
+ * write. Throws what `updateNodePool` throws.
+ */
 export function ensureOwnerReference(deps: Pick<NodePoolDeps, 'getHostedCluster' | 'updateNodePool'>): Step<NodePool> {
   return {
     name: 'ensureOwnerReference',

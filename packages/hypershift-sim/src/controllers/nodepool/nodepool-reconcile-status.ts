@@ -21,6 +21,10 @@ export function missingConfigMaps(refs: unknown, namespace: string, getConfigMap
   return configMapNames(refs).filter((n) => !getConfigMap(namespace, n));
 }
 
+/**
+ * The step above. Stops when the HostedCluster is gone; otherwise stops after a write and continues when the status is
+ * unchanged, with a requeue (milliseconds) while a change waits. Throws what the update calls throw.
+ */
 export function updateStatus(deps: Pick<NodePoolDeps, 'clock' | 'availableDelayMs' | 'getHostedCluster' | 'getConfigMap' | 'updateNodePool' | 'updateNodePoolStatus'>): Step<NodePool> {
   return {
     name: 'updateStatus',

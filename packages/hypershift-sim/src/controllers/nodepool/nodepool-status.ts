@@ -141,6 +141,11 @@ export function wantedReplicas(np: NodePool): number {
 
 const minAvailability = (want: number, have: number) => `Minimum availability requires ${want} replicas, current ${have} available`;
 
+/**
+ * The NodePool's status for one pass, by the rules above. Pure and total (never throws): returns the status, the
+ * milliseconds until the earliest pending change (replicas, version, config) may land or a timed pause ends, and,
+ * when a config rollout completed in this pass, the {@link AnnotationNodePoolCurrentConfig} value to write.
+ */
 export function computeNodePoolStatus(input: NodePoolStatusInput): NodePoolStatusOutput {
   const { np, hc, nowMs } = input;
   const gen = np.metadata.generation ?? 1;

@@ -61,6 +61,12 @@ const ServiceAccountNameAnnotation = 'kubernetes.io/service-account.name';
 /** How long a created copy stands in for one the downstream informer does not show yet, in milliseconds. */
 export const RecentCreateTTLMs = 30_000;
 
+/**
+ * The last step (rules above); expects `req.upstream` (the delete step stopped the pass otherwise). `'skip'` when the
+ * copy is in sync, `'stop'` after a create or patch, a requeue (milliseconds) while it waits or is left alone. Throws
+ * the client's errors other than those handled above (AlreadyExists on create, NotFound on patch, an in-place refusal
+ * of a copy it may replace), after reporting a refusal upstream as `CopyFailed`.
+ */
 export const applyDownstream = (deps: DownsyncDeps): Step => ({
   name: 'applyDownstream',
   async run(req) {

@@ -90,6 +90,12 @@ async function stillHere(deps: DownsyncDeps, kind: SyncKind, namespace: string, 
 /** How often to look again while the operator tears a HostedCluster down, in milliseconds. */
 export const teardownPollMs = 2000;
 
+/**
+ * The first step (rules above): `'continue'` for a live upstream object. Upstream gone: removes, releases or hands over
+ * this syncer's copy and stops, or requeues while it must stay; `'skip'` when there is no copy of ours to act on.
+ * Upstream being deleted: removes (or releases) the copy, requeuing every {@link teardownPollMs} while it goes, then
+ * drops the syncer's finalizer (NotFound counts as done) and stops. Throws what the client calls throw.
+ */
 export const deleteDownstream = (deps: DownsyncDeps): Step => ({
   name: 'deleteDownstream',
   async run(req) {

@@ -8,6 +8,11 @@
 import { FinalizerSyncer } from '@hcc/crds';
 import { finalizedKinds, type DownsyncDeps, type Step } from './types.js';
 
+/**
+ * The step above; runs only on a live upstream object (after {@link deleteDownstream}). For a HostedCluster or NodePool
+ * without the finalizer, adds it with a patch guarded by the resourceVersion it read and puts the result in
+ * `req.upstream`; always `'continue'`. Throws what the upstream patch throws (a 409 when the object changed since).
+ */
 export const ensureSyncerFinalizer = (deps: DownsyncDeps): Step => ({
   name: 'ensureSyncerFinalizer',
   async run(req) {

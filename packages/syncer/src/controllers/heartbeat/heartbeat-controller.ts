@@ -35,6 +35,11 @@ import {
 } from '@hcc/crds';
 import { heartbeatStatus, unreachableStatus, type Observation } from './heartbeat-status.js';
 
+/**
+ * Options of {@link register}, {@link beat} and {@link runHeartbeats}. `cluster` is the ManagementCluster name;
+ * `upstream` the control center's client; `identity` the Lease's `holderIdentity`; `syncerVersion` goes to
+ * `status.syncerVersion`; the loop and the registration retries end when `signal` aborts.
+ */
 export interface HeartbeatOptions {
   cluster: string;
   upstream: RestClient;

@@ -39,6 +39,10 @@ import { adoptOperatorFields } from './upsync-adopt.js';
 
 export { LabelUpsyncedFrom, hyperShiftStatusSecretNames } from '@hcc/crds';
 
+/**
+ * What {@link reconcileUpsync} reads and writes: the caches of both sides, the upstream writes it may make, and the
+ * bookkeeping and clock the caller owns. `cluster` is the ManagementCluster name this syncer serves.
+ */
 export interface UpsyncDeps {
   cluster: string;
   /**

@@ -195,6 +195,10 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   return `${who} may not write ${info.group ? `${info.resource}.${info.group}` : info.resource}`;
 }
 
+/**
+ * The plugin above: passes every user who is not a syncer; for a syncer's write it returns no field errors and throws
+ * StatusError 403 Forbidden naming its cluster when the write is not one of those listed.
+ */
 export const managementClusterRestrictionAdmission: ValidatingAdmission = {
   name: 'ManagementClusterRestriction',
   validate(a) {

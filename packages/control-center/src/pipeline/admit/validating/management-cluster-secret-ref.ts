@@ -12,6 +12,11 @@ import { ControlCenterGroup, kubeconfigRef, type ManagementCluster } from '@hcc/
 import * as apierrors from '../../../apierrors/status.js';
 import type { ValidatingAdmission } from '../admission.js';
 
+/**
+ * The plugin above, on ManagementCluster writes whose `spec.kubeconfigSecretRef` is new or changed (deletes pass, and
+ * everything passes when the request has no authorizer to ask): returns no field errors, throws StatusError 403 Forbidden
+ * when the user may not `get` that Secret.
+ */
 export const managementClusterSecretRefAdmission: ValidatingAdmission = {
   name: 'ManagementClusterSecretRef',
   validate(a) {

@@ -24,6 +24,10 @@ import { isDNS1123Label } from '@hcc/client';
 
 const annotationPath = (key: string) => `metadata.annotations[${key}]`;
 
+/**
+ * The plugin above, on HostedCluster writes (deletes pass): field errors `invalid` for each bad annotation or name,
+ * warnings through `warn` for a placed one's changed annotations. Never throws.
+ */
 export const placementAnnotationsAdmission: ValidatingAdmission = {
   name: 'PlacementAnnotations',
   validate({ info, operation, obj, old, warn }) {

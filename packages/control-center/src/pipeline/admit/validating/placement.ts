@@ -24,6 +24,11 @@ export { SchedulersGroup };
 const labelPath = `metadata.labels[${LabelManagementCluster}]`;
 const placed = new Set(['hostedclusters', 'nodepools']);
 
+/**
+ * The plugin above, on HostedCluster and NodePool writes (deletes pass): a field error `forbidden` when the label changes
+ * or is removed, or is set by a user outside `hcc:schedulers`; `invalid` when it names no ManagementCluster or one being
+ * deleted. Never throws.
+ */
 export const placementAdmission: ValidatingAdmission = {
   name: 'Placement',
   validate({ info, operation, obj, old, user, store }) {
