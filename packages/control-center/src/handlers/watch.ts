@@ -53,8 +53,8 @@ export interface WatchOptions {
 }
 
 /**
- * Defaults: a BOOKMARK every 10 s, streams of at most 1,800 s (the default of kube-apiserver's `--min-request-timeout`),
- * and clients cut off 32 MiB behind.
+ * Defaults: a BOOKMARK every 10 s, a stream whose request gives no `timeoutSeconds` ends after 1,800 s (the default of
+ * kube-apiserver's `--min-request-timeout`), and clients cut off 32 MiB behind.
  */
 export const defaultWatchOptions: WatchOptions = {
   bookmarkIntervalMs: 10_000,
