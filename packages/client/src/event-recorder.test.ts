@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventRecorder, eventName } from './event-recorder.js';
 import type { KubeObject } from './types.js';
+import { ApiError } from './api-errors.js';
 
 const hc = (name: string, uid: string): KubeObject => ({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name, namespace: 'clusters', uid } });
 
@@ -44,6 +45,59 @@ describe('EventRecorder', () => {
     expect(created[0]).toMatchObject({ kind: 'Event', reason: 'Scheduled', type: 'Normal', count: 1, involvedObject: { kind: 'HostedCluster', name: 'a', uid: 'u1' } });
     expect(created[0]!.metadata.name).not.toBe(created[1]!.metadata.name);
     expect(patched).toEqual([{ name: created[0]!.metadata.name, body: expect.objectContaining({ count: 2 }) }]);
+  });
+
+  it('creates the Event of a repeat again, with the count so far, when it is gone or its create failed (client-go recordToSink)', async () => {
+    const stored = new Map<string, KubeObject>();
+    const calls: string[] = [];
+    let failCreates = 1;
+    let failPatches = 0;
+    const rec = new EventRecorder({
+      component: 'hcc-scheduler',
+      client: {
+        create: async (_r: unknown, _ns: string, obj: KubeObject) => {
+          calls.push(`create ${obj.metadata.name} count=${(obj as unknown as { count: number }).count}`);
+          if (failCreates-- > 0) throw new ApiError(500, { kind: 'Status', code: 500, reason: 'InternalError', message: 'boom' });
+          stored.set(obj.metadata.name!, obj);
+          return obj;
+        },
+        patch: async (_r: unknown, _ns: string, name: string, body: { count: number }) => {
+          calls.push(`patch ${name} count=${body.count}`);
+          if (failPatches-- > 0) throw new ApiError(500, { kind: 'Status', code: 500, reason: 'InternalError', message: 'boom' });
+          const ev = stored.get(name);
+          if (!ev) throw new ApiError(404, { kind: 'Status', code: 404, reason: 'NotFound', message: `events "${name}" not found` });
+          Object.assign(ev, body);
+          return ev;
+        },
+      } as never,
+    });
+    const obj = hc('a', 'u1');
+    const say = async () => {
+      rec.event(obj, 'Warning', 'FailedScheduling', 'no cluster fits');
+      await rec.idle();
+    };
+    await say(); // the create fails: nothing stored
+    await say(); // the patch finds nothing: created again, count 2
+    const [name] = [...stored.keys()];
+    expect(stored.size).toBe(1);
+    expect(stored.get(name!)).toMatchObject({ count: 2, reason: 'FailedScheduling' });
+    stored.clear(); // deleted (e.g. the API server's Event TTL)
+    await say();
+    expect(stored.get(name!)).toMatchObject({ count: 3 });
+    const first = (stored.get(name!) as unknown as { firstTimestamp: string }).firstTimestamp;
+    failPatches = 1; // another failure than NotFound: dropped, no create
+    await say();
+    await say();
+    expect(calls).toEqual([
+      `create ${name} count=1`,
+      `patch ${name} count=2`,
+      `create ${name} count=2`,
+      `patch ${name} count=3`,
+      `create ${name} count=3`,
+      `patch ${name} count=4`,
+      `patch ${name} count=5`,
+    ]);
+    expect(stored.get(name!)).toMatchObject({ count: 5, firstTimestamp: first });
   });
 
   it('writes one Event at a time, in order, and drops new ones while maxQueued wait (as client-go does)', async () => {

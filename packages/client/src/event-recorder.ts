@@ -2,7 +2,10 @@
  * Records core/v1 Events about objects, as client-go's EventRecorder does, so `kubectl describe`
  * shows what controllers decided. Repeats of the same (object, type, reason, message) within
  * `dedupWindowMs` bump `count` and `lastTimestamp` of the existing Event instead of creating
- * another. Recording never throws: an Event that cannot be written is logged and dropped.
+ * another; when that Event is gone (deleted, expired by the API server's TTL, or never created
+ * because its create failed) the repeat creates it again under the same name with the count so far,
+ * as client-go's `recordToSink` falls back from a patch answered NotFound to a create. Recording
+ * never throws: an Event that cannot be written is logged and dropped.
  *
  * Events are written one at a time, in order, from a queue of at most `maxQueued` (1,000); when
  * the queue is full a new Event is dropped, as client-go's broadcaster drops it (its
@@ -14,6 +17,7 @@
 import type { Logger } from 'pino';
 import type { RestClient } from './rest.js';
 import type { KubeObject, ResourceRef } from './types.js';
+import { isNotFound } from './api-errors.js';
 
 const eventsRef: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true };
 
@@ -115,17 +119,28 @@ export class EventRecorder {
     const prev = this.seen.get(key);
     if (prev && now.getTime() - prev.firstMs < this.window) {
       prev.count++;
-      await this.opts.client.patch(eventsRef, prev.namespace, prev.name, { count: prev.count, lastTimestamp: seconds(now) }, 'merge');
+      try {
+        await this.opts.client.patch(eventsRef, prev.namespace, prev.name, { count: prev.count, lastTimestamp: seconds(now) }, 'merge');
+        return;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+      await this.create(obj, type, reason, message, prev, now);
       return;
     }
     if (this.seen.size > 5000) this.seen.clear();
-    const name = eventName(obj.metadata.name, now);
-    this.seen.set(key, { namespace: ns, name, count: 1, firstMs: now.getTime() });
+    const rec: Recorded = { namespace: ns, name: eventName(obj.metadata.name, now), count: 1, firstMs: now.getTime() };
+    this.seen.set(key, rec);
+    await this.create(obj, type, reason, message, rec, now);
+  }
+
+  /** Creates the Event `rec` names, with its count so far, first seen at `rec.firstMs` and last at `now`. */
+  private async create(obj: KubeObject, type: EventType, reason: string, message: string, rec: Recorded, now: Date): Promise<void> {
     const [group, version] = (obj.apiVersion ?? '').includes('/') ? obj.apiVersion!.split('/') : ['', obj.apiVersion ?? 'v1'];
-    await this.opts.client.create(eventsRef, ns, {
+    await this.opts.client.create(eventsRef, rec.namespace, {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name, namespace: ns },
+      metadata: { name: rec.name, namespace: rec.namespace },
       involvedObject: {
         apiVersion: group ? `${group}/${version}` : version,
         kind: obj.kind,
@@ -137,8 +152,8 @@ export class EventRecorder {
       reason,
       message,
       type,
-      count: 1,
-      firstTimestamp: seconds(now),
+      count: rec.count,
+      firstTimestamp: seconds(new Date(rec.firstMs)),
       lastTimestamp: seconds(now),
       eventTime: null,
       source: { component: this.opts.component },
