@@ -72,7 +72,8 @@ export const NamespaceDeletionGracePeriodMs = 5_000;
 /**
  * The Namespace and CustomResourceDefinition controllers above, over one store: {@link DeletionController.start}
  * watches both and runs a pass on each change and every `resyncMs`; {@link DeletionController.stop} ends the watches and
- * the timer. One pass at a time (a change meanwhile asks for one more); a failed pass is logged (warn), the next retries.
+ * the timer. One pass at a time (a change meanwhile asks for one more); a Namespace or CRD whose deletion fails is logged
+ * (warn) and tried again in the next pass, the others worked meanwhile.
  */
 export class DeletionController {
   private watches: StoreWatch[] = [];
@@ -126,9 +127,16 @@ export class DeletionController {
       });
   }
 
+  /**
+   * One pass over every Namespace and CRD being deleted. One that fails is logged (warn) and left
+   * for the next pass; the others are still worked, as upstream's controllers work each key on its
+   * own (a Namespace whose contents cannot be deleted never holds up another's deletion).
+   */
   private async pass(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
+    const each = (controller: string, key: string, work: Promise<void>) =>
+      work.catch((err: unknown) => this.log.warn({ err, controller, key }, 'deletion failed; retrying'));
     for (const { object } of this.store.list(storagePrefix(namespaces)).items) {
       if (!object.metadata.deletionTimestamp) continue;
       const uid = object.metadata.uid ?? object.metadata.name!;
@@ -136,11 +144,11 @@ export class DeletionController {
       const since = this.terminatingSince.get(uid) ?? now;
       this.terminatingSince.set(uid, since);
       // Within the grace the periodic pass comes back to it.
-      if (now - since >= this.namespaceGraceMs) await this.finalizeNamespace(object);
+      if (now - since >= this.namespaceGraceMs) await each('namespace', object.metadata.name!, this.finalizeNamespace(object));
     }
     for (const uid of this.terminatingSince.keys()) if (!seen.has(uid)) this.terminatingSince.delete(uid);
     for (const { object } of this.store.list(storagePrefix(customresourcedefinitions)).items) {
-      if (object.metadata.deletionTimestamp) await this.finalizeCRD(object);
+      if (object.metadata.deletionTimestamp) await each('crd-cleanup', object.metadata.name!, this.finalizeCRD(object));
     }
   }
 

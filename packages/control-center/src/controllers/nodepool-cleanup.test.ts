@@ -178,3 +178,63 @@ describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
     expect(names()).toEqual([]);
   });
 });
+
+describe('NodePool cleanup retried after a HostedCluster that went without the finalizer', () => {
+  let cc: RunningControlCenter;
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+
+  it('tries the NodePools again while their deletion fails (a storage error), and deletes them', async () => {
+    const hcs = cc.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource)!;
+    const nps = cc.registry.lookup(NodePoolResource.group, NodePoolResource.version, NodePoolResource.resource)!;
+    const body: KubeObject = {
+      apiVersion: 'hypershift.openshift.io/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'orphan-a', namespace: 'clusters' },
+      spec: { clusterName: 'went', replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+    };
+    await createObject(cc.store, nps, 'clusters', body, ctx(), { dryRun: false });
+    const npKey = storageKey(nps, 'clusters', 'orphan-a');
+    let failures = 0;
+    let deliver: ((ev: StoreEvent) => void) | undefined;
+    const store = new Proxy(cc.store, {
+      get(target, prop, receiver) {
+        if (prop === 'transact') {
+          return (k: string, fn: Parameters<typeof target.transact>[1]) => {
+            if (k === npKey && failures < 2) {
+              failures++;
+              return Promise.reject(new Error('injected storage failure'));
+            }
+            return target.transact(k, fn);
+          };
+        }
+        if (prop === 'watch') {
+          return (prefix: string, from: number, fn: (ev: StoreEvent) => void) => {
+            deliver = fn;
+            return target.watch(prefix, from, () => {});
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }));
+    cleanup.start();
+    try {
+      const rev = cc.store.currentRevision() + 1;
+      const gone = hostedClusterBody('went', 'clusters', {});
+      gone.metadata = { ...gone.metadata, uid: 'went-uid', resourceVersion: String(rev) };
+      deliver!({ type: 'DELETED', key: storageKey(hcs, 'clusters', 'went'), revision: rev, object: gone });
+      // Two failures, each tried again a second later.
+      for (let i = 0; i < 60 && cc.store.get(npKey); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(failures).toBe(2);
+      expect(cc.store.get(npKey)).toBeUndefined();
+    } finally {
+      cleanup.stop();
+    }
+  });
+});

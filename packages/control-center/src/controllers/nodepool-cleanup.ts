@@ -10,7 +10,8 @@
  * controller deletes the NodePools, then removes the finalizer. Level-triggered: at start it
  * sweeps every HostedCluster that carries the finalizer, so a restart in between loses nothing;
  * then it follows the store's watch. A HostedCluster that went without the finalizer (deleted
- * before it existed) has its NodePools deleted on its DELETED event, as before: only those created
+ * before it existed) has its NodePools deleted on its DELETED event (tried again every second while
+ * some cannot be deleted, until the process stops): only those created
  * before the delete's revision (a NodePool created later names a later HostedCluster of the same
  * name, even when this process learns of the delete late, e.g. from an etcd re-list). A NodePool
  * already being deleted, or gone, is left as it is.
@@ -36,8 +37,9 @@ export const NodePoolDeleteDelayMs = 2_000;
 
 /**
  * The controller above, over one store: {@link NodePoolCleanup.start} sweeps, then follows the store's watch of
- * HostedClusters; {@link NodePoolCleanup.stop} ends the watch and cancels pending retries. A finalizer pass that fails is
- * logged (warn) and tried again after a second; one pass at a time per HostedCluster.
+ * HostedClusters; {@link NodePoolCleanup.stop} ends the watch and cancels pending retries. A pass that fails (a finalizer
+ * pass, or the NodePools of a HostedCluster that went without the finalizer) is logged (warn) and tried again after a
+ * second; one finalizer pass at a time per HostedCluster.
  */
 export class NodePoolCleanup {
   private watch?: StoreWatch;
@@ -63,7 +65,7 @@ export class NodePoolCleanup {
     this.watch = this.store.watch(prefix, revision, (ev) => {
       const { namespace, name } = ev.object.metadata;
       if (!namespace || !name) return;
-      if (ev.type === 'DELETED') void this.deleteNodePools(namespace, name, existedBefore(ev));
+      if (ev.type === 'DELETED') this.cleanUpAfter(namespace, name, existedBefore(ev));
       else if (waitsForNodePools(ev.object)) this.finalize(ev.key);
     });
     for (const it of items) if (waitsForNodePools(it.object)) this.finalize(it.key);
@@ -98,11 +100,28 @@ export class NodePoolCleanup {
 
   /** {@link finalize} of `key` in `ms` milliseconds (cancelled by {@link stop}). */
   private finalizeLater(key: string, ms: number): void {
+    this.later(() => this.finalize(key), ms);
+  }
+
+  /** Runs `fn` in `ms` milliseconds unless {@link stop} comes first. */
+  private later(fn: () => void, ms: number): void {
     const t = setTimeout(() => {
       this.retries.delete(t);
-      this.finalize(key);
+      fn();
     }, ms);
     this.retries.add(t);
+  }
+
+  /**
+   * Deletes the NodePools of HostedCluster namespace/name that went without the finalizer (its
+   * DELETED event), those created before store revision `before`; while some cannot be deleted,
+   * tries again every {@link RetryMs} (until {@link stop}).
+   */
+  private cleanUpAfter(namespace: string, name: string, before: number): void {
+    if (this.stopped) return;
+    void this.deleteNodePools(namespace, name, before).then((failed) => {
+      if (failed) this.later(() => this.cleanUpAfter(namespace, name, before), RetryMs);
+    });
   }
 
   private async finalizeOnce(key: string): Promise<void> {
