@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningControlCenter } from '../control-center.js';
 import { startTestControlCenter } from '../testing/in-process.js';
 import { createObject, deleteObject, deletionFinalizers } from '../handlers/object-ops.js';
@@ -61,6 +61,29 @@ describe('garbage collector', () => {
       { dryRun: false },
     );
   const get = (n: string) => cc.store.get(storageKey(configmaps, 'default', n))?.object;
+
+  it('tries a collection that failed (a storage error) again, without another event', async () => {
+    const owner = await createObject(cc.store, configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner-flaky' } }, ctx(), { dryRun: false });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner-flaky', uid: owner.metadata.uid! };
+    await createObject(cc.store, secrets, 'default', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'flaky', ownerReferences: [ref] } }, ctx(), { dryRun: false });
+    const key = storageKey(secrets, 'default', 'flaky');
+    const transact = cc.store.transact.bind(cc.store);
+    let failures = 0;
+    const spy = vi.spyOn(cc.store, 'transact').mockImplementation((k, fn, opts) => {
+      if (k === key && failures < 3) {
+        failures++;
+        return Promise.reject(new Error('injected storage failure'));
+      }
+      return transact(k, fn, opts);
+    });
+    try {
+      await deleteObject(cc.store, configmaps, 'default', 'owner-flaky', ctx(), { dryRun: false });
+      await waitUntil(() => !cc.store.get(key));
+      expect(failures).toBe(3);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('background: a dependent still owned by another loses the gone owner; one naming only absent owners is collected', async () => {
     const a = await cm('b-a');

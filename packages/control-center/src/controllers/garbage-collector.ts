@@ -17,12 +17,13 @@
  * (or cluster-scoped), carries its uid; references to kinds this server does not serve, and
  * namespaced owners of cluster-scoped objects, never cause a deletion (see {@link OwnerState}).
  * Reconciliation is level-triggered: every key is checked against the current store, so a missed
- * or repeated event only costs a no-op.
+ * or repeated event only costs a no-op; work that fails (a storage error) is tried again with backoff.
  * @see https://kubernetes.io/docs/concepts/architecture/garbage-collection/
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/garbagecollector/garbagecollector.go
  */
 import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
+import { ExponentialRateLimiter } from '@hcc/client';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
@@ -64,7 +65,8 @@ const gcFinalizerOf = (o: KubeObject): 'orphan' | 'foreground' | undefined => {
 /**
  * The collector above, over one store: {@link GarbageCollector.start} indexes every stored object, queues what the
  * server's downtime left behind and follows the store's watch; {@link GarbageCollector.stop} ends the watch. Items are
- * worked one at a time in the background; one that fails is logged (warn) and dropped until its object changes again.
+ * worked one at a time in the background; one that fails is logged (warn) and tried again with per-item backoff
+ * (5 ms doubling up to 1,000 s, as client-go's controller rate limiter), or sooner when its object changes.
  */
 export class GarbageCollector {
   /** uid → storage key of every live object. */
@@ -77,6 +79,11 @@ export class GarbageCollector {
   /** Work: `d:<key>` checks a dependent, `o:<key>` an owner waiting on its finalizer. */
   private readonly pending = new Set<string>();
   private draining = false;
+  private stopped = false;
+  /** Per-item backoff of failed work: client-go's controller defaults (5 ms doubling, at most 1,000 s). */
+  private readonly backoff = new ExponentialRateLimiter();
+  /** Failed work waiting for its next try, by item. */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly store: Store,
@@ -123,7 +130,10 @@ export class GarbageCollector {
   }
 
   stop(): void {
+    this.stopped = true;
     this.watch?.stop();
+    for (const t of this.retries.values()) clearTimeout(t);
+    this.retries.clear();
   }
 
   /** Queues the owner with this uid when it waits for the collector. */
@@ -170,11 +180,31 @@ export class GarbageCollector {
         this.pending.delete(item);
         const key = item.slice(2);
         const work = item.startsWith('o:') ? this.finalizeOwner(key) : this.collect(key);
-        await work.catch((err) => this.log.warn({ err, controller: 'garbage-collector', key }, 'could not collect'));
+        await work.then(
+          () => this.backoff.forget(item),
+          (err) => {
+            const retryInMs = this.backoff.when(item);
+            this.log.warn({ err, controller: 'garbage-collector', key, retries: this.backoff.numRequeues(item), retryInMs }, 'could not collect; retrying');
+            this.retryLater(item, retryInMs);
+          },
+        );
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /** Queues `item` again in `ms` milliseconds (once per item; cancelled by {@link stop}). */
+  private retryLater(item: string, ms: number): void {
+    if (this.stopped || this.retries.has(item)) return;
+    const t = setTimeout(() => {
+      this.retries.delete(item);
+      if (this.stopped) return;
+      this.pending.add(item);
+      void this.drain();
+    }, ms);
+    t.unref();
+    this.retries.set(item, t);
   }
 
   /** The served storage version of the resource a key belongs to. */
