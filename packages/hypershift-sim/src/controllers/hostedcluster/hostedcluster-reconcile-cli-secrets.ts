@@ -1,5 +1,5 @@
 /**
- * Step: make sure the two Secrets users fetch from a HostedCluster's namespace exist, owned by the
+ * Step: make sure the Secrets users fetch from a HostedCluster's namespace exist, owned by the
  * HostedCluster (controller ownerReference) and annotated with its key:
  * - `<name>-admin-kubeconfig`, key `kubeconfig`: an admin kubeconfig for
  *   `https://api.<name>.<spec.dns.baseDomain>:6443` (certificate data is a placeholder: there is no
