@@ -2,8 +2,8 @@
  * Compiles `x-kubernetes-validations` rules with @marcbachmann/cel-js plus the Kubernetes library
  * (cel-library.ts), once per rule text, and keeps the `unsupportedRules` diagnostic.
  *
- * Contract: a rule that does not parse or type-check here (an unknown function, RE2-only syntax,
- * a macro cel-js lacks, ...) is *unsupported*: it is never evaluated, never rejects an object, is
+ * Contract: a rule that does not parse or type-check here (an unknown function, a pattern RE2
+ * refuses, a macro cel-js lacks, ...) is *unsupported*: it is never evaluated, never rejects an object, is
  * not logged, and is counted in {@link unsupportedRules}. The same holds for a rule whose
  * evaluation fails because a function or overload is missing at run time (`self` is bound as
  * `dyn`, so cel-js can only resolve some overloads while evaluating). This is the safe choice for
@@ -12,7 +12,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/compilation.go
  */
 import { Environment, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
-import { registerKubernetesLibrary } from './cel-library.js';
+import { registerKubernetesLibrary, replacedFunctions } from './cel-library.js';
 
 /** The name rules use for the value at their node. */
 export const ScopedVarName = 'self';
@@ -81,6 +81,27 @@ function inspect(node: unknown, acc: { oldSelf: boolean }): number {
   return inner + (isMacro ? 1 : 0);
 }
 
+/**
+ * Points every call of a function cel-js implements differently from cel-go (`self.indexOf(...)`,
+ * `self.matches(...)`, `matches(s, re)`, ...) at hcc's version ({@link replacedFunctions}), in
+ * place, before the expression is type-checked or evaluated (macro bodies included: their nodes
+ * are the same objects).
+ */
+function useKubernetesFunctions(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) useKubernetesFunctions(n);
+    return;
+  }
+  const n = node as ASTNode;
+  if ((n.op === 'rcall' || n.op === 'call') && Array.isArray(n.args) && typeof n.args[0] === 'string') {
+    const name = n.args[0];
+    const replaced = replacedFunctions.get(name);
+    if (replaced && (n.op === 'rcall' || name === 'matches')) (n.args as unknown[])[0] = replaced;
+  }
+  if (n.args && typeof n.args === 'object') for (const a of Object.values(n.args as object)) useKubernetesFunctions(a);
+}
+
 /** The Kubernetes CEL environment: `self` and `oldSelf` as dyn, optionals on, heterogeneous literals allowed. */
 function makeEnvironment(): Environment {
   const env = new Environment({
@@ -110,6 +131,7 @@ export function compileExpression(expression: string): CompiledExpression {
   let out: CompiledExpression;
   try {
     const program = environment.parse(expression);
+    useKubernetesFunctions(program.ast);
     const check = program.check();
     if (!check.valid) {
       out = { ok: false, reason: errorSummary(check.error) };

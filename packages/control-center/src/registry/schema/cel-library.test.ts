@@ -105,3 +105,65 @@ describe('Kubernetes CEL library', () => {
     expect(u instanceof Error ? u.message : { scheme: u.scheme, host: u.host }).toEqual(want);
   });
 });
+
+describe('CEL strings and regular expressions as cel-go evaluates them (code points, RE2)', () => {
+  const e = '\u{1F600}'; // one code point, two UTF-16 code units
+  it.each([
+    // RE2, not JavaScript's RegExp (matches, find, findAll; receiver and global forms)
+    { input: "'abc'.matches('^[[:alpha:]]+$')", want: true },
+    { input: "'ab1'.matches('^[[:alpha:]]+$')", want: false },
+    { input: "'été'.matches('^\\\\pL+$')", want: true },
+    { input: "'a1'.matches('^\\\\pL+$')", want: false },
+    { input: `'${e}${e}${e}'.matches('^.{1,3}$')`, want: true },
+    { input: `'${e}ab'.matches('^.ab$')`, want: true },
+    { input: "'a\\rb'.matches('^a.b$')", want: true },
+    { input: "'a\\nb'.matches('^a.b$')", want: false },
+    { input: "'x\u00a0'.matches('^(\\\\w+\\\\S+)$')", want: true },
+    { input: "'x\\v'.matches('^(\\\\w+\\\\S+)$')", want: true },
+    { input: "'x '.matches('^(\\\\w+\\\\S+)$')", want: false },
+    { input: "'ABC'.matches('(?i)^abc$')", want: true },
+    { input: "'a.b'.matches('^\\\\Qa.b\\\\E$')", want: true },
+    { input: "'axb'.matches('^\\\\Qa.b\\\\E$')", want: false },
+    { input: "'ab\\n'.matches('ab\\\\z')", want: false },
+    { input: "'ab'.matches('ab\\\\z')", want: true },
+    { input: "'a{,2}'.matches('^a{,2}$')", want: true },
+    { input: "matches('http://x', '^https?://')", want: true },
+    { input: "'quay.io/ocp:4.17.3-x86_64'.matches('^(\\\\w+\\\\S+)$')", want: true },
+    { input: `'a${e}b'.find('.b')`, want: `${e}b` },
+    { input: "'baaac'.findAll('a*')", want: ['', 'aaa', ''] },
+    { input: `'${e}x${e}y'.findAll('[^xy]')`, want: [e, e] },
+    { input: "'a1b22c333'.findAll('[0-9]+', 2)", want: ['1', '22'] },
+    // code points, not UTF-16 code units
+    { input: `'${e}x'.indexOf('x')`, want: 1n },
+    { input: `'${e}x${e}x'.indexOf('x', 2)`, want: 3n },
+    { input: `'${e}ab'.lastIndexOf('b')`, want: 2n },
+    { input: `'${e}ab'.lastIndexOf('')`, want: 3n },
+    { input: "''.indexOf('a')", want: -1n },
+    { input: "''.lastIndexOf('a')", want: -1n },
+    { input: "'abc'.indexOf('c', 5)", want: -1n },
+    { input: "'abc'.indexOf('c', -1)", want: 'error: index out of range: -1' },
+    { input: `'${e}b'.substring(1)`, want: 'b' },
+    { input: `'${e}ab'.substring(1, 2)`, want: 'a' },
+    { input: "'abc'.substring(2, 1)", want: 'error: invalid substring range. start: 2, end: 1' },
+    { input: "'abc'.substring(4)", want: 'error: index out of range: 4' },
+    { input: `'${e}ab'.split('')`, want: [e, 'a', 'b'] },
+    { input: "'a/b/c'.split('/', 2)", want: ['a', 'b/c'] },
+    { input: "'a/b/c'.split('/', 0)", want: [] },
+    { input: `'${e}a'.replace('', '-')`, want: `-${e}-a-` },
+    { input: "'abc'.replace('', '-', 2)", want: '-a-bc' },
+    { input: "'aaa'.replace('a', 'b', 2)", want: 'bba' },
+    { input: "'ÄB'.lowerAscii()", want: 'Äb' },
+    { input: "'äb'.upperAscii()", want: 'äB' },
+    { input: "'\\u0085x\\ufeff'.trim()", want: 'x\ufeff' },
+    // the Kubernetes lists library keeps working under the same names
+    { input: "[1, 2, 3, 2].indexOf(2)", want: 1n },
+    { input: "[1, 2, 3, 2].lastIndexOf(2)", want: 3n },
+    { input: "[[1], [2]].all(l, l.indexOf(l[0]) == 0) && ['ab'].exists(s, s.matches('^[[:lower:]]+$'))", want: true },
+  ])('$input', ({ input, want }) => {
+    expect(evaluate(input)).toEqual(want);
+  });
+
+  it('evaluates rules on self (dyn) the same way', () => {
+    expect(evaluate("self.str.indexOf('x') <= 1 && self.rx.matches('^.{1,3}$') && self.sub.substring(1) == 'b'", { str: `${e}x`, rx: `${e}${e}${e}`, sub: `${e}b` })).toBe(true);
+  });
+});

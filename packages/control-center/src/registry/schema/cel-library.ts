@@ -9,9 +9,12 @@
  * ip, masked, prefixLength, `string(cidr)`), lists (isSorted, sum, min, max, indexOf, lastIndexOf,
  * and cel-go ext lists: distinct, flatten, reverse, slice, sort), regex (find, findAll), strings
  * (charAt, replace, reverse, global `matches`), and `duration(duration)`/`timestamp(timestamp)`.
- * cel-js already has size, has, all/exists/exists_one/map/filter, matches, contains, startsWith,
- * endsWith, lowerAscii, upperAscii, trim, split, join, indexOf, lastIndexOf, substring,
- * duration/timestamp parsing, optionals (`?.`, orValue) and `cel.bind`.
+ * Replacing cel-js's own (see {@link replacedFunctions}): `matches` (RE2, cel-regex.ts), and
+ * indexOf, lastIndexOf, substring, split, lowerAscii, upperAscii and trim over code points as
+ * cel-go's. cel-js already has size, has, all/exists/exists_one/map/filter, contains, startsWith,
+ * endsWith, join, duration/timestamp parsing, optionals (`?.`, orValue) and `cel.bind`. Left as
+ * cel-js has them: `<`, `>` on strings compare UTF-16 code units where cel-go compares UTF-8
+ * bytes (they differ only between a code point above U+FFFF and one in U+E000–U+FFFF).
  *
  * Not here (rules using them are skipped, see cel-compile.ts): quantity, format.*, ip.isCanonical,
  * semver, authz, strings.quote/format, math.*, sets.*, base64.*.
@@ -20,6 +23,7 @@
  */
 import { EvaluationError, type Environment } from '@marcbachmann/cel-js';
 import { CIDRPrefix, IPAddr, parseCIDR, parseIP, parseRequestURI, urlHostname, urlPort, urlQuery, type ParsedURL } from './cel-net.js';
+import { compileRE2, findAll, type Pattern } from './cel-regex.js';
 
 /** Error code of failures raised by this library (they reject the object, like upstream's types.NewErr). */
 export const kubernetesErrorCode = 'kubernetes_library_error';
@@ -70,22 +74,16 @@ function celCompare(a: unknown, b: unknown): number {
   return Number.NaN;
 }
 
-const regexCache = new Map<string, RegExp>();
-/** Compiles an RE2 pattern as a JS RegExp (global flag for findAll); RE2-only syntax fails like an unsupported function. */
-function compileRegex(pattern: string, global: boolean): RegExp {
-  const key = `${global ? 'g' : ''}/${pattern}`;
-  let re = regexCache.get(key);
-  if (!re) {
-    try {
-      re = new RegExp(pattern, global ? 'g' : '');
-    } catch {
-      throw new EvaluationError({ code: 'invalid_regular_expression', message: `Invalid regular expression: ${pattern}` });
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(key, re);
+/**
+ * The RE2 pattern `pattern`, compiled (see cel-regex.ts); a pattern RE2 refuses fails the way an
+ * unsupported function does (the rule is skipped: upstream would have refused the CRD).
+ */
+function regex(pattern: string): Pattern {
+  try {
+    return compileRE2(pattern);
+  } catch (e) {
+    throw new EvaluationError({ code: 'invalid_regular_expression', message: e instanceof Error ? e.message : String(e) });
   }
-  re.lastIndex = 0;
-  return re;
 }
 
 const pathEscape = (p: string): string => p.replace(/[^A-Za-z0-9\-._~$&+,/:;=@!'()*%]/gu, (c) => encodeURIComponent(c));
@@ -169,8 +167,8 @@ function registerLists(env: Environment): void {
   });
   env.registerFunction('list.min(): dyn', (l: unknown) => extreme('min', listOf(l)));
   env.registerFunction('list.max(): dyn', (l: unknown) => extreme('max', listOf(l)));
-  env.registerFunction('list.indexOf(dyn): int', (l: unknown, v: unknown) => BigInt(listOf(l).findIndex((x) => celEqual(x, v))));
-  env.registerFunction('list.lastIndexOf(dyn): int', (l: unknown, v: unknown) => {
+  env.registerFunction('list.k8sIndexOf(dyn): int', (l: unknown, v: unknown) => BigInt(listOf(l).findIndex((x) => celEqual(x, v))));
+  env.registerFunction('list.k8sLastIndexOf(dyn): int', (l: unknown, v: unknown) => {
     const a = listOf(l);
     for (let i = a.length - 1; i >= 0; i--) if (celEqual(a[i], v)) return BigInt(i);
     return -1n;
@@ -196,27 +194,137 @@ function registerLists(env: Environment): void {
   });
 }
 
+/**
+ * Functions of cel-js whose semantics differ from cel-go's, registered here under other names:
+ * compileExpression (cel-compile.ts) renames every call of the key in a rule's syntax tree to the
+ * value before it type-checks the rule, so `self.indexOf('x')` runs {@link registerStrings}'s
+ * version. cel-js's own work on UTF-16 code units and JavaScript RegExps; cel-go's on Unicode code
+ * points and RE2 (and `lowerAscii`/`upperAscii` touch ASCII letters only, `trim` trims Go's
+ * `unicode.IsSpace`).
+ */
+export const replacedFunctions: ReadonlyMap<string, string> = new Map([
+  ['matches', 'k8sMatches'],
+  ['indexOf', 'k8sIndexOf'],
+  ['lastIndexOf', 'k8sLastIndexOf'],
+  ['substring', 'k8sSubstring'],
+  ['split', 'k8sSplit'],
+  ['lowerAscii', 'k8sLowerAscii'],
+  ['upperAscii', 'k8sUpperAscii'],
+  ['trim', 'k8sTrim'],
+]);
+
+/** Whether a string has UTF-16 surrogates (code points above U+FFFF), where code units and code points differ. */
+const astral = (s: string): boolean => /[\uD800-\uDFFF]/.test(s);
+/** The code points of a string, one string each. */
+const runesOf = (s: string): string[] => [...s];
+
+/** Where `sub` (non-empty) first occurs in `r` at or after code point `from`, or -1. */
+function runeSearch(r: string[], sub: string[], from: number, backwards: boolean): number {
+  const at = (i: number) => sub.every((c, j) => r[i + j] === c);
+  if (backwards) {
+    for (let i = Math.min(from, r.length - sub.length); i >= 0; i--) if (at(i)) return i;
+  } else {
+    for (let i = from; i <= r.length - sub.length; i++) if (at(i)) return i;
+  }
+  return -1;
+}
+
+/**
+ * cel-go's `indexOf`/`lastIndexOf` over code points (ext/strings.go as Kubernetes 1.35 builds it):
+ * an empty `sub` is found at `offset`; a negative offset fails with `index out of range: N`, one
+ * at or past the end finds nothing.
+ */
+function indexOf(s: string, sub: string, offset: bigint | undefined, backwards: boolean): bigint {
+  const r = astral(s) || astral(sub) ? runesOf(s) : undefined;
+  const len = r ? r.length : s.length;
+  if (offset === undefined) {
+    if (sub === '') return backwards ? BigInt(len) : 0n;
+    if (backwards && len === 0) return -1n;
+    offset = backwards ? BigInt(len - 1) : 0n;
+  }
+  if (sub === '') return offset;
+  if (offset < 0n) fail(`index out of range: ${offset}`);
+  if (offset >= BigInt(len)) return -1n;
+  const from = Number(offset);
+  if (!r) {
+    if (!backwards) return BigInt(s.indexOf(sub, from));
+    const i = s.lastIndexOf(sub, from);
+    return BigInt(i);
+  }
+  return BigInt(runeSearch(r, runesOf(sub), from, backwards));
+}
+
+/** cel-go's `substring` over code points, with its errors. */
+function substring(s: string, start: bigint, end?: bigint): string {
+  const r = astral(s) ? runesOf(s) : undefined;
+  const len = BigInt(r ? r.length : s.length);
+  const stop = end ?? len;
+  if (end !== undefined && start > end) fail(`invalid substring range. start: ${start}, end: ${end}`);
+  if (start < 0n || start > len) fail(`index out of range: ${start}`);
+  if (stop < 0n || stop > len) fail(`index out of range: ${stop}`);
+  return r ? r.slice(Number(start), Number(stop)).join('') : s.slice(Number(start), Number(stop));
+}
+
+/** Go's `strings.SplitN` (n < 0: all; 0: none; an empty separator splits between code points). */
+function splitN(s: string, sep: string, n: number): string[] {
+  if (n === 0) return [];
+  const parts = sep === '' ? runesOf(s) : s.split(sep);
+  if (n < 0 || parts.length <= n) return parts;
+  const head = parts.slice(0, n - 1);
+  const consumed = head.reduce((k, p) => k + p.length + sep.length, 0);
+  head.push(s.slice(consumed));
+  return head;
+}
+
+/** Go's `strings.Replace` (n < 0: every occurrence; an empty `from` matches before each code point and at the end). */
+function replaceN(s: string, from: string, to: string, n: number): string {
+  if (n === 0 || (from !== '' && !s.includes(from))) return s;
+  if (from === '') {
+    const r = runesOf(s);
+    let out = '';
+    let done = 0;
+    for (const c of r) {
+      if (n < 0 || done < n) {
+        out += to;
+        done++;
+      }
+      out += c;
+    }
+    return n < 0 || done < n ? out + to : out;
+  }
+  const parts = s.split(from);
+  const k = n < 0 ? parts.length - 1 : Math.min(n, parts.length - 1);
+  return parts.slice(0, k + 1).join(to) + (k + 1 < parts.length ? from + parts.slice(k + 1).join(from) : '');
+}
+
+/** Go's `unicode.IsSpace`, which `strings.TrimSpace` trims (JavaScript's `trim` also trims U+FEFF, and not U+0085). */
+const goSpace = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const goTrim = new RegExp(`^${goSpace}+|${goSpace}+$`, 'g');
+
 function registerStrings(env: Environment): void {
-  env.registerFunction('string.find(string): string', (s: string, re: string) => compileRegex(re, false).exec(s)?.[0] ?? '');
-  env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(compileRegex(re, true))].map((m) => m[0]));
-  env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => {
-    if (n === 0n) return [];
-    const all = [...s.matchAll(compileRegex(re, true))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
-  });
-  env.registerFunction('matches(string, string): bool', (s: string, re: string) => compileRegex(re, false).test(s));
+  env.registerFunction('string.find(string): string', (s: string, re: string) => regex(re).exec(s, 0)?.text ?? '');
+  env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(regex(re), s, -1));
+  env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => findAll(regex(re), s, Number(n)));
+  env.registerFunction('k8sMatches(string, string): bool', (s: string, re: string) => regex(re).test(s));
+  env.registerFunction('string.k8sMatches(string): bool', (s: string, re: string) => regex(re).test(s));
+  env.registerFunction('string.k8sIndexOf(string): int', (s: string, sub: string) => indexOf(s, sub, undefined, false));
+  env.registerFunction('string.k8sIndexOf(string, int): int', (s: string, sub: string, offset: bigint) => indexOf(s, sub, offset, false));
+  env.registerFunction('string.k8sLastIndexOf(string): int', (s: string, sub: string) => indexOf(s, sub, undefined, true));
+  env.registerFunction('string.k8sLastIndexOf(string, int): int', (s: string, sub: string, offset: bigint) => indexOf(s, sub, offset, true));
+  env.registerFunction('string.k8sSubstring(int): string', (s: string, start: bigint) => substring(s, start));
+  env.registerFunction('string.k8sSubstring(int, int): string', (s: string, start: bigint, end: bigint) => substring(s, start, end));
+  env.registerFunction('string.k8sSplit(string): list<string>', (s: string, sep: string) => splitN(s, sep, -1));
+  env.registerFunction('string.k8sSplit(string, int): list<string>', (s: string, sep: string, n: bigint) => splitN(s, sep, Number(n)));
+  env.registerFunction('string.k8sLowerAscii(): string', (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
+  env.registerFunction('string.k8sUpperAscii(): string', (s: string) => s.replace(/[a-z]+/g, (m) => m.toUpperCase()));
+  env.registerFunction('string.k8sTrim(): string', (s: string) => s.replace(goTrim, ''));
   env.registerFunction('string.charAt(int): string', (s: string, i: bigint) => {
     const cps = [...s];
     if (i < 0n || i > BigInt(cps.length)) fail(`index out of range: ${i}`);
     return cps[Number(i)] ?? '';
   });
-  env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => s.split(from).join(to));
-  env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => {
-    if (n < 0n) return s.split(from).join(to);
-    const parts = s.split(from);
-    const k = Math.min(Number(n), parts.length - 1);
-    return parts.slice(0, k + 1).join(to) + (k + 1 < parts.length ? from + parts.slice(k + 1).join(from) : '');
-  });
+  env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => replaceN(s, from, to, -1));
+  env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => replaceN(s, from, to, Number(n)));
   env.registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''));
 }
 

@@ -245,6 +245,8 @@ function runtimeErrorMessage(e: unknown): string | undefined {
   const s = errorSummary(e);
   if (e.code === 'no_such_key') return s.replace(/^No such key/, 'no such key');
   if (e.code === 'index_out_of_bounds') return `index out of bounds: ${/index (-?\d+)/.exec(s)?.[1] ?? s}`;
+  // cel-go's errIntOverflow / errUintOverflow name no value.
+  if (e.code === 'numeric_overflow') return /unsigned/i.test(s) ? 'unsigned integer overflow' : 'integer overflow';
   return s;
 }
 

@@ -43,7 +43,7 @@ export interface JSONSchemaProps {
   /** In characters (Go runes), not bytes. */
   maxLength?: number;
   minLength?: number;
-  /** An ECMAScript-compatible regular expression (upstream: RE2), unanchored. */
+  /** An RE2 regular expression (as upstream, which uses Go's `regexp`), unanchored; see cel-regex.ts. */
   pattern?: string;
   maxItems?: number;
   minItems?: number;

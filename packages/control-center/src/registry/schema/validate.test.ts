@@ -112,6 +112,15 @@ describe('validateValue: strings', () => {
       want: [`spec: Invalid value: "A_b": spec in body should match '^[a-z]+$'`],
     },
     { name: 'pattern is unanchored', input: { schema: { type: 'string', pattern: '[0-9]' }, value: 'abc1' }, want: [] },
+    // RE2, as Go's regexp: \s is ASCII only (HyperShift's issuerURL pattern), POSIX and Unicode classes work.
+    { name: 'pattern: RE2 \\s', input: { schema: { type: 'string', pattern: '^https:\\/\\/[^\\s]' }, value: 'https://\u00a0x' }, want: [] },
+    {
+      name: 'pattern: RE2 \\s refuses ASCII space',
+      input: { schema: { type: 'string', pattern: '^https:\\/\\/[^\\s]' }, value: 'https:// x' },
+      want: [`spec: Invalid value: "https:// x": spec in body should match '^https:\\/\\/[^\\s]'`],
+    },
+    { name: 'pattern: RE2 POSIX class', input: { schema: { type: 'string', pattern: '^[[:digit:]]+$' }, value: '42' }, want: [] },
+    { name: 'pattern: RE2 Unicode class', input: { schema: { type: 'string', pattern: '^\\p{Greek}+$' }, value: 'αβ' }, want: [] },
     {
       name: 'only the first string error (upstream returns early)',
       input: { schema: { type: 'string', maxLength: 2, pattern: '^x$' }, value: 'abc' },

@@ -28,6 +28,7 @@ import type { FieldError } from '../../apierrors/field.js';
 import { checkFormat, isSupportedFormat } from './formats.js';
 import type { JSONSchemaProps } from './types.js';
 import { asSchema, compiledCache } from './compiled.js';
+import { compileRE2, type Pattern } from './cel-regex.js';
 
 type Kind = 'null' | 'boolean' | 'string' | 'integer' | 'number' | 'array' | 'object';
 type JSONObject = Record<string, unknown>;
@@ -98,23 +99,17 @@ export function canonicalJSON(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-const regexCache = new Map<string, RegExp | Error>();
-/** Compiles a schema pattern (unanchored; `u` flag when the pattern allows it). */
-export function compilePattern(pattern: string): RegExp | Error {
-  let r = regexCache.get(pattern);
-  if (!r) {
-    try {
-      r = new RegExp(pattern, 'u');
-    } catch {
-      try {
-        r = new RegExp(pattern);
-      } catch (e) {
-        r = e as Error;
-      }
-    }
-    regexCache.set(pattern, r);
+/**
+ * Compiles a schema `pattern` (unanchored) with RE2's syntax and meaning, as kube-apiserver's
+ * OpenAPI validation compiles it with Go's `regexp` (see cel-regex.ts).
+ * @returns the pattern, or the Error saying why RE2 refuses it
+ */
+export function compilePattern(pattern: string): Pattern | Error {
+  try {
+    return compileRE2(pattern);
+  } catch (e) {
+    return e as Error;
   }
-  return r;
 }
 
 const tooLong = (path: string, max: number): FieldError => ({
@@ -165,7 +160,7 @@ class Check {
   readonly typeChecked: boolean;
   readonly composition: boolean;
   readonly stringChecks: boolean;
-  readonly pattern: RegExp | Error | undefined;
+  readonly pattern: Pattern | Error | undefined;
   readonly formatChecks: boolean;
   readonly formatSupported: boolean;
   readonly numberChecks: boolean;
@@ -177,7 +172,7 @@ class Check {
   readonly required: string[];
   readonly props: Map<string, Check> = new Map();
   readonly propList: [string, Check][] = [];
-  readonly patternProps: [RegExp, Check][] = [];
+  readonly patternProps: [Pattern, Check][] = [];
   /** The first loop of checkObject (patternProperties, additionalProperties) has work to do. */
   keyLoop = false;
   additional: Check | undefined;
