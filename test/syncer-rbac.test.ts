@@ -98,7 +98,7 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     const can = async (args: string[]) => (await kubectl('1.35', ccSyncer, ['auth', 'can-i', ...args])).stdout.trim();
     expect(await can(['patch', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('yes');
     expect(await can(['update', 'hostedclusters.hypershift.openshift.io', '--subresource=status', '-n', 'any'])).toBe('yes');
-    expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('no');
+    expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may not create HostedClusters');
     expect(await can(['create', 'hostedclusters.hypershift.openshift.io', '--subresource=binding', '-n', 'any'])).toBe('no');
     expect(await can(['delete', 'secrets', '-n', 'any'])).toBe('no - the syncer of management cluster "m1" may not delete Secrets');
     // As the syncer of m1 it reads only the Secrets of what is placed on m1, by their label.
@@ -249,7 +249,13 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     expect((await k(['create', '-f', '-'], 'apiVersion: controlcenter.hcc.dev/v1alpha1\nkind: ManagementCluster\nmetadata: {name: m2}\nspec: {}\n')).code).toBe(0);
     const other = await as(['label', 'managementcluster', 'm2', 'stolen=yes']);
     expect(other.code).not.toBe(0);
-    expect(other.stderr).toContain('managementclusters.controlcenter.hcc.dev "m2" is forbidden: the syncer of management cluster "m1" may only register and update its own ManagementCluster');
+    expect(other.stderr).toContain(
+      'managementclusters.controlcenter.hcc.dev "m2" is forbidden: User "hcc:syncer:m1" cannot patch resource "managementclusters" in API group "controlcenter.hcc.dev" at the cluster scope: the syncer of management cluster "m1" may only register and update its own ManagementCluster',
+    );
+    // `kubectl auth can-i` answers the same.
+    const canI = await as(['auth', 'can-i', 'patch', 'managementclusters.controlcenter.hcc.dev/m2']);
+    expect(canI.stdout.trim()).toBe('no - the syncer of management cluster "m1" may only register and update its own ManagementCluster');
+    expect((await as(['auth', 'can-i', 'create', 'hostedclusters.hypershift.openshift.io', '-n', 'default'])).stdout.trim()).toBe('no - the syncer of management cluster "m1" may not create HostedClusters');
     // Its own cluster's labels and spec (capacity, taints) are the admin's: they decide what it is given.
     const ownLabel = await as(['label', 'managementcluster', 'm1', 'mine=yes']);
     expect(ownLabel.stderr).toContain('the syncer of management cluster "m1" may only write the status of its ManagementCluster');

@@ -43,6 +43,8 @@ describe('EventRecorder', () => {
     await new Promise((r) => setImmediate(r));
     expect(created).toHaveLength(2);
     expect(created[0]).toMatchObject({ kind: 'Event', reason: 'Scheduled', type: 'Normal', count: 1, involvedObject: { kind: 'HostedCluster', name: 'a', uid: 'u1' } });
+    // As client-go's core/v1 recorder: source.component and reportingComponent, no instance (no host).
+    expect(created[0]).toMatchObject({ source: { component: 'hcc-scheduler' }, reportingComponent: 'hcc-scheduler', reportingInstance: '' });
     expect(created[0]!.metadata.name).not.toBe(created[1]!.metadata.name);
     expect(patched).toEqual([{ name: created[0]!.metadata.name, body: expect.objectContaining({ count: 2 }) }]);
   });

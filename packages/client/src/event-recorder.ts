@@ -158,7 +158,9 @@ export class EventRecorder {
       eventTime: null,
       source: { component: this.opts.component },
       reportingComponent: this.opts.component,
-      reportingInstance: this.opts.component,
+      // client-go's core/v1 recorder: the instance is the source's host, empty for a controller
+      // (kubectl's SOURCE column then shows the component once, not `hcc-scheduler, hcc-scheduler`).
+      reportingInstance: '',
       action: reason,
     } as unknown as KubeObject);
   }

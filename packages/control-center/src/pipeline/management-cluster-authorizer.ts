@@ -13,7 +13,9 @@
  *   `state.controlcenter.hcc.dev/X=Sync` (the selector its informers use), as the Node authorizer
  *   checks a kubelet's `spec.nodeName` field selector (KEP-4601, authorize with selectors).
  * Anything else it reads or writes is up to the wrapped authorizer (RBAC), and its writes also
- * pass the ManagementClusterRestriction admission. Every other user is only asked of the wrapped
+ * pass the ManagementClusterRestriction admission, whose refusals that the request alone decides
+ * (`syncerRequestRefusal`: creating a HostedCluster, deleting a ManagementCluster, ...) are given
+ * here already, so that `kubectl auth can-i` answers them as the write would. Every other user is only asked of the wrapped
  * authorizer.
  * @see https://kubernetes.io/docs/reference/access-authn-authz/node/
  */
@@ -37,6 +39,7 @@ import type { Store } from '../storage/store.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
 import { isStatusSecretPlacedOn, placementOf } from './placement-lookup.js';
 import { managementClusterOf, syncerOf } from './syncer-identity.js';
+import { syncerRequestRefusal } from './admit/validating/management-cluster-restriction.js';
 
 const restricted = new Set(['secrets', 'configmaps']);
 
@@ -117,7 +120,7 @@ export function managementClusterAuthorizer(inner: Authorizer, store: Store): Au
     if (mc !== undefined) {
       // As a kubelet, a syncer impersonates nobody, whatever the policy says.
       if (ri.verb === 'impersonate') return { allowed: false, reason: `${syncerOf(mc)} may not impersonate` };
-      const why = syncerReadRefusal(mc, ri, store);
+      const why = syncerReadRefusal(mc, ri, store) ?? syncerRequestRefusal(mc, ri, store);
       if (why !== undefined) return { allowed: false, reason: why };
     }
     return inner(user, ri);

@@ -96,7 +96,11 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     const fin = { metadata: { finalizers: ['controlcenter.hcc.dev/syncer'] } };
     expect((await merge(`${HCS}/hc-1`, fin)).code).toBe(200);
     expect((await merge(`${HCS}/hc-1/status`, { status: { version: { desired: { image: 'x' } } } })).code).toBe(200);
-    expectForbidden(await merge(`${HCS}/hc-2`, fin), 'hostedclusters.hypershift.openshift.io "hc-2" is forbidden: the syncer of management cluster "mgmt-1" may only change or delete HostedClusters placed on it (this one is placed on "mgmt-2")');
+    // Refused by the authorizer already (the request alone decides it), so `kubectl auth can-i` says so too.
+    expectForbidden(
+      await merge(`${HCS}/hc-2`, fin),
+      'hostedclusters.hypershift.openshift.io "hc-2" is forbidden: User "hcc:syncer:mgmt-1" cannot patch resource "hostedclusters" in API group "hypershift.openshift.io" in the namespace "clusters": the syncer of management cluster "mgmt-1" may only change or delete HostedClusters placed on it (this one is placed on "mgmt-2")',
+    );
     expectForbidden(await merge(`${HCS}/hc-2/status`, { status: {} }), 'placed on "mgmt-2"');
     expectForbidden(await merge(`${HCS}/hc-3`, fin), 'this one is not placed');
     expectForbidden(await call('DELETE', `${HCS}/hc-2`, undefined, m1), 'may only change or delete HostedClusters placed on it');
@@ -315,5 +319,17 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await review('secrets', 'get', 'pull-1')).body.status).toMatchObject({ allowed: true });
     expect((await review('secrets', 'get', 'pull-2')).body.status).toMatchObject({ allowed: false });
     expect((await review('secrets', 'list')).body.status).toMatchObject({ allowed: false });
+    // ... and for the writes the request alone refuses, as the write itself would be.
+    const reviewIn = (group: string, resource: string, verb: string, name = '', namespace = 'clusters') =>
+      call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { group, namespace, resource, verb, name } } }, m1);
+    const hs = 'hypershift.openshift.io';
+    expect((await reviewIn(hs, 'hostedclusters', 'create')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('may not create HostedClusters') });
+    expect((await reviewIn(hs, 'hostedclusters', 'patch', 'hc-1')).body.status).toMatchObject({ allowed: true });
+    expect((await reviewIn(hs, 'hostedclusters', 'delete', 'hc-2')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('placed on "mgmt-2"') });
+    expect((await reviewIn('controlcenter.hcc.dev', 'managementclusters', 'delete', 'mgmt-1', '')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('may not delete ManagementClusters') });
+    expect((await reviewIn('controlcenter.hcc.dev', 'managementclusters', 'patch', 'mgmt-2', '')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('its own ManagementCluster') });
+    expect((await reviewIn('controlcenter.hcc.dev', 'managementclusters', 'patch', 'mgmt-1', '')).body.status).toMatchObject({ allowed: true });
+    expect((await reviewIn('', 'events', 'delete', 'e1')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('may not delete Events') });
+    expect((await reviewIn('', 'events', 'create')).body.status).toMatchObject({ allowed: true });
   });
 });

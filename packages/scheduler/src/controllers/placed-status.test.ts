@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Store } from '@hcc/client';
+import { ApiError, Store } from '@hcc/client';
 import type { Condition, HostedCluster, KubeObject, ManagementCluster, NodePool } from '@hcc/crds';
 import { reconcilePlacedStatus, type PlacedStatusDeps } from './placed-status.js';
 
@@ -165,6 +165,16 @@ describe('reconcilePlacedStatus', () => {
     const { deps: d2, events: e2 } = setup({ ...mc('False'), metadata: { name: 'm', deletionTimestamp: lostAt } }, { hc: obj });
     await reconcilePlacedStatus(d2, 'HostedCluster/ns/h');
     expect(e2.filter((e) => e.includes('WaitingForManagementCluster'))).toEqual([]);
+  });
+
+  it('an object gone before its write (404) is done: no error, no Event, nothing marked', async () => {
+    const { deps, events } = setup(mc('False'), { np: np([]) });
+    deps.writeConditions = async () => {
+      throw new ApiError(404, { kind: 'Status', code: 404, reason: 'NotFound', message: 'nodepools.hypershift.openshift.io "p" not found' });
+    };
+    await expect(reconcilePlacedStatus(deps, 'NodePool/ns/p')).resolves.toBeUndefined();
+    expect(events).toEqual([]);
+    expect(deps.marked.size).toBe(0);
   });
 
   it('a failed write is not remembered as marked (the queue retries it)', async () => {

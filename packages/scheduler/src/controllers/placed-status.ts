@@ -49,7 +49,7 @@ import {
   type ManagementCluster,
   type NodePool,
 } from '@hcc/crds';
-import type { Lister, ReconcileResult } from '@hcc/client';
+import { isNotFound, type Lister, type ReconcileResult } from '@hcc/client';
 
 /** The kinds this controller marks. */
 export type PlacedKind = 'HostedCluster' | 'NodePool';
@@ -165,7 +165,14 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   // Event messages carry no times, so a cluster that flaps folds into one Event per object (its
   // count), as kube's NodeNotReady Events do; the condition says since when.
   if (!conditionUpToDate(conditions, cond)) {
-    await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
+    try {
+      await deps.writeConditions(kind, obj, setCondition(conditions, cond, deps.now()));
+    } catch (err) {
+      // Gone since the informer showed it (a NodePool deleted with its HostedCluster): nothing to mark.
+      if (!isNotFound(err)) throw err;
+      deps.marked.delete(key);
+      return;
+    }
     const what = mc ? `is not Ready (${ready.reason ?? 'no reason'})` : 'no longer exists';
     deps.recordEvent?.(obj, 'Warning', ReasonManagementClusterNotReady, `${cond.type}=Unknown: management cluster ${cluster} ${what}`);
   }

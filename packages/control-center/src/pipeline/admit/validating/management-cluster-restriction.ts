@@ -45,6 +45,7 @@ import {
 import { storageKey, storagePrefix } from '../../../registry/types.js';
 import * as apierrors from '../../../apierrors/status.js';
 import type { AdmissionAttributes, ValidatingAdmission } from '../admission.js';
+import type { RequestInfo } from '../../request-info.js';
 import type { Store } from '../../../storage/store.js';
 import { managementClusterOf, syncerOf } from '../../syncer-identity.js';
 import { isStatusSecretPlacedOn, placementOf } from '../../placement-lookup.js';
@@ -52,6 +53,17 @@ import { isStatusSecretPlacedOn, placementOf } from '../../placement-lookup.js';
 const statePrefix = stateLabelKey('');
 
 const kindsOf: Record<string, string> = { hostedclusters: 'HostedClusters', nodepools: 'NodePools' };
+
+/** The refusals both {@link syncerWriteRefusal} and {@link syncerRequestRefusal} give, worded once. */
+const refusal = {
+  deleteManagementClusters: (who: string) => `${who} may not delete ManagementClusters`,
+  othersManagementCluster: (who: string) => `${who} may only register and update its own ManagementCluster`,
+  create: (who: string, kinds: string) => `${who} may not create ${kinds}`,
+  placedElsewhere: (who: string, kinds: string, where: string) =>
+    `${who} may only change or delete ${kinds} placed on it (this one is ${where ? `placed on ${JSON.stringify(where)}` : 'not placed'})`,
+  deleteEvents: (who: string) => `${who} may not delete Events`,
+  onlyPulledCRDs: (who: string) => `${who} may only update the CustomResourceDefinitions ${PulledCRDs.join(' and ')}`,
+};
 
 /** Whether two objects have the same labels, annotations and owner references. */
 function sameMetadata(a: KubeObject, b: KubeObject): boolean {
@@ -123,8 +135,8 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   const { info, operation, obj, old, store } = a;
   const who = syncerOf(mc);
   if (info.group === ControlCenterGroup && info.resource === 'managementclusters') {
-    if (operation === 'DELETE') return `${who} may not delete ManagementClusters`;
-    if (obj.metadata.name !== mc) return `${who} may only register and update its own ManagementCluster`;
+    if (operation === 'DELETE') return refusal.deleteManagementClusters(who);
+    if (obj.metadata.name !== mc) return refusal.othersManagementCluster(who);
     // Registering sets what it likes but Push mode; afterwards its status, and a mode it lacks
     // (the heartbeat's one spec write, Pull). Capacity, platforms, taints, cordon and labels are
     // the admin's, as a kubelet may not change its Node's taints (NodeRestriction). Push mode and
@@ -150,9 +162,9 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
   }
   if (info.group === HyperShiftGroup && kindsOf[info.resource]) {
     const kinds = kindsOf[info.resource]!;
-    if (operation === 'CREATE') return `${who} may not create ${kinds}`;
+    if (operation === 'CREATE') return refusal.create(who, kinds);
     const where = placementOf(store, info.resource, old!);
-    if (where !== mc) return `${who} may only change or delete ${kinds} placed on it (this one is ${where ? `placed on ${JSON.stringify(where)}` : 'not placed'})`;
+    if (where !== mc) return refusal.placedElsewhere(who, kinds, where);
     if (operation === 'UPDATE') return specChangeRefusal(who, kinds, obj, old!);
     return undefined;
   }
@@ -180,10 +192,10 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     if (obj.metadata.namespace !== SystemNamespace || obj.metadata.name !== mc) return `${who} may only write its own Lease ${SystemNamespace}/${mc}`;
     return undefined;
   }
-  if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return operation === 'DELETE' ? `${who} may not delete Events` : undefined;
+  if ((info.group === '' || info.group === 'events.k8s.io') && info.resource === 'events') return operation === 'DELETE' ? refusal.deleteEvents(who) : undefined;
   if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') {
     // `--pull-crds` updates the HostedCluster and NodePool CRDs, naming where it pulled them from.
-    if (operation !== 'UPDATE' || !(PulledCRDs as readonly string[]).includes(obj.metadata.name ?? '')) return `${who} may only update the CustomResourceDefinitions ${PulledCRDs.join(' and ')}`;
+    if (operation !== 'UPDATE' || !(PulledCRDs as readonly string[]).includes(obj.metadata.name ?? '')) return refusal.onlyPulledCRDs(who);
     if (obj.metadata.annotations?.[AnnotationPulledFrom] !== mc) return `${who} may only update a CustomResourceDefinition annotated ${AnnotationPulledFrom}=${mc}`;
     // Only a cluster whose CRDs the admin trusts for the whole fleet (they validate every HostedCluster).
     const own = store.get(storageKey(ManagementClusterResource, '', mc))?.object as ManagementCluster | undefined;
@@ -193,6 +205,41 @@ export function syncerWriteRefusal(mc: string, a: Pick<AdmissionAttributes, 'inf
     return undefined;
   }
   return `${who} may not write ${info.group ? `${info.resource}.${info.group}` : info.resource}`;
+}
+
+const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * The refusals of {@link syncerWriteRefusal} that the request alone decides (its verb, resource and
+ * name, and for a HostedCluster or NodePool where the stored one is placed), for the authorizer to
+ * give, so that `kubectl auth can-i` answers them as the write itself would: creating a
+ * HostedCluster or NodePool, changing or deleting one placed elsewhere, deleting a
+ * ManagementCluster or Events, writing another cluster's ManagementCluster, and any CRD write but
+ * an update of the pulled ones. What needs the body is left to the admission.
+ * @param ri - the request (a SelfSubjectAccessReview's resourceAttributes, or the request itself)
+ * @returns the reason, or undefined when the request alone does not refuse it
+ */
+export function syncerRequestRefusal(mc: string, ri: RequestInfo, store: Store): string | undefined {
+  if (!ri.isResourceRequest || ri.subresource || !writeVerbs.has(ri.verb)) return undefined;
+  const who = syncerOf(mc);
+  const deleting = ri.verb === 'delete' || ri.verb === 'deletecollection';
+  if (ri.group === ControlCenterGroup && ri.resource === 'managementclusters') {
+    if (deleting) return refusal.deleteManagementClusters(who);
+    return ri.name && ri.name !== mc ? refusal.othersManagementCluster(who) : undefined;
+  }
+  const kinds = ri.group === HyperShiftGroup ? kindsOf[ri.resource] : undefined;
+  if (kinds) {
+    if (ri.verb === 'create') return refusal.create(who, kinds);
+    const stored = ri.name ? store.get(storageKey({ group: ri.group, resource: ri.resource, namespaced: true }, ri.namespace, ri.name))?.object : undefined;
+    const where = stored ? placementOf(store, ri.resource, stored) : mc;
+    return where !== mc ? refusal.placedElsewhere(who, kinds, where) : undefined;
+  }
+  if ((ri.group === '' || ri.group === 'events.k8s.io') && ri.resource === 'events') return deleting ? refusal.deleteEvents(who) : undefined;
+  if (ri.group === 'apiextensions.k8s.io' && ri.resource === 'customresourcedefinitions') {
+    const pulled = (ri.verb === 'update' || ri.verb === 'patch') && (PulledCRDs as readonly string[]).includes(ri.name);
+    return pulled ? undefined : refusal.onlyPulledCRDs(who);
+  }
+  return undefined;
 }
 
 /**

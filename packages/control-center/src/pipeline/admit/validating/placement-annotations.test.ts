@@ -64,6 +64,12 @@ describe('placement annotations admission: changes to a placed HostedCluster', (
     expect(warnings(placed({ [TOL]: '[]', 'controlcenter.hcc.dev/scheduler-profile': 'spread' }), placed({ [TOL]: '[{"operator":"Exists"}]' }))).toHaveLength(2);
   });
 
+  it('says a removed annotation leaves the placement as it is, without "takes effect"', () => {
+    expect(warnings(placed({}), placed({ [SEL]: 'region=eu' }))).toEqual([
+      `metadata.annotations[${SEL}]: removed, but this HostedCluster is already placed on management cluster mgmt-1; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes)`,
+    ]);
+  });
+
   it('says nothing for an unplaced HostedCluster, an unchanged annotation, or other annotations', () => {
     expect(warnings(hc({ [SEL]: 'region=eu' }), hc({}))).toEqual([]);
     expect(warnings(placed({ [SEL]: 'region=eu', note: 'x' }), placed({ [SEL]: 'region=eu' }))).toEqual([]);

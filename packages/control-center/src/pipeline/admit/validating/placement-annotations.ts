@@ -54,8 +54,14 @@ export const placementAnnotationsAdmission: ValidatingAdmission = {
     const placedOn = old?.metadata.labels?.[LabelManagementCluster];
     if (placedOn && obj.metadata.labels?.[LabelManagementCluster] === placedOn) {
       for (const key of [AnnotationManagementClusterSelector, AnnotationTolerations, AnnotationSchedulerProfile]) {
-        if ((obj.metadata.annotations?.[key] ?? '') === (old?.metadata.annotations?.[key] ?? '')) continue;
-        warn?.(`${annotationPath(key)}: this HostedCluster is already placed on management cluster ${placedOn}; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes); it takes effect only for a HostedCluster created anew (deleting this one tears its control plane down)`);
+        const now = obj.metadata.annotations?.[key] ?? '';
+        if (now === (old?.metadata.annotations?.[key] ?? '')) continue;
+        const stays = `this HostedCluster is already placed on management cluster ${placedOn}; placements are not re-evaluated, so it stays there (as a pod stays on its node when its nodeSelector changes)`;
+        warn?.(
+          now === ''
+            ? `${annotationPath(key)}: removed, but ${stays}`
+            : `${annotationPath(key)}: ${stays}; it takes effect only for a HostedCluster created anew (deleting this one tears its control plane down)`,
+        );
       }
     }
     if (!old && obj.metadata.name && obj.metadata.namespace) {
