@@ -45,6 +45,18 @@ describe('CRD validation', () => {
     expect((await call('GET', `${CRDS}/bazs.ex.hcc.dev`)).code).toBe(404);
   });
 
+  it('refuses a schema pattern RE2 does not accept (a backreference), and takes RE2-only syntax', async () => {
+    const bad = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'string', pattern: '(a)\\1' } } } } };
+    const r = await call('POST', CRDS, crd('patts', { schema: bad }));
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain(
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[x].pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn\'t: error parsing regexp: invalid escape sequence: `\\1`',
+    );
+    expect((await call('GET', `${CRDS}/patts.ex.hcc.dev`)).code).toBe(404);
+    const good = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'string', pattern: '^[[:alpha:]]+$' } } } } };
+    expect((await call('POST', CRDS, crd('patts', { schema: good }))).code).toBe(201);
+  });
+
   it('refuses a messageExpression that does not parse', async () => {
     const schema = { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', messageExpression: '"a" +' }] };
     const r = await call('POST', CRDS, crd('quzs', { schema }));

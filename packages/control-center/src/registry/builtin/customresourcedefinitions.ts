@@ -5,6 +5,7 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/
  */
 import { celSyntaxError } from '../schema/cel-compile.js';
+import { compileRE2 } from '../schema/cel-regex.js';
 import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo } from '../types.js';
@@ -59,6 +60,27 @@ function celSyntaxErrors(schema: unknown, path: string): field.FieldError[] {
         if (err) errs.push(field.invalid(`${at}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
       }
     });
+  });
+  return errs;
+}
+
+/**
+ * The `pattern`s of a schema that RE2 does not accept: upstream refuses the CRD (`must be a valid
+ * regular expression, but isn't: ...`, Go's `regexp.Compile`) rather than fail every object.
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
+ */
+function patternErrors(schema: unknown, path: string): field.FieldError[] {
+  if (!isJSONObject(schema)) return [];
+  const errs: field.FieldError[] = [];
+  walkSchema(schema as JSONSchemaProps, (node, steps) => {
+    const pattern = (node as { pattern?: unknown }).pattern;
+    if (typeof pattern !== 'string' || pattern === '') return;
+    try {
+      compileRE2(pattern);
+    } catch (e) {
+      const at = path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
+      errs.push(field.invalid(`${at}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+    }
   });
   return errs;
 }
@@ -139,7 +161,7 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       const schema = v.schema?.openAPIV3Schema;
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
-      if (schema) errs.push(...celSyntaxErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+      if (schema) errs.push(...celSyntaxErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`), ...patternErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     });
   }
   return errs;

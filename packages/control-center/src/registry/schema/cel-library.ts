@@ -82,7 +82,7 @@ function regex(pattern: string): Pattern {
   try {
     return compileRE2(pattern);
   } catch (e) {
-    throw new EvaluationError({ code: 'invalid_regular_expression', message: e instanceof Error ? e.message : String(e) });
+    throw new EvaluationError({ code: 'invalid_regular_expression', message: `invalid regular expression ${JSON.stringify(pattern)}: ${e instanceof Error ? e.message : String(e)}` });
   }
 }
 

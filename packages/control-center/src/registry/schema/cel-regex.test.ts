@@ -56,9 +56,9 @@ describe('compileRE2', () => {
     }
   });
 
-  it('refuses what RE2 refuses, with the pattern in the message', () => {
+  it('refuses what RE2 refuses, with Go\'s message', () => {
     expect(() => compileRE2('(a)\\1')).toThrow(InvalidPatternError);
-    expect(() => compileRE2('a(?=b)')).toThrow(/invalid regular expression "a\(\?=b\)"/);
+    expect(() => compileRE2('a(?=b)')).toThrow(/^error parsing regexp: /);
     expect(() => compileRE2('a{2,1}')).toThrow(InvalidPatternError);
   });
 

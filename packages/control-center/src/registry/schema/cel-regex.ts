@@ -27,7 +27,7 @@ export interface Pattern {
   exec(s: string, from: number): { start: number; end: number; text: string } | undefined;
 }
 
-/** Thrown for a pattern RE2 does not accept (the caller turns it into a CEL evaluation error). */
+/** Thrown for a pattern RE2 does not accept; its message is RE2's, as Go words it (`error parsing regexp: ...`). */
 export class InvalidPatternError extends Error {
   override readonly name = 'InvalidPatternError';
 }
@@ -123,7 +123,7 @@ const cache = new Map<string, Pattern>();
 
 /**
  * The compiled RE2 pattern `pattern` (cached by text).
- * @throws InvalidPatternError when RE2 refuses it (as Go's `regexp.Compile` would)
+ * @throws InvalidPatternError when RE2 refuses it (as Go's `regexp.Compile` would, with Go's message)
  */
 export function compileRE2(pattern: string): Pattern {
   let re = cache.get(pattern);
@@ -136,7 +136,7 @@ export function compileRE2(pattern: string): Pattern {
     try {
       re = new RE2Pattern(pattern);
     } catch (e) {
-      throw new InvalidPatternError(`invalid regular expression ${JSON.stringify(pattern)}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new InvalidPatternError(e instanceof Error ? e.message : String(e));
     }
   }
   if (cache.size >= 1000) cache.clear();
