@@ -7,14 +7,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { allCRDs, FinalizerNodePools, HostedClusterResource, NodePoolResource, type KubeObject } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
-import { startTestControlCenter } from '../testing/in-process.js';
+import { startTestControlCenter, useTestControlCenter } from '../testing/in-process.js';
 import { hostedClusterBody } from '../testing/fixtures.js';
 import { createObject, deleteObject } from '../handlers/object-ops.js';
 import { storageKey } from '../registry/types.js';
 import { NodePoolCleanup } from './nodepool-cleanup.js';
-import type { StoreEvent } from '../storage/store.js';
+import type { Store, StoreEvent } from '../storage/store.js';
 
 const ctx = () => ({ fieldValidation: 'Ignore' as const, warnings: [], now: new Date() });
+
+/**
+ * `store`, but its `transact` fails (an injected storage error) while `fail(key)` says so, and its
+ * `watch` hands the callback to `onWatch` instead of the store's events (the test delivers them).
+ */
+function intercepted(store: Store, opts: { fail?: (key: string) => boolean; onWatch?: (fn: (ev: StoreEvent) => void) => void }): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'transact' && opts.fail) {
+        return (k: string, fn: Parameters<Store['transact']>[1]) => (opts.fail!(k) ? Promise.reject(new Error('injected storage failure')) : target.transact(k, fn));
+      }
+      if (prop === 'watch' && opts.onWatch) {
+        return (prefix: string, from: number, fn: (ev: StoreEvent) => void) => {
+          opts.onWatch!(fn);
+          return target.watch(prefix, from, () => {});
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** A NodePool of HostedCluster `clusterName` in namespace `clusters`. */
+const nodePool = (name: string, clusterName: string): KubeObject => ({
+  apiVersion: 'hypershift.openshift.io/v1beta1',
+  kind: 'NodePool',
+  metadata: { name, namespace: 'clusters' },
+  spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
+});
 
 describe('NodePool cleanup after a restart', () => {
   // No cleanup of its own runs here (not the control center's mode): the state is what a crash left.
@@ -31,12 +61,7 @@ describe('NodePool cleanup after a restart', () => {
     const hcs = info(HostedClusterResource);
     const nps = info(NodePoolResource);
     await createObject(cc.store, hcs, 'clusters', hostedClusterBody('gone', 'clusters', {}, { finalizers: [FinalizerNodePools] }), ctx(), { dryRun: false });
-    const np = (name: string, clusterName: string): KubeObject => ({
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'NodePool',
-      metadata: { name, namespace: 'clusters' },
-      spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
-    });
+    const np = nodePool;
     for (let i = 0; i < 20; i++) await createObject(cc.store, nps, 'clusters', np(`gone-${i}`, 'gone'), ctx(), { dryRun: false });
     await createObject(cc.store, nps, 'clusters', np('kept', 'other'), ctx(), { dryRun: false });
     // Half of them deleted before the "crash".
@@ -74,18 +99,7 @@ describe('NodePool cleanup retried after a failed finalizer removal', () => {
     const key = storageKey(hcs, 'clusters', 'retried');
     // The first finalizer removal fails (a storage error), as a conflict with another writer would.
     let failures = 0;
-    const store = new Proxy(cc.store, {
-      get(target, prop, receiver) {
-        if (prop === 'transact') {
-          return (k: string, fn: Parameters<typeof target.transact>[1]) => {
-            if (k === key && failures++ === 0) return Promise.reject(new Error('injected storage failure'));
-            return target.transact(k, fn);
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    const store = intercepted(cc.store, { fail: (k) => k === key && failures++ === 0 });
     const delayMs = 5_000;
     const cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }), delayMs);
     const started = Date.now();
@@ -110,18 +124,7 @@ describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
   let cleanup: NodePoolCleanup;
   beforeAll(async () => {
     cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
-    const store = new Proxy(cc.store, {
-      get(target, prop, receiver) {
-        if (prop === 'watch') {
-          return (prefix: string, from: number, fn: (ev: StoreEvent) => void) => {
-            deliver = fn;
-            return target.watch(prefix, from, () => {});
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    const store = intercepted(cc.store, { onWatch: (fn) => (deliver = fn) });
     cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }));
     cleanup.start();
   });
@@ -130,12 +133,7 @@ describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
     await cc?.close();
   });
 
-  const np = (name: string, clusterName: string): KubeObject => ({
-    apiVersion: 'hypershift.openshift.io/v1beta1',
-    kind: 'NodePool',
-    metadata: { name, namespace: 'clusters' },
-    spec: { clusterName, replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
-  });
+  const np = nodePool;
   const names = () =>
     cc.store
       .list(`/hypershift.openshift.io/nodepools/clusters/`)
@@ -180,48 +178,17 @@ describe('NodePool cleanup on a HostedCluster learnt deleted late', () => {
 });
 
 describe('NodePool cleanup retried after a HostedCluster that went without the finalizer', () => {
-  let cc: RunningControlCenter;
-  beforeAll(async () => {
-    cc = await startTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
-  });
-  afterAll(async () => {
-    await cc?.close();
-  });
+  const control = useTestControlCenter({ crds: allCRDs, namespaces: ['clusters'] });
 
   it('tries the NodePools again while their deletion fails (a storage error), and deletes them', async () => {
+    const cc = control();
     const hcs = cc.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource)!;
     const nps = cc.registry.lookup(NodePoolResource.group, NodePoolResource.version, NodePoolResource.resource)!;
-    const body: KubeObject = {
-      apiVersion: 'hypershift.openshift.io/v1beta1',
-      kind: 'NodePool',
-      metadata: { name: 'orphan-a', namespace: 'clusters' },
-      spec: { clusterName: 'went', replicas: 1, management: { upgradeType: 'Replace' }, platform: { type: 'None' }, release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.12-x86_64' } },
-    };
-    await createObject(cc.store, nps, 'clusters', body, ctx(), { dryRun: false });
+    await createObject(cc.store, nps, 'clusters', nodePool('orphan-a', 'went'), ctx(), { dryRun: false });
     const npKey = storageKey(nps, 'clusters', 'orphan-a');
     let failures = 0;
     let deliver: ((ev: StoreEvent) => void) | undefined;
-    const store = new Proxy(cc.store, {
-      get(target, prop, receiver) {
-        if (prop === 'transact') {
-          return (k: string, fn: Parameters<typeof target.transact>[1]) => {
-            if (k === npKey && failures < 2) {
-              failures++;
-              return Promise.reject(new Error('injected storage failure'));
-            }
-            return target.transact(k, fn);
-          };
-        }
-        if (prop === 'watch') {
-          return (prefix: string, from: number, fn: (ev: StoreEvent) => void) => {
-            deliver = fn;
-            return target.watch(prefix, from, () => {});
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    const store = intercepted(cc.store, { fail: (k) => k === npKey && failures < 2 && ++failures > 0, onWatch: (fn) => (deliver = fn) });
     const cleanup = new NodePoolCleanup(store, cc.registry, pino({ enabled: false }));
     cleanup.start();
     try {
