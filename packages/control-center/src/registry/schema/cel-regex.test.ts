@@ -56,6 +56,47 @@ describe('compileRE2', () => {
     }
   });
 
+  it('answers as RE2 for generated patterns and inputs (a seeded differential check of the native spelling)', () => {
+    let seed = 12345;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const atoms = ['a', 'b', '.', '\\s', '\\S', '\\d', '\\w', '\\W', '[a-c]', '[^a]', '[\\d.]', '[-a]', '\\.', '\\b', '\\B', '^', '$', ' ', '\\-', '[a-z0-9-]', '\\t', '\\n', '\\\\', '\\/', '\\{', '\\]', '\\|'];
+    const quantifiers = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?', '+?', '??'];
+    const gen = (depth: number): string => {
+      let out = '';
+      for (let i = 1 + rnd(2); i > 0; i--) {
+        out += depth < 2 && rnd(5) === 0 ? `${rnd(2) ? '(' : '(?:'}${gen(depth + 1)}${rnd(3) === 0 ? `|${gen(depth + 1)}` : ''})` : atoms[rnd(atoms.length)];
+        out += quantifiers[rnd(quantifiers.length)];
+      }
+      return out;
+    };
+    // Few characters, most of them where RE2 and JavaScript differ, so that short patterns decide on them.
+    const chars = ['a', ' ', '\t', '\n', '\r', '\u00a0', '\v', '\u2028', '\u{1F600}', '1', '-', '.', '{', ']', '\\'];
+    let native = 0;
+    for (let t = 0; t < 3000; t++) {
+      const p = gen(0);
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(p);
+      } catch {
+        continue;
+      }
+      if (portableSource(p) !== undefined) native++;
+      const ours = compileRE2(p);
+      for (let k = 0; k < 6; k++) {
+        let s = '';
+        for (let n = 1 + rnd(3); n > 0; n--) s += chars[rnd(chars.length)];
+        const m = re.matcher(s);
+        const found = m.find() ? [m.start(), m.end()] : null;
+        const got = ours.exec(s, 0);
+        expect([p, s, ours.test(s), got ? [got.start, got.end] : null]).toEqual([p, s, re.test(s), found]);
+      }
+    }
+    expect(native).toBeGreaterThan(1000); // the check covers the native spelling, not only re2js against itself
+  });
+
   it('refuses what RE2 refuses, with Go\'s message', () => {
     expect(() => compileRE2('(a)\\1')).toThrow(InvalidPatternError);
     expect(() => compileRE2('a(?=b)')).toThrow(/^error parsing regexp: /);
