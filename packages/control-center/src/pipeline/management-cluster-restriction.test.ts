@@ -330,6 +330,13 @@ describe('ManagementClusterRestriction: a syncer writes and reads only its own c
     expect((await reviewIn('controlcenter.hcc.dev', 'managementclusters', 'patch', 'mgmt-2', '')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('its own ManagementCluster') });
     expect((await reviewIn('controlcenter.hcc.dev', 'managementclusters', 'patch', 'mgmt-1', '')).body.status).toMatchObject({ allowed: true });
     expect((await reviewIn('', 'events', 'delete', 'e1')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('may not delete Events') });
+    // The status of what is not its own, too.
+    const statusReview = (group: string, resource: string, name: string, namespace: string) =>
+      call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { group, namespace, resource, subresource: 'status', verb: 'patch', name } } }, m1);
+    expect((await statusReview('controlcenter.hcc.dev', 'managementclusters', 'mgmt-2', '')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('its own ManagementCluster') });
+    expect((await statusReview('controlcenter.hcc.dev', 'managementclusters', 'mgmt-1', '')).body.status).toMatchObject({ allowed: true });
+    expect((await statusReview(hs, 'hostedclusters', 'hc-2', 'clusters')).body.status).toMatchObject({ allowed: false, reason: expect.stringContaining('placed on "mgmt-2"') });
+    expect((await statusReview(hs, 'hostedclusters', 'hc-1', 'clusters')).body.status).toMatchObject({ allowed: true });
     expect((await reviewIn('', 'events', 'create')).body.status).toMatchObject({ allowed: true });
   });
 });

@@ -99,7 +99,13 @@ function useKubernetesFunctions(node: unknown): void {
     const replaced = replacedFunctions.get(name);
     if (replaced && (n.op === 'rcall' || name === 'matches')) (n.args as unknown[])[0] = replaced;
   }
-  if (n.args && typeof n.args === 'object') for (const a of Object.values(n.args as object)) useKubernetesFunctions(a);
+  const args = n.args as unknown;
+  if (Array.isArray(args)) useKubernetesFunctions(args);
+  else if (args && typeof args === 'object') {
+    // A unary operator's (`!`, `-`) one argument is a node itself; a comprehension's are named fields.
+    if ('op' in args) useKubernetesFunctions(args);
+    else for (const a of Object.values(args)) useKubernetesFunctions(a);
+  }
 }
 
 /** The Kubernetes CEL environment: `self` and `oldSelf` as dyn, optionals on, heterogeneous literals allowed. */

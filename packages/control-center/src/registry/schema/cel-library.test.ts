@@ -167,3 +167,16 @@ describe('CEL strings and regular expressions as cel-go evaluates them (code poi
     expect(evaluate("self.str.indexOf('x') <= 1 && self.rx.matches('^.{1,3}$') && self.sub.substring(1) == 'b'", { str: `${e}x`, rx: `${e}${e}${e}`, sub: `${e}b` })).toBe(true);
   });
 });
+
+describe('replaced functions under unary operators and in macros', () => {
+  it.each([
+    { input: "!'abc'.matches('^[[:alpha:]]+$')", want: false },
+    { input: "!'abc'.matches('(?i)ABC')", want: false },
+    { input: "['abc', 'a1'].filter(x, !x.matches('^[[:alpha:]]+$'))", want: ['a1'] },
+    { input: "-'x\u{1F600}y'.indexOf('y')", want: -2n },
+    { input: "!('x\u{1F600}y'.substring(1, 2) == 'y')", want: true },
+    { input: "!(!'a\u00a0b'.matches('\\\\s'))", want: false },
+  ])('$input', ({ input, want }) => {
+    expect(evaluate(input)).toEqual(want);
+  });
+});

@@ -1,16 +1,15 @@
 /**
- * Regular expressions for CEL's `matches`, `find` and `findAll` as cel-go evaluates them: RE2
- * syntax and semantics over Unicode code points (Go's `regexp`), not JavaScript's RegExp. The two
- * differ where a rule may notice: `\s`/`\S` (RE2: ASCII `[\t\n\f\r ]`; JavaScript adds `\v`,
- * U+00A0 and other Unicode spaces), `.` (RE2: any code point but `\n`; JavaScript: one UTF-16 unit,
- * and not `\r`, U+2028 or U+2029 either), POSIX classes (`[[:alpha:]]`), Unicode classes (`\pL`),
- * flags (`(?i)`), `\z`, `\Q...\E`, and syntax RE2 refuses (backreferences, lookaround).
- *
- * A pattern written only with what both mean alike (ASCII literals and classes, `\d`, `\w`, `\b`,
- * escaped punctuation, groups, alternation, quantifiers, anchors) runs as a JavaScript RegExp with
- * the `u` flag (code points), `.` and `\s`/`\S` spelled out as RE2 means them. Every other pattern
- * runs on re2js, a port of RE2 (slower: ~1–2 µs per match of a short string, against ~0.1 µs).
- * Compiled patterns are cached by text (at most 1,000, then the cache starts over).
+ * Regular expressions for CEL's `matches`, `find` and `findAll` and a schema's `pattern`, as
+ * kube-apiserver evaluates them with Go's `regexp`: RE2 syntax and semantics over Unicode code
+ * points, in time linear in the input. JavaScript's RegExp differs where a rule may notice: `\s`/`\S`
+ * (RE2: ASCII `[\t\n\f\r ]`; JavaScript adds `\v`, U+00A0 and other Unicode spaces), `.` (RE2: any
+ * code point but `\n`; JavaScript: one UTF-16 unit, and not `\r`, U+2028 or U+2029 either), POSIX
+ * classes (`[[:alpha:]]`), Unicode classes (`\pL`), flags (`(?i)`), `\z`, `\Q...\E`, syntax RE2
+ * refuses (backreferences, lookaround, nested repeats over 1,000), and above all its backtracking:
+ * `^(a+)+$` against 30 characters takes V8 seconds (an API server frozen by one field value), and
+ * even HyperShift's own release-image rule `^(\w+\S+)$` is quadratic there. So every pattern runs on
+ * re2js, a port of RE2 (~1–2 µs per match of a short string; the HostedCluster check went from
+ * ~27 to ~34 µs). Compiled patterns are cached by text (at most 1,000, then the cache starts over).
  * @see https://github.com/google/re2/wiki/Syntax
  * @see https://github.com/google/cel-go/blob/master/ext/strings.go
  */
@@ -30,77 +29,6 @@ export interface Pattern {
 /** Thrown for a pattern RE2 does not accept; its message is RE2's, as Go words it (`error parsing regexp: ...`). */
 export class InvalidPatternError extends Error {
   override readonly name = 'InvalidPatternError';
-}
-
-/** Escapes that mean the same in RE2 and in a JavaScript RegExp with the `u` flag, outside a class. */
-const sharedEscapes = new Set([...'dDwWbBtnrfv', ...'\\^$.|?*+()[]{}/']);
-/** The same inside a character class (`\b` is a backspace there in JavaScript, refused by RE2). */
-const sharedClassEscapes = new Set([...'dDwWtnrfv', ...'\\^$.|?*+()[]{}/-']);
-
-/**
- * The JavaScript source (for a `u`-flag RegExp) that matches exactly what RE2 pattern `p` matches,
- * or undefined when `p` uses anything whose meaning differs (or might) between the two: re2js then
- * evaluates it.
- */
-export function portableSource(p: string): string | undefined {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i]!;
-    const code = c.charCodeAt(0);
-    if (code < 0x20 || code > 0x7e) return undefined;
-    if (c === '\\') {
-      const e = p[i + 1];
-      i++;
-      if (e === undefined) return undefined;
-      if (!inClass && (e === 's' || e === 'S')) {
-        out += e === 's' ? '[\\t\\n\\f\\r ]' : '[^\\t\\n\\f\\r ]';
-        continue;
-      }
-      if (!(inClass ? sharedClassEscapes : sharedEscapes).has(e)) return undefined;
-      out += `\\${e}`;
-      continue;
-    }
-    if (inClass) {
-      if (c === '[') return undefined; // `[:alpha:]`, or a literal `[` RE2 takes differently in places
-      if (c === ']') inClass = false;
-      out += c;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      out += c;
-      if (p[i + 1] === '^') out += p[++i];
-      if (p[i + 1] === ']') return undefined; // `[]a]`: a literal `]` in RE2, an empty class in JavaScript
-      continue;
-    }
-    if (c === '(' && p[i + 1] === '?' && p[i + 2] !== ':') return undefined; // flags, named groups, lookaround
-    if (c === '{') {
-      // RE2 takes `{` that starts no valid repeat as a literal, and refuses counts above 1,000.
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
-      if (!m || Number(m[1]) > 1000 || (m[3] !== undefined && m[3] !== '' && Number(m[3]) > 1000)) return undefined;
-    }
-    out += c === '.' ? '[^\\n]' : c;
-  }
-  return inClass ? undefined : out;
-}
-
-/** A pattern run as a JavaScript RegExp (see {@link portableSource}). */
-class NativePattern implements Pattern {
-  readonly #test: RegExp;
-  readonly #scan: RegExp;
-  constructor(source: string) {
-    this.#test = new RegExp(source, 'u');
-    this.#scan = new RegExp(source, 'gu');
-  }
-  test(s: string): boolean {
-    return this.#test.test(s);
-  }
-  exec(s: string, from: number): { start: number; end: number; text: string } | undefined {
-    this.#scan.lastIndex = from;
-    const m = this.#scan.exec(s);
-    return m ? { start: m.index, end: m.index + m[0].length, text: m[0] } : undefined;
-  }
 }
 
 /** A pattern run on re2js. */
@@ -128,16 +56,10 @@ const cache = new Map<string, Pattern>();
 export function compileRE2(pattern: string): Pattern {
   let re = cache.get(pattern);
   if (re) return re;
-  const source = portableSource(pattern);
   try {
-    re = source === undefined ? new RE2Pattern(pattern) : new NativePattern(source);
-  } catch {
-    // JavaScript refused the portable spelling (e.g. `\-` outside a class): RE2 decides.
-    try {
-      re = new RE2Pattern(pattern);
-    } catch (e) {
-      throw new InvalidPatternError(e instanceof Error ? e.message : String(e));
-    }
+    re = new RE2Pattern(pattern);
+  } catch (e) {
+    throw new InvalidPatternError(e instanceof Error ? e.message : String(e));
   }
   if (cache.size >= 1000) cache.clear();
   cache.set(pattern, re);

@@ -213,14 +213,16 @@ const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollec
  * The refusals of {@link syncerWriteRefusal} that the request alone decides (its verb, resource and
  * name, and for a HostedCluster or NodePool where the stored one is placed), for the authorizer to
  * give, so that `kubectl auth can-i` answers them as the write itself would: creating a
- * HostedCluster or NodePool, changing or deleting one placed elsewhere, deleting a
- * ManagementCluster or Events, writing another cluster's ManagementCluster, and any CRD write but
- * an update of the pulled ones. What needs the body is left to the admission.
+ * HostedCluster or NodePool, changing or deleting one placed elsewhere (its status too), deleting a
+ * ManagementCluster or Events, writing another cluster's ManagementCluster (or its status), and
+ * any CRD write but an update of the pulled ones. What needs the body is left to the admission.
  * @param ri - the request (a SelfSubjectAccessReview's resourceAttributes, or the request itself)
  * @returns the reason, or undefined when the request alone does not refuse it
  */
 export function syncerRequestRefusal(mc: string, ri: RequestInfo, store: Store): string | undefined {
-  if (!ri.isResourceRequest || ri.subresource || !writeVerbs.has(ri.verb)) return undefined;
+  if (!ri.isResourceRequest || !writeVerbs.has(ri.verb)) return undefined;
+  // The main resource, or the status of a ManagementCluster, HostedCluster or NodePool (same rules).
+  if (ri.subresource && !(ri.subresource === 'status' && (ri.resource === 'managementclusters' || kindsOf[ri.resource]))) return undefined;
   const who = syncerOf(mc);
   const deleting = ri.verb === 'delete' || ri.verb === 'deletecollection';
   if (ri.group === ControlCenterGroup && ri.resource === 'managementclusters') {
