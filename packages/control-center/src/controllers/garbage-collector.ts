@@ -23,7 +23,7 @@
  */
 import type { Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
-import { ExponentialRateLimiter } from '@hcc/client';
+import { WorkQueue } from '@hcc/client';
 import type { Store, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/types.js';
@@ -64,9 +64,10 @@ const gcFinalizerOf = (o: KubeObject): 'orphan' | 'foreground' | undefined => {
 
 /**
  * The collector above, over one store: {@link GarbageCollector.start} indexes every stored object, queues what the
- * server's downtime left behind and follows the store's watch; {@link GarbageCollector.stop} ends the watch. Items are
- * worked one at a time in the background; one that fails is logged (warn) and tried again with per-item backoff
- * (5 ms doubling up to 1,000 s, as client-go's controller rate limiter), or sooner when its object changes.
+ * server's downtime left behind and follows the store's watch; {@link GarbageCollector.stop} ends the watch and the
+ * queue. Items are worked one at a time on the keyed work queue of @hcc/client (client-go's workqueue); one that fails
+ * is logged (warn) and tried again with per-item backoff (5 ms doubling up to 1,000 s, client-go's controller
+ * defaults), or sooner when its object changes.
  */
 export class GarbageCollector {
   /** uid → storage key of every live object. */
@@ -77,13 +78,8 @@ export class GarbageCollector {
   private readonly ownersOf = new Map<string, OwnerRef[]>();
   private watch?: StoreWatch;
   /** Work: `d:<key>` checks a dependent, `o:<key>` an owner waiting on its finalizer. */
-  private readonly pending = new Set<string>();
-  private draining = false;
-  private stopped = false;
-  /** Per-item backoff of failed work: client-go's controller defaults (5 ms doubling, at most 1,000 s). */
-  private readonly backoff = new ExponentialRateLimiter();
-  /** Failed work waiting for its next try, by item. */
-  private readonly retries = new Map<string, NodeJS.Timeout>();
+  private readonly queue = new WorkQueue();
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -100,7 +96,7 @@ export class GarbageCollector {
       seen.add(prefix);
       for (const it of this.store.list(prefix).items) {
         this.index(it.key, it.object);
-        if (gcFinalizerOf(it.object)) this.pending.add(`o:${it.key}`);
+        if (gcFinalizerOf(it.object)) this.queue.add(`o:${it.key}`);
       }
     }
     this.watch = this.store.watch('/', this.store.currentRevision(), (ev) => {
@@ -108,32 +104,29 @@ export class GarbageCollector {
       const before = this.ownersOf.get(ev.key);
       if (ev.type === 'DELETED') {
         this.unindex(ev.key, ev.object);
-        for (const dep of (uid && this.dependents.get(uid)) || []) this.pending.add(`d:${dep}`);
+        for (const dep of (uid && this.dependents.get(uid)) || []) this.queue.add(`d:${dep}`);
       } else {
         this.index(ev.key, ev.object);
-        if (gcFinalizerOf(ev.object)) this.pending.add(`o:${ev.key}`);
+        if (gcFinalizerOf(ev.object)) this.queue.add(`o:${ev.key}`);
       }
       const after = this.ownersOf.get(ev.key);
       // Owners waiting on this object (named before or after the change) look again when it changes or goes.
       for (const o of before ?? []) this.enqueueOwner(o.uid);
       for (const o of after ?? []) if (!before?.some((b) => b.uid === o.uid)) this.enqueueOwner(o.uid);
       // A dependent naming an owner that does not exist (or no longer does) is collected or loses that reference.
-      if (after?.some((o) => this.ownerState(ev.object, o) === 'dangling')) this.pending.add(`d:${ev.key}`);
-      if (this.pending.size) void this.drain();
+      if (after?.some((o) => this.ownerState(ev.object, o) === 'dangling')) this.queue.add(`d:${ev.key}`);
     });
     // Dependents whose owners vanished while the server was down.
     for (const [key, owners] of this.ownersOf) {
       const dep = this.store.get(key)?.object;
-      if (dep && owners.some((o) => this.ownerState(dep, o) === 'dangling')) this.pending.add(`d:${key}`);
+      if (dep && owners.some((o) => this.ownerState(dep, o) === 'dangling')) this.queue.add(`d:${key}`);
     }
-    void this.drain();
+    void this.queue.runWorkers(1, (item) => this.work(item), { signal: this.stopping.signal, logger: this.log, name: 'garbage-collector', successLogLevel: 'debug' });
   }
 
   stop(): void {
-    this.stopped = true;
     this.watch?.stop();
-    for (const t of this.retries.values()) clearTimeout(t);
-    this.retries.clear();
+    this.stopping.abort();
   }
 
   /** Queues the owner with this uid when it waits for the collector. */
@@ -141,7 +134,7 @@ export class GarbageCollector {
     const key = this.uids.get(uid);
     if (!key) return;
     const owner = this.store.get(key)?.object;
-    if (owner && gcFinalizerOf(owner)) this.pending.add(`o:${key}`);
+    if (owner && gcFinalizerOf(owner)) this.queue.add(`o:${key}`);
   }
 
   private index(key: string, obj: KubeObject): void {
@@ -171,40 +164,10 @@ export class GarbageCollector {
     this.ownersOf.delete(key);
   }
 
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.pending.size) {
-        const item = this.pending.values().next().value as string;
-        this.pending.delete(item);
-        const key = item.slice(2);
-        const work = item.startsWith('o:') ? this.finalizeOwner(key) : this.collect(key);
-        await work.then(
-          () => this.backoff.forget(item),
-          (err) => {
-            const retryInMs = this.backoff.when(item);
-            this.log.warn({ err, controller: 'garbage-collector', key, retries: this.backoff.numRequeues(item), retryInMs }, 'could not collect; retrying');
-            this.retryLater(item, retryInMs);
-          },
-        );
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  /** Queues `item` again in `ms` milliseconds (once per item; cancelled by {@link stop}). */
-  private retryLater(item: string, ms: number): void {
-    if (this.stopped || this.retries.has(item)) return;
-    const t = setTimeout(() => {
-      this.retries.delete(item);
-      if (this.stopped) return;
-      this.pending.add(item);
-      void this.drain();
-    }, ms);
-    t.unref();
-    this.retries.set(item, t);
+  /** One item of work: `o:<key>` an owner waiting on its finalizer, `d:<key>` a dependent to check. */
+  private work(item: string): Promise<void> {
+    const key = item.slice(2);
+    return item.startsWith('o:') ? this.finalizeOwner(key) : this.collect(key);
   }
 
   /** The served storage version of the resource a key belongs to. */
