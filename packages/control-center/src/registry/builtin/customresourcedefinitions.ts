@@ -39,48 +39,37 @@ export interface CRDVersion {
 }
 
 /**
- * The `x-kubernetes-validations` rules and messageExpressions of a schema (its structural part:
- * properties, items, additionalProperties) that are not CEL at all: upstream refuses the CRD
- * (`compilation failed: ... Syntax error`) rather than serve a rule it cannot run.
+ * What of a schema (its structural part: properties, items, additionalProperties) cannot be
+ * compiled, in one walk: `x-kubernetes-validations` rules and messageExpressions that are not CEL
+ * at all (`compilation failed: ... Syntax error`), and `pattern`s RE2 does not accept (`must be a
+ * valid regular expression, but isn't: ...`, Go's `regexp.Compile`). Upstream refuses such a CRD
+ * rather than serve a rule it cannot run or fail every object.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
  */
-function celSyntaxErrors(schema: unknown, path: string): field.FieldError[] {
+function compileErrors(schema: unknown, path: string): field.FieldError[] {
   if (!isJSONObject(schema)) return [];
   const errs: field.FieldError[] = [];
   walkSchema(schema as JSONSchemaProps, (node, steps) => {
+    const at = () => path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
+    const pattern = (node as { pattern?: unknown }).pattern;
+    if (typeof pattern === 'string' && pattern !== '') {
+      try {
+        compileRE2(pattern);
+      } catch (e) {
+        errs.push(field.invalid(`${at()}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+      }
+    }
     const rules = (node as { 'x-kubernetes-validations'?: unknown })['x-kubernetes-validations'];
     // Rules live in the structural part only (not under anyOf), as upstream reads them.
     if (!Array.isArray(rules) || steps.some((st) => st.startsWith('anyOf['))) return;
-    const at = path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
     rules.forEach((r, j) => {
       for (const key of ['rule', 'messageExpression'] as const) {
         const text = (r as Record<string, unknown> | null)?.[key];
         if (typeof text !== 'string' || (key === 'messageExpression' && text === '')) continue;
         const err = celSyntaxError(text);
-        if (err) errs.push(field.invalid(`${at}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
+        if (err) errs.push(field.invalid(`${at()}.x-kubernetes-validations[${j}].${key}`, text, `compilation failed: ${err}`));
       }
     });
-  });
-  return errs;
-}
-
-/**
- * The `pattern`s of a schema that RE2 does not accept: upstream refuses the CRD (`must be a valid
- * regular expression, but isn't: ...`, Go's `regexp.Compile`) rather than fail every object.
- * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
- */
-function patternErrors(schema: unknown, path: string): field.FieldError[] {
-  if (!isJSONObject(schema)) return [];
-  const errs: field.FieldError[] = [];
-  walkSchema(schema as JSONSchemaProps, (node, steps) => {
-    const pattern = (node as { pattern?: unknown }).pattern;
-    if (typeof pattern !== 'string' || pattern === '') return;
-    try {
-      compileRE2(pattern);
-    } catch (e) {
-      const at = path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
-      errs.push(field.invalid(`${at}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-    }
   });
   return errs;
 }
@@ -161,7 +150,7 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       const schema = v.schema?.openAPIV3Schema;
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
-      if (schema) errs.push(...celSyntaxErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`), ...patternErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+      if (schema) errs.push(...compileErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     });
   }
   return errs;

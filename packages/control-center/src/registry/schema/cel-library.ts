@@ -246,12 +246,8 @@ function indexOf(s: string, sub: string, offset: bigint | undefined, backwards: 
   if (offset < 0n) fail(`index out of range: ${offset}`);
   if (offset >= BigInt(len)) return -1n;
   const from = Number(offset);
-  if (!r) {
-    if (!backwards) return BigInt(s.indexOf(sub, from));
-    const i = s.lastIndexOf(sub, from);
-    return BigInt(i);
-  }
-  return BigInt(runeSearch(r, runesOf(sub), from, backwards));
+  if (r) return BigInt(runeSearch(r, runesOf(sub), from, backwards));
+  return BigInt(backwards ? s.lastIndexOf(sub, from) : s.indexOf(sub, from));
 }
 
 /** cel-go's `substring` over code points, with its errors. */

@@ -15,31 +15,26 @@
  */
 import { RE2JS } from 're2js';
 
-/** A compiled pattern: where its first match at or after a position is. */
-export interface Pattern {
-  /** Whether the pattern matches somewhere in `s` (CEL `matches` is a search, not a full match). */
-  test(s: string): boolean;
-  /**
-   * The first match starting at or after UTF-16 index `from` of `s`, as UTF-16 indices and its
-   * text; undefined when there is none.
-   */
-  exec(s: string, from: number): { start: number; end: number; text: string } | undefined;
-}
-
 /** Thrown for a pattern RE2 does not accept; its message is RE2's, as Go words it (`error parsing regexp: ...`). */
 export class InvalidPatternError extends Error {
   override readonly name = 'InvalidPatternError';
 }
 
-/** A pattern run on re2js. */
-class RE2Pattern implements Pattern {
+/** A compiled RE2 pattern (see {@link compileRE2}): whether and where it matches. */
+export class Pattern {
   readonly #re: RE2JS;
+  /** @throws what re2js throws for a pattern RE2 refuses */
   constructor(pattern: string) {
     this.#re = RE2JS.compile(pattern);
   }
+  /** Whether the pattern matches somewhere in `s` (CEL `matches` is a search, not a full match). */
   test(s: string): boolean {
     return this.#re.test(s);
   }
+  /**
+   * The first match starting at or after UTF-16 index `from` of `s`, as UTF-16 indices and its
+   * text; undefined when there is none.
+   */
   exec(s: string, from: number): { start: number; end: number; text: string } | undefined {
     const m = this.#re.matcher(s);
     if (!m.find(from)) return undefined;
@@ -57,7 +52,7 @@ export function compileRE2(pattern: string): Pattern {
   let re = cache.get(pattern);
   if (re) return re;
   try {
-    re = new RE2Pattern(pattern);
+    re = new Pattern(pattern);
   } catch (e) {
     throw new InvalidPatternError(e instanceof Error ? e.message : String(e));
   }
