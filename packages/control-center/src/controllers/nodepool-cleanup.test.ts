@@ -91,7 +91,7 @@ describe('NodePool cleanup retried after a failed finalizer removal', () => {
     await cc?.close();
   });
 
-  it('does not wait the delete delay again: the retry finishes one retry interval (1 s) later', async () => {
+  it('does not wait the delete delay again: the retry follows with the work queue backoff (from 5 ms)', async () => {
     const info = (r: typeof HostedClusterResource) => cc.registry.lookup(r.group, r.version, r.resource)!;
     const hcs = info(HostedClusterResource);
     await createObject(cc.store, hcs, 'clusters', hostedClusterBody('retried', 'clusters', {}, { finalizers: [FinalizerNodePools] }), ctx(), { dryRun: false });
@@ -105,7 +105,7 @@ describe('NodePool cleanup retried after a failed finalizer removal', () => {
     const started = Date.now();
     cleanup.start();
     try {
-      // Gone after the delay and one retry (~6 s); waiting the delay again would take ~11 s.
+      // Gone right after the delay and one retry (~5 s); waiting the delay again would take ~10 s.
       while (cc.store.get(key) && Date.now() - started < delayMs + 4_500) await new Promise((r) => setTimeout(r, 50));
       expect(failures).toBeGreaterThanOrEqual(2);
       expect(cc.store.get(key)).toBeUndefined();
@@ -196,7 +196,7 @@ describe('NodePool cleanup retried after a HostedCluster that went without the f
       const gone = hostedClusterBody('went', 'clusters', {});
       gone.metadata = { ...gone.metadata, uid: 'went-uid', resourceVersion: String(rev) };
       deliver!({ type: 'DELETED', key: storageKey(hcs, 'clusters', 'went'), revision: rev, object: gone });
-      // Two failures, each tried again a second later.
+      // Two failures, each tried again after the work queue's backoff.
       for (let i = 0; i < 60 && cc.store.get(npKey); i++) await new Promise((r) => setTimeout(r, 100));
       expect(failures).toBe(2);
       expect(cc.store.get(npKey)).toBeUndefined();

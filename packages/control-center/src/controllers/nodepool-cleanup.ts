@@ -10,22 +10,20 @@
  * controller deletes the NodePools, then removes the finalizer. Level-triggered: at start it
  * sweeps every HostedCluster that carries the finalizer, so a restart in between loses nothing;
  * then it follows the store's watch. A HostedCluster that went without the finalizer (deleted
- * before it existed) has its NodePools deleted on its DELETED event (tried again every second while
+ * before it existed) has its NodePools deleted on its DELETED event (tried again with backoff while
  * some cannot be deleted, until the process stops): only those created
  * before the delete's revision (a NodePool created later names a later HostedCluster of the same
  * name, even when this process learns of the delete late, e.g. from an etcd re-list). A NodePool
  * already being deleted, or gone, is left as it is.
  */
 import type { Logger } from 'pino';
+import { Skipped, WorkQueue, type ReconcileResult } from '@hcc/client';
 import { FinalizerNodePools, HostedClusterResource, NodePoolResource, type KubeObject } from '@hcc/crds';
 import type { Store, StoreEvent, StoreWatch } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import { storagePrefix, systemContext } from '../registry/types.js';
 import { deleteObject, updateObject } from '../handlers/object-ops.js';
 import * as apierrors from '../apierrors/status.js';
-
-/** Delay before a HostedCluster whose NodePools could not all be deleted is tried again, in milliseconds. */
-const RetryMs = 1_000;
 
 /**
  * How long after this controller first sees a HostedCluster waiting for its NodePools it starts
@@ -35,18 +33,21 @@ const RetryMs = 1_000;
  */
 export const NodePoolDeleteDelayMs = 2_000;
 
+/** Workers of the controller's queue (kube-controller-manager's controllers run 5 by default). */
+const Workers = 5;
+
 /**
  * The controller above, over one store: {@link NodePoolCleanup.start} sweeps, then follows the store's watch of
- * HostedClusters; {@link NodePoolCleanup.stop} ends the watch and cancels pending retries. A pass that fails (a finalizer
- * pass, or the NodePools of a HostedCluster that went without the finalizer) is logged (warn) and tried again after a
- * second; one finalizer pass at a time per HostedCluster.
+ * HostedClusters; {@link NodePoolCleanup.stop} ends the watch and the queue. Work is reconciled on the keyed work queue
+ * of @hcc/client (client-go's workqueue): `f:<storage key>` finalizes a Terminating HostedCluster, `d:<before>:<namespace>/<name>`
+ * deletes the NodePools of one that went without the finalizer (created before store revision `before`). One pass at a
+ * time per item; one that fails is logged (warn) and tried again with per-item backoff (5 ms doubling up to 1,000 s,
+ * client-go's controller defaults), or sooner when its HostedCluster changes.
  */
 export class NodePoolCleanup {
   private watch?: StoreWatch;
-  private stopped = false;
-  /** HostedCluster keys being finalized now, and whether another pass was asked for meanwhile. */
-  private readonly running = new Map<string, boolean>();
-  private readonly retries = new Set<NodeJS.Timeout>();
+  private readonly queue = new WorkQueue();
+  private readonly stopping = new AbortController();
   /** When each HostedCluster key was first seen waiting for its NodePools (ms since the epoch). */
   private readonly waitingSince = new Map<string, number>();
 
@@ -65,84 +66,49 @@ export class NodePoolCleanup {
     this.watch = this.store.watch(prefix, revision, (ev) => {
       const { namespace, name } = ev.object.metadata;
       if (!namespace || !name) return;
-      if (ev.type === 'DELETED') this.cleanUpAfter(namespace, name, existedBefore(ev));
-      else if (waitsForNodePools(ev.object)) this.finalize(ev.key);
+      if (ev.type === 'DELETED') this.queue.add(`d:${existedBefore(ev)}:${namespace}/${name}`);
+      else if (waitsForNodePools(ev.object)) this.queue.add(`f:${ev.key}`);
     });
-    for (const it of items) if (waitsForNodePools(it.object)) this.finalize(it.key);
+    for (const it of items) if (waitsForNodePools(it.object)) this.queue.add(`f:${it.key}`);
+    void this.queue.runWorkers(Workers, (item) => this.reconcile(item), { signal: this.stopping.signal, logger: this.log, name: 'nodepool-cleanup', successLogLevel: 'debug' });
   }
 
+  /** Ends the watch and the queue (pending retries are dropped). */
   stop(): void {
-    this.stopped = true;
     this.watch?.stop();
-    for (const t of this.retries) clearTimeout(t);
-    this.retries.clear();
+    this.stopping.abort();
   }
 
-  /** Deletes the NodePools of the Terminating HostedCluster at key, then removes its finalizer; one pass at a time per key. */
-  private finalize(key: string): void {
-    if (this.stopped) return;
-    if (this.running.has(key)) {
-      this.running.set(key, true);
-      return;
-    }
-    this.running.set(key, false);
-    void this.finalizeOnce(key)
-      .catch((err: unknown) => {
-        this.log.warn({ err, controller: 'nodepool-cleanup', key, retryInMs: RetryMs }, 'could not finish deleting the NodePools of a deleted HostedCluster');
-        this.finalizeLater(key, RetryMs);
-      })
-      .finally(() => {
-        const again = this.running.get(key);
-        this.running.delete(key);
-        if (again) this.finalize(key);
-      });
-  }
-
-  /** {@link finalize} of `key` in `ms` milliseconds (cancelled by {@link stop}). */
-  private finalizeLater(key: string, ms: number): void {
-    this.later(() => this.finalize(key), ms);
-  }
-
-  /** Runs `fn` in `ms` milliseconds unless {@link stop} comes first. */
-  private later(fn: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.retries.delete(t);
-      fn();
-    }, ms);
-    this.retries.add(t);
+  /** One queue item (see the class comment); throws while some NodePool cannot be deleted, to be tried again. */
+  private async reconcile(item: string): Promise<ReconcileResult | typeof Skipped> {
+    if (item.startsWith('f:')) return this.finalize(item.slice(2));
+    const m = /^d:(\d+|Infinity):([^/]+)\/(.+)$/.exec(item);
+    if (!m) return Skipped;
+    const failed = await this.deleteNodePools(m[2], m[3], Number(m[1]));
+    if (failed) throw new Error(`${failed} NodePool(s) of deleted HostedCluster ${m[2]}/${m[3]} could not be deleted`);
   }
 
   /**
-   * Deletes the NodePools of HostedCluster namespace/name that went without the finalizer (its
-   * DELETED event), those created before store revision `before`; while some cannot be deleted,
-   * tries again every {@link RetryMs} (until {@link stop}).
+   * Deletes the NodePools of the Terminating HostedCluster at storage key `key`, then removes its finalizer; waits
+   * {@link NodePoolDeleteDelayMs} from when it first saw it waiting (a requeue). Throws while a NodePool cannot be
+   * deleted or the finalizer cannot be removed (a conflict included).
    */
-  private cleanUpAfter(namespace: string, name: string, before: number): void {
-    if (this.stopped) return;
-    void this.deleteNodePools(namespace, name, before).then((failed) => {
-      if (failed) this.later(() => this.cleanUpAfter(namespace, name, before), RetryMs);
-    });
-  }
-
-  private async finalizeOnce(key: string): Promise<void> {
+  private async finalize(key: string): Promise<ReconcileResult | typeof Skipped> {
     const hc = this.store.get(key)?.object;
     if (!hc || !waitsForNodePools(hc)) {
       this.waitingSince.delete(key);
-      return;
+      return Skipped;
     }
     const since = this.waitingSince.get(key) ?? Date.now();
     this.waitingSince.set(key, since);
     const wait = since + this.deleteDelayMs - Date.now();
-    if (wait > 0) {
-      this.finalizeLater(key, wait);
-      return;
-    }
+    if (wait > 0) return { requeueAfterMs: wait };
     const { namespace, name, uid } = hc.metadata;
     const failed = await this.deleteNodePools(namespace!, name!);
     if (failed) throw new Error(`${failed} NodePool(s) could not be deleted`);
     // waitingSince stays until the finalizer is off: a conflict retried does not wait again.
     const info = this.registry.lookup(HostedClusterResource.group, HostedClusterResource.version, HostedClusterResource.resource);
-    if (!info) return;
+    if (!info) return Skipped;
     try {
       await updateObject(
         this.store,
@@ -158,7 +124,10 @@ export class NodePoolCleanup {
         { dryRun: false, subresource: '' },
       );
     } catch (err) {
-      if (apierrors.isNotFound(err)) return void this.waitingSince.delete(key);
+      if (apierrors.isNotFound(err)) {
+        this.waitingSince.delete(key);
+        return Skipped;
+      }
       throw err; // a conflict included: tried again
     }
     this.waitingSince.delete(key);
