@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,43 @@ describe('Supervisor stopped during a start (Ctrl-C while hcc up starts)', () =>
     expect(lines.find((l) => l.msg === 'child stopped before it was ready')).toMatchObject({ level: 30, child: 'slow', signal: 'SIGTERM' });
   });
 });
+
+describe('Supervisor: a child that does not become ready in time', () => {
+  it('fails the start and stops that child (it would hold its port and data dir until stopAll)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-sup-'));
+    const entry = path.join(dir, 'stuck.mjs');
+    writeFileSync(entry, 'setInterval(() => {}, 1000);\n');
+    mkdirSync(path.join(dir, 'logs'));
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const sup = new Supervisor(entry, path.join(dir, 'logs'), log);
+    try {
+      const outcome = sup.start({ name: 'stuck', args: [] }, 300).then(
+        () => 'ready',
+        (err: Error) => err.message,
+      );
+      expect(await outcome).toMatch(/^stuck did not become ready within 0.3s; see /);
+      const pid = sup.pid('stuck')!;
+      await waitUntil(() => !alive(pid));
+      await waitUntil(() => lines.some((l) => l.msg === 'child stopped after its start timed out'));
+      expect(JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')).stuck).toBeUndefined();
+    } finally {
+      await sup.stopAll(5_000);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(lines.find((l) => l.msg === 'child did not become ready in time: stopping it')).toMatchObject({ level: 50, child: 'stuck', timeoutMs: 300 });
+  });
+});
+
+/** Whether a process with this pid exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

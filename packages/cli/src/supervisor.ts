@@ -52,6 +52,9 @@ export function nextRestart(restarts: number, ranMs: number): { restarts: number
   return { restarts: n + 1, delayMs: Math.min(10_000, 250 * 2 ** (n + 1)) };
 }
 
+/** How long a child whose start timed out gets to stop after SIGTERM before SIGKILL, in milliseconds. */
+export const StartTimeoutGraceMs = 5_000;
+
 /** How long after a child's exit the supervisor decides whether to restart it, in milliseconds (see Supervisor.onExit). */
 const ExitSettleMs = 300;
 
@@ -79,6 +82,8 @@ export class Supervisor {
 
   /**
    * Starts a child and resolves with its ready message.
+   * @param timeoutMs - how long it may take to say it is ready, in milliseconds; past it the child
+   *   is stopped (SIGTERM, SIGKILL {@link StartTimeoutGraceMs} later) and the start fails
    * @throws when it exits before it is ready or takes longer than timeoutMs, or when
    *   {@link stopAll} has been called (nothing starts once stopping has begun)
    */
@@ -91,7 +96,14 @@ export class Supervisor {
       const logFrom = fileSize(this.logFile(spec.name)); // this start's output comes after it
       const r: Running = { spec, proc: this.spawn(spec, spec.args), restarts: 0, startedAt: Date.now() };
       this.children.set(spec.name, r);
-      const timer = setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`)), timeoutMs);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        // Not left running until stopAll: a child that never got ready holds its port and data dir.
+        timedOut = true;
+        this.log.error({ child: spec.name, childPid: r.proc.pid, timeoutMs, log: this.logFile(spec.name) }, 'child did not become ready in time: stopping it');
+        this.stopChild(r, StartTimeoutGraceMs);
+        reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`));
+      }, timeoutMs);
       const onMsg = (m: unknown) => {
         if ((m as ReadyMessage)?.type === 'ready') {
           clearTimeout(timer);
@@ -103,6 +115,10 @@ export class Supervisor {
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         if (r.ready) return;
         clearTimeout(timer);
+        if (timedOut) {
+          this.log.info({ child: spec.name, code, signal }, 'child stopped after its start timed out');
+          return;
+        }
         if (this.stopping) {
           // Stopped by stopAll (Ctrl-C during startup), not a failure: no error line in up.log.
           this.log.info({ child: spec.name, code, signal }, 'child stopped before it was ready');
@@ -163,7 +179,12 @@ export class Supervisor {
     const r = this.children.get(name);
     if (!r || r.proc !== proc || this.stopping) return;
     this.log.warn({ child: name, code, signal }, 'child exited');
-    if (!r.ready) return;
+    if (!r.ready) {
+      // Its start fails (start's own handler says why); its pid names nothing now.
+      this.pids.delete(name);
+      this.writePids();
+      return;
+    }
     // A Ctrl-C in a terminal reaches the whole process group: a child may exit before `hcc up`
     // hears its own SIGINT and stops everything. Decide a moment later, so a stop is not
     // announced as a restart.
@@ -213,30 +234,33 @@ export class Supervisor {
     this.stopping = true;
     const list = [...this.children.values()].reverse();
     this.log.info({ children: list.map((r) => r.spec.name), graceMs }, 'stopping every child');
-    await Promise.all(
-      list.map(
-        (r) =>
-          new Promise<void>((resolve) => {
-            const p = r.proc;
-            if (p.exitCode !== null || p.signalCode !== null) return resolve();
-            const kill = setTimeout(() => {
-              this.log.warn({ child: r.spec.name, childPid: p.pid, graceMs }, 'child did not stop in time: SIGKILL');
-              p.kill('SIGKILL');
-            }, graceMs);
-            p.once('exit', (code, signal) => {
-              clearTimeout(kill);
-              this.log.info({ child: r.spec.name, code, signal }, 'child stopped');
-              resolve();
-            });
-            p.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(list.map((r) => this.stopChild(r, graceMs, true)));
     try {
       unlinkSync(this.pidsFile);
     } catch {
       // never written, or already gone
     }
+  }
+
+  /**
+   * Stops one child: SIGTERM, then SIGKILL after graceMs (milliseconds); resolves once it has exited
+   * (at once when it already had). `logStopped` logs its exit as `child stopped` (stopAll's line).
+   */
+  private stopChild(r: Running, graceMs: number, logStopped = false): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const p = r.proc;
+      if (p.exitCode !== null || p.signalCode !== null) return resolve();
+      const kill = setTimeout(() => {
+        this.log.warn({ child: r.spec.name, childPid: p.pid, graceMs }, 'child did not stop in time: SIGKILL');
+        p.kill('SIGKILL');
+      }, graceMs);
+      p.once('exit', (code, signal) => {
+        clearTimeout(kill);
+        if (logStopped) this.log.info({ child: r.spec.name, code, signal }, 'child stopped');
+        resolve();
+      });
+      p.kill('SIGTERM');
+    });
   }
 }
 
