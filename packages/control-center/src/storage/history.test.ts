@@ -43,6 +43,19 @@ describe('EventHistory', () => {
     expect(seen).toEqual([2]);
   });
 
+  it("keeps replaying and then delivering live events when the watcher's callback throws", () => {
+    const h = new EventHistory(100, 0);
+    for (let rv = 1; rv <= 3; rv++) h.publish(event(rv, 'x'));
+    const seen: number[] = [];
+    const w = h.watch('/secrets/', 0, (ev) => {
+      seen.push(ev.revision);
+      throw new Error('callback failure');
+    });
+    h.publish(event(4, 'x'));
+    w.stop();
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
   it('still bounds by count when the events are small', () => {
     const h = new EventHistory(3, 0);
     for (let rv = 1; rv <= 5; rv++) h.publish(event(rv, 'x'));

@@ -110,7 +110,8 @@ export class EventHistory {
   }
 
   /**
-   * Replays kept events after fromRevision under prefix, then delivers live ones.
+   * Replays kept events after fromRevision under prefix, then delivers live ones. An exception of
+   * onEvent is swallowed, in the replay as in live delivery (the watcher stops itself if it must).
    * @throws RevisionCompactedError when events after fromRevision are no longer kept
    */
   watch(prefix: string, fromRevision: number, onEvent: (ev: StoreEvent) => void): StoreWatch {
@@ -126,7 +127,12 @@ export class EventHistory {
     }
     for (let i = lo; i < this.size; i++) {
       const ev = this.ring[(this.start + i) % this.capacity]!;
-      if (ev.key.startsWith(prefix)) onEvent(ev);
+      if (!ev.key.startsWith(prefix)) continue;
+      try {
+        onEvent(ev);
+      } catch {
+        // As in live delivery: the watcher's own failure is its to handle (it stops itself); the replay goes on.
+      }
     }
     this.watchers.add(w);
     return {
