@@ -14,17 +14,19 @@ import { rmdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureWritableDir, numberArg, UsageError } from './lib/args.mjs';
+import { ensureWritableDir, numberArg, PreconditionError, UsageError } from './lib/args.mjs';
 import { closeAllScopes, closeOnSignals, Scope } from './lib/cleanup.mjs';
 import { failOnUnexpectedExit, otherLoadSampler, settings } from './lib/procs.mjs';
 import { median } from './lib/stats.mjs';
 import { codeInfo, codeLine, machineInfo, machineLine } from './lib/machine.mjs';
 import { elapsedS, progress } from './lib/progress.mjs';
-import { latencySvg, markdownTable, otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, textTable, writeResultJson } from './lib/report.mjs';
+import { headlineRuns, latencySvg, markdownTable, otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, textTable, writeResultJson } from './lib/report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The shortest `--duration`, in seconds. */
 const MinDurationS = 0.1;
+/** Most load-generator connections: each is an open file in the bench, the server and (watch) its client, and past a few thousand the per-process limit fails the run midway. */
+const MaxConnections = 4096;
 const order = ['baseline', 'api', 'watch', 'schedule', 'e2e', 'memory', 'startup'];
 
 const usage = `usage: npm run bench [-- options]
@@ -33,7 +35,7 @@ const usage = `usage: npm run bench [-- options]
   --quick                 small sizes, short runs (under 2 minutes in total); for smoke checks
   --no-tls                measure the control center and the fastify baseline over plain HTTP (default: HTTPS, as hcc serves by default);
                           e2e and startup run hcc up, which serves HTTPS either way
-  --connections N         connections of the load generator (default 32)
+  --connections N         connections of the load generator (default 32, at most 4096)
   --runs N                timed runs per case after the warm-up (default 5; quick 2); schedule, e2e
                           and memory run at most 3 times, and with --quick (no --runs) they, watch
                           and startup run once
@@ -88,7 +90,7 @@ function parseArgs(args) {
     else if (a === '--scenario' || a === '-s') o.scenarios.push(...val().split(','));
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-tls') o.tls = false;
-    else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
+    else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true, max: MaxConnections });
     else if (a === '--runs') o.runs = numberArg(a, val(), { integer: true, min: 0, minExclusive: true });
     else if (a === '--duration') {
       const v = val();
@@ -205,7 +207,7 @@ for (const name of selected) {
     table.push(...res.rows);
     latencies.push(...res.latencies);
     if (res.error !== undefined) {
-      progress(`${name} FAILED: ${res.thrown?.stack ?? res.error}`);
+      progress(`${name} FAILED: ${res.thrown instanceof PreconditionError ? res.error : (res.thrown?.stack ?? res.error)}`);
       failures.push({ scenario: name, error: res.error });
     }
   } finally {
@@ -230,10 +232,11 @@ const allOther = load.stop();
 delete otherLoad.__n;
 const otherMedian = otherLoadPct(allOther);
 const runsOf = Object.fromEntries(selected.map((n) => [n, runsPerScenario(n, ctx)]));
-const fewRuns = otherRunsNote(runsOf, ctx.runs);
+const mainRuns = headlineRuns(runsOf, ctx.runs);
+const fewRuns = otherRunsNote(runsOf, mainRuns);
 const heading =
   `hcc bench ${stamp}${opts.quick ? ' (quick)' : ''}${code.commit ? ` on ${codeLine(code)}` : ''}: ${machineLine(machine)}; ${transportLabel}, ${ctx.connections} connections; ` +
-  `median of ${ctx.runs} run${ctx.runs === 1 ? "" : "s"}${fewRuns}; total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
+  `median of ${mainRuns} run${mainRuns === 1 ? "" : "s"}${fewRuns}; total ${totalS.toFixed(0)} s; ${otherLoadText(allOther, ' during the run')}`;
 const text = textTable(table);
 process.stdout.write(`\n${heading}\n\n${text}\n\n`);
 

@@ -26,9 +26,9 @@ async function baseline(connections: number): Promise<{ cases: string[]; valueBy
 describe('bench storage baseline', () => {
   it('has each case once, with one connection too', async () => {
     const one = await baseline(1);
-    expect(one.cases).toEqual(['level put, 1 at a time, sync', 'level batch of 1 put, sync', 'level get, 1 at a time']);
+    expect(one.cases).toEqual(['level put, 1 at a time, sync', 'level batch of 1 put, sync', 'level get, 1 at a time', 'level getMany of 1 key']);
     const four = await baseline(4);
-    expect(four.cases).toEqual(['level put, 1 at a time, sync', 'level put, 4 in flight, sync', 'level batch of 4 puts, sync', 'level get, 1 at a time', 'level get, 4 in flight']);
+    expect(four.cases).toEqual(['level put, 1 at a time, sync', 'level put, 4 in flight, sync', 'level batch of 4 puts, sync', 'level get, 1 at a time', 'level get, 4 in flight', 'level getMany of 4 keys']);
     expect(four.valueBytes).toBeGreaterThan(2000); // managedFields and all, as the LevelStore persists it
   });
 });

@@ -62,6 +62,7 @@ describe('npm run bench -- --quick', () => {
     for (const [args, message] of [
       [['--runs', '0'], '--runs must be a positive integer, got "0"'],
       [['--duration', 'abc'], '--duration must be a positive number, got "abc"'],
+      [['--connections', '5000'], '--connections must be at most 4096, got "5000"'],
       [['--duration', '0.001'], '--duration must be at least 0.1 (seconds), got "0.001"'],
       [['--scenario', 'nope'], 'unknown scenario "nope"'],
       [['--out', '/etc/passwd/x'], '--out /etc/passwd/x'],

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, tableRow, textTable, writeResultJson } from '../bench/lib/report.mjs';
+import { headlineRuns, otherLoadPct, otherLoadText, otherRunsNote, runsPerScenario, scenarioResult, tableRow, textTable, writeResultJson } from '../bench/lib/report.mjs';
 import { stepsDone } from '../bench/scenarios/startup.mjs';
 import { tempDir } from './helpers/tools.js';
 
@@ -112,5 +112,10 @@ describe('bench runs per scenario', () => {
     expect(otherRunsNote(of({ runs: 5, fewRuns: 3, longRuns: 5 }, ['api', 'e2e']), 5)).toBe(' (3 for e2e)');
     // Two other counts, ascending.
     expect(otherRunsNote({ watch: 1, e2e: 3, api: 5 }, 5)).toBe(' (1 for watch; 3 for e2e)');
+    // The heading's count is one that ran: `--quick --scenario startup,memory` ran each once.
+    expect(headlineRuns(of(quick, ['startup', 'memory']), 2)).toBe(1);
+    expect(headlineRuns(of(quick, ['api', 'startup']), 2)).toBe(2);
+    expect(headlineRuns({ watch: 5, e2e: 3, memory: 3 }, 4)).toBe(3);
+    expect(headlineRuns({ watch: 5, e2e: 3 }, 4)).toBe(3);
   });
 });

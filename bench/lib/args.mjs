@@ -11,6 +11,12 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 
 /**
+ * A scenario cannot run on this machine as it is set up (a limit too low, a tool missing): the
+ * bench prints its message alone, without a stack trace, as the scenario's failure.
+ */
+export class PreconditionError extends Error {}
+
+/**
  * Creates a directory the bench writes into (`--out`, `--data-dir`) and checks it is writable,
  * before any scenario runs, one level at a time: fs.mkdirSync's recursive mode spins forever
  * under /proc.
@@ -66,14 +72,15 @@ export function usageOf(fileUrl) {
 }
 
 /**
- * `v` as a number of the given kind.
+ * `v` as a number of the given kind, at least `min` (more than it with `minExclusive`) and at most `max`.
  * @param flag - the flag it was given to, for the message
  * @throws UsageError naming the flag and the value
  */
-export function numberArg(flag, v, { integer = false, min = 0, minExclusive = false } = {}) {
+export function numberArg(flag, v, { integer = false, min = 0, minExclusive = false, max = Infinity } = {}) {
   const x = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : NaN;
   const ok = Number.isFinite(x) && (!integer || Number.isInteger(x)) && (minExclusive ? x > min : x >= min);
   if (!ok) throw new UsageError(`${flag} must be a ${minExclusive && min === 0 ? 'positive' : 'non-negative'} ${integer ? 'integer' : 'number'}, got ${JSON.stringify(v)}`);
+  if (x > max) throw new UsageError(`${flag} must be at most ${max}, got ${JSON.stringify(v)}`);
   return x;
 }
 

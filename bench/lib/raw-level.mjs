@@ -10,6 +10,7 @@
  * - put-C:      C puts in flight, unbatched (LevelDB may merge concurrent writers into one log write)
  * - batch-C:    one chained db.batch() of C puts at a time (what group commit does with C writers)
  * - get-1, get-C: gets of existing keys, one at a time and C in flight
+ * - getmany-C:  one db.getMany() of C existing keys at a time (the batched read)
  * (put-C and get-C only when C > 1: else they are put-1 and get-1)
  *
  * Usage: node raw-level.mjs <dir> <object.json> <config json>; prints one JSON result line.
@@ -84,6 +85,7 @@ const cases = {
     }),
   'get-1': () => timed(cfg.durationMs, 1, 1, get),
   ...(C > 1 && { [`get-${C}`]: () => timed(cfg.durationMs, C, 1, get) }),
+  [`getmany-${C}`]: () => timed(cfg.durationMs, 1, C, () => db.getMany(Array.from({ length: C }, () => keyOf(Math.floor(Math.random() * next))))),
 };
 
 const out = {};

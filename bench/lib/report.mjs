@@ -103,6 +103,20 @@ export function runsPerScenario(name, ctx) {
 }
 
 /**
+ * The run count the heading names (`median of N runs`): `runs` when a scenario ran that many times,
+ * else the count most of the scenarios ran (the smaller on a tie), so that `--quick --scenario
+ * startup,memory` does not name a count nothing ran.
+ * @param runsOf - runs by scenario name
+ */
+export function headlineRuns(runsOf, runs) {
+  const counts = Object.values(runsOf);
+  if (!counts.length || counts.includes(runs)) return runs;
+  const tally = new Map();
+  for (const n of counts) tally.set(n, (tally.get(n) ?? 0) + 1);
+  return [...tally].sort(([a, x], [b, y]) => y - x || a - b)[0][0];
+}
+
+/**
  * The heading's note on scenarios that ran another number of times than `runs`: `""` when none
  * did, else e.g. ` (1 for watch and startup)` or ` (1 for watch; 3 for schedule and e2e)`, counts
  * ascending, scenarios in the order given.

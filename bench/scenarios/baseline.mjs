@@ -2,7 +2,8 @@
  * `baseline`, the storage limit: raw classic-level (bench/lib/raw-level.mjs, its own process)
  * puts and gets of the value the LevelStore persists for a HostedCluster created by POST
  * (bench/lib/level-value.mjs: the same shape and size, managedFields included), one at a time, C in
- * flight, and batched by C, all with `sync: true` (the durability the control center uses).
+ * flight, and batched by C, all with `sync: true` (the durability the control center uses); gets one
+ * at a time, C in flight and C per `getMany` (the batched read).
  *
  * The HTTP limit (bare fastify answering GET and POST with the same HostedCluster JSON) is
  * measured inside the `api` scenario, interleaved run by run with the control center's get and
@@ -46,6 +47,7 @@ export async function run(ctx) {
       row(`level batch of ${C} put${C === 1 ? '' : 's'}, sync`, `batch-${C}`, 'puts/s', 'latency per batch'),
       row('level get, 1 at a time', 'get-1', 'gets/s'),
       C > 1 && row(`level get, ${C} in flight`, `get-${C}`, 'gets/s'),
+      row(`level getMany of ${C} key${C === 1 ? '' : 's'}`, `getmany-${C}`, 'gets/s', 'latency per getMany'),
     ].filter(Boolean),
     // The bytes of one value as persisted (the first object at revision 9, as a control center's first create).
     data: { valueBytes: Buffer.byteLength(levelValue(object, 1, 9)), storage },

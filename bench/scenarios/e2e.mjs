@@ -138,9 +138,18 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
     if (warmup > 0) {
       const tW = nowMs();
       await ensureNamespace(pool, ep, WarmupNS);
-      await send(warmup, (i) => postSet(pool, ep, WarmupNS, i));
-      const available = async () => ((await call(pool, ep, 'GET', HC_PATH(WarmupNS)))?.items ?? []).filter(isAvailable).length;
-      await waitFor('every warm-up HostedCluster Available in the control center', async () => (await available()) >= warmup, 600_000, 500);
+      let warmCreated = 0;
+      let warmAvailable = 0;
+      const warmStatus = () => `e2e ${label}: warm-up (not measured): ${warmCreated}/${warmup} sets created, ${warmAvailable}/${warmup} Available upstream`;
+      const available = async () => (warmAvailable = ((await call(pool, ep, 'GET', HC_PATH(WarmupNS)))?.items ?? []).filter(isAvailable).length);
+      await withTicker(
+        (async () => {
+          await send(warmup, (i) => postSet(pool, ep, WarmupNS, i, (stage) => void (stage === 'created' && warmCreated++)));
+          await waitFor('every warm-up HostedCluster Available in the control center', async () => (await available()) >= warmup, 600_000, 500);
+        })(),
+        warmStatus,
+        5000,
+      );
       warmupS = (nowMs() - tW) / 1000;
       progress(`e2e ${label}: warm-up of ${warmup} sets Available upstream in ${warmupS.toFixed(1)} s (not measured)`);
     }
@@ -148,7 +157,7 @@ export async function oneRun(ctx, { N, mode, ratePerSec, label, warmup = 0 }) {
     const cpuNames = cpuPids.map((p) => (p === up.pid ? 'up' : hccProcessName(p)));
     const cpu0 = cpuPids.map((p) => cpuTimeMsOf(p));
     const t0 = nowMs();
-    await send(N, createSet);
+    await withTicker(send(N, createSet), () => `e2e ${label}: ${t.setCreated.size}/${N} sets created, ${t.placed.size} placed, ${t.upAvail.size} Available upstream`, 5000);
     const tCreated = nowMs();
     progress(`e2e ${label}: ${N} sets (${N * 3} objects) created in ${((tCreated - t0) / 1000).toFixed(1)} s`);
 

@@ -21,6 +21,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PreconditionError } from '../lib/args.mjs';
 import { trackChild } from '../lib/cleanup.mjs';
 import { startControlCenter, memoryOf, tempDir, cpuTimeMsOf } from '../lib/procs.mjs';
 import { call, endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate } from '../lib/kube.mjs';
@@ -94,7 +95,7 @@ export async function run(ctx) {
   // The watch client and the control center each hold one socket per watcher, and more.
   const needed = Math.max(...counts) + 500;
   const limit = openFileLimit();
-  if (limit < needed) throw new Error(`watch: ${Math.max(...counts)} watchers need ~${needed} open files per process; the limit is ${limit} (ulimit -n 4096 raises it)`);
+  if (limit < needed) throw new PreconditionError(`watch: ${Math.max(...counts)} watchers need ~${needed} open files per process; the limit is ${limit} (ulimit -n 4096 raises it)`);
   // Filled case by case: a later case's failure keeps these (bench.mjs).
   const out = ctx.partial;
   await series(ctx, { tls: ctx.tls, counts, suffix: '' }, out);
@@ -233,7 +234,7 @@ async function series(ctx, { tls, counts, suffix }, sink) {
         `writes sent at ${Math.round(agg.sentRate)} of ${rate}/s, completed at ${Math.round(agg.writeRate)}/s, answered in p50 ${fmt(round(agg.writeP50))} ms, p99 ${fmt(round(agg.writeP99))} ms; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
         `${deliveryNote(agg)}${agg.closed ? `; ${agg.closed} watches closed by the server` : ''}`,
     });
-    rows.push({ case: `${W.toLocaleString('en-US')} watchers${suffix}: server RSS`, value: agg.serverRssBytes / 1e6, unit: 'MB', note: `${Math.round(rssBefore / 1e6)} MB before the watchers, ${Math.round(rssOpen / 1e6)} MB with them open and idle` });
+    rows.push({ case: `${W.toLocaleString('en-US')} watchers${suffix}: server RSS, peak`, value: agg.serverRssBytes / 1e6, unit: 'MB', note: `the largest after a run (${agg.runs.map((r) => Math.round(r.serverRssBytes / 1e6)).join(', ')} MB after each: the watch history keeps the events written, up to its bound, as kube-apiserver's watch cache); ${Math.round(rssBefore / 1e6)} MB before the watchers, ${Math.round(rssOpen / 1e6)} MB with them open and idle` });
     latencies.push({ label: `${W.toLocaleString('en-US')} watchers, ${rate} writes/s${suffix}`, p50: agg.p50, p99: agg.p99 });
   }
 }

@@ -21,7 +21,7 @@ import { closedLoop } from '../lib/load.mjs';
 const { values: a } = toolArgs('profile-writes', {
   op: { default: 'create', choices: ['create', 'update', 'status', 'get'] },
   seconds: { default: 8, number: { min: 0, minExclusive: true } },
-  connections: { default: 32, number: { integer: true, min: 0, minExclusive: true } },
+  connections: { default: 32, number: { integer: true, min: 0, minExclusive: true, max: 4096 } },
   'no-tls': { type: 'boolean', default: false },
   out: { default: path.join(os.tmpdir(), `hcc-profile-${Date.now()}`), dir: true },
 }, { usage: usageOf(import.meta.url) });
