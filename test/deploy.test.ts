@@ -322,6 +322,12 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     expect(dep.spec.template.metadata.annotations?.['checksum/control-center-kubeconfig']).toBeUndefined();
   });
 
+  it('can narrow the cluster-wide read to Leases (rbac.listAllKinds=false)', async () => {
+    const objs = await template(['rbac.listAllKinds=false']);
+    const leasesOnly = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list'] };
+    expect((one(objs, 'ClusterRole') as Any).rules).toEqual([...SyncerRules.filter((r) => !r.apiGroups.includes('*')), leasesOnly]);
+  });
+
   it('can leave RBAC and the ServiceAccount to the cluster admin', async () => {
     const objs = await template(['rbac.create=false', 'serviceAccount.create=false', 'serviceAccount.name=preexisting']);
     expect(objs.map((o) => o.kind).sort()).toEqual(['Deployment', 'Secret']);
@@ -1029,8 +1035,12 @@ describe('demo/kind.sh', () => {
         expect(r.code, JSON.stringify(extra)).toBe(1);
         expect(r.stderr).toContain(message);
       };
-      await bad({ HCC_CAPACITY: '2' }, 'HCC_CAPACITY must be a whole number of at least 3');
-      await bad({ HCC_CAPACITY: 'many' }, 'HCC_CAPACITY must be a whole number of at least 3');
+      await bad({ HCC_CAPACITY: '2' }, 'HCC_CAPACITY must be a whole number from 3');
+      await bad({ HCC_CAPACITY: 'many' }, 'HCC_CAPACITY must be a whole number from 3');
+      // Helm's --set would pass 010 as a string and the chart's int32 stops at 2147483647.
+      await bad({ HCC_CAPACITY: '010' }, 'without leading zeros, got "010"');
+      await bad({ HCC_CAPACITY: '2147483648' }, 'to 2147483647');
+      await bad({ HCC_HOST_ADDRESS: 'not an address' }, 'HCC_HOST_ADDRESS must be an IPv4 or IPv6 address or a lower-case DNS name');
       await bad({ HCC_IMAGE: 'hcc@sha256:' + '0'.repeat(64) }, 'HCC_IMAGE must be a name with a tag');
       await bad({ HCC_CONTROL_CENTER_PORT: '70000' }, 'HCC_CONTROL_CENTER_PORT must be a port number');
       await bad({ KUBECTL: 'no-such-kubectl' }, 'KUBECTL=no-such-kubectl is not an executable file or a command on PATH');
