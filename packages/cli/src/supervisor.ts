@@ -101,7 +101,7 @@ export class Supervisor {
         // Not left running until stopAll: a child that never got ready holds its port and data dir.
         timedOut = true;
         this.log.error({ child: spec.name, childPid: r.proc.pid, timeoutMs, log: this.logFile(spec.name) }, 'child did not become ready in time: stopping it');
-        this.stopChild(r, StartTimeoutGraceMs);
+        void this.stopChild(r, StartTimeoutGraceMs);
         reject(new Error(`${spec.name} did not become ready within ${timeoutMs / 1000}s; see ${this.logFile(spec.name)}`));
       }, timeoutMs);
       const onMsg = (m: unknown) => {
