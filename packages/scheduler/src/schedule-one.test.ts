@@ -79,6 +79,18 @@ describe('scheduleOne', () => {
     expect(s.binds).toEqual([['clusters/x', 'a']]);
   });
 
+  it('writes no Scheduled=False nor FailedScheduling Event while it is not sure to lead (a replaced leader\'s old view)', async () => {
+    const s = setup({ mcs: [managementCluster('a', { capacity: 1, hosted: 1 })], hcs: [hc('x')] });
+    let leading = false;
+    s.deps.mayBind = () => leading;
+    expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 1000 });
+    expect(s.writes).toEqual([]);
+    expect(s.events).toEqual([]);
+    leading = true;
+    expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 60_000 });
+    expect(s.events).toEqual([['Warning FailedScheduling', 'x', expect.stringContaining('1 no budget')]]);
+  });
+
   it('explains an unschedulable HostedCluster once, records why it waits, and requeues', async () => {
     const s = setup({ mcs: [managementCluster('a', { capacity: 1, hosted: 1 }), managementCluster('b', { platforms: ['KubeVirt'] })], hcs: [hc('x')] });
     expect(await scheduleOne(s.deps, 'clusters/x')).toEqual({ requeueAfterMs: 60_000 });

@@ -63,10 +63,10 @@ export interface ScheduleDeps {
   /** How long to wait before trying an unschedulable HostedCluster again anyway, in milliseconds. */
   unschedulableRetryMs: number;
   /**
-   * Whether this replica may bind now: it surely still holds the leader Lease (client
-   * leader-election `isLeading`). A leader frozen past its renew deadline (SIGSTOP, a long pause)
-   * may have been replaced: binding from its old view beside the new leader could overbook a
-   * cluster. Absent: always (no leader election).
+   * Whether this replica may bind (or mark a HostedCluster unschedulable) now: it surely still
+   * holds the leader Lease (client leader-election `isLeading`). A leader frozen past its renew
+   * deadline (SIGSTOP, a long pause) may have been replaced: binding from its old view beside the
+   * new leader could overbook a cluster. Absent: always (no leader election).
    */
   mayBind?(): boolean;
 }
@@ -162,6 +162,9 @@ async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster,
   const nowMs = deps.now().getTime();
   const info: PendingInfo = { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? nowMs, ...(prev?.eventMs !== undefined ? { eventMs: prev.eventMs } : {}) };
   deps.pending.set(key, info);
+  // Not sure to lead any more: no status write or Event from an old view beside the new leader
+  // (a replica that does not lead runs no scheduling cycle in kube-scheduler); the queue tries again.
+  if (deps.mayBind && !deps.mayBind()) return { requeueAfterMs: 1000 };
   const cond = unschedulableCondition(hc, message);
   const conditions = hc.status?.conditions;
   const mark = mayMarkNotPlaced(conditions) ? notPlacedCondition(message, hc.metadata.generation) : undefined;

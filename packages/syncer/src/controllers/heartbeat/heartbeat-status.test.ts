@@ -38,6 +38,11 @@ describe('heartbeatStatus', () => {
     expect(heartbeatStatus(mc, { ...obs, hostedClusters: 4, syncedHostedClusters: 3 }, now, '0.1.0', 40)).toMatchObject({ hostedClusters: 4, syncedHostedClusters: 3, budget: 1 });
   });
 
+  it('without a capacity, reports 1,000,000 less what it holds (free slots go down as it fills)', () => {
+    const mc: ManagementCluster = { metadata: { name: 'open' }, spec: {} };
+    expect(heartbeatStatus(mc, { ...obs, hostedClusters: 4 }, now, '0.1.0', 40).budget).toBe(999_996);
+  });
+
   it('names the spec generation its budget was computed from (observedGeneration)', () => {
     const mc: ManagementCluster = { metadata: { name: 'm', generation: 3 }, spec: { capacity: 5 }, status: { observedGeneration: 2 } };
     expect(heartbeatStatus(mc, obs, now, '0.1.0', 40)).toMatchObject({ budget: 4, observedGeneration: 3 });

@@ -32,13 +32,16 @@ export interface Observation {
   clusterID?: string;
 }
 
+/** The budget of a management cluster without a capacity, before what it holds: unbounded, reported as a large number. */
+export const UncappedBudget = 1_000_000;
+
 /**
- * Budget = capacity − HostedClusters held (never below 0). Without a capacity the budget is
- * the HostedClusters it could still take by namespace count: unbounded, reported as a large number.
+ * Budget = capacity − HostedClusters held (never below 0). Without a capacity it is
+ * {@link UncappedBudget} less what it holds, so the free slots still go down as it fills (a
+ * `sum()` over the fleet and a `free_slots < N` alert stay meaningful).
  */
 export function budgetOf(capacity: number | undefined, hostedClusters: number): number {
-  if (capacity === undefined) return 1_000_000;
-  return Math.max(0, capacity - hostedClusters);
+  return Math.max(0, (capacity ?? UncappedBudget) - hostedClusters);
 }
 
 /**
