@@ -63,8 +63,8 @@ export interface ScheduleDeps {
   /** How long to wait before trying an unschedulable HostedCluster again anyway, in milliseconds. */
   unschedulableRetryMs: number;
   /**
-   * Whether this replica may bind (or mark a HostedCluster unschedulable) now: it surely still
-   * holds the leader Lease (client leader-election `isLeading`). A leader frozen past its renew
+   * Whether this replica may run a scheduling cycle (bind, or mark a HostedCluster unschedulable)
+   * now: it surely still holds the leader Lease (client leader-election `isLeading`). A leader frozen past its renew
    * deadline (SIGSTOP, a long pause) may have been replaced: binding from its old view beside the
    * new leader could overbook a cluster. Absent: always (no leader election).
    */
@@ -104,6 +104,10 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     return;
   }
   if (deps.cache.isAssumed(key)) return; // a bind is in flight or not yet seen; the informer update re-queues it
+  // Not sure to lead any more: no scheduling cycle (a replica that does not lead runs none in
+  // kube-scheduler), so no bind, status write or Event from an old view beside the new leader; the
+  // queue tries again (the renew loop settles it).
+  if (deps.mayBind && !deps.mayBind()) return { requeueAfterMs: 1000 };
 
   const profile = profileFor(deps.config, hc);
   if (profile instanceof Error) {
@@ -121,8 +125,6 @@ export async function scheduleOne(deps: ScheduleDeps, key: string): Promise<Reco
     return unschedulable(deps, key, hc, result.message, budgetBound);
   }
 
-  // Not sure to lead any more: no bind (the renew loop settles it; the queue tries again).
-  if (deps.mayBind && !deps.mayBind()) return { requeueAfterMs: 1000 };
   deps.cache.assume(key, result.cluster, hc.metadata.resourceVersion);
   const bindStarted = performance.now();
   try {
@@ -162,9 +164,6 @@ async function unschedulable(deps: ScheduleDeps, key: string, hc: HostedCluster,
   const nowMs = deps.now().getTime();
   const info: PendingInfo = { budgetBound, platform: platformOf(hc), sinceMs: prev?.sinceMs ?? nowMs, ...(prev?.eventMs !== undefined ? { eventMs: prev.eventMs } : {}) };
   deps.pending.set(key, info);
-  // Not sure to lead any more: no status write or Event from an old view beside the new leader
-  // (a replica that does not lead runs no scheduling cycle in kube-scheduler); the queue tries again.
-  if (deps.mayBind && !deps.mayBind()) return { requeueAfterMs: 1000 };
   const cond = unschedulableCondition(hc, message);
   const conditions = hc.status?.conditions;
   const mark = mayMarkNotPlaced(conditions) ? notPlacedCondition(message, hc.metadata.generation) : undefined;
