@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # demo/kind.sh — hcc on real Kubernetes: two kind clusters play HyperShift management clusters.
 #
-#   1. builds the hcc image (Dockerfile) and the CLI (npm run build);
-#   2. creates the kind clusters hcc-mgmt-1 and hcc-mgmt-2 and loads the image into both;
-#   3. installs the HyperShift CRDs (packages/crds/manifests/management-cluster) into each, and the hypershift-sim
+#   1. builds the CLI (npm run build) and the hcc image (Dockerfile), creates the kind clusters
+#      hcc-mgmt-1 and hcc-mgmt-2 and loads the image into both;
+#   2. installs the HyperShift CRDs (packages/crds/manifests/management-cluster) into each, and the hypershift-sim
 #      (deploy/hypershift-sim) as the stand-in for the HyperShift operator kind cannot run;
-#   4. runs the control center and the scheduler on this machine (`hcc control-center --host 0.0.0.0`),
+#   3. runs the control center and the scheduler on this machine (`hcc control-center --host 0.0.0.0`),
 #      reachable from the kind nodes at the docker network's gateway (Linux) or
 #      host.docker.internal (Docker Desktop);
-#   5. installs the syncer into each cluster with the Helm chart (deploy/charts/hcc-syncer), given
+#   4. installs the syncer into each cluster with the Helm chart (deploy/charts/hcc-syncer), given
 #      a control-center kubeconfig pointing at that address with the syncer's own token (user
-#      hcc:syncer:<cluster> under deploy/control-center/syncer-policy.yaml);
-#   6. applies demo/manifests to the control center with kubectl and shows the placement
+#      hcc:syncer:<cluster> under deploy/control-center/syncer-policy.yaml), and waits until both
+#      ManagementClusters are Ready;
+#   5. applies demo/manifests to the control center with kubectl and shows the placement
 #      (kubectl get hc -A, kubectl get mc), the Available status copied back, and what each kind
 #      cluster holds.
 #
