@@ -134,8 +134,12 @@ export async function serveWatch(
     return v;
   };
 
-  // A resourceVersion the store has not reached: wait for it (up to 3 s, then 504), as the watch
-  // cache does, rather than serve an older state (or events from an older point) as newer.
+  // A resourceVersion the store has not reached: wait for it (up to 3 s, then 504), rather than
+  // serve an older state (or events from an older point) as newer. kube-apiserver's watch cache
+  // waits so only with sendInitialEvents (cacher.go, waitUntilWatchCacheFreshAndForceAllEvents)
+  // and otherwise streams what comes after that resourceVersion; the 504 makes a client holding a
+  // resourceVersion from before a reset (a new data dir, an etcd whose revision went backwards)
+  // list again instead of missing every change until the revision catches up.
   if (rvParam !== '' && rvParam !== '0') await waitForRevision(store, Number(rvParam), rvParam);
   // No resourceVersion: "start at the most recent", which must be consistent as a GET's (a quorum
   // read): a replica cut off from etcd answers 503 instead of streaming its last state as current.
