@@ -68,6 +68,8 @@ describe('consistent lists and list options', () => {
     expect((await send('POST', CMS, cm('cm-99', 'old'))).code).toBe(201);
     const seen = [...first.body.items!];
     let token = first.body.metadata!.continue;
+    // Unpadded URL-safe base64, as kube-apiserver's storage.EncodeContinue writes it.
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
     while (token) {
       const page = await send('GET', `${CMS}?labelSelector=set%3Dsnap&limit=4&continue=${encodeURIComponent(token)}`);
       expect(page.code).toBe(200);

@@ -56,10 +56,18 @@ interface ContinueToken {
   start: string;
 }
 
+/**
+ * A continue token: the JSON of {@link ContinueToken} in unpadded URL-safe base64, as
+ * k8s.io/apiserver's storage.EncodeContinue writes it (base64.RawURLEncoding), so it travels in a
+ * query string as it is. {@link decodeContinue} also reads standard base64 (Node's decoder takes
+ * both alphabets, padded or not: tokens hcc issued before it wrote this form).
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/storage/continue.go
+ */
 function encodeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start } satisfies ContinueToken)).toString('base64');
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start } satisfies ContinueToken)).toString('base64url');
 }
 
+/** Reads a continue token ({@link encodeContinue}). @throws StatusError 400 for one that is not such a token */
 function decodeContinue(token: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
