@@ -42,7 +42,7 @@ describe('Informer', { timeout: 10_000 }, () => {
     for (const fn of cleanup.splice(0).reverse()) await fn();
   });
 
-  async function setup(options: { pageSize?: number; expiredAsHttp410?: boolean; labelSelector?: string; resyncPeriodMs?: number; clock?: FakeClock } = {}) {
+  async function setup(options: { pageSize?: number; expiredAsHttp410?: boolean; labelSelector?: string; resyncPeriodMs?: number; clock?: FakeClock; transform?: (o: KubeObject) => KubeObject } = {}) {
     const api = await FakeApiServer.start([{ ...configmaps, kind: 'ConfigMap' }, secrets], { expiredAsHttp410: options.expiredAsHttp410 });
     const client = new RestClient({ server: api.url });
     const { logger, lines } = captureLogger();
@@ -53,6 +53,7 @@ describe('Informer', { timeout: 10_000 }, () => {
       labelSelector: options.labelSelector,
       resyncPeriodMs: options.resyncPeriodMs,
       clock: options.clock,
+      transform: options.transform,
       initialBackoffMs: 5,
       maxBackoffMs: 50,
       watchTimeoutSeconds: 60,
@@ -93,6 +94,25 @@ describe('Informer', { timeout: 10_000 }, () => {
     expect(informer.lister.get('ns/b')).toBeUndefined();
     expect(informer.lister.keys().sort()).toEqual(['ns/a', 'ns/c', 'ns/d', 'ns/e', 'ns/f']);
     expect(informer.lastSyncResourceVersion()).toBe('108');
+  });
+
+  it('passes every listed and watched object through transform before the cache and the handlers see it', async () => {
+    // As a typed client decodes a missing struct to its zero value: `data` always present.
+    const { api, informer, rec } = await setup({ transform: (o) => ((o.data ??= {}), o) });
+    api.put(configmaps, { ...cm('ns', 'listed'), data: undefined });
+    informer.start();
+    await informer.waitForSync();
+    expect(informer.lister.get('ns/listed')?.data).toEqual({});
+    await until(() => expect(api.watchCount).toBe(1));
+    const seen: unknown[] = [];
+    informer.addEventHandler({ onAdd: (o) => seen.push(o.data), onUpdate: (_old, o) => seen.push(o.data), onDelete: (o) => seen.push('data' in o ? o.data : 'tombstone') });
+    api.put(configmaps, { ...cm('ns', 'watched'), data: undefined });
+    api.put(configmaps, { ...cm('ns', 'listed'), data: undefined });
+    api.remove(configmaps, 'ns/watched');
+    await until(() => expect(rec.calls).toHaveLength(4));
+    expect(informer.lister.get('ns/listed')?.data).toEqual({});
+    // The replay of the cache to the late handler, then the add, the update and the delete.
+    expect(seen).toEqual([{}, {}, {}, {}]);
   });
 
   it('re-watches from the last resourceVersion (bookmarks included) when the server ends the watch', async () => {

@@ -70,7 +70,7 @@ export interface ConnectionHandler {
 }
 
 /** Options of an `Informer`. */
-export interface InformerOptions {
+export interface InformerOptions<T extends KubeObject = KubeObject> {
   client: ListWatchClient;
   ref: ResourceRef;
   /** Only this namespace; omit for all namespaces. */
@@ -92,6 +92,15 @@ export interface InformerOptions {
   clock?: Clock;
   /** Randomness for jitter and the watch timeout, in [0, 1). Default Math.random. */
   random?: () => number;
+  /**
+   * Called on every listed object and every watch event's object before it reaches the cache and
+   * the handlers; returns the object to keep (it may change the one it is given, which is this
+   * informer's own, fresh from the server). client-go's `TransformFunc` (SharedInformer
+   * `SetTransform`): to trim what is cached, or to give an object the shape a typed client would
+   * decode it to. It must not throw.
+   * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/controller.go (TransformFunc)
+   */
+  transform?: (obj: T) => T;
 }
 
 /** A watch that ended normally this soon without any event is treated as an error (client-go's "very short watch"). */
@@ -108,7 +117,7 @@ const minWatchDurationMs = 1000;
  * ```
  */
 export class Informer<T extends KubeObject = KubeObject> {
-  readonly #options: InformerOptions;
+  readonly #options: InformerOptions<T>;
   readonly #store = new Store<T>();
   readonly #handlers: EventHandler<T>[] = [];
   readonly #logger: Logger;
@@ -127,7 +136,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** When the outage under way began (clock ms), or undefined while the informer sees the server. */
   #lostAtMs: number | undefined;
 
-  constructor(options: InformerOptions) {
+  constructor(options: InformerOptions<T>) {
     this.#options = options;
     this.#clock = options.clock ?? realClock;
     this.#random = options.random ?? Math.random;
@@ -315,7 +324,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         // List items of built-in types come without apiVersion/kind; watch events carry them.
         if (itemKind && !item.kind) item.kind = itemKind;
         if (page.apiVersion && !item.apiVersion) item.apiVersion = page.apiVersion;
-        items.set(keyOf(item), item);
+        items.set(keyOf(item), this.#options.transform ? this.#options.transform(item) : item);
       }
       resourceVersion = page.metadata?.resourceVersion ?? '';
       cont = page.metadata?.continue || undefined;
@@ -377,7 +386,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   #apply(event: WatchEvent<T>): void {
     if (this.#stop.signal.aborted) return;
     if (event.type === 'ERROR') throw new WatchErrorEvent(event.object);
-    const obj = event.object;
+    const transform = this.#options.transform;
+    const obj = transform && event.type !== 'BOOKMARK' && event.object ? transform(event.object) : event.object;
     const rv = obj?.metadata?.resourceVersion;
     if (event.type === 'BOOKMARK') {
       if (rv) this.#lastRV = rv;

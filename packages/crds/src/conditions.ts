@@ -91,12 +91,12 @@ export const notPlacedCondition = (message: string, generation?: number, type: s
 /**
  * The `Ready=False` mark of a NodePool whose HostedCluster the scheduler cannot place: a NodePool
  * goes where its HostedCluster goes, so it waits with it; the placement removes it.
- * @param hostedCluster - the HostedCluster's name (the NodePool's `spec.clusterName`)
+ * @param hostedCluster - the HostedCluster's name (the NodePool's `spec.clusterName`; empty when it names none)
  * @param why - the HostedCluster's `Scheduled=False` message
  * @param generation - the NodePool's metadata.generation
  */
 export const nodePoolNotPlacedCondition = (hostedCluster: string, why: string, generation?: number): Condition =>
-  notPlacedCondition(`waiting for HostedCluster ${hostedCluster}: ${why}`, generation, ConditionReady);
+  notPlacedCondition(`waiting for ${hostedCluster ? `HostedCluster ${hostedCluster}` : 'a HostedCluster'}: ${why}`, generation, ConditionReady);
 
 /**
  * True when `conditions` hold a {@link notPlacedCondition}: a condition of `type` (default

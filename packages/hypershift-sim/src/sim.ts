@@ -22,6 +22,7 @@ import { NodePoolsByHostedCluster, nodePoolsByHostedCluster } from './controller
 import { DefaultSupportedVersions, LabelHostedControlPlane } from './names.js';
 import { configMapsRef, hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from './resources.js';
 import { ensureSupportedVersions } from './supported-versions.js';
+import { withSpec } from './zero-spec.js';
 
 /** Options of {@link startHyperShiftSim}. */
 export interface HyperShiftSimOptions {
@@ -82,8 +83,10 @@ export async function startHyperShiftSim(options: HyperShiftSimOptions): Promise
 
   await ensureSupportedVersions(client, supportedVersions);
 
-  const hostedClusters = new Informer<HostedCluster>({ client, ref: hostedClustersRef, logger, clock });
-  const nodePools = new Informer<NodePool>({ client, ref: nodePoolsRef, logger, clock });
+  // A HostedCluster or NodePool may come without `spec` (upstream's is `json:"spec,omitempty"`, not
+  // required): the operator's typed client decodes it as the zero struct, and so the sim sees `{}`.
+  const hostedClusters = new Informer<HostedCluster>({ client, ref: hostedClustersRef, logger, clock, transform: withSpec });
+  const nodePools = new Informer<NodePool>({ client, ref: nodePoolsRef, logger, clock, transform: withSpec });
   const secrets = new Informer<KubeObject>({ client, ref: secretsRef, logger, clock });
   const configMaps = new Informer<KubeObject>({ client, ref: configMapsRef, logger, clock });
   const namespaces = new Informer<KubeObject>({ client, ref: namespacesRef, labelSelector: `${LabelHostedControlPlane}=true`, logger, clock });

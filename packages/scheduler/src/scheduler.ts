@@ -222,7 +222,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const config = opts.config ?? defaultSchedulerConfig();
   const graceMs = opts.heartbeatGraceMs ?? 40_000;
   const now = () => new Date();
-  const informer = <T extends KubeObject>(ref: typeof HostedClusterResource, extra: Partial<InformerOptions> = {}) => new Informer<T>({ client, ref, logger: log, ...extra });
+  const informer = <T extends KubeObject>(ref: typeof HostedClusterResource, extra: Partial<InformerOptions<T>> = {}) => new Informer<T>({ client, ref, logger: log, ...extra });
   // Heartbeat ages stand still while this informer cannot see the server (see the connection
   // handler below), so it tries again at most 2 s apart instead of backing off to 30 s: once the
   // control center is back, the ages count again within 2 s (a dead cluster's included).

@@ -112,6 +112,16 @@ describe('reconcilePropagation: NodePools', () => {
     expect(created.statusWrites).toEqual([{ resourceVersion: '9', conditions: [autoscaling] }]);
   });
 
+  it('marks a NodePool that names no HostedCluster (no spec) as such', async () => {
+    const specless = np({ conditions: [autoscaling] });
+    delete (specless as { spec?: unknown }).spec;
+    const { deps, statusWrites } = setup({ np: specless });
+    await reconcilePropagation(deps, 'NodePool/ns/p');
+    expect(statusWrites).toEqual([
+      { resourceVersion: '9', conditions: [autoscaling, { ...npMark, message: 'Not placed on a management cluster: waiting for a HostedCluster: spec.clusterName names none' }] },
+    ]);
+  });
+
   it('a labelled NodePool whose HostedCluster got placed: the label patch first; the mark goes on the update that follows', async () => {
     const { deps, labelPatches, statusWrites } = setup({ hc: hc({ placedOn: 'm1', conditions: [] }), np: np({ conditions: [npMark] }) });
     await reconcilePropagation(deps, 'NodePool/ns/p');

@@ -78,7 +78,8 @@ export interface PropagationDeps {
 function wantedNotPlacedMark(np: NodePool, hc: HostedCluster | undefined): Condition | undefined {
   if (!hc) {
     const name = np.spec?.clusterName ?? '';
-    return nodePoolNotPlacedCondition(name, `no HostedCluster ${JSON.stringify(name)} in namespace ${np.metadata.namespace ?? ''}`, np.metadata.generation);
+    const why = name ? `no HostedCluster ${JSON.stringify(name)} in namespace ${np.metadata.namespace ?? ''}` : 'spec.clusterName names none';
+    return nodePoolNotPlacedCondition(name, why, np.metadata.generation);
   }
   if (hc.metadata.deletionTimestamp || hc.metadata.labels?.[LabelManagementCluster]) return undefined;
   const scheduled = findCondition(hc.status?.conditions, ConditionScheduled);

@@ -28,6 +28,7 @@ import { hostedClustersRef, namespacesRef, nodePoolsRef, secretsRef } from '../.
 import { NodePoolsByHostedCluster } from '../nodepool/nodepool-indexes.js';
 import { HostedClustersByReference, hostedClusterKeyOf, hostedClustersByReference, referenceKey } from './hostedcluster-indexes.js';
 import { reconcileHostedCluster, type HostedClusterDeps } from './hostedcluster-reconcile.js';
+import { withoutEmptySpec, withSpec } from '../../zero-spec.js';
 
 /** Options of a {@link HostedClusterController}. */
 export interface HostedClusterControllerOptions {
@@ -105,8 +106,8 @@ export class HostedClusterController {
       getNamespace: (name) => o.namespaces.lister.get(name),
       listNodePools: (ns, clusterName) => o.nodePools.lister.byIndex(NodePoolsByHostedCluster, `${ns}/${clusterName}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
-      updateHostedCluster: (hc) => client.update(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, o), ignore(isNotFound)),
-      updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, o), ignore(isNotFound)),
+      updateHostedCluster: (hc) => client.update(hostedClustersRef, hc.metadata.namespace, withoutEmptySpec(hc), write).then((o) => this.#written.record(keyOf(hc), hc, withSpec(o)), ignore(isNotFound)),
+      updateHostedClusterStatus: (hc) => client.updateStatus(hostedClustersRef, hc.metadata.namespace, hc, write).then((o) => this.#written.record(keyOf(hc), hc, withSpec(o)), ignore(isNotFound)),
       createNamespace: (ns) => client.create(namespacesRef, undefined, ns, write).then(() => undefined, ignore(isAlreadyExists)),
       createSecret: (s) => client.create(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isAlreadyExists)),
       updateSecret: (s) => client.update(secretsRef, s.metadata.namespace, s, write).then(() => undefined, ignore(isNotFound)),

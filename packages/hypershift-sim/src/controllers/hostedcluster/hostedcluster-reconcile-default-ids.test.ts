@@ -20,6 +20,12 @@ describe('defaultClusterIDs', () => {
       want: { result: 'stop', clusterID: '11111111-2222-4333-8444-555555555555', infraID: 'example-rrrrr', writes: 1 },
     },
     {
+      // Sent without a spec (withSpec gives it `{}`): writing just the IDs would be refused.
+      name: 'leaves a HostedCluster without a spec alone',
+      input: { ...hostedCluster(), spec: {} } as ReturnType<typeof hostedCluster>,
+      want: { result: 'continue', clusterID: undefined, infraID: undefined, writes: 0 },
+    },
+    {
       name: 'leaves set IDs alone',
       input: hostedCluster(),
       want: { result: 'continue', clusterID: '11111111-2222-4333-8444-555555555555', infraID: 'example-abcde', writes: 0 },

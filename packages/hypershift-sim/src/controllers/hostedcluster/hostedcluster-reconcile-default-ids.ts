@@ -2,7 +2,7 @@
  * Step: default `spec.clusterID` (a random RFC 4122 v4 UUID) and `spec.infraID`
  * (`<name>-<5 random characters>`) when empty, as HyperShift's `defaultClusterIDsIfNeeded` does
  * (the CLI usually sets infraID already). Both are immutable once set (CEL), so this runs at most
- * once per field. Writes spec, then stops.
+ * once per field. Writes spec, then stops; a HostedCluster without a spec is left as it is.
  * @see https://github.com/openshift/hypershift/blob/main/support/infraid/infraid.go
  */
 import type { HostedCluster } from '@hcc/crds';
@@ -30,6 +30,10 @@ export function defaultClusterIDs(deps: Pick<HostedClusterDeps, 'random' | 'newU
   return {
     name: 'defaultClusterIDs',
     async run(hc) {
+      // No spec at all (`{}`, see withSpec): one holding only the two IDs would be refused, its
+      // required fields (release, pullSecret, platform, ...) missing, and the pass would fail on
+      // every retry; the status step reports what is wrong (ValidReleaseImage=False) instead.
+      if (Object.keys(hc.spec).length === 0) return 'continue';
       let changed = false;
       if (!hc.spec.clusterID) {
         hc.spec.clusterID = deps.newUUID();

@@ -6,6 +6,7 @@ import type { HostedCluster } from '@hcc/crds';
 import { findCondition } from '../../conditions.js';
 import { FakeWorld, Image415, hostedCluster, nodePool, pullSecret } from '../../testing/fixtures.js';
 import { reconcileHostedCluster } from './hostedcluster-reconcile.js';
+import { withSpec } from '../../zero-spec.js';
 
 const key = 'clusters/example';
 
@@ -70,6 +71,20 @@ describe('reconcileHostedCluster', () => {
     world.clock.step(3000);
     await settle(world);
     expect(cond(world, 'Available')).toBe('True');
+  });
+
+  it('a HostedCluster sent without a spec gets a finalizer and a status saying what is wrong, and stops there', async () => {
+    const specless = hostedCluster();
+    delete (specless as { spec?: unknown }).spec;
+    const world = new FakeWorld([withSpec(specless), pullSecret()]);
+    const out = await settle(world);
+    expect(out.stoppedAt).toBe('blockOnInvalidSpec');
+    expect(world.calls).toEqual(['update hostedclusters clusters/example', 'updateStatus hostedclusters clusters/example']);
+    expect(world.hostedClusters.get(key)!.spec).toEqual({});
+    const valid = findCondition(world.hostedClusters.get(key)?.status?.conditions, 'ValidReleaseImage');
+    expect(valid).toMatchObject({ status: 'False' });
+    expect(valid?.message).toBeTruthy();
+    expect(world.namespaces.size).toBe(0);
   });
 
   it('upgrades and deletes', async () => {

@@ -12,6 +12,7 @@ import { ignore } from '../../errors.js';
 import { FieldManager } from '../../names.js';
 import { NodePoolsByConfigMap, NodePoolsByHostedCluster, nodePoolsByConfigMap } from './nodepool-indexes.js';
 import { reconcileNodePool, type NodePoolDeps } from './nodepool-reconcile.js';
+import { withoutEmptySpec, withSpec } from '../../zero-spec.js';
 
 /** Options of a {@link NodePoolController}. */
 export interface NodePoolControllerOptions {
@@ -65,8 +66,8 @@ export class NodePoolController {
       getHostedCluster: (ns, name) => o.hostedClusters.lister.get(`${ns}/${name}`),
       getConfigMap: (ns, name) => o.configMaps.lister.get(`${ns}/${name}`),
       // A 404 on our own object means it is gone (its deletion event is on the way): finish quietly.
-      updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, np, write).then((o) => this.#written.record(keyOf(np), np, o), ignore(isNotFound)),
-      updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then((o) => this.#written.record(keyOf(np), np, o), ignore(isNotFound)),
+      updateNodePool: (np) => client.update(nodePoolsRef, np.metadata.namespace, withoutEmptySpec(np), write).then((o) => this.#written.record(keyOf(np), np, withSpec(o)), ignore(isNotFound)),
+      updateNodePoolStatus: (np) => client.updateStatus(nodePoolsRef, np.metadata.namespace, np, write).then((o) => this.#written.record(keyOf(np), np, withSpec(o)), ignore(isNotFound)),
     };
   }
 
