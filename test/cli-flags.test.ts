@@ -96,6 +96,8 @@ describe('hcc flags', () => {
     { args: ['syncer', '--name', 'm1', '--labels', 'tier=no way'], msg: `option '--labels <k=v,...>' argument 'tier=no way' is invalid. value "no way": a valid label must be` },
     { args: ['syncer', '--name', 'm1', '--platforms', 'AWS,Foo'], msg: `option '--platforms <list>' argument 'AWS,Foo' is invalid. unknown platform "Foo": want one of AWS` },
     { args: ['up', '--platforms', 'Foo'], msg: `option '--platforms <list>' argument 'Foo' is invalid. unknown platform "Foo"` },
+    { args: ['up', '--platforms', 'AWS,AWS,'], msg: `option '--platforms <list>' argument 'AWS,AWS,' is invalid. platform "AWS" is listed twice` },
+    { args: ['syncer', '--name', 'm1', '--platforms', 'Agent, Agent'], msg: `option '--platforms <list>' argument 'Agent, Agent' is invalid. platform "Agent" is listed twice` },
     { args: ['syncer', '--name', 'm1', '--metrics-host', 'no-such-host.invalid'], msg: "option '--metrics-host <host>' argument 'no-such-host.invalid' is invalid. the name does not resolve" },
     // Node's recursive mkdir loops forever under /proc; the state dir is made one level at a time.
     { args: ['up', '--state-dir', '/proc/hcc-no-such-dir'], msg: "the state dir /proc/hcc-no-such-dir cannot be created (ENOENT: no such file or directory, mkdir '/proc/hcc-no-such-dir'): give a writable one with --state-dir" },

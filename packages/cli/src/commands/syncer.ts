@@ -30,12 +30,17 @@ export function platformsArg(value: string): string {
   return value;
 }
 
-/** Parses a comma-separated platform list, checking each against HyperShift's platform types. */
+/**
+ * Parses a comma-separated platform list, checking each against HyperShift's platform types. A
+ * platform listed twice is refused, as the ManagementCluster's `spec.platforms` (a set) would be.
+ * @throws Error naming the unknown or repeated platform
+ */
 export function parsePlatforms(s: string | undefined): string[] | undefined {
   if (!s) return undefined;
   const list = s.split(',').map((p) => p.trim()).filter(Boolean);
-  for (const p of list) {
+  for (const [i, p] of list.entries()) {
     if (!(PlatformTypes as readonly string[]).includes(p)) throw new Error(`unknown platform "${p}": want one of ${PlatformTypes.join(', ')}`);
+    if (list.indexOf(p) !== i) throw new Error(`platform "${p}" is listed twice`);
   }
   return list;
 }
