@@ -70,10 +70,12 @@ describe("Supervisor's own log (hcc up's up.log)", () => {
       await sup.start({ name: 'child', args: [path.join(dir, 'marker')] });
       await waitUntil(() => lines.some((l) => l.msg === 'child ready again'));
     } finally {
-      await sup.stopAll(5_000);
+      await sup.stopAll(5_000, 'SIGINT');
       rmSync(dir, { recursive: true, force: true });
     }
     const msgs = lines.map((l) => l.msg);
+    // Why it stopped is in the log too, not only on the console.
+    expect(lines.find((l) => l.msg === 'stopping every child')).toMatchObject({ reason: 'SIGINT', children: ['child'] });
     expect(msgs).toEqual(['child started', 'child ready', 'child exited', 'restarting child', 'child started', 'child ready again', 'stopping every child', 'child stopped']);
     expect(lines[0]).toMatchObject({ child: 'child', childPid: expect.any(Number), args: [path.join(dir, 'marker')] });
     expect(lines[2]).toMatchObject({ child: 'child', code: 3 });

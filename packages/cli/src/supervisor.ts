@@ -229,11 +229,12 @@ export class Supervisor {
   /**
    * Stops every child (SIGTERM, then SIGKILL after graceMs), in reverse start order, then removes
    * `processes.json` (its pids would name nothing, or someone else's process once reused).
+   * @param reason - why, for the log line (`SIGINT`, the start's error, a child that kept crashing)
    */
-  async stopAll(graceMs = 10_000): Promise<void> {
+  async stopAll(graceMs = 10_000, reason?: string): Promise<void> {
     this.stopping = true;
     const list = [...this.children.values()].reverse();
-    this.log.info({ children: list.map((r) => r.spec.name), graceMs }, 'stopping every child');
+    this.log.info({ children: list.map((r) => r.spec.name), graceMs, ...(reason ? { reason } : {}) }, 'stopping every child');
     await Promise.all(list.map((r) => this.stopChild(r, graceMs, true)));
     try {
       unlinkSync(this.pidsFile);

@@ -159,7 +159,7 @@ const withPort = (args: string[], url: string | undefined): string[] => {
 };
 
 /** Starts everything; resolves with a stop function once every ManagementCluster is Ready. */
-export async function runUp(o: UpOptions, print: (line: string) => void, abort?: AbortSignal): Promise<{ stop: () => Promise<void>; kubeconfig: string }> {
+export async function runUp(o: UpOptions, print: (line: string) => void, abort?: AbortSignal): Promise<{ stop: (reason?: string) => Promise<void>; kubeconfig: string }> {
   const dir = path.resolve(o.stateDir);
   const logs = path.join(dir, 'logs');
   const mcDir = path.join(dir, 'management-clusters');
@@ -182,7 +182,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
   // (whatever supervises `hcc up` sees it), rather than run on half a fleet.
   const sup: Supervisor = new Supervisor(entry, logs, log, print, (name) => {
     print(`✗ stopping every process: ${name} could not be kept running`);
-    void sup.stopAll().finally(() => process.exit(1));
+    void sup.stopAll(undefined, `${name} could not be kept running`).finally(() => process.exit(1));
   });
   // The start gives way to `abort` (SIGINT/SIGTERM while starting): every process started so far
   // is then stopped (the catch below) and runUp rejects with the abort reason. Once the start has
@@ -347,10 +347,10 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     for (const line of stateDirNotes(o, names, mcs, started)) print(line);
   } catch (err) {
     ended = true;
-    await sup.stopAll();
+    await sup.stopAll(undefined, abort?.aborted ? String((abort.reason as Error | undefined)?.message ?? abort.reason) : `start failed: ${(err as Error).message}`);
     throw err;
   }
-  return { stop: () => sup.stopAll(), kubeconfig: adminKubeconfig };
+  return { stop: (reason?: string) => sup.stopAll(undefined, reason), kubeconfig: adminKubeconfig };
 }
 
 /**
@@ -481,7 +481,7 @@ export function upCommand(): Command {
           starting.abort(new Error(`${sig} while starting`));
           return;
         }
-        up.stop().then(
+        up.stop(sig).then(
           () => {
             print('✓ stopped');
             process.exit(0);
@@ -527,7 +527,7 @@ export function upCommand(): Command {
       }
       if (starting.signal.aborted) {
         // The signal came as the last step finished.
-        await up.stop();
+        await up.stop(String((starting.signal.reason as Error | undefined)?.message ?? 'stopped while starting'));
         print('✓ stopped');
         process.exit(0);
       }
