@@ -162,6 +162,18 @@ async function stop() {
   else info(`state kept in ${stateDir}`);
 }
 
+// Ctrl-C (or a SIGTERM) part way: stop hcc up (in a terminal it has the SIGINT too) and remove the
+// temporary state dir as a finished run does (kept with --keep), then exit as a shell expects.
+let interrupted = false;
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${sig}: stopping hcc`);
+    stop().finally(() => process.exit(code));
+  });
+}
+
 main().then(
   async () => {
     await stop();
