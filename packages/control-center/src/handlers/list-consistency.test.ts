@@ -113,12 +113,23 @@ describe('consistent lists and list options', () => {
     const ok = await waiting;
     expect(ok.code).toBe(200);
     expect(names(ok.body)).toContain('late');
-    // A watch-list from a future revision is refused the same way, before its stream starts.
+    // A watch from a future revision is refused the same way, before its stream starts (where
+    // kube-apiserver's watch cache would open it: see handlers/watch.ts).
     const now = Number((await send('GET', CMS)).body.metadata!.resourceVersion);
-    const w = await send('GET', `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${now + 1000}`);
+    const w = await send('GET', `${CMS}?watch=true&resourceVersion=${now + 1000}`);
     expect(w.code).toBe(504);
     expect(w.body.message).toBe(`Too large resource version: ${now + 1000}, current: ${now}`);
     expect(w.headers.get('retry-after')).toBe('1');
+    // A watch-list waits as kube-apiserver's does, and its timeout is the stream's one ERROR event
+    // (the cacher's newErrWatcher), the stream then ended.
+    const wl = await request<{ type?: string; object?: Body }>(
+      server(),
+      'GET',
+      `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${now + 1000}`,
+    );
+    expect(wl.code).toBe(200);
+    expect(wl.body.type).toBe('ERROR');
+    expect(wl.body.object).toMatchObject({ kind: 'Status', code: 504, reason: 'Timeout', message: `Too large resource version: ${now + 1000}, current: ${now}` });
   });
 
   it.each([

@@ -8,7 +8,8 @@
  *   (watch-list, KEP-3157); sendInitialEvents=false with no resourceVersion: changes from now only.
  * - Invalid combinations of resourceVersion, resourceVersionMatch and sendInitialEvents: 422
  *   before anything is written (pipeline/list-options.ts); a resourceVersion the store has not
- *   reached is waited for up to 3 s, then 504 (`Too large resource version`).
+ *   reached is waited for up to 3 s, then 504 (`Too large resource version`): the HTTP answer, or
+ *   with sendInitialEvents the stream's one ERROR event, as kube-apiserver's cacher sends it.
  * - Label/field selectors: an object entering the selection is ADDED, leaving it is DELETED.
  * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest resourceVersion.
  * - timeoutSeconds ends the stream; a slow client that falls too far behind is disconnected.
@@ -140,7 +141,17 @@ export async function serveWatch(
   // and otherwise streams what comes after that resourceVersion; the 504 makes a client holding a
   // resourceVersion from before a reset (a new data dir, an etcd whose revision went backwards)
   // list again instead of missing every change until the revision catches up.
-  if (rvParam !== '' && rvParam !== '0') await waitForRevision(store, Number(rvParam), rvParam);
+  // With sendInitialEvents the wait is kube-apiserver's too, and its timeout comes as the stream's
+  // one ERROR event (the cacher's newErrWatcher), not as the HTTP answer.
+  let notReached: apierrors.StatusError | undefined;
+  if (rvParam !== '' && rvParam !== '0') {
+    try {
+      await waitForRevision(store, Number(rvParam), rvParam);
+    } catch (e) {
+      if (!lo.sendInitialEvents || !(e instanceof apierrors.StatusError)) throw e;
+      notReached = e;
+    }
+  }
   // No resourceVersion: "start at the most recent", which must be consistent as a GET's (a quorum
   // read): a replica cut off from etcd answers 503 instead of streaming its last state as current.
   else if (rvParam === '') await store.syncToLatest?.();
@@ -405,6 +416,11 @@ export async function serveWatch(
       else setImmediate(sendInitialPiece);
     }
 
+    if (notReached) {
+      queue(errorLine(notReached.status));
+      finish();
+      return;
+    }
     let from: number;
     if (initialEvents) {
       const { items, revision } = listStored(store, info, ri.namespace);
