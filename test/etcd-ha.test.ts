@@ -4,7 +4,8 @@
  * moment on different ports, with one shared TLS CA (pre-generated into both data dirs; each
  * replica issues its own serving certificate from it) and one admin token. kubectl 1.35 writes through one replica and reads and watches through the other
  * (also resuming a watch with a resourceVersion the first replica returned); with etcd frozen a
- * replica is not ready and refuses reads that must be the most recent; then the first
+ * replica is not ready and refuses reads that must be the most recent; a third replica started
+ * after a chunked list began serves its next pages from etcd; then the first
  * replica is killed with SIGKILL and the second keeps serving, its open watch included.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +30,7 @@ describe('control center: two replicas on one etcd', () => {
   let dirs: { dir: string; cleanup: () => void }[] = [];
   let watcher: ChildProcess | undefined;
   let watchOut = '';
+  let replicaArgs: string[] = [];
   const ka = (args: string[]) => kubectl('1.35', a.kubeconfig, args);
   const kb = (args: string[]) => kubectl('1.35', b.kubeconfig, args);
 
@@ -42,6 +44,7 @@ describe('control center: two replicas on one etcd', () => {
     const token = randomBytes(16).toString('hex');
     const schedulerToken = randomBytes(16).toString('hex');
     const args = ['--storage', 'etcd', '--etcd-endpoints', etcd.endpoint, '--etcd-prefix', '/hcc-e2e', '--token', token, '--scheduler-token', schedulerToken];
+    replicaArgs = args;
     // Both start at once: each creates the default namespaces and installs the CRDs.
     [a, b] = await Promise.all(dirs.map((d) => startControlCenterProcess({ dir: d.dir, extraArgs: args })));
   });
@@ -156,6 +159,37 @@ describe('control center: two replicas on one etcd', () => {
     }
     await waitFor('B ready again', async () => (await kb(['get', '--raw', '/readyz'])).code === 0, 30_000);
     expect((await kb(['get', 'configmap', 'settings', '-n', ns])).code).toBe(0);
+  });
+
+  it('a replica started after a chunked list began serves its next pages, and Exact lists of that revision, from etcd', async () => {
+    expect((await ka(['create', 'namespace', 'pages'])).code).toBe(0);
+    for (const n of ['page-1', 'page-2', 'page-3']) expect((await ka(['create', 'configmap', n, '-n', 'pages', '--from-literal=v=old'])).code).toBe(0);
+    const first = JSON.parse((await ka(['get', '--raw', '/api/v1/namespaces/pages/configmaps?limit=1'])).stdout);
+    const rv = first.metadata.resourceVersion;
+    expect(first.items.map((i: KubeObject) => i.metadata.name)).toEqual(['page-1']);
+    expect((await ka(['delete', 'configmap', 'page-2', '-n', 'pages'])).code).toBe(0);
+    expect((await ka(['create', 'configmap', 'page-4', '-n', 'pages'])).code).toBe(0);
+    // C has no history of `rv` (it starts after it): etcd has, as for kube-apiserver.
+    const d = tempDir('hcc-cc-c-');
+    for (const f of ['ca.crt', 'ca.key']) cpSync(path.join(pki.dir, f), path.join(d.dir, 'data', 'pki', f));
+    const c = await startControlCenterProcess({ dir: d.dir, extraArgs: replicaArgs });
+    try {
+      const kc = (args: string[]) => kubectl('1.35', c.kubeconfig, args);
+      const seen = [...first.items];
+      for (let token = first.metadata.continue; token; ) {
+        const page = JSON.parse((await kc(['get', '--raw', `/api/v1/namespaces/pages/configmaps?limit=1&continue=${encodeURIComponent(token)}`])).stdout);
+        expect(page.metadata.resourceVersion).toBe(rv);
+        seen.push(...page.items);
+        token = page.metadata.continue;
+      }
+      expect(seen.map((i: KubeObject) => i.metadata.name)).toEqual(['page-1', 'page-2', 'page-3']);
+      const exact = await kc(['get', '--raw', `/api/v1/namespaces/pages/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`]);
+      expect(exact.code, exact.stderr).toBe(0);
+      expect(JSON.parse(exact.stdout).items.map((i: KubeObject) => i.metadata.name)).toEqual(['page-1', 'page-2', 'page-3']);
+    } finally {
+      await c.stop();
+      d.cleanup();
+    }
   });
 
   it('keeps serving, watch included, when the other replica is killed', async () => {

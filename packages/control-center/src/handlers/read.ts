@@ -7,13 +7,13 @@ import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
 import type { RequestScope } from './scope.js';
-import type { Store } from '../storage/store.js';
+import { RevisionCompactedError, type Store } from '../storage/store.js';
 import { apiVersionOf, listStored, toVersion } from './object-ops.js';
 import { compileFilter } from './selectors.js';
 import type { ResponseShape } from '../pipeline/negotiate.js';
 import { parseIncludeObject, toTable } from '../pipeline/table.js';
 import { jsonOf } from '../storage/json-cache.js';
-import { listAt } from '../storage/snapshot.js';
+import { listAt, type SnapshotItem } from '../storage/snapshot.js';
 import { checkResourceVersionSyntax, firstQueryValue, listOptions } from '../pipeline/list-options.js';
 
 /**
@@ -114,6 +114,19 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
   const prefix = info.namespaced && ri.namespace ? storagePrefix(info, ri.namespace) : storagePrefix(info);
   let start = '';
   let at: number | undefined; // undefined: the latest state
+  // A revision older than this store's history, read from its source of truth (etcd) instead.
+  let older: { items: SnapshotItem[]; revision: number } | undefined;
+  /** Reads the collection at `rv` from the source of truth; false when it cannot (compacted, or no such source). */
+  const readOlder = async (rv: number): Promise<boolean> => {
+    if (!store.listAtRevision) return false;
+    try {
+      older = await store.listAtRevision(prefix, rv, start || undefined);
+      return true;
+    } catch (e) {
+      if (e instanceof RevisionCompactedError) return false;
+      throw e;
+    }
+  };
   if (opts.continueToken) {
     const t = decodeContinue(opts.continueToken);
     // A token from another collection (its key outside this prefix) is not valid here.
@@ -122,7 +135,7 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
     if (t.rv !== -1) {
       // A replica behind the one that issued the token first catches up to the token's revision.
       await waitForRevision(store, t.rv);
-      if (t.rv < store.oldestWatchableRevision()) {
+      if (t.rv < store.oldestWatchableRevision() && !(await readOlder(t.rv))) {
         // As the etcd3 store's handleCompactedErrorForPaging: 410 with a token that continues
         // from the same key at the latest revision, for a client that accepts an inconsistent list.
         const err = apierrors.resourceExpired(
@@ -139,14 +152,14 @@ export async function listObjects(scope: RequestScope, shape: ResponseShape, que
     // With a limit and no resourceVersionMatch, a resourceVersion other than 0 means Exact (the
     // legacy semantics kept by the api-concepts table).
     if (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && limit > 0)) {
-      if (rv < store.oldestWatchableRevision()) throw apierrors.resourceExpired('The resourceVersion for the provided list is too old.');
+      if (rv < store.oldestWatchableRevision() && !(await readOlder(rv))) throw apierrors.resourceExpired('The resourceVersion for the provided list is too old.');
       at = rv;
     }
   } else if (opts.resourceVersion === '') {
     // No resourceVersion: the most recent state, as kube-apiserver's consistent list.
     await store.syncToLatest?.();
   }
-  const { items, revision } = at === undefined ? listStored(store, info, ri.namespace) : listAt(store, prefix, at);
+  const { items, revision } = older ?? (at === undefined ? listStored(store, info, ri.namespace) : listAt(store, prefix, at));
   const listRV = revision;
   const out: KubeObject[] = [];
   let next = '';

@@ -47,6 +47,7 @@ export class ReadTransformStore implements Store {
   readonly deleteCorrupt?: Store['deleteCorrupt'];
   readonly syncToLatest?: Store['syncToLatest'];
   readonly requestProgress?: Store['requestProgress'];
+  readonly listAtRevision?: Store['listAtRevision'];
   readonly checkHealth?: Store['checkHealth'];
   readonly healthCheckName?: string;
 
@@ -57,6 +58,15 @@ export class ReadTransformStore implements Store {
     this.deleteCorrupt = inner.deleteCorrupt?.bind(inner);
     this.syncToLatest = inner.syncToLatest?.bind(inner);
     this.requestProgress = inner.requestProgress?.bind(inner);
+    // An old revision read from the source of truth shows its objects as every read does.
+    const atRevision = inner.listAtRevision?.bind(inner);
+    if (atRevision) {
+      this.listAtRevision = async (prefix, revision, fromKey) => {
+        const res = await atRevision(prefix, revision, fromKey);
+        const a = this.activeFor(prefix);
+        return a ? { items: res.items.map((so) => this.showStored(a, so)), revision: res.revision } : res;
+      };
+    }
     this.checkHealth = inner.checkHealth?.bind(inner);
     this.healthCheckName = inner.healthCheckName;
   }

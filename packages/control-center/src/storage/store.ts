@@ -155,6 +155,17 @@ export interface Store {
    */
   syncToLatest?(key?: string): Promise<void>;
   /**
+   * The committed objects under prefix as they were at `revision`, read from the source of truth
+   * (etcd's MVCC, as kube-apiserver reads a continue token's or an Exact list's revision from
+   * etcd), for a revision older than this store's own history ({@link oldestWatchableRevision}):
+   * one from before this replica started. A store whose history is all it has (LevelStore) leaves
+   * it out.
+   * @param fromKey - only keys at or after this one (the next page of a chunked list)
+   * @returns the objects sorted by key, and `revision`
+   * @throws RevisionCompactedError when the source of truth compacted past `revision`
+   */
+  listAtRevision?(prefix: string, revision: number, fromKey?: string): Promise<{ items: StoredObject[]; revision: number }>;
+  /**
    * Asks the store to bring `currentRevision()` up to the source of truth's latest revision when
    * nothing under it changed since (etcd progress notifications), so a resourceVersion that
    * another replica's writes elsewhere advanced is reached without a write here. Best effort.

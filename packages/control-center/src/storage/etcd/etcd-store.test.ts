@@ -250,6 +250,27 @@ describe('EtcdStore: several replicas on one etcd', () => {
     expect(c.list('/core/configmaps/').items).toHaveLength(5);
   });
 
+  it('reads a revision from before it started from etcd (continue tokens, Exact lists), from a key on, until etcd compacts it', async () => {
+    const prefix = newPrefix();
+    const a = await replica(prefix);
+    for (let i = 0; i < 4; i++) await a.transact(key(`k${i}`), put(`k${i}`, { v: 'old' }));
+    const at = a.currentRevision();
+    await a.transact(key('k1'), put('k1', { v: 'new' }));
+    await a.transact(key('k2'), () => ({ op: 'delete' as const }));
+    await a.transact(key('k9'), put('k9'));
+    // A replica started after those writes has no history of `at`; etcd has.
+    const b = await replica(prefix);
+    expect(at).toBeLessThan(b.oldestWatchableRevision());
+    const old = await b.listAtRevision('/core/configmaps/ns/', at);
+    expect(old.revision).toBe(at);
+    expect(old.items.map((i) => `${i.key.split('/').pop()}=${i.object.data?.v}`)).toEqual(['k0=old', 'k1=old', 'k2=old', 'k3=old']);
+    expect(old.items[1]!.object.metadata.resourceVersion).toBe(String(old.items[1]!.modRevision));
+    const rest = await b.listAtRevision('/core/configmaps/ns/', at, key('k2'));
+    expect(rest.items.map((i) => i.key.split('/').pop())).toEqual(['k2', 'k3']);
+    await raw.kv.compact({ revision: b.currentRevision(), physical: true });
+    await expect(b.listAtRevision('/core/configmaps/ns/', at)).rejects.toThrow(RevisionCompactedError);
+  });
+
   /** Two replicas of one new prefix: A reaches etcd through a proxy the test can cut or stall (most-recent reads give up after 0.5 s), B directly. */
   const replicasBehindProxy = async () => {
     const prefix = newPrefix();

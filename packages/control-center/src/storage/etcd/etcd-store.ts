@@ -46,7 +46,7 @@ import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
 import pino, { type Logger } from 'pino';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../../apierrors/status.js';
-import type { CorruptValue, Store, StoredObject, StoreEvent, StoreWatch, TransactOptions, TransactResult } from '../store.js';
+import { RevisionCompactedError, type CorruptValue, type Store, type StoredObject, type StoreEvent, type StoreWatch, type TransactOptions, type TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
 import { WatchCache, withResourceVersion, type PrefixSummary } from './watch-cache.js';
 
@@ -374,6 +374,48 @@ export class EtcdStore implements Store {
       if (this.lastSummary === entry) this.lastSummary = undefined;
     });
     return summary;
+  }
+
+  /**
+   * The objects under prefix as they were at `revision`, read from etcd's MVCC in ranges of 1,000
+   * keys at that revision: what a continue token or a `resourceVersionMatch=Exact` list from before
+   * this replica started asks for (kube-apiserver's etcd3 store serves both from etcd, so they
+   * work on any replica until etcd compacts the revision). A value that is no object is left out,
+   * as `list` leaves it out.
+   * @param fromKey - only keys at or after this one (a store key under prefix: a chunked list's next page)
+   * @returns the objects sorted by key, and `revision`
+   * @throws RevisionCompactedError when etcd compacted past revision; StatusError 503 when etcd
+   *   does not answer within freshnessTimeoutMs
+   */
+  async listAtRevision(prefix: string, revision: number, fromKey?: string): Promise<{ items: StoredObject[]; revision: number }> {
+    if (this.closed) throw apierrors.serviceUnavailable('storage (etcd) closed');
+    const first = this.keys.etcdKey(prefix);
+    // Store prefixes end with '/': the range ends just after every key that begins with it.
+    const end = Buffer.from(first);
+    end[end.length - 1]! += 1;
+    const start = fromKey !== undefined && fromKey > prefix ? this.keys.etcdKey(fromKey) : first;
+    const deadline = Date.now() + this.freshnessTimeoutMs;
+    const items: StoredObject[] = [];
+    for (let from = start; ; ) {
+      let res;
+      try {
+        res = await this.client.kv.range({ key: from, range_end: end, limit: 1000, revision: String(revision) }, { deadline });
+      } catch (err) {
+        if (/required revision has been compacted/.test(errorMessage(err))) throw new RevisionCompactedError(revision, this.oldestWatchableRevision());
+        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}`);
+      }
+      for (const kv of res.kvs) {
+        try {
+          items.push(decodeKeyValue(this.keys, kv));
+        } catch {
+          // No JSON object (something else wrote it): left out, as list leaves it out.
+        }
+      }
+      if (!res.more || res.kvs.length === 0) break;
+      from = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+    }
+    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { items, revision };
   }
 
   /** @see WatchCache.requestProgress */
