@@ -19,7 +19,8 @@ describe('JSON patch errors', () => {
     for (const ops of [
       [{ op: 'test', path: '/data/a', value: 'other' }],
       [{ op: 'remove', path: '/data/missing' }],
-      [{ op: 'replace', path: '/data/missing', value: 'x' }],
+      // (A replace of a missing key sets it, as evanphx/json-patch v4 does: json-patch-v4.test.ts.)
+      [{ op: 'replace', path: '/nope/missing', value: 'x' }],
       [{ op: 'add', path: '/nope/deeper', value: 'x' }],
       [{ op: 'frob', path: '/data/a' }],
       [{ op: 'add', path: '/data/b', value: '2' }, { op: 'test', path: '/data/a', value: '2' }],

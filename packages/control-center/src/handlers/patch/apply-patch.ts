@@ -1,6 +1,6 @@
 /**
  * Applies a PATCH body of any Kubernetes patch type to the current object.
- * - `json` (RFC 6902) through fast-json-patch;
+ * - `json` (RFC 6902) through fast-json-patch, with evanphx/json-patch v4's leniencies (json-patch-v4.ts);
  * - `merge` (RFC 7386);
  * - `strategic` for built-in kinds (custom resources answer 415, as kube-apiserver does);
  * - `apply` on the scale subresource only: the applied Scale merged over the current one. Server-side
@@ -13,6 +13,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { checkNesting, type PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { jsonTypeOf } from '../../registry/builtin/decode.js';
+import { asV4Operation } from './json-patch-v4.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
@@ -39,7 +40,10 @@ export const MaxJSONPatchCopyBytes = 3 * 1024 * 1024;
 function applyJSONPatchOps(doc: KubeObject, ops: fjp.Operation[]): KubeObject {
   let copied = 0;
   let out = doc;
-  for (const op of ops) {
+  for (const original of ops) {
+    // As kube-apiserver's evanphx/json-patch v4 takes it (json-patch-v4.ts).
+    const op = asV4Operation(out, original);
+    if (op === undefined) continue;
     if (op && op.op === 'copy' && typeof op.from === 'string') {
       let v: unknown;
       try {
