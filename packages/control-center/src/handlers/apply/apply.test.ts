@@ -309,6 +309,15 @@ describe('applyConfiguration', () => {
     ]);
   });
 
+  it('refuses to create from a configuration that names a uid (409, as patch.go), and takes one that matches the live object', () => {
+    const e = statusOf(() => apply(undefined, widget({ replicas: 2 }, { uid: 'gone-uid' })));
+    expect(e.code).toBe(409);
+    expect(e.status.reason).toBe('Conflict');
+    expect(e.status.message).toBe('Operation cannot be fulfilled on widgets.example.com "w": uid mismatch: the provided object specified uid gone-uid, and no existing object was found');
+    const live = stored(apply(undefined, widget({ replicas: 2 })));
+    expect(apply(live, widget({ replicas: 3 }, { uid: 'u1' })).spec).toEqual({ replicas: 3 });
+  });
+
   it('is a no-op when re-applied unchanged (same managedFields, same time)', () => {
     const live = stored(apply(undefined, widget({ replicas: 2 })));
     const again = apply(live, widget({ replicas: 2 }));

@@ -192,7 +192,8 @@ export function checkApplyObjectType(config: Record<string, unknown>, want: { gr
  * Applies a configuration to the live object (or to nothing, creating it).
  * @returns the object to store, with managedFields
  * @throws StatusError 400 (wrong apiVersion/kind `invalid object type: ...`, managedFields in the
- * body, missing name on create, list items without keys), 409 (conflicts, unless `force`), 500
+ * body, missing name on create, list items without keys), 409 (conflicts, unless `force`; a uid in
+ * a configuration that would create the object), 500
  * (stored managedFields that do not decode)
  */
 export function applyConfiguration(r: ApplyRequest): KubeObject {
@@ -250,6 +251,12 @@ export function applyConfiguration(r: ApplyRequest): KubeObject {
   if (out.conflicts) throw conflictError(out.conflicts);
 
   const object = out.object as KubeObject;
+  // As patch.go's applyPatch: an apply that creates the object may not name a uid (an exported
+  // manifest of an object since deleted is not silently made anew).
+  const uid = object.metadata?.uid;
+  if (!r.live && typeof uid === 'string' && uid !== '') {
+    throw apierrors.conflict({ group: info.group, resource: info.resource }, r.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+  }
   const metadata: KubeObject['metadata'] & { managedFields?: unknown } = { ...(object.metadata ?? {}) };
   const entries = encodeManagedFields(out.managed);
   if (entries) metadata.managedFields = entries;
