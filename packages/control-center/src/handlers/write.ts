@@ -16,6 +16,9 @@ import { applyPatch } from './patch/apply-patch.js';
 import { goFmt } from './patch/strategic-merge.js';
 import { applyConfiguration, checkApplyObjectType } from './apply/apply.js';
 import { applyScale } from './apply/scale-apply.js';
+import { prune } from '../registry/schema/prune.js';
+import { reportUnknownFields } from '../registry/schema/index.js';
+import type { JSONSchemaProps } from '../registry/schema/types.js';
 import { managerOrUserAgent, validateFieldManager } from './apply/field-manager.js';
 import { fromScale, reportScaleUnknownFields, toScale } from './scale.js';
 
@@ -198,12 +201,23 @@ export async function handlePatch(scope: RequestScope, contentType: string | und
     // A built-in kind's apply configuration is decoded first, so a field the kind does not have
     // is reported (fieldValidation) and never owned in managedFields.
     if (isJSONObject(patch)) decodeBuiltin(patch as KubeObject, scope.info, scope.ctx, undefined, { keepNulls: true });
+    // A custom resource's apply configuration loses the fields its schema does not declare first
+    // (reported per fieldValidation, as the object's pruning would report them), so that its
+    // managedFields never claim a field the object cannot have (kube-apiserver's typed patch
+    // refuses such a configuration outright, `field not declared in schema`, as a 500 today:
+    // kubernetes/kubernetes#139253).
+    let config: unknown = patch;
+    if (scope.info.custom && scope.info.schema && isJSONObject(patch)) {
+      config = structuredClone(patch);
+      const unknownFields = prune(config, scope.info.schema as JSONSchemaProps, true);
+      reportUnknownFields(scope.ctx.fieldValidation === 'Ignore' ? [] : unknownFields, scope.info.kind, scope.info.version, scope.ctx);
+    }
     const res = await update(
       (current) =>
         applyConfiguration({
           info: scope.info,
           live: current,
-          config: patch,
+          config,
           namespace: scope.ri.namespace,
           name: scope.ri.name,
           manager: fieldManager,
