@@ -80,5 +80,8 @@ describe('methods and media types a resource does not take', () => {
     expect([custom.code, custom.body.message]).toEqual([415, `${prefix}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`]);
     const builtin = await send('PATCH', '/api/v1/namespaces/default/configmaps/c', '{}', 'application/json');
     expect([builtin.code, builtin.body.message]).toEqual([415, `${prefix}application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`]);
+    // A CBOR apply configuration too, as kube-apiserver without its alpha CBOR feature gate answers it.
+    const cbor = await send('PATCH', '/api/v1/namespaces/default/configmaps/c?fieldManager=m', '{}', 'application/apply-patch+cbor');
+    expect([cbor.code, cbor.body.message]).toEqual([415, `${prefix}application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`]);
   });
 });

@@ -23,7 +23,8 @@ const patchTypes: Record<string, PatchType> = {
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
-  'application/apply-patch+cbor': 'apply',
+  // Not `application/apply-patch+cbor`: kube-apiserver takes it only behind the alpha
+  // CBORServingAndStorage feature gate, and answers 415 by default, as hcc does (no CBOR decoder).
 };
 
 /** The media type of a Content-Type header, lowercased, without parameters. */
