@@ -163,6 +163,16 @@ describe('consistent lists and list options', () => {
       msg: 'continue key is not valid: the continue token is for another resource or namespace',
     },
     {
+      name: 'a continue token at revision 0',
+      q: `limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 0, start: '/core/configmaps/default/a' })).toString('base64url')}`,
+      msg: 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    },
+    {
+      name: 'a continue token whose key walks out of its collection',
+      q: `limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: '/core/configmaps/default/../../secrets/default/x' })).toString('base64url')}`,
+      msg: 'continue key is not valid: /core/configmaps/default/../../secrets/default/x',
+    },
+    {
       name: 'a continue token with a fractional revision',
       q: `limit=1&continue=${encodeURIComponent(Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1.5, start: '/core/configmaps/default/a' })).toString('base64'))}`,
       msg: 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',

@@ -3,6 +3,7 @@
  * (`limit`/`continue`) at a consistent revision, rendered as JSON, Table or PartialObjectMetadata.
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks
  */
+import { posix } from 'node:path';
 import type { KubeObject } from '@hcc/crds';
 import * as apierrors from '../apierrors/status.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
@@ -69,14 +70,19 @@ function encodeContinue(rv: number, start: string): string {
 
 /** Reads a continue token ({@link encodeContinue}). @throws StatusError 400 for one that is not such a token */
 function decodeContinue(token: string): ContinueToken {
+  let t: ContinueToken;
   try {
-    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
-    // rv -1: continue at the latest revision (the token a 410 for an expired one carries).
-    if (t.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(t.rv) || t.rv < -1 || typeof t.start !== 'string') throw new Error('bad token');
-    return t;
+    t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
+    // rv -1: continue at the latest revision (the token a 410 for an expired one carries); 0 is
+    // refused, as storage.DecodeContinue refuses it.
+    if (t.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(t.rv) || t.rv < -1 || t.rv === 0 || typeof t.start !== 'string') throw new Error('bad token');
   } catch {
     throw apierrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
+  // A start key with `..` or `.` segments (or doubled slashes) is refused, as DecodeContinue's
+  // path.Clean check refuses it: a token names a key, never a walk out of its collection.
+  if (posix.normalize(t.start) !== t.start) throw apierrors.badRequest(`continue key is not valid: ${t.start}`);
+  return t;
 }
 
 /**

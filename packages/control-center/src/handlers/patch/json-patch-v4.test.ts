@@ -44,9 +44,29 @@ describe('JSON patch as evanphx/json-patch v4', () => {
     expect(refused([{ op: 'remove', path: '/metadata/finalizers/-4' }])).toBe(422);
   });
 
+  it('copy and move add at their destination as add does (-1 appends); a move reads it without the moved value', () => {
+    expect(patch([{ op: 'copy', from: '/metadata/finalizers/0', path: '/metadata/finalizers/-1' }]).metadata.finalizers).toEqual(['x', 'y', 'z', 'x']);
+    expect(patch([{ op: 'move', from: '/data/k', path: '/metadata/finalizers/-1' }]).metadata.finalizers).toEqual(['x', 'y', 'z', 'v']);
+    expect(patch([{ op: 'move', from: '/metadata/finalizers/0', path: '/metadata/finalizers/-1' }]).metadata.finalizers).toEqual(['y', 'z', 'x']);
+    expect(patch([{ op: 'move', from: '/metadata/finalizers/-1', path: '/metadata/finalizers/0' }]).metadata.finalizers).toEqual(['z', 'x', 'y']);
+  });
+
+  it('reads negative indices and Atoi spellings anywhere in a path', () => {
+    const withList = (): KubeObject => ({ ...cm(), data: undefined, metadata: { name: 'c', ownerReferences: [{ name: 'a' }, { name: 'b' }] } } as unknown as KubeObject);
+    const out = applyPatch('json', info, withList(), [
+      { op: 'test', path: '/metadata/ownerReferences/-1/name', value: 'b' },
+      { op: 'replace', path: '/metadata/ownerReferences/-2/name', value: 'A' },
+    ]);
+    expect((out.metadata as { ownerReferences: { name: string }[] }).ownerReferences.map((o) => o.name)).toEqual(['A', 'b']);
+    expect(patch([{ op: 'add', path: '/metadata/finalizers/+1', value: 'p' }]).metadata.finalizers).toEqual(['x', 'p', 'y', 'z']);
+    expect(patch([{ op: 'replace', path: '/metadata/finalizers/01', value: 'q' }]).metadata.finalizers).toEqual(['x', 'q', 'z']);
+    expect(patch([{ op: 'add', path: '/metadata/finalizers/-0', value: 'f' }]).metadata.finalizers).toEqual(['f', 'x', 'y', 'z']);
+  });
+
   it('fails as RFC 6902 where v4 fails too: a missing parent, a remove of a missing key, an index past the end', () => {
     expect(refused([{ op: 'replace', path: '/spec/missing/deeper', value: 1 }])).toBe(422);
     expect(refused([{ op: 'remove', path: '/data/missing' }])).toBe(422);
+    expect(refused([{ op: 'move', from: '/metadata', path: '/metadata/labels/m' }])).toBe(422);
     expect(refused([{ op: 'replace', path: '/metadata/finalizers/3', value: 'w' }])).toBe(422);
   });
 });

@@ -5,8 +5,10 @@
  * - `replace` of a key an object does not have sets it (v4's object `get` never fails).
  * - `test` of a key an object does not have passes when the value tested is `null`.
  * - `copy` from a key an object does not have writes `null`.
- * - Array indices may be negative (`SupportNegativeIndices`, on by default): `-1` is the last
- *   element for `remove`, `replace`, `test` and as a `from`; for `add`, `-1` appends.
+ * - An array index is what Go's `strconv.Atoi` reads (`+1`, `01`, `-0`), and may be negative
+ *   (`SupportNegativeIndices`, on by default), anywhere in a pointer: `-1` is the last element;
+ *   where a value is added (`add`, and the destination of `copy` and `move`), `-1` appends.
+ * - `move` removes first, then adds: its destination is read in the document without the value.
  * Everything else (a missing parent, a key `remove` or `move` cannot find, an index out of range)
  * fails as in RFC 6902.
  * @see https://github.com/evanphx/json-patch/blob/v4.12.0/patch.go
@@ -22,63 +24,86 @@ function tokens(pointer: string): string[] | undefined {
 }
 
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/**
- * The container a pointer's last token is looked up in, and that token; undefined when the
- * pointer is malformed, names the root, or its parent does not exist.
- */
-function parentOf(doc: unknown, pointer: string): { parent: unknown; key: string; parentPointer: string } | undefined {
-  const ts = tokens(pointer);
-  if (!ts || ts.length === 0) return undefined;
-  const parentPointer = ts.slice(0, -1).map((t) => `/${escapeToken(t)}`).join('');
-  let parent: unknown;
-  try {
-    parent = parentPointer === '' ? doc : fjp.getValueByPointer(doc, parentPointer);
-  } catch {
-    return undefined;
-  }
-  return parent !== null && typeof parent === 'object' ? { parent, key: ts[ts.length - 1]!, parentPointer } : undefined;
-}
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** What Go's strconv.Atoi reads as an integer (an optional sign, then digits). */
+const atoi = /^[+-]?[0-9]+$/;
+
 /**
- * `pointer` with a negative index into an array turned into the index it stands for (`add`
- * counts from one past the end); unchanged otherwise (a negative index out of range then fails).
+ * `pointer` with every array index in it written as the plain index v4 reads it to be: Atoi's
+ * spellings, and negative indices counted from the end (for the last token of an added value,
+ * from one past it). A token v4 would refuse is left as it is, for fast-json-patch to refuse too.
+ * Also whether the pointer's parent exists and is an object lacking its last key.
  */
-function withIndex(doc: unknown, pointer: string, forAdd: boolean): string {
-  const p = parentOf(doc, pointer);
-  if (!p || !Array.isArray(p.parent) || !/^-[1-9][0-9]*$/.test(p.key)) return pointer;
-  const size = p.parent.length + (forAdd ? 1 : 0);
-  const idx = Number(p.key) + size;
-  return idx < 0 ? pointer : `${p.parentPointer}/${idx}`;
+function resolve(doc: unknown, pointer: string, adding: boolean): { pointer: string; missingKey: boolean } {
+  const ts = tokens(pointer);
+  if (!ts || ts.length === 0) return { pointer, missingKey: false };
+  let node: unknown = doc;
+  const out: string[] = [];
+  for (let i = 0; i < ts.length; i++) {
+    let t = ts[i]!;
+    const last = i === ts.length - 1;
+    if (Array.isArray(node) && atoi.test(t)) {
+      let idx = Number(t);
+      if (idx < 0) idx += node.length + (last && adding ? 1 : 0);
+      if (idx >= 0 && Number.isSafeInteger(idx)) t = String(idx);
+    }
+    out.push(t);
+    if (last) {
+      const missingKey = isPlainObject(node) && !Object.hasOwn(node, t);
+      return { pointer: out.map((x) => `/${escapeToken(x)}`).join(''), missingKey };
+    }
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, t) ? (node as Record<string, unknown>)[t] : undefined;
+    if (node === null || typeof node !== 'object') {
+      // No container below here: the rest as given (the operation fails on it as v4's does).
+      return { pointer: [...out, ...ts.slice(i + 1)].map((x) => `/${escapeToken(x)}`).join(''), missingKey: false };
+    }
+  }
+  return { pointer, missingKey: false };
 }
 
 /**
  * One operation as evanphx/json-patch v4 would apply it to `doc`, in RFC 6902 terms: the
- * operation itself, a rewritten one, or undefined when it changes nothing and succeeds (a `test`
- * of a missing key against `null`). Operations that are no objects are returned as they are, for
- * fast-json-patch to refuse.
+ * operation itself or rewritten ones (a `move` becomes its `remove` then its `add`, the latter
+ * resolved once the former applied: see {@link applyV4Operation}), or none when it changes
+ * nothing and succeeds (a `test` of a missing key against `null`). Operations that are no
+ * objects are returned as they are, for fast-json-patch to refuse.
  */
 export function asV4Operation(doc: unknown, op: fjp.Operation): fjp.Operation | undefined {
   if (!isPlainObject(op) || typeof op.path !== 'string') return op;
-  const path = withIndex(doc, op.path, op.op === 'add');
-  const from = 'from' in op && typeof op.from === 'string' ? withIndex(doc, op.from, false) : undefined;
-  const missingKey = (pointer: string) => {
-    const p = parentOf(doc, pointer);
-    return p !== undefined && isPlainObject(p.parent) && !Object.hasOwn(p.parent, p.key);
-  };
+  const adding = op.op === 'add' || op.op === 'copy' || op.op === 'move';
+  const { pointer: path, missingKey } = resolve(doc, op.path, adding);
+  const from = 'from' in op && typeof op.from === 'string' ? resolve(doc, op.from, false) : undefined;
   switch (op.op) {
     case 'replace':
-      return missingKey(path) ? { ...op, op: 'add', path } : { ...op, path };
+      return missingKey ? { ...op, op: 'add', path } : { ...op, path };
     case 'test':
-      return missingKey(path) && 'value' in op && op.value === null ? undefined : { ...op, path };
+      return missingKey && 'value' in op && op.value === null ? undefined : { ...op, path };
     case 'copy':
-      if (from !== undefined && missingKey(from)) return { op: 'add', path, value: null };
-      return { ...op, path, ...(from !== undefined ? { from } : {}) } as fjp.Operation;
+      if (from?.missingKey) return { op: 'add', path, value: null };
+      return { ...op, path, ...(from ? { from: from.pointer } : {}) } as fjp.Operation;
     case 'move':
-      return { ...op, path, ...(from !== undefined ? { from } : {}) } as fjp.Operation;
+      return { ...op, path, ...(from ? { from: from.pointer } : {}) } as fjp.Operation;
     default:
       return { ...op, path };
   }
+}
+
+/**
+ * Applies one operation to `doc` (mutated where it can be) as v4 would, through `apply` (one RFC
+ * 6902 operation at a time: fast-json-patch, with the caller's limits).
+ * @returns the patched document
+ * @throws what `apply` throws for an operation that does not apply
+ */
+export function applyV4Operation(doc: unknown, op: fjp.Operation, apply: (doc: unknown, op: fjp.Operation) => unknown): unknown {
+  if (isPlainObject(op) && op.op === 'move' && typeof op.path === 'string' && typeof op.from === 'string') {
+    // v4's move: take the value, remove it (a missing key fails here), then add it where the
+    // destination points in the document without it.
+    const from = resolve(doc, op.from, false).pointer;
+    const value: unknown = from === '' ? doc : fjp.getValueByPointer(doc, from);
+    const without = apply(doc, { op: 'remove', path: from });
+    return apply(without, { op: 'add', path: resolve(without, op.path, true).pointer, value });
+  }
+  const v4 = asV4Operation(doc, op);
+  return v4 === undefined ? doc : apply(doc, v4);
 }

@@ -85,6 +85,8 @@ describe('reconcileHostedCluster', () => {
     expect(valid).toMatchObject({ status: 'False' });
     expect(valid?.message).toBeTruthy();
     expect(world.namespaces.size).toBe(0);
+    // No release, so no version reported (none made up from an empty image).
+    expect(world.hostedClusters.get(key)!.status?.version).toBeUndefined();
   });
 
   it('upgrades and deletes', async () => {

@@ -183,9 +183,13 @@ export function computeHostedClusterStatus(input: StatusInput): StatusOutput {
   const reconcileSucceeded = findCondition(old.conditions, C.ReconciliationSucceeded);
   const reconciledSinceMs = startTime(reconcileSucceeded?.status === 'True' ? reconcileSucceeded.lastTransitionTime : now);
 
+  // No release at all (a HostedCluster sent without a spec): no version to report, none to start.
+  const noRelease = !hc.spec.release?.image && !old.version?.history?.length;
   const { version, requeueAfterMs } = pause.paused
     ? { version: old.version, requeueAfterMs: pauseEndsInMs(pause, input.nowMs) }
-    : computeVersionStatus({
+    : noRelease
+      ? { version: old.version, requeueAfterMs: undefined }
+      : computeVersionStatus({
         releaseImage: hc.spec.release?.image ?? '',
         generation: gen,
         current: old.version,
