@@ -394,25 +394,21 @@ export class EtcdStore implements Store {
     const end = Buffer.from(first);
     end[end.length - 1]! += 1;
     const start = fromKey !== undefined && fromKey > prefix ? this.keys.etcdKey(fromKey) : first;
-    const deadline = Date.now() + this.freshnessTimeoutMs;
+    let kvs: IKeyValue[];
+    try {
+      ({ kvs } = await this.rangePages(start, end, revision, Date.now() + this.freshnessTimeoutMs));
+    } catch (err) {
+      const why = errorMessage(err);
+      if (/required revision has been compacted/.test(why)) throw new RevisionCompactedError(revision, this.oldestWatchableRevision());
+      throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${why}`);
+    }
     const items: StoredObject[] = [];
-    for (let from = start; ; ) {
-      let res;
+    for (const kv of kvs) {
       try {
-        res = await this.client.kv.range({ key: from, range_end: end, limit: 1000, revision: String(revision) }, { deadline });
-      } catch (err) {
-        if (/required revision has been compacted/.test(errorMessage(err))) throw new RevisionCompactedError(revision, this.oldestWatchableRevision());
-        throw apierrors.serviceUnavailable(`storage (etcd) unavailable: ${errorMessage(err)}`);
+        items.push(decodeKeyValue(this.keys, kv));
+      } catch {
+        // No JSON object (something else wrote it): left out, as list leaves it out.
       }
-      for (const kv of res.kvs) {
-        try {
-          items.push(decodeKeyValue(this.keys, kv));
-        } catch {
-          // No JSON object (something else wrote it): left out, as list leaves it out.
-        }
-      }
-      if (!res.more || res.kvs.length === 0) break;
-      from = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
     }
     items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { items, revision };
@@ -695,12 +691,19 @@ export class EtcdStore implements Store {
   }
 
   /** Every key-value under the prefix at one revision, read in pages of 1,000 keys. */
-  private async rangeAll(): Promise<{ kvs: IKeyValue[]; revision: number }> {
+  private rangeAll(): Promise<{ kvs: IKeyValue[]; revision: number }> {
+    return this.rangePages(this.keys.rangeStart, this.keys.rangeEnd);
+  }
+
+  /**
+   * Every key-value in [from, end) at one revision, read in pages of 1,000 keys: at `revision`, or
+   * at the revision etcd answers the first page at.
+   * @param deadline - epoch milliseconds each page's call must answer by (none: the client's own)
+   */
+  private async rangePages(from: Buffer, end: Buffer, revision = 0, deadline?: number): Promise<{ kvs: IKeyValue[]; revision: number }> {
     const kvs: IKeyValue[] = [];
-    let revision = 0;
-    let from = this.keys.rangeStart;
     for (;;) {
-      const res = await this.client.kv.range({ key: from, range_end: this.keys.rangeEnd, limit: 1000, ...(revision ? { revision } : {}) });
+      const res = await this.client.kv.range({ key: from, range_end: end, limit: 1000, ...(revision ? { revision } : {}) }, deadline === undefined ? undefined : { deadline });
       if (!revision) revision = Number(res.header.revision);
       kvs.push(...res.kvs);
       if (!res.more || res.kvs.length === 0) return { kvs, revision };
