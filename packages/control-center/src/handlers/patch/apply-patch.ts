@@ -13,7 +13,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { checkNesting, type PatchType } from '../../pipeline/decode.js';
 import type { ResourceInfo } from '../../registry/types.js';
 import { jsonTypeOf } from '../../registry/builtin/decode.js';
-import { applyV4Operation, asV4Operation } from './json-patch-v4.js';
+import { applyV4Operation } from './json-patch-v4.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor, strategicMergePatch } from './strategic-merge.js';
 
@@ -39,16 +39,8 @@ export const MaxJSONPatchCopyBytes = 3 * 1024 * 1024;
  */
 function applyJSONPatchOps(doc: KubeObject, ops: fjp.Operation[]): KubeObject {
   let copied = 0;
-  let out = doc;
-  for (const original of ops) {
-    // As kube-apiserver's evanphx/json-patch v4 takes it (json-patch-v4.ts); a move is its remove
-    // and its add, applied below one after the other.
-    const op = asV4Operation(out, original);
-    if (op === undefined) continue;
-    if (op && op.op === 'move') {
-      out = applyV4Operation(out, original, (d, o) => fjp.applyPatch(d, [o], true, true).newDocument) as KubeObject;
-      continue;
-    }
+  /** One RFC 6902 operation, the copy limit counted first. */
+  const applyOne = (out: unknown, op: fjp.Operation): unknown => {
     if (op && op.op === 'copy' && typeof op.from === 'string') {
       let v: unknown;
       try {
@@ -63,9 +55,12 @@ function applyJSONPatchOps(doc: KubeObject, ops: fjp.Operation[]): KubeObject {
         }
       }
     }
-    out = fjp.applyPatch(out, [op], true, true).newDocument as KubeObject;
-  }
-  return out;
+    return fjp.applyPatch(out, [op], true, true).newDocument;
+  };
+  let out: unknown = doc;
+  // Each as kube-apiserver's evanphx/json-patch v4 takes it (json-patch-v4.ts).
+  for (const op of ops) out = applyV4Operation(out, op, applyOne);
+  return out as KubeObject;
 }
 
 /** Apply to a Scale (no ownership): maps merge, everything else replaces, nothing is removed. */

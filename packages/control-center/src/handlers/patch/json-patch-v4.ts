@@ -63,15 +63,14 @@ function resolve(doc: unknown, pointer: string, adding: boolean): { pointer: str
 }
 
 /**
- * One operation as evanphx/json-patch v4 would apply it to `doc`, in RFC 6902 terms: the
- * operation itself or rewritten ones (a `move` becomes its `remove` then its `add`, the latter
- * resolved once the former applied: see {@link applyV4Operation}), or none when it changes
- * nothing and succeeds (a `test` of a missing key against `null`). Operations that are no
- * objects are returned as they are, for fast-json-patch to refuse.
+ * One operation other than `move` as evanphx/json-patch v4 would apply it to `doc`, in RFC 6902
+ * terms: the operation itself or a rewritten one, or none when it changes nothing and succeeds
+ * (a `test` of a missing key against `null`). Operations that are no objects are returned as they
+ * are, for fast-json-patch to refuse.
  */
-export function asV4Operation(doc: unknown, op: fjp.Operation): fjp.Operation | undefined {
+function asV4Operation(doc: unknown, op: fjp.Operation): fjp.Operation | undefined {
   if (!isPlainObject(op) || typeof op.path !== 'string') return op;
-  const adding = op.op === 'add' || op.op === 'copy' || op.op === 'move';
+  const adding = op.op === 'add' || op.op === 'copy';
   const { pointer: path, missingKey } = resolve(doc, op.path, adding);
   const from = 'from' in op && typeof op.from === 'string' ? resolve(doc, op.from, false) : undefined;
   switch (op.op) {
@@ -82,8 +81,6 @@ export function asV4Operation(doc: unknown, op: fjp.Operation): fjp.Operation | 
     case 'copy':
       if (from?.missingKey) return { op: 'add', path, value: null };
       return { ...op, path, ...(from ? { from: from.pointer } : {}) } as fjp.Operation;
-    case 'move':
-      return { ...op, path, ...(from ? { from: from.pointer } : {}) } as fjp.Operation;
     default:
       return { ...op, path };
   }
@@ -91,7 +88,8 @@ export function asV4Operation(doc: unknown, op: fjp.Operation): fjp.Operation | 
 
 /**
  * Applies one operation to `doc` (mutated where it can be) as v4 would, through `apply` (one RFC
- * 6902 operation at a time: fast-json-patch, with the caller's limits).
+ * 6902 operation at a time: fast-json-patch, with the caller's limits). A `move` is its `remove`
+ * then its `add`, the destination resolved once the value is gone, as v4's move does.
  * @returns the patched document
  * @throws what `apply` throws for an operation that does not apply
  */
