@@ -158,6 +158,9 @@ const withPort = (args: string[], url: string | undefined): string[] => {
   return out;
 };
 
+/** Why a start was aborted, for up.log: the abort's Error message (`SIGINT while starting`). */
+const abortReason = (signal: AbortSignal): string => String((signal.reason as Error | undefined)?.message ?? signal.reason);
+
 /** Starts everything; resolves with a stop function once every ManagementCluster is Ready. */
 export async function runUp(o: UpOptions, print: (line: string) => void, abort?: AbortSignal): Promise<{ stop: (reason?: string) => Promise<void>; kubeconfig: string }> {
   const dir = path.resolve(o.stateDir);
@@ -347,7 +350,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     for (const line of stateDirNotes(o, names, mcs, started)) print(line);
   } catch (err) {
     ended = true;
-    await sup.stopAll(undefined, abort?.aborted ? String((abort.reason as Error | undefined)?.message ?? abort.reason) : `start failed: ${(err as Error).message}`);
+    await sup.stopAll(undefined, abort?.aborted ? abortReason(abort) : `start failed: ${(err as Error).message}`);
     throw err;
   }
   return { stop: (reason?: string) => sup.stopAll(undefined, reason), kubeconfig: adminKubeconfig };
@@ -527,7 +530,7 @@ export function upCommand(): Command {
       }
       if (starting.signal.aborted) {
         // The signal came as the last step finished.
-        await up.stop(String((starting.signal.reason as Error | undefined)?.message ?? 'stopped while starting'));
+        await up.stop(abortReason(starting.signal));
         print('✓ stopped');
         process.exit(0);
       }
