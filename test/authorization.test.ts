@@ -161,6 +161,11 @@ describe('authorization policy, as kube-apiserver answers it', () => {
     expect(erin.stdout).not.toMatch(/^secrets /m);
     const admin = await as('admin', ['auth', 'can-i', '--list']);
     expect(admin.stdout).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]/m);
+    expect(admin.stderr).not.toContain('incomplete');
+    // A syncer's rules are the policy's, narrowed by the ManagementCluster authorizer: kubectl says the list is incomplete, and why.
+    const syncer = await as('admin', ['auth', 'can-i', '--list', '-n', 'b', '--as', 'hcc:syncer:mgmt-1', '--as-group', 'hcc:syncers']);
+    expect(syncer.code, syncer.stderr).toBe(0);
+    expect(syncer.stderr).toContain('the list may be incomplete: the ManagementCluster authorizer does not support rule resolution: the syncer of management cluster "mgmt-1" may read only');
   });
 
   it('shows the token file uid in auth whoami', async () => {

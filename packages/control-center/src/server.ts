@@ -24,6 +24,7 @@ import {
   aggregatedDiscovery,
   apiGroupDoc,
   apiGroupList,
+  listedPaths,
   apiResourceList,
   apiVersions,
   versionInfo,
@@ -468,6 +469,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+  // The index: every path served, for whom the policy allows `/` (kube-apiserver's routes.Index;
+  // upstream's system:discovery role does not list it: with a policy, grant nonResourceURLs ["/"]).
+  const index = async (req: FastifyRequest, reply: FastifyReply) => {
+    authorizePath(req);
+    const checks = (endpoint: string) => ['ping', ...(endpoint !== 'livez' && store.checkHealth ? [store.healthCheckName ?? 'etcd'] : []), ...(endpoint === 'readyz' ? ['serving'] : [])];
+    const health = ['healthz', 'livez', 'readyz'].flatMap((e) => [`/${e}`, ...checks(e).map((c) => `/${e}/${c}`)]);
+    return sendJSON(reply, 200, { paths: listedPaths(registry, [...health, '/metrics', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/version']) }, 'application/json', true);
+  };
+  app.get('/', index);
+  app.get('/index.html', index);
   // Indented whatever was asked, as kube-apiserver's WriteRawJSON writes it.
   app.get('/version', async (_req, reply) => sendJSON(reply, 200, versionInfo(), 'application/json', true));
 
@@ -612,6 +623,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // Nor does a namespaced kind's object at a cluster-scope URL (`/api/v1/configmaps/NAME`,
       // whose watch streamed that name from every namespace).
       if (info.namespaced && !ri.namespace && ri.name) throw apierrors.noResource();
+      // The binding subresource takes POST only, as pods/binding: any other method is a 405.
+      if (ri.subresource === 'binding' && ri.name && hasBinding(info.group, info.resource) && ['get', 'update', 'patch', 'delete'].includes(ri.verb)) throw apierrors.methodNotAllowedOnRoute();
       const scope: RequestScope = {
         ri,
         info,

@@ -168,6 +168,13 @@ export const forbiddenPath = (reason: string): StatusError => make(403, 'Forbidd
 /** 405 MethodNotAllowed. */
 export const methodNotAllowed = (verb: string, gr: GroupResource): StatusError =>
   make(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${groupResourceString(gr)}"`);
+/**
+ * 405 for a method a served route does not take (e.g. GET of `hostedclusters/NAME/binding`, which
+ * takes POST only), as kube-apiserver's go-restful container answers it (handleServiceError →
+ * `NewGenericServerResponse(405, ...)`): `the server does not allow this method on the requested resource`.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/server/handler.go
+ */
+export const methodNotAllowedOnRoute = (): StatusError => make(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 /** 405 MethodNotAllowed for a non-resource path (discovery, OpenAPI), which answers GET only: `DELETE is not supported on "/apis/g/v"`. */
 export const methodNotAllowedOnPath = (verb: string, path: string): StatusError => make(405, 'MethodNotAllowed', `${verb} is not supported on "${path}"`);
 /**

@@ -119,6 +119,21 @@ function apiGroup(name: string, versions: string[]): Record<string, unknown> {
   return { name, versions: gv, preferredVersion: gv[0] };
 }
 
+/**
+ * The paths `GET /` lists (`{"paths": [...]}`), as kube-apiserver's index handler lists the
+ * paths its mux serves: `/api`, `/api/v1`, `/apis`, `/apis/`, every group and group-version,
+ * and `others` (health, metrics, OpenAPI, version), sorted as Go's sort.Strings sorts them.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/server/routes/index.go
+ */
+export function listedPaths(registry: Registry, others: readonly string[]): string[] {
+  const paths = new Set(['/api', '/api/v1', '/apis', '/apis/', ...others]);
+  for (const g of allGroups(registry)) {
+    paths.add(`/apis/${g.name}`);
+    for (const v of g.versions) paths.add(`/apis/${g.name}/${v}`);
+  }
+  return [...paths].sort();
+}
+
 /** Legacy `/apis`. */
 export function apiGroupList(registry: Registry): Record<string, unknown> {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: allGroups(registry).map((g) => apiGroup(g.name, g.versions)) };

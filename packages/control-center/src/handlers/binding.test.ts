@@ -241,4 +241,15 @@ describe('HostedCluster binding subresource', () => {
     const hc = groups.items.find((g) => g.metadata.name === 'hypershift.openshift.io')!.versions.find((v) => v.version === 'v1beta1')!.resources.find((r) => r.resource === 'hostedclusters')!;
     expect(hc.subresources).toContainEqual(expect.objectContaining({ subresource: 'binding', verbs: ['create'] }));
   });
+
+  it('answers any method but POST on a binding with 405, as kube-apiserver answers pods/NAME/binding', async () => {
+    expect((await call(cc.adminToken, 'POST', HCS, hostedCluster('hc-405'))).code).toBe(201);
+    for (const [method, body] of [['GET'], ['PUT', { kind: 'Binding', apiVersion: ControlCenterAPIVersion, target: { name: 'mgmt-1' } }], ['PATCH', {}], ['DELETE']] as const) {
+      const r = await call(cc.adminToken, method, `${HCS}/hc-405/binding`, body);
+      expect([method, r.code, r.body.reason, r.body.message]).toEqual([method, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource']);
+    }
+    // Nothing was placed by them; a NodePool has no binding at all (404).
+    expect((await call(cc.adminToken, 'GET', `${HCS}/hc-405`)).body.metadata.labels?.[LabelManagementCluster]).toBeUndefined();
+    expect((await call(cc.adminToken, 'GET', '/apis/hypershift.openshift.io/v1beta1/namespaces/clusters/nodepools/np/binding')).code).toBe(404);
+  });
 });

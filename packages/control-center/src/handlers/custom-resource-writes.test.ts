@@ -70,7 +70,7 @@ describe('custom resource writes', () => {
     });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { message: string };
-    expect(body.message).toBe('ManagementCluster.controlcenter.hcc.dev "put-me" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    expect(body.message).toBe('managementclusters.controlcenter.hcc.dev "put-me" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
   });
 
   it('drops HyperShift\'s finalizer when an unplaced HostedCluster is deleted (no operator would remove it), and keeps the others', async () => {

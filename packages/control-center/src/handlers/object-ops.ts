@@ -446,7 +446,9 @@ export async function updateObject(
         throw apierrors.conflict(groupResource(info), name, apierrors.OptimisticLockErrorMsg);
       }
     } else if (!info.strategy.allowUnconditionalUpdate) {
-      throw apierrors.invalid(groupKind(info), name, [field.invalid('metadata.resourceVersion', 0n, 'must be specified for an update')]);
+      // Named by the resource, not the kind, as genericregistry.Store.Update builds this error
+      // (`GroupKind{Group, Kind: qualifiedResource.Resource}`): `hostedclusters.hypershift.openshift.io "x" is invalid`.
+      throw apierrors.invalid({ group: info.group, kind: info.resource }, name, [field.invalid('metadata.resourceVersion', 0n, 'must be specified for an update')]);
     }
     if (m.uid && m.uid !== cur.metadata.uid) {
       // A PUT body's uid is a precondition (409); a patch that changes it changes an immutable

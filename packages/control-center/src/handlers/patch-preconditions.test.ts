@@ -41,7 +41,9 @@ describe('patch preconditions', () => {
     expect((await request(cc(), 'POST', HCS, hostedClusterBody('unconditional'))).code).toBe(201);
     const r = await request(cc(), 'PATCH', `${HCS}/unconditional`, [{ op: 'remove', path: '/metadata/resourceVersion' }, { op: 'add', path: '/metadata/labels', value: { a: 'b' } }], json);
     expect([r.code, r.body.reason]).toEqual([422, 'Invalid']);
-    expect(r.body.message).toContain('metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    // Named by the resource, as genericregistry.Store.Update names it (kubectl: `The hostedclusters "unconditional" is invalid`).
+    expect(r.body.message).toBe('hostedclusters.hypershift.openshift.io "unconditional" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    expect(r.body.details).toMatchObject({ group: 'hypershift.openshift.io', kind: 'hostedclusters', name: 'unconditional' });
   });
 
   it('a stale resourceVersion in a JSON patch of a HostedCluster, its status, or a NodePool scale is a 409', async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rbacAuthorizer } from '../pipeline/rbac.js';
 import { StatusError } from '../apierrors/status.js';
-import { selfSubjectAccessReview, selfSubjectReview } from './self-review.js';
+import { selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './self-review.js';
+import { managementClusterAuthorizer } from '../pipeline/management-cluster-authorizer.js';
+import { alwaysAllow } from '../pipeline/authorize.js';
+import type { Store } from '../storage/store.js';
 import { request, useTestControlCenter } from '../testing/in-process.js';
 
 const authz = rbacAuthorizer([{ subjects: [{ kind: 'User', name: 'bob' }], rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['s1'] }] }]);
@@ -47,6 +50,32 @@ describe('SelfSubjectAccessReview', () => {
     };
     expect(codeOf(() => selfSubjectAccessReview({ kind: 'SelfSubjectAccessReview', spec: {} }, bob, authz))).toBe(422);
     expect(codeOf(() => selfSubjectAccessReview({ kind: 'Pod' }, bob, authz))).toBe(400);
+  });
+});
+
+describe('SelfSubjectRulesReview', () => {
+  const rulesOf = (user: { name: string; groups: string[] }, a = managementClusterAuthorizer(alwaysAllow, {} as Store)) =>
+    selfSubjectRulesReview({ kind: 'SelfSubjectRulesReview', spec: { namespace: 'clusters' } }, user, a).status as Record<string, unknown>;
+
+  it("marks a syncer's rules incomplete, saying what narrows them, as kube's Node authorizer marks a node's", () => {
+    // The policy lets everyone do everything, but the syncer of mgmt-1 may not (a single can-i says so).
+    const syncer = { name: 'hcc:syncer:mgmt-1', groups: ['hcc:syncers', 'system:authenticated'] };
+    const r = rulesOf(syncer);
+    expect(r.incomplete).toBe(true);
+    expect(r.evaluationError).toBe(
+      'the ManagementCluster authorizer does not support rule resolution: the syncer of management cluster "mgmt-1" may read only the Secrets and ConfigMaps of mgmt-1, write only what is placed on mgmt-1, and impersonate nobody',
+    );
+    expect(selfSubjectAccessReview(review({ verb: 'list', resource: 'secrets', namespace: 'clusters' }), syncer, managementClusterAuthorizer(alwaysAllow, {} as Store)).status).toMatchObject({ allowed: false });
+    // With RBAC, the policy's rules are listed, still marked incomplete.
+    const withRBAC = rulesOf(syncer, managementClusterAuthorizer(rbacAuthorizer([{ subjects: [{ kind: 'Group', name: 'hcc:syncers' }], rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }] }]), {} as Store));
+    expect(withRBAC.incomplete).toBe(true);
+    expect(withRBAC.resourceRules).toContainEqual(expect.objectContaining({ verbs: ['get'], resources: ['secrets'] }));
+  });
+
+  it('lists every other user\'s rules as complete', () => {
+    expect(rulesOf({ name: 'admin', groups: ['system:masters'] })).toEqual({ resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false });
+    // A fleet credential in hcc:syncers not named hcc:syncer:<cluster> is not a syncer identity.
+    expect(rulesOf({ name: 'fleet', groups: ['hcc:syncers'] }).incomplete).toBe(false);
   });
 });
 

@@ -43,8 +43,14 @@ export interface NonResourceRule {
 export interface SubjectRules {
   resourceRules: ResourceRule[];
   nonResourceRules: NonResourceRule[];
-  /** True when the list may leave out rules (never, with the authorizers here). */
+  /**
+   * True when the list does not say all that decides the user's requests: a syncer's, whose
+   * requests the ManagementCluster authorizer narrows to its own cluster's objects (as kube's Node
+   * authorizer marks a node's rules incomplete: it cannot list "the pods bound to me" as rules).
+   */
   incomplete: boolean;
+  /** Why the list is incomplete (kubectl prints it after `the list may be incomplete`). */
+  evaluationError?: string;
 }
 /**
  * Lists the rules that allow a user's requests in a namespace (`kubectl auth can-i --list`); it

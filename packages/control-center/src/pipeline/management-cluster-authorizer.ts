@@ -33,7 +33,7 @@ import {
   type NodePool,
 } from '@hcc/crds';
 import { parseSelector } from '@hcc/client';
-import type { Authorizer } from './authorize.js';
+import { allowAllRules, type Authorizer } from './authorize.js';
 import type { RequestInfo } from './request-info.js';
 import type { Store } from '../storage/store.js';
 import { storageKey, storagePrefix } from '../registry/types.js';
@@ -111,8 +111,12 @@ function referencedFrom(store: Store, mc: string, namespace: string, kind: 'secr
 /**
  * Wraps `inner` (e.g. RBAC, or allow-all without a policy) with the syncer read restriction:
  * a syncer identity's request is allowed only when both allow it. `rules` (can-i --list) are
- * `inner`'s: a ResourceRule cannot say "placed on X", as a Node's cannot.
+ * `inner`'s (everything, without them): a ResourceRule cannot say "placed on X", as a Node's
+ * cannot, so for a syncer they are marked incomplete with an evaluationError saying what narrows
+ * them, as kube's Node authorizer answers a node's rules review ("node authorizer does not support
+ * user rule resolution"); `kubectl auth can-i VERB RESOURCE` asks about one request and is exact.
  * @param store - the control center's store, read synchronously for labels and placements
+ * @see https://github.com/kubernetes/kubernetes/blob/master/plugin/pkg/auth/authorizer/node/node_authorizer.go (RulesFor)
  */
 export function managementClusterAuthorizer(inner: Authorizer, store: Store): Authorizer {
   const out: Authorizer = (user, ri) => {
@@ -125,6 +129,12 @@ export function managementClusterAuthorizer(inner: Authorizer, store: Store): Au
     }
     return inner(user, ri);
   };
-  if (inner.rules) out.rules = inner.rules;
+  out.rules = (user, namespace) => {
+    const rules = (inner.rules ?? allowAllRules)(user, namespace);
+    const mc = managementClusterOf(user);
+    if (mc === undefined) return rules;
+    const why = `the ManagementCluster authorizer does not support rule resolution: ${syncerOf(mc)} may read only the Secrets and ConfigMaps of ${mc}, write only what is placed on ${mc}, and impersonate nobody`;
+    return { ...rules, incomplete: true, evaluationError: rules.evaluationError ? `${rules.evaluationError}; ${why}` : why };
+  };
   return out;
 }
