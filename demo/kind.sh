@@ -226,15 +226,27 @@ cleanup() { # keep_logs (1: a failed run keeps $STATE/logs to read)
   rm -f "$STATE/control-center.pid" "$STATE/scheduler.pid" "$STATE/build.log" "$STATE/image.tar"
   if [[ "${1:-0}" != 1 ]]; then
     rm -f "$STATE/logs/control-center.log" "$STATE/logs/scheduler.log"
+    for f in "${CLUSTERS[@]}"; do rm -f "$STATE/logs/$f-hcc-syncer.log" "$STATE/logs/$f-hypershift-sim.log"; done
     rmdir "$STATE/logs" 2>/dev/null || true
   fi
   rmdir "$STATE" 2>/dev/null || true
+}
+
+save_cluster_logs() { # a failed run: the syncer's and the hypershift-sim's logs of each cluster, before the clusters go
+  local c
+  for c in "${CLUSTERS[@]}"; do
+    [[ -f "$STATE/$c.kubeconfig" ]] || continue
+    mkdir -p "$STATE/logs"
+    km "$c" --request-timeout=10s -n hcc-system logs deployment/hcc-syncer --tail=200 >"$STATE/logs/$c-hcc-syncer.log" 2>&1 || true
+    km "$c" --request-timeout=10s -n hypershift logs deployment/hypershift-sim --tail=200 >"$STATE/logs/$c-hypershift-sim.log" 2>&1 || true
+  done
 }
 
 on_exit() {
   local rc=$?
   trap - EXIT INT TERM
   if ((rc != 0)); then
+    save_cluster_logs
     say "" >&2
     say "kind.sh: the demo failed (exit $rc). Last lines of the local logs:" >&2
     local f

@@ -308,6 +308,15 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     expect((one(objs, 'ClusterRole') as Any).rules).toEqual([...SyncerRules, PullCRDsRule]);
   });
 
+  it('renders every argument as a string, also an IPv6 metrics host ending in a colon (`::`, `fd00::`)', async () => {
+    for (const host of ['::', 'fd00::']) {
+      const objs = await template([`syncer.metricsHost=${host}`]);
+      const args = (one(objs, 'Deployment') as Any).spec.template.spec.containers[0].args as unknown[];
+      expect(args.every((a) => typeof a === 'string'), JSON.stringify(args)).toBe(true);
+      expect(args).toContain(`--metrics-host=${host}`);
+    }
+  });
+
   it('takes the kubeconfig base64-encoded, or from an existing Secret (then renders none)', async () => {
     const text = 'apiVersion: v1\nkind: Config\n';
     const b64 = Buffer.from(text).toString('base64');
@@ -1074,9 +1083,9 @@ describe('demo/kind.sh', () => {
       const bin = fakeBin(dir, {
         docker: `${logCall('docker')}\ncase "$*" in\n  "image inspect"*) echo sha256:0123 ;;\n  "version --format"*) echo linux/amd64 ;;\nesac\nexit 0`,
         // kind load docker-image fails as it does under Docker's containerd image store.
-        kind: `${logCall('kind')}\ncase "$*" in\n  "load docker-image"*) echo 'ERROR: failed to load image: ctr: content digest sha256:82014a: not found' >&2; exit 1 ;;\nesac\nexit 0`,
+        kind: `${logCall('kind')}\ncase "$*" in\n  "create cluster --name "*" --kubeconfig "*) : > "$6" ;;\n  "load docker-image"*) echo 'ERROR: failed to load image: ctr: content digest sha256:82014a: not found' >&2; exit 1 ;;\nesac\nexit 0`,
         npm: 'exit 0',
-        kubectl: `${logCall('kubectl')}\ncase "$*" in\n  *" version -o json"*) echo '{"clientVersion":{"minor":"35"},"serverVersion":{"major":"1","minor":"${kubeMinor}"}}' ;;\n  *" apply "*) echo 'fake kubectl: apply refused' >&2; exit 1 ;;\nesac\nexit 0`,
+        kubectl: `${logCall('kubectl')}\ncase "$*" in\n  *" version -o json"*) echo '{"clientVersion":{"minor":"35"},"serverVersion":{"major":"1","minor":"${kubeMinor}"}}' ;;\n  *" apply "*) echo 'fake kubectl: apply refused' >&2; exit 1 ;;\n  *" logs deployment/hcc-syncer"*) echo 'fake syncer log line' ;;\nesac\nexit 0`,
         helm: 'exit 0',
       });
       const env = { ...isolated(dir, bin), PATH: `${bin}:/usr/bin:/bin`, HCC_CONTROL_CENTER_PORT: String(port) };
@@ -1106,6 +1115,10 @@ describe('demo/kind.sh', () => {
     // The run ended at the fake's refused apply, not at the load.
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('fake kubectl: apply refused');
+    // A failed run saves each cluster's syncer and hypershift-sim logs before the clusters are deleted, and shows their last lines.
+    expect(r.calls.some((c) => c.includes('-n hcc-system logs deployment/hcc-syncer --tail=200')), r.calls.join('\n')).toBe(true);
+    expect(r.calls.some((c) => c.includes('-n hypershift logs deployment/hypershift-sim --tail=200'))).toBe(true);
+    expect(r.stderr).toContain(`--- ${path.join(r.state, 'logs', 'hcc-mgmt-1-hcc-syncer.log')}\nfake syncer log line`);
   });
 
   it('stops before installing anything on a kind cluster older than the HyperShift CRDs need (Kubernetes 1.31, CEL isIP)', async () => {

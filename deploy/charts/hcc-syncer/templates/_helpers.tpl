@@ -99,11 +99,11 @@ Labels are sorted by key so the rendering is stable.
 {{- define "hcc-syncer.args" -}}
 {{- $mc := .Values.managementCluster -}}
 - syncer
-- --name={{ required "managementCluster.name is required (the ManagementCluster name, a DNS label)" $mc.name }}
-- --kubeconfig={{ include "hcc-syncer.kubeconfigDir" . }}/kubeconfig
-- --capacity={{ int64 $mc.capacity }}
+- {{ printf "--name=%s" (required "managementCluster.name is required (the ManagementCluster name, a DNS label)" $mc.name) | quote }}
+- {{ printf "--kubeconfig=%s/kubeconfig" (include "hcc-syncer.kubeconfigDir" .) | quote }}
+- {{ printf "--capacity=%d" (int64 $mc.capacity) | quote }}
 {{- if $mc.platforms }}
-- --platforms={{ join "," $mc.platforms }}
+- {{ printf "--platforms=%s" (join "," $mc.platforms) | quote }}
 {{- end }}
 {{- if $mc.labels }}
 {{- $pairs := list }}
@@ -112,11 +112,11 @@ Labels are sorted by key so the rendering is stable.
 {{- end }}
 - {{ printf "--labels=%s" (join "," $pairs) | quote }}
 {{- end }}
-- --heartbeat-interval={{ .Values.syncer.heartbeatIntervalSeconds }}
-- --workers={{ int64 .Values.syncer.workers }}
-- --metrics-host={{ .Values.syncer.metricsHost }}
-- --metrics-port={{ int64 .Values.syncer.metricsPort }}
-- --log-level={{ .Values.syncer.logLevel }}
+- {{ printf "--heartbeat-interval=%v" .Values.syncer.heartbeatIntervalSeconds | quote }}
+- {{ printf "--workers=%d" (int64 .Values.syncer.workers) | quote }}
+- {{ printf "--metrics-host=%s" (toString .Values.syncer.metricsHost) | quote }}
+- {{ printf "--metrics-port=%d" (int64 .Values.syncer.metricsPort) | quote }}
+- {{ printf "--log-level=%s" (toString .Values.syncer.logLevel) | quote }}
 {{- if .Values.syncer.pullCRDs }}
 - --pull-crds
 {{- end }}
