@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { median, round } from './stats.mjs';
+import { median, round, roundNear } from './stats.mjs';
 
 /**
  * Writes the results JSON `text` to `<dir>/<stem>.json`, created exclusively: when another run
@@ -67,14 +67,17 @@ export function fmt(x) {
 
 /**
  * Turns a scenario row into a table row with rounded numbers.
- * Row fields: case, rate+unit (or value+unit, or text), digits (decimals of the value; default 3
+ * Row fields: case, rate+unit (or value+unit, or text), valueBound and p99Bound (a target's threshold,
+ * which rounding keeps the shown number off), digits (decimals of the value; default 3
  * significant digits), p50, p99 (ms), vsBaseline, target, met (true/false), note.
  */
 export function tableRow(scenario, r) {
   const raw = r.rate ?? r.value;
   // `digits`: decimals kept for a value compared with a target it lies close to (10.01 s against
   // "< 10 s" must not read as 10).
-  const value = r.text !== undefined ? null : r.digits !== undefined && Number.isFinite(raw) ? Number(raw.toFixed(r.digits)) : round(raw);
+  // `valueBound`/`p99Bound`: the target's threshold, so that rounding never shows a number on or
+  // across it that the met column contradicts (99.96 ms is not shown as 100 beside "< 100 ms: yes").
+  const value = r.text !== undefined ? null : r.digits !== undefined && Number.isFinite(raw) ? Number(raw.toFixed(r.digits)) : roundNear(raw, r.valueBound);
   return {
     scenario,
     case: r.case,
@@ -82,7 +85,7 @@ export function tableRow(scenario, r) {
     unit: r.unit ?? '',
     text: r.text,
     p50: round(r.p50),
-    p99: round(r.p99),
+    p99: roundNear(r.p99, r.p99Bound),
     vsBaseline: r.vsBaseline ?? '',
     target: r.target ?? '',
     met: r.met === undefined ? null : r.met,

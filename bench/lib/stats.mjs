@@ -67,6 +67,46 @@ export function median(nums) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * Whether `shown`, a rounding of `x`, reads on the same side of a target's `bound` as `x`: not on
+ * the bound unless `x` is, not across it (99.96 ms shown as `100` beside "p99 < 100 ms: yes" would
+ * contradict the met column; 1,999.6/s shown as `2,000` beside "≥ 2,000/s: NO" too).
+ */
+function sameSide(x, shown, bound) {
+  return Math.sign(shown - bound) === Math.sign(x - bound);
+}
+
+/** `first`, or `x` with the fewest decimals (up to 6) that keep it on its side of `bound`. */
+function keepSide(x, first, bound) {
+  if (bound === undefined || !Number.isFinite(x) || sameSide(x, first, bound)) return first;
+  for (let d = 0; d <= 6; d++) {
+    const n = Number(x.toFixed(d));
+    if (sameSide(x, n, bound)) return n;
+  }
+  return Number(x.toFixed(6));
+}
+
+/**
+ * `round(x)`, or, when that would put the number on or across `bound` where `x` is not, `x` with
+ * as many more decimals (up to 6) as it takes to stay on its side.
+ * @param x - the value a target judges (ms, s, MB, a rate)
+ * @param bound - the target's threshold in the same unit (100 for "p99 < 100 ms"); undefined: plain round
+ */
+export function roundNear(x, bound) {
+  return keepSide(x, round(x), bound);
+}
+
+/**
+ * A ratio as a whole percentage (`0.54` → `"54%"`), with decimals where the whole number would
+ * read on or across the target's `bound` (0.4996 against ≥ 50% reads `"49.96%"`, not `"50%"`).
+ * @param ratio - e.g. 0.54
+ * @param bound - the target as a ratio (0.5), or undefined
+ */
+export function percentNear(ratio, bound) {
+  const x = ratio * 100;
+  return `${keepSide(x, Math.round(x), bound === undefined ? undefined : bound * 100)}%`;
+}
+
 /** Rounds to 3 significant digits (at most 2 decimals): the precision every table cell and the JSON carry. */
 export function round(x) {
   if (x === undefined || x === null || !Number.isFinite(x)) return x ?? null;

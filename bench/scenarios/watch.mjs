@@ -230,6 +230,7 @@ async function series(ctx, { tls, counts, suffix }, sink) {
       p99: agg.p99,
       target: isTarget ? 'p99 < 100 ms at 500 writes/s' : '',
       met: isTarget ? agg.p99 < 100 && agg.missing === 0 && agg.duplicates === 0 && agg.closed === 0 : undefined,
+      p99Bound: isTarget ? 100 : undefined,
       note:
         `writes sent at ${Math.round(agg.sentRate)} of ${rate}/s, completed at ${Math.round(agg.writeRate)}/s, answered in p50 ${fmt(round(agg.writeP50))} ms, p99 ${fmt(round(agg.writeP99))} ms; CPU: server ${Math.round(agg.serverCpuPct)}%, watch client ${Math.round(agg.clientCpuPct)}%; events/s over the run and its drain (${(agg.drainMs / 1000).toFixed(1)} s)` +
         `${deliveryNote(agg)}${agg.closed ? `; ${agg.closed} watches closed by the server` : ''}`,
