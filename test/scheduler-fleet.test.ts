@@ -278,6 +278,9 @@ describe('scheduler: policies, explanations, lost clusters and scale-out against
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('may not place HostedClusters: only members of the group hcc:schedulers may');
     expect(r.stderr).toContain('--scheduler-kubeconfig');
+    // One line, on stderr: not repeated as a JSON log line on stdout.
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).not.toContain('may not place');
   });
 
   it('hcc scheduler refuses an invalid configuration file, listing every problem, before it connects', () => {

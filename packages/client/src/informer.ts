@@ -276,10 +276,13 @@ export class Informer<T extends KubeObject = KubeObject> {
         const errorEvent = err instanceof WatchErrorEvent || isTooLargeResourceVersion(err);
         if (isGone(err) || errorEvent) {
           needList = true;
-          this.#logger.warn(
-            { err, resourceVersion: this.#lastRV },
-            isTooLargeResourceVersion(err) ? 'resourceVersion too large for the server; relisting' : errorEvent && !isGone(err) ? 'watch error event; relisting' : 'resourceVersion expired; relisting',
-          );
+          if (isGone(err) && !isTooLargeResourceVersion(err)) {
+            // Expected after a server restart or a long disconnect (the watch history is bounded):
+            // client-go's reflector logs it at V(4), not as a warning.
+            this.#logger.info({ resourceVersion: this.#lastRV, reason: (err as Error).message }, 'resourceVersion expired; relisting');
+          } else {
+            this.#logger.warn({ err, resourceVersion: this.#lastRV }, isTooLargeResourceVersion(err) ? 'resourceVersion too large for the server; relisting' : 'watch error event; relisting');
+          }
           if (isGone(err) && relistNow) {
             relistNow = false;
             continue;

@@ -127,7 +127,7 @@ export function schedulerCommand(): Command {
       const client = new RestClient(conn, { userAgent: 'hcc-scheduler', logger: log });
       const cannotStart = (await bindingProblem(client, log)) ?? (o.leaderElect ? undefined : await leaseHolderProblem(client, log));
       if (cannotStart) {
-        log.error({ kubeconfig: o.kubeconfig }, cannotStart);
+        // One line, on stderr, as every refused start (hcc up's log file takes stderr too).
         process.stderr.write(`hcc scheduler: ${cannotStart}\n`);
         client.close();
         process.exit(1);

@@ -130,6 +130,7 @@ metadata: {name: bot, namespace: tools}
       ['', 'p.yaml: no ClusterRole, Role, ClusterRoleBinding or RoleBinding (rbac.authorization.k8s.io/v1) in the file'],
       ['just a string\n', 'p.yaml: document 1 is not an object'],
       ['apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: ClusterRole\nmetadata: {name: r}\n', 'has apiVersion "rbac.authorization.k8s.io/v1beta1"; only rbac.authorization.k8s.io/v1 is served'],
+      ['kind: ClusterRole\nrules: 5\n', 'p.yaml: a ClusterRole without metadata.name has no apiVersion; only rbac.authorization.k8s.io/v1 is served'],
       [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{resources: [x], apiGroups: [""]}]\n`, 'ClusterRole "r" rule 1: verbs must be a non-empty list of strings'],
       [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [{resources: [x], apiGroups: [""], verbs: get}]\n`, 'verbs must be a non-empty list of strings'],
       [`${head}kind: ClusterRole\nmetadata: {name: r}\nrules: [null]\n`, 'rule 1: a rule must be an object'],

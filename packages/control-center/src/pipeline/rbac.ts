@@ -225,7 +225,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
       objects.push(...(o.items as RBACObject[]).filter(isJSONObject));
     } else objects.push(o as RBACObject);
   }
-  const what = (o: RBACObject) => `${String(o.kind)} "${String(o.metadata?.name ?? '')}"`;
+  const what = (o: RBACObject) => (typeof o.metadata?.name === 'string' && o.metadata.name ? `${String(o.kind)} "${o.metadata.name}"` : `a ${String(o.kind)} without metadata.name`);
   const rbac: RBACObject[] = [];
   for (const o of objects) {
     const inGroup = typeof o.apiVersion === 'string' && o.apiVersion.startsWith(`${RBACGroup}/`);
@@ -233,6 +233,7 @@ export function loadRBACPolicy(text: string, source: string): RuleBinding[] {
       if (inGroup) throw new Error(`${source}: no matches for kind ${JSON.stringify(o.kind)} in version ${JSON.stringify(o.apiVersion)} (ClusterRole, Role, ClusterRoleBinding or RoleBinding)`);
       continue;
     }
+    if (o.apiVersion === undefined) throw new Error(`${source}: ${what(o)} has no apiVersion; only ${RBACAPIVersion} is served`);
     if (o.apiVersion !== RBACAPIVersion) throw new Error(`${source}: ${what(o)} has apiVersion ${JSON.stringify(o.apiVersion)}; only ${RBACAPIVersion} is served`);
     if (typeof o.metadata?.name !== 'string' || !o.metadata.name) throw new Error(`${source}: a ${String(o.kind)} needs metadata.name`);
     checkName(o.metadata.name, `${source}: ${what(o)}`);
