@@ -238,6 +238,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   if (accepted) logger.warn({ dataDir: opts.dataDir, problems: accepted.problems, revision: accepted.revision }, 'started on lost or damaged data (--accept-storage-loss): serving what is left; resourceVersions continue past every one handed out before, and older ones are 410 Expired');
   const registry = new Registry({ virtualHostedClusters: opts.virtualHostedClusters, reserved: reviewKinds });
   registry.start(store, store);
+  for (const [version, reason] of registry.unservable) logger.warn({ crd: version, reason }, 'a stored CustomResourceDefinition version cannot be served: left out (fix or delete the CRD)');
   let ready = false;
   const tokens = new Map<string, UserInfo>([
     ...fileTokens,

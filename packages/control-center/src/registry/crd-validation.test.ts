@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
 import { startTestControlCenter } from '../testing/in-process.js';
+import { Registry } from './registry.js';
+import type { Store } from '../storage/store.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const crd = (plural: string, extra: { versionExtra?: Record<string, unknown>; specExtra?: Record<string, unknown>; schema?: Record<string, unknown> } = {}) => ({
@@ -228,5 +230,54 @@ describe('CRD validation', () => {
       const disco = (await call('GET', '/apis/authorization.k8s.io/v1')).body as unknown as { resources: { name: string }[] };
       expect(disco.resources.filter((x) => x.name === 'selfsubjectaccessreviews')).toHaveLength(1);
     });
+  });
+});
+
+describe('CRD printer columns and selectable fields', () => {
+  let cc: RunningControlCenter;
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { code: res.status, body: (await res.json()) as { message?: string; reason?: string } };
+  };
+  beforeAll(async () => {
+    cc = await startTestControlCenter();
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'string' }, n: { type: 'integer' }, o: { type: 'object' } } } } };
+
+  it("refuses a printer column whose JSONPath does not parse or whose type is not a column type (it would have been served by no control center after a restart)", async () => {
+    const r = await call('POST', CRDS, crd('cols', { schema, versionExtra: { additionalPrinterColumns: [{ name: 'X', type: 'string', jsonPath: '.spec.x[' }, { name: 'Y', type: 'foo', jsonPath: '.spec.x' }, { name: 'Z', type: 'string', jsonPath: 'spec.x' }] } }));
+    expect([r.code, r.body.reason]).toEqual([422, 'Invalid']);
+    expect(r.body.message).toContain('spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: ".spec.x[": must be a valid JSONPath');
+    expect(r.body.message).toContain('spec.versions[0].additionalPrinterColumns[1].type: Unsupported value: "foo": supported values: "boolean", "date", "integer", "number", "string"');
+    expect(r.body.message).toContain('spec.versions[0].additionalPrinterColumns[2].JSONPath: Invalid value: "spec.x": must be a simple json path starting with .');
+    expect((await call('GET', `${CRDS}/cols.ex.hcc.dev`)).code).toBe(404);
+    expect((await call('POST', CRDS, crd('cols', { schema, versionExtra: { additionalPrinterColumns: [{ name: 'X', type: 'string', jsonPath: '.spec.x' }] } }))).code).toBe(201);
+  });
+
+  it('refuses a selectable field that does not parse, names no field, or names an object, and a duplicate', async () => {
+    const r = await call('POST', CRDS, crd('sels', { schema, versionExtra: { selectableFields: [{ jsonPath: '.spec.x[' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.o' }, { jsonPath: '.spec.n' }, { jsonPath: '.spec.n' }] } }));
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain('spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".spec.x[": must be a valid JSONPath');
+    expect(r.body.message).toContain('spec.versions[0].selectableFields[1].jsonPath: Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field');
+    expect(r.body.message).toContain('spec.versions[0].selectableFields[2].jsonPath: Invalid value: ".spec.o": must point to a field of type string, boolean or integer');
+    expect(r.body.message).toContain('spec.versions[0].selectableFields[4].jsonPath: Duplicate value: ".spec.n"');
+    expect(r.body.message).not.toContain('selectableFields[3]');
+    expect((await call('POST', CRDS, crd('sels', { schema, versionExtra: { selectableFields: [{ jsonPath: '.spec.x' }, { jsonPath: '.spec.n' }] } }))).code).toBe(201);
+  });
+});
+
+describe('a stored CRD version that cannot be served', () => {
+  it('is left out at start (recorded in unservable), not a crash, and the other CRDs are served', () => {
+    const bad = crd('bads', { versionExtra: { additionalPrinterColumns: [{ name: 'X', type: 'string', jsonPath: '.spec.x[' }] } });
+    const good = crd('goods');
+    const store = { list: () => ({ items: [bad, good].map((object) => ({ object })), revision: 2 }), watch: () => ({ stop() {} }) };
+    const registry = new Registry();
+    expect(() => registry.start(store as unknown as Store)).not.toThrow();
+    expect(registry.unservable.get('bads.ex.hcc.dev/v1')).toContain('unterminated');
+    expect(registry.lookup('ex.hcc.dev', 'v1', 'bads')).toBeUndefined();
+    expect(registry.lookup('ex.hcc.dev', 'v1', 'goods')?.kind).toBe('Good');
   });
 });

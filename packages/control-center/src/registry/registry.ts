@@ -60,6 +60,11 @@ export class Registry extends EventEmitter {
   private readonly byGVR = new Map<string, ResourceInfo>();
   /** CRD name → the infos built from it. */
   private readonly fromCRD = new Map<string, ResourceInfo[]>();
+  /**
+   * Versions of stored CRDs that could not be served, by `<crd>/<version>`, with why (a CRD stored
+   * before validation refused its definition); they are left out rather than stopping the server.
+   */
+  readonly unservable = new Map<string, string>();
   private crdWatch?: StoreWatch;
   /** Where the read transforms of custom resources go (see storage/read-transform.ts). */
   private transforms?: Pick<ReadTransformStore, 'setTransform' | 'addWriters'>;
@@ -155,7 +160,17 @@ export class Registry extends EventEmitter {
     const infos: ResourceInfo[] = [];
     for (const v of spec?.versions ?? []) {
       if (!v.served) continue;
-      const info = customResourceInfo(crd, v, this.opts);
+      let info: ResourceInfo;
+      try {
+        info = customResourceInfo(crd, v, this.opts);
+      } catch (e) {
+        // A version this server cannot serve (a CRD stored before its validation refused, say, a
+        // printer column's JSONPath that does not parse) is left out, never a crash at start:
+        // the other CRDs and versions are served, and this one can still be fixed or deleted.
+        this.unservable.set(`${name}/${v.name}`, (e as Error).message);
+        continue;
+      }
+      this.unservable.delete(`${name}/${v.name}`);
       // A built-in resource wins over a CRD of the same group and resource, in any version: as
       // kube-apiserver serves its own before delegating to apiextensions-apiserver, and the
       // CRD's objects would be the built-in's own (the same storage), unvalidated, and deleted
@@ -170,6 +185,7 @@ export class Registry extends EventEmitter {
   }
 
   private removeCRD(name: string, emit = true): void {
+    if (emit) for (const k of [...this.unservable.keys()]) if (k.startsWith(`${name}/`)) this.unservable.delete(k);
     for (const info of this.fromCRD.get(name) ?? []) this.byGVR.delete(`${info.group}/${info.version}/${info.resource}`);
     this.fromCRD.delete(name);
     if (emit) {

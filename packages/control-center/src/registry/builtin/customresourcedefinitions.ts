@@ -11,6 +11,7 @@ import { age, baseStrategy, column, nameColumn, statusSubresource } from '../gen
 import type { ResourceInfo } from '../types.js';
 import * as field from '../../apierrors/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
+import { compileJSONPath } from '../../pipeline/jsonpath.js';
 
 /** Finalizer that holds a CRD until every custom resource of it is deleted. */
 export const FinalizerCRDCleanup = 'customresourcecleanup.apiextensions.k8s.io';
@@ -124,6 +125,75 @@ function validateAPIApproval(obj: KubeObject, old?: KubeObject): field.FieldErro
   return [];
 }
 
+/** The column types a printer column may declare (apiextensions' printerColumnDatatypes). */
+const columnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
+/** The formats a printer column may declare (customResourceColumnDefinitionFormats). */
+const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
+
+/**
+ * Errors of a JSONPath a CRD gives for a printer column or a selectable field: upstream's
+ * validateSimpleJSONPath (starts with `.`), and one hcc's JSONPath cannot read is refused too
+ * (kube-apiserver accepts it and fails every Table of the resource: `unrecognized column
+ * definition`; hcc would fail to serve the CRD at all).
+ */
+function jsonPathErrors(path: string, value: unknown): field.FieldError[] {
+  if (typeof value !== 'string' || value === '') return [field.required(path)];
+  if (value[0] !== '.') return [field.invalid(path, value, 'must be a simple json path starting with .')];
+  try {
+    compileJSONPath(value);
+  } catch (e) {
+    return [field.invalid(path, value, `must be a valid JSONPath: ${(e as Error).message}`)];
+  }
+  return [];
+}
+
+/** The schema a simple dot path (`.spec.color`) names in a version's schema, or undefined. */
+function schemaAt(schema: JSONSchemaProps | undefined, dotPath: string): JSONSchemaProps | undefined {
+  let s = schema;
+  for (const part of dotPath.slice(1).split('.')) {
+    if (!s || !part) return undefined;
+    s = s.properties?.[part];
+  }
+  return s;
+}
+
+/**
+ * A version's printer columns and selectable fields, as apiextensions' validation checks them
+ * (ValidateCustomResourceColumnDefinition, validateSelectableFields): names, types, formats and
+ * paths; a selectable field must name a string, integer or boolean field of the schema, at most 8,
+ * each once.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
+ */
+function columnAndFieldErrors(v: CRDSpec['versions'][number], at: string): field.FieldError[] {
+  const errs: field.FieldError[] = [];
+  (v.additionalPrinterColumns ?? []).forEach((c, j) => {
+    const p = `${at}.additionalPrinterColumns[${j}]`;
+    if (!c || typeof c !== 'object') return void errs.push(field.required(p));
+    if (!c.name) errs.push(field.required(`${p}.name`));
+    if (!c.type) errs.push(field.required(`${p}.type`));
+    else if (!columnTypes.includes(c.type)) errs.push(field.notSupported(`${p}.type`, c.type, columnTypes));
+    if (c.format && !columnFormats.includes(c.format)) errs.push(field.notSupported(`${p}.format`, c.format, columnFormats));
+    errs.push(...jsonPathErrors(`${p}.JSONPath`, c.jsonPath));
+  });
+  const fields = v.selectableFields ?? [];
+  if (fields.length > 8) errs.push(field.tooMany(`${at}.selectableFields`, fields.length, 8));
+  const seen = new Set<string>();
+  fields.forEach((f, j) => {
+    const p = `${at}.selectableFields[${j}].jsonPath`;
+    const path = (f as { jsonPath?: unknown } | null)?.jsonPath;
+    const bad = jsonPathErrors(p, path);
+    if (bad.length) return void errs.push(...bad);
+    const target = schemaAt(v.schema?.openAPIV3Schema as JSONSchemaProps | undefined, path as string);
+    if (!target) errs.push(field.invalid(p, path, 'is an invalid path: does not refer to a valid field'));
+    else if (target.type !== 'string' && target.type !== 'integer' && target.type !== 'boolean') {
+      errs.push(field.invalid(p, path, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+    }
+    if (seen.has(path as string)) errs.push(field.duplicate(p, path));
+    seen.add(path as string);
+  });
+  return errs;
+}
+
 function validateCRD(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const spec = obj.spec as CRDSpec | undefined;
@@ -151,6 +221,7 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
       if (schema) errs.push(...compileErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+      errs.push(...columnAndFieldErrors(v, `spec.versions[${i}]`));
     });
   }
   return errs;
