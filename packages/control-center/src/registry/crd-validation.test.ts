@@ -281,3 +281,47 @@ describe('a stored CRD version that cannot be served', () => {
     expect(registry.lookup('ex.hcc.dev', 'v1', 'goods')?.kind).toBe('Good');
   });
 });
+
+describe('CRD names another CRD of the group holds', () => {
+  let cc: RunningControlCenter;
+  const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { code: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ namespaces: ['ns'] });
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+  const named = (plural: string, names: Record<string, unknown>) => {
+    const c = crd(plural);
+    return { ...c, spec: { ...c.spec, names: { plural, ...names } } };
+  };
+  const conditions = (body: Record<string, any>) => Object.fromEntries((body.status.conditions as { type: string; status: string; reason: string; message: string }[]).map((c) => [c.type, `${c.status} ${c.reason}: ${c.message}`]));
+
+  it('are not accepted (NamesAccepted=False, as kube\'s naming controller), and the CRD is not served until they are free', async () => {
+    expect((await call('POST', CRDS, named('widgets', { kind: 'Widget', shortNames: ['wd'] }))).code).toBe(201);
+    const second = await call('POST', CRDS, named('widgetzs', { kind: 'Widget', shortNames: ['wd'] }));
+    expect(second.code).toBe(201);
+    // Kind and list kind both conflict; upstream reports the last one checked.
+    expect(conditions(second.body)).toEqual({ NamesAccepted: 'False ListKindConflict: "WidgetList" is already in use', Established: 'False NotAccepted: not all names are accepted' });
+    // Only the names nobody else holds are accepted.
+    expect(second.body.status.acceptedNames).toEqual({ plural: 'widgetzs' });
+    // Not served: its objects cannot land beside, or instead of, the first CRD's.
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/widgetzs')).code).toBe(404);
+    const w = await call('POST', '/apis/ex.hcc.dev/v1/namespaces/ns/widgets', { apiVersion: 'ex.hcc.dev/v1', kind: 'Widget', metadata: { name: 'w' } });
+    expect(w.code).toBe(201);
+    const list = await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/widgets');
+    expect(list.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w']);
+    // Names of its own: accepted and served.
+    const cur = await call('GET', `${CRDS}/widgetzs.ex.hcc.dev`);
+    const fixed = await call('PUT', `${CRDS}/widgetzs.ex.hcc.dev`, { ...cur.body, spec: { ...cur.body.spec, names: { plural: 'widgetzs', kind: 'Widgetz', shortNames: ['wz'] } } });
+    expect(fixed.code).toBe(200);
+    expect(conditions(fixed.body)).toEqual({ NamesAccepted: 'True NoConflicts: no conflicts found', Established: 'True InitialNamesAccepted: the initial names have been accepted' });
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/widgetzs')).code).toBe(200);
+    // A short name alone in use is a ShortNamesConflict.
+    const third = await call('POST', CRDS, named('gadgets', { kind: 'Gadget', shortNames: ['wd', 'gd'] }));
+    expect(conditions(third.body).NamesAccepted).toBe('False ShortNamesConflict: "wd" is already in use');
+  });
+});

@@ -14,7 +14,7 @@ import { secrets } from './builtin/secrets.js';
 import { configmaps } from './builtin/configmaps.js';
 import { events } from './builtin/events.js';
 import { leases } from './builtin/leases.js';
-import { customresourcedefinitions, type CRDSpec } from './builtin/customresourcedefinitions.js';
+import { customresourcedefinitions, isServedCRD, type CRDSpec } from './builtin/customresourcedefinitions.js';
 import { customResourceInfo } from './custom-resources.js';
 import { prepareCustomResource } from './schema/index.js';
 import type { JSONSchemaProps } from './schema/types.js';
@@ -158,8 +158,10 @@ export class Registry extends EventEmitter {
       }
     }
     const infos: ResourceInfo[] = [];
+    // Names another CRD of the group holds (NamesAccepted=False, never Established): not served.
+    const served = isServedCRD(crd);
     for (const v of spec?.versions ?? []) {
-      if (!v.served) continue;
+      if (!v.served || !served) continue;
       let info: ResourceInfo;
       try {
         info = customResourceInfo(crd, v, this.opts);

@@ -45,6 +45,13 @@ export interface StrategyContext {
   userGroups?: readonly string[];
   /** Namespaces a request may not delete besides default, kube-system and kube-public (the server's own). */
   immortalNamespaces?: ReadonlySet<string>;
+  /**
+   * The names the other CRDs of an API group have been accepted under (their
+   * `status.acceptedNames`): plural, singular and short names in `resources`, kind and list kind in
+   * `kinds`; what a CRD's NamesAccepted condition is decided against (kube's NamingConditionController).
+   * Absent (the server's own writes): no conflicts.
+   */
+  crdNamesInUse?: (group: string, exceptCRD: string) => { resources: ReadonlySet<string>; kinds: ReadonlySet<string> };
 }
 
 /**

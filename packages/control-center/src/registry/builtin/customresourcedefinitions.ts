@@ -8,7 +8,7 @@ import { celSyntaxError } from '../schema/cel-compile.js';
 import { compileRE2 } from '../schema/cel-regex.js';
 import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
-import type { ResourceInfo } from '../types.js';
+import type { ResourceInfo, StrategyContext } from '../types.js';
 import * as field from '../../apierrors/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
 import { compileJSONPath } from '../../pipeline/jsonpath.js';
@@ -227,31 +227,87 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
   return errs;
 }
 
-/** Sets the status a served CRD reports: accepted names, stored versions, conditions. */
-function establish(obj: KubeObject, now: Date): void {
+/** The names a CRD was accepted under (`status.acceptedNames`). */
+interface AcceptedNames {
+  plural?: string;
+  singular?: string;
+  kind?: string;
+  listKind?: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/**
+ * Which of a CRD's requested names it may have, as kube's NamingConditionController decides:
+ * a name it already had, or one no other CRD of its group was accepted under. Returns the
+ * accepted names and the NamesAccepted condition's status, reason and message (the last conflict
+ * found, as upstream reports it).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
+ */
+export function acceptNames(
+  requested: Required<Pick<AcceptedNames, 'plural' | 'singular' | 'kind' | 'listKind'>> & AcceptedNames,
+  accepted: AcceptedNames,
+  used: { resources: ReadonlySet<string>; kinds: ReadonlySet<string> },
+): { names: AcceptedNames; status: 'True' | 'False'; reason: string; message: string } {
+  const names: AcceptedNames = { ...accepted };
+  let conflict: { reason: string; message: string } | undefined;
+  const fresh = (want: string, had: string | undefined, inUse: ReadonlySet<string>): string | undefined => (want === had || !inUse.has(want) ? undefined : `${JSON.stringify(want)} is already in use`);
+  const check = (key: 'plural' | 'singular' | 'kind' | 'listKind', inUse: ReadonlySet<string>, reason: string) => {
+    const err = fresh(requested[key], accepted[key], inUse);
+    if (err) conflict = { reason, message: err };
+    else names[key] = requested[key];
+  };
+  check('plural', used.resources, 'PluralConflict');
+  check('singular', used.resources, 'SingularConflict');
+  const wantShort = requested.shortNames ?? [];
+  const hadShort = new Set(accepted.shortNames ?? []);
+  const shortErrs = wantShort.filter((n) => !hadShort.has(n)).map((n) => fresh(n, '', used.resources)).filter((e): e is string => !!e);
+  if (shortErrs.length) conflict = { reason: 'ShortNamesConflict', message: shortErrs.length === 1 ? shortErrs[0]! : `[${shortErrs.join(', ')}]` };
+  else if (wantShort.length) names.shortNames = wantShort;
+  else delete names.shortNames;
+  check('kind', used.kinds, 'KindConflict');
+  check('listKind', used.kinds, 'ListKindConflict');
+  if (requested.categories) names.categories = requested.categories;
+  else delete names.categories;
+  return conflict ? { names, status: 'False', ...conflict } : { names, status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
+}
+
+/**
+ * Sets the status a CRD reports: accepted names, stored versions, conditions. Names another CRD
+ * of its group was accepted under are not accepted (`NamesAccepted=False`, e.g. `KindConflict`);
+ * a CRD never Established then stays `Established=False` (`NotAccepted`) and is not served.
+ */
+function establish(obj: KubeObject, ctx: StrategyContext): void {
   const spec = obj.spec as CRDSpec;
-  const status = (obj.status ?? {}) as { storedVersions?: string[]; conditions?: unknown[]; acceptedNames?: unknown };
+  const status = (obj.status ?? {}) as { storedVersions?: string[]; conditions?: { type: string; status: string; lastTransitionTime?: string }[]; acceptedNames?: AcceptedNames };
   const storage = spec.versions?.find((v) => v.storage)?.name;
   const stored = new Set(status.storedVersions ?? []);
   if (storage) stored.add(storage);
-  const t = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const names = spec.names;
+  const t = ctx.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const n = spec.names;
+  const requested = { plural: n.plural, singular: n.singular ?? n.kind.toLowerCase(), kind: n.kind, listKind: n.listKind ?? `${n.kind}List`, ...(n.shortNames ? { shortNames: n.shortNames } : {}), ...(n.categories ? { categories: n.categories } : {}) };
+  const used = ctx.crdNamesInUse?.(spec.group, obj.metadata.name!) ?? { resources: new Set<string>(), kinds: new Set<string>() };
+  const named = acceptNames(requested, status.acceptedNames ?? {}, used);
+  const previous = (type: string) => status.conditions?.find((c) => c.type === type);
+  const since = (type: string, now: string) => (previous(type)?.status === now ? previous(type)?.lastTransitionTime ?? t : t);
+  const wasEstablished = previous('Established')?.status === 'True';
+  const established = wasEstablished || named.status === 'True'
+    ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established', 'True') }
+    : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted', lastTransitionTime: since('Established', 'False') };
   obj.status = {
     ...status,
-    acceptedNames: {
-      plural: names.plural,
-      singular: names.singular ?? names.kind.toLowerCase(),
-      kind: names.kind,
-      listKind: names.listKind ?? `${names.kind}List`,
-      ...(names.shortNames ? { shortNames: names.shortNames } : {}),
-      ...(names.categories ? { categories: names.categories } : {}),
-    },
+    acceptedNames: named.names,
     storedVersions: [...stored],
-    conditions: [
-      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: t },
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: t },
-    ],
+    conditions: [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established],
   };
+}
+
+/** Whether a CRD is served: its names accepted or it was Established (as the CR handler decides). */
+export function isServedCRD(crd: KubeObject): boolean {
+  const conditions = ((crd.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions;
+  // A CRD stored before hcc recorded conditions is served, as it was.
+  if (!conditions) return true;
+  return conditions.some((c) => (c.type === 'NamesAccepted' || c.type === 'Established') && c.status === 'True');
 }
 
 /**
@@ -276,12 +332,12 @@ export const customresourcedefinitions: ResourceInfo = {
     prepareForCreate: (obj, ctx) => {
       delete obj.status;
       obj.metadata.finalizers = [...new Set([...(obj.metadata.finalizers ?? []), FinalizerCRDCleanup])];
-      if (validateCRD(obj).length === 0) establish(obj, ctx.now);
+      if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validate: (obj) => [...validateCRD(obj), ...validateAPIApproval(obj)],
     prepareForUpdate: (obj, old, ctx) => {
       statusSubresource.keepOldStatus(obj, old);
-      if (validateCRD(obj).length === 0) establish(obj, ctx.now);
+      if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validateUpdate: (obj, old) => {
       const errs = [...validateCRD(obj), ...validateAPIApproval(obj, old)];
