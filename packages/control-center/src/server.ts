@@ -673,6 +673,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),
         },
       };
+      // Every request to a deprecated CRD version is warned, as apiextensions-apiserver warns it.
+      if (info.deprecationWarning) scope.ctx.warnings.push(info.deprecationWarning);
       const body = req.body as Buffer | undefined;
       const ct = req.headers['content-type'];
       let result: { code: number; body: unknown };
@@ -706,6 +708,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           negotiateResource(req.headers.accept);
           reply.hijack();
           code = 200;
+          // Headers set now go out with the stream's own (its writeHead keeps them).
+          if (scope.ctx.warnings.length) reply.raw.setHeader('warning', warningsToSend(scope.ctx.warnings).map(warningHeaderValue));
           let untrack: (() => void) | undefined;
           try {
             await serveWatch(scope, req.headers.accept, query, reply.raw, (end) => (untrack = shutdown.trackWatch(req.raw.socket, end)), watchOpts);
@@ -740,6 +744,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       return sendJSON(reply, result.code, result.body);
     } catch (err) {
       if (err instanceof apierrors.StatusError) code = err.code;
+      // A deprecated version's warning goes with its errors too (kube-apiserver's warnings ride the request context).
+      if (info?.deprecationWarning && ri.verb !== 'watch' && !reply.sent) setWarningHeaders(reply, [info.deprecationWarning]);
       if (ri.verb === 'watch' && err instanceof apierrors.StatusError && !reply.raw.headersSent) {
         // A watch refused before its stream started (bad options or selectors): the reply is
         // hijacked, so the Status is written on the raw response.

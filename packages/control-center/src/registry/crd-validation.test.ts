@@ -325,3 +325,46 @@ describe('CRD names another CRD of the group holds', () => {
     expect(conditions(third.body).NamesAccepted).toBe('False ShortNamesConflict: "wd" is already in use');
   });
 });
+
+describe('deprecated CRD versions', () => {
+  let cc: RunningControlCenter;
+  beforeAll(async () => {
+    cc = await startTestControlCenter({ namespaces: ['ns'] });
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+  const warningOf = async (url: string, method = 'GET') => {
+    const ac = new AbortController();
+    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal });
+    const w = res.headers.get('warning');
+    ac.abort();
+    return w;
+  };
+
+  it('warn every request to them, with the CRD\'s deprecationWarning or upstream\'s default naming the version to use', async () => {
+    const schema = { openAPIV3Schema: { type: 'object' } };
+    const body = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'deps.ex.hcc.dev' },
+      spec: {
+        group: 'ex.hcc.dev',
+        scope: 'Namespaced',
+        names: { plural: 'deps', kind: 'Dep' },
+        versions: [
+          { name: 'v1alpha1', served: true, storage: false, deprecated: true, deprecationWarning: 'v1alpha1 goes away in 2027', schema },
+          { name: 'v1beta1', served: true, storage: false, deprecated: true, schema },
+          { name: 'v1', served: true, storage: true, schema },
+        ],
+      },
+    };
+    const res = await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    expect(await warningOf('/apis/ex.hcc.dev/v1beta1/namespaces/ns/deps')).toBe('299 - "ex.hcc.dev/v1beta1 Dep is deprecated; use ex.hcc.dev/v1 Dep"');
+    expect(await warningOf('/apis/ex.hcc.dev/v1alpha1/namespaces/ns/deps')).toBe('299 - "v1alpha1 goes away in 2027"');
+    expect(await warningOf('/apis/ex.hcc.dev/v1beta1/namespaces/ns/deps?watch=true')).toBe('299 - "ex.hcc.dev/v1beta1 Dep is deprecated; use ex.hcc.dev/v1 Dep"');
+    expect(await warningOf('/apis/ex.hcc.dev/v1beta1/namespaces/ns/deps/missing')).toBe('299 - "ex.hcc.dev/v1beta1 Dep is deprecated; use ex.hcc.dev/v1 Dep"');
+    expect(await warningOf('/apis/ex.hcc.dev/v1/namespaces/ns/deps')).toBeNull();
+  });
+});

@@ -10,6 +10,7 @@ import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubre
 import { storagePrefix, type ColumnDefinition, type ResourceInfo, type StrategyContext } from './types.js';
 import type { Store } from '../storage/store.js';
 import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
+import { compareVersions } from './registry.js';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { checkCustomResource, prepareCustomResource, reportUnknownFields } from './schema/index.js';
@@ -17,6 +18,19 @@ import type { SchemaChecker } from './schema/validation-pool.js';
 import type { JSONSchemaProps } from './schema/types.js';
 import { compileJSONPath, printerColumnCell } from '../pipeline/jsonpath.js';
 import type { FieldError } from '../apierrors/field.js';
+
+/**
+ * The warning a request to a deprecated CRD version gets when the CRD gives none, as
+ * apiextensions-apiserver words it: `<group>/<version> <Kind> is deprecated`, and `; use
+ * <group>/<v> <Kind>` naming the most preferred served, not deprecated version that is preferred
+ * over it (Kubernetes' version priority), when there is one.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go (defaultDeprecationWarning)
+ */
+export function defaultDeprecationWarning(deprecated: string, spec: Pick<CRDSpec, 'group' | 'names' | 'versions'>): string {
+  const msg = `${spec.group}/${deprecated} ${spec.names.kind} is deprecated`;
+  const newer = spec.versions.filter((v) => v.served && !v.deprecated && compareVersions(v.name, deprecated) < 0).map((v) => v.name).sort(compareVersions);
+  return newer.length ? `${msg}; use ${spec.group}/${newer[0]} ${spec.names.kind}` : msg;
+}
 
 /** Validates a custom resource against its schema, turning unknown fields into errors or warnings per fieldValidation. */
 function checkAgainstSchema(obj: KubeObject, schema: JSONSchemaProps | undefined, kind: string, version: string, ctx: StrategyContext, old?: KubeObject): FieldError[] {
@@ -303,5 +317,6 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     custom: true,
     definition: definitionOf(crd),
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
+    ...(version.deprecated ? { deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(version.name, spec) } : {}),
   };
 }

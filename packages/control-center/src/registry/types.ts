@@ -180,6 +180,12 @@ export interface ResourceInfo {
   /** Defined by a CRD being deleted: still served (so the cleanup can delete its objects) but takes no creates. */
   terminating?: boolean;
   /**
+   * A CRD version marked `deprecated: true`: the `Warning` every request to it gets (its
+   * `deprecationWarning`, or apiextensions' default `<group>/<version> <Kind> is deprecated; use
+   * <group>/<newer version> <Kind>`).
+   */
+  deprecationWarning?: string;
+  /**
    * For a resource defined by a CRD: that CRD's uid and a hash of its spec, which change when it is
    * created again or its spec changes (not when it is being deleted: its `deletionTimestamp` bumps
    * its generation). A watch ends when the resource it serves is no longer defined by the same (see
