@@ -85,6 +85,21 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/**
+ * validation.IsDNS1035Label (a CRD version's name, a Service's name): error strings, empty when
+ * valid; the length (at most 63 characters) and the pattern are two errors.
+ */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
+  return errs;
+}
+
 /** validation.IsDNS1123Subdomain: error strings, empty when valid. */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];

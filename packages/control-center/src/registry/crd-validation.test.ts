@@ -368,3 +368,50 @@ describe('deprecated CRD versions', () => {
     expect(await warningOf('/apis/ex.hcc.dev/v1/namespaces/ns/deps')).toBeNull();
   });
 });
+
+describe('CRD versions and schema checks', () => {
+  let cc: RunningControlCenter;
+  const post = async (body: unknown) => {
+    const res = await fetch(`${cc.url}${CRDS}`, { method: 'POST', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { code: res.status, body: (await res.json()) as { message?: string } };
+  };
+  beforeAll(async () => {
+    cc = await startTestControlCenter();
+  });
+  afterAll(async () => {
+    await cc?.close();
+  });
+
+  it('refuses version names that are not DNS-1035 labels, or given twice', async () => {
+    const c = crd('vers');
+    const v = c.spec.versions[0]!;
+    const r = await post({ ...c, spec: { ...c.spec, versions: [{ ...v, name: 'V1' }, { ...v, name: 'v2', storage: false }, { ...v, name: 'v2', storage: false }] } });
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain('spec.versions[0].name: Invalid value: "V1": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character');
+    expect(r.body.message).toContain('spec.versions: Invalid value: ["V1","v2","v2"]: must contain unique version names');
+  });
+
+  it('refuses a map list without keys and a default of another type than its field', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            l: { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { k: { type: 'string' } } } },
+            n: { type: 'integer', default: 'x' },
+            f: { type: 'number', default: 1 },
+            z: { type: 'string', nullable: true, default: null },
+          },
+        },
+      },
+    };
+    const r = await post(crd('defs', { schema }));
+    expect(r.code).toBe(422);
+    expect(r.body.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[l].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map');
+    expect(r.body.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "x": must be of type integer: "string"');
+    // A whole number for a number, null for a nullable field: fine.
+    expect(r.body.message).not.toContain('properties[f]');
+    expect(r.body.message).not.toContain('properties[z]');
+  });
+});

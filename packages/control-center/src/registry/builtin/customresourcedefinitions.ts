@@ -10,7 +10,7 @@ import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from 
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import type { ResourceInfo, StrategyContext } from '../types.js';
 import * as field from '../../apierrors/field.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
 import { compileJSONPath } from '../../pipeline/jsonpath.js';
 
 /** Finalizer that holds a CRD until every custom resource of it is deleted. */
@@ -47,6 +47,13 @@ export interface CRDVersion {
  * rather than serve a rule it cannot run or fail every object.
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
  */
+/** `""` when `value` has the JSON type `type` (`integer` a whole number; `null` only when nullable), else `: "<its type>"`. */
+function typeMismatch(value: unknown, type: string, nullable: boolean): string {
+  const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'object' ? 'object' : typeof value;
+  if (actual === type || (type === 'number' && actual === 'integer') || (actual === 'null' && nullable)) return '';
+  return `: ${JSON.stringify(actual)}`;
+}
+
 function compileErrors(schema: unknown, path: string): field.FieldError[] {
   if (!isJSONObject(schema)) return [];
   const errs: field.FieldError[] = [];
@@ -59,6 +66,16 @@ function compileErrors(schema: unknown, path: string): field.FieldError[] {
       } catch (e) {
         errs.push(field.invalid(`${at()}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
       }
+    }
+    // A map list needs its keys (ValidateCustomResourceDefinitionOpenAPISchema).
+    const n = node as { 'x-kubernetes-list-type'?: unknown; 'x-kubernetes-list-map-keys'?: unknown; default?: unknown; type?: unknown; nullable?: unknown };
+    if (n['x-kubernetes-list-type'] === 'map' && !(Array.isArray(n['x-kubernetes-list-map-keys']) && n['x-kubernetes-list-map-keys'].length > 0)) {
+      errs.push(field.required(`${at()}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
+    }
+    // A default of another type than its field's would fail every object it is applied to.
+    if ('default' in n && typeof n.type === 'string' && n.type !== '') {
+      const mismatch = typeMismatch(n.default, n.type, n.nullable === true);
+      if (mismatch) errs.push(field.invalid(`${at()}.default`, n.default, `must be of type ${n.type}${mismatch}`));
     }
     const rules = (node as { 'x-kubernetes-validations'?: unknown })['x-kubernetes-validations'];
     // Rules live in the structural part only (not under anyOf), as upstream reads them.
@@ -215,8 +232,15 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
   else {
     const storage = spec.versions.filter((v) => v.storage);
     if (storage.length !== 1) errs.push(field.invalid('spec.versions', spec.versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+    const versionNames = new Set<string>();
     spec.versions.forEach((v, i) => {
       if (!v.name) errs.push(field.required(`spec.versions[${i}].name`));
+      else {
+        const bad = isDNS1035Label(v.name);
+        if (bad.length) errs.push(field.invalid(`spec.versions[${i}].name`, v.name, bad.join('; ')));
+        if (versionNames.has(v.name)) errs.push(field.invalid('spec.versions', spec.versions.map((x) => x.name), 'must contain unique version names'));
+        versionNames.add(v.name);
+      }
       const schema = v.schema?.openAPIV3Schema;
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
