@@ -414,4 +414,28 @@ describe('CRD versions and schema checks', () => {
     expect(r.body.message).not.toContain('properties[f]');
     expect(r.body.message).not.toContain('properties[z]');
   });
+
+  it('refuses a schema that is not structural, metadata beyond name and generateName, and a Webhook conversion without its webhook', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        metadata: { type: 'object', properties: { labels: { type: 'object' } } },
+        spec: { properties: { a: { type: 'string' } } },
+        both: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
+        list: { type: 'array', items: { properties: { a: { type: 'string' } } } },
+        ios: { 'x-kubernetes-int-or-string': true },
+        any: { 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    };
+    const r = await post(crd('structs', { schema, specExtra: { conversion: { strategy: 'Webhook' } } }));
+    expect(r.code).toBe(422);
+    const base = 'spec.versions[0].schema.openAPIV3Schema';
+    expect(r.body.message).toContain(`${base}.properties[spec].type: Required value: must not be empty for specified object fields`);
+    expect(r.body.message).toContain(`${base}.properties[list].items.type: Required value: must not be empty for specified array items`);
+    expect(r.body.message).toContain(`${base}.properties[both].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive`);
+    expect(r.body.message).toContain(`${base}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`);
+    expect(r.body.message).toContain('spec.conversion.webhook: Required value: required when strategy is set to Webhook');
+    expect(r.body.message).not.toContain('properties[ios]');
+    expect(r.body.message).not.toContain('properties[any]');
+  });
 });

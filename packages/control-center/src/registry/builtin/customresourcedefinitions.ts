@@ -67,6 +67,17 @@ function compileErrors(schema: unknown, path: string): field.FieldError[] {
         errs.push(field.invalid(`${at()}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
       }
     }
+    // Structural (apiextensions' structural schema rules): a type on every node of the structural
+    // part but int-or-string and preserve-unknown-fields ones, never properties beside additionalProperties.
+    const isAlternative = steps.length > 0 && /^(anyOf|allOf|oneOf)\[|^not$/.test(steps[steps.length - 1]!);
+    const sn = node as JSONSchemaProps & Record<string, unknown>;
+    if (!isAlternative && !sn.type && !sn['x-kubernetes-int-or-string'] && !sn['x-kubernetes-preserve-unknown-fields'] && steps.length > 0) {
+      const last = steps[steps.length - 1];
+      errs.push(field.required(`${at()}.type`, last === '[]' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields'));
+    }
+    if (sn.properties && sn.additionalProperties !== undefined && (sn.additionalProperties as unknown) !== false) {
+      errs.push(field.forbidden(`${at()}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    }
     // A map list needs its keys (ValidateCustomResourceDefinitionOpenAPISchema).
     const n = node as { 'x-kubernetes-list-type'?: unknown; 'x-kubernetes-list-map-keys'?: unknown; default?: unknown; type?: unknown; nullable?: unknown };
     if (n['x-kubernetes-list-type'] === 'map' && !(Array.isArray(n['x-kubernetes-list-map-keys']) && n['x-kubernetes-list-map-keys'].length > 0)) {
@@ -227,6 +238,9 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       errs.push(field.invalid('metadata.name', obj.metadata.name, "must be spec.names.plural+\".\"+spec.group"));
     }
   }
+  const conversion = spec.conversion as { strategy?: unknown; webhook?: unknown } | undefined;
+  if (conversion?.strategy !== undefined && conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errs.push(field.notSupported('spec.conversion.strategy', conversion.strategy, ['None', 'Webhook']));
+  if (conversion?.strategy === 'Webhook' && !conversion.webhook) errs.push(field.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
   if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') errs.push(field.notSupported('spec.scope', spec.scope, ['Cluster', 'Namespaced']));
   if (!Array.isArray(spec.versions) || spec.versions.length === 0) errs.push(field.required('spec.versions', 'must have exactly one version marked as storage version'));
   else {
@@ -245,6 +259,11 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       if (!schema) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
       else if (schema.type !== 'object') errs.push(field.invalid(`spec.versions[${i}].schema.openAPIV3Schema.type`, schema.type, 'must be object at the root'));
       if (schema) errs.push(...compileErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+      // metadata is the server's: a schema may only narrow name and generateName (as upstream).
+      const meta = (schema as JSONSchemaProps | undefined)?.properties?.metadata as (JSONSchemaProps & Record<string, unknown>) | undefined;
+      if (meta && (Object.keys(meta).some((k) => k !== 'type' && k !== 'properties') || Object.keys(meta.properties ?? {}).some((k) => k !== 'name' && k !== 'generateName'))) {
+        errs.push(field.forbidden(`spec.versions[${i}].schema.openAPIV3Schema.properties[metadata]`, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+      }
       errs.push(...columnAndFieldErrors(v, `spec.versions[${i}]`));
     });
   }
