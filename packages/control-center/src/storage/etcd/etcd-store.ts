@@ -49,6 +49,7 @@ import * as apierrors from '../../apierrors/status.js';
 import { RevisionCompactedError, type CorruptValue, type Store, type StoredObject, type StoreEvent, type StoreWatch, type TransactOptions, type TransactResult } from '../store.js';
 import { decodeKeyValue, encodeObject, KeySpace } from './codec.js';
 import { WatchCache, withResourceVersion, type PrefixSummary } from './watch-cache.js';
+import { etcdErrorMessage } from './error-message.js';
 
 /** Options of {@link EtcdStore}. */
 export interface EtcdStoreOptions {
@@ -161,7 +162,7 @@ const runOnce = {
 const hostBreaker = () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 500, breaker: new ConsecutiveBreaker(3) });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errorMessage = etcdErrorMessage;
 
 /** Group/resource and name of a store key `/group/resource/[namespace/]name`, for Status messages. */
 function describeKey(key: string): { gr: apierrors.GroupResource; name: string } {

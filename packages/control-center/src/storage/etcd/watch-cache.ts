@@ -22,6 +22,7 @@ import { EventHistory } from '../history.js';
 import type { CorruptValue, StoredObject, StoreEvent, StoreWatch } from '../store.js';
 import { decodeOrSkip, type KeySpace } from './codec.js';
 import { Mirror } from '../mirror.js';
+import { etcdErrorMessage } from './error-message.js';
 
 /** What the cache needs from its store. */
 export interface WatchCacheDeps {
@@ -96,7 +97,7 @@ interface RevisionWaiter {
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errorMessage = etcdErrorMessage;
 
 /** Returns object with `metadata.resourceVersion` set to revision (a copy). */
 export const withResourceVersion = (object: KubeObject, revision: number): KubeObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } });
