@@ -233,18 +233,24 @@ describe('CRD validation', () => {
   });
 });
 
-describe('CRD printer columns and selectable fields', () => {
-  let cc: RunningControlCenter;
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    return { code: res.status, body: (await res.json()) as { message?: string; reason?: string } };
-  };
+/** A control center for one describe block; `call` sends one admin request and answers its code and JSON body. */
+function controlCenterFor(opts: Parameters<typeof startTestControlCenter>[0] = {}) {
+  let cc: RunningControlCenter | undefined;
   beforeAll(async () => {
-    cc = await startTestControlCenter();
+    cc = await startTestControlCenter(opts);
   });
   afterAll(async () => {
     await cc?.close();
   });
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(cc!.url + url, { method, headers: { authorization: `Bearer ${cc!.adminToken}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { code: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  return { call, cc: () => cc! };
+}
+
+describe('CRD printer columns and selectable fields', () => {
+  const { call } = controlCenterFor();
   const schema = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'string' }, n: { type: 'integer' }, o: { type: 'object' } } } } };
 
   it("refuses a printer column whose JSONPath does not parse or whose type is not a column type (it would have been served by no control center after a restart)", async () => {
@@ -283,17 +289,7 @@ describe('a stored CRD version that cannot be served', () => {
 });
 
 describe('CRD names another CRD of the group holds', () => {
-  let cc: RunningControlCenter;
-  const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
-    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': contentType }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    return { code: res.status, body: (await res.json()) as Record<string, any> };
-  };
-  beforeAll(async () => {
-    cc = await startTestControlCenter({ namespaces: ['ns'] });
-  });
-  afterAll(async () => {
-    await cc?.close();
-  });
+  const { call } = controlCenterFor({ namespaces: ['ns'] });
   const named = (plural: string, names: Record<string, unknown>) => {
     const c = crd(plural);
     return { ...c, spec: { ...c.spec, names: { plural, ...names } } };
@@ -327,16 +323,10 @@ describe('CRD names another CRD of the group holds', () => {
 });
 
 describe('deprecated CRD versions', () => {
-  let cc: RunningControlCenter;
-  beforeAll(async () => {
-    cc = await startTestControlCenter({ namespaces: ['ns'] });
-  });
-  afterAll(async () => {
-    await cc?.close();
-  });
+  const { cc, call } = controlCenterFor({ namespaces: ['ns'] });
   const warningOf = async (url: string, method = 'GET') => {
     const ac = new AbortController();
-    const res = await fetch(cc.url + url, { method, headers: { authorization: `Bearer ${cc.adminToken}` }, signal: ac.signal });
+    const res = await fetch(cc().url + url, { method, headers: { authorization: `Bearer ${cc().adminToken}` }, signal: ac.signal });
     const w = res.headers.get('warning');
     ac.abort();
     return w;
@@ -359,8 +349,7 @@ describe('deprecated CRD versions', () => {
         ],
       },
     };
-    const res = await fetch(`${cc.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status).toBe(201);
+    expect((await call('POST', CRDS, body)).code).toBe(201);
     expect(await warningOf('/apis/ex.hcc.dev/v1beta1/namespaces/ns/deps')).toBe('299 - "ex.hcc.dev/v1beta1 Dep is deprecated; use ex.hcc.dev/v1 Dep"');
     expect(await warningOf('/apis/ex.hcc.dev/v1alpha1/namespaces/ns/deps')).toBe('299 - "v1alpha1 goes away in 2027"');
     expect(await warningOf('/apis/ex.hcc.dev/v1beta1/namespaces/ns/deps?watch=true')).toBe('299 - "ex.hcc.dev/v1beta1 Dep is deprecated; use ex.hcc.dev/v1 Dep"');
@@ -370,17 +359,8 @@ describe('deprecated CRD versions', () => {
 });
 
 describe('CRD versions and schema checks', () => {
-  let cc: RunningControlCenter;
-  const post = async (body: unknown) => {
-    const res = await fetch(`${cc.url}${CRDS}`, { method: 'POST', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { code: res.status, body: (await res.json()) as { message?: string } };
-  };
-  beforeAll(async () => {
-    cc = await startTestControlCenter();
-  });
-  afterAll(async () => {
-    await cc?.close();
-  });
+  const { call } = controlCenterFor();
+  const post = (body: unknown) => call('POST', CRDS, body);
 
   it('refuses version names that are not DNS-1035 labels, or given twice', async () => {
     const c = crd('vers');
