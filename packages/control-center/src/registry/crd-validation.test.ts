@@ -417,5 +417,8 @@ describe('CRD versions and schema checks', () => {
     expect(r.body.message).toContain('spec.conversion.webhook: Required value: required when strategy is set to Webhook');
     expect(r.body.message).not.toContain('properties[ios]');
     expect(r.body.message).not.toContain('properties[any]');
+    // Value validations under anyOf name fields without types, as upstream's structural rules want them.
+    const alt = { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ properties: { a: { minLength: 1 } }, required: ['a'] }, { required: ['b'] }] } } };
+    expect((await post(crd('alts', { schema: alt }))).code).toBe(201);
   });
 });

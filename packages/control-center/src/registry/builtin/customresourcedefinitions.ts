@@ -69,7 +69,8 @@ function compileErrors(schema: unknown, path: string): field.FieldError[] {
     }
     // Structural (apiextensions' structural schema rules): a type on every node of the structural
     // part but int-or-string and preserve-unknown-fields ones, never properties beside additionalProperties.
-    const isAlternative = steps.length > 0 && /^(anyOf|allOf|oneOf)\[|^not$/.test(steps[steps.length - 1]!);
+    // Value validations (anyOf and what is under it) carry no types: only the structural part needs them.
+    const isAlternative = steps.some((st) => /^(anyOf|allOf|oneOf)\[|^not$/.test(st));
     const sn = node as JSONSchemaProps & Record<string, unknown>;
     if (!isAlternative && !sn.type && !sn['x-kubernetes-int-or-string'] && !sn['x-kubernetes-preserve-unknown-fields'] && steps.length > 0) {
       const last = steps[steps.length - 1];
