@@ -420,5 +420,9 @@ describe('CRD versions and schema checks', () => {
     // Value validations under anyOf name fields without types, as upstream's structural rules want them.
     const alt = { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ properties: { a: { minLength: 1 } }, required: ['a'] }, { required: ['b'] }] } } };
     expect((await post(crd('alts', { schema: alt }))).code).toBe(201);
+    // additionalProperties given as a boolean is no schema node to check.
+    const bool = { type: 'object', properties: { spec: { type: 'object', additionalProperties: true, 'x-kubernetes-preserve-unknown-fields': true } } };
+    const b = await post(crd('bools', { schema: bool }));
+    expect(b.code, JSON.stringify(b.body)).not.toBe(500);
   });
 });

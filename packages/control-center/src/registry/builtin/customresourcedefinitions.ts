@@ -58,6 +58,8 @@ function compileErrors(schema: unknown, path: string): field.FieldError[] {
   if (!isJSONObject(schema)) return [];
   const errs: field.FieldError[] = [];
   walkSchema(schema as JSONSchemaProps, (node, steps) => {
+    // `additionalProperties: true` (JSONSchemaPropsOrBool) is a boolean, not a schema node.
+    if (!isJSONObject(node)) return;
     const at = () => path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
     const pattern = (node as { pattern?: unknown }).pattern;
     if (typeof pattern === 'string' && pattern !== '') {
