@@ -79,9 +79,14 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
  * error strings, empty when valid; the length (at most 63 characters) and the pattern are two errors.
  */
 export function isDNS1123Label(value: string): string[] {
+  return labelErrors(value, dns1123LabelRe, regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+}
+
+/** A DNS label's errors: over 63 characters, and not matching `re` (`patternError`). */
+function labelErrors(value: string, re: RegExp, patternError: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1123LabelRe.test(value)) errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  if (!re.test(value)) errs.push(patternError);
   return errs;
 }
 
@@ -94,10 +99,7 @@ const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanum
  * valid; the length (at most 63 characters) and the pattern are two errors.
  */
 export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
-  return errs;
+  return labelErrors(value, dns1035LabelRe, regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
 }
 
 /** validation.IsDNS1123Subdomain: error strings, empty when valid. */

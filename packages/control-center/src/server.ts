@@ -53,8 +53,8 @@ import { decodeReview, reviewKinds, reviewPath, selfSubjectAccessReview, selfSub
 import { defaultWatchOptions, serveWatch, activeWatches, type WatchOptions } from './handlers/watch.js';
 import { fanoutGroupCount } from './handlers/watch-fanout.js';
 import { createRequestRecorder, type ControlCenterMetrics, type RequestLabels } from './metrics.js';
-import { storageKey, storagePrefix, type FieldValidation, type ResourceInfo, type StrategyContext } from './registry/types.js';
-import { customresourcedefinitions } from './registry/builtin/customresourcedefinitions.js';
+import { storageKey, type FieldValidation, type ResourceInfo, type StrategyContext } from './registry/types.js';
+import { crdNamesInUse } from './registry/builtin/customresourcedefinitions.js';
 import type { KubeObject } from '@hcc/crds';
 import type { SchemaChecker } from './registry/schema/validation-pool.js';
 import { registerGracefulShutdown, ShutdownRetryAfterSeconds, type ShutdownOptions } from './graceful-shutdown.js';
@@ -601,19 +601,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return serveResource(req, reply, ri, query);
   };
 
-  // The names the CRDs of a group were accepted under, read from storage as kube's naming
-  // controller reads its CRD informer (a CRD's NamesAccepted is decided against them).
-  const crdNamesInUse = (group: string, exceptCRD: string) => {
-    const resources = new Set<string>();
-    const kinds = new Set<string>();
-    for (const { object } of store.list(storagePrefix(customresourcedefinitions)).items) {
-      if ((object.spec as { group?: string } | undefined)?.group !== group || object.metadata.name === exceptCRD) continue;
-      const a = ((object.status ?? {}) as { acceptedNames?: { plural?: string; singular?: string; shortNames?: string[]; kind?: string; listKind?: string } }).acceptedNames ?? {};
-      for (const n of [a.plural, a.singular, ...(a.shortNames ?? [])]) if (n) resources.add(n);
-      for (const n of [a.kind, a.listKind]) if (n) kinds.add(n);
-    }
-    return { resources, kinds };
-  };
+  // What a CRD's NamesAccepted is decided against (the names the other CRDs of its group hold).
+  const namesInUse = crdNamesInUse(store);
 
   const serveResource = async (req: FastifyRequest, reply: FastifyReply, ri: RequestInfo, query: Record<string, unknown>) => {
     const started = process.hrtime.bigint();
@@ -668,7 +657,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
               mayAccess: (verb, t) => authorizer(req.user, { ...ri, isResourceRequest: true, verb, group: t.group, version: 'v1', resource: t.resource, subresource: '', namespace: t.namespace, name: t.name, parts: [] }).allowed,
             }),
           userGroups: req.user.groups,
-          crdNamesInUse,
+          crdNamesInUse: namesInUse,
           ...(deps.schemaChecker ? { schemaChecker: deps.schemaChecker } : {}),
           ...(immortalNamespaces.size ? { immortalNamespaces } : {}),
         },

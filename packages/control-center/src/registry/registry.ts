@@ -172,7 +172,6 @@ export class Registry extends EventEmitter {
         this.unservable.set(`${name}/${v.name}`, (e as Error).message);
         continue;
       }
-      this.unservable.delete(`${name}/${v.name}`);
       // A built-in resource wins over a CRD of the same group and resource, in any version: as
       // kube-apiserver serves its own before delegating to apiextensions-apiserver, and the
       // CRD's objects would be the built-in's own (the same storage), unvalidated, and deleted
@@ -187,7 +186,7 @@ export class Registry extends EventEmitter {
   }
 
   private removeCRD(name: string, emit = true): void {
-    if (emit) for (const k of [...this.unservable.keys()]) if (k.startsWith(`${name}/`)) this.unservable.delete(k);
+    for (const k of [...this.unservable.keys()]) if (k.startsWith(`${name}/`)) this.unservable.delete(k);
     for (const info of this.fromCRD.get(name) ?? []) this.byGVR.delete(`${info.group}/${info.version}/${info.resource}`);
     this.fromCRD.delete(name);
     if (emit) {

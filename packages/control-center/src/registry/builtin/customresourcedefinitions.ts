@@ -8,7 +8,8 @@ import { celSyntaxError } from '../schema/cel-compile.js';
 import { compileRE2 } from '../schema/cel-regex.js';
 import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
-import type { ResourceInfo, StrategyContext } from '../types.js';
+import { storagePrefix, type ResourceInfo, type StrategyContext } from '../types.js';
+import type { Store } from '../../storage/store.js';
 import * as field from '../../apierrors/field.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
 import { compileJSONPath } from '../../pipeline/jsonpath.js';
@@ -39,14 +40,6 @@ export interface CRDVersion {
   selectableFields?: { jsonPath: string }[];
 }
 
-/**
- * What of a schema (its structural part: properties, items, additionalProperties) cannot be
- * compiled, in one walk: `x-kubernetes-validations` rules and messageExpressions that are not CEL
- * at all (`compilation failed: ... Syntax error`), and `pattern`s RE2 does not accept (`must be a
- * valid regular expression, but isn't: ...`, Go's `regexp.Compile`). Upstream refuses such a CRD
- * rather than serve a rule it cannot run or fail every object.
- * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
- */
 /** `""` when `value` has the JSON type `type` (`integer` a whole number; `null` only when nullable), else `: "<its type>"`. */
 function typeMismatch(value: unknown, type: string, nullable: boolean): string {
   const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'object' ? 'object' : typeof value;
@@ -54,14 +47,25 @@ function typeMismatch(value: unknown, type: string, nullable: boolean): string {
   return `: ${JSON.stringify(actual)}`;
 }
 
+/**
+ * What of a schema (its structural part: properties, items, additionalProperties) cannot be
+ * compiled or served, in one walk: a node that breaks the structural rules (no `type`,
+ * `properties` beside `additionalProperties`), a map list without keys, a `default` of another
+ * JSON type than its node's, `x-kubernetes-validations` rules and messageExpressions that are not CEL
+ * at all (`compilation failed: ... Syntax error`), and `pattern`s RE2 does not accept (`must be a
+ * valid regular expression, but isn't: ...`, Go's `regexp.Compile`). Upstream refuses such a CRD
+ * rather than serve a rule it cannot run or fail every object.
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apis/apiextensions/validation/validation.go
+ */
 function compileErrors(schema: unknown, path: string): field.FieldError[] {
   if (!isJSONObject(schema)) return [];
   const errs: field.FieldError[] = [];
   walkSchema(schema as JSONSchemaProps, (node, steps) => {
     // `additionalProperties: true` (JSONSchemaPropsOrBool) is a boolean, not a schema node.
     if (!isJSONObject(node)) return;
+    const n = node as JSONSchemaProps & Record<string, unknown>;
     const at = () => path + steps.map((st) => (st === '[]' ? '.items' : st === '{}' ? '.additionalProperties' : `.properties[${st}]`)).join('');
-    const pattern = (node as { pattern?: unknown }).pattern;
+    const pattern: unknown = n.pattern;
     if (typeof pattern === 'string' && pattern !== '') {
       try {
         compileRE2(pattern);
@@ -69,31 +73,30 @@ function compileErrors(schema: unknown, path: string): field.FieldError[] {
         errs.push(field.invalid(`${at()}.pattern`, pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
       }
     }
+    // Value validations (anyOf, the one kind walkSchema descends into, and what is under it) carry
+    // no types and no rules: the checks below that need either are for the structural part only.
+    const inValueValidation = steps.some((st) => st.startsWith('anyOf['));
     // Structural (apiextensions' structural schema rules): a type on every node of the structural
     // part but int-or-string and preserve-unknown-fields ones, never properties beside additionalProperties.
-    // Value validations (anyOf and what is under it) carry no types: only the structural part needs them.
-    const isAlternative = steps.some((st) => /^(anyOf|allOf|oneOf)\[|^not$/.test(st));
-    const sn = node as JSONSchemaProps & Record<string, unknown>;
-    if (!isAlternative && !sn.type && !sn['x-kubernetes-int-or-string'] && !sn['x-kubernetes-preserve-unknown-fields'] && steps.length > 0) {
+    if (!inValueValidation && !n.type && !n['x-kubernetes-int-or-string'] && !n['x-kubernetes-preserve-unknown-fields'] && steps.length > 0) {
       const last = steps[steps.length - 1];
       errs.push(field.required(`${at()}.type`, last === '[]' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields'));
     }
-    if (sn.properties && sn.additionalProperties !== undefined && (sn.additionalProperties as unknown) !== false) {
+    if (n.properties && n.additionalProperties !== undefined && (n.additionalProperties as unknown) !== false) {
       errs.push(field.forbidden(`${at()}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     }
     // A map list needs its keys (ValidateCustomResourceDefinitionOpenAPISchema).
-    const n = node as { 'x-kubernetes-list-type'?: unknown; 'x-kubernetes-list-map-keys'?: unknown; default?: unknown; type?: unknown; nullable?: unknown };
     if (n['x-kubernetes-list-type'] === 'map' && !(Array.isArray(n['x-kubernetes-list-map-keys']) && n['x-kubernetes-list-map-keys'].length > 0)) {
       errs.push(field.required(`${at()}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
     }
     // A default of another type than its field's would fail every object it is applied to.
-    if ('default' in n && typeof n.type === 'string' && n.type !== '') {
+    if ('default' in n && typeof n.type === 'string' && n.type) {
       const mismatch = typeMismatch(n.default, n.type, n.nullable === true);
       if (mismatch) errs.push(field.invalid(`${at()}.default`, n.default, `must be of type ${n.type}${mismatch}`));
     }
-    const rules = (node as { 'x-kubernetes-validations'?: unknown })['x-kubernetes-validations'];
+    const rules: unknown = n['x-kubernetes-validations'];
     // Rules live in the structural part only (not under anyOf), as upstream reads them.
-    if (!Array.isArray(rules) || steps.some((st) => st.startsWith('anyOf['))) return;
+    if (!Array.isArray(rules) || inValueValidation) return;
     rules.forEach((r, j) => {
       for (const key of ['rule', 'messageExpression'] as const) {
         const text = (r as Record<string, unknown> | null)?.[key];
@@ -178,8 +181,12 @@ function jsonPathErrors(path: string, value: unknown): field.FieldError[] {
   return [];
 }
 
-/** The schema a simple dot path (`.spec.color`) names in a version's schema, or undefined. */
-function schemaAt(schema: JSONSchemaProps | undefined, dotPath: string): JSONSchemaProps | undefined {
+/**
+ * The schema a simple dot path (`.spec.color`) names through `properties` alone, or undefined: a
+ * selectable field names a declared field, never one under `items` or `additionalProperties`
+ * (which @hcc/crds' schemaAt, made for object paths, would follow).
+ */
+function declaredPropertyAt(schema: JSONSchemaProps | undefined, dotPath: string): JSONSchemaProps | undefined {
   let s = schema;
   for (const part of dotPath.slice(1).split('.')) {
     if (!s || !part) return undefined;
@@ -214,7 +221,7 @@ function columnAndFieldErrors(v: CRDSpec['versions'][number], at: string): field
     const path = (f as { jsonPath?: unknown } | null)?.jsonPath;
     const bad = jsonPathErrors(p, path);
     if (bad.length) return void errs.push(...bad);
-    const target = schemaAt(v.schema?.openAPIV3Schema as JSONSchemaProps | undefined, path as string);
+    const target = declaredPropertyAt(v.schema?.openAPIV3Schema as JSONSchemaProps | undefined, path as string);
     if (!target) errs.push(field.invalid(p, path, 'is an invalid path: does not refer to a valid field'));
     else if (target.type !== 'string' && target.type !== 'integer' && target.type !== 'boolean') {
       errs.push(field.invalid(p, path, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
@@ -316,6 +323,25 @@ export function acceptNames(
   if (requested.categories) names.categories = requested.categories;
   else delete names.categories;
   return conflict ? { names, status: 'False', ...conflict } : { names, status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
+}
+
+/**
+ * The names the CRDs of a group were accepted under, read from `store` as kube's naming controller
+ * reads its CRD informer: what a CRD's NamesAccepted is decided against ({@link StrategyContext.crdNamesInUse}).
+ * @returns plural, singular and short names in `resources`, kinds and list kinds in `kinds`, of every CRD of `group` but `exceptCRD`
+ */
+export function crdNamesInUse(store: Pick<Store, 'list'>): NonNullable<StrategyContext['crdNamesInUse']> {
+  return (group, exceptCRD) => {
+    const resources = new Set<string>();
+    const kinds = new Set<string>();
+    for (const { object } of store.list(storagePrefix(customresourcedefinitions)).items) {
+      if ((object.spec as CRDSpec | undefined)?.group !== group || object.metadata.name === exceptCRD) continue;
+      const a = ((object.status ?? {}) as { acceptedNames?: AcceptedNames }).acceptedNames ?? {};
+      for (const name of [a.plural, a.singular, ...(a.shortNames ?? [])]) if (name) resources.add(name);
+      for (const name of [a.kind, a.listKind]) if (name) kinds.add(name);
+    }
+    return { resources, kinds };
+  };
 }
 
 /**
