@@ -23,6 +23,7 @@ import { ensureServingCerts } from './pki.js';
 import { parseTokenFile, readOrCreateToken, readToken } from './pipeline/tokens.js';
 import { SchedulersGroup } from './pipeline/admit/validating/placement.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
+import { CRDNamingController } from './controllers/crd-naming.js';
 import { DefaultEventTTLMs, EventTTLController } from './controllers/event-ttl.js';
 import { NodePoolCleanup } from './controllers/nodepool-cleanup.js';
 import { DeletionController } from './controllers/namespace-lifecycle.js';
@@ -273,6 +274,8 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
   deletion.start();
   const gc = new GarbageCollector(store, registry, logger);
   gc.start();
+  const crdNaming = new CRDNamingController(store, logger);
+  crdNaming.start();
   const eventTTLMs = opts.eventTTLMs ?? DefaultEventTTLMs;
   const eventTTL = eventTTLMs > 0 ? new EventTTLController(store, eventTTLMs, logger) : undefined;
   eventTTL?.start();
@@ -315,6 +318,7 @@ export async function startControlCenter(opts: ControlCenterOptions): Promise<Ru
       ready = false;
       deletion.stop();
       gc.stop();
+      crdNaming.stop();
       eventTTL?.stop();
       nodePoolCleanup?.stop();
       await app.close();

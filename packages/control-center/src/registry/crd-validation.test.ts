@@ -3,7 +3,7 @@
  * apiextensions/v1 (types, no unknown fields under Strict) and every CEL rule in its schemas is CEL
  * (a syntax error is refused, as upstream refuses it, instead of a rule silently never enforced).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
 import { startTestControlCenter } from '../testing/in-process.js';
@@ -319,6 +319,32 @@ describe('CRD names another CRD of the group holds', () => {
     // A short name alone in use is a ShortNamesConflict.
     const third = await call('POST', CRDS, named('gadgets', { kind: 'Gadget', shortNames: ['wd', 'gd'] }));
     expect(conditions(third.body).NamesAccepted).toBe('False ShortNamesConflict: "wd" is already in use');
+  });
+
+  it('are accepted once the CRD holding them gives them up or is deleted, without an update of the waiting one', async () => {
+    const accepted = async (name: string) => conditions((await call('GET', `${CRDS}/${name}`)).body);
+    expect((await call('POST', CRDS, named('tools', { kind: 'Tool', shortNames: ['tl'] }))).code).toBe(201);
+    expect((await call('POST', CRDS, named('toolzs', { kind: 'Toolz', shortNames: ['tl'] }))).code).toBe(201);
+    expect((await accepted('toolzs.ex.hcc.dev')).NamesAccepted).toBe('False ShortNamesConflict: "tl" is already in use');
+    // Never Established (one name is taken), so not served.
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/toolzs')).code).toBe(404);
+    // The first CRD drops the short name: the waiting one gets it.
+    const cur = await call('GET', `${CRDS}/tools.ex.hcc.dev`);
+    expect((await call('PUT', `${CRDS}/tools.ex.hcc.dev`, { ...cur.body, spec: { ...cur.body.spec, names: { plural: 'tools', kind: 'Tool' } } })).code).toBe(200);
+    await vi.waitFor(async () => expect((await accepted('toolzs.ex.hcc.dev')).NamesAccepted).toBe('True NoConflicts: no conflicts found'), { timeout: 10_000, interval: 100 });
+    expect((await call('GET', `${CRDS}/toolzs.ex.hcc.dev`)).body.status.acceptedNames.shortNames).toEqual(['tl']);
+    await vi.waitFor(async () => expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/toolzs')).code).toBe(200), { timeout: 10_000, interval: 100 });
+
+    // A CRD whose kind is taken is not served; deleting the holder gives it its names and serves it.
+    expect((await call('POST', CRDS, named('boxes', { kind: 'Box', singular: 'box' }))).code).toBe(201);
+    expect((await call('POST', CRDS, named('boxens', { kind: 'Box', singular: 'boxen' }))).code).toBe(201);
+    expect((await accepted('boxens.ex.hcc.dev')).Established).toBe('False NotAccepted: not all names are accepted');
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/boxens')).code).toBe(404);
+    expect((await call('DELETE', `${CRDS}/boxes.ex.hcc.dev`)).code).toBe(200);
+    await vi.waitFor(async () => expect(await accepted('boxens.ex.hcc.dev')).toEqual({ NamesAccepted: 'True NoConflicts: no conflicts found', Established: 'True InitialNamesAccepted: the initial names have been accepted' }), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(async () => expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/boxens')).code).toBe(200), { timeout: 10_000, interval: 100 });
+    const box = await call('POST', '/apis/ex.hcc.dev/v1/namespaces/ns/boxens', { apiVersion: 'ex.hcc.dev/v1', kind: 'Box', metadata: { name: 'b' } });
+    expect(box.code).toBe(201);
   });
 });
 

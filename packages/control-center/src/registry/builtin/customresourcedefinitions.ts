@@ -8,7 +8,7 @@ import { celSyntaxError } from '../schema/cel-compile.js';
 import { compileRE2 } from '../schema/cel-regex.js';
 import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
-import { storagePrefix, type ResourceInfo, type StrategyContext } from '../types.js';
+import { storagePrefix, systemContext, type ResourceInfo, type StrategyContext } from '../types.js';
 import type { Store } from '../../storage/store.js';
 import * as field from '../../apierrors/field.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
@@ -372,6 +372,31 @@ function establish(obj: KubeObject, ctx: StrategyContext): void {
     storedVersions: [...stored],
     conditions: [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established],
   };
+}
+
+/**
+ * Whether a stored CRD waits for names another CRD of its group holds: its NamesAccepted
+ * condition is False and it is not being deleted (what {@link renameCRD} may change).
+ */
+export function waitsForNames(crd: KubeObject): boolean {
+  if (crd.metadata.deletionTimestamp) return false;
+  const conditions = ((crd.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions;
+  return conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'False') ?? false;
+}
+
+/**
+ * The status a stored CRD would now report, its names decided again against the names the other
+ * CRDs of its group hold (`namesInUse`, {@link crdNamesInUse}): what kube's
+ * NamingConditionController does for every CRD of a group when one of them changes or is deleted.
+ * @param crd - the stored CRD (not changed)
+ * @param now - the time a condition that changes status takes as its lastTransitionTime
+ * @returns the new status object (equal to the old one when nothing would change)
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
+ */
+export function renameCRD(crd: KubeObject, namesInUse: NonNullable<StrategyContext['crdNamesInUse']>, now: Date): KubeObject['status'] {
+  const next: KubeObject = { ...crd, status: structuredClone(crd.status) };
+  establish(next, { ...systemContext(now), crdNamesInUse: namesInUse });
+  return next.status;
 }
 
 /** Whether a CRD is served: its names accepted or it was Established (as the CR handler decides). */
