@@ -2,18 +2,19 @@
  * CRD naming: a CustomResourceDefinition refused names another CRD of its group holds
  * (`NamesAccepted=False`, e.g. `KindConflict`; never Established, so not served) gets them once
  * that CRD is deleted or gives them up, without an update of its own — as kube's
- * NamingConditionController requeues every CRD of a group when one of them changes.
+ * NamingConditionController requeues every CRD of a group when one of them changes; and a
+ * NamesAccepted written by hand into a CRD's status is decided again.
  *
  * Level-triggered: a pass on each change of a CRD (and every `resyncMs`) decides the names of every
- * CRD still waiting for some ({@link waitsForNames}) against the names the others hold, and writes
- * the status when it changes (the registry then serves it, as it does any CRD once Established).
+ * CRD ({@link hasNamesToDecide}) against the names the others hold, and writes the status when it
+ * changes (the registry then serves the CRD, or stops, as its conditions say).
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { Store, StoreWatch } from '../storage/store.js';
 import { storagePrefix } from '../registry/types.js';
-import { crdNamesInUse, customresourcedefinitions, renameCRD, waitsForNames } from '../registry/builtin/customresourcedefinitions.js';
+import { crdNamesInUse, customresourcedefinitions, renameCRD, hasNamesToDecide } from '../registry/builtin/customresourcedefinitions.js';
 
 /**
  * The controller above, over one store: {@link CRDNamingController.start} watches the CRDs and runs
@@ -64,25 +65,25 @@ export class CRDNamingController {
       });
   }
 
-  /** Decides again the names of every CRD waiting for some, writing those whose status changes. */
+  /** Decides again the names of every CRD, writing those whose status changes. */
   async pass(): Promise<void> {
     const prefix = storagePrefix(customresourcedefinitions);
-    const waiting = this.store.list(prefix).items.filter(({ object }) => waitsForNames(object));
+    const crds = this.store.list(prefix).items.filter(({ object }) => hasNamesToDecide(object));
     const namesInUse = crdNamesInUse(this.store);
-    for (const { object } of waiting) {
+    for (const { object } of crds) {
       const name = object.metadata.name!;
       let changed = false;
       await this.store
         .transact(`${prefix}${name}`, (cur) => {
           changed = false;
-          if (!cur || !waitsForNames(cur)) return { op: 'none' };
+          if (!cur || !hasNamesToDecide(cur)) return { op: 'none' };
           const status = renameCRD(cur, namesInUse, new Date());
           if (isDeepStrictEqual(status, cur.status)) return { op: 'none' };
           changed = true;
           return { op: 'put', object: { ...cur, status } };
         })
         .catch((err: unknown) => this.log.warn({ err, controller: 'crd-naming', key: name }, 'naming failed; retrying'));
-      if (changed) this.log.info({ controller: 'crd-naming', key: name }, 'names decided again after another CRD of the group changed');
+      if (changed) this.log.info({ controller: 'crd-naming', key: name }, 'names decided again: another CRD of the group changed, or its status did');
     }
   }
 }

@@ -5,8 +5,8 @@
  * `kubectl explain secret`, and kubectl before 1.27, which validates manifests and computes
  * strategic merge patches for `kubectl apply` from `/openapi/v2`. A kind must list every field
  * users may write, or old kubectl rejects it as unknown — and the server drops it (registry/builtin/decode.ts
- * decodes request bodies with these schemas). A CustomResourceDefinition's `openAPIV3Schema`, conversion
- * `webhook` and `status` stay open (kubectl applies CRDs with a JSON merge patch, never a strategic one).
+ * decodes request bodies with these schemas). A CustomResourceDefinition's `openAPIV3Schema` and conversion
+ * `webhook` stay open (kubectl applies CRDs with a JSON merge patch, never a strategic one).
  * @see https://github.com/kubernetes/kubernetes/blob/master/api/openapi-spec/swagger.json
  */
 type Schema = Record<string, unknown>;
@@ -19,6 +19,17 @@ const stringMap = (description: string, format?: string): Schema => ({ type: 'ob
 const obj = (description: string, properties: Record<string, Schema>, extra: Schema = {}): Schema => ({ type: 'object', description, properties, ...extra });
 const strings = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
 const open = (description: string): Schema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
+
+/** CustomResourceDefinitionNames: a CRD's `spec.names` and `status.acceptedNames`. */
+const crdNames = (description: string): Schema =>
+  obj(description, {
+    categories: strings('categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'),
+    kind: str('kind is the serialized kind of the resource.'),
+    listKind: str('listKind is the serialized kind of the list for this resource.'),
+    plural: str('plural is the plural name of the resource to serve.'),
+    shortNames: strings('shortNames are short names for the resource, exposed in API discovery documents.'),
+    singular: str('singular is the singular name of the resource.'),
+  });
 
 /** LabelSelectorAttributes / FieldSelectorAttributes of authorization.k8s.io/v1 (the same shape). */
 const selectorAttributes = (description: string): Schema =>
@@ -229,14 +240,7 @@ const schemas: Record<string, Schema> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': obj('CustomResourceDefinition represents a resource that should be exposed on the API server.', {
     spec: obj('spec describes how the user wants the resources to appear', {
       group: str('group is the API group of the defined custom resource.'),
-      names: obj('names specify the resource and kind names for the custom resource.', {
-        categories: strings('categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'),
-        kind: str('kind is the serialized kind of the resource.'),
-        listKind: str('listKind is the serialized kind of the list for this resource.'),
-        plural: str('plural is the plural name of the resource to serve.'),
-        shortNames: strings('shortNames are short names for the resource, exposed in API discovery documents.'),
-        singular: str('singular is the singular name of the resource.'),
-      }),
+      names: crdNames('names specify the resource and kind names for the custom resource.'),
       scope: str('scope indicates whether the defined custom resource is cluster- or namespace-scoped.'),
       versions: {
         type: 'array',
@@ -283,7 +287,23 @@ const schemas: Record<string, Schema> = {
       }),
       preserveUnknownFields: bool('preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage.'),
     }),
-    status: open('status indicates the actual state of the CustomResourceDefinition'),
+    status: obj('status indicates the actual state of the CustomResourceDefinition', {
+      acceptedNames: crdNames('acceptedNames are the names that are actually being used to serve discovery.'),
+      conditions: {
+        type: 'array',
+        description: 'conditions indicate state for particular aspects of a CustomResourceDefinition',
+        items: obj('CustomResourceDefinitionCondition contains details for the current condition of this pod.', {
+          lastTransitionTime: time('lastTransitionTime last time the condition transitioned from one status to another.'),
+          message: str('message is a human-readable message indicating details about last transition.'),
+          reason: str('reason is a unique, one-word, CamelCase reason for the condition\'s last transition.'),
+          status: str('status is the status of the condition. Can be True, False, Unknown.'),
+          type: str('type is the type of the condition. Types include Established, NamesAccepted and Terminating.'),
+        }, { required: ['type', 'status'] }),
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      },
+      storedVersions: strings('storedVersions lists all versions of CustomResources that were ever persisted.'),
+    }),
   }, { required: ['spec'] }),
 };
 

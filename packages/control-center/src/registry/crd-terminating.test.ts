@@ -45,6 +45,9 @@ describe('a terminating CRD', () => {
     expect(create.body.reason).toBe('MethodNotAllowed');
     expect(create.body.message).toBe('create not allowed while custom resource definition is terminating');
     expect((await call('GET', `${WIDGETS}/held`)).code).toBe(200);
+    // Discovery lists no writes for it meanwhile, as apiextensions' discovery controller.
+    const listed = (await call('GET', '/apis/example.hcc.dev/v1')).body.resources as unknown as { name: string; verbs: string[] }[];
+    expect(listed.find((r) => r.name === 'widgets')?.verbs).toEqual(['delete', 'deletecollection', 'get', 'list', 'watch']);
     // Its Terminating condition says why it is still there, as kube's CRD finalizer writes it.
     const terminating = async () => (await call('GET', `${CRDS}/widgets.example.hcc.dev`)).body.status?.conditions?.find((c) => c.type === 'Terminating');
     await until(async () => (await terminating()) !== undefined);

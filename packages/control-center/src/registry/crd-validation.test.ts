@@ -452,3 +452,94 @@ describe('CRD versions and schema checks', () => {
     expect(b.code, JSON.stringify(b.body)).not.toBe(500);
   });
 });
+
+describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
+  const { call, cc } = controlCenterFor({ namespaces: ['ns'] });
+  const patch = async (url: string, body: unknown) => {
+    const res = await fetch(cc().url + url, { method: 'PATCH', headers: { authorization: `Bearer ${cc().adminToken}`, 'content-type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+    return { code: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const named = (plural: string, names: Record<string, unknown>) => {
+    const c = crd(plural);
+    return { ...c, spec: { ...c.spec, names: { plural, ...names } } };
+  };
+  const discovered = async (plural: string) => ((await call('GET', '/apis/ex.hcc.dev/v1')).body.resources as { name: string; kind: string; shortNames?: string[] }[]).find((r) => r.name === plural);
+
+  it('decodes a status write into the CRD status type: a malformed one is refused, not stored', async () => {
+    expect((await call('POST', CRDS, crd('kiwis'))).code).toBe(201);
+    const bad = await patch(`${CRDS}/kiwis.ex.hcc.dev/status`, { status: { conditions: 'x' } });
+    // As kube-apiserver answers a patch whose result does not decode: 422 on the field `patch`.
+    expect([bad.code, bad.body.message]).toEqual([422, expect.stringContaining('cannot unmarshal string into Go struct field CustomResourceDefinition.status.conditions')]);
+    const shorts = await patch(`${CRDS}/kiwis.ex.hcc.dev/status`, { status: { acceptedNames: { shortNames: 5 } } });
+    expect([shorts.code, shorts.body.message]).toEqual([422, expect.stringContaining('cannot unmarshal number into Go struct field CustomResourceDefinition.status.acceptedNames.shortNames of type []string')]);
+    const badName = await patch(`${CRDS}/kiwis.ex.hcc.dev/status`, { status: { acceptedNames: { shortNames: ['Not_A_Label'] } } });
+    expect([badName.code, badName.body.message]).toEqual([422, expect.stringContaining('status.acceptedNames.shortNames[0]: Invalid value: "Not_A_Label"')]);
+    // Still served, with its conditions intact.
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/kiwis')).code).toBe(200);
+  });
+
+  it('keeps plural always and kind once Established, and refuses kind equal to listKind', async () => {
+    expect((await call('POST', CRDS, named('figs', { kind: 'Fig', shortNames: ['fg'] }))).code).toBe(201);
+    const kind = await patch(`${CRDS}/figs.ex.hcc.dev`, { spec: { names: { kind: 'Grape' } } });
+    expect([kind.code, kind.body.message]).toEqual([422, expect.stringContaining('spec.names.kind: Invalid value: "Grape": field is immutable')]);
+    const plural = await patch(`${CRDS}/figs.ex.hcc.dev`, { spec: { names: { plural: 'figz' } } });
+    expect(plural.code).toBe(422);
+    expect(plural.body.message).toContain('spec.names.plural: Invalid value: "figz": field is immutable');
+    const same = await call('POST', CRDS, named('limes', { kind: 'Lime', listKind: 'Lime' }));
+    expect([same.code, same.body.message]).toEqual([422, expect.stringContaining('spec.names.listKind: Invalid value: "Lime": kind and listKind may not be the same')]);
+  });
+
+  it('serves the accepted names: a short name another CRD holds is not served for this one until it is free', async () => {
+    expect((await call('POST', CRDS, named('pears', { kind: 'Pear', shortNames: ['pr'] }))).code).toBe(201);
+    expect((await call('POST', CRDS, named('plums', { kind: 'Plum', shortNames: ['pl'] }))).code).toBe(201);
+    const renamed = await patch(`${CRDS}/plums.ex.hcc.dev`, { spec: { names: { shortNames: ['pr'] } } });
+    expect(renamed.code).toBe(200);
+    expect(renamed.body.status.conditions.find((c: { type: string }) => c.type === 'NamesAccepted').reason).toBe('ShortNamesConflict');
+    // Discovery keeps the names plums was accepted under; pr stays pears' alone.
+    expect((await discovered('plums'))?.shortNames).toEqual(['pl']);
+    expect((await discovered('pears'))?.shortNames).toEqual(['pr']);
+  });
+
+  it('decides again a NamesAccepted written by hand into the status', async () => {
+    expect((await call('POST', CRDS, named('hazels', { kind: 'Hazel' }))).code).toBe(201);
+    expect((await call('POST', CRDS, named('jays', { kind: 'Hazel', singular: 'jay', listKind: 'JayList' }))).code).toBe(201);
+    expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/jays')).code).toBe(404);
+    const forged = await patch(`${CRDS}/jays.ex.hcc.dev/status`, { status: { conditions: [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }] } });
+    expect(forged.code).toBe(200);
+    await vi.waitFor(async () => {
+      const c = (await call('GET', `${CRDS}/jays.ex.hcc.dev`)).body.status.conditions.find((x: { type: string }) => x.type === 'NamesAccepted');
+      expect(`${c.status} ${c.reason}`).toBe('False KindConflict');
+    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(async () => expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/jays')).code).toBe(404), { timeout: 10_000, interval: 100 });
+  });
+
+  it('keeps every version objects were stored in until the storage migration removes it from status.storedVersions', async () => {
+    const two = crd('melons');
+    const schema = { openAPIV3Schema: { type: 'object' } };
+    two.spec.versions = [{ name: 'v1', served: true, storage: false, schema }, { name: 'v2', served: true, storage: true, schema }] as never;
+    const v1only = crd('melons');
+    expect((await call('POST', CRDS, v1only)).code).toBe(201);
+    const cur = await call('GET', `${CRDS}/melons.ex.hcc.dev`);
+    const moved = await call('PUT', `${CRDS}/melons.ex.hcc.dev`, { ...cur.body, spec: two.spec });
+    expect(moved.code).toBe(200);
+    expect(moved.body.status.storedVersions).toEqual(['v1', 'v2']);
+    const dropV1 = { ...moved.body, spec: { ...moved.body.spec, versions: [moved.body.spec.versions[1]] } };
+    const refused = await call('PUT', `${CRDS}/melons.ex.hcc.dev`, dropV1);
+    expect([refused.code, refused.body.message]).toEqual([422, expect.stringContaining('status.storedVersions[0]: Invalid value: "v1": missing from spec.versions; v1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1 and removes v1 from status.storedVersions')]);
+    // The migration's last step: the status names v2 only; then v1 may go.
+    expect((await patch(`${CRDS}/melons.ex.hcc.dev/status`, { status: { storedVersions: ['v2'] } })).code).toBe(200);
+    const again = await call('GET', `${CRDS}/melons.ex.hcc.dev`);
+    expect((await call('PUT', `${CRDS}/melons.ex.hcc.dev`, { ...again.body, spec: dropV1.spec })).code).toBe(200);
+  });
+});
+
+describe('a stored CRD whose status is malformed (written before status writes were decoded)', () => {
+  it('is read without a crash at start: served as its conditions allow', () => {
+    const bad = { ...crd('oddities'), status: { conditions: 'x', acceptedNames: { shortNames: 5 } } };
+    const store = { list: () => ({ items: [bad].map((object) => ({ object })), revision: 1 }), watch: () => ({ stop() {} }) };
+    const registry = new Registry();
+    registry.start(store as unknown as Store);
+    // No condition says NamesAccepted or Established: not served, and no exception.
+    expect(registry.lookup('ex.hcc.dev', 'v1', 'oddities')).toBeUndefined();
+  });
+});

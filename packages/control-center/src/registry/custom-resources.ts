@@ -9,7 +9,7 @@ import { FinalizerHyperShift, FinalizerNodePools, HyperShiftGroup, LabelManageme
 import { age, ageColumn, baseStrategy, column, nameColumn, specPart, statusSubresource } from './generic-strategy.js';
 import { storagePrefix, type ColumnDefinition, type ResourceInfo, type StrategyContext } from './types.js';
 import type { Store } from '../storage/store.js';
-import type { CRDSpec, CRDVersion } from './builtin/customresourcedefinitions.js';
+import { servedNames, type CRDSpec, type CRDVersion } from './builtin/customresourcedefinitions.js';
 import { compareVersions } from './registry.js';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -252,7 +252,7 @@ function definitionOf(crd: KubeObject): string {
  */
 export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: { virtualHostedClusters?: boolean } = {}): ResourceInfo {
   const spec = crd.spec as CRDSpec;
-  const names = spec.names;
+  const names = servedNames(crd);
   const storageVersion = spec.versions.find((v) => v.storage)?.name ?? version.name;
   const schema = version.schema?.openAPIV3Schema as JSONSchemaProps | undefined;
   const hasStatus = !!version.subresources?.status;
@@ -304,12 +304,14 @@ export function customResourceInfo(crd: KubeObject, version: CRDVersion, opts: {
     version: version.name,
     resource: names.plural,
     kind: names.kind,
-    listKind: names.listKind ?? `${names.kind}List`,
-    singular: names.singular ?? names.kind.toLowerCase(),
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
+    listKind: names.listKind,
+    singular: names.singular,
+    shortNames: names.shortNames,
+    categories: names.categories,
     namespaced: spec.scope === 'Namespaced',
-    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+    // A terminating CRD's discovery drops the writes, as apiextensions' discovery controller does
+    // (updates are still served: finalizers must come off; creates get a 405).
+    verbs: crd.metadata.deletionTimestamp ? ['delete', 'deletecollection', 'get', 'list', 'watch'] : ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
     subresources: { status: hasStatus, ...(version.subresources?.scale ? { scale: version.subresources.scale } : {}) },
     storageVersion,
     strategy,

@@ -11,7 +11,7 @@ import { age, baseStrategy, column, nameColumn, statusSubresource } from '../gen
 import { storagePrefix, systemContext, type ResourceInfo, type StrategyContext } from '../types.js';
 import type { Store } from '../../storage/store.js';
 import * as field from '../../apierrors/field.js';
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '@hcc/client';
+import { isDNS1035Label, isDNS1123Subdomain } from '@hcc/client';
 import { compileJSONPath } from '../../pipeline/jsonpath.js';
 
 /** Finalizer that holds a CRD until every custom resource of it is deleted. */
@@ -242,8 +242,8 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
   if (!names || typeof names !== 'object') errs.push(field.required('spec.names'));
   else {
     if (!names.plural) errs.push(field.required('spec.names.plural'));
-    else if (isDNS1123Label(names.plural).length > 0) errs.push(field.invalid('spec.names.plural', names.plural, 'must be a DNS-1035 label'));
     if (!names.kind) errs.push(field.required('spec.names.kind'));
+    errs.push(...namesErrors(names, 'spec.names'));
     if (names.plural && spec.group && obj.metadata.name !== `${names.plural}.${spec.group}`) {
       errs.push(field.invalid('metadata.name', obj.metadata.name, "must be spec.names.plural+\".\"+spec.group"));
     }
@@ -277,6 +277,68 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       errs.push(...columnAndFieldErrors(v, `spec.versions[${i}]`));
     });
   }
+  return errs;
+}
+
+/**
+ * A stored CRD's status as hcc reads it, whatever was stored: conditions that are not objects,
+ * names that are not strings and lists that are not lists are left out (a CRD written before hcc
+ * decoded status writes may hold any JSON there: reading it must not stop the server).
+ */
+function crdStatusOf(crd: KubeObject): { conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[]; acceptedNames: AcceptedNames; storedVersions: string[] } {
+  const status = isJSONObject(crd.status) ? (crd.status as Record<string, unknown>) : {};
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter((c): c is { type: string; status: string } => isJSONObject(c) && typeof c.type === 'string' && typeof c.status === 'string');
+  const a = isJSONObject(status.acceptedNames) ? (status.acceptedNames as Record<string, unknown>) : {};
+  const acceptedNames: AcceptedNames = {};
+  for (const k of ['plural', 'singular', 'kind', 'listKind'] as const) if (typeof a[k] === 'string' && a[k]) acceptedNames[k] = a[k];
+  for (const k of ['shortNames', 'categories'] as const) if (Array.isArray(a[k])) acceptedNames[k] = (a[k] as unknown[]).filter((n): n is string => typeof n === 'string');
+  const storedVersions = (Array.isArray(status.storedVersions) ? status.storedVersions : []).filter((v): v is string => typeof v === 'string');
+  return { conditions, acceptedNames, storedVersions };
+}
+
+/**
+ * apiextensions' ValidateCustomResourceDefinitionStoredVersions: a CRD keeps every version it ever
+ * stored objects in (`status.storedVersions`) in `spec.versions` until a storage migration removes
+ * it from the list, has at least one, and has its storage version among them.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
+ */
+function storedVersionErrors(crd: KubeObject): field.FieldError[] {
+  const stored = crdStatusOf(crd).storedVersions;
+  const versions = Array.isArray((crd.spec as CRDSpec | undefined)?.versions) ? (crd.spec as CRDSpec).versions : [];
+  if (stored.length === 0) return [field.invalid('status.storedVersions', stored, 'must have at least one stored version')];
+  const errs: field.FieldError[] = [];
+  const left = new Map(stored.map((v, i) => [v, i]));
+  for (const v of versions) {
+    if (v.storage && !left.has(v.name)) errs.push(field.invalid('status.storedVersions', stored, `must have the storage version ${v.name}`));
+    left.delete(v.name);
+  }
+  for (const [v, i] of left) {
+    errs.push(field.invalid(`status.storedVersions[${i}]`, v, `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`));
+  }
+  return errs;
+}
+
+/**
+ * apiextensions' ValidateCustomResourceDefinitionNames, for `spec.names` and `status.acceptedNames`
+ * (at `path`): each name a DNS-1035 label (kinds in any case), kind and list kind not the same.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
+ */
+function namesErrors(names: unknown, path: string): field.FieldError[] {
+  if (!isJSONObject(names)) return [];
+  const n = names as Record<string, unknown>;
+  const errs: field.FieldError[] = [];
+  const label = (v: unknown, p: string, kind = false) => {
+    if (typeof v !== 'string' || v === '') return;
+    const bad = isDNS1035Label(kind ? v.toLowerCase() : v);
+    if (bad.length) errs.push(field.invalid(p, v, (kind ? 'may have mixed case, but should otherwise match: ' : '') + bad.join(',')));
+  };
+  label(n.plural, `${path}.plural`);
+  label(n.singular, `${path}.singular`);
+  label(n.kind, `${path}.kind`, true);
+  label(n.listKind, `${path}.listKind`, true);
+  if (Array.isArray(n.shortNames)) n.shortNames.forEach((v, i) => label(v, `${path}.shortNames[${i}]`));
+  if (typeof n.kind === 'string' && n.kind !== '' && n.kind === n.listKind) errs.push(field.invalid(`${path}.listKind`, n.listKind, 'kind and listKind may not be the same'));
+  if (Array.isArray(n.categories)) n.categories.forEach((v, i) => label(v, `${path}.categories[${i}]`));
   return errs;
 }
 
@@ -336,7 +398,7 @@ export function crdNamesInUse(store: Pick<Store, 'list'>): NonNullable<StrategyC
     const kinds = new Set<string>();
     for (const { object } of store.list(storagePrefix(customresourcedefinitions)).items) {
       if ((object.spec as CRDSpec | undefined)?.group !== group || object.metadata.name === exceptCRD) continue;
-      const a = ((object.status ?? {}) as { acceptedNames?: AcceptedNames }).acceptedNames ?? {};
+      const a = crdStatusOf(object).acceptedNames;
       for (const name of [a.plural, a.singular, ...(a.shortNames ?? [])]) if (name) resources.add(name);
       for (const name of [a.kind, a.listKind]) if (name) kinds.add(name);
     }
@@ -351,23 +413,23 @@ export function crdNamesInUse(store: Pick<Store, 'list'>): NonNullable<StrategyC
  */
 function establish(obj: KubeObject, ctx: StrategyContext): void {
   const spec = obj.spec as CRDSpec;
-  const status = (obj.status ?? {}) as { storedVersions?: string[]; conditions?: { type: string; status: string; lastTransitionTime?: string }[]; acceptedNames?: AcceptedNames };
+  const status = crdStatusOf(obj);
   const storage = spec.versions?.find((v) => v.storage)?.name;
-  const stored = new Set(status.storedVersions ?? []);
+  const stored = new Set(status.storedVersions);
   if (storage) stored.add(storage);
   const t = ctx.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const n = spec.names;
   const requested = { plural: n.plural, singular: n.singular ?? n.kind.toLowerCase(), kind: n.kind, listKind: n.listKind ?? `${n.kind}List`, ...(n.shortNames ? { shortNames: n.shortNames } : {}), ...(n.categories ? { categories: n.categories } : {}) };
   const used = ctx.crdNamesInUse?.(spec.group, obj.metadata.name!) ?? { resources: new Set<string>(), kinds: new Set<string>() };
-  const named = acceptNames(requested, status.acceptedNames ?? {}, used);
-  const previous = (type: string) => status.conditions?.find((c) => c.type === type);
+  const named = acceptNames(requested, status.acceptedNames, used);
+  const previous = (type: string) => status.conditions.find((c) => c.type === type);
   const since = (type: string, now: string) => (previous(type)?.status === now ? previous(type)?.lastTransitionTime ?? t : t);
   const wasEstablished = previous('Established')?.status === 'True';
   const established = wasEstablished || named.status === 'True'
     ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established', 'True') }
     : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted', lastTransitionTime: since('Established', 'False') };
   obj.status = {
-    ...status,
+    ...(isJSONObject(obj.status) ? obj.status : {}),
     acceptedNames: named.names,
     storedVersions: [...stored],
     conditions: [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established],
@@ -375,13 +437,13 @@ function establish(obj: KubeObject, ctx: StrategyContext): void {
 }
 
 /**
- * Whether a stored CRD waits for names another CRD of its group holds: its NamesAccepted
- * condition is False and it is not being deleted (what {@link renameCRD} may change).
+ * Whether the naming controller decides a stored CRD's names ({@link renameCRD}): it is not being
+ * deleted and names a plural and a kind (a CRD stored without them, before hcc checked, is left alone).
  */
-export function waitsForNames(crd: KubeObject): boolean {
+export function hasNamesToDecide(crd: KubeObject): boolean {
   if (crd.metadata.deletionTimestamp) return false;
-  const conditions = ((crd.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions;
-  return conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'False') ?? false;
+  const names = isJSONObject(crd.spec) ? (crd.spec as { names?: unknown }).names : undefined;
+  return isJSONObject(names) && typeof names.plural === 'string' && typeof names.kind === 'string' && Array.isArray((crd.spec as { versions?: unknown }).versions);
 }
 
 /**
@@ -399,12 +461,28 @@ export function renameCRD(crd: KubeObject, namesInUse: NonNullable<StrategyConte
   return next.status;
 }
 
+/**
+ * The names a CRD's resource is served under: its `status.acceptedNames` (a rename refused for a
+ * conflict, or waiting for names another CRD gives up, leaves the names it had), or `spec.names`
+ * for a CRD stored before hcc recorded accepted names — as apiextensions-apiserver's discovery
+ * controller and custom resource handler read `Status.AcceptedNames`.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_discovery_controller.go
+ */
+export function servedNames(crd: KubeObject): Required<Pick<AcceptedNames, 'plural' | 'singular' | 'kind' | 'listKind' | 'shortNames' | 'categories'>> {
+  const spec = (crd.spec as CRDSpec).names;
+  const a = crdStatusOf(crd).acceptedNames;
+  const n = a.kind && a.plural ? a : spec;
+  return { plural: n.plural ?? spec.plural, kind: n.kind ?? spec.kind, singular: n.singular || n.kind!.toLowerCase(), listKind: n.listKind || `${n.kind}List`, shortNames: n.shortNames ?? [], categories: n.categories ?? [] };
+}
+
+/** A CRD's status object as stored (`{}` when absent or not an object). */
+const crdStatus = (crd: KubeObject): Record<string, unknown> => (isJSONObject(crd.status) ? (crd.status as Record<string, unknown>) : {});
+
 /** Whether a CRD is served: its names accepted or it was Established (as the CR handler decides). */
 export function isServedCRD(crd: KubeObject): boolean {
-  const conditions = ((crd.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions;
   // A CRD stored before hcc recorded conditions is served, as it was.
-  if (!conditions) return true;
-  return conditions.some((c) => (c.type === 'NamesAccepted' || c.type === 'Established') && c.status === 'True');
+  if (!isJSONObject(crd.status) || !('conditions' in crd.status)) return true;
+  return crdStatusOf(crd).conditions.some((c) => (c.type === 'NamesAccepted' || c.type === 'Established') && c.status === 'True');
 }
 
 /**
@@ -437,14 +515,20 @@ export const customresourcedefinitions: ResourceInfo = {
       if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validateUpdate: (obj, old) => {
-      const errs = [...validateCRD(obj), ...validateAPIApproval(obj, old)];
+      const errs = [...validateCRD(obj), ...namesErrors(crdStatus(obj).acceptedNames, 'status.acceptedNames'), ...storedVersionErrors(obj), ...validateAPIApproval(obj, old)];
       const spec = obj.spec as CRDSpec | undefined;
       const oldSpec = old.spec as CRDSpec;
       if (spec && spec.group !== oldSpec.group) errs.push(field.invalid('spec.group', spec.group, 'field is immutable'));
       if (spec && spec.scope !== oldSpec.scope) errs.push(field.invalid('spec.scope', spec.scope, 'field is immutable'));
+      // The plural names the storage; the kind too once Established (upstream's requireImmutableNames).
+      if (spec?.names && spec.names.plural !== oldSpec.names?.plural) errs.push(field.invalid('spec.names.plural', spec.names.plural, 'field is immutable'));
+      const established = crdStatusOf(old).conditions.some((c) => c.type === 'Established' && c.status === 'True');
+      if (established && spec?.names && spec.names.kind !== oldSpec.names?.kind) errs.push(field.invalid('spec.names.kind', spec.names.kind, 'field is immutable'));
       return errs;
     },
     prepareForStatusUpdate: statusSubresource.prepareForStatusUpdate,
+    // ValidateUpdateCustomResourceDefinitionStatus: the accepted names (a status the decoder took).
+    validateStatusUpdate: (obj) => namesErrors(crdStatus(obj).acceptedNames, 'status.acceptedNames'),
     tableColumns: () => [nameColumn, column('Created At', 'date', 'The time the CRD was created')],
     tableCells: (obj) => [obj.metadata.name, obj.metadata.creationTimestamp ?? ''],
   }),
