@@ -222,7 +222,7 @@ describe('HostedCluster binding subresource', () => {
     });
     expect(np.code, JSON.stringify(np.body)).toBe(201);
     expect(np.body.metadata.labels ?? {}).toEqual({});
-    expect(np.warning).toContain('only the scheduler places NodePools');
+    expect(np.warning).toContain("only the scheduler places NodePools, so this one follows its HostedCluster's placement");
     // Adding it later is still refused (placement admission); the scheduler's identity may create with it.
     const relabel = await call(cc.adminToken, 'PUT', `${HCS}/restored`, { ...created.body, metadata: { ...created.body.metadata, labels: { [LabelManagementCluster]: 'mgmt-1' } } });
     expect(relabel.code).toBe(422);

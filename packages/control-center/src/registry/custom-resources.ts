@@ -133,7 +133,7 @@ function dropPlacementOnCreate(obj: KubeObject, ctx: StrategyContext, kind: stri
   delete labels[LabelManagementCluster];
   forgetAppliedPlacement(obj);
   ctx.warnings.push(
-    `metadata.labels[${LabelManagementCluster}]: ${JSON.stringify(was)} ignored: only the scheduler places ${kind}s, so this one is scheduled again; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector${kind === 'NodePool' ? ' on its HostedCluster' : ''}`,
+    `metadata.labels[${LabelManagementCluster}]: ${JSON.stringify(was)} ignored: only the scheduler places ${kind}s, so this one ${kind === 'NodePool' ? "follows its HostedCluster's placement" : 'is scheduled again'}; to choose management clusters, set the annotation controlcenter.hcc.dev/management-cluster-selector${kind === 'NodePool' ? ' on its HostedCluster' : ''}`,
   );
 }
 
