@@ -13,6 +13,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { Store, StoreWatch } from '../storage/store.js';
+import { SerialPasses } from './serial-passes.js';
 import { storagePrefix } from '../registry/types.js';
 import { crdNamesInUse, customresourcedefinitions, renameCRD, hasNamesToDecide } from '../registry/builtin/customresourcedefinitions.js';
 
@@ -25,8 +26,7 @@ import { crdNamesInUse, customresourcedefinitions, renameCRD, hasNamesToDecide }
 export class CRDNamingController {
   private watch?: StoreWatch;
   private timer?: NodeJS.Timeout;
-  private running = false;
-  private dirty = false;
+  private readonly passes = new SerialPasses(() => this.pass(), (err) => this.log.warn({ err, controller: 'crd-naming' }, 'pass failed; retrying'));
 
   /** @param resyncMs - how often a pass runs besides on changes, in milliseconds */
   constructor(
@@ -49,21 +49,9 @@ export class CRDNamingController {
   }
 
   private kick(): void {
-    if (this.running) {
-      this.dirty = true;
-      return;
-    }
-    this.running = true;
-    void this.pass()
-      .catch((err) => this.log.warn({ err, controller: 'crd-naming' }, 'pass failed; retrying'))
-      .finally(() => {
-        this.running = false;
-        if (this.dirty) {
-          this.dirty = false;
-          this.kick();
-        }
-      });
+    this.passes.kick();
   }
+
 
   /** Decides again the names of every CRD, writing those whose status changes. */
   async pass(): Promise<void> {

@@ -17,6 +17,7 @@
 import type { Logger } from 'pino';
 import { conditionUpToDate, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import type { Store, StoreWatch } from '../storage/store.js';
+import { SerialPasses } from './serial-passes.js';
 import type { Registry } from '../registry/registry.js';
 import { storagePrefix, systemContext } from '../registry/types.js';
 import { namespaces, FinalizerKubernetes } from '../registry/builtin/namespaces.js';
@@ -78,8 +79,7 @@ export const NamespaceDeletionGracePeriodMs = 5_000;
 export class DeletionController {
   private watches: StoreWatch[] = [];
   private timer?: NodeJS.Timeout;
-  private running = false;
-  private dirty = false;
+  private readonly passes = new SerialPasses(() => this.pass(), (err) => this.log.warn({ err, controller: 'deletion' }, 'pass failed; retrying'));
   /** When each Namespace being deleted (by uid) was first seen so, in ms since the epoch. */
   private readonly terminatingSince = new Map<string, number>();
 
@@ -111,21 +111,9 @@ export class DeletionController {
   }
 
   private kick(): void {
-    if (this.running) {
-      this.dirty = true;
-      return;
-    }
-    this.running = true;
-    void this.pass()
-      .catch((err) => this.log.warn({ err, controller: 'deletion' }, 'pass failed; retrying'))
-      .finally(() => {
-        this.running = false;
-        if (this.dirty) {
-          this.dirty = false;
-          this.kick();
-        }
-      });
+    this.passes.kick();
   }
+
 
   /**
    * One pass over every Namespace and CRD being deleted. One that fails is logged (warn) and left
