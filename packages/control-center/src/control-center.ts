@@ -30,7 +30,7 @@ import { DeletionController } from './controllers/namespace-lifecycle.js';
 import { createObject, updateObject } from './handlers/object-ops.js';
 import { reviewKinds } from './handlers/self-review.js';
 import { namespaces } from './registry/builtin/namespaces.js';
-import { customresourcedefinitions } from './registry/builtin/customresourcedefinitions.js';
+import { customresourcedefinitions, defaultCRDSpec, keepStoredVersions, type CRDSpec } from './registry/builtin/customresourcedefinitions.js';
 import { storageKey, systemContext } from './registry/types.js';
 import * as apierrors from './apierrors/status.js';
 import type { UserInfo } from './pipeline/authenticate.js';
@@ -165,9 +165,14 @@ async function installCRDConcurrently(store: Store, crd: KubeObject): Promise<vo
   }
 }
 
-/** Creates a CRD, or updates it when its spec differs from what is stored. */
+/**
+ * Creates a CRD, or updates it when its spec differs from what is stored (with apiextensions' defaults,
+ * and the versions objects may still be stored in kept unserved: {@link keepStoredVersions}).
+ */
 async function installCRD(store: Store, crd: KubeObject): Promise<void> {
   const obj = structuredClone(crd);
+  // Compared as stored: with apiextensions' defaults (else every start would rewrite it).
+  defaultCRDSpec(obj.spec);
   obj.apiVersion = 'apiextensions.k8s.io/v1';
   obj.kind = 'CustomResourceDefinition';
   const existing = store.get(storageKey(customresourcedefinitions, '', obj.metadata.name!));
@@ -175,6 +180,7 @@ async function installCRD(store: Store, crd: KubeObject): Promise<void> {
     await createObject(store, customresourcedefinitions, '', obj, systemContext(), { dryRun: false });
     return;
   }
+  obj.spec = keepStoredVersions(obj.spec as CRDSpec, existing.object);
   if (isDeepStrictEqual(existing.object.spec, obj.spec)) return;
   // A CRD a syncer pulled from a management cluster (`--pull-crds`) is the operator's own schema: keep it.
   if (existing.object.metadata.annotations?.['controlcenter.hcc.dev/pulled-from']) return;

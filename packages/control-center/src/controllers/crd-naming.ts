@@ -35,6 +35,7 @@ export class CRDNamingController {
     private readonly resyncMs = 30_000,
   ) {}
 
+  /** Watches the CRDs from the store's current revision and runs a first pass. */
   start(): void {
     const kick = () => this.kick();
     this.watch = this.store.watch(storagePrefix(customresourcedefinitions), this.store.currentRevision(), kick);
@@ -43,7 +44,9 @@ export class CRDNamingController {
     this.kick();
   }
 
+  /** Ends the watch and the timer; a pass running finishes, no other starts. */
   stop(): void {
+    this.passes.stop();
     this.watch?.stop();
     clearInterval(this.timer);
   }
@@ -52,10 +55,11 @@ export class CRDNamingController {
     this.passes.kick();
   }
 
-
   /** Decides again the names of every CRD, writing those whose status changes. */
   async pass(): Promise<void> {
     const prefix = storagePrefix(customresourcedefinitions);
+    // With etcd, first catch up with what other control centers wrote (narrows two replicas granting one name twice).
+    await this.store.syncToLatest?.();
     const crds = this.store.list(prefix).items.filter(({ object }) => hasNamesToDecide(object));
     const namesInUse = crdNamesInUse(this.store);
     for (const { object } of crds) {

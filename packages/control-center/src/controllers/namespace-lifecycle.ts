@@ -106,6 +106,7 @@ export class DeletionController {
   }
 
   stop(): void {
+    this.passes.stop();
     for (const w of this.watches) w.stop();
     clearInterval(this.timer);
   }
@@ -113,7 +114,6 @@ export class DeletionController {
   private kick(): void {
     this.passes.kick();
   }
-
 
   /**
    * One pass over every Namespace and CRD being deleted. One that fails is logged (warn) and left

@@ -6,6 +6,7 @@
 export class SerialPasses {
   private running = false;
   private dirty = false;
+  private stopped = false;
 
   /**
    * @param pass - the controller's pass over the store
@@ -16,8 +17,9 @@ export class SerialPasses {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  /** Runs a pass now, or once more after the one running. */
+  /** Runs a pass now, or once more after the one running; nothing once stopped. */
   kick(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.dirty = true;
       return;
@@ -32,5 +34,10 @@ export class SerialPasses {
           this.kick();
         }
       });
+  }
+
+  /** Starts no more passes (one running finishes; the one it asked for is not run). */
+  stop(): void {
+    this.stopped = true;
   }
 }

@@ -8,6 +8,13 @@ import { allCRDs } from '@hcc/crds';
 import type { RunningControlCenter } from '../control-center.js';
 import { startTestControlCenter } from '../testing/in-process.js';
 import { Registry } from './registry.js';
+import { customresourcedefinitions, defaultCRDSpec } from './builtin/customresourcedefinitions.js';
+import { storagePrefix } from './types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { startControlCenter } from '../control-center.js';
 import type { Store } from '../storage/store.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -127,7 +134,10 @@ describe('CRD validation', () => {
       expect(res.status, `${c.metadata.name}: ${await res.clone().text()}`).toBe(201);
       expect(res.headers.get('warning')).toBeNull();
       const stored = (await res.json()) as { spec: unknown };
-      expect(stored.spec).toEqual(c.spec);
+      // Nothing dropped; apiextensions' defaults added (singular, listKind, conversion).
+      const want = structuredClone(c.spec);
+      defaultCRDSpec(want);
+      expect(stored.spec).toEqual(want);
     }
   });
 
@@ -466,7 +476,11 @@ describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
   const discovered = async (plural: string) => ((await call('GET', '/apis/ex.hcc.dev/v1')).body.resources as { name: string; kind: string; shortNames?: string[] }[]).find((r) => r.name === plural);
 
   it('decodes a status write into the CRD status type: a malformed one is refused, not stored', async () => {
-    expect((await call('POST', CRDS, crd('kiwis'))).code).toBe(201);
+    const created = await call('POST', CRDS, crd('kiwis'));
+    expect(created.code).toBe(201);
+    // apiextensions/v1's defaults, as any cluster shows them.
+    expect(created.body.spec.names).toEqual({ plural: 'kiwis', kind: 'Kiwi', singular: 'kiwi', listKind: 'KiwiList' });
+    expect(created.body.spec.conversion).toEqual({ strategy: 'None' });
     const bad = await patch(`${CRDS}/kiwis.ex.hcc.dev/status`, { status: { conditions: 'x' } });
     // As kube-apiserver answers a patch whose result does not decode: 422 on the field `patch`.
     expect([bad.code, bad.body.message]).toEqual([422, expect.stringContaining('cannot unmarshal string into Go struct field CustomResourceDefinition.status.conditions')]);
@@ -504,13 +518,17 @@ describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
     expect((await call('POST', CRDS, named('hazels', { kind: 'Hazel' }))).code).toBe(201);
     expect((await call('POST', CRDS, named('jays', { kind: 'Hazel', singular: 'jay', listKind: 'JayList' }))).code).toBe(201);
     expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/jays')).code).toBe(404);
-    const forged = await patch(`${CRDS}/jays.ex.hcc.dev/status`, { status: { conditions: [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }] } });
+    const forged = await patch(`${CRDS}/jays.ex.hcc.dev/status`, { status: { conditions: [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }, { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }, { type: 'Reviewed', status: 'True', reason: 'ByHand', message: 'kept' }] } });
     expect(forged.code).toBe(200);
     await vi.waitFor(async () => {
       const c = (await call('GET', `${CRDS}/jays.ex.hcc.dev`)).body.status.conditions.find((x: { type: string }) => x.type === 'NamesAccepted');
       expect(`${c.status} ${c.reason}`).toBe('False KindConflict');
     }, { timeout: 10_000, interval: 100 });
     await vi.waitFor(async () => expect((await call('GET', '/apis/ex.hcc.dev/v1/namespaces/ns/jays')).code).toBe(404), { timeout: 10_000, interval: 100 });
+    // A condition of another type stays (SetCRDCondition replaces by type).
+    expect((await call('GET', `${CRDS}/jays.ex.hcc.dev`)).body.status.conditions.map((c: { type: string }) => c.type)).toEqual(['NamesAccepted', 'Established', 'Reviewed']);
+    // Never Established, so its scope may still change (upstream's requireImmutableNames); kind too.
+    expect((await patch(`${CRDS}/jays.ex.hcc.dev`, { spec: { scope: 'Cluster', names: { kind: 'Jay' } } })).code).toBe(200);
   });
 
   it('keeps every version objects were stored in until the storage migration removes it from status.storedVersions', async () => {
@@ -541,5 +559,29 @@ describe('a stored CRD whose status is malformed (written before status writes w
     registry.start(store as unknown as Store);
     // No condition says NamesAccepted or Established: not served, and no exception.
     expect(registry.lookup('ex.hcc.dev', 'v1', 'oddities')).toBeUndefined();
+  });
+});
+
+describe("hcc's own CRDs at start", () => {
+  it('keep, unserved, a version a new release drops while objects may still be stored in it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hcc-crd-upgrade-'));
+    const withVersion = (name: string) => ({ ...crd('gizmos'), spec: { ...crd('gizmos').spec, versions: [{ name, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } });
+    try {
+      const first = await startControlCenter({ tls: false, logger: pino({ enabled: false }), dataDir: dir, crds: [withVersion('v1alpha1')] });
+      await first.close();
+      // The next release serves v1beta1 only: the start must not fail on the stored v1alpha1.
+      const second = await startControlCenter({ tls: false, logger: pino({ enabled: false }), dataDir: dir, crds: [withVersion('v1beta1')] });
+      try {
+        const stored = second.store.get(`${storagePrefix(customresourcedefinitions)}gizmos.ex.hcc.dev`)!.object as unknown as { spec: { versions: { name: string; served: boolean; storage: boolean }[] }; status: { storedVersions: string[] } };
+        expect(stored.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1beta1', true, true], ['v1alpha1', false, false]]);
+        expect(stored.status.storedVersions).toEqual(['v1alpha1', 'v1beta1']);
+        expect(second.registry.lookup('ex.hcc.dev', 'v1beta1', 'gizmos')).toBeDefined();
+        expect(second.registry.lookup('ex.hcc.dev', 'v1alpha1', 'gizmos')).toBeUndefined();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

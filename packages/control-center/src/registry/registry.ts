@@ -187,7 +187,11 @@ export class Registry extends EventEmitter {
 
   private removeCRD(name: string, emit = true): void {
     for (const k of [...this.unservable.keys()]) if (k.startsWith(`${name}/`)) this.unservable.delete(k);
-    for (const info of this.fromCRD.get(name) ?? []) this.byGVR.delete(`${info.group}/${info.version}/${info.resource}`);
+    for (const info of this.fromCRD.get(name) ?? []) {
+      const key = `${info.group}/${info.version}/${info.resource}`;
+      // Only its own entry: another CRD may serve that key now.
+      if (this.byGVR.get(key) === info) this.byGVR.delete(key);
+    }
     this.fromCRD.delete(name);
     if (emit) {
       const had = this.schemasOf.get(name);

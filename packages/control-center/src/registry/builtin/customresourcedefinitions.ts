@@ -327,8 +327,9 @@ function namesErrors(names: unknown, path: string): field.FieldError[] {
   if (!isJSONObject(names)) return [];
   const n = names as Record<string, unknown>;
   const errs: field.FieldError[] = [];
-  const label = (v: unknown, p: string, kind = false) => {
-    if (typeof v !== 'string' || v === '') return;
+  // Upstream checks plural, singular, kind and list kind only when set, every short name and category.
+  const label = (v: unknown, p: string, kind = false, always = false) => {
+    if (typeof v !== 'string' || (v === '' && !always)) return;
     const bad = isDNS1035Label(kind ? v.toLowerCase() : v);
     if (bad.length) errs.push(field.invalid(p, v, (kind ? 'may have mixed case, but should otherwise match: ' : '') + bad.join(',')));
   };
@@ -336,10 +337,45 @@ function namesErrors(names: unknown, path: string): field.FieldError[] {
   label(n.singular, `${path}.singular`);
   label(n.kind, `${path}.kind`, true);
   label(n.listKind, `${path}.listKind`, true);
-  if (Array.isArray(n.shortNames)) n.shortNames.forEach((v, i) => label(v, `${path}.shortNames[${i}]`));
+  if (Array.isArray(n.shortNames)) n.shortNames.forEach((v, i) => label(v, `${path}.shortNames[${i}]`, false, true));
   if (typeof n.kind === 'string' && n.kind !== '' && n.kind === n.listKind) errs.push(field.invalid(`${path}.listKind`, n.listKind, 'kind and listKind may not be the same'));
-  if (Array.isArray(n.categories)) n.categories.forEach((v, i) => label(v, `${path}.categories[${i}]`));
+  if (Array.isArray(n.categories)) n.categories.forEach((v, i) => label(v, `${path}.categories[${i}]`, false, true));
   return errs;
+}
+
+/**
+ * apiextensions/v1's defaults of a CRD spec (SetDefaults_CustomResourceDefinitionSpec), in place:
+ * `names.singular` the kind in lower case, `names.listKind` the kind + `List`, and `conversion`
+ * `{strategy: None}` — what `kubectl get crd -o yaml` shows on any cluster. A spec without names
+ * or kind is left as it is (validation reports it).
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/defaults.go
+ */
+export function defaultCRDSpec(spec: unknown): void {
+  if (!isJSONObject(spec)) return;
+  const names = (spec as { names?: unknown }).names;
+  if (isJSONObject(names) && typeof names.kind === 'string' && names.kind) {
+    if (!names.singular) names.singular = names.kind.toLowerCase();
+    if (!names.listKind) names.listKind = `${names.kind}List`;
+  }
+  if ((spec as { conversion?: unknown }).conversion === undefined || (spec as { conversion?: unknown }).conversion === null) (spec as { conversion?: unknown }).conversion = { strategy: 'None' };
+}
+
+/**
+ * `spec` with every version the stored CRD `old` lists in `status.storedVersions` and `spec` lacks
+ * put back from `old`'s spec, unserved and not the storage version: how hcc upgrades its own CRDs
+ * at start (installCRD) when a release renames a version, since a spec without a version objects
+ * may still be stored in is refused ({@link storedVersionErrors}). Returns `spec` itself when
+ * nothing is missing.
+ */
+export function keepStoredVersions(spec: CRDSpec, old: KubeObject): CRDSpec {
+  const have = new Set(spec.versions.map((v) => v.name));
+  const oldVersions = Array.isArray((old.spec as CRDSpec | undefined)?.versions) ? (old.spec as CRDSpec).versions : [];
+  const kept = crdStatusOf(old)
+    .storedVersions.filter((name) => !have.has(name))
+    .map((name) => oldVersions.find((v) => isJSONObject(v) && v.name === name))
+    .filter((v): v is CRDVersion => v !== undefined)
+    .map((v) => ({ ...v, served: false, storage: false }));
+  return kept.length ? { ...spec, versions: [...spec.versions, ...kept] } : spec;
 }
 
 /** The names a CRD was accepted under (`status.acceptedNames`). */
@@ -432,18 +468,34 @@ function establish(obj: KubeObject, ctx: StrategyContext): void {
     ...(isJSONObject(obj.status) ? obj.status : {}),
     acceptedNames: named.names,
     storedVersions: [...stored],
-    conditions: [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established],
+    conditions: setConditions(status.conditions, [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established]),
   };
 }
 
 /**
+ * A CRD's conditions with `set` put in place of those of the same type, the new ones appended, and
+ * every other condition kept (apiextensions' SetCRDCondition: a `Terminating` or a condition
+ * another controller wrote stays).
+ */
+function setConditions<C extends { type: string }>(had: readonly C[], set: readonly C[]): C[] {
+  const byType = new Map(set.map((c) => [c.type, c]));
+  const out = had.map((c) => byType.get(c.type) ?? c);
+  for (const c of set) if (!had.some((h) => h.type === c.type)) out.push(c);
+  return out;
+}
+
+/**
  * Whether the naming controller decides a stored CRD's names ({@link renameCRD}): it is not being
- * deleted and names a plural and a kind (a CRD stored without them, before hcc checked, is left alone).
+ * deleted, names a plural and a kind as strings (short names, if any, a list of strings) and has a
+ * list of version objects; a CRD stored otherwise, before hcc checked, is left alone.
  */
 export function hasNamesToDecide(crd: KubeObject): boolean {
   if (crd.metadata.deletionTimestamp) return false;
-  const names = isJSONObject(crd.spec) ? (crd.spec as { names?: unknown }).names : undefined;
-  return isJSONObject(names) && typeof names.plural === 'string' && typeof names.kind === 'string' && Array.isArray((crd.spec as { versions?: unknown }).versions);
+  const spec = isJSONObject(crd.spec) ? (crd.spec as { names?: unknown; versions?: unknown }) : undefined;
+  const names = spec?.names;
+  if (!isJSONObject(names) || typeof names.plural !== 'string' || typeof names.kind !== 'string') return false;
+  if (names.shortNames !== undefined && !(Array.isArray(names.shortNames) && names.shortNames.every((n) => typeof n === 'string'))) return false;
+  return !!spec && Array.isArray(spec.versions) && spec.versions.every((v) => isJSONObject(v));
 }
 
 /**
@@ -462,17 +514,20 @@ export function renameCRD(crd: KubeObject, namesInUse: NonNullable<StrategyConte
 }
 
 /**
- * The names a CRD's resource is served under: its `status.acceptedNames` (a rename refused for a
- * conflict, or waiting for names another CRD gives up, leaves the names it had), or `spec.names`
- * for a CRD stored before hcc recorded accepted names — as apiextensions-apiserver's discovery
- * controller and custom resource handler read `Status.AcceptedNames`.
+ * The names a CRD's resource is served under: its kind, list kind, singular, short names and
+ * categories from `status.acceptedNames` (a rename refused for a conflict, or waiting for names
+ * another CRD gives up, leaves the names it had), or from `spec.names` for a CRD stored before hcc
+ * recorded accepted names, as apiextensions-apiserver's discovery controller and custom resource
+ * handler read `Status.AcceptedNames`; its plural always from the spec (the CRD's name, which
+ * upstream routes requests by).
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_discovery_controller.go
  */
 export function servedNames(crd: KubeObject): Required<Pick<AcceptedNames, 'plural' | 'singular' | 'kind' | 'listKind' | 'shortNames' | 'categories'>> {
   const spec = (crd.spec as CRDSpec).names;
   const a = crdStatusOf(crd).acceptedNames;
   const n = a.kind && a.plural ? a : spec;
-  return { plural: n.plural ?? spec.plural, kind: n.kind ?? spec.kind, singular: n.singular || n.kind!.toLowerCase(), listKind: n.listKind || `${n.kind}List`, shortNames: n.shortNames ?? [], categories: n.categories ?? [] };
+  // The plural is the spec's (immutable, and the CRD's name): requests are routed by it, as upstream routes by CRD name.
+  return { plural: spec.plural, kind: n.kind ?? spec.kind, singular: n.singular || n.kind!.toLowerCase(), listKind: n.listKind || `${n.kind}List`, shortNames: n.shortNames ?? [], categories: n.categories ?? [] };
 }
 
 /** A CRD's status object as stored (`{}` when absent or not an object). */
@@ -487,7 +542,8 @@ export function isServedCRD(crd: KubeObject): boolean {
 
 /**
  * The registry entry of CustomResourceDefinitions (rules above): cluster-scoped, with a status subresource; a create
- * gets {@link FinalizerCRDCleanup}; `spec.group` and `spec.scope` are immutable.
+ * gets {@link FinalizerCRDCleanup}; `spec.group` and `spec.names.plural` are immutable, `spec.scope`
+ * and `spec.names.kind` too once the CRD is Established.
  */
 export const customresourcedefinitions: ResourceInfo = {
   group: 'apiextensions.k8s.io',
@@ -506,12 +562,14 @@ export const customresourcedefinitions: ResourceInfo = {
   strategy: baseStrategy({
     prepareForCreate: (obj, ctx) => {
       delete obj.status;
+      defaultCRDSpec(obj.spec);
       obj.metadata.finalizers = [...new Set([...(obj.metadata.finalizers ?? []), FinalizerCRDCleanup])];
       if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validate: (obj) => [...validateCRD(obj), ...validateAPIApproval(obj)],
     prepareForUpdate: (obj, old, ctx) => {
       statusSubresource.keepOldStatus(obj, old);
+      defaultCRDSpec(obj.spec);
       if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validateUpdate: (obj, old) => {
@@ -519,10 +577,10 @@ export const customresourcedefinitions: ResourceInfo = {
       const spec = obj.spec as CRDSpec | undefined;
       const oldSpec = old.spec as CRDSpec;
       if (spec && spec.group !== oldSpec.group) errs.push(field.invalid('spec.group', spec.group, 'field is immutable'));
-      if (spec && spec.scope !== oldSpec.scope) errs.push(field.invalid('spec.scope', spec.scope, 'field is immutable'));
-      // The plural names the storage; the kind too once Established (upstream's requireImmutableNames).
+      // The plural names the storage; the scope and the kind too once Established (upstream's requireImmutableNames).
       if (spec?.names && spec.names.plural !== oldSpec.names?.plural) errs.push(field.invalid('spec.names.plural', spec.names.plural, 'field is immutable'));
       const established = crdStatusOf(old).conditions.some((c) => c.type === 'Established' && c.status === 'True');
+      if (established && spec && spec.scope !== oldSpec.scope) errs.push(field.invalid('spec.scope', spec.scope, 'field is immutable'));
       if (established && spec?.names && spec.names.kind !== oldSpec.names?.kind) errs.push(field.invalid('spec.names.kind', spec.names.kind, 'field is immutable'));
       return errs;
     },
