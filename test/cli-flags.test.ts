@@ -219,6 +219,13 @@ describe('hcc flags', () => {
     }
   });
 
+  it('prints its help and exits 0 when run without arguments, as kubectl does', () => {
+    const r = spawnSync(process.execPath, [hccBin], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage: hcc [options] [command]');
+    expect(r.stdout).toContain('control-center');
+  });
+
   it('refuses an HCC_LOG_LEVEL pino does not know, naming the variable', () => {
     const r = spawnSync(process.execPath, [hccBin, 'control-center'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, HCC_LOG_LEVEL: 'loud' } });
     expect(r.status).toBe(1);

@@ -31,6 +31,12 @@ for (const c of await Promise.all(load.map((name) => commands[name]!()))) {
   program.addCommand(c.showHelpAfterError(`See 'hcc ${c.name()} --help' for usage.`));
 }
 
+// `hcc` alone prints its help and succeeds, as `kubectl` alone does (commander would exit 1).
+if (process.argv.length <= 2) {
+  program.outputHelp();
+  process.exit(0);
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
