@@ -450,7 +450,8 @@ describe('CRD versions and schema checks', () => {
     expect(r.body.message).toContain(`${base}.properties[list].items.type: Required value: must not be empty for specified array items`);
     expect(r.body.message).toContain(`${base}.properties[both].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive`);
     expect(r.body.message).toContain(`${base}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`);
-    expect(r.body.message).toContain('spec.conversion.webhook: Required value: required when strategy is set to Webhook');
+    expect(r.body.message).toContain('spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook');
+    expect(r.body.message).toContain('spec.conversion.conversionReviewVersions: Required value');
     expect(r.body.message).not.toContain('properties[ios]');
     expect(r.body.message).not.toContain('properties[any]');
     // Value validations under anyOf name fields without types, as upstream's structural rules want them.
@@ -531,6 +532,24 @@ describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
     expect((await patch(`${CRDS}/jays.ex.hcc.dev`, { spec: { scope: 'Cluster', names: { kind: 'Jay' } } })).code).toBe(200);
   });
 
+  it('refuses a conversion block apiextensions refuses, and defaults a webhook service port', async () => {
+    const conv = (plural: string, conversion: unknown) => ({ ...crd(plural), spec: { ...crd(plural).spec, conversion } });
+    const msg = async (plural: string, conversion: unknown) => {
+      const r = await call('POST', CRDS, conv(plural, conversion));
+      return `${r.code} ${r.body.message ?? ''}`;
+    };
+    expect(await msg('convas', {})).toContain('spec.conversion.strategy: Required value');
+    const none = await msg('convbs', { strategy: 'None', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://x.example/c' } } });
+    expect(none).toContain('spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook');
+    expect(none).toContain('spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook');
+    expect(await msg('convcs', { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://x.example/c' } } })).toContain('spec.conversion.conversionReviewVersions: Required value');
+    expect(await msg('convds', { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: {} } })).toContain('spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required');
+    expect(await msg('convfs', { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v2'], clientConfig: { url: 'https://x.example/c' } } })).toContain('must include at least one of v1, v1beta1');
+    const ok = await call('POST', CRDS, conv('convgs', { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'svc', namespace: 'default', path: '/convert' } } } }));
+    expect(ok.code).toBe(201);
+    expect(ok.body.spec.conversion.webhook.clientConfig.service.port).toBe(443);
+  });
+
   it('keeps every version objects were stored in until the storage migration removes it from status.storedVersions', async () => {
     const two = crd('melons');
     const schema = { openAPIV3Schema: { type: 'object' } };
@@ -545,6 +564,11 @@ describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
     const refused = await call('PUT', `${CRDS}/melons.ex.hcc.dev`, dropV1);
     expect([refused.code, refused.body.message]).toEqual([422, expect.stringContaining('status.storedVersions[0]: Invalid value: "v1": missing from spec.versions; v1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1 and removes v1 from status.storedVersions')]);
     // The migration's last step: the status names v2 only; then v1 may go.
+    expect((await patch(`${CRDS}/melons.ex.hcc.dev/status`, { status: { storedVersions: ['v2'] } })).code).toBe(200);
+    // A status write's stored versions are kept as written (the naming controller leaves them).
+    expect((await patch(`${CRDS}/melons.ex.hcc.dev/status`, { status: { storedVersions: ['v1'] } })).code).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await call('GET', `${CRDS}/melons.ex.hcc.dev`)).body.status.storedVersions).toEqual(['v1']);
     expect((await patch(`${CRDS}/melons.ex.hcc.dev/status`, { status: { storedVersions: ['v2'] } })).code).toBe(200);
     const again = await call('GET', `${CRDS}/melons.ex.hcc.dev`);
     expect((await call('PUT', `${CRDS}/melons.ex.hcc.dev`, { ...again.body, spec: dropV1.spec })).code).toBe(200);

@@ -232,6 +232,52 @@ function columnAndFieldErrors(v: CRDSpec['versions'][number], at: string): field
   return errs;
 }
 
+/**
+ * apiextensions' validateCustomResourceConversion, with its field paths (those of the internal
+ * type: `spec.conversion.webhookClientConfig`, `spec.conversion.conversionReviewVersions`): a
+ * strategy is required and is None or Webhook; Webhook needs a client config with exactly one of
+ * url or service and review versions (unique DNS-1035 labels, at least one of v1 and v1beta1);
+ * None takes neither; a strategy other than None needs `preserveUnknownFields` off.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
+ */
+function conversionErrors(spec: CRDSpec): field.FieldError[] {
+  const conversion = spec.conversion as { strategy?: unknown; webhook?: unknown } | undefined | null;
+  if (conversion === undefined || conversion === null || !isJSONObject(conversion)) return [];
+  const errs: field.FieldError[] = [];
+  const strategy = conversion.strategy;
+  if (strategy !== 'None' && spec.preserveUnknownFields === true) errs.push(field.invalid('spec.conversion.strategy', strategy, 'must be None if spec.preserveUnknownFields is true'));
+  if (strategy === undefined || strategy === null || strategy === '') errs.push(field.required('spec.conversion.strategy'));
+  else if (strategy !== 'None' && strategy !== 'Webhook') errs.push(field.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
+  const webhook = isJSONObject(conversion.webhook) ? (conversion.webhook as { clientConfig?: unknown; conversionReviewVersions?: unknown }) : undefined;
+  const clientConfig = webhook?.clientConfig;
+  const reviews = Array.isArray(webhook?.conversionReviewVersions) ? (webhook.conversionReviewVersions as unknown[]) : [];
+  if (strategy === 'Webhook') {
+    if (!isJSONObject(clientConfig)) errs.push(field.required('spec.conversion.webhookClientConfig', 'required when strategy is set to Webhook'));
+    else {
+      const cc = clientConfig as { url?: unknown; service?: unknown };
+      if ((cc.url === undefined || cc.url === null) === (cc.service === undefined || cc.service === null)) errs.push(field.required('spec.conversion.webhookClientConfig', 'exactly one of url or service is required'));
+    }
+    if (reviews.length < 1) errs.push(field.required('spec.conversion.conversionReviewVersions'));
+    else {
+      const seen = new Set<unknown>();
+      reviews.forEach((v, i) => {
+        const p = `spec.conversion.conversionReviewVersions[${i}]`;
+        if (seen.has(v)) {
+          errs.push(field.invalid(p, v, 'duplicate version'));
+          return;
+        }
+        seen.add(v);
+        for (const e of isDNS1035Label(String(v))) errs.push(field.invalid(p, v, e));
+      });
+      if (!reviews.some((v) => v === 'v1' || v === 'v1beta1')) errs.push(field.invalid('spec.conversion.conversionReviewVersions', reviews, 'must include at least one of v1, v1beta1'));
+    }
+  } else {
+    if (clientConfig !== undefined && clientConfig !== null) errs.push(field.forbidden('spec.conversion.webhookClientConfig', 'should not be set when strategy is not set to Webhook'));
+    if (reviews.length > 0) errs.push(field.forbidden('spec.conversion.conversionReviewVersions', 'should not be set when strategy is not set to Webhook'));
+  }
+  return errs;
+}
+
 function validateCRD(obj: KubeObject): field.FieldError[] {
   const errs: field.FieldError[] = [];
   const spec = obj.spec as CRDSpec | undefined;
@@ -248,9 +294,7 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
       errs.push(field.invalid('metadata.name', obj.metadata.name, "must be spec.names.plural+\".\"+spec.group"));
     }
   }
-  const conversion = spec.conversion as { strategy?: unknown; webhook?: unknown } | undefined;
-  if (conversion?.strategy !== undefined && conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errs.push(field.notSupported('spec.conversion.strategy', conversion.strategy, ['None', 'Webhook']));
-  if (conversion?.strategy === 'Webhook' && !conversion.webhook) errs.push(field.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
+  errs.push(...conversionErrors(spec));
   if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') errs.push(field.notSupported('spec.scope', spec.scope, ['Cluster', 'Namespaced']));
   if (!Array.isArray(spec.versions) || spec.versions.length === 0) errs.push(field.required('spec.versions', 'must have exactly one version marked as storage version'));
   else {
@@ -346,7 +390,8 @@ function namesErrors(names: unknown, path: string): field.FieldError[] {
 /**
  * apiextensions/v1's defaults of a CRD spec (SetDefaults_CustomResourceDefinitionSpec), in place:
  * `names.singular` the kind in lower case, `names.listKind` the kind + `List`, and `conversion`
- * `{strategy: None}` — what `kubectl get crd -o yaml` shows on any cluster. A spec without names
+ * `{strategy: None}`, a conversion webhook service's `port` 443 — what `kubectl get crd -o yaml`
+ * shows on any cluster. A spec without names
  * or kind is left as it is (validation reports it).
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/defaults.go
  */
@@ -357,7 +402,11 @@ export function defaultCRDSpec(spec: unknown): void {
     if (!names.singular) names.singular = names.kind.toLowerCase();
     if (!names.listKind) names.listKind = `${names.kind}List`;
   }
-  if ((spec as { conversion?: unknown }).conversion === undefined || (spec as { conversion?: unknown }).conversion === null) (spec as { conversion?: unknown }).conversion = { strategy: 'None' };
+  const conversion = (spec as { conversion?: unknown }).conversion;
+  if (conversion === undefined || conversion === null) (spec as { conversion?: unknown }).conversion = { strategy: 'None' };
+  // SetDefaults_ServiceReference: a conversion webhook's service port is 443.
+  const service = isJSONObject(conversion) && isJSONObject(conversion.webhook) && isJSONObject(conversion.webhook.clientConfig) ? conversion.webhook.clientConfig.service : undefined;
+  if (isJSONObject(service) && (service.port === undefined || service.port === null)) service.port = 443;
 }
 
 /**
@@ -510,7 +559,12 @@ export function hasNamesToDecide(crd: KubeObject): boolean {
 export function renameCRD(crd: KubeObject, namesInUse: NonNullable<StrategyContext['crdNamesInUse']>, now: Date): KubeObject['status'] {
   const next: KubeObject = { ...crd, status: structuredClone(crd.status) };
   establish(next, { ...systemContext(now), crdNamesInUse: namesInUse });
-  return next.status;
+  // Names only: the stored versions are the CRD strategy's and the storage migration's (upstream's naming controller leaves them).
+  const had = crdStatus(crd);
+  const status = next.status as Record<string, unknown>;
+  if ('storedVersions' in had) status.storedVersions = had.storedVersions;
+  else delete status.storedVersions;
+  return status;
 }
 
 /**
