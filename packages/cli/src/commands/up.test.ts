@@ -15,7 +15,7 @@ describe('stateDirNotes: what a start on an existing state dir did not change', 
   it('a --capacity or --platforms the existing clusters keep', () => {
     expect(stateDirNotes({ capacity: 7, capacityGiven: true, platforms: 'AWS' }, ['mgmt-1', 'mgmt-2'], [mc('mgmt-1', { capacity: 5 }), mc('mgmt-2', { capacity: 7, platforms: ['AWS'] })])).toEqual([
       `! --capacity 7 not applied: mgmt-1 keeps 5 (set when first created; change it with kubectl patch mc NAME --type=merge -p '{"spec":{"capacity":7}}')`,
-      '! --platforms AWS not applied: mgmt-1 keeps all (set when first created; change it with kubectl patch mc)',
+      `! --platforms AWS not applied: mgmt-1 keeps all (set when first created; change it with kubectl patch mc NAME --type=merge -p '{"spec":{"platforms":["AWS"]}}')`,
     ]);
   });
 

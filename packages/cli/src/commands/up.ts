@@ -421,7 +421,7 @@ export function stateDirNotes(o: Pick<UpOptions, 'capacity' | 'capacityGiven' | 
   if (o.platforms) {
     const want = [...parsePlatforms(o.platforms)!].sort().join(',');
     const kept = ours.filter((mc) => [...(mc.spec?.platforms ?? [])].sort().join(',') !== want);
-    if (kept.length) lines.push(`! --platforms ${o.platforms} not applied: ${kept.map((mc) => `${mc.metadata.name} keeps ${mc.spec?.platforms?.join(',') || 'all'}`).join(', ')} (set when first created; change it with kubectl patch mc)`);
+    if (kept.length) lines.push(`! --platforms ${o.platforms} not applied: ${kept.map((mc) => `${mc.metadata.name} keeps ${mc.spec?.platforms?.join(',') || 'all'}`).join(', ')} (set when first created; change it with kubectl patch mc NAME --type=merge -p '{"spec":{"platforms":${JSON.stringify(want ? want.split(',') : [])}}}')`);
   }
   const notStarted = mcs.filter((mc) => !names.includes(mc.metadata.name!) && /^mgmt-\d+$/.test(mc.metadata.name!));
   // One whose syncer still heartbeats (started by hand, or by another hcc up) stays Ready.
