@@ -6,7 +6,7 @@
  */
 import { celSyntaxError } from '../schema/cel-compile.js';
 import { compileRE2 } from '../schema/cel-regex.js';
-import { isJSONObject, walkSchema, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
+import { isJSONObject, setCondition, walkSchema, type Condition, type JSONSchemaProps, type KubeObject } from '@hcc/crds';
 import { age, baseStrategy, column, nameColumn, statusSubresource } from '../generic-strategy.js';
 import { storagePrefix, systemContext, type ResourceInfo, type StrategyContext } from '../types.js';
 import type { Store } from '../../storage/store.js';
@@ -324,13 +324,18 @@ function validateCRD(obj: KubeObject): field.FieldError[] {
   return errs;
 }
 
+/** A CRD's status object as stored (`{}` when absent or not an object). */
+function crdStatus(crd: KubeObject): Record<string, unknown> {
+  return isJSONObject(crd.status) ? (crd.status as Record<string, unknown>) : {};
+}
+
 /**
  * A stored CRD's status as hcc reads it, whatever was stored: conditions that are not objects,
  * names that are not strings and lists that are not lists are left out (a CRD written before hcc
  * decoded status writes may hold any JSON there: reading it must not stop the server).
  */
 function crdStatusOf(crd: KubeObject): { conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[]; acceptedNames: AcceptedNames; storedVersions: string[] } {
-  const status = isJSONObject(crd.status) ? (crd.status as Record<string, unknown>) : {};
+  const status = crdStatus(crd);
   const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter((c): c is { type: string; status: string } => isJSONObject(c) && typeof c.type === 'string' && typeof c.status === 'string');
   const a = isJSONObject(status.acceptedNames) ? (status.acceptedNames as Record<string, unknown>) : {};
   const acceptedNames: AcceptedNames = {};
@@ -492,45 +497,40 @@ export function crdNamesInUse(store: Pick<Store, 'list'>): NonNullable<StrategyC
 }
 
 /**
- * Sets the status a CRD reports: accepted names, stored versions, conditions. Names another CRD
- * of its group was accepted under are not accepted (`NamesAccepted=False`, e.g. `KindConflict`);
- * a CRD never Established then stays `Established=False` (`NotAccepted`) and is not served.
+ * Sets the names a CRD reports and their conditions (`status.acceptedNames`, NamesAccepted,
+ * Established; other conditions kept, as apiextensions' SetCRDCondition). Names another CRD of its
+ * group was accepted under are not accepted (`NamesAccepted=False`, e.g. `KindConflict`); a CRD
+ * never Established then stays `Established=False` (`NotAccepted`) and is not served.
  */
 function establish(obj: KubeObject, ctx: StrategyContext): void {
   const spec = obj.spec as CRDSpec;
   const status = crdStatusOf(obj);
-  const storage = spec.versions?.find((v) => v.storage)?.name;
-  const stored = new Set(status.storedVersions);
-  if (storage) stored.add(storage);
-  const t = ctx.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const n = spec.names;
   const requested = { plural: n.plural, singular: n.singular ?? n.kind.toLowerCase(), kind: n.kind, listKind: n.listKind ?? `${n.kind}List`, ...(n.shortNames ? { shortNames: n.shortNames } : {}), ...(n.categories ? { categories: n.categories } : {}) };
   const used = ctx.crdNamesInUse?.(spec.group, obj.metadata.name!) ?? { resources: new Set<string>(), kinds: new Set<string>() };
   const named = acceptNames(requested, status.acceptedNames, used);
-  const previous = (type: string) => status.conditions.find((c) => c.type === type);
-  const since = (type: string, now: string) => (previous(type)?.status === now ? previous(type)?.lastTransitionTime ?? t : t);
-  const wasEstablished = previous('Established')?.status === 'True';
-  const established = wasEstablished || named.status === 'True'
-    ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established', 'True') }
-    : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted', lastTransitionTime: since('Established', 'False') };
+  const wasEstablished = status.conditions.some((c) => c.type === 'Established' && c.status === 'True');
+  const namesAccepted: Condition = { type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message };
+  const established: Condition = wasEstablished || named.status === 'True'
+    ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }
+    : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
   obj.status = {
-    ...(isJSONObject(obj.status) ? obj.status : {}),
+    ...crdStatus(obj),
     acceptedNames: named.names,
-    storedVersions: [...stored],
-    conditions: setConditions(status.conditions, [{ type: 'NamesAccepted', status: named.status, reason: named.reason, message: named.message, lastTransitionTime: since('NamesAccepted', named.status) }, established]),
+    // A transition's time is now; an unchanged status keeps its time (setCondition).
+    conditions: [namesAccepted, established].reduce((list, c) => setCondition(list, c, ctx.now), status.conditions as Condition[]),
   };
 }
 
 /**
- * A CRD's conditions with `set` put in place of those of the same type, the new ones appended, and
- * every other condition kept (apiextensions' SetCRDCondition: a `Terminating` or a condition
- * another controller wrote stays).
+ * Adds a CRD's storage version to `status.storedVersions` (apiextensions' strategy does it on every
+ * create and update: the versions objects may be stored in).
  */
-function setConditions<C extends { type: string }>(had: readonly C[], set: readonly C[]): C[] {
-  const byType = new Map(set.map((c) => [c.type, c]));
-  const out = had.map((c) => byType.get(c.type) ?? c);
-  for (const c of set) if (!had.some((h) => h.type === c.type)) out.push(c);
-  return out;
+function recordStorageVersion(obj: KubeObject): void {
+  const storage = (obj.spec as CRDSpec).versions?.find((v) => v.storage)?.name;
+  const stored = new Set(crdStatusOf(obj).storedVersions);
+  if (storage) stored.add(storage);
+  obj.status = { ...crdStatus(obj), storedVersions: [...stored] };
 }
 
 /**
@@ -557,14 +557,10 @@ export function hasNamesToDecide(crd: KubeObject): boolean {
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
  */
 export function renameCRD(crd: KubeObject, namesInUse: NonNullable<StrategyContext['crdNamesInUse']>, now: Date): KubeObject['status'] {
+  // Names only: the stored versions are the CRD strategy's and the storage migration's (upstream's naming controller leaves them).
   const next: KubeObject = { ...crd, status: structuredClone(crd.status) };
   establish(next, { ...systemContext(now), crdNamesInUse: namesInUse });
-  // Names only: the stored versions are the CRD strategy's and the storage migration's (upstream's naming controller leaves them).
-  const had = crdStatus(crd);
-  const status = next.status as Record<string, unknown>;
-  if ('storedVersions' in had) status.storedVersions = had.storedVersions;
-  else delete status.storedVersions;
-  return status;
+  return next.status;
 }
 
 /**
@@ -583,9 +579,6 @@ export function servedNames(crd: KubeObject): Required<Pick<AcceptedNames, 'plur
   // The plural is the spec's (immutable, and the CRD's name): requests are routed by it, as upstream routes by CRD name.
   return { plural: spec.plural, kind: n.kind ?? spec.kind, singular: n.singular || n.kind!.toLowerCase(), listKind: n.listKind || `${n.kind}List`, shortNames: n.shortNames ?? [], categories: n.categories ?? [] };
 }
-
-/** A CRD's status object as stored (`{}` when absent or not an object). */
-const crdStatus = (crd: KubeObject): Record<string, unknown> => (isJSONObject(crd.status) ? (crd.status as Record<string, unknown>) : {});
 
 /** Whether a CRD is served: its names accepted or it was Established (as the CR handler decides). */
 export function isServedCRD(crd: KubeObject): boolean {
@@ -618,13 +611,19 @@ export const customresourcedefinitions: ResourceInfo = {
       delete obj.status;
       defaultCRDSpec(obj.spec);
       obj.metadata.finalizers = [...new Set([...(obj.metadata.finalizers ?? []), FinalizerCRDCleanup])];
-      if (validateCRD(obj).length === 0) establish(obj, ctx);
+      if (validateCRD(obj).length === 0) {
+        establish(obj, ctx);
+        recordStorageVersion(obj);
+      }
     },
     validate: (obj) => [...validateCRD(obj), ...validateAPIApproval(obj)],
     prepareForUpdate: (obj, old, ctx) => {
       statusSubresource.keepOldStatus(obj, old);
       defaultCRDSpec(obj.spec);
-      if (validateCRD(obj).length === 0) establish(obj, ctx);
+      if (validateCRD(obj).length === 0) {
+        establish(obj, ctx);
+        recordStorageVersion(obj);
+      }
     },
     validateUpdate: (obj, old) => {
       const errs = [...validateCRD(obj), ...namesErrors(crdStatus(obj).acceptedNames, 'status.acceptedNames'), ...storedVersionErrors(obj), ...validateAPIApproval(obj, old)];
