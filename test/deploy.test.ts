@@ -343,6 +343,39 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     expect((one(objs, 'Deployment') as Any).spec.template.spec.serviceAccountName).toBe('preexisting');
   });
 
+  it('can expose /metrics through a Service and a Prometheus Operator ServiceMonitor', async () => {
+    // Service alone, on its own port, with annotations for an annotation-driven Prometheus.
+    const svcOnly = await template(['metrics.service.enabled=true', 'metrics.service.port=9100'], ['--set-string', 'metrics.service.annotations.prometheus\\.io/scrape=true']);
+    expect(svcOnly.some((o) => o.kind === 'ServiceMonitor')).toBe(false);
+    const svc = one(svcOnly, 'Service') as Any;
+    const dep = one(svcOnly, 'Deployment') as Any;
+    expect(svc.metadata).toMatchObject({ name: 'hcc-syncer-metrics', namespace: 'hcc-system', annotations: { 'prometheus.io/scrape': 'true' } });
+    expect(svc.spec.type).toBe('ClusterIP');
+    // It selects exactly the syncer pod, and targets the container's named port.
+    expect(svc.spec.selector).toEqual(dep.spec.selector.matchLabels);
+    expect(svc.spec.ports).toEqual([{ name: 'metrics', port: 9100, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(dep.spec.template.spec.containers[0].ports.map((p: Any) => p.name)).toContain('metrics');
+
+    // The ServiceMonitor turns the Service on and scrapes its port in the release namespace.
+    const objs = await template(['metrics.serviceMonitor.enabled=true', 'metrics.serviceMonitor.labels.release=kube-prometheus-stack', 'metrics.serviceMonitor.interval=1m']);
+    const service = one(objs, 'Service') as Any;
+    const sm = one(objs, 'ServiceMonitor') as Any;
+    expect(sm.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(sm.metadata.namespace).toBe('hcc-system');
+    expect(sm.metadata.labels.release).toBe('kube-prometheus-stack');
+    expect(service.spec.ports[0].port).toBe(8080);
+    for (const [k, v] of Object.entries(sm.spec.selector.matchLabels)) expect(service.metadata.labels[k]).toBe(v);
+    expect(sm.spec.namespaceSelector).toEqual({ matchNames: ['hcc-system'] });
+    expect(sm.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', scheme: 'http', interval: '1m', scrapeTimeout: '10s' }]);
+
+    // A release name with dots or a leading digit still gives a valid Service name (a DNS-1035 label).
+    const r = await helm(['template', '2.eu', chartDir, '-f', ciValues, '--set', 'metrics.service.enabled=true']);
+    expect(r.code, r.stderr).toBe(0);
+    const dotted = one(parseObjects(r.stdout), 'Service') as Any;
+    expect(dotted.metadata.name).toMatch(/^[a-z]([-a-z0-9]*[a-z0-9])?$/);
+    expect(dotted.metadata.name.length).toBeLessThanOrEqual(63);
+  });
+
   it.each([
     { name: 'no ManagementCluster name', input: ['managementCluster.name='], want: 'managementCluster.name is required' },
     { name: 'no kubeconfig', input: ['controlCenter.kubeconfig='], want: 'set exactly one of controlCenter.kubeconfig' },
@@ -364,6 +397,8 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 of the wrong length', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJ'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 with padding in the middle', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJj==YWJj'], want: 'controlCenter/kubeconfigBase64' },
+    { name: 'a scrape interval that is not a Prometheus duration', input: ['metrics.serviceMonitor.interval=30'], want: 'metrics/serviceMonitor/interval' },
+    { name: 'a metrics Service port past 65535', input: ['metrics.service.port=70000'], want: 'metrics/service/port' },
   ])('rejects $name with a clear error', async ({ input, want }) => {
     const r = await helm(['template', 'hcc-syncer', chartDir, '-f', ciValues, ...input.flatMap((s) => ['--set', s])]);
     expect(r.code).not.toBe(0);

@@ -124,3 +124,13 @@ Labels are sorted by key so the rendering is stable.
 - {{ . | quote }}
 {{- end }}
 {{- end -}}
+
+{{/*
+Name of the metrics Service: <fullname>-metrics as a DNS-1035 label (Service names may hold no
+dots and may not start with a digit, which release names may).
+*/}}
+{{- define "hcc-syncer.metricsServiceName" -}}
+{{- $n := printf "%s-metrics" (include "hcc-syncer.fullname" .) | replace "." "-" | trunc 63 | trimSuffix "-" -}}
+{{- if regexMatch "^[0-9]" $n -}}{{- $n = printf "s-%s" $n | trunc 63 | trimSuffix "-" -}}{{- end -}}
+{{- $n -}}
+{{- end -}}
