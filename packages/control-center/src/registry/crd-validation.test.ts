@@ -557,6 +557,13 @@ describe('CRD status and names, as apiextensions-apiserver keeps them', () => {
     const v1only = crd('melons');
     expect((await call('POST', CRDS, v1only)).code).toBe(201);
     const cur = await call('GET', `${CRDS}/melons.ex.hcc.dev`);
+    // An update invalid for another reason is refused for that alone: the new storage version is
+    // recorded before validation, as apiextensions' strategy does.
+    const badSchema = { ...two.spec, versions: [two.spec.versions[0], { ...two.spec.versions[1], schema: { openAPIV3Schema: { type: 'objekt' } } }] };
+    const invalid = await call('PUT', `${CRDS}/melons.ex.hcc.dev`, { ...cur.body, spec: badSchema });
+    expect(invalid.code).toBe(422);
+    expect(invalid.body.message).toContain('openAPIV3Schema.type');
+    expect(invalid.body.message).not.toContain('storedVersions');
     const moved = await call('PUT', `${CRDS}/melons.ex.hcc.dev`, { ...cur.body, spec: two.spec });
     expect(moved.code).toBe(200);
     expect(moved.body.status.storedVersions).toEqual(['v1', 'v2']);

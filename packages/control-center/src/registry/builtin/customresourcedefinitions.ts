@@ -523,11 +523,15 @@ function establish(obj: KubeObject, ctx: StrategyContext): void {
 }
 
 /**
- * Adds a CRD's storage version to `status.storedVersions` (apiextensions' strategy does it on every
- * create and update: the versions objects may be stored in).
+ * Adds a CRD's storage version (the first version marked `storage`) to `status.storedVersions`, as
+ * apiextensions' strategy does on every create and update, before and whatever the validation
+ * says, so an invalid update is refused for what is wrong with it and not also for a storage
+ * version the status lacks. A spec whose versions are not a list of objects adds nothing.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/strategy.go
  */
 function recordStorageVersion(obj: KubeObject): void {
-  const storage = (obj.spec as CRDSpec).versions?.find((v) => v.storage)?.name;
+  const versions = isJSONObject(obj.spec) && Array.isArray((obj.spec as { versions?: unknown }).versions) ? ((obj.spec as { versions: unknown[] }).versions) : [];
+  const storage = versions.find((v): v is { name: string; storage: true } => isJSONObject(v) && v.storage === true && typeof v.name === 'string')?.name;
   const stored = new Set(crdStatusOf(obj).storedVersions);
   if (storage) stored.add(storage);
   obj.status = { ...crdStatus(obj), storedVersions: [...stored] };
@@ -611,19 +615,15 @@ export const customresourcedefinitions: ResourceInfo = {
       delete obj.status;
       defaultCRDSpec(obj.spec);
       obj.metadata.finalizers = [...new Set([...(obj.metadata.finalizers ?? []), FinalizerCRDCleanup])];
-      if (validateCRD(obj).length === 0) {
-        establish(obj, ctx);
-        recordStorageVersion(obj);
-      }
+      recordStorageVersion(obj);
+      if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validate: (obj) => [...validateCRD(obj), ...validateAPIApproval(obj)],
     prepareForUpdate: (obj, old, ctx) => {
       statusSubresource.keepOldStatus(obj, old);
       defaultCRDSpec(obj.spec);
-      if (validateCRD(obj).length === 0) {
-        establish(obj, ctx);
-        recordStorageVersion(obj);
-      }
+      recordStorageVersion(obj);
+      if (validateCRD(obj).length === 0) establish(obj, ctx);
     },
     validateUpdate: (obj, old) => {
       const errs = [...validateCRD(obj), ...namesErrors(crdStatus(obj).acceptedNames, 'status.acceptedNames'), ...storedVersionErrors(obj), ...validateAPIApproval(obj, old)];
