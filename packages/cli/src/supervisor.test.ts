@@ -19,6 +19,9 @@ describe('lastErrorLine', () => {
       // A refused flag says `error: ` (commander's and the state-dir checks' lines).
       appendFileSync(log, "error: option '--port <n>' argument 'x' is invalid\n");
       expect(lastErrorLine(log, from)).toBe("option '--port <n>' argument 'x' is invalid");
+      // A command's own refusal names the command (`hcc scheduler: `).
+      appendFileSync(log, 'hcc scheduler: the identity of --kubeconfig may not bind HostedClusters\n');
+      expect(lastErrorLine(log, from)).toBe('the identity of --kubeconfig may not bind HostedClusters');
       expect(lastErrorLine(path.join(dir, 'missing.log'))).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });

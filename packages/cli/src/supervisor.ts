@@ -275,8 +275,8 @@ function fileSize(file: string): number {
 }
 
 /**
- * The one-line error an hcc process printed last before it exited (`hcc: <why>`, see main.ts, or
- * `error: <why>`, a refused flag), from
+ * The one-line error an hcc process printed last before it exited (`hcc: <why>`, see main.ts,
+ * `hcc <command>: <why>`, a command's own refusal to start, or `error: <why>`, a refused flag), from
  * its log file after byte `from` (where this start's output begins; at most the last 64 KiB of it);
  * '' when there is none or the file cannot be read.
  */
@@ -289,10 +289,11 @@ export function lastErrorLine(file: string, from = 0): string {
       if (size <= start) return '';
       const buf = Buffer.alloc(size - start);
       readSync(fd, buf, 0, buf.length, start);
-      // `hcc: <why>` (main.ts), or `error: <why>` (a flag's or commander's refusal).
-      const lines = buf.toString('utf8').split('\n').filter((l) => l.startsWith('hcc: ') || l.startsWith('error: '));
-      const last = lines.at(-1);
-      return last === undefined ? '' : last.slice(last.indexOf(': ') + 2);
+      // `hcc: <why>` (main.ts), `hcc scheduler: <why>` (a command's own refusal to start), or
+      // `error: <why>` (a flag's or commander's refusal).
+      const prefix = /^(?:hcc(?: [a-z][a-z-]*)?|error): /;
+      const last = buf.toString('utf8').split('\n').filter((l) => prefix.test(l)).at(-1);
+      return last === undefined ? '' : last.replace(prefix, '');
     } finally {
       closeSync(fd);
     }
