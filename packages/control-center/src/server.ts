@@ -39,6 +39,7 @@ import { renderScale, toScale } from './handlers/scale.js';
 import { parseIncludeObject } from './pipeline/table.js';
 import { firstQueryValue } from './pipeline/list-options.js';
 import { handleBinding, hasBinding } from './handlers/binding.js';
+import { PlacementCounts } from './handlers/placement-capacity.js';
 import { cachedJSON } from './storage/json-cache.js';
 import { runAdmission, type ValidatingAdmission } from './pipeline/admit/admission.js';
 import { placementAdmission } from './pipeline/admit/validating/placement.js';
@@ -359,6 +360,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     customTypes: () => true,
   });
 
+  // What each ManagementCluster holds, for the binding subresource's capacity guard (placement-capacity.ts).
+  const placements = new PlacementCounts(store);
+  placements.start();
+  app.addHook('onClose', async () => placements.stop());
+
   // Decode: every body arrives as a Buffer; handlers decode it by Content-Type (pipeline/decode.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -637,6 +643,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         user: req.user.name,
         userAgent: req.headers['user-agent'] ?? '',
         authorizeCreate,
+        placements,
         authorizeVerb: (verb) => {
           const d = authorizer(req.user, { ...authorizationAttributes(ri, query), verb });
           return d.allowed ? undefined : d.reason;

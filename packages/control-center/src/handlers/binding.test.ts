@@ -232,6 +232,40 @@ describe('HostedCluster binding subresource', () => {
     expect(bySched.warning).toBe('');
   });
 
+  it("never puts more HostedClusters on a cluster than its capacity, whatever the binder's view: concurrent binds past it get 409", async () => {
+    const mcs = '/apis/controlcenter.hcc.dev/v1alpha1/managementclusters';
+    expect((await call(cc.adminToken, 'POST', mcs, { apiVersion: ControlCenterAPIVersion, kind: 'ManagementCluster', metadata: { name: 'small' }, spec: { capacity: 3 } })).code).toBe(201);
+    const rvs = new Map<string, string>();
+    for (let i = 0; i < 8; i++) {
+      const c = await call(cc.adminToken, 'POST', HCS, hostedCluster(`cap-${i}`));
+      expect(c.code).toBe(201);
+      rvs.set(`cap-${i}`, c.body.metadata.resourceVersion!);
+    }
+    // Eight binds at once, as two schedulers from two views (or a deposed leader's binds in flight) could send.
+    const results = await Promise.all([...rvs].map(([name, rv]) => bind(name, rv, 'small')));
+    expect(results.filter((r) => r.code === 201)).toHaveLength(3);
+    const refused = results.filter((r) => r.code !== 201);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) {
+      expect(r.code).toBe(409);
+      expect(r.body.message).toMatch(/^Operation cannot be fulfilled on hostedclusters\/binding.hypershift.openshift.io "cap-\d": management cluster small holds 3 HostedClusters, its capacity is 3: no room for clusters\/cap-\d$/);
+    }
+    const list = (await call(cc.adminToken, 'GET', `${HCS}?labelSelector=${encodeURIComponent(`${LabelManagementCluster}=small`)}`)).body as unknown as { items: KubeObject[] };
+    expect(list.items).toHaveLength(3);
+    // A refused bind leaves its HostedCluster as it was (unplaced, same resourceVersion).
+    const unplaced = [...rvs.keys()].filter((n) => !list.items.some((i) => i.metadata.name === n));
+    for (const name of unplaced) expect((await call(cc.adminToken, 'GET', `${HCS}/${name}`)).body.metadata.resourceVersion).toBe(rvs.get(name));
+    // Room again once one is deleted, or the capacity is raised.
+    expect((await call(cc.adminToken, 'DELETE', `${HCS}/${list.items[0]!.metadata.name}`)).code).toBe(200);
+    expect((await bind(unplaced[0]!, rvs.get(unplaced[0]!), 'small')).code).toBe(201);
+    expect((await bind(unplaced[1]!, rvs.get(unplaced[1]!), 'small')).code).toBe(409);
+    const patched = await fetch(`${cc.url}${mcs}/small`, { method: 'PATCH', headers: { authorization: `Bearer ${cc.adminToken}`, 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { capacity: 4 } }) });
+    expect(patched.status).toBe(200);
+    expect((await bind(unplaced[1]!, rvs.get(unplaced[1]!), 'small')).code).toBe(201);
+    // A cluster without a capacity takes any number.
+    expect((await bind(unplaced[2]!, rvs.get(unplaced[2]!), 'mgmt-2')).code).toBe(201);
+  });
+
   it('is listed in discovery as hostedclusters/binding, create only, as pods/binding is', async () => {
     const list = (await call(cc.adminToken, 'GET', '/apis/hypershift.openshift.io/v1beta1')).body as unknown as { resources: { name: string; verbs: string[]; kind: string; group?: string }[] };
     expect(list.resources).toContainEqual(expect.objectContaining({ name: 'hostedclusters/binding', kind: 'Binding', group: 'controlcenter.hcc.dev', verbs: ['create'] }));

@@ -61,35 +61,50 @@ export async function handleBinding(scope: RequestScope, contentType: string | u
   const bindingResource = { group: scope.info.group, resource: `${scope.info.resource}/binding` };
   const conditionsSchema = conditionsSchemaOf(scope.info.schema as JSONSchemaProps | undefined);
   const now = scope.ctx.now;
-  await updateObject(
-    scope.store,
-    scope.info,
-    scope.ri.namespace,
-    scope.ri.name,
-    (cur) => {
-      if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
-      // As pods/binding (BindingREST.setPodNodeAndMetadata): 409 for an object being deleted or already placed.
-      if (cur.metadata.deletionTimestamp) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is being deleted, cannot be placed`);
-      const placed = cur.metadata.labels?.[LabelManagementCluster];
-      if (placed) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is already placed on management cluster ${placed}`);
-      // updateObject hands fn a copy of the top level and metadata only: replace, never mutate, what is nested.
-      const obj: KubeObject = cur;
-      obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
-      obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
-      const status = (obj.status ?? {}) as { conditions?: Condition[] };
-      // Placed: the scheduler's Available=False Unschedulable mark no longer holds (the operator's Available follows).
-      const conditions = withoutNotPlaced(setCondition(status.conditions, scheduledCondition(target), now));
-      // The kind's validation is skipped; the one list the binding grows must still fit its schema (e.g. maxItems).
-      if (conditionsSchema) {
-        const errs = validateValue(conditions, conditionsSchema, 'status.conditions');
-        if (errs.length) throw apierrors.invalid({ group: scope.info.group, kind: scope.info.kind }, scope.ri.name, errs);
-      }
-      obj.status = { ...status, conditions };
-      return obj;
-    },
-    scope.ctx,
-    { dryRun: isDryRun(query, 'CreateOptions'), subresource: 'binding' },
-  );
+  // The capacity guard's count of this bind, taken where the bind is decided (once) and given back
+  // once the write settled: by then a committed bind is in the stored count.
+  let reservation: { release: () => void } | undefined;
+  try {
+    await updateObject(
+      scope.store,
+      scope.info,
+      scope.ri.namespace,
+      scope.ri.name,
+      (cur) => {
+        if (!cur) throw apierrors.notFound({ group: scope.info.group, resource: scope.info.resource }, scope.ri.name);
+        // As pods/binding (BindingREST.setPodNodeAndMetadata): 409 for an object being deleted or already placed.
+        if (cur.metadata.deletionTimestamp) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is being deleted, cannot be placed`);
+        const placed = cur.metadata.labels?.[LabelManagementCluster];
+        if (placed) throw apierrors.conflict(bindingResource, scope.ri.name, `HostedCluster ${scope.ri.name} is already placed on management cluster ${placed}`);
+        // As the kubelet refuses a Pod its Node has no room for: never more HostedClusters on a
+        // cluster than its capacity, whatever view the binder had (placement-capacity.ts). A 409,
+        // so a scheduler retries from its cache, which then shows the cluster full.
+        if (!reservation && scope.placements) {
+          const r = scope.placements.reserve(target);
+          if (!('release' in r)) throw apierrors.conflict(bindingResource, scope.ri.name, `management cluster ${target} holds ${r.held} HostedClusters, its capacity is ${r.capacity}: no room for ${scope.ri.namespace}/${scope.ri.name}`);
+          reservation = r;
+        }
+        // updateObject hands fn a copy of the top level and metadata only: replace, never mutate, what is nested.
+        const obj: KubeObject = cur;
+        obj.metadata.resourceVersion = b.metadata?.resourceVersion || cur.metadata.resourceVersion;
+        obj.metadata.labels = { ...obj.metadata.labels, [LabelManagementCluster]: target };
+        const status = (obj.status ?? {}) as { conditions?: Condition[] };
+        // Placed: the scheduler's Available=False Unschedulable mark no longer holds (the operator's Available follows).
+        const conditions = withoutNotPlaced(setCondition(status.conditions, scheduledCondition(target), now));
+        // The kind's validation is skipped; the one list the binding grows must still fit its schema (e.g. maxItems).
+        if (conditionsSchema) {
+          const errs = validateValue(conditions, conditionsSchema, 'status.conditions');
+          if (errs.length) throw apierrors.invalid({ group: scope.info.group, kind: scope.info.kind }, scope.ri.name, errs);
+        }
+        obj.status = { ...status, conditions };
+        return obj;
+      },
+      scope.ctx,
+      { dryRun: isDryRun(query, 'CreateOptions'), subresource: 'binding' },
+    );
+  } finally {
+    reservation?.release();
+  }
   // Code 201 in the body too: the create handler fills in a Status's code (handlers/create.go).
   return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
 }

@@ -6,6 +6,7 @@ import type { Store } from '../storage/store.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo, StrategyContext } from '../registry/types.js';
 import type { RequestInfo } from '../pipeline/request-info.js';
+import type { PlacementCounts } from './placement-capacity.js';
 
 /** What every handler needs. */
 export interface RequestScope {
@@ -29,4 +30,6 @@ export interface RequestScope {
    * request's object: what a PUT or apply that would create it must also be allowed.
    */
   authorizeCreate?: () => void;
+  /** What each ManagementCluster holds, for the binding subresource's capacity guard (absent: no guard). */
+  placements?: PlacementCounts;
 }
