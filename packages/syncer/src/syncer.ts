@@ -68,6 +68,7 @@ import { PresenceGraceDurations, PresenceRenewer, presences, presenceWriteProble
 import { TakeOver, TakeOverFromFlag } from './controllers/presence/take-over.js';
 import { controlCenterStamp, copyMaker, namespaceSealSubject, isControlCenterID, isOwnCopy, otherControlCenter, readControlCenterID, stampedID } from './control-center-identity.js';
 import { apiVersions, refs, sideWriter as writer } from './side-writer.js';
+import { ControlCenterIDGuard, type ControlCenterChangedError } from './control-center-id-guard.js';
 
 /** Index of the downstream HostedClusters by HyperShift's control-plane namespace, `<namespace>-<name>`. */
 const ControlPlaneNamespaceIndex = 'controlPlaneNamespace';
@@ -149,6 +150,12 @@ export interface SyncerOptions {
    * when missing; default `hcc-system` (in a cluster: the namespace the syncer runs in).
    */
   presenceNamespace?: string;
+  /**
+   * Called when another control center answers at the control center's address (its ID changed:
+   * control-center-id-guard.ts), just before this syncer stops without deleting anything. The push
+   * syncer stops all its clusters then; a pull syncer's process exits when its syncer stops.
+   */
+  onControlCenterChanged?(err: ControlCenterChangedError): void;
 }
 
 /** A running syncer. */
@@ -284,9 +291,11 @@ function syncerMetrics(registry: client.Registry) {
 async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Hooks): Promise<void> {
   const { cluster, upstream, downstream } = opts;
   // Aborted when another management cluster's syncer takes this cluster's Lease while this one
-  // serves: everything below stops, and the process exits (to wait for the Lease when restarted).
-  const leaseLost = new AbortController();
-  const signal = AbortSignal.any([opts.signal, leaseLost.signal]);
+  // serves, or another control center answers at the control center's address: everything below
+  // stops, and the process exits (to wait for the Lease, or to serve the new control center, when
+  // restarted).
+  const stopSelf = new AbortController();
+  const signal = AbortSignal.any([opts.signal, stopSelf.signal]);
   // Every line names the cluster (a push syncer serves several in one process).
   const log = opts.logger.child({ cluster });
   const registry = opts.metricsRegistry ?? new client.Registry();
@@ -630,6 +639,17 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     if (reason) warnOnManagementCluster(reason, message);
   });
   deps.controlCenter = { id, takeOverFrom: takeOver.active };
+  // Read again before any copy is deleted or replaced, and whenever the control center is seen
+  // again after an outage: another control center at this address stops this syncer, with
+  // nothing deleted (control-center-id-guard.ts).
+  const idGuard = new ControlCenterIDGuard(id, () => readControlCenterID(upstream), (err) => {
+    log.error({ controlCenter: err.was, now: err.now }, err.message);
+    hooks.problem = err.message;
+    opts.onControlCenterChanged?.(err);
+    stopSelf.abort();
+  });
+  deps.confirmControlCenter = () => idGuard.confirm();
+  for (const k of kinds) upInformers[k].addConnectionHandler({ onRestored: () => idGuard.check(log) });
   log.info({ controlCenter: id, ...(requested.size ? { takeOverFrom: [...requested] } : {}) }, 'serving the control center of this ID');
   const holder = `${hostname()}_${randomUUID()}`;
   const leaseDurationSeconds = Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000);
@@ -697,7 +717,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     onManagementClusterGone: () => (managementClusterGone = true),
     onLeaseLost: () => {
       log.error({ controller: 'heartbeat' }, 'another management cluster\'s syncer holds this ManagementCluster\'s Lease: stopping');
-      leaseLost.abort();
+      stopSelf.abort();
     },
     // A side that answers a heartbeat answers informers too: those waiting out a backoff after an
     // outage (up to 30 s) list or watch again now.

@@ -61,6 +61,11 @@ interface Running {
 /** Serves every Push-mode ManagementCluster until the signal aborts. */
 export function runPushSyncers(opts: PushOptions): { readiness(): string; done: Promise<void> } {
   const log = opts.logger.child({ controller: 'push' });
+  // Another control center at the control center's address (a cluster's syncer saw its ID
+  // change): every cluster's syncer stops, with nothing deleted, and so does this process, to be
+  // started again for the new control center.
+  const changed = new AbortController();
+  const signal = AbortSignal.any([opts.signal, changed.signal]);
   const running = new Map<string, Running>();
   const mcs = new Informer<ManagementCluster>({ client: opts.upstream, ref: ManagementClusterResource, logger: log });
   const queue = new WorkQueue();
@@ -170,7 +175,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
     }
     const abort = new AbortController();
     const onParentAbort = () => abort.abort();
-    opts.signal.addEventListener('abort', onParentAbort, { once: true });
+    signal.addEventListener('abort', onParentAbort, { once: true });
     const syncer = runSyncer({
       cluster: name,
       upstream: opts.upstream,
@@ -184,6 +189,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       takeOverFrom: opts.takeOverFrom,
       // Every cluster's series in the one registry, labelled with its cluster.
       metricsRegistry: opts.metricsRegistry,
+      onControlCenterChanged: () => changed.abort(),
     });
     running.set(name, { fingerprint, abort, syncer, downstream, startedMs: Date.now() });
     log.info({ cluster: name }, 'started push syncer');
@@ -192,10 +198,10 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
 
   const done = (async () => {
     mcs.start();
-    await mcs.waitForSync(opts.signal).catch(() => undefined);
+    await mcs.waitForSync(signal).catch(() => undefined);
     synced = true;
     // runWorkers names the controller on its lines itself.
-    await queue.runWorkers(2, reconcile, { signal: opts.signal, logger: opts.logger, name: 'push', successLogLevel: 'debug' });
+    await queue.runWorkers(2, reconcile, { signal, logger: opts.logger, name: 'push', successLogLevel: 'debug' });
     await Promise.all([...running.keys()].map(stop));
     await mcs.stop();
   })();

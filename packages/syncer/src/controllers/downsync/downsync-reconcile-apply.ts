@@ -583,6 +583,7 @@ async function replaceOrLeave(deps: DownsyncDeps, kind: SyncKind, key: string, u
       reportRefused(deps, kind, up, refusal);
       throw refusal;
     }
+    await deps.confirmControlCenter?.();
     deps.log.info({ key, reason }, 'copy cannot change in place (immutable or another type): deleting it to create it again');
     deps.recentCreates.delete(key);
     // Only the copy looked at: an object of the same name made since (by a user) is not it.

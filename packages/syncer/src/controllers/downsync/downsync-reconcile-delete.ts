@@ -104,6 +104,9 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     const ours = !!down && isOwnCopy(deps.cluster, deps.controlCenter, down, up);
     if (!up) {
       if (!down || !ours || down.metadata.deletionTimestamp) return 'skip';
+      // Its object gone from a control center that is still the one the copy was made for (not
+      // one started afresh at the same address, whose relist shows none of them).
+      await deps.confirmControlCenter?.();
       // A HostedCluster or NodePool copy runs a control plane: its object's absence is confirmed
       // with a live read first, as kube's garbage collector reads an owner before deleting a
       // dependent (the informer may not show an object created a moment ago yet).
@@ -130,6 +133,7 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     if (!up.metadata.deletionTimestamp) return 'continue';
     // The copy of an earlier HostedCluster of this name is not this one's to delete (see isEarlierObjectsCopy).
     if (down && ours && !isEarlierObjectsCopy(req.kind, up, down)) {
+      await deps.confirmControlCenter?.();
       // A Secret or ConfigMap being deleted (a namespace deleted whole) stays while a copy that uses it is torn down.
       if (!finalizedKinds.has(req.kind) && !down.metadata.deletionTimestamp && (await deps.stillReferenced?.(req.kind, req.namespace, req.name))) return { requeueAfterMs: referencedRecheckMs };
       // HyperShift deletes a HostedCluster's NodePools when its teardown starts; so does the

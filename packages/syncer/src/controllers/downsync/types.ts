@@ -63,6 +63,12 @@ export interface DownsyncDeps {
    * syncer's.
    */
   controlCenter?: ControlCenterIdentity;
+  /**
+   * Resolves once a fresh read shows the control center still has the ID the syncer started with;
+   * called before a copy is deleted or replaced (control-center-id-guard.ts).
+   * @throws ControlCenterChangedError when it changed (the syncer then stops), or the read's error
+   */
+  confirmControlCenter?(): Promise<void>;
   /** Upstream (control center) object from the informer cache. */
   getUpstream(kind: SyncKind, key: string): KubeObject | undefined;
   /** Downstream (management cluster) object from the informer cache. */

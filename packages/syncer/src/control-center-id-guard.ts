@@ -1,0 +1,87 @@
+/**
+ * Confirms, before the syncer deletes or replaces anything in its management cluster, that the
+ * control center it talks to is still the one whose ID it read at start (control-center-identity.ts).
+ *
+ * A control center can be replaced under the same address and credentials: one started again on an
+ * empty data dir that kept its certificates and tokens, or an etcd wiped, rebuilt or restored from
+ * another cluster's backup. Its kube-system namespace then has another uid, and its informers'
+ * relist shows none of the objects the copies were made from. Taken at face value that relist says
+ * "every object is gone": a syncer would delete every copy, and HyperShift would tear down every
+ * hosted control plane. So every such step first reads the ID again; when it changed, the syncer
+ * stops without doing it (`onChanged`), and the syncer started again (its Deployment or `hcc up`
+ * restarts it) serves the new control center and leaves the old one's copies alone, reporting
+ * them (OtherControlCenter), as one started after the change does.
+ */
+import type { Logger } from 'pino';
+
+/** Thrown by {@link ControlCenterIDGuard.confirm} when the control center's ID changed: nothing may be deleted. */
+export class ControlCenterChangedError extends Error {
+  constructor(
+    readonly was: string,
+    readonly now: string,
+  ) {
+    super(
+      `the control center's ID changed from ${was} to ${now} (the uid of its kube-system namespace): another control center answers at this address (one started on an empty data dir, or an etcd wiped or restored), whose objects are not the ones the copies here were made from; this syncer stops without deleting anything, and started again serves the new control center and leaves the old one's copies (OtherControlCenter)`,
+    );
+    this.name = 'ControlCenterChangedError';
+  }
+}
+
+/**
+ * Reads the control center's ID again on demand: a caller's {@link confirm} resolves only on a
+ * read that began after the call (callers that arrive while a read is in flight share the next
+ * one), so a change made before the call is always seen.
+ */
+export class ControlCenterIDGuard {
+  private current: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  private changed: ControlCenterChangedError | undefined;
+
+  /**
+   * @param id - the ID read at start
+   * @param read - reads the ID now (throws what the client throws)
+   * @param onChanged - called once, with the error, when a read finds another ID
+   */
+  constructor(
+    readonly id: string,
+    private readonly read: () => Promise<string>,
+    private readonly onChanged: (err: ControlCenterChangedError) => void,
+  ) {}
+
+  /**
+   * Resolves when a read begun after this call found the same ID.
+   * @throws ControlCenterChangedError when it found another (and from then on, at once)
+   * @throws what the read throws (the control center unreachable: the caller retries later)
+   */
+  confirm(): Promise<void> {
+    if (this.changed) return Promise.reject(this.changed);
+    if (!this.current) {
+      this.current = this.readOnce().finally(() => (this.current = undefined));
+      return this.current;
+    }
+    this.next ??= this.current
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.confirm();
+      });
+    return this.next;
+  }
+
+  /** Confirms in the background (on a reconnect): a change stops the syncer; a failed read is logged at debug. */
+  check(log: Logger): void {
+    this.confirm().catch((err) => {
+      if (!(err instanceof ControlCenterChangedError)) log.debug({ err }, 'reading the control center ID again failed; the next deletion reads it first');
+    });
+  }
+
+  private async readOnce(): Promise<void> {
+    const now = await this.read();
+    if (now === this.id) return;
+    if (!this.changed) {
+      this.changed = new ControlCenterChangedError(this.id, now);
+      this.onChanged(this.changed);
+    }
+    throw this.changed;
+  }
+}
