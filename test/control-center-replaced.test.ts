@@ -4,7 +4,8 @@
  * cluster's backup). Its relist shows none of the objects the copies were made from; the running
  * syncer must not take that for "all deleted" (it tore every hosted control plane down): it sees
  * the control center's ID changed, stops with nothing deleted, and started again serves the new
- * control center and leaves the old one's copies. Real processes: `hcc control-center`,
+ * control center and leaves the old one's copies. And a syncer whose management cluster is the
+ * control center itself stops before it registers. Real processes: `hcc control-center`,
  * `hcc scheduler`, `hcc management-cluster`, `hcc syncer`, kubectl.
  */
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, tempDir, waitFor } from './helpers/tools.js';
-import { startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
+import { spawnHcc, startControlCenterProcess, startHcc, startSchedulerProcess, stopProcess, type ControlCenterProcess, type SchedulerProcess } from './helpers/processes.js';
 import { noneHostedCluster, pullSecret } from './helpers/manifests.js';
 
 const ns = 'team';
@@ -85,4 +86,15 @@ describe('a control center replaced at its address while its syncer runs', () =>
     expect(again.output()).not.toContain('deleting the copy');
     expect([await uidThere('hostedcluster', 'hc1'), await uidThere('secret', 'hc1-pull-secret')]).toEqual([copies.hc, copies.secret]);
   }, 240_000);
+
+  it('a syncer whose --management-kubeconfig points at the control center itself stops, saying so, and registers nothing', async () => {
+    const loop = spawnHcc(['syncer', '--name', 'loop1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', cc.kubeconfig, '--heartbeat-interval', '1']);
+    syncers.push(loop);
+    const code = await waitFor('the syncer to exit', () => loop.proc.exitCode ?? undefined, 60_000);
+    expect(code).toBe(1);
+    expect(loop.output()).toContain('--management-kubeconfig points at the control center itself');
+    const mc = await kc(['get', 'managementcluster', 'loop1', '--ignore-not-found', '-o', 'name']);
+    expect(mc.code, mc.stderr).toBe(0);
+    expect(mc.stdout.trim()).toBe('');
+  }, 90_000);
 });

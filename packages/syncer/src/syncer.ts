@@ -207,6 +207,15 @@ export const ReasonOtherControlCenter = 'OtherControlCenter';
 /** Warning Event on a ManagementCluster whose syncer cannot write its presence Lease in the management cluster. */
 export const ReasonPresenceFailed = 'PresenceFailed';
 
+/**
+ * Why the management cluster is the control center itself (its ID, the kube-system uid, is the
+ * control center's), or undefined when it is not or either ID is unknown.
+ */
+export function pointsAtControlCenter(managementClusterID: string | undefined, controlCenterID: string | undefined): string | undefined {
+  if (!managementClusterID || managementClusterID !== controlCenterID) return undefined;
+  return `--management-kubeconfig points at the control center itself (both have the ID ${controlCenterID}, the uid of their kube-system namespace): it must be the kubeconfig of the management cluster where the HyperShift operator runs; the syncer stops`;
+}
+
 /** The syncer's first step, as /readyz names it while it lasts. */
 const ReadingControlCenterID = 'reading the control center ID';
 
@@ -631,6 +640,18 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     dropSeries();
     return;
   }
+  // --management-kubeconfig pointing at the control center itself: it would register the control
+  // center as a management cluster of its own (counting its HostedClusters as hosted), be placed
+  // on, and call the user's own objects foreign copies. Checked when the cluster answers now, and
+  // at every heartbeat (observe) when it does not.
+  const selfLoop = pointsAtControlCenter(await managementClusterID().catch(() => undefined), id);
+  if (selfLoop) {
+    log.error({ controlCenter: id }, selfLoop);
+    hooks.problem = selfLoop;
+    clearInterval(gauges);
+    dropSeries();
+    return;
+  }
   const requested = new Set(opts.takeOverFrom ?? []);
   if (requested.delete(id)) log.warn({ controlCenter: id }, `${TakeOverFromFlag} names this control center itself: ignored`);
   // Which of them are taken over now: decided at each heartbeat from the presence Leases (observe).
@@ -864,14 +885,24 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
 
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
   let clusterID: string | undefined;
+  /** The management cluster's ID, as Karmada's: its kube-system namespace's uid (listed by name: the syncer may list namespaces, not get them). */
+  async function managementClusterID(): Promise<string | undefined> {
+    return (await downstream.list(NamespaceResource, { fieldSelector: 'metadata.name=kube-system' })).items[0]?.metadata.uid;
+  }
   async function observe() {
     const nsList = await downstream.list(NamespaceResource, { limit: 1 });
     await observePresence();
     // The cluster's ID, as Karmada's: the kube-system namespace's uid (listed by name: the syncer
     // may list namespaces, not get them). Read until known; it never changes.
     if (!clusterID) {
-      const ks = await downstream.list(NamespaceResource, { fieldSelector: 'metadata.name=kube-system' }).catch(() => undefined);
-      clusterID = ks?.items[0]?.metadata.uid;
+      clusterID = await managementClusterID().catch(() => undefined);
+      const selfLoop = pointsAtControlCenter(clusterID, deps.controlCenter?.id);
+      if (selfLoop) {
+        log.error({ controlCenter: clusterID }, selfLoop);
+        hooks.problem = selfLoop;
+        stopSelf.abort();
+        throw new Error(selfLoop);
+      }
     }
     const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;
     let supportedVersions: string[] = [];
