@@ -998,7 +998,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
         downInformers[k].lister.byIndex(NamespaceIndex, ns).some((o) => o.metadata.labels?.[LabelSyncedBy] === cluster),
     );
   const keptNamespaces = new Map<string, KeptBy>();
-  const sweep = async () => (await sweepNamespaces({ cluster, controlCenter: deps.controlCenter, downstream, inUse, kept: keptNamespaces, log })).forEach((n) => knownNamespaces.delete(n));
+  /** Why each namespace was last said to be kept (logged at info once per reason). */
+  const keptNamespaceReasons = new Map<string, string>();
+  const sweep = async () => (await sweepNamespaces({ cluster, controlCenter: deps.controlCenter, downstream, inUse, kept: keptNamespaces, keptReasons: keptNamespaceReasons, log })).forEach((n) => knownNamespaces.delete(n));
   const nsTimer = setInterval(() => {
     void sweep().catch((err) => log.warn({ err, controller: 'namespace-gc' }, 'namespace sweep failed'));
   }, opts.namespaceSweepIntervalMs ?? Math.max(5_000, 3 * (opts.heartbeatIntervalMs ?? 10_000)));

@@ -85,9 +85,9 @@ describe('namespace clean-up: what keeps a namespace hcc created', () => {
 
 describe('namespace clean-up: sweeps', () => {
   /** A management cluster with one namespace hcc created, counting the calls the sweep makes. */
-  function cluster(objects: Record<string, KubeObject[]>, nsAnnotations?: Record<string, string>) {
+  function cluster(objects: Record<string, KubeObject[]>, nsAnnotations?: Record<string, string>, forbidden?: Set<string>) {
     const calls = { discovery: 0, list: 0, byName: 0, deleted: [] as string[] };
-    const base = fakeCluster(objects);
+    const base = fakeCluster(objects, forbidden);
     const namespaces = [{ metadata: { name: 'clusters', uid: 'u1', labels: { 'controlcenter.hcc.dev/synced-by': 'mgmt-1' }, ...(nsAnnotations ? { annotations: nsAnnotations } : {}) } }];
     const client = {
       raw: async (m: string, path: string) => {
@@ -131,6 +131,19 @@ describe('namespace clean-up: sweeps', () => {
     objects.infraenvs = [];
     expect(await sweep()).toEqual(['clusters']);
     expect(kept.size).toBe(0);
+  });
+
+  it('says at info why it keeps a namespace, once per reason (a kind it cannot list is looked at again every sweep)', async () => {
+    const { client } = cluster({}, undefined, new Set(['infraenvs']));
+    const lines: { level: number; msg: string; object?: string }[] = [];
+    const capture = pino({ level: 'debug' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const keptReasons = new Map<string, string>();
+    const sweep = () => sweepNamespaces({ cluster: 'mgmt-1', downstream: client, inUse: () => false, kept: new Map(), keptReasons, log: capture });
+    expect(await sweep()).toEqual([]);
+    expect(await sweep()).toEqual([]);
+    const said = lines.filter((l) => l.msg === 'kept a namespace hcc created: something else lives there');
+    expect(said.map((l) => l.level)).toEqual([30, 20]);
+    expect(said[0]!.object).toMatch(/^InfraEnv \(cannot list infraenvs\.agent-install\.openshift\.io/);
   });
 
   it('searches again when the object that kept it is now an hcc copy of this cluster', async () => {

@@ -185,6 +185,11 @@ export interface NamespaceGCDeps extends CopyOwner {
    * again (discovery and a list per kind) only once it is gone.
    */
   kept?: Map<string, KeptBy>;
+  /**
+   * Why each namespace was last said to be kept, by namespace (the caller keeps it across sweeps):
+   * a new reason is logged at info, the same one again at debug.
+   */
+  keptReasons?: Map<string, string>;
   log: Logger;
 }
 
@@ -198,6 +203,7 @@ export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> 
   const kept = deps.kept ?? new Map();
   const listed = new Set(list.items.map((ns) => ns.metadata.name!));
   for (const name of kept.keys()) if (!listed.has(name)) kept.delete(name);
+  for (const name of deps.keptReasons?.keys() ?? []) if (!listed.has(name)) deps.keptReasons!.delete(name);
   let kinds: NamespacedKind[] | undefined;
   for (const ns of list.items) {
     const name = ns.metadata.name!;
@@ -209,7 +215,10 @@ export async function sweepNamespaces(deps: NamespaceGCDeps): Promise<string[]> 
     const foreign = await foreignObjectIn(deps.downstream, deps, name, kinds);
     if (foreign) {
       if (foreign.at) kept.set(name, foreign.at);
-      deps.log.debug({ controller: 'namespace-gc', namespace: name, object: foreign.what }, 'kept a namespace hcc created: something else lives there');
+      // Once at info per namespace and reason (an operator asks why a namespace stays), then at debug.
+      const said = deps.keptReasons?.get(name) === foreign.what;
+      deps.keptReasons?.set(name, foreign.what);
+      deps.log[said ? 'debug' : 'info']({ controller: 'namespace-gc', namespace: name, object: foreign.what }, 'kept a namespace hcc created: something else lives there');
       continue;
     }
     try {
