@@ -397,6 +397,10 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a kubeconfig that is not base64', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=!!notbase64'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 of the wrong length', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJ'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'base64 with padding in the middle', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJj==YWJj'], want: 'controlCenter/kubeconfigBase64' },
+    { name: 'a metrics host that is no address (hcc syncer would refuse it, and the pod crash-loop)', input: ['syncer.metricsHost=:'], want: 'syncer/metricsHost' },
+    { name: 'a metrics host with an octet past 255', input: ['syncer.metricsHost=999.999.999.999'], want: 'syncer/metricsHost' },
+    { name: 'an extra argument that overrides the ManagementCluster name', input: ['syncer.extraArgs={--name=evil}'], want: "syncer.extraArgs: --name is the chart's own (set from managementCluster.name); set that value instead" },
+    { name: 'an extra argument that moves the metrics port from under the probes', input: ['syncer.extraArgs={-metrics-port=9}'], want: "syncer.extraArgs: -metrics-port is the chart's own" },
     { name: 'a scrape interval that is not a Prometheus duration', input: ['metrics.serviceMonitor.interval=30'], want: 'metrics/serviceMonitor/interval' },
     { name: 'a metrics Service port past 65535', input: ['metrics.service.port=70000'], want: 'metrics/service/port' },
   ])('rejects $name with a clear error', async ({ input, want }) => {
