@@ -139,19 +139,21 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     store.set('m', cluster);
     const released: string[] = [];
     const finalizerWrites: string[][] = [];
+    const events: string[] = [];
     const result = await reconcileClusterHealth(
       {
         managementClusters: store,
         now: () => now,
         heartbeatGraceMs: 40_000,
         writeConditions: async () => {},
+        recordEvent: (_mc, type, reason, message) => void events.push(`${type} ${reason} ${message}`),
         placedOn: () => placed,
         writeFinalizers: async (_mc, f) => void finalizerWrites.push(f),
         releaseSyncerFinalizers: async (c, why) => (released.push(`${c}: ${why}`), 1),
       },
       'm',
     );
-    return { result, released, finalizerWrites };
+    return { result, released, finalizerWrites, events };
   };
 
   it('a deleted cluster whose syncer is gone releases what is being deleted on it, and waits for the rest', async () => {
@@ -168,10 +170,12 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
   });
 
-  it('a deleted cluster whose syncer still reports waits for it to tear down; releases nothing', async () => {
+  it('a deleted cluster whose syncer still reports waits for it to tear down; releases nothing, and says what it waits for', async () => {
     const r = await run(deleting(1_000), 2);
     expect(r.released).toEqual([]);
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
+    expect(r.events).toEqual(['Normal WaitingForHostedClusters Management cluster m is being deleted: waiting for what is placed on it to be deleted (2 HostedClusters and NodePools: kubectl get hostedclusters,nodepools -A -l controlcenter.hcc.dev/management-cluster=m); it takes no new placements']);
+    expect((await run(deleting(1_000), 0)).events).toEqual([]);
   });
 
   it('a deleted cluster whose syncer still reports, but has not reached its API for longer than the grace period, is lost too: released (push mode, a syncer outside its cluster)', async () => {

@@ -25,6 +25,7 @@ import {
   ConditionReady,
   FinalizerPlacements,
   findCondition,
+  LabelManagementCluster,
   ReasonHeartbeatExpired,
   ReasonManagementClusterUnreachable,
   ReasonSyncerNeverReported,
@@ -34,6 +35,13 @@ import {
 } from '@hcc/crds';
 import type { Lister, ReconcileResult } from '@hcc/client';
 import { heartbeatGraceMs } from '../cache/heartbeat-grace.js';
+
+/**
+ * Normal Event on a ManagementCluster being deleted while HostedClusters or NodePools are still placed on it,
+ * saying what its deletion waits for, as kube's namespace controller says so in its
+ * `NamespaceContentRemaining` condition.
+ */
+export const ReasonWaitingForHostedClusters = 'WaitingForHostedClusters';
 
 /** What the reconciler reads and writes. */
 export interface ClusterHealthDeps {
@@ -92,7 +100,16 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
       return;
     }
     if (mc.metadata.deletionTimestamp && has) {
-      if (deps.placedOn(name) > 0) {
+      const placed = deps.placedOn(name);
+      if (placed > 0) {
+        // What `kubectl delete mc` waits for, on `kubectl describe mc` (a stable message per count,
+        // so the recorder folds the passes into one Event's count).
+        deps.recordEvent?.(
+          mc,
+          'Normal',
+          ReasonWaitingForHostedClusters,
+          `Management cluster ${name} is being deleted: waiting for what is placed on it to be deleted (${placed} HostedClusters and NodePools: kubectl get hostedclusters,nodepools -A -l ${LabelManagementCluster}=${name}); it takes no new placements`,
+        );
         // Deleting a cluster that is lost declares it gone for good (as tainting a Node
         // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
         // deleted there is released instead of waiting forever for a teardown nobody will do.
