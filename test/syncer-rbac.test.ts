@@ -232,8 +232,10 @@ describe('syncer under the RBAC of deploy/syncer/rbac.yaml', () => {
     // The Lease first, then their Secret goes: the namespace never looks empty to a sweep in between.
     const lease = await mk(['create', '-f', '-'], `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: theirs, namespace: ${ns}}\nspec: {holderIdentity: someone}\n`);
     expect(lease.code, lease.stderr).toBe(0);
+    const logged = syncer.output().length;
     expect((await mk(['delete', 'secret/audit', '-n', ns])).code).toBe(0); // their Secret would keep it too
-    await new Promise((r) => setTimeout(r, 12_000)); // two sweeps (every 5 s here)
+    // A sweep (every 5 s here) keeps the namespace for the Lease, and says so at info.
+    await waitFor('a sweep to keep the namespace for the Lease', () => syncer.output().slice(logged).includes('"object":"Lease/theirs","msg":"kept a namespace hcc created: something else lives there"'), 20_000);
     expect((await mk(['get', 'lease', 'theirs', '-n', ns, '-o', 'name'])).stdout.trim()).toBe('lease.coordination.k8s.io/theirs');
     expect((await mk(['delete', 'lease/theirs', '-n', ns])).code).toBe(0);
     await waitFor('the namespace cleaned up downstream', async () => (await mk(['get', 'namespace', ns, '--ignore-not-found', '-o', 'name'])).stdout.trim() === '', 45_000);
