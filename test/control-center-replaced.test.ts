@@ -97,4 +97,12 @@ describe('a control center replaced at its address while its syncer runs', () =>
     expect(mc.code, mc.stderr).toBe(0);
     expect(mc.stdout.trim()).toBe('');
   }, 90_000);
+
+  it("a syncer whose --kubeconfig is a management cluster's (the admin's, which may read its kube-system) says so and claims no control center ID", async () => {
+    const wrong = spawnHcc(['syncer', '--name', 'm9', '--kubeconfig', mgmtAdmin, '--management-kubeconfig', mgmtAdmin, '--heartbeat-interval', '1']);
+    syncers.push(wrong);
+    await waitFor('the refusal', () => wrong.output().includes('the server --kubeconfig points at does not serve ManagementClusters'), 30_000);
+    expect(wrong.output()).not.toContain('serving the control center of this ID');
+    await stopProcess(wrong.proc);
+  }, 60_000);
 });

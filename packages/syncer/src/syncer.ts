@@ -227,8 +227,9 @@ const ReadingControlCenterID = 'reading the control center ID';
  */
 async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: Logger, onProblem: (why: string | undefined) => void): Promise<string | undefined> {
   const read = async () => {
+    let id: string;
     try {
-      return await readControlCenterID(upstream);
+      id = await readControlCenterID(upstream);
     } catch (err) {
       // Refused by a server that does not serve ManagementClusters at all: --kubeconfig holds a
       // management cluster's identity (its in-cluster ServiceAccount's, say), not the control
@@ -240,6 +241,12 @@ async function controlCenterID(upstream: RestClient, signal: AbortSignal, log: L
       }
       throw err;
     }
+    // Any server has a kube-system namespace: a management cluster's kubeconfig given as
+    // --kubeconfig reads one too, and its uid is no control center's ID.
+    if (!(await servesManagementClusters(upstream))) {
+      throw new ConfigError(`the server --kubeconfig points at does not serve ManagementClusters (${ControlCenterAPIVersion}): --kubeconfig must be the control center's kubeconfig; this looks like a management cluster's or another server's`);
+    }
+    return id;
   };
   const id = await retryWithBackoff(read, {
     signal,
