@@ -363,6 +363,8 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
   const gauges = setInterval(tick, 1000);
   tick();
   const quiet = (name: string) => ({ signal, logger: log, name, successLogLevel: 'debug' as const });
+  /** The WaitingForHostedClusters message last recorded per ManagementCluster being deleted. */
+  const waitingSaid = new Map<string, string>();
   try {
     await Promise.all([
       scheduling.runWorkers(opts.workers ?? DefaultSchedulingWorkers, (key) => scheduleOne(scheduleDeps, key), quiet('scheduler')),
@@ -379,6 +381,7 @@ async function lead(opts: SchedulerOptions, metrics: SchedulerMetrics, signal: A
               heartbeatSeenMs: (mc) => cache.heartbeats.observe(mc),
               writeConditions: (mc, c) => writeStatusConditions(ManagementClusterResource, mc, c),
               recordEvent: (mc, type, reason, message) => recorder.event(mc, type, reason, message),
+              waitingSaid,
               // HostedClusters (reservations included) and NodePools: the NodePools of a deleted
               // HostedCluster are deleted after it, and need the cluster (and its release) until then.
               placedOn: (c) => cache.placedOn(c) + nps.lister.byIndex(ByManagementCluster, c).length,

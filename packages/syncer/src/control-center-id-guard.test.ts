@@ -59,3 +59,25 @@ describe('ControlCenterIDGuard', () => {
     await expect(q).resolves.toBeUndefined();
   });
 });
+
+describe('ControlCenterIDGuard.settled', () => {
+  it('resolves at once until a reconnect, then only on a read begun after it', async () => {
+    const r = manualReads();
+    const guard = new ControlCenterIDGuard('id-a', r.read, () => {});
+    await guard.settled();
+    expect(r.pending).toHaveLength(0);
+    guard.suspect();
+    const waiting = guard.settled();
+    expect(r.pending).toHaveLength(1);
+    r.pending[0]!.resolve('id-a');
+    await waiting;
+    await guard.settled();
+    expect(r.pending).toHaveLength(1);
+    // Another control center: refused, and for good.
+    guard.suspect();
+    const refused = guard.settled();
+    r.pending[1]!.resolve('id-b');
+    await expect(refused).rejects.toBeInstanceOf(ControlCenterChangedError);
+    await expect(guard.settled()).rejects.toBeInstanceOf(ControlCenterChangedError);
+  });
+});

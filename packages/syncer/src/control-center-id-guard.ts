@@ -36,6 +36,9 @@ export class ControlCenterIDGuard {
   private current: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private changed: ControlCenterChangedError | undefined;
+  /** Reconnects seen ({@link suspect}), and the count a successful read began after. */
+  private outages = 0;
+  private confirmedAfter = 0;
 
   /**
    * @param id - the ID read at start
@@ -68,6 +71,25 @@ export class ControlCenterIDGuard {
     return this.next;
   }
 
+  /**
+   * Marks that the control center is in sight again after an outage (an informer listed or
+   * watched again): until a read begun after this confirms the ID, {@link settled} waits for one.
+   */
+  suspect(): void {
+    this.outages++;
+  }
+
+  /**
+   * Resolves at once unless the control center came back from an outage since the last
+   * confirmation; then on a confirmation (writes to either side wait for it, so nothing is copied from, or reported
+   * to, another control center that answers now).
+   * @throws as {@link confirm}
+   */
+  settled(): Promise<void> {
+    if (this.changed) return Promise.reject(this.changed);
+    return this.confirmedAfter === this.outages ? Promise.resolve() : this.confirm();
+  }
+
   /** Confirms in the background (on a reconnect): a change stops the syncer; a failed read is logged at debug. */
   check(log: Logger): void {
     this.confirm().catch((err) => {
@@ -76,8 +98,12 @@ export class ControlCenterIDGuard {
   }
 
   private async readOnce(): Promise<void> {
+    const outages = this.outages;
     const now = await this.read();
-    if (now === this.id) return;
+    if (now === this.id) {
+      this.confirmedAfter = Math.max(this.confirmedAfter, outages);
+      return;
+    }
     if (!this.changed) {
       this.changed = new ControlCenterChangedError(this.id, now);
       this.onChanged(this.changed);

@@ -677,7 +677,15 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     stopSelf.abort();
   });
   deps.confirmControlCenter = () => idGuard.confirm();
-  for (const k of kinds) upInformers[k].addConnectionHandler({ onRestored: () => idGuard.check(log) });
+  // The informer hands a relist's objects to the queues, then says it sees the server again: the
+  // workers, which run after that, wait for the ID read it starts (settled below). While the
+  // control center is out of sight the copies are kept to the caches' last view, as before.
+  for (const k of kinds) upInformers[k].addConnectionHandler({
+    onRestored: () => {
+      idGuard.suspect();
+      idGuard.check(log);
+    },
+  });
   log.info({ controlCenter: id, ...(requested.size ? { takeOverFrom: [...requested] } : {}) }, 'serving the control center of this ID');
   const holder = `${hostname()}_${randomUUID()}`;
   const leaseDurationSeconds = Math.ceil(((opts.heartbeatIntervalMs ?? 10_000) * 4) / 1000);
@@ -1023,8 +1031,10 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const workers = opts.workers ?? 16;
   try {
     await Promise.all([
-      downsync.runWorkers(workers, (key) => reconcileDownsync(deps, steps, key), { signal, logger: log, name: 'downsync' }),
-      upsync.runWorkers(workers, (key) => reconcileUpsync(upsyncDeps, key), { signal, logger: log, name: 'upsync', successLogLevel: 'debug' }),
+      // After the control center was out of sight, nothing is copied down or reported up until
+      // its ID is confirmed (another control center may answer at its address now).
+      downsync.runWorkers(workers, async (key) => (await idGuard.settled(), reconcileDownsync(deps, steps, key)), { signal, logger: log, name: 'downsync' }),
+      upsync.runWorkers(workers, async (key) => (await idGuard.settled(), reconcileUpsync(upsyncDeps, key)), { signal, logger: log, name: 'upsync', successLogLevel: 'debug' }),
     ]);
   } finally {
     clearInterval(gauges);

@@ -174,8 +174,20 @@ describe('reconcileClusterHealth: retiring a ManagementCluster', () => {
     const r = await run(deleting(1_000), 2);
     expect(r.released).toEqual([]);
     expect(r.result).toEqual({ requeueAfterMs: 5000 });
-    expect(r.events).toEqual(['Normal WaitingForHostedClusters Management cluster m is being deleted: waiting for what is placed on it to be deleted (2 HostedClusters and NodePools: kubectl get hostedclusters,nodepools -A -l controlcenter.hcc.dev/management-cluster=m); it takes no new placements']);
+    expect(r.events).toEqual(['Normal WaitingForHostedClusters Management cluster m is being deleted: waiting for the 2 HostedClusters and NodePools placed on it to be deleted (kubectl get hostedclusters,nodepools -A -l controlcenter.hcc.dev/management-cluster=m); it takes no new placements']);
     expect((await run(deleting(1_000), 0)).events).toEqual([]);
+    // Said again only when what it says changes.
+    const said = new Map<string, string>();
+    const store = new Store<ManagementCluster>();
+    store.set('m', deleting(1_000));
+    const events: string[] = [];
+    let placed = 2;
+    const pass = () => reconcileClusterHealth({ managementClusters: store, now: () => now, heartbeatGraceMs: 40_000, writeConditions: async () => {}, recordEvent: (_mc, _t, _r, m) => void events.push(m), waitingSaid: said, placedOn: () => placed, writeFinalizers: async () => {} }, 'm');
+    await pass();
+    await pass();
+    placed = 1;
+    await pass();
+    expect(events.map((m) => /the (\d+) HostedClusters/.exec(m)?.[1])).toEqual(['2', '1']);
   });
 
   it('a deleted cluster whose syncer still reports, but has not reached its API for longer than the grace period, is lost too: released (push mode, a syncer outside its cluster)', async () => {

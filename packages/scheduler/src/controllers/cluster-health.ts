@@ -76,6 +76,11 @@ export interface ClusterHealthDeps {
    * show when a cluster was lost. Absent: no Events.
    */
   recordEvent?(mc: ManagementCluster, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /**
+   * The last WaitingForHostedClusters message recorded per ManagementCluster name (the caller
+   * keeps it across passes), so the Event is recorded when what it says changes. Absent: at every pass.
+   */
+  waitingSaid?: Map<string, string>;
 }
 
 /**
@@ -102,14 +107,13 @@ export async function reconcileClusterHealth(deps: ClusterHealthDeps, name: stri
     if (mc.metadata.deletionTimestamp && has) {
       const placed = deps.placedOn(name);
       if (placed > 0) {
-        // What `kubectl delete mc` waits for, on `kubectl describe mc` (a stable message per count,
-        // so the recorder folds the passes into one Event's count).
-        deps.recordEvent?.(
-          mc,
-          'Normal',
-          ReasonWaitingForHostedClusters,
-          `Management cluster ${name} is being deleted: waiting for what is placed on it to be deleted (${placed} HostedClusters and NodePools: kubectl get hostedclusters,nodepools -A -l ${LabelManagementCluster}=${name}); it takes no new placements`,
-        );
+        // What `kubectl delete mc` waits for, on `kubectl describe mc`: said again only when the
+        // count changes, not at every pass (heartbeats and the 5 s requeue).
+        const message = `Management cluster ${name} is being deleted: waiting for the ${placed} HostedClusters and NodePools placed on it to be deleted (kubectl get hostedclusters,nodepools -A -l ${LabelManagementCluster}=${name}); it takes no new placements`;
+        if (deps.waitingSaid?.get(name) !== message) {
+          deps.waitingSaid?.set(name, message);
+          deps.recordEvent?.(mc, 'Normal', ReasonWaitingForHostedClusters, message);
+        }
         // Deleting a cluster that is lost declares it gone for good (as tainting a Node
         // out-of-service lets kube's pod GC force-delete its terminating pods): what is being
         // deleted there is released instead of waiting forever for a teardown nobody will do.
