@@ -367,6 +367,14 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     for (const [k, v] of Object.entries(sm.spec.selector.matchLabels)) expect(service.metadata.labels[k]).toBe(v);
     expect(sm.spec.namespaceSelector).toEqual({ matchNames: ['hcc-system'] });
     expect(sm.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', scheme: 'http', interval: '1m', scrapeTimeout: '10s' }]);
+    // A label the chart sets already is not written twice (the chart's stays).
+    const dup = await helm(['template', 'hcc-syncer', chartDir, '-f', ciValues, '--set', 'metrics.serviceMonitor.enabled=true', '--set', 'metrics.serviceMonitor.labels.app\\.kubernetes\\.io/name=other']);
+    expect(dup.code, dup.stderr).toBe(0);
+    const smText = dup.stdout.slice(dup.stdout.indexOf('kind: ServiceMonitor')).split('\nspec:')[0]!;
+    expect(smText.match(/app\.kubernetes\.io\/name:/g)).toHaveLength(1);
+    // An extra argument that only starts like a chart-owned flag is passed on.
+    const extra = one(await template(['syncer.extraArgs={--name2=x}']), 'Deployment') as Any;
+    expect(extra.spec.template.spec.containers[0].args.at(-1)).toBe('--name2=x');
 
     // A release name with dots or a leading digit still gives a valid Service name (a DNS-1035 label).
     const r = await helm(['template', '2.eu', chartDir, '-f', ciValues, '--set', 'metrics.service.enabled=true']);
@@ -399,6 +407,7 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'base64 with padding in the middle', input: ['controlCenter.kubeconfig=', 'controlCenter.kubeconfigBase64=YWJj==YWJj'], want: 'controlCenter/kubeconfigBase64' },
     { name: 'a metrics host that is no address (hcc syncer would refuse it, and the pod crash-loop)', input: ['syncer.metricsHost=:'], want: 'syncer/metricsHost' },
     { name: 'a metrics host with an octet past 255', input: ['syncer.metricsHost=999.999.999.999'], want: 'syncer/metricsHost' },
+    { name: 'a loopback metrics host (the kubelet probes the pod IP)', input: ['syncer.metricsHost=127.0.0.1'], want: 'syncer/metricsHost' },
     { name: 'an extra argument that overrides the ManagementCluster name', input: ['syncer.extraArgs={--name=evil}'], want: "syncer.extraArgs: --name is the chart's own (set from managementCluster.name); set that value instead" },
     { name: 'an extra argument that moves the metrics port from under the probes', input: ['syncer.extraArgs={-metrics-port=9}'], want: "syncer.extraArgs: -metrics-port is the chart's own" },
     { name: 'a scrape interval that is not a Prometheus duration', input: ['metrics.serviceMonitor.interval=30'], want: 'metrics/serviceMonitor/interval' },

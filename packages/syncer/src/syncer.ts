@@ -156,6 +156,8 @@ export interface SyncerOptions {
    * syncer stops all its clusters then; a pull syncer's process exits when its syncer stops.
    */
   onControlCenterChanged?(err: ControlCenterChangedError): void;
+  /** What messages call the management cluster's kubeconfig (default `--management-kubeconfig`; the push syncer names its Secret). */
+  managementKubeconfigSource?: string;
 }
 
 /** A running syncer. */
@@ -211,9 +213,9 @@ export const ReasonPresenceFailed = 'PresenceFailed';
  * Why the management cluster is the control center itself (its ID, the kube-system uid, is the
  * control center's), or undefined when it is not or either ID is unknown.
  */
-export function pointsAtControlCenter(managementClusterID: string | undefined, controlCenterID: string | undefined): string | undefined {
+export function pointsAtControlCenter(managementClusterID: string | undefined, controlCenterID: string | undefined, source = '--management-kubeconfig'): string | undefined {
   if (!managementClusterID || managementClusterID !== controlCenterID) return undefined;
-  return `--management-kubeconfig points at the control center itself (both have the ID ${controlCenterID}, the uid of their kube-system namespace): it must be the kubeconfig of the management cluster where the HyperShift operator runs; the syncer stops`;
+  return `${source} points at the control center itself (both have the ID ${controlCenterID}, the uid of their kube-system namespace): it must be the kubeconfig of the management cluster where the HyperShift operator runs; the syncer stops`;
 }
 
 /** The syncer's first step, as /readyz names it while it lasts. */
@@ -651,7 +653,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // center as a management cluster of its own (counting its HostedClusters as hosted), be placed
   // on, and call the user's own objects foreign copies. Checked when the cluster answers now, and
   // at every heartbeat (observe) when it does not.
-  const selfLoop = pointsAtControlCenter(await managementClusterID().catch(() => undefined), id);
+  const selfLoop = pointsAtControlCenter(await managementClusterID().catch(() => undefined), id, opts.managementKubeconfigSource);
   if (selfLoop) {
     log.error({ controlCenter: id }, selfLoop);
     hooks.problem = selfLoop;
@@ -911,7 +913,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     // may list namespaces, not get them). Read until known; it never changes.
     if (!clusterID) {
       clusterID = await managementClusterID().catch(() => undefined);
-      const selfLoop = pointsAtControlCenter(clusterID, deps.controlCenter?.id);
+      const selfLoop = pointsAtControlCenter(clusterID, deps.controlCenter?.id, opts.managementKubeconfigSource);
       if (selfLoop) {
         log.error({ controlCenter: clusterID }, selfLoop);
         hooks.problem = selfLoop;

@@ -121,7 +121,7 @@ Labels are sorted by key so the rendering is stable.
 - --pull-crds
 {{- end }}
 {{- range .Values.syncer.extraArgs }}
-{{- $flag := regexFind "^--?[a-z-]+" (toString .) }}
+{{- $flag := regexFind "^-[^=]*" (toString .) }}
 {{- $owned := dict "--name" "managementCluster.name" "--kubeconfig" "controlCenter.*" "--management-kubeconfig" "the in-cluster ServiceAccount" "--metrics-host" "syncer.metricsHost" "--metrics-port" "syncer.metricsPort (the probes and the metrics Service use it)" "--push" "the chart (a pull syncer; the push syncer runs beside the control center)" }}
 {{- if hasKey $owned (regexReplaceAll "^-+" $flag "--") }}
 {{- fail (printf "syncer.extraArgs: %s is the chart's own (set from %s); set that value instead" $flag (get $owned (regexReplaceAll "^-+" $flag "--"))) }}

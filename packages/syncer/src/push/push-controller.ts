@@ -190,6 +190,7 @@ export function runPushSyncers(opts: PushOptions): { readiness(): string; done: 
       // Every cluster's series in the one registry, labelled with its cluster.
       metricsRegistry: opts.metricsRegistry,
       onControlCenterChanged: () => changed.abort(),
+      managementKubeconfigSource: `the kubeconfig in Secret ${ref.namespace}/${ref.name} (spec.kubeconfigSecretRef)`,
     });
     running.set(name, { fingerprint, abort, syncer, downstream, startedMs: Date.now() });
     log.info({ cluster: name }, 'started push syncer');
