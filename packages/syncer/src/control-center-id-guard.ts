@@ -81,13 +81,25 @@ export class ControlCenterIDGuard {
 
   /**
    * Resolves at once unless the control center came back from an outage since the last
-   * confirmation; then on a confirmation (writes to either side wait for it, so nothing is copied from, or reported
-   * to, another control center that answers now).
-   * @throws as {@link confirm}
+   * confirmation; then on a confirmation (writes to either side wait for it, so nothing is copied
+   * from, or reported to, another control center that answers now).
+   * @throws ControlCenterChangedError when the ID changed; the read's error when reads fail for ~5 s
    */
-  settled(): Promise<void> {
-    if (this.changed) return Promise.reject(this.changed);
-    return this.confirmedAfter === this.outages ? Promise.resolve() : this.confirm();
+  async settled(): Promise<void> {
+    // A read that fails (the control center answered a list a moment ago, then not this) is
+    // retried here every 200 ms for up to 5 s, so the workers wait instead of each key backing
+    // off on its own; after that the caller's error handling takes over.
+    for (let attempt = 0; ; attempt++) {
+      if (this.changed) throw this.changed;
+      if (this.confirmedAfter === this.outages) return;
+      try {
+        await this.confirm();
+        return;
+      } catch (err) {
+        if (err instanceof ControlCenterChangedError || attempt >= 25) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   }
 
   /** Confirms in the background (on a reconnect): a change stops the syncer; a failed read is logged at debug. */
