@@ -410,6 +410,7 @@ describe('Helm chart deploy/charts/hcc-syncer', () => {
     { name: 'a loopback metrics host (the kubelet probes the pod IP)', input: ['syncer.metricsHost=127.0.0.1'], want: 'syncer/metricsHost' },
     { name: 'an extra argument that overrides the ManagementCluster name', input: ['syncer.extraArgs={--name=evil}'], want: "syncer.extraArgs: --name is the chart's own (set from managementCluster.name); set that value instead" },
     { name: 'an extra argument that moves the metrics port from under the probes', input: ['syncer.extraArgs={-metrics-port=9}'], want: "syncer.extraArgs: -metrics-port is the chart's own" },
+    { name: 'a scrape timeout longer than the scrape interval (Prometheus refuses it)', input: ['metrics.serviceMonitor.enabled=true', 'metrics.serviceMonitor.interval=10s', 'metrics.serviceMonitor.scrapeTimeout=30s'], want: 'metrics.serviceMonitor.scrapeTimeout 30s is longer than metrics.serviceMonitor.interval 10s' },
     { name: 'a scrape interval that is not a Prometheus duration', input: ['metrics.serviceMonitor.interval=30'], want: 'metrics/serviceMonitor/interval' },
     { name: 'a metrics Service port past 65535', input: ['metrics.service.port=70000'], want: 'metrics/service/port' },
   ])('rejects $name with a clear error', async ({ input, want }) => {

@@ -139,3 +139,17 @@ dots and may not start with a digit, which release names may).
 {{- if regexMatch "^[0-9]" $n -}}{{- $n = printf "s-%s" $n | trunc 63 | trimSuffix "-" -}}{{- end -}}
 {{- $n -}}
 {{- end -}}
+
+{{/*
+A Prometheus duration of one unit (30s, 1m, 500ms, 2h) in milliseconds, or -1 for any other form
+(a compound one such as 1m30s, which is not compared).
+*/}}
+{{- define "hcc-syncer.durationMs" -}}
+{{- $m := regexFindAll "^([0-9]+)(ms|s|m|h)$" . -1 -}}
+{{- if not $m -}}-1{{- else -}}
+{{- $n := regexFind "^[0-9]+" . | int64 -}}
+{{- $unit := regexReplaceAll "^[0-9]+" . "" -}}
+{{- $per := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 -}}
+{{- mul $n (get $per $unit) -}}
+{{- end -}}
+{{- end -}}
