@@ -13,6 +13,7 @@
  * them (OtherControlCenter), as one started after the change does.
  */
 import type { Logger } from 'pino';
+import { realClock, sleep } from '@hcc/client';
 
 /** Thrown by {@link ControlCenterIDGuard.confirm} when the control center's ID changed: nothing may be deleted. */
 export class ControlCenterChangedError extends Error {
@@ -97,7 +98,7 @@ export class ControlCenterIDGuard {
         return;
       } catch (err) {
         if (err instanceof ControlCenterChangedError || attempt >= 25) throw err;
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(realClock, 200);
       }
     }
   }

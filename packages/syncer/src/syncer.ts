@@ -640,6 +640,21 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     for (const side of ['upstream', 'downstream']) for (const kind of kinds) cached.remove({ cluster, side, kind });
   };
 
+  /** The management cluster's ID (read at start, else by the first heartbeat that can; it never changes). */
+  let clusterID: string | undefined;
+  /** The management cluster's ID, as Karmada's: its kube-system namespace's uid (listed by name: the syncer may list namespaces, not get them). */
+  async function managementClusterID(): Promise<string | undefined> {
+    return (await downstream.list(NamespaceResource, { fieldSelector: 'metadata.name=kube-system' })).items[0]?.metadata.uid;
+  }
+  /** Whether the management cluster is the control center itself ({@link pointsAtControlCenter}); if so, says why (log, /readyz). */
+  function selfLoopStops(managementID: string | undefined, controlCenterID: string | undefined): boolean {
+    const why = pointsAtControlCenter(managementID, controlCenterID, opts.managementKubeconfigSource);
+    if (!why) return false;
+    log.error({ controlCenter: controlCenterID }, why);
+    hooks.problem = why;
+    return true;
+  }
+
   // Every copy carries the control center's ID, so a syncer of another control center under the
   // same ManagementCluster name neither deletes nor overwrites them (control-center-identity.ts).
   setState(ReadingControlCenterID);
@@ -652,11 +667,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   // --management-kubeconfig pointing at the control center itself: it would register the control
   // center as a management cluster of its own (counting its HostedClusters as hosted), be placed
   // on, and call the user's own objects foreign copies. Checked when the cluster answers now, and
-  // at every heartbeat (observe) when it does not.
-  const selfLoop = pointsAtControlCenter(await managementClusterID().catch(() => undefined), id, opts.managementKubeconfigSource);
-  if (selfLoop) {
-    log.error({ controlCenter: id }, selfLoop);
-    hooks.problem = selfLoop;
+  // at the first heartbeat that reads its ID (observe) when it does not.
+  clusterID = await managementClusterID().catch(() => undefined);
+  if (selfLoopStops(clusterID, id)) {
     clearInterval(gauges);
     dropSeries();
     return;
@@ -901,11 +914,6 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   }
 
   /** What a heartbeat reports about the management cluster; rejects when its API cannot be reached. */
-  let clusterID: string | undefined;
-  /** The management cluster's ID, as Karmada's: its kube-system namespace's uid (listed by name: the syncer may list namespaces, not get them). */
-  async function managementClusterID(): Promise<string | undefined> {
-    return (await downstream.list(NamespaceResource, { fieldSelector: 'metadata.name=kube-system' })).items[0]?.metadata.uid;
-  }
   async function observe() {
     const nsList = await downstream.list(NamespaceResource, { limit: 1 });
     await observePresence();
@@ -913,12 +921,9 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     // may list namespaces, not get them). Read until known; it never changes.
     if (!clusterID) {
       clusterID = await managementClusterID().catch(() => undefined);
-      const selfLoop = pointsAtControlCenter(clusterID, deps.controlCenter?.id, opts.managementKubeconfigSource);
-      if (selfLoop) {
-        log.error({ controlCenter: clusterID }, selfLoop);
-        hooks.problem = selfLoop;
+      if (selfLoopStops(clusterID, deps.controlCenter?.id)) {
         stopSelf.abort();
-        throw new Error(selfLoop);
+        throw new Error(hooks.problem);
       }
     }
     const namespaces = (nsList.metadata.remainingItemCount ?? 0) + nsList.items.length;

@@ -145,8 +145,7 @@ A Prometheus duration of one unit (30s, 1m, 500ms, 2h) in milliseconds, or -1 fo
 (a compound one such as 1m30s, which is not compared).
 */}}
 {{- define "hcc-syncer.durationMs" -}}
-{{- $m := regexFindAll "^([0-9]+)(ms|s|m|h)$" . -1 -}}
-{{- if not $m -}}-1{{- else -}}
+{{- if not (regexMatch "^[0-9]+(ms|s|m|h)$" .) -}}-1{{- else -}}
 {{- $n := regexFind "^[0-9]+" . | int64 -}}
 {{- $unit := regexReplaceAll "^[0-9]+" . "" -}}
 {{- $per := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 -}}

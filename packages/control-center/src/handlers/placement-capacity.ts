@@ -17,6 +17,13 @@ import { HostedClusterResource, LabelManagementCluster, ManagementClusterResourc
 import { storageKey, storagePrefix } from '../registry/types.js';
 import type { Store, StoreWatch } from '../storage/store.js';
 
+/** Adds `by` to the count of `key`, dropping a count that reaches 0. */
+function add(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /** A ManagementCluster's `spec.capacity` when it is a non-negative integer, else undefined (no limit). */
 export function capacityOf(mc: KubeObject | undefined): number | undefined {
   const c = (mc?.spec as { capacity?: unknown } | undefined)?.capacity;
@@ -64,15 +71,13 @@ export class PlacementCounts {
     const capacity = capacityOf(this.store.get(storageKey(ManagementClusterResource, '', cluster))?.object);
     const held = this.held(cluster);
     if (capacity !== undefined && held >= capacity) return { capacity, held };
-    this.inFlight.set(cluster, (this.inFlight.get(cluster) ?? 0) + 1);
+    add(this.inFlight, cluster, 1);
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
-        const n = (this.inFlight.get(cluster) ?? 1) - 1;
-        if (n > 0) this.inFlight.set(cluster, n);
-        else this.inFlight.delete(cluster);
+        add(this.inFlight, cluster, -1);
       },
     };
   }
@@ -82,15 +87,11 @@ export class PlacementCounts {
     const now = obj?.metadata.labels?.[LabelManagementCluster] || undefined;
     const before = this.placedOn.get(key);
     if (now === before) return;
-    if (before !== undefined) {
-      const n = (this.placed.get(before) ?? 1) - 1;
-      if (n > 0) this.placed.set(before, n);
-      else this.placed.delete(before);
-    }
+    if (before !== undefined) add(this.placed, before, -1);
     if (now === undefined) this.placedOn.delete(key);
     else {
       this.placedOn.set(key, now);
-      this.placed.set(now, (this.placed.get(now) ?? 0) + 1);
+      add(this.placed, now, 1);
     }
   }
 }
