@@ -27,7 +27,7 @@ describe('a syncer with a wrong clock', () => {
 
   /** Starts `hcc syncer` for m1 with its clock off by skewMs; resolves once it is ready. */
   const startSkewedSyncer = async (skewMs: number): Promise<ChildProcess> => {
-    const args = ['-r', skewedClock, hccBin, 'syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '0.5'];
+    const args = ['-r', skewedClock, hccBin, 'syncer', '--name', 'm1', '--kubeconfig', cc.kubeconfig, '--management-kubeconfig', mgmtKubeconfig, '--heartbeat-interval', '1'];
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKEW_MS: String(skewMs) } });
     procs.push(p);
     let out = '';
@@ -42,8 +42,9 @@ describe('a syncer with a wrong clock', () => {
     mgmtKubeconfig = path.join(t.dir, 'm1.kubeconfig');
     const m = await startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtKubeconfig], '"msg":"management cluster ready"');
     procs.push(m.proc);
-    // Grace 2 s (heartbeats every 0.5 s announce a 2 s Lease).
-    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '2'] });
+    // Grace 8 s (heartbeats every 1 s announce a 4 s Lease): far below the skews (a minute, ten),
+    // far above how late a heartbeat gets on a loaded machine (the stamps have whole seconds).
+    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '8'] });
   }, 120_000);
 
   afterAll(async () => {
@@ -60,7 +61,7 @@ describe('a syncer with a wrong clock', () => {
     const stamp = Date.parse((await k(['get', 'mc', 'm1', '-o', 'jsonpath={.status.lastHeartbeatTime}'])).stdout);
     expect(stamp - Date.now()).toBeGreaterThan(500_000);
     syncer.kill('SIGSTOP');
-    await waitFor('m1 Ready=False HeartbeatExpired', async () => (await ready()) === 'False/HeartbeatExpired', 15_000);
+    await waitFor('m1 Ready=False HeartbeatExpired', async () => (await ready()) === 'False/HeartbeatExpired', 30_000);
     syncer.kill('SIGCONT');
     await stopProcess(syncer);
   }, 60_000);
@@ -70,7 +71,7 @@ describe('a syncer with a wrong clock', () => {
     await waitFor('m1 Ready again', async () => (await ready()) === 'True/SyncerHeartbeat', 15_000);
     const before = (await k(['get', 'events', '--field-selector', 'reason=HeartbeatExpired,involvedObject.name=m1', '-A', '-o', 'jsonpath={range .items[*]}{.count}{" "}{end}'])).stdout;
     const seen = new Set<string>();
-    for (const end = Date.now() + 6000; Date.now() < end; ) {
+    for (const end = Date.now() + 10_000; Date.now() < end; ) {
       seen.add(await ready());
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -79,8 +80,8 @@ describe('a syncer with a wrong clock', () => {
     // cluster either: it judges from when it sees the heartbeat, as kube's node lifecycle
     // controller assumes "now" for a Node it has not seen yet.
     await scheduler.stop();
-    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '2'] });
-    for (const end = Date.now() + 5000; Date.now() < end; ) {
+    scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig, args: ['--heartbeat-grace', '8'] });
+    for (const end = Date.now() + 10_000; Date.now() < end; ) {
       seen.add(await ready());
       await new Promise((r) => setTimeout(r, 300));
     }

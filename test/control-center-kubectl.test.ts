@@ -242,17 +242,19 @@ describe('control center with real kubectl', () => {
   });
 
   it('expires Events after --event-ttl, as kube-apiserver does', async () => {
-    const short = await startControlCenterProcess({ extraArgs: ['--event-ttl', '2s'] });
+    // 5 s: an Event may go ~1 s after its TTL (stamps have whole seconds, the sweep runs every
+    // TTL/4), so a 2 s TTL could take it before a kubectl on a loaded machine looked.
+    const short = await startControlCenterProcess({ extraArgs: ['--event-ttl', '5s'] });
     try {
       const k = (args: string[], input?: string) => kubectl('1.35', short.kubeconfig, args, { input });
       const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'hc-1.placed', namespace: 'default' }, involvedObject: { kind: 'HostedCluster', name: 'hc-1', namespace: 'default' }, reason: 'Scheduled', message: 'placed', type: 'Normal' };
       const c = await k(['create', '-f', '-'], JSON.stringify(ev));
       expect(c.code, c.stderr).toBe(0);
       expect((await k(['get', 'events', '-n', 'default'])).stdout).toContain('Scheduled');
-      await waitFor('the Event to expire', async () => (await k(['get', 'event', 'hc-1.placed', '-n', 'default'])).code !== 0, 15_000);
+      await waitFor('the Event to expire', async () => (await k(['get', 'event', 'hc-1.placed', '-n', 'default'])).code !== 0, 20_000);
       const cm = await k(['create', 'configmap', 'stays', '-n', 'default']);
       expect(cm.code, cm.stderr).toBe(0);
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, 6000));
       expect((await k(['get', 'configmap', 'stays', '-n', 'default'])).code).toBe(0);
     } finally {
       await short.stop();

@@ -37,7 +37,8 @@ describe('a control center replaced at its address while its syncer runs', () =>
   const uidThere = async (kind: string, name: string) => (await km(['get', kind, '-n', ns, name, '-o', 'jsonpath={.metadata.uid}', '--ignore-not-found'])).stdout.trim();
 
   beforeAll(async () => {
-    cc = await startControlCenterProcess();
+    // In the test's own directory, which afterAll removes: the replacement below reuses it.
+    cc = await startControlCenterProcess({ dir: path.join(t.dir, 'cc') });
     scheduler = await startSchedulerProcess({ kubeconfig: cc.schedulerKubeconfig });
     mgmt = await startHcc(['management-cluster', '--name', 'm1', '--data-dir', path.join(t.dir, 'm1'), '--kubeconfig', mgmtAdmin, '--available-delay', '300', '--delete-delay', '200'], /"msg":"management cluster ready"/);
     expect((await kc(['create', 'namespace', ns])).code).toBe(0);

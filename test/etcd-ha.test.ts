@@ -85,13 +85,15 @@ describe('control center: two replicas on one etcd', () => {
 
   it('writes through one replica are read and watched through the other', async () => {
     expect((await ka(['create', 'namespace', ns])).code).toBe(0);
+    // A ConfigMap the watch lists first: once it shows, the watch is on (a cold kubectl's discovery takes a while).
+    expect((await ka(['create', 'configmap', 'sentinel', '-n', ns])).code).toBe(0);
     watcher = spawn(kubectlPath('1.35'), ['get', 'configmaps', '-n', ns, '-w', '--output-watch-events', `--cache-dir=${path.join(b.dir, '.kube-cache-watch')}`], {
       env: { PATH: process.env.PATH ?? '', HOME: b.dir, KUBECONFIG: b.kubeconfig },
     });
     watcher.stdout!.on('data', (d) => (watchOut += d));
     watcher.stderr!.on('data', (d) => (watchOut += d));
-    await waitFor('the watch on B to start (its list comes first)', async () => (await kb(['get', 'namespace', ns])).code === 0, 10_000);
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor('the watch on B to start (its list comes first)', () => /ADDED\s+sentinel/.test(watchOut), 30_000);
+    expect((await ka(['delete', 'configmap', 'sentinel', '-n', ns])).code).toBe(0);
 
     const c = await ka(['create', 'configmap', 'settings', '-n', ns, '--from-literal=color=blue']);
     expect(c.code, c.stderr).toBe(0);
@@ -107,7 +109,7 @@ describe('control center: two replicas on one etcd', () => {
     expect((await ka(['label', 'configmap', 'settings', '-n', ns, 'tier=gold'])).code).toBe(0);
     expect((await ka(['create', 'configmap', 'scratch', '-n', ns])).code).toBe(0);
     expect((await ka(['delete', 'configmap', 'scratch', '-n', ns])).code).toBe(0);
-    await waitFor('B\'s watch to show the events', () => /ADDED\s+settings[\s\S]*MODIFIED\s+settings[\s\S]*ADDED\s+scratch[\s\S]*DELETED\s+scratch/.test(watchOut), 10_000);
+    await waitFor('B\'s watch to show the events', () => /ADDED\s+settings[\s\S]*MODIFIED\s+settings[\s\S]*ADDED\s+scratch[\s\S]*DELETED\s+scratch/.test(watchOut), 20_000);
 
     // An update through B with the resourceVersion A returned: one linearizable history.
     const fresh = JSON.parse((await ka(['get', 'configmap', 'settings', '-n', ns, '-o', 'json'])).stdout);

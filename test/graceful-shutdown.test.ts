@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startControlCenterProcess, type ControlCenterProcess } from './helpers/processes.js';
-import { hccBin, tempDir } from './helpers/tools.js';
+import { hccBin, tempDir, waitFor } from './helpers/tools.js';
 import { hostedCluster } from './conformance/fixtures.js';
 
 const ns = 'drain';
@@ -154,8 +154,16 @@ describe('SIGTERM drains the control center', () => {
 
       const exited = new Promise<number | null>((r) => p.proc.once('exit', (code) => r(code)));
       p.proc.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
-      const late = await pool.request({ method: 'POST', path: cmPath, headers: { ...ep.headers, 'content-type': 'application/json' }, body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"late"}}' });
+      // Sent as soon as the signal is taken (the log line), and again while requests are still
+      // served (201: the server has not begun to close): the first other answer must be the 429.
+      await waitFor('the signal taken', () => p.output().includes('"msg":"shutting down"'), 10_000, 10);
+      const post = (name: string) => pool.request({ method: 'POST', path: cmPath, headers: { ...ep.headers, 'content-type': 'application/json' }, body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"}}` });
+      let late = await post('late-0');
+      for (let i = 1; late.statusCode === 201 && i < 100; i++) {
+        await late.body.dump();
+        await new Promise((r) => setTimeout(r, 10));
+        late = await post(`late-${i}`);
+      }
       expect(late.statusCode).toBe(429);
       expect(late.headers['retry-after']).toBe('5');
       expect(late.headers.connection).toBe('close');

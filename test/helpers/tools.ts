@@ -39,7 +39,8 @@ export function kubectl(v: KubectlVersion, kubeconfig: string, args: string[], o
     const child = execFile(
       kubectlPath(v),
       [...args, `--cache-dir=${cacheDir}`],
-      { env: { PATH: process.env.PATH ?? '', HOME: path.dirname(kubeconfig), KUBECONFIG: kubeconfig, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      // TMPDIR: kubectl edit keeps a refused edit's file there; beside the kubeconfig, the test's cleanup removes it.
+      { env: { PATH: process.env.PATH ?? '', HOME: path.dirname(kubeconfig), TMPDIR: path.dirname(kubeconfig), KUBECONFIG: kubeconfig, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
     if (opts.input !== undefined) {

@@ -46,7 +46,6 @@ import {
   NodePoolResource,
   stateLabelKey,
   StateSync,
-  SyncerReadRefusalEnd,
   SystemNamespace,
   type HostedCluster,
   type KubeObject,
@@ -59,6 +58,7 @@ import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsyn
 import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-reconcile-apply.js';
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
+import { StillReferenced } from './controllers/downsync/still-referenced.js';
 import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
@@ -376,11 +376,6 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     onDelete: (d) => wakeDependents(deletedObject(d)),
   });
   downInformers.HostedCluster.addEventHandler({ onAdd: wakeDependents, onDelete: (d) => wakeDependents(deletedObject(d)) });
-  /** When stillReferenced first kept a Secret or ConfigMap for a live copy (`Kind/ns/name` → ms since the epoch). */
-  const referenceGoneSince = new Map<string, number>();
-  for (const k of ['Secret', 'ConfigMap'] as const) {
-    upInformers[k].addEventHandler({ onAdd: (o) => referenceGoneSince.delete(`${k}/${o.metadata.namespace ?? ''}/${o.metadata.name}`) });
-  }
   // A Secret or ConfigMap copy kept because a copy here references it (stillReferenced) is looked
   // at again when that copy goes or stops referencing it.
   const wakeReferencedByCopy = (kind: 'HostedCluster' | 'NodePool', o: KubeObject) => {
@@ -417,6 +412,19 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
   const bySibling = (o: KubeObject) => siblings.has(o.metadata.labels?.[LabelSyncedBy] ?? '') && otherControlCenter(deps.controlCenter, o) === undefined;
   /** Whether a downstream object is one this control center's syncers made (its label, or the upstream uid it carries; never another control center's). */
   const madeByHcc = (o: KubeObject) => (o.metadata.labels?.[LabelSyncedBy] === cluster || !!o.metadata.annotations?.[AnnotationUpstreamUID]) && otherControlCenter(deps.controlCenter, o) === undefined;
+  const stillReferenced = new StillReferenced({
+    upstreamNow: (kind, ns, name) => upInformers[kind].lister.get(`${ns}/${name}`),
+    copiesReferencing: (kind, ns, name) => referencing(downInformers, kind, ns, name),
+    answersFor: (o) => madeByHcc(o) && !bySibling(o),
+    referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
+    readUpstream: (kind, ns, name) => writer(upstream).get(kind, ns, name),
+    graceMs: referenceGraceMs,
+    now: Date.now,
+  });
+  for (const k of ['Secret', 'ConfigMap'] as const) {
+    const seen = (o: KubeObject) => stillReferenced.seen(k, o.metadata.namespace ?? '', o.metadata.name ?? '');
+    upInformers[k].addEventHandler({ onAdd: seen, onUpdate: (_, n) => seen(n) });
+  }
   const knownNamespaces = new Set<string>();
   /** Whether the warning that namespaces cannot be listed (so control-plane namespaces go unchecked) was logged. */
   let cpCheckForbiddenLogged = false;
@@ -525,42 +533,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       for (const u of referencing(downInformers, kind, ns, name)) if (!madeByHcc(u.obj)) return `${u.kind} ${ns}/${u.obj.metadata.name}`;
       return undefined;
     },
-    stillReferenced: async (kind, ns, name) => {
-      // A HostedCluster or NodePool copy hcc made here that is being torn down, or is about to be
-      // (its object upstream is being deleted or gone), keeps what it uses (its cloud credentials,
-      // its pull secret), however the upstream objects went. One that lives keeps it for
-      // referenceGraceMs after the deletion was first seen: `kubectl delete -f` deletes the
-      // Secrets listed before the HostedCluster, and a namespace deleted whole deletes them at
-      // once, a moment before the HostedCluster shows its deletion. After that the deletion is
-      // meant (a revoked credential): the copy goes, and the operator reports what is missing.
-      // The copy's removal, or a change of its references, wakes the key again (wakeReferencedByCopy).
-      const key = `${kind}/${ns}/${name}`;
-      let usedByLiveCopy = false;
-      for (const u of referencing(downInformers, kind, ns, name)) {
-        // Another live name's copies keep theirs through that name's syncer (usedBySibling).
-        if (!madeByHcc(u.obj) || bySibling(u.obj)) continue;
-        const upObj = upInformers[u.kind].lister.get(`${ns}/${u.obj.metadata.name}`);
-        if (u.obj.metadata.deletionTimestamp || !upObj || upObj.metadata.deletionTimestamp) return true;
-        usedByLiveCopy = true;
-      }
-      if (usedByLiveCopy) {
-        const since = referenceGoneSince.get(key) ?? Date.now();
-        referenceGoneSince.set(key, since);
-        if (Date.now() - since < referenceGraceMs) return true;
-      }
-      referenceGoneSince.delete(key);
-      if (referencingClusters(kind, ns, name).size === 0) return false;
-      try {
-        const live = await writer(upstream).get(kind, ns, name);
-        return !!live && !live.metadata.deletionTimestamp;
-      } catch (err) {
-        // The control center keeps a syncer to what is placed on its cluster, as the Node
-        // authorizer keeps a kubelet: this refusal says no HostedCluster placed here references it
-        // any more (this informer has not seen that yet). Any other refusal is an error.
-        if (isForbidden(err) && (err as Error).message.includes(SyncerReadRefusalEnd)) return false;
-        throw err;
-      }
-    },
+    stillReferenced: (kind, ns, name) => stillReferenced.check(kind, ns, name),
     ensureDownstreamNamespace: async (ns) => {
       if (knownNamespaces.has(ns)) return;
       try {

@@ -471,7 +471,8 @@ describe('EtcdStore: several replicas on one etcd', () => {
       code: 503,
       message: expect.stringMatching(/^storage \(etcd\) unavailable: 14 UNAVAILABLE: etcdserver: leader changed \(then, after \d+ more tries: 14 UNAVAILABLE: etcdserver: no leader\); this server cannot confirm its copy is current$/),
     });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Within its 3 s (the last try's own sleep may fire late on a loaded machine): not a keepalive-long wait.
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('re-creates a watch whose etcd member stopped answering, so writes through it are answered in seconds, not when keepalive gives up', async () => {
