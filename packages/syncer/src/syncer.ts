@@ -59,6 +59,7 @@ import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-recon
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
 import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
 import { StillReferenced } from './controllers/downsync/still-referenced.js';
+import { liveUsersHere } from './controllers/downsync/live-users.js';
 import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
 import { HeartbeatTrigger, runHeartbeats, type ExplicitSetting } from './controllers/heartbeat/heartbeat-controller.js';
 import { pullAllowed, pullCRDsOnce, pullNotAllowedMessage } from './controllers/crd-puller/crd-puller.js';
@@ -515,7 +516,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
       if (new Set(blockers).size === 1) return `its HostedCluster ${users.map((u) => `${ns}/${u}`).join(', ')} is blocked by ${blockers[0]}`;
       return `its HostedClusters are blocked: ${users.map((u, i) => `${ns}/${u} by ${blockers[i]}`).join('; ')}`;
     },
-    referencedHere: (kind, ns, name) => referencingClusters(kind, ns, name).size > 0,
+    referencedHere: (kind, ns, name) => liveUsersHere(referencing(upInformers, kind, ns, name), (hc) => upInformers.HostedCluster.lister.get(`${ns}/${hc}`)).size > 0,
     isSibling: (name) => siblings.has(name),
     usedBySibling: (kind, ns, name) => {
       for (const u of referencing(downInformers, kind, ns, name)) if (bySibling(u.obj) && !u.obj.metadata.deletionTimestamp) return true;

@@ -22,7 +22,7 @@
  * Warning Event (`CopyBlocked`) says why, and it is looked at again in a minute. Nor are the
  * NodePools, Secrets and ConfigMaps of a HostedCluster blocked that way copied (blockedByForeign):
  * they would change the other owner's cluster; and a Secret or ConfigMap is only taken over once
- * a HostedCluster placed here that references it is known (referencedHere).
+ * a HostedCluster placed here that references it, and is not being deleted, is known (referencedHere).
  *
  * A copy that another control center's syncer made (it carries that control center's ID,
  * control-center-identity.ts) is never written or taken over, whatever its kind: a Warning Event
@@ -149,10 +149,10 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
       // its spec would change under the owner's control plane, and deleting ours would delete it.
       if (!replaceableKinds.has(req.kind)) return await leaveForeign(deps, req.kind, req.key, up, down);
       // A Secret or ConfigMap is taken over only for a HostedCluster placed here that the
-      // informers show (the state label can arrive before the placement): the HostedCluster's
-      // arrival wakes it again (syncer.ts wakeDependents), now judged by blockedByForeign.
+      // informers show (the state label can arrive before the placement), and not being deleted:
+      // the HostedCluster's arrival wakes it again (syncer.ts wakeDependents), now judged by blockedByForeign.
       if (deps.referencedHere && !deps.referencedHere(req.kind, req.namespace, req.name)) {
-        deps.log.info({ key: req.key }, 'not taking over: no HostedCluster placed here references it yet');
+        deps.log.info({ key: req.key }, 'not taking over: no HostedCluster placed here, and not being deleted, references it');
         return { requeueAfterMs: ForeignRecheckMs };
       }
       // Nor when a HostedCluster or NodePool hcc did not create uses it there (Karmada's default

@@ -101,10 +101,12 @@ export interface DownsyncDeps {
    */
   stillReferenced?(kind: SyncKind, namespace: string, name: string): Promise<boolean>;
   /**
-   * True when a HostedCluster or NodePool placed on this cluster, as the informers show now,
-   * references Secret or ConfigMap namespace/name. A Secret or ConfigMap of the same name that hcc
-   * did not create is only taken over then: until its HostedCluster shows up, blockedByForeign
-   * cannot tell whether that HostedCluster is blocked by a foreign one (whose Secret this may be).
+   * True when a HostedCluster placed on this cluster, or one of its NodePools, as the informers show
+   * now, references Secret or ConfigMap namespace/name, and neither is being deleted (live-users.ts).
+   * A Secret or ConfigMap of the same name that hcc did not create is only taken over then: until
+   * its HostedCluster shows up, blockedByForeign cannot tell whether that HostedCluster is blocked
+   * by a foreign one (whose Secret this may be); and during a teardown it would get the control
+   * center's data just as its last user goes, and be released at once.
    */
   referencedHere?(kind: SyncKind, namespace: string, name: string): boolean;
   /**
