@@ -57,7 +57,7 @@ import { foreignControlPlaneNamespace } from './controllers/downsync/control-pla
 import { downsyncSteps, reconcileDownsync } from './controllers/downsync/downsync-reconcile.js';
 import { isOurs, ReasonCopyDeleted } from './controllers/downsync/downsync-reconcile-apply.js';
 import { referenceGraceMs } from './controllers/downsync/downsync-reconcile-delete.js';
-import type { DownsyncDeps, SyncKind } from './controllers/downsync/types.js';
+import type { DownsyncDeps, ReferencingObject, SyncKind } from './controllers/downsync/types.js';
 import { StillReferenced } from './controllers/downsync/still-referenced.js';
 import { liveUsersHere } from './controllers/downsync/live-users.js';
 import { reconcileUpsync, SecretsDueNow, type UpsyncDeps } from './controllers/upsync/upsync-reconcile.js';
@@ -392,7 +392,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     });
   }
   /** The HostedClusters, then the NodePools, in `ns` that one side's informers show referencing Secret or ConfigMap ns/name. */
-  function* referencing(informers: Record<SyncKind, Informer<KubeObject>>, kind: SyncKind, ns: string, name: string): Generator<{ kind: 'HostedCluster' | 'NodePool'; obj: KubeObject }> {
+  function* referencing(informers: Record<SyncKind, Informer<KubeObject>>, kind: SyncKind, ns: string, name: string): Generator<ReferencingObject> {
     const value = `${kind}/${ns}/${name}`;
     for (const hc of informers.HostedCluster.lister.byIndex(ReferenceIndex, value)) yield { kind: 'HostedCluster', obj: hc };
     for (const np of informers.NodePool.lister.byIndex(ReferenceIndex, value)) yield { kind: 'NodePool', obj: np };

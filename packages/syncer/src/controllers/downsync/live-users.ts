@@ -4,7 +4,7 @@
  * (downsync-reconcile-apply.ts, `referencedHere`).
  */
 import type { KubeObject, NodePool } from '@hcc/crds';
-import type { ReferencingCopy } from './still-referenced.js';
+import type { ReferencingObject } from './types.js';
 
 /**
  * The names of the HostedClusters among `users` (the HostedClusters and NodePools in one namespace
@@ -14,7 +14,7 @@ import type { ReferencingCopy } from './still-referenced.js';
  * namespace) and neither it nor the NodePool is being deleted. A teardown takes nothing over: the
  * copy would get the control center's data just as the last user goes, and be released at once.
  */
-export function liveUsersHere(users: Iterable<ReferencingCopy>, hostedCluster: (name: string) => KubeObject | undefined): Set<string> {
+export function liveUsersHere(users: Iterable<ReferencingObject>, hostedCluster: (name: string) => KubeObject | undefined): Set<string> {
   const live = new Set<string>();
   for (const u of users) {
     if (u.obj.metadata.deletionTimestamp) continue;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type KubeObject } from '@hcc/client';
 import { SyncerReadRefusalEnd } from '@hcc/crds';
-import { StillReferenced, type ReferencingCopy } from './still-referenced.js';
-import type { SyncKind } from './types.js';
+import { StillReferenced } from './still-referenced.js';
+import type { ReferencingObject, SyncKind } from './types.js';
 
 const ns = 'team';
 const forbidden = (message: string) => new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message });
@@ -11,7 +11,7 @@ const obj = (kind: string, name: string, extra: Partial<KubeObject['metadata']> 
 /** A fixture: what the upstream informers show, the copies referencing the Secret, a clock. */
 function fixture() {
   const upstream = new Map<string, KubeObject>();
-  const copies: ReferencingCopy[] = [];
+  const copies: ReferencingObject[] = [];
   let now = 1_000_000;
   let live: KubeObject | undefined | Error;
   const check = new StillReferenced({
@@ -29,18 +29,21 @@ function fixture() {
   return {
     check,
     upstream,
-    copies,
     advance: (ms: number) => (now += ms),
     setLive: (v: KubeObject | undefined | Error) => (live = v),
     stillReferenced: () => check.check('Secret', ns, 'pull'),
+    /** HostedCluster hc upstream, as the informer shows it. */
+    hostedClusterUpstream: (extra: Partial<KubeObject['metadata']> = {}) => upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc', extra)),
+    /** Its copy in the management cluster, referencing the Secret: this syncer's (`mine`) or not. */
+    copyReferencing: (mine = true) => copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: String(mine) } }) }),
   };
 }
 
 describe('StillReferenced', () => {
   it('keeps the Secret a live HostedCluster copy uses for the grace after its deletion is first seen, then lets it go', async () => {
     const f = fixture();
-    f.upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc'));
-    f.copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: 'true' } }) });
+    f.hostedClusterUpstream();
+    f.copyReferencing();
     expect(await f.stillReferenced()).toBe(true);
     f.advance(9_999);
     expect(await f.stillReferenced()).toBe(true);
@@ -51,10 +54,10 @@ describe('StillReferenced', () => {
 
   it('keeps it for a whole teardown: the copy, or its object upstream, being deleted or gone', async () => {
     const f = fixture();
-    f.copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: 'true' } }) });
+    f.copyReferencing();
     f.advance(60_000);
     expect(await f.stillReferenced(), 'its HostedCluster gone upstream').toBe(true);
-    f.upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc', { deletionTimestamp: '2026-12-06T00:00:00Z' }));
+    f.hostedClusterUpstream({ deletionTimestamp: '2026-12-06T00:00:00Z' });
     f.advance(60_000);
     expect(await f.stillReferenced(), 'its HostedCluster being deleted upstream').toBe(true);
   });
@@ -63,8 +66,8 @@ describe('StillReferenced', () => {
     // A reconcile that saw the Secret gone (a replace without hcc's label) asks after the Secret came
     // back (the reconcile waited on a live read meanwhile): that is no deletion, so no grace starts.
     const f = fixture();
-    f.upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc'));
-    f.copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: 'true' } }) });
+    f.hostedClusterUpstream();
+    f.copyReferencing();
     f.upstream.set(`Secret/${ns}/pull`, obj('Secret', 'pull'));
     expect(await f.stillReferenced()).toBe(true);
     f.advance(5 * 60_000);
@@ -79,8 +82,8 @@ describe('StillReferenced', () => {
 
   it('ends a grace when the object is seen again, so its next deletion gets a whole one', async () => {
     const f = fixture();
-    f.upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc'));
-    f.copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: 'true' } }) });
+    f.hostedClusterUpstream();
+    f.copyReferencing();
     expect(await f.stillReferenced()).toBe(true);
     f.advance(8_000);
     f.check.seen('Secret', ns, 'pull');
@@ -90,9 +93,9 @@ describe('StillReferenced', () => {
 
   it('without a live copy of its own, keeps it only while a HostedCluster placed here uses it and a live read finds it', async () => {
     const f = fixture();
-    f.copies.push({ kind: 'HostedCluster', obj: obj('HostedCluster', 'hc', { labels: { mine: 'false' } }) });
+    f.copyReferencing(false);
     expect(await f.stillReferenced(), 'nothing placed here uses it').toBe(false);
-    f.upstream.set(`HostedCluster/${ns}/hc`, obj('HostedCluster', 'hc'));
+    f.hostedClusterUpstream();
     f.setLive(obj('Secret', 'pull'));
     expect(await f.stillReferenced(), 'still there upstream (out of view by a label change)').toBe(true);
     f.setLive(obj('Secret', 'pull', { deletionTimestamp: '2026-12-06T00:00:00Z' }));

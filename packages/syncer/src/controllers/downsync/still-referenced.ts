@@ -6,20 +6,14 @@
  */
 import { isForbidden, type KubeObject } from '@hcc/client';
 import { SyncerReadRefusalEnd } from '@hcc/crds';
-import type { SyncKind } from './types.js';
-
-/** A HostedCluster or NodePool copy in the management cluster and its kind. */
-export interface ReferencingCopy {
-  kind: 'HostedCluster' | 'NodePool';
-  obj: KubeObject;
-}
+import type { ReferencingObject, SyncKind } from './types.js';
 
 /** What {@link StillReferenced} reads: the syncer's informer caches and one live read. */
 export interface StillReferencedDeps {
   /** The upstream object kind ns/name as the syncer's upstream informer shows it now, or undefined. */
   upstreamNow(kind: SyncKind, namespace: string, name: string): KubeObject | undefined;
   /** The HostedCluster and NodePool copies in the management cluster (its informers) that reference Secret or ConfigMap ns/name. */
-  copiesReferencing(kind: SyncKind, namespace: string, name: string): Iterable<ReferencingCopy>;
+  copiesReferencing(kind: SyncKind, namespace: string, name: string): Iterable<ReferencingObject>;
   /** Whether this syncer answers for a copy: hcc made it and it is not the copy of another live name for this cluster (those keep theirs). */
   answersFor(copy: KubeObject): boolean;
   /** Whether a HostedCluster placed here (or one of its NodePools), as the upstream informers show them, references ns/name. */

@@ -209,3 +209,9 @@ export interface Step {
   name: string;
   run(req: DownsyncRequest): Promise<StepResult>;
 }
+
+/** A HostedCluster or NodePool that references a Secret or ConfigMap (upstream, or its copy in the management cluster), and its kind. */
+export interface ReferencingObject {
+  kind: 'HostedCluster' | 'NodePool';
+  obj: KubeObject;
+}
