@@ -34,6 +34,8 @@
  * again by the next pass — when hcc made it, as `kubectl replace --force` would; one hcc did not
  * make is left alone, a Warning Event (`CopyBlocked`) on the upstream object says why, and it is
  * looked at again in a minute. Any other refusal leaves the live copy as it is (`CopyFailed`). A HostedCluster or NodePool copy is never replaced: that would tear down a control plane.
+ * A create into a namespace being deleted there is not a refusal: the copy waits for it to go
+ * (`NamespaceTerminating` upstream, no Event) and is made in the namespace made anew.
  *
  * A Secret of type `kubernetes.io/service-account-token` is never copied (`CopyBlocked`): the
  * management cluster would fill it with a token of one of its ServiceAccounts.
@@ -42,7 +44,7 @@
  * HostedCluster or NodePool copy get a Warning Event `FieldsDropped` (droppedFields), and a write
  * it refuses one `CopyFailed` (reportRefused), both on the upstream object.
  */
-import { ApiError, isAlreadyExists, isInvalid, isNotFound } from '@hcc/client';
+import { ApiError, isAlreadyExists, isInvalid, isNamespaceTerminating, isNotFound } from '@hcc/client';
 import { AnnotationAdoptable, AnnotationAdopted, AnnotationHandedOver, AnnotationUpstreamUID, isReservedNamespace, conditionUpToDate, LabelSyncedBy, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { AnnotationSyncedKeys, desiredDownstream, downstreamPatch, operatorDefaultedSpecFields, syncedKeysOf } from '../../transform.js';
 import { payloadKeys, type DownsyncDeps, type DownsyncRequest, type Step, type StepResult, type SyncKind } from './types.js';
@@ -123,6 +125,14 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         if (copy.metadata.annotations?.[AnnotationSyncedKeys] === undefined) deps.rememberedKeys?.set(req.key, syncedKeysOf(up));
         return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
+        if (isNamespaceTerminating(err)) {
+          // The namespace there is being deleted (by this syncer, once nothing of hcc's was left in
+          // it, or by that cluster's admin): not a refusal. The create fails until it is gone; then
+          // the namespace is made again (the failed create forgot it) and the copy with it.
+          deps.log.info({ key: req.key }, 'waiting for the namespace there to finish terminating');
+          await markNoCopy(deps, req.kind, req.key, up, ReasonNamespaceTerminating, `management cluster ${deps.cluster} has no copy yet: namespace ${req.namespace} there is being deleted; the copy is made once it is gone`);
+          return { requeueAfterMs: NamespaceTerminatingRecheckMs };
+        }
         if (!isAlreadyExists(err)) {
           const refused = reportRefused(deps, req.kind, up, err);
           if (refused) await markNoCopy(deps, req.kind, req.key, up, ReasonCopyFailed, `management cluster ${deps.cluster} has no copy: it refused to create one (${refused.code} ${refused.reason}): ${refused.message}`);
@@ -258,6 +268,17 @@ export const ReasonKeysUntracked = 'KeysUntracked';
 
 /** Warning Event: the management cluster refused to create or change the copy. */
 export const ReasonCopyFailed = 'CopyFailed';
+
+/**
+ * Condition reason (Available on a HostedCluster, Ready on a NodePool, status Unknown) while the
+ * copy's namespace in the management cluster is being deleted: kube-apiserver refuses creates
+ * there (403 with the cause `NamespaceTerminating`) until the namespace is gone.
+ * @see https://github.com/kubernetes/kubernetes/blob/master/plugin/pkg/admission/namespace/lifecycle/admission.go
+ */
+export const ReasonNamespaceTerminating = 'NamespaceTerminating';
+
+/** How often a create waiting on a terminating namespace is tried again, in milliseconds. */
+export const NamespaceTerminatingRecheckMs = 1_000;
 
 /**
  * Makes a write the management cluster refused visible where users look, as Karmada's

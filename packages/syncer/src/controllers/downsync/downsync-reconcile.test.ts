@@ -108,7 +108,7 @@ describe('downsync of a HostedCluster', () => {
     const refuse = (code: number, reason: string, message: string) => new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
     const up = hc({ finalizers: ['controlcenter.hcc.dev/syncer'] });
     for (const [err, event] of [
-      [refuse(403, 'Forbidden', 'hostedclusters "ex" is forbidden: unable to create new content in namespace clusters because it is being terminated'), true],
+      [refuse(403, 'Forbidden', 'admission webhook "policy.example.com" denied the request: no HostedClusters here'), true],
       [refuse(422, 'Invalid', 'HostedCluster.hypershift.openshift.io "ex" is invalid: spec.x: Required value'), true],
       [refuse(409, 'Conflict', 'the object has been modified'), false],
       [refuse(500, 'InternalError', 'etcd is down'), false],
@@ -130,8 +130,35 @@ describe('downsync of a HostedCluster', () => {
     }
   });
 
+  it('waits, without a CopyFailed Event, while the namespace there is being deleted (403 NamespaceTerminating), marking Available=Unknown upstream', async () => {
+    // kube-apiserver's NamespaceLifecycle admission answers a create in a terminating namespace so.
+    const terminating = new ApiError(403, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      code: 403,
+      reason: 'Forbidden',
+      message: 'hostedclusters.hypershift.openshift.io "ex" is forbidden: unable to create new content in namespace clusters because it is being terminated',
+      details: { name: 'ex', group: 'hypershift.openshift.io', kind: 'hostedclusters', causes: [{ reason: 'NamespaceTerminating', message: 'namespace clusters is being terminated', field: 'metadata.namespace' }] },
+    });
+    const calls: Call[] = [];
+    const marked: KubeObject[] = [];
+    const d = deps({ HostedCluster: hc({ finalizers: ['controlcenter.hcc.dev/syncer'] }) }, {}, calls);
+    d.downstream.create = async () => {
+      throw terminating;
+    };
+    d.updateUpstreamStatus = async (_k, obj) => (marked.push(obj), obj);
+    const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(res).toEqual({ requeueAfterMs: 1_000 });
+    expect(calls.filter((c) => c[0] === 'warn')).toEqual([]);
+    expect(marked).toHaveLength(1);
+    expect((marked[0]!.status as { conditions: unknown[] }).conditions).toEqual([
+      expect.objectContaining({ type: 'Available', status: 'Unknown', reason: 'NamespaceTerminating', message: 'management cluster mgmt-1 has no copy yet: namespace clusters there is being deleted; the copy is made once it is gone' }),
+    ]);
+  });
+
   it('marks Available=Unknown (CopyFailed) upstream when the management cluster refuses to create the copy, once per message; not when a change is refused', async () => {
-    const refused = new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'namespace clusters is being terminated' });
+    const refused = new ApiError(403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: 'admission webhook "policy.example.com" denied the request' });
     const shown = { conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', message: 'ok', lastTransitionTime: '2026-12-01T00:00:00Z' }] };
     const marked: KubeObject[] = [];
     const attempt = async (status: unknown, existing?: KubeObject) => {
@@ -149,7 +176,7 @@ describe('downsync of a HostedCluster', () => {
     await attempt(shown);
     expect(marked).toHaveLength(1);
     const cond = (marked[0]!.status as { conditions: { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[] }).conditions[0]!;
-    expect(cond).toMatchObject({ type: 'Available', status: 'Unknown', reason: 'CopyFailed', message: 'management cluster mgmt-1 has no copy: it refused to create one (403 Forbidden): namespace clusters is being terminated' });
+    expect(cond).toMatchObject({ type: 'Available', status: 'Unknown', reason: 'CopyFailed', message: 'management cluster mgmt-1 has no copy: it refused to create one (403 Forbidden): admission webhook "policy.example.com" denied the request' });
     expect(cond.lastTransitionTime).not.toBe('2026-12-01T00:00:00Z');
     expect(marked[0]!.metadata.resourceVersion).toBe('10');
     // Already marked with this message: no second write.
