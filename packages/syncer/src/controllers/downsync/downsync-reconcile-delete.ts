@@ -12,9 +12,11 @@
  *   (and HyperShift's, which an exported manifest may carry and nothing else would remove). A
  *   HostedCluster's upstream NodePools are deleted when its copy's teardown starts (and again,
  *   for any made since, before its finalizer goes), as the operator deletes them then.
- * Nothing is orphaned in the management cluster.
+ * Nothing is orphaned in the management cluster. An object that other finalizers still hold when
+ * the syncer's goes is first marked so (Available=False on a HostedCluster, Ready=False and no
+ * replicas on a NodePool, reason {@link ReasonTornDown}): nothing runs for it any more.
  */
-import { AnnotationAdopted, AnnotationUpstreamUID, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, type KubeObject } from '@hcc/crds';
+import { AnnotationAdopted, AnnotationUpstreamUID, conditionUpToDate, FinalizerHyperShift, FinalizerSyncer, LabelManagementCluster, setCondition, type Condition, type KubeObject } from '@hcc/crds';
 import { isNotFound } from '@hcc/client';
 import { handOverPatch, handOverToControlCenterPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
@@ -148,15 +150,53 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
     }
     if (finalizedKinds.has(req.kind) && up.metadata.finalizers?.includes(FinalizerSyncer)) {
       if (req.kind === 'HostedCluster') await deps.deleteUpstreamNodePools?.(req.namespace, req.name, up.metadata.uid, 'live');
-      await goneIsDone(
-        deps.upstream.patch(req.kind, req.namespace, req.name, {
-          // HyperShift's own finalizer, when the manifest came with it (exported with `oc get -o
-          // yaml`), goes too: the operator honoured it on the copy it tore down, and no operator
-          // runs in the control center to remove it from the virtual object.
-          metadata: { resourceVersion: up.metadata.resourceVersion, finalizers: up.metadata.finalizers.filter((f) => f !== FinalizerSyncer && f !== FinalizerHyperShift) },
-        }),
-      );
+      // HyperShift's own finalizer, when the manifest came with it (exported with `oc get -o
+      // yaml`), goes too: the operator honoured it on the copy it tore down, and no operator
+      // runs in the control center to remove it from the virtual object.
+      const finalizers = up.metadata.finalizers.filter((f) => f !== FinalizerSyncer && f !== FinalizerHyperShift);
+      // Others' finalizers keep the object: its status, the operator's last report, would go on
+      // saying it is available (a NodePool its nodes) though nothing runs any more.
+      const written = finalizers.length ? await markTornDown(deps, req.kind, up, finalizers) : undefined;
+      if (written === null) return 'stop';
+      await goneIsDone(deps.upstream.patch(req.kind, req.namespace, req.name, { metadata: { resourceVersion: (written ?? up).metadata.resourceVersion, finalizers } }));
     }
     return 'stop';
   },
 });
+
+/** Condition reason on an object whose copy is gone while others' finalizers still hold it upstream. */
+export const ReasonTornDown = 'TornDown';
+
+/** The condition that says so, per kind: what `kubectl get` shows (AVAILABLE, READY). */
+const TornDownCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
+
+/**
+ * Marks `up` (being deleted, its copy gone) as torn down before the syncer's finalizer leaves it
+ * to `others`: the condition above `False`, reason {@link ReasonTornDown}, and a NodePool's
+ * `status.replicas` 0. Returns what the control center wrote, `undefined` when nothing needed
+ * writing (or no status writer), `null` when the object is gone already. Throws other client errors
+ * (a 409 retries the pass with the newer object).
+ */
+async function markTornDown(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, others: string[]): Promise<KubeObject | null | undefined> {
+  const type = TornDownCondition[kind];
+  if (!type || !deps.updateUpstreamStatus) return undefined;
+  const status = (up.status ?? {}) as { conditions?: Condition[]; replicas?: number };
+  const noun = kind === 'NodePool' ? 'its nodes and machines' : 'its control plane';
+  const cond: Condition = {
+    type,
+    status: 'False',
+    reason: ReasonTornDown,
+    message: `deleted: management cluster ${deps.cluster} tore its copy down (${noun} with it); waiting for the finalizers ${others.join(', ')}`,
+  };
+  const replicasStale = kind === 'NodePool' && status.replicas !== undefined && status.replicas !== 0;
+  if (conditionUpToDate(status.conditions, cond) && !replicasStale) return undefined;
+  try {
+    return await deps.updateUpstreamStatus(kind, {
+      ...up,
+      status: { ...status, conditions: setCondition(status.conditions, cond, new Date(deps.now())), ...(kind === 'NodePool' ? { replicas: 0 } : {}) },
+    });
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}

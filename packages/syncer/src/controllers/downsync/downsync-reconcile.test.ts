@@ -233,6 +233,42 @@ describe('downsync of a HostedCluster', () => {
     expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['other'] } }]]);
   });
 
+  it('marks an object others\' finalizers still hold as torn down (Available=False, a NodePool Ready=False with no replicas) before its finalizer goes', async () => {
+    for (const kind of ['HostedCluster', 'NodePool'] as const) {
+      const calls: Call[] = [];
+      const base = hc({ deletionTimestamp: 'now', finalizers: ['example.com/hold', 'controlcenter.hcc.dev/syncer'] });
+      const up: KubeObject = {
+        ...base,
+        kind,
+        spec: kind === 'NodePool' ? { clusterName: 'ex', replicas: 2 } : base.spec,
+        status: { ...(kind === 'NodePool' ? { replicas: 2 } : {}), conditions: [{ type: kind === 'NodePool' ? 'Ready' : 'Available', status: 'True', reason: 'AsExpected', message: '', lastTransitionTime: '2026-12-01T00:00:00Z' }] },
+      };
+      const d = deps({ [kind]: up }, {}, calls);
+      d.updateUpstreamStatus = async (_k, obj) => (calls.push(['up.status', obj.status]), { ...obj, metadata: { ...obj.metadata, resourceVersion: '11' } });
+      await reconcileDownsync(d, downsyncSteps(d), `${kind}/clusters/ex`);
+      expect(calls.map((c) => c[0])).toEqual(['up.status', 'up.patch']);
+      const status = calls[0]![1] as { replicas?: number; conditions: { type: string; status: string; reason: string; message: string }[] };
+      expect(status.conditions).toEqual([
+        expect.objectContaining({
+          type: kind === 'NodePool' ? 'Ready' : 'Available',
+          status: 'False',
+          reason: 'TornDown',
+          message: `deleted: management cluster mgmt-1 tore its copy down (${kind === 'NodePool' ? 'its nodes and machines' : 'its control plane'} with it); waiting for the finalizers example.com/hold`,
+        }),
+      ]);
+      expect(status.replicas).toBe(kind === 'NodePool' ? 0 : undefined);
+      // The finalizer goes with the resourceVersion the status write returned.
+      expect(calls[1]![3]).toEqual({ metadata: { resourceVersion: '11', finalizers: ['example.com/hold'] } });
+      // Marked already (a pass after a failed finalizer patch): no second status write.
+      calls.length = 0;
+      const marked = { ...up, status: status as unknown as KubeObject['status'] };
+      const again = deps({ [kind]: marked }, {}, calls);
+      again.updateUpstreamStatus = d.updateUpstreamStatus;
+      await reconcileDownsync(again, downsyncSteps(again), `${kind}/clusters/ex`);
+      expect(calls.map((c) => c[0])).toEqual(['up.patch']);
+    }
+  });
+
   it('removes HyperShift\'s finalizer too when the manifest came with it (no operator runs upstream to remove it)', async () => {
     const { calls } = await run({ HostedCluster: hc({ deletionTimestamp: 'now', finalizers: ['hypershift.openshift.io/finalizer', 'other', 'controlcenter.hcc.dev/syncer'] }) }, {});
     expect(calls).toEqual([['up.patch', 'HostedCluster', 'clusters/ex', { metadata: { resourceVersion: '10', finalizers: ['other'] } }]]);
