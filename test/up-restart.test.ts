@@ -7,7 +7,7 @@
  * the restart does not change (a --capacity the clusters keep, clusters no longer started) is said
  * on the console.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,41 @@ describe('hcc up restarted on the same state dir', () => {
     // It does, within seconds rather than the default 40 s grace.
     await waitFor('mgmt-2 Ready=False HeartbeatExpired', async () =>
       (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}'])).stdout === 'False/HeartbeatExpired', 20_000);
+  }, 180_000);
+
+  it('an embedded cluster whose data was removed by hand comes back under its name: its old registration is cleared and what was placed there is copied again', async () => {
+    await hcc?.stop();
+    hcc = undefined;
+    const dir = path.join(t.dir, 'rebuilt');
+    const k = (args: string[], input?: string) => kubectl('1.35', path.join(dir, 'admin.kubeconfig'), args, { input });
+    const inMgmt2 = (args: string[]) => kubectl('1.35', path.join(dir, 'management-clusters', 'mgmt-2.kubeconfig'), args);
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '2']);
+    // Placed on mgmt-2: mgmt-1 cordoned.
+    expect((await k(['patch', 'mc', 'mgmt-1', '--type=merge', '-p', '{"spec":{"unschedulable":true}}'])).code).toBe(0);
+    expect((await k(['create', 'namespace', 'rb'])).code).toBe(0);
+    const r = await k(['apply', '-f', '-'], `${pullSecret('rx', 'rb')}---\n${noneHostedCluster('rx', 'rb')}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await k(['wait', '--for=condition=Available', 'hc/rx', '-n', 'rb', '--timeout=60s'])).code).toBe(0);
+    expect((await k(['get', 'hc', 'rx', '-n', 'rb', '-o', 'jsonpath={.metadata.labels.controlcenter\\.hcc\\.dev/management-cluster}'])).stdout).toBe('mgmt-2');
+    const oldID = (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.clusterID}'])).stdout;
+    expect(oldID).not.toBe('');
+    await hcc.stop();
+    hcc = undefined;
+
+    // Restarted within the heartbeat grace (mgmt-2 still reads Ready=True from the last run).
+    rmSync(path.join(dir, 'data', 'mgmt-2'), { recursive: true });
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '2']);
+    expect(hcc.output()).toContain('• mgmt-2: new data under a name registered earlier (removed by hand): its cluster ID and Lease cleared, so its syncer takes the name; what is placed there is copied again');
+    // Its new syncer holds the name: a new cluster ID, Ready from a heartbeat of this start.
+    const newID = (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.clusterID}'])).stdout;
+    expect(newID).not.toBe('');
+    expect(newID).not.toBe(oldID);
+    // What was placed there is in the new cluster again, and Available upstream from it.
+    await waitFor('the copy of rx in the new mgmt-2', async () => (await inMgmt2(['get', 'hc', 'rx', '-n', 'rb', '-o', 'name'])).stdout.trim() === 'hostedcluster.hypershift.openshift.io/rx', 30_000);
+    await waitFor('rx Available from the new copy', async () => (await inMgmt2(['get', 'hc', 'rx', '-n', 'rb', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'])).stdout === 'True', 30_000);
+    expect((await k(['wait', '--for=condition=Available', 'hc/rx', '-n', 'rb', '--timeout=30s'])).code).toBe(0);
+    // No conflict was ever recorded for it.
+    expect((await k(['get', 'events', '--field-selector', 'reason=SyncerConflict', '-A', '-o', 'name'])).stdout.trim()).toBe('');
   }, 180_000);
 
   it('switching --mode keeps what the clusters were given; a Pull start after a Push one switches them to Pull and keeps serving what they hold', async () => {

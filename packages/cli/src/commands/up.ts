@@ -9,14 +9,14 @@
  */
 import { runningUpOwning, UpLockFile, upLockHolder } from '../state-dir-lock.js';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, isNotFound, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
-import { ControlCenterAPIVersion, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
+import { ControlCenterAPIVersion, LeaseResource, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
 import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg, timerSecondsArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
@@ -230,6 +230,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       'control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig,
       ...(syncerTokens ? ['--token-file', syncerTokensFile] : []), ...loss, ...ll,
     ];
+    // Embedded clusters whose data this start creates anew (first start, or removed by hand).
+    const newData = names.filter((n) => !existsSync(path.join(dir, 'data', n)));
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs.filter((a) => !loss.includes(a)), r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
@@ -261,6 +263,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       say('✓ scheduler running');
     });
     const syncers = Promise.all([controlCenter, managementClusters]).then(async () => {
+      abort?.throwIfAborted();
+      const forgotten = await forgetReplacedClusters(adminKubeconfig, newData);
+      if (forgotten.length) say(`• ${forgotten.join(', ')}: new data under ${forgotten.length > 1 ? 'names' : 'a name'} registered earlier (removed by hand): ${forgotten.length > 1 ? 'their' : 'its'} cluster ID and Lease cleared, so ${forgotten.length > 1 ? 'their syncers take' : 'its syncer takes'} the name; what is placed there is copied again`);
       abort?.throwIfAborted();
       if (o.mode === 'Push') {
         say(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
@@ -327,16 +332,29 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
         throw err;
       }),
     );
-    // Wait until every ManagementCluster reports Ready through the control center.
+    // Wait until every ManagementCluster reports Ready through the control center, from a
+    // heartbeat of this start: on a state dir used before, the last run's Ready=True is still
+    // there (until the heartbeat grace ends) though this run's syncer may never report (another
+    // holds its Lease, say). Heartbeat stamps have whole seconds.
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
+    const since = Math.floor(started / 1000) * 1000;
+    const readyNow = (mc: ManagementCluster) => findCondition(mc.status?.conditions, ConditionReady)?.status === 'True' && Date.parse(mc.status?.lastHeartbeatTime ?? '') >= since;
     let mcs: ManagementCluster[];
     for (;;) {
       abort?.throwIfAborted();
       mcs = (await client.list<ManagementCluster>(ManagementClusterResource).catch(() => ({ items: [] as ManagementCluster[] }))).items;
-      const ready = mcs.filter((mc) => names.includes(mc.metadata.name!) && findCondition(mc.status?.conditions, ConditionReady)?.status === 'True');
+      const ready = mcs.filter((mc) => names.includes(mc.metadata.name!) && readyNow(mc));
       if (ready.length === names.length) break;
-      if (Date.now() > deadline) throw new Error(`management clusters not Ready after 60s: ${names.filter((n) => !ready.some((r) => r.metadata.name === n)).join(', ')}`);
+      if (Date.now() > deadline) {
+        const notReady = names.filter((n) => !ready.some((r) => r.metadata.name === n)).map((n) => {
+          const mc = mcs.find((m) => m.metadata.name === n);
+          const cond = findCondition(mc?.status?.conditions, ConditionReady);
+          const last = mc?.status?.lastHeartbeatTime;
+          return `${n} (${!mc ? 'not registered' : last && Date.parse(last) >= since ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', `syncer-${n}.log`)})`;
+        });
+        throw new Error(`management clusters not Ready after 60s: ${notReady.join(', ')}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     // --pull-crds: this start trusts its embedded clusters' CRDs for the fleet (an admin's choice,
@@ -354,6 +372,33 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     throw err;
   }
   return { stop: (reason?: string) => sup.stopAll(undefined, reason), kubeconfig: adminKubeconfig };
+}
+
+/**
+ * For each of `names` (embedded management clusters whose data dir this start created anew), a
+ * ManagementCluster registered earlier with a cluster ID is the old cluster's: its new syncer would
+ * find the name held by another cluster (`SyncerConflict`) and never get Ready. `hcc up` runs
+ * these clusters itself, so it does what the README tells an admin to do for a cluster rebuilt
+ * under its name: deletes the Lease `hcc-system/<name>` and clears `status.clusterID`.
+ * @returns the names it cleared
+ * @throws the client's errors other than NotFound
+ */
+async function forgetReplacedClusters(adminKubeconfig: string, names: readonly string[]): Promise<string[]> {
+  if (!names.length) return [];
+  const cc = new RestClient(loadKubeconfig(adminKubeconfig));
+  const cleared: string[] = [];
+  try {
+    for (const name of names) {
+      const mc = await cc.get<ManagementCluster>(ManagementClusterResource, undefined, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      if (!mc?.status?.clusterID) continue;
+      await cc.delete(LeaseResource, SystemNamespace, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      await cc.patch(ManagementClusterResource, undefined, name, { status: { clusterID: null } }, 'merge', { subresource: 'status' });
+      cleared.push(name);
+    }
+  } finally {
+    cc.close();
+  }
+  return cleared;
 }
 
 /**
