@@ -63,6 +63,24 @@ describe('reconcilePlacedStatus', () => {
     ]);
   });
 
+  it('an object nothing was reported for from there (a NodePool created while its cluster was away) is not said to show a last report', async () => {
+    const { deps, writes } = setup(mc('False'), { np: np([]) });
+    await reconcilePlacedStatus(deps, 'NodePool/ns/p');
+    const message = `Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): nothing has been reported from there yet`;
+    expect(writes.map((w) => w.conditions)).toEqual([[expect.objectContaining({ type: 'Ready', status: 'Unknown', reason: 'ManagementClusterNotReady', message })]]);
+    // Its own mark is all it holds: a scheduler that looks again (restarted) writes nothing new.
+    const again = setup(mc('False'), { np: np(writes[0]!.conditions) });
+    await reconcilePlacedStatus(again.deps, 'NodePool/ns/p');
+    expect(again.writes).toEqual([]);
+    // Nor does a mark made over an earlier report, when it is all the status holds.
+    const marked = setup(mc('False'), { hc: hc([available]) });
+    await reconcilePlacedStatus(marked.deps, 'HostedCluster/ns/h');
+    expect(marked.writes[0]!.conditions[0]!.message).toBe(`Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): the rest of this status is its last report`);
+    const restarted = setup(mc('False'), { hc: hc(marked.writes[0]!.conditions) });
+    await reconcilePlacedStatus(restarted.deps, 'HostedCluster/ns/h');
+    expect(restarted.writes).toEqual([]);
+  });
+
   it('a HostedCluster that never had an Available condition gets one', async () => {
     const { deps, writes } = setup(mc('False', 'ManagementClusterUnreachable'), { hc: hc([]) });
     await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');

@@ -118,17 +118,26 @@ export function resourceOf(kind: PlacedKind): typeof HostedClusterResource {
  */
 export const GoneReady: Condition = { type: ConditionReady, status: 'Unknown', reason: 'ManagementClusterNotFound' };
 
-/** The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True; {@link GoneReady} for a cluster that is gone). */
-export function markCondition(kind: PlacedKind, cluster: string, ready: Condition, old: Condition | undefined): Condition {
+/** How a mark's message ends when the object's status holds a report from that cluster. */
+const LastReport = 'the rest of this status is its last report';
+
+/**
+ * The mark for an object placed on `cluster`, whose Ready condition is `ready` (not True; {@link GoneReady} for a cluster that is gone).
+ * `reported`: the object's status holds a report from there (conditions other than the mark's);
+ * without one (placed while the cluster was away, a NodePool created meanwhile) the message says
+ * nothing came from there yet, instead of calling the rest of the status its last report.
+ */
+export function markCondition(kind: PlacedKind, cluster: string, ready: Condition, old: Condition | undefined, reported = true): Condition {
   const since = ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : '';
+  const rest = reported ? LastReport : 'nothing has been reported from there yet';
   return {
     type: MarkedCondition[kind],
     status: 'Unknown',
     reason: ReasonManagementClusterNotReady,
     message:
       ready === GoneReady
-        ? `Management cluster ${cluster} no longer exists (its ManagementCluster was deleted): the rest of this status is its last report`
-        : `Management cluster ${cluster} is not Ready${since} (${ready.reason ?? 'no reason'}): the rest of this status is its last report`,
+        ? `Management cluster ${cluster} no longer exists (its ManagementCluster was deleted): ${rest}`
+        : `Management cluster ${cluster} is not Ready${since} (${ready.reason ?? 'no reason'}): ${rest}`,
     ...(old?.observedGeneration !== undefined ? { observedGeneration: old.observedGeneration } : {}),
   };
 }
@@ -161,7 +170,11 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   // back meanwhile is marked again.
   if (mc && deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
-  const cond = markCondition(kind, cluster, ready, findCondition(conditions, MarkedCondition[kind]));
+  const old = findCondition(conditions, MarkedCondition[kind]);
+  // A report from there: any other condition, or the marked one set by someone else; a mark of
+  // ours keeps what it said (the object may hold nothing else).
+  const reported = (conditions ?? []).some((c) => c.type !== MarkedCondition[kind]) || (!!old && (old.reason !== ReasonManagementClusterNotReady || !!old.message?.endsWith(LastReport)));
+  const cond = markCondition(kind, cluster, ready, old, reported);
   // Event messages carry no times, so a cluster that flaps folds into one Event per object (its
   // count), as kube's NodeNotReady Events do; the condition says since when.
   if (!conditionUpToDate(conditions, cond)) {
