@@ -351,7 +351,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
           const mc = mcs.find((m) => m.metadata.name === n);
           const cond = findCondition(mc?.status?.conditions, ConditionReady);
           const last = mc?.status?.lastHeartbeatTime;
-          return `${n} (${!mc ? 'not registered' : last && Date.parse(last) >= since ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', `syncer-${n}.log`)})`;
+          return `${n} (${!mc ? 'not registered' : last && Date.parse(last) >= since ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', o.mode === 'Push' ? 'syncer-push.log' : `syncer-${n}.log`)})`;
         });
         throw new Error(`management clusters not Ready after 60s: ${notReady.join(', ')}`);
       }

@@ -81,6 +81,26 @@ describe('reconcilePlacedStatus', () => {
     expect(restarted.writes).toEqual([]);
   });
 
+  it("counts the control center's own Scheduled condition as no report (a HostedCluster bound while its cluster was away)", async () => {
+    const scheduled: Condition = { type: 'Scheduled', status: 'True', reason: 'Scheduled', message: 'placed on m', lastTransitionTime: lostAt };
+    const { deps, writes } = setup(mc('False'), { hc: hc([scheduled]) });
+    await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+    expect(writes[0]!.conditions).toEqual([scheduled, expect.objectContaining({ type: 'Available', message: `Management cluster m is not Ready since ${lostAt} (HeartbeatExpired): nothing has been reported from there yet` })]);
+  });
+
+  it('leaves alone an object being deleted that no syncer holds any more (its copy torn down, others\' finalizers keep it): nothing of it is on that cluster', async () => {
+    const tornDown: Condition = { type: 'Available', status: 'False', reason: 'TornDown', message: 'deleted: nothing of it runs in management cluster m any more; waiting for the finalizers example.com/hold', lastTransitionTime: lostAt };
+    const obj = hc([tornDown]);
+    obj.metadata.deletionTimestamp = lostAt;
+    obj.metadata.finalizers = ['example.com/hold'];
+    for (const cluster of [mc('False'), undefined]) {
+      const { deps, writes, events } = setup(cluster, { hc: obj });
+      await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');
+      expect(writes).toEqual([]);
+      expect(events).toEqual([]);
+    }
+  });
+
   it('a HostedCluster that never had an Available condition gets one', async () => {
     const { deps, writes } = setup(mc('False', 'ManagementClusterUnreachable'), { hc: hc([]) });
     await reconcilePlacedStatus(deps, 'HostedCluster/ns/h');

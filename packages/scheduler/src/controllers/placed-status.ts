@@ -33,6 +33,7 @@
 import {
   ConditionAvailable,
   ConditionReady,
+  ConditionScheduled,
   conditionUpToDate,
   FinalizerHyperShift,
   FinalizerSyncer,
@@ -159,7 +160,10 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
     return;
   }
   const ready = mc ? notReady(mc) : cluster ? GoneReady : undefined;
-  if (!obj || !cluster || !ready) {
+  // Being deleted and no longer held by a syncer: its copy is torn down (the syncer marked it
+  // TornDown) and nothing of it is left on that cluster; only others' finalizers hold it.
+  const released = !!obj?.metadata.deletionTimestamp && !heldBySyncer(obj);
+  if (!obj || !cluster || !ready || released) {
     deps.marked.delete(key);
     return;
   }
@@ -171,9 +175,9 @@ export async function reconcilePlacedStatus(deps: PlacedStatusDeps, key: string)
   if (mc && deps.marked.get(key) === episode) return;
   const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions;
   const old = findCondition(conditions, MarkedCondition[kind]);
-  // A report from there: any other condition, or the marked one set by someone else; a mark of
+  // A report from there: any other condition (but the control center's own Scheduled), or the marked one set by someone else; a mark of
   // ours keeps what it said (the object may hold nothing else).
-  const reported = (conditions ?? []).some((c) => c.type !== MarkedCondition[kind]) || (!!old && (old.reason !== ReasonManagementClusterNotReady || !!old.message?.endsWith(LastReport)));
+  const reported = (conditions ?? []).some((c) => c.type !== MarkedCondition[kind] && c.type !== ConditionScheduled) || (!!old && (old.reason !== ReasonManagementClusterNotReady || !!old.message?.endsWith(LastReport)));
   const cond = markCondition(kind, cluster, ready, old, reported);
   // Event messages carry no times, so a cluster that flaps folds into one Event per object (its
   // count), as kube's NodeNotReady Events do; the condition says since when.

@@ -158,6 +158,8 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
       // saying it is available (a NodePool its nodes) though nothing runs any more.
       const written = finalizers.length ? await markTornDown(deps, req.kind, up, finalizers) : undefined;
       if (written === null) return 'stop';
+      // A pass after a failed finalizer patch builds on this write, not the informer's older object.
+      if (written) deps.ownWrites.record(req.key, up, written);
       await goneIsDone(deps.upstream.patch(req.kind, req.namespace, req.name, { metadata: { resourceVersion: (written ?? up).metadata.resourceVersion, finalizers } }));
     }
     return 'stop';
@@ -181,12 +183,12 @@ async function markTornDown(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, 
   const type = TornDownCondition[kind];
   if (!type || !deps.updateUpstreamStatus) return undefined;
   const status = (up.status ?? {}) as { conditions?: Condition[]; replicas?: number };
-  const noun = kind === 'NodePool' ? 'its nodes and machines' : 'its control plane';
+  // Neutral about whether there ever was a copy (one refused or blocked there never ran).
   const cond: Condition = {
     type,
     status: 'False',
     reason: ReasonTornDown,
-    message: `deleted: management cluster ${deps.cluster} tore its copy down (${noun} with it); waiting for the finalizers ${others.join(', ')}`,
+    message: `deleted: nothing of it runs in management cluster ${deps.cluster} any more; waiting for the finalizers ${others.join(', ')}`,
   };
   const replicasStale = kind === 'NodePool' && status.replicas !== undefined && status.replicas !== 0;
   if (conditionUpToDate(status.conditions, cond) && !replicasStale) return undefined;
