@@ -548,6 +548,7 @@ async function run(opts: SyncerOptions, setState: (s: string) => void, hooks: Ho
     ownWrites,
     downWrites: new OwnWrites(),
     recentCreates: new Map(),
+    namespaceWaits: new Map(),
     now: Date.now,
     warn: (obj, reason, message) => recorder.event(obj, 'Warning', reason, message),
     log,

@@ -122,16 +122,25 @@ export const applyDownstream = (deps: DownsyncDeps): Step => ({
         const copy = desiredDownstream(up, undefined, deps.cluster, keys, undefined, deps.controlCenter?.id);
         const created = await deps.downstream.create(req.kind, copy, dropped?.collect);
         deps.recentCreates.set(req.key, { object: created, atMs: deps.now() });
+        deps.namespaceWaits?.delete(req.key);
         if (copy.metadata.annotations?.[AnnotationSyncedKeys] === undefined) deps.rememberedKeys?.set(req.key, syncedKeysOf(up));
         return dropped?.report(deps, up) ?? 'stop';
       } catch (err) {
         if (isNamespaceTerminating(err)) {
           // The namespace there is being deleted (by this syncer, once nothing of hcc's was left in
           // it, or by that cluster's admin): not a refusal. The create fails until it is gone; then
-          // the namespace is made again (the failed create forgot it) and the copy with it.
-          deps.log.info({ key: req.key }, 'waiting for the namespace there to finish terminating');
+          // the namespace is made again (the failed create forgot it) and the copy with it. Looked
+          // at again sooner at first (the syncer's own namespace deletes take seconds), then less
+          // often; one stuck (a finalizer there nobody removes) gets a Warning Event.
+          const since = deps.namespaceWaits?.get(req.key) ?? deps.now();
+          deps.namespaceWaits?.set(req.key, since);
+          const waitedMs = deps.now() - since;
+          deps.log.debug({ key: req.key, waitedMs }, 'waiting for the namespace there to finish terminating');
+          if (waitedMs >= NamespaceStuckMs) {
+            deps.warn(up, ReasonNamespaceTerminating, `management cluster ${deps.cluster}: namespace ${req.namespace} there has been terminating for over ${NamespaceStuckMs / 60_000} minutes (its status there says what holds it); the ${req.kind} is copied once it is gone`);
+          }
           await markNoCopy(deps, req.kind, req.key, up, ReasonNamespaceTerminating, `management cluster ${deps.cluster} has no copy yet: namespace ${req.namespace} there is being deleted; the copy is made once it is gone`);
-          return { requeueAfterMs: NamespaceTerminatingRecheckMs };
+          return { requeueAfterMs: Math.min(NamespaceTerminatingMaxRecheckMs, Math.max(NamespaceTerminatingRecheckMs, waitedMs / 4)) };
         }
         if (!isAlreadyExists(err)) {
           const refused = reportRefused(deps, req.kind, up, err);
@@ -277,8 +286,15 @@ export const ReasonCopyFailed = 'CopyFailed';
  */
 export const ReasonNamespaceTerminating = 'NamespaceTerminating';
 
-/** How often a create waiting on a terminating namespace is tried again, in milliseconds. */
+/**
+ * How soon a create waiting on a terminating namespace is tried again, in milliseconds: a quarter
+ * of the time waited so far, at least this...
+ */
 export const NamespaceTerminatingRecheckMs = 1_000;
+/** ...and at most this (milliseconds). */
+export const NamespaceTerminatingMaxRecheckMs = 30_000;
+/** After this long (milliseconds) a terminating namespace is called stuck: a Warning Event on each object waiting. */
+export const NamespaceStuckMs = 2 * 60_000;
 
 /**
  * Makes a write the management cluster refused visible where users look, as Karmada's

@@ -148,6 +148,9 @@ describe('downsync of a HostedCluster', () => {
       throw terminating;
     };
     d.updateUpstreamStatus = async (_k, obj) => (marked.push(obj), obj);
+    let now = 5_000_000;
+    d.now = () => now;
+    d.namespaceWaits = new Map();
     const res = await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
     expect(res).toEqual({ requeueAfterMs: 1_000 });
     expect(calls.filter((c) => c[0] === 'warn')).toEqual([]);
@@ -155,6 +158,20 @@ describe('downsync of a HostedCluster', () => {
     expect((marked[0]!.status as { conditions: unknown[] }).conditions).toEqual([
       expect.objectContaining({ type: 'Available', status: 'Unknown', reason: 'NamespaceTerminating', message: 'management cluster mgmt-1 has no copy yet: namespace clusters there is being deleted; the copy is made once it is gone' }),
     ]);
+    // Looked at less often the longer it waits (a quarter of the wait, at most 30 s) ...
+    now += 20_000;
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).toEqual({ requeueAfterMs: 5_000 });
+    expect(calls.filter((c) => c[0] === 'warn')).toEqual([]);
+    // ... and a namespace stuck terminating for over 2 minutes gets a Warning Event.
+    now += 110_000;
+    expect(await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex')).toEqual({ requeueAfterMs: 30_000 });
+    expect(calls.filter((c) => c[0] === 'warn')).toEqual([
+      ['warn', 'HostedCluster/ex', 'NamespaceTerminating', 'management cluster mgmt-1: namespace clusters there has been terminating for over 2 minutes (its status there says what holds it); the HostedCluster is copied once it is gone'],
+    ]);
+    // Once a create goes through, a later wait counts from its own start.
+    d.downstream.create = async (_k, obj) => obj;
+    await reconcileDownsync(d, downsyncSteps(d), 'HostedCluster/clusters/ex');
+    expect(d.namespaceWaits.size).toBe(0);
   });
 
   it('marks Available=Unknown (CopyFailed) upstream when the management cluster refuses to create the copy, once per message; not when a change is refused', async () => {

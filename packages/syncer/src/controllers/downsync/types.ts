@@ -181,6 +181,11 @@ export interface DownsyncDeps {
    * downstream informer shows them; owned by the caller, starts empty.
    */
   recentCreates: Map<string, { object: KubeObject; atMs: number }>;
+  /**
+   * Since when (ms since the epoch) each key's create has been refused because its namespace there
+   * is terminating; cleared by a create that goes through. Absent: every wait counts from now.
+   */
+  namespaceWaits?: Map<string, number>;
   /** The clock, in ms since the epoch. */
   now(): number;
   /** Records an Event about an upstream object, so `kubectl describe` in the control center shows why a copy is stuck. */
