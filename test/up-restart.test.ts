@@ -87,17 +87,21 @@ describe('hcc up restarted on the same state dir', () => {
     expect((await k(['get', 'hc', 'rx', '-n', 'rb', '-o', 'jsonpath={.metadata.labels.controlcenter\\.hcc\\.dev/management-cluster}'])).stdout).toBe('mgmt-2');
     const oldID = (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.clusterID}'])).stdout;
     expect(oldID).not.toBe('');
+    // hcc up records the ID of each embedded cluster it runs: only a registration it knows was its own is ever cleared.
+    expect(readFileSync(path.join(dir, 'management-clusters', 'mgmt-2.cluster-id'), 'utf8').trim()).toBe(oldID);
+    expect(hcc.output()).not.toContain('a new cluster under the name');
     await hcc.stop();
     hcc = undefined;
 
     // Restarted within the heartbeat grace (mgmt-2 still reads Ready=True from the last run).
     rmSync(path.join(dir, 'data', 'mgmt-2'), { recursive: true });
     hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '2']);
-    expect(hcc.output()).toContain('• mgmt-2: new data under a name registered earlier (removed by hand): its cluster ID and Lease cleared, so its syncer takes the name; what is placed there is copied again');
+    expect(hcc.output()).toContain('• mgmt-2: a new cluster under the name (its data removed by hand): the old one\'s cluster ID and Lease cleared, so its syncer takes the name; what is placed there is copied again');
     // Its new syncer holds the name: a new cluster ID, Ready from a heartbeat of this start.
     const newID = (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.clusterID}'])).stdout;
     expect(newID).not.toBe('');
     expect(newID).not.toBe(oldID);
+    expect(readFileSync(path.join(dir, 'management-clusters', 'mgmt-2.cluster-id'), 'utf8').trim()).toBe(newID);
     // What was placed there is in the new cluster again, and Available upstream from it.
     await waitFor('the copy of rx in the new mgmt-2', async () => (await inMgmt2(['get', 'hc', 'rx', '-n', 'rb', '-o', 'name'])).stdout.trim() === 'hostedcluster.hypershift.openshift.io/rx', 30_000);
     await waitFor('rx Available from the new copy', async () => (await inMgmt2(['get', 'hc', 'rx', '-n', 'rb', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'])).stdout === 'True', 30_000);

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { isAlreadyExists, isNotFound, loadKubeconfig, RestClient, ensureDir, writeFileAtomic, writeKubeconfig } from '@hcc/client';
-import { ControlCenterAPIVersion, LeaseResource, ManagementClusterResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type ManagementCluster } from '@hcc/crds';
+import { ControlCenterAPIVersion, LeaseResource, ManagementClusterResource, NamespaceResource, ConditionReady, findCondition, SecretResource, SyncersGroup, syncerUserName, SystemNamespace, type KubeObject, type ManagementCluster } from '@hcc/crds';
 import { createLogger, logLevelOption } from '../logging.js';
 import { capacityArg, delayMsArg, heartbeatIntervalArg, numberArg, pathArg, timerSecondsArg } from '../options.js';
 import { Supervisor } from '../supervisor.js';
@@ -230,8 +230,6 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
       'control-center', '--data-dir', path.join(dir, 'data', 'control-center'), '--port', ccPort.port, '--kubeconfig', adminKubeconfig, '--scheduler-kubeconfig', schedulerKubeconfig,
       ...(syncerTokens ? ['--token-file', syncerTokensFile] : []), ...loss, ...ll,
     ];
-    // Embedded clusters whose data this start creates anew (first start, or removed by hand).
-    const newData = names.filter((n) => !existsSync(path.join(dir, 'data', n)));
     say(`• starting ${names.length} embedded management cluster(s): ${names.join(', ')}`);
     const controlCenter = sup.start({ name: 'control-center', args: ccArgs, restartArgs: (r) => withPort(ccArgs.filter((a) => !loss.includes(a)), r.url) }).then((cc) => {
       say(`✓ control center serving at ${cc.url}`);
@@ -264,8 +262,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     });
     const syncers = Promise.all([controlCenter, managementClusters]).then(async () => {
       abort?.throwIfAborted();
-      const forgotten = await forgetReplacedClusters(adminKubeconfig, newData);
-      if (forgotten.length) say(`• ${forgotten.join(', ')}: new data under ${forgotten.length > 1 ? 'names' : 'a name'} registered earlier (removed by hand): ${forgotten.length > 1 ? 'their' : 'its'} cluster ID and Lease cleared, so ${forgotten.length > 1 ? 'their syncers take' : 'its syncer takes'} the name; what is placed there is copied again`);
+      const forgotten = await forgetReplacedClusters(adminKubeconfig, mcDir, names);
+      if (forgotten.length) say(`• ${forgotten.join(', ')}: a new cluster under the name (${forgotten.length > 1 ? 'their' : 'its'} data removed by hand): the old one's cluster ID and Lease cleared, so ${forgotten.length > 1 ? 'their syncers take' : 'its syncer takes'} the name; what is placed there is copied again`);
       abort?.throwIfAborted();
       if (o.mode === 'Push') {
         say(`• registering ${names.length} Push-mode management cluster(s) and starting one push syncer`);
@@ -375,25 +373,44 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
 }
 
 /**
- * For each of `names` (embedded management clusters whose data dir this start created anew), a
- * ManagementCluster registered earlier with a cluster ID is the old cluster's: its new syncer would
- * find the name held by another cluster (`SyncerConflict`) and never get Ready. `hcc up` runs
- * these clusters itself, so it does what the README tells an admin to do for a cluster rebuilt
- * under its name: deletes the Lease `hcc-system/<name>` and clears `status.clusterID`.
+ * An embedded management cluster started afresh under a name registered earlier (its data dir
+ * removed by hand): the ManagementCluster still carries the old cluster's ID, so its new syncer
+ * would find the name held by another cluster (`SyncerConflict`) and never get Ready. `hcc up`
+ * runs these clusters itself, so it does what the README tells an admin to do for a cluster
+ * rebuilt under its name — deletes the Lease `hcc-system/<name>` and clears `status.clusterID` —
+ * but only for a registration it knows was its own embedded cluster's: the ID it recorded in
+ * `management-clusters/<name>.cluster-id` at an earlier start. Without a record (a state dir from
+ * before it kept them), only a registration whose last heartbeat is older than its Lease (no
+ * syncer holds it) is cleared, so a live cluster registered by hand under such a name is never
+ * taken over. The record is written whenever the registration matches the cluster running now.
+ * A cluster's ID is the uid of its `kube-system` namespace (as the syncer reports it).
+ * @param mcDir - where the embedded clusters' kubeconfigs are (and the records go)
  * @returns the names it cleared
  * @throws the client's errors other than NotFound
  */
-async function forgetReplacedClusters(adminKubeconfig: string, names: readonly string[]): Promise<string[]> {
-  if (!names.length) return [];
+async function forgetReplacedClusters(adminKubeconfig: string, mcDir: string, names: readonly string[]): Promise<string[]> {
   const cc = new RestClient(loadKubeconfig(adminKubeconfig));
   const cleared: string[] = [];
   try {
     for (const name of names) {
+      const mcClient = new RestClient(loadKubeconfig(path.join(mcDir, `${name}.kubeconfig`)));
+      const current = await mcClient.get<KubeObject>(NamespaceResource, undefined, 'kube-system').finally(() => mcClient.close());
+      const currentID = current.metadata.uid;
+      if (!currentID) continue;
+      const recordFile = path.join(mcDir, `${name}.cluster-id`);
+      const recorded = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : undefined;
       const mc = await cc.get<ManagementCluster>(ManagementClusterResource, undefined, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
-      if (!mc?.status?.clusterID) continue;
-      await cc.delete(LeaseResource, SystemNamespace, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
-      await cc.patch(ManagementClusterResource, undefined, name, { status: { clusterID: null } }, 'merge', { subresource: 'status' });
-      cleared.push(name);
+      const registered = mc?.status?.clusterID as string | undefined;
+      if (registered && registered !== currentID) {
+        const lastMs = Date.parse(mc?.status?.lastHeartbeatTime ?? '');
+        const leaseMs = (mc?.status?.leaseDurationSeconds ?? 40) * 1000;
+        const ours = recorded !== undefined ? recorded === registered : !(Date.now() - lastMs < leaseMs);
+        if (!ours) continue;
+        await cc.delete(LeaseResource, SystemNamespace, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+        await cc.patch(ManagementClusterResource, undefined, name, { status: { clusterID: null } }, 'merge', { subresource: 'status' });
+        cleared.push(name);
+      }
+      if (recorded !== currentID) writeFileAtomic(recordFile, `${currentID}\n`);
     }
   } finally {
     cc.close();
