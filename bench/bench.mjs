@@ -74,6 +74,12 @@ function refuseNpmOptions(env) {
 
 function parseArgs(args) {
   // `--flag=value` is `--flag value`, as node:util parseArgs (the tools') takes it.
+  // A switch given a value (`--quick=yes`) is refused by name, not as a stray argument.
+  const switches = new Set(['--quick', '--no-tls', '--cpu-prof', '--keep', '--help']);
+  for (const a of args) {
+    const m = /^(--[a-z-]+)=/.exec(a);
+    if (m && switches.has(m[1])) throw new UsageError(`${m[1]} takes no value, got ${JSON.stringify(a)}`);
+  }
   const argv = args.flatMap((a) => (/^--[a-z-]+=/.test(a) ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a]));
   const o = { scenarios: [], quick: false, tls: true, connections: 32, runs: undefined, duration: undefined, dataDir: os.tmpdir(), out: path.join(here, 'results'), cpuProf: false, keep: false, waitQuietMin: 0 };
   for (let i = 0; i < argv.length; i++) {
@@ -87,7 +93,11 @@ function parseArgs(args) {
       return v;
     };
     if (a === '--') continue; // `npm run bench -- --scenario api -- --quick` passes the second `--` through
-    else if (a === '--scenario' || a === '-s') o.scenarios.push(...val().split(','));
+    else if (a === '--scenario' || a === '-s') {
+      const v = val();
+      if (v.split(',').some((n) => n.trim() === '')) throw new UsageError(`${a} ${JSON.stringify(v)} has an empty scenario name: separate names with single commas`);
+      o.scenarios.push(...v.split(','));
+    }
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-tls') o.tls = false;
     else if (a === '--connections') o.connections = numberArg(a, val(), { integer: true, min: 0, minExclusive: true, max: MaxConnections });
@@ -163,7 +173,7 @@ progress(`machine: ${machineLine(machine)}`);
 if (code.commit) progress(`code: ${codeLine(code)}`);
 // e2e and startup measure `hcc up`, which serves HTTPS whatever --no-tls says.
 const transportLabel = opts.tls ? 'HTTPS' : selected.some((s) => s === 'e2e' || s === 'startup') ? 'HTTP (e2e and startup: HTTPS, as hcc up serves)' : 'HTTP';
-progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : `plain HTTP (--no-tls)${transportLabel === 'HTTP' ? '' : '; e2e and startup: HTTPS, as hcc up serves'}`}, ${ctx.connections} connections, ${ctx.runs} run${ctx.runs === 1 ? '' : 's'} × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up`);
+progress(`transport: ${opts.tls ? 'HTTPS (the control center default; baselines use its certificate)' : `plain HTTP (--no-tls)${transportLabel === 'HTTP' ? '' : '; e2e and startup: HTTPS, as hcc up serves'}`}, ${ctx.connections} connections, ${ctx.runs} run${ctx.runs === 1 ? '' : 's'} × ${ctx.durationMs / 1000} s after a ${ctx.warmupMs / 1000} s warm-up per HTTP or watch case (schedule, e2e, memory and startup say their own runs)`);
 
 // A shared machine makes numbers noisy: measure what other processes use before and during the run.
 if (opts.waitQuietMin > 0) {
@@ -195,7 +205,9 @@ const latencies = [];
 const failures = [];
 for (const name of selected) {
   const mod = await import(`./scenarios/${name}.mjs`);
-  progress(`── ${name}: ${mod.description}${opts.quick ? ' (--quick: smaller sizes, shorter runs)' : ''}`);
+  // A scenario's description may depend on ctx (the sizes --quick uses).
+  const description = typeof mod.description === 'function' ? mod.description(ctx) : mod.description;
+  progress(`── ${name}: ${description}${opts.quick ? ' (--quick: smaller sizes, shorter runs)' : ''}`);
   const scope = new Scope();
   const t0 = elapsedS();
   try {

@@ -70,9 +70,20 @@ describe('npm run bench -- --quick', () => {
       [['--out='], '--out needs a value, got an empty one'],
       [['--duration=abc'], '--duration must be a positive number, got "abc"'],
       [['--bogus'], 'unknown argument --bogus (npm run bench -- --help lists the options)'],
+      [['--quick=yes'], '--quick takes no value, got "--quick=yes"'],
+      [['--scenario', 'api,'], '--scenario "api," has an empty scenario name: separate names with single commas'],
     ] as const) {
       expectRefused(await run(['--quick', ...args]), message);
     }
+  });
+
+  it("names in its progress the sizes a scenario runs at (--quick's smaller ones)", async () => {
+    const api = (await import('../bench/scenarios/api.mjs')) as { description: (ctx: { quick: boolean }) => string };
+    const memory = (await import('../bench/scenarios/memory.mjs')) as { description: (ctx: { quick: boolean }) => string };
+    expect(api.description({ quick: false })).toContain('list (1,000 / 10,000,');
+    expect(api.description({ quick: true })).toContain('list (1,000 / 2,000,');
+    expect(memory.description({ quick: false })).toContain('10,000 HostedClusters + 10,000 Secrets');
+    expect(memory.description({ quick: true })).toContain('1,000 HostedClusters + 1,000 Secrets');
   });
 
   it('refuses bench options npm took as its own (`npm run bench --quick`, no --) instead of a full run', async () => {

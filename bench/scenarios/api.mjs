@@ -24,7 +24,8 @@ import { measureHttp, measurePaired } from '../lib/measure.mjs';
 import { progress } from '../lib/progress.mjs';
 import { percentNear } from '../lib/stats.mjs';
 
-export const description = 'create, get, list (1,000 / 10,000, with and without label selector), update, status update, delete of HostedClusters';
+/** @param {{ quick: boolean }} ctx */
+export const description = (ctx) => `create, get, list (1,000 / ${ctx.quick ? '2,000' : '10,000'}, with and without label selector), update, status update, delete of HostedClusters`;
 
 const ShardLabel = 'bench.hcc.dev/shard';
 const pct = (a, b) => `${Math.round((a / b) * 100)}%`;

@@ -17,7 +17,8 @@ import { endpointOf, ensureNamespace, HC_PATH, hostedCluster, poolFor, populate,
 import { median } from '../lib/stats.mjs';
 import { nowMs, progress, withTicker } from '../lib/progress.mjs';
 
-export const description = 'control center RSS and heap with 10,000 HostedClusters + 10,000 Secrets';
+/** @param {{ quick: boolean }} ctx */
+export const description = (ctx) => `control center RSS and heap with ${ctx.quick ? '1,000 HostedClusters + 1,000 Secrets' : '10,000 HostedClusters + 10,000 Secrets'}`;
 
 const MB = 1e6;
 

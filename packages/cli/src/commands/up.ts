@@ -364,6 +364,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     client.close();
     print(`✓ ${names.length} management cluster(s) Ready (in ${((Date.now() - started) / 1000).toFixed(1)}s)`);
     for (const line of stateDirNotes(o, names, mcs, started)) print(line);
+    recordClusterIDs(mcDir, names, mcs);
   } catch (err) {
     ended = true;
     await sup.stopAll(undefined, abort?.aborted ? abortReason(abort) : `start failed: ${(err as Error).message}`);
@@ -382,7 +383,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
  * `management-clusters/<name>.cluster-id` at an earlier start. Without a record (a state dir from
  * before it kept them), only a registration whose last heartbeat is older than its Lease (no
  * syncer holds it) is cleared, so a live cluster registered by hand under such a name is never
- * taken over. The record is written whenever the registration matches the cluster running now.
+ * taken over. The record is written once the cluster is Ready in a start ({@link recordClusterIDs}).
  * A cluster's ID is the uid of its `kube-system` namespace (as the syncer reports it).
  * @param mcDir - where the embedded clusters' kubeconfigs are (and the records go)
  * @returns the names it cleared
@@ -390,32 +391,45 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
  */
 async function forgetReplacedClusters(adminKubeconfig: string, mcDir: string, names: readonly string[]): Promise<string[]> {
   const cc = new RestClient(loadKubeconfig(adminKubeconfig));
-  const cleared: string[] = [];
   try {
-    for (const name of names) {
-      const mcClient = new RestClient(loadKubeconfig(path.join(mcDir, `${name}.kubeconfig`)));
-      const current = await mcClient.get<KubeObject>(NamespaceResource, undefined, 'kube-system').finally(() => mcClient.close());
-      const currentID = current.metadata.uid;
-      if (!currentID) continue;
-      const recordFile = path.join(mcDir, `${name}.cluster-id`);
-      const recorded = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : undefined;
-      const mc = await cc.get<ManagementCluster>(ManagementClusterResource, undefined, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
-      const registered = mc?.status?.clusterID as string | undefined;
-      if (registered && registered !== currentID) {
-        const lastMs = Date.parse(mc?.status?.lastHeartbeatTime ?? '');
-        const leaseMs = (mc?.status?.leaseDurationSeconds ?? 40) * 1000;
-        const ours = recorded !== undefined ? recorded === registered : !(Date.now() - lastMs < leaseMs);
-        if (!ours) continue;
+    // One list; only a name registered with a cluster ID (a restart) costs a read of that cluster.
+    const registered = (await cc.list<ManagementCluster>(ManagementClusterResource)).items.filter((mc) => names.includes(mc.metadata.name!) && mc.status?.clusterID);
+    const cleared = await Promise.all(
+      registered.map(async (mc) => {
+        const name = mc.metadata.name!;
+        const id = mc.status!.clusterID as string;
+        const mcClient = new RestClient(loadKubeconfig(path.join(mcDir, `${name}.kubeconfig`)));
+        const current = await mcClient.get<KubeObject>(NamespaceResource, undefined, 'kube-system').finally(() => mcClient.close());
+        if (!current.metadata.uid || current.metadata.uid === id) return undefined;
+        const recordFile = path.join(mcDir, `${name}.cluster-id`);
+        const recorded = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : undefined;
+        const lastMs = Date.parse(mc.status?.lastHeartbeatTime ?? '');
+        const leaseMs = (mc.status?.leaseDurationSeconds ?? 40) * 1000;
+        const ours = recorded !== undefined ? recorded === id : !(Date.now() - lastMs < leaseMs);
+        if (!ours) return undefined;
         await cc.delete(LeaseResource, SystemNamespace, name).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
         await cc.patch(ManagementClusterResource, undefined, name, { status: { clusterID: null } }, 'merge', { subresource: 'status' });
-        cleared.push(name);
-      }
-      if (recorded !== currentID) writeFileAtomic(recordFile, `${currentID}\n`);
-    }
+        return name;
+      }),
+    );
+    return cleared.filter((n): n is string => n !== undefined);
   } finally {
     cc.close();
   }
-  return cleared;
+}
+
+/**
+ * Records, for {@link forgetReplacedClusters} at a later start, the cluster ID each of `names`
+ * registered in this start (its syncer is Ready from a heartbeat of this start, so the ID is the
+ * cluster's running now): `management-clusters/<name>.cluster-id`, rewritten when it changed.
+ */
+function recordClusterIDs(mcDir: string, names: readonly string[], mcs: readonly ManagementCluster[]): void {
+  for (const name of names) {
+    const id = mcs.find((mc) => mc.metadata.name === name)?.status?.clusterID as string | undefined;
+    if (!id) continue;
+    const recordFile = path.join(mcDir, `${name}.cluster-id`);
+    if (!existsSync(recordFile) || readFileSync(recordFile, 'utf8').trim() !== id) writeFileAtomic(recordFile, `${id}\n`);
+  }
 }
 
 /**
