@@ -7,7 +7,7 @@
  * the restart does not change (a --capacity the clusters keep, clusters no longer started) is said
  * on the console.
  */
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,19 @@ describe('hcc up restarted on the same state dir', () => {
     expect((await k(['wait', '--for=condition=Available', 'hc/rx', '-n', 'rb', '--timeout=30s'])).code).toBe(0);
     // No conflict was ever recorded for it.
     expect((await k(['get', 'events', '--field-selector', 'reason=SyncerConflict', '-A', '-o', 'name'])).stdout.trim()).toBe('');
+
+    // A record that is no cluster ID (edited by hand) counts as none: a registration whose Lease
+    // has expired (4 s with 1 s heartbeats) is still cleared.
+    await hcc.stop();
+    hcc = undefined;
+    writeFileSync(path.join(dir, 'management-clusters', 'mgmt-2.cluster-id'), 'garbage!!\n');
+    rmSync(path.join(dir, 'data', 'mgmt-2'), { recursive: true });
+    await new Promise((r) => setTimeout(r, 6000));
+    hcc = await startHccUp(['--state-dir', dir, '--management-clusters', '2']);
+    expect(hcc.output()).toContain('• mgmt-2: a new cluster under the name');
+    const thirdID = (await k(['get', 'mc', 'mgmt-2', '-o', 'jsonpath={.status.clusterID}'])).stdout;
+    expect(thirdID).not.toBe(newID);
+    expect(readFileSync(path.join(dir, 'management-clusters', 'mgmt-2.cluster-id'), 'utf8').trim()).toBe(thirdID);
   }, 180_000);
 
   it('switching --mode keeps what the clusters were given; a Pull start after a Push one switches them to Pull and keeps serving what they hold', async () => {

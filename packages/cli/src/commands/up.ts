@@ -351,7 +351,9 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
           const last = mc?.status?.lastHeartbeatTime;
           return `${n} (${!mc ? 'not registered' : last && Date.parse(last) >= since ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', o.mode === 'Push' ? 'syncer-push.log' : `syncer-${n}.log`)})`;
         });
-        throw new Error(`management clusters not Ready after 60s: ${notReady.join(', ')}`);
+        throw new Error(
+          `management clusters not Ready after 60s: ${notReady.join(', ')}; if a syncer's log says another management cluster holds its Lease, the cluster behind that name changed: remove ${path.join(mcDir, 'NAME.cluster-id')} once its Lease has expired (a minute), or clear the registration as the README says (kubectl delete lease -n hcc-system NAME; kubectl patch mc NAME --subresource=status --type=merge -p '{"status":{"clusterID":null}}')`,
+        );
       }
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -402,7 +404,9 @@ async function forgetReplacedClusters(adminKubeconfig: string, mcDir: string, na
         const current = await mcClient.get<KubeObject>(NamespaceResource, undefined, 'kube-system').finally(() => mcClient.close());
         if (!current.metadata.uid || current.metadata.uid === id) return undefined;
         const recordFile = path.join(mcDir, `${name}.cluster-id`);
-        const recorded = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : undefined;
+        // A record that is no cluster ID (emptied, edited by hand) counts as none.
+        const text = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : '';
+        const recorded = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text : undefined;
         const lastMs = Date.parse(mc.status?.lastHeartbeatTime ?? '');
         const leaseMs = (mc.status?.leaseDurationSeconds ?? 40) * 1000;
         const ours = recorded !== undefined ? recorded === id : !(Date.now() - lastMs < leaseMs);
