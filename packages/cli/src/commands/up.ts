@@ -337,7 +337,8 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
     const client = new RestClient(loadKubeconfig(adminKubeconfig));
     const deadline = Date.now() + 60_000;
     const since = Math.floor(started / 1000) * 1000;
-    const readyNow = (mc: ManagementCluster) => findCondition(mc.status?.conditions, ConditionReady)?.status === 'True' && Date.parse(mc.status?.lastHeartbeatTime ?? '') >= since;
+    const beatSince = (mc: ManagementCluster | undefined) => Date.parse(mc?.status?.lastHeartbeatTime ?? '') >= since;
+    const readyNow = (mc: ManagementCluster) => findCondition(mc.status?.conditions, ConditionReady)?.status === 'True' && beatSince(mc);
     let mcs: ManagementCluster[];
     for (;;) {
       abort?.throwIfAborted();
@@ -349,7 +350,7 @@ export async function runUp(o: UpOptions, print: (line: string) => void, abort?:
           const mc = mcs.find((m) => m.metadata.name === n);
           const cond = findCondition(mc?.status?.conditions, ConditionReady);
           const last = mc?.status?.lastHeartbeatTime;
-          return `${n} (${!mc ? 'not registered' : last && Date.parse(last) >= since ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', o.mode === 'Push' ? 'syncer-push.log' : `syncer-${n}.log`)})`;
+          return `${n} (${!mc ? 'not registered' : beatSince(mc) ? `Ready=${cond?.status ?? 'unknown'} ${cond?.reason ?? ''}: ${cond?.message ?? ''}` : `no heartbeat since this start; last ${last ?? 'never'}`}; its log: ${path.join(dir, 'logs', o.mode === 'Push' ? 'syncer-push.log' : `syncer-${n}.log`)})`;
         });
         throw new Error(
           `management clusters not Ready after 60s: ${notReady.join(', ')}; if a syncer's log says another management cluster holds its Lease, the cluster behind that name changed: remove ${path.join(mcDir, 'NAME.cluster-id')} once its Lease has expired (a minute), or clear the registration as the README says (kubectl delete lease -n hcc-system NAME; kubectl patch mc NAME --subresource=status --type=merge -p '{"status":{"clusterID":null}}')`,
@@ -403,10 +404,7 @@ async function forgetReplacedClusters(adminKubeconfig: string, mcDir: string, na
         const mcClient = new RestClient(loadKubeconfig(path.join(mcDir, `${name}.kubeconfig`)));
         const current = await mcClient.get<KubeObject>(NamespaceResource, undefined, 'kube-system').finally(() => mcClient.close());
         if (!current.metadata.uid || current.metadata.uid === id) return undefined;
-        const recordFile = path.join(mcDir, `${name}.cluster-id`);
-        // A record that is no cluster ID (emptied, edited by hand) counts as none.
-        const text = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim() : '';
-        const recorded = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text : undefined;
+        const recorded = recordedClusterID(mcDir, name);
         const lastMs = Date.parse(mc.status?.lastHeartbeatTime ?? '');
         const leaseMs = (mc.status?.leaseDurationSeconds ?? 40) * 1000;
         const ours = recorded !== undefined ? recorded === id : !(Date.now() - lastMs < leaseMs);
@@ -430,10 +428,18 @@ async function forgetReplacedClusters(adminKubeconfig: string, mcDir: string, na
 function recordClusterIDs(mcDir: string, names: readonly string[], mcs: readonly ManagementCluster[]): void {
   for (const name of names) {
     const id = mcs.find((mc) => mc.metadata.name === name)?.status?.clusterID as string | undefined;
-    if (!id) continue;
-    const recordFile = path.join(mcDir, `${name}.cluster-id`);
-    if (!existsSync(recordFile) || readFileSync(recordFile, 'utf8').trim() !== id) writeFileAtomic(recordFile, `${id}\n`);
+    if (id && recordedClusterID(mcDir, name) !== id) writeFileAtomic(clusterIDRecord(mcDir, name), `${id}\n`);
   }
+}
+
+/** Where {@link recordClusterIDs} keeps `name`'s cluster ID. */
+const clusterIDRecord = (mcDir: string, name: string) => path.join(mcDir, `${name}.cluster-id`);
+
+/** The cluster ID recorded for `name`; undefined when there is no record or it holds no cluster ID (emptied, edited by hand). */
+function recordedClusterID(mcDir: string, name: string): string | undefined {
+  const file = clusterIDRecord(mcDir, name);
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text : undefined;
 }
 
 /**

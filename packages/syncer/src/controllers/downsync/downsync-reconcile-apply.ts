@@ -315,8 +315,11 @@ function reportRefused(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, err: 
   return err;
 }
 
-/** The condition a missing copy makes Unknown upstream, per kind: what `kubectl get` shows (AVAILABLE, READY). */
-const NoCopyCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
+/**
+ * The condition a missing copy makes Unknown upstream, per kind: what `kubectl get` shows
+ * (AVAILABLE, READY); also the one a torn-down copy makes False (downsync-reconcile-delete.ts).
+ */
+export const NoCopyCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
 
 /**
  * Refuses to write the copy of `req.upstream` there, for a reason that holds for every object of

@@ -21,7 +21,7 @@ import { isNotFound } from '@hcc/client';
 import { handOverPatch, handOverToControlCenterPatch, releasePatch } from '../../transform.js';
 import { finalizedKinds, type DownsyncDeps, type Step, type StepResult, type SyncKind } from './types.js';
 import { isOwnCopy } from '../../control-center-identity.js';
-import { isEarlierObjectsCopy } from './downsync-reconcile-apply.js';
+import { isEarlierObjectsCopy, NoCopyCondition } from './downsync-reconcile-apply.js';
 
 /** A finalizer removal whose object is already gone (the control center's garbage collector got there first) has done its job. */
 const goneIsDone = async (write: Promise<unknown>): Promise<void> => {
@@ -169,18 +169,15 @@ export const deleteDownstream = (deps: DownsyncDeps): Step => ({
 /** Condition reason on an object whose copy is gone while others' finalizers still hold it upstream. */
 export const ReasonTornDown = 'TornDown';
 
-/** The condition that says so, per kind: what `kubectl get` shows (AVAILABLE, READY). */
-const TornDownCondition: Partial<Record<SyncKind, string>> = { HostedCluster: 'Available', NodePool: 'Ready' };
-
 /**
  * Marks `up` (being deleted, its copy gone) as torn down before the syncer's finalizer leaves it
- * to `others`: the condition above `False`, reason {@link ReasonTornDown}, and a NodePool's
+ * to `others`: its {@link NoCopyCondition} `False`, reason {@link ReasonTornDown}, and a NodePool's
  * `status.replicas` 0. Returns what the control center wrote, `undefined` when nothing needed
  * writing (or no status writer), `null` when the object is gone already. Throws other client errors
  * (a 409 retries the pass with the newer object).
  */
 async function markTornDown(deps: DownsyncDeps, kind: SyncKind, up: KubeObject, others: string[]): Promise<KubeObject | null | undefined> {
-  const type = TornDownCondition[kind];
+  const type = NoCopyCondition[kind];
   if (!type || !deps.updateUpstreamStatus) return undefined;
   const status = (up.status ?? {}) as { conditions?: Condition[]; replicas?: number };
   // Neutral about whether there ever was a copy (one refused or blocked there never ran).
